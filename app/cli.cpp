@@ -1,0 +1,207 @@
+#include "cli.h"
+
+#include "device_loader.h"
+#include "options.h"
+#include "report_writer.h"
+#include "roofline.h"
+#include "version.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace rfx {
+
+namespace {
+
+const char* const kUsage = "usage: roofline-cli analyze [configuration options] [--format table|json|csv]\n"
+                           "       roofline-cli devices [--format table|json]\n"
+                           "       roofline-cli --help | --version\n";
+
+void printHelp(std::ostream& out)
+{
+    out << "roofline-cli " << kVersion
+        << ": roofline cost analysis of a convolutional network on GPUs and CPUs.\n\n"
+        << kUsage
+        << "\nCommands:\n"
+           "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
+           "  devices                    list the device library (shipped and user devices)\n"
+           "\nConfiguration options (analyze):\n"
+        << configOptionsHelp()
+        << "\nOther options:\n"
+           "  --format table|json|csv    output format (default table; devices: table|json)\n"
+           "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
+           "  --help, --version\n"
+           "\nUser devices in "
+        << userDeviceDir().string()
+        << " override shipped ones by id.\n"
+           "JSON and CSV use SI base units: FLOP, byte, second, FLOP/s, byte/s.\n"
+           "Exit status: 0 success, 2 bad usage or impossible configuration, 1 other failure.\n";
+}
+
+struct Common {
+    std::string format = "table";
+    std::vector<std::filesystem::path> extraDirs;
+};
+
+// Options every command shares; returns NotConfigOption when args[i] is not one of them.
+OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, Common& c, std::string& error)
+{
+    std::string arg = args[i];
+    std::string value;
+    bool hasInline = false;
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasInline = true;
+    }
+    if (arg != "--format" && arg != "--devices-dir")
+        return OptionStatus::NotConfigOption;
+    if (!hasInline) {
+        if (i + 1 >= args.size()) {
+            error = arg + ": missing value";
+            return OptionStatus::Error;
+        }
+        value = args[++i];
+    }
+    if (arg == "--format")
+        c.format = value;
+    else
+        c.extraDirs.emplace_back(value);
+    return OptionStatus::Consumed;
+}
+
+DeviceLibrary loadLibrary(const Common& common, const std::filesystem::path& exeDir, std::ostream& err)
+{
+    std::vector<std::filesystem::path> dirs { shippedDeviceDir(exeDir) };
+    dirs.insert(dirs.end(), common.extraDirs.begin(), common.extraDirs.end());
+    if (auto user = userDeviceDir(); !user.empty())
+        dirs.push_back(user);
+    DeviceLibrary lib = loadDeviceLibrary(dirs);
+    for (const Diagnostic& d : lib.diagnostics) {
+        if (d.severity != Severity::Info)
+            err << toString(d) << "\n";
+    }
+    return lib;
+}
+
+int usageError(std::ostream& err, const std::string& message)
+{
+    err << "roofline-cli: " << message << "\n" << kUsage << "Try 'roofline-cli --help'.\n";
+    return ExitUsage;
+}
+
+int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    Common common;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string error;
+        const OptionStatus s = applyCommonOption(args, i, common, error);
+        if (s == OptionStatus::Error)
+            return usageError(err, error);
+        if (s == OptionStatus::NotConfigOption)
+            return usageError(err, "devices: unknown option '" + args[i] + "'");
+    }
+    if (common.format != "table" && common.format != "json")
+        return usageError(err, "--format: expected table or json for 'devices', got '" + common.format + "'");
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    if (lib.devices.empty()) {
+        err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
+        return ExitFailure;
+    }
+    out << (common.format == "json" ? devicesToJson(lib.devices) : devicesToTable(lib.devices));
+    return ExitOk;
+}
+
+int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    Common common;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string error;
+        OptionStatus s = applyConfigOption(args, i, options, error);
+        if (s == OptionStatus::NotConfigOption)
+            s = applyCommonOption(args, i, common, error);
+        if (s == OptionStatus::Error)
+            return usageError(err, error);
+        if (s == OptionStatus::NotConfigOption)
+            return usageError(err, "analyze: unknown option '" + args[i] + "'");
+    }
+    if (common.format != "table" && common.format != "json" && common.format != "csv")
+        return usageError(err, "--format: expected table, json or csv, got '" + common.format + "'");
+    if (auto problem = validate(options.config)) {
+        err << "roofline-cli: impossible configuration: " << *problem << "\n";
+        return ExitUsage;
+    }
+
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    if (lib.devices.empty()) {
+        err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
+        return ExitFailure;
+    }
+    std::vector<std::string> ids = options.devices;
+    if (ids.empty())
+        ids.push_back("rtx-2060-super");
+    std::vector<Device> chosen;
+    for (const std::string& id : ids) {
+        if (id == "all") {
+            chosen = lib.devices;
+            break;
+        }
+        const Device* d = lib.find(id);
+        if (!d) {
+            std::string known;
+            for (const Device& x : lib.devices)
+                known += (known.empty() ? "" : ", ") + x.id;
+            err << "roofline-cli: unknown device '" << id << "'; known devices: " << known << "\n";
+            return ExitUsage;
+        }
+        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d->id; }))
+            chosen.push_back(*d);
+    }
+
+    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
+    if (!outcome.report) {
+        err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
+        return ExitUsage;
+    }
+    for (const Diagnostic& d : outcome.report->diagnostics)
+        err << toString(d) << "\n";
+    if (common.format == "json")
+        out << reportToJson(*outcome.report);
+    else if (common.format == "csv")
+        out << reportToCsv(*outcome.report);
+    else
+        out << reportToTable(*outcome.report);
+    return out ? ExitOk : ExitFailure;
+}
+
+} // namespace
+
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    if (args.empty()) {
+        err << kUsage << "Try 'roofline-cli --help'.\n";
+        return ExitUsage;
+    }
+    const std::string& command = args.front();
+    if (command == "--help" || command == "-h" || command == "help") {
+        printHelp(out);
+        return ExitOk;
+    }
+    if (command == "--version") {
+        out << "roofline-cli " << kVersion << "\n";
+        return ExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() || std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+        printHelp(out);
+        return ExitOk;
+    }
+    if (command == "analyze")
+        return runAnalyze(rest, out, err, exeDir);
+    if (command == "devices")
+        return runDevices(rest, out, err, exeDir);
+    return usageError(err, "unknown command '" + command + "'");
+}
+
+} // namespace rfx

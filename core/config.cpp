@@ -1,0 +1,98 @@
+#include "config.h"
+
+#include <string>
+
+namespace rfx {
+
+namespace {
+std::optional<std::string> checkRange(const char* what, int value, Range r)
+{
+    if (value < r.min || value > r.max)
+        return std::string(what) + " must be between " + std::to_string(r.min) + " and " + std::to_string(r.max)
+            + ", got " + std::to_string(value);
+    return std::nullopt;
+}
+} // namespace
+
+std::optional<std::string> validate(const Config& c)
+{
+    if (c.model != "unet")
+        return "unknown model '" + c.model + "' (available: unet)";
+    const UNetParams& u = c.unet;
+    for (auto err : { checkRange("image height", u.height, kImageRange), checkRange("image width", u.width, kImageRange),
+             checkRange("input channels", u.inChannels, kChannelRange), checkRange("classes", u.classes, kClassRange),
+             checkRange("base filters", u.baseFilters, kFilterRange), checkRange("depth", u.depth, kDepthRange),
+             checkRange("stride", u.stride, kStrideRange), checkRange("batch", c.batch, kBatchRange) }) {
+        if (err)
+            return err;
+    }
+    // Channel counts grow as filters * 2^depth; keep them within 64-bit arithmetic comfortably.
+    if (static_cast<long long>(u.baseFilters) << u.depth > (1LL << 20))
+        return "base filters * 2^depth must not exceed 1048576 channels, got " + std::to_string(u.baseFilters)
+            + " * 2^" + std::to_string(u.depth);
+    if (c.bits != 8 && c.bits != 16 && c.bits != 32 && c.bits != 64)
+        return "bits must be 8, 16, 32 or 64, got " + std::to_string(c.bits);
+    return std::nullopt;
+}
+
+std::string_view paddingName(Padding p) { return p == Padding::Valid ? "valid" : "same"; }
+std::string_view downsampleName(Downsample d) { return d == Downsample::MaxPool ? "maxpool" : "strided"; }
+std::string_view convTypeName(ConvType c) { return c == ConvType::Standard ? "standard" : "separable"; }
+std::string_view modeName(Mode m) { return m == Mode::Inference ? "inference" : "training"; }
+std::string_view optimizerName(Optimizer o)
+{
+    switch (o) {
+    case Optimizer::Sgd:
+        return "sgd";
+    case Optimizer::Momentum:
+        return "momentum";
+    case Optimizer::Adam:
+        return "adam";
+    }
+    return "sgd";
+}
+
+std::optional<Padding> parsePadding(std::string_view s)
+{
+    if (s == "valid")
+        return Padding::Valid;
+    if (s == "same")
+        return Padding::Same;
+    return std::nullopt;
+}
+std::optional<Downsample> parseDownsample(std::string_view s)
+{
+    if (s == "maxpool")
+        return Downsample::MaxPool;
+    if (s == "strided")
+        return Downsample::Strided;
+    return std::nullopt;
+}
+std::optional<ConvType> parseConvType(std::string_view s)
+{
+    if (s == "standard")
+        return ConvType::Standard;
+    if (s == "separable")
+        return ConvType::Separable;
+    return std::nullopt;
+}
+std::optional<Mode> parseMode(std::string_view s)
+{
+    if (s == "inference")
+        return Mode::Inference;
+    if (s == "training")
+        return Mode::Training;
+    return std::nullopt;
+}
+std::optional<Optimizer> parseOptimizer(std::string_view s)
+{
+    if (s == "sgd")
+        return Optimizer::Sgd;
+    if (s == "momentum")
+        return Optimizer::Momentum;
+    if (s == "adam")
+        return Optimizer::Adam;
+    return std::nullopt;
+}
+
+} // namespace rfx

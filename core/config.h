@@ -1,0 +1,79 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rfx {
+
+enum class Padding { Valid, Same };
+enum class Downsample { MaxPool, Strided };
+enum class ConvType { Standard, Separable };
+enum class Mode { Inference, Training };
+enum class Optimizer { Sgd, Momentum, Adam };
+
+/// The U-Net builder's parameters (DESIGN.md "U-Net builder"). Defaults are the classic
+/// Ronneberger et al. 2015 network: 572x572x1 in, 2 classes, 64 base filters, depth 4.
+struct UNetParams {
+    int height = 572;
+    int width = 572;
+    int inChannels = 1;
+    int classes = 2;
+    int baseFilters = 64; ///< level d has baseFilters * 2^d channels
+    int depth = 4; ///< number of downsamplings
+    int stride = 2; ///< downsampling factor per level: pool window, up-convolution kernel and stride
+    Padding padding = Padding::Valid;
+    Downsample downsample = Downsample::MaxPool;
+    ConvType conv = ConvType::Standard;
+    bool batchNorm = false;
+
+    friend bool operator==(const UNetParams&, const UNetParams&) = default;
+};
+
+/// Everything the engine needs to know about one analysis, as a plain value.
+struct Config {
+    std::string model = "unet";
+    UNetParams unet;
+    int batch = 1;
+    int bits = 32; ///< 8, 16, 32 or 64: element size and compute ceiling
+    Mode mode = Mode::Inference;
+    Optimizer optimizer = Optimizer::Momentum; ///< used in training mode
+    bool fusion = false; ///< fuse bias/batch-norm/ReLU into the producing convolution
+    bool tensorCores = false; ///< use tensor-core ceilings for convolutions where the device has them
+
+    friend bool operator==(const Config&, const Config&) = default;
+};
+
+/// Limits of every numeric parameter, shared by the command line, the GUI's controls and validation.
+struct Range {
+    int min;
+    int max;
+};
+inline constexpr Range kImageRange { 8, 16384 };
+inline constexpr Range kChannelRange { 1, 1024 };
+inline constexpr Range kClassRange { 1, 1024 };
+inline constexpr Range kFilterRange { 1, 1024 };
+inline constexpr Range kDepthRange { 1, 8 };
+inline constexpr Range kStrideRange { 2, 8 };
+inline constexpr Range kBatchRange { 1, 65536 };
+
+/// Checks ranges and the bits value; returns a message naming the parameter, or nothing if valid.
+/// (Whether the U-Net's shapes work out is checked by the builder.)
+std::optional<std::string> validate(const Config& config);
+
+std::string_view paddingName(Padding p);
+std::string_view downsampleName(Downsample d);
+std::string_view convTypeName(ConvType c);
+std::string_view modeName(Mode m);
+std::string_view optimizerName(Optimizer o);
+
+std::optional<Padding> parsePadding(std::string_view s);
+std::optional<Downsample> parseDownsample(std::string_view s);
+std::optional<ConvType> parseConvType(std::string_view s);
+std::optional<Mode> parseMode(std::string_view s);
+std::optional<Optimizer> parseOptimizer(std::string_view s);
+
+/// Element size in bytes for a bit width (bits / 8).
+inline double elementBytes(int bits) { return bits / 8.0; }
+
+} // namespace rfx

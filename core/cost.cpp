@@ -1,0 +1,204 @@
+#include "cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace rfx {
+
+namespace {
+
+double elementwiseFlopsPerElement(Op op)
+{
+    switch (op) {
+    case Op::Bias:
+    case Op::ReLU:
+        return 1;
+    case Op::BatchNorm:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+std::int64_t elementwiseParams(Op op, std::int64_t channels)
+{
+    switch (op) {
+    case Op::Bias:
+        return channels;
+    case Op::BatchNorm:
+        return 2 * channels;
+    default:
+        return 0;
+    }
+}
+
+std::int64_t inputElements(const Layer& l)
+{
+    return std::accumulate(l.inShapes.begin(), l.inShapes.end(), std::int64_t { 0 },
+        [](std::int64_t sum, const Shape& s) { return sum + s.elements(); });
+}
+
+// Parameters of the main operation, without the fused epilogue.
+std::int64_t mainParams(const Layer& l)
+{
+    const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
+    switch (l.op) {
+    case Op::Conv:
+        return l.out.c * (in.c / l.groups) * l.kh * l.kw;
+    case Op::ConvTranspose:
+        return in.c * (l.out.c / l.groups) * l.kh * l.kw;
+    default:
+        return elementwiseParams(l.op, l.out.c);
+    }
+}
+
+double mainFlops(const Layer& l)
+{
+    const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
+    const Shape& o = l.out;
+    switch (l.op) {
+    case Op::Conv:
+        return 2.0 * double(o.n) * double(o.c) * double(o.h) * double(o.w) * double(in.c / l.groups) * l.kh * l.kw;
+    case Op::ConvTranspose:
+        return 2.0 * double(in.n) * double(in.c) * double(in.h) * double(in.w) * double(o.c / l.groups) * l.kh * l.kw;
+    case Op::MaxPool:
+        return double(l.kh * l.kw - 1) * double(o.elements());
+    case Op::Concat:
+    case Op::Optimizer:
+        return 0;
+    case Op::Bias:
+    case Op::BatchNorm:
+    case Op::ReLU:
+        return elementwiseFlopsPerElement(l.op) * double(o.elements());
+    }
+    return 0;
+}
+
+double epilogueFlops(const Layer& l)
+{
+    double f = 0;
+    for (Op op : l.epilogue)
+        f += elementwiseFlopsPerElement(op) * double(l.out.elements());
+    return f;
+}
+
+} // namespace
+
+std::int64_t layerParams(const Layer& l)
+{
+    std::int64_t p = mainParams(l);
+    for (Op op : l.epilogue)
+        p += elementwiseParams(op, l.out.c);
+    return p;
+}
+
+double forwardFlops(const Layer& l) { return mainFlops(l) + epilogueFlops(l); }
+
+LayerCost layerCost(const Layer& l, double e)
+{
+    LayerCost c;
+    c.params = layerParams(l);
+    c.flopsForward = forwardFlops(l);
+    const double in = double(inputElements(l));
+    const double out = double(l.out.elements());
+    const double params = double(c.params);
+    c.bytesForward = (in + params + out) * e;
+
+    switch (l.op) {
+    case Op::Conv:
+    case Op::ConvTranspose:
+        c.flopsBackward = 2.0 * mainFlops(l) + epilogueFlops(l);
+        c.bytesBackward = 2.0 * c.bytesForward;
+        c.kernelsBackward = 2;
+        break;
+    case Op::Concat:
+        c.flopsBackward = 0;
+        c.bytesBackward = (out + in) * e;
+        break;
+    default:
+        c.flopsBackward = c.flopsForward;
+        c.bytesBackward = (out + 2.0 * in + 2.0 * params) * e;
+        break;
+    }
+    return c;
+}
+
+OptimizerCostPerParam optimizerCostPerParam(Optimizer o)
+{
+    switch (o) {
+    case Optimizer::Sgd:
+        return { 2, 3, 0 };
+    case Optimizer::Momentum:
+        return { 4, 5, 1 };
+    case Optimizer::Adam:
+        return { 12, 7, 2 };
+    }
+    return { 2, 3, 0 };
+}
+
+MemoryFootprint memoryFootprint(const Network& net, const Config& config)
+{
+    const double e = elementBytes(config.bits);
+    MemoryFootprint m;
+    double params = 0;
+    for (const Layer& l : net.layers)
+        params += double(layerParams(l));
+    m.weights = params * e;
+
+    const size_t n = net.layers.size();
+    if (config.mode == Mode::Training) {
+        m.gradients = params * e;
+        m.optimizerState = params * e * optimizerCostPerParam(config.optimizer).stateCopies;
+        double saved = double(net.input.elements());
+        double inFlight = 0;
+        for (const Layer& l : net.layers) {
+            saved += double(l.out.elements());
+            inFlight = std::max(inFlight, double(l.out.elements() + inputElements(l)));
+        }
+        m.activations = (saved + inFlight) * e;
+        return m;
+    }
+
+    // Inference: peak of the live set. lastUse[t] is the last row that reads tensor t
+    // (index n stands for the network input).
+    std::vector<size_t> lastUse(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+        lastUse[i] = i; // a row's own output is live while it runs, even if nothing reads it
+        for (int src : net.layers[i].inputs) {
+            const size_t t = src < 0 ? n : static_cast<size_t>(src);
+            lastUse[t] = std::max(lastUse[t], i);
+        }
+    }
+    if (n > 0)
+        lastUse[n - 1] = n; // the network's output is kept
+    // Sweep: a tensor is live over [producer, lastUse]; use a difference array over row indices.
+    std::vector<double> delta(n + 2, 0.0);
+    auto addLive = [&](size_t from, size_t to, double bytes) {
+        delta[from] += bytes;
+        delta[std::min(to, n) + 1] -= bytes;
+    };
+    addLive(0, lastUse[n], double(net.input.elements()));
+    for (size_t i = 0; i < n; ++i)
+        addLive(i, lastUse[i], double(net.layers[i].out.elements()));
+    double live = 0, peak = 0;
+    for (size_t i = 0; i <= n; ++i) {
+        live += delta[i];
+        peak = std::max(peak, live);
+    }
+    m.activations = peak * e;
+    return m;
+}
+
+std::int64_t largestBatchThatFits(const MemoryFootprint& m, int batch, double capacity)
+{
+    if (batch <= 0 || m.activations <= 0)
+        return 0;
+    const double perImage = m.activations / batch;
+    const double room = capacity - m.fixedBytes();
+    if (room < perImage)
+        return 0;
+    return static_cast<std::int64_t>(std::floor(room / perImage));
+}
+
+} // namespace rfx

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// One device's ceilings, in SI base units (FLOP/s, byte/s, byte, watt, hertz, second).
+/// Loaded from devices/<id>.json, whose keys carry their units (fp32_tflops, dram_gbs, memory_gib, ...).
+struct Device {
+    std::string id; ///< lower-case, digits and '-', e.g. "rtx-2060-super"
+    std::string name; ///< "NVIDIA GeForce RTX 2060 Super"
+    std::string kind; ///< "gpu" or "cpu"
+    std::string vendor;
+    std::string architecture;
+    /// Peak compute per precision key (see kPrecisionKeys), FLOP/s (int8: operations/s).
+    std::map<std::string, double, std::less<>> peak;
+    double dramBandwidth = 0; ///< byte/s
+    double memoryBytes = 0; ///< device memory (system RAM for CPUs), byte
+    double l1Bytes = 0; ///< per SM/core L1 or shared memory, byte (0 = unknown)
+    double l2Bytes = 0; ///< byte
+    double l3Bytes = 0; ///< byte (0 = none)
+    double tdpWatts = 0;
+    double idleWatts = 0;
+    double baseClockHz = 0; ///< 0 = unknown
+    double boostClockHz = 0;
+    double launchOverhead = 0; ///< seconds added per kernel launch (0 = ignored)
+    std::vector<std::string> sources; ///< spec pages the figures come from
+    std::string notes;
+    std::string file; ///< where it was loaded from
+    bool userDevice = false; ///< loaded from the user's device folder
+};
+
+/// The precision keys a device file may give a ceiling for, as "<key>_tflops" (int8: "<key>_tops").
+inline constexpr std::string_view kPrecisionKeys[] = { "fp64", "fp32", "fp16", "bf16", "int8", "tensor_fp64",
+    "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8" };
+
+/// The compute ceiling an analysis uses, and why.
+struct CeilingChoice {
+    std::string key; ///< precision key actually used, e.g. "fp32" or "tensor_fp16"
+    double flops = 0; ///< FLOP/s
+    std::string note; ///< non-empty when the wanted ceiling was missing and another was used
+};
+
+/// The ceiling for `bits` (8: int8, 16: fp16 then bf16, 32: fp32, 64: fp64). With `tensorCores`, the
+/// tensor-core ceiling of that precision (32 bits: TF32) where the device has one. A missing
+/// ceiling falls back to fp32 and says so in `note`.
+CeilingChoice chooseCeiling(const Device& device, int bits, bool tensorCores);
+
+/// Human name of a precision key: "FP32", "tensor FP16", "INT8".
+std::string precisionLabel(std::string_view key);
+
+} // namespace rfx

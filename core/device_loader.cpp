@@ -1,0 +1,386 @@
+#include "device_loader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#ifndef ROOFLINE_SOURCE_DEVICES_DIR
+#define ROOFLINE_SOURCE_DEVICES_DIR ""
+#endif
+
+namespace rfx {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::uintmax_t kMaxDeviceFileBytes = 1 << 20;
+
+std::string describe(const json& v)
+{
+    switch (v.type()) {
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return "a boolean";
+    case json::value_t::string:
+        return "a string (\"" + v.get<std::string>().substr(0, 40) + "\")";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::object:
+        return "an object";
+    default:
+        return "a number";
+    }
+}
+
+std::string formatNumber(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+class Validator {
+public:
+    Validator(const json& doc, std::string file)
+        : m_doc(doc)
+        , m_file(std::move(file))
+    {
+    }
+
+    void error(const std::string& field, const std::string& message)
+    {
+        m_diagnostics.push_back({ Severity::Error, m_file, field, message });
+    }
+    void warning(const std::string& field, const std::string& message)
+    {
+        m_diagnostics.push_back({ Severity::Warning, m_file, field, message });
+    }
+
+    const json* get(const json& obj, const std::string& key, const std::string& field, bool required)
+    {
+        auto it = obj.find(key);
+        if (it == obj.end()) {
+            if (required)
+                error(field, "required field is missing");
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    enum class Sign { Positive, NonNegative };
+
+    // A finite number; `scale` converts the file's unit into SI.
+    std::optional<double> number(const json& obj, const std::string& key, double scale, bool required,
+        Sign sign = Sign::Positive, const std::string& prefix = {})
+    {
+        const std::string field = prefix + key;
+        const json* v = get(obj, key, field, required);
+        if (!v)
+            return std::nullopt;
+        if (!v->is_number()) {
+            error(field, "must be a number, got " + describe(*v));
+            return std::nullopt;
+        }
+        const double x = v->get<double>();
+        if (!std::isfinite(x)) {
+            error(field, "must be a finite number, got " + formatNumber(x));
+            return std::nullopt;
+        }
+        if (sign == Sign::Positive && x <= 0) {
+            error(field, "must be a positive number, got " + formatNumber(x));
+            return std::nullopt;
+        }
+        if (sign == Sign::NonNegative && x < 0) {
+            error(field, "must not be negative, got " + formatNumber(x));
+            return std::nullopt;
+        }
+        return x * scale;
+    }
+
+    std::optional<std::string> string(const json& obj, const std::string& key, bool required)
+    {
+        const json* v = get(obj, key, key, required);
+        if (!v)
+            return std::nullopt;
+        if (!v->is_string()) {
+            error(key, "must be a string, got " + describe(*v));
+            return std::nullopt;
+        }
+        auto s = v->get<std::string>();
+        if (required && s.empty()) {
+            error(key, "must not be empty");
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    std::vector<Diagnostic> take() { return std::move(m_diagnostics); }
+    bool failed() const { return hasErrors(m_diagnostics); }
+
+private:
+    const json& m_doc;
+    std::string m_file;
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
+    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "tdp_w", "idle_w",
+    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "sources", "notes" };
+
+std::string knownPrecisionList()
+{
+    std::string s;
+    for (std::string_view k : kPrecisionKeys) {
+        if (!s.empty())
+            s += ", ";
+        s += k;
+    }
+    return s;
+}
+
+} // namespace
+
+DeviceLoad parseDevice(std::string_view text, const std::string& file)
+{
+    DeviceLoad result;
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        result.diagnostics.push_back({ Severity::Error, file, {}, "file is empty; expected a JSON object" });
+        return result;
+    }
+    json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) {
+        // Parse again with exceptions to get the position of the error for the message.
+        std::string why = "not valid JSON";
+        try {
+            const json again = json::parse(text.begin(), text.end());
+            (void)again;
+        } catch (const json::parse_error& e) {
+            why += ": ";
+            why += e.what();
+        }
+        result.diagnostics.push_back({ Severity::Error, file, {}, why });
+        return result;
+    }
+    if (!doc.is_object()) {
+        result.diagnostics.push_back({ Severity::Error, file, {}, "expected a JSON object, got " + describe(doc) });
+        return result;
+    }
+
+    Validator v(doc, file);
+    Device d;
+    d.file = file;
+
+    for (const auto& [key, value] : doc.items()) {
+        if (std::find(std::begin(kKnownFields), std::end(kKnownFields), key) == std::end(kKnownFields))
+            v.warning(key, "unknown field, ignored");
+    }
+    if (auto schema = v.number(doc, "schema", 1, false); schema && *schema != 1)
+        v.error("schema", "unsupported schema version " + formatNumber(*schema) + " (this version reads 1)");
+
+    if (auto id = v.string(doc, "id", true)) {
+        static const std::regex idPattern("[a-z0-9]+(-[a-z0-9]+)*");
+        if (!std::regex_match(*id, idPattern))
+            v.error("id", "must be lower-case letters, digits and single dashes, got \"" + *id + "\"");
+        d.id = *id;
+    }
+    if (auto name = v.string(doc, "name", true))
+        d.name = *name;
+    if (auto kind = v.string(doc, "kind", true)) {
+        if (*kind != "gpu" && *kind != "cpu")
+            v.error("kind", "must be \"gpu\" or \"cpu\", got \"" + *kind + "\"");
+        d.kind = *kind;
+    }
+    d.vendor = v.string(doc, "vendor", false).value_or("");
+    d.architecture = v.string(doc, "architecture", false).value_or("");
+    d.notes = v.string(doc, "notes", false).value_or("");
+    v.number(doc, "year", 1, false);
+    v.number(doc, "cores", 1, false);
+    v.string(doc, "memory_type", false);
+
+    if (const json* peak = v.get(doc, "peak", "peak", true)) {
+        if (!peak->is_object()) {
+            v.error("peak", "must be an object of ceilings such as {\"fp32_tflops\": 7.18}, got " + describe(*peak));
+        } else {
+            for (const auto& [key, value] : peak->items()) {
+                std::string precision;
+                for (std::string_view suffix : { std::string_view("_tflops"), std::string_view("_tops") }) {
+                    if (key.size() > suffix.size() && std::string_view(key).ends_with(suffix))
+                        precision = key.substr(0, key.size() - suffix.size());
+                }
+                const bool known = std::find(std::begin(kPrecisionKeys), std::end(kPrecisionKeys), precision)
+                    != std::end(kPrecisionKeys);
+                if (!known) {
+                    v.error("peak." + key,
+                        "unknown precision \"" + (precision.empty() ? key : precision)
+                            + "\"; use <precision>_tflops or <precision>_tops with a precision among: "
+                            + knownPrecisionList());
+                    continue;
+                }
+                if (auto x = v.number(*peak, key, 1e12, true, Validator::Sign::Positive, "peak."))
+                    d.peak[precision] = *x;
+            }
+            if (!peak->contains("fp32_tflops") && !v.failed())
+                v.error("peak.fp32_tflops", "required field is missing (every device needs an FP32 ceiling)");
+        }
+    }
+
+    d.dramBandwidth = v.number(doc, "dram_gbs", 1e9, true).value_or(0);
+    d.memoryBytes = v.number(doc, "memory_gib", 1024.0 * 1024 * 1024, true).value_or(0);
+    d.l1Bytes = v.number(doc, "l1_kib", 1024.0, false).value_or(0);
+    d.l2Bytes = v.number(doc, "l2_mib", 1024.0 * 1024, true).value_or(0);
+    d.l3Bytes = v.number(doc, "l3_mib", 1024.0 * 1024, false, Validator::Sign::NonNegative).value_or(0);
+    d.tdpWatts = v.number(doc, "tdp_w", 1, true).value_or(0);
+    d.idleWatts = v.number(doc, "idle_w", 1, true, Validator::Sign::NonNegative).value_or(0);
+    d.baseClockHz = v.number(doc, "base_clock_mhz", 1e6, false).value_or(0);
+    d.boostClockHz = v.number(doc, "boost_clock_mhz", 1e6, true).value_or(0);
+    d.launchOverhead = v.number(doc, "launch_overhead_us", 1e-6, false, Validator::Sign::NonNegative).value_or(0);
+    if (d.tdpWatts > 0 && d.idleWatts >= d.tdpWatts)
+        v.error("idle_w", "must be below tdp_w (" + formatNumber(d.tdpWatts) + " W), got " + formatNumber(d.idleWatts));
+    if (d.baseClockHz > 0 && d.boostClockHz > 0 && d.baseClockHz > d.boostClockHz)
+        v.error("base_clock_mhz", "must not exceed boost_clock_mhz");
+
+    if (const json* sources = v.get(doc, "sources", "sources", true)) {
+        if (!sources->is_array() || sources->empty()) {
+            v.error("sources", "must be a non-empty list of the pages the figures come from");
+        } else {
+            for (size_t i = 0; i < sources->size(); ++i) {
+                const json& s = (*sources)[i];
+                if (!s.is_string() || s.get<std::string>().empty())
+                    v.error("sources[" + std::to_string(i) + "]", "must be a non-empty string, got " + describe(s));
+                else
+                    d.sources.push_back(s.get<std::string>());
+            }
+        }
+    }
+
+    const bool failed = v.failed();
+    result.diagnostics = v.take();
+    if (!failed)
+        result.device = std::move(d);
+    return result;
+}
+
+DeviceLoad loadDeviceFile(const std::filesystem::path& path)
+{
+    DeviceLoad result;
+    const std::string file = path.string();
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        result.diagnostics.push_back({ Severity::Error, file, {}, "cannot read: " + ec.message() });
+        return result;
+    }
+    if (size > kMaxDeviceFileBytes) {
+        result.diagnostics.push_back({ Severity::Error, file, {},
+            "file is " + std::to_string(size) + " bytes; a device file may be at most 1 MiB" });
+        return result;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        result.diagnostics.push_back({ Severity::Error, file, {}, "cannot open for reading" });
+        return result;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    result = parseDevice(text.str(), file);
+    if (result.device) {
+        const std::string stem = path.stem().string();
+        if (stem != result.device->id)
+            result.diagnostics.push_back({ Severity::Warning, file, "id",
+                "id \"" + result.device->id + "\" differs from the file name \"" + stem + "\"" });
+    }
+    return result;
+}
+
+const Device* DeviceLibrary::find(std::string_view id) const
+{
+    auto it = std::find_if(devices.begin(), devices.end(), [&](const Device& d) { return d.id == id; });
+    return it == devices.end() ? nullptr : &*it;
+}
+
+DeviceLibrary loadDeviceLibrary(const std::vector<std::filesystem::path>& folders)
+{
+    DeviceLibrary lib;
+    for (size_t f = 0; f < folders.size(); ++f) {
+        const auto& folder = folders[f];
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec))
+            continue;
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+            if (entry.path().extension() == ".json")
+                files.push_back(entry.path());
+        }
+        if (ec)
+            lib.diagnostics.push_back({ Severity::Error, folder.string(), {}, "cannot list folder: " + ec.message() });
+        std::sort(files.begin(), files.end());
+        std::vector<std::string> idsInFolder;
+        for (const auto& path : files) {
+            DeviceLoad load = loadDeviceFile(path);
+            lib.diagnostics.insert(lib.diagnostics.end(), load.diagnostics.begin(), load.diagnostics.end());
+            if (!load.device)
+                continue;
+            Device d = std::move(*load.device);
+            d.userDevice = f > 0;
+            if (std::find(idsInFolder.begin(), idsInFolder.end(), d.id) != idsInFolder.end()) {
+                lib.diagnostics.push_back({ Severity::Error, d.file, "id",
+                    "duplicate id \"" + d.id + "\" in the same folder; this file is ignored" });
+                continue;
+            }
+            idsInFolder.push_back(d.id);
+            auto existing = std::find_if(lib.devices.begin(), lib.devices.end(), [&](const Device& x) { return x.id == d.id; });
+            if (existing != lib.devices.end()) {
+                lib.diagnostics.push_back({ Severity::Info, d.file, "id",
+                    "overrides device \"" + d.id + "\" from " + existing->file });
+                *existing = std::move(d);
+            } else {
+                lib.devices.push_back(std::move(d));
+            }
+        }
+    }
+    std::stable_sort(lib.devices.begin(), lib.devices.end(), [](const Device& a, const Device& b) {
+        if (a.kind != b.kind)
+            return a.kind == "gpu";
+        return a.name < b.name;
+    });
+    return lib;
+}
+
+std::filesystem::path shippedDeviceDir(const std::filesystem::path& executableDir)
+{
+    if (const char* env = std::getenv("ROOFLINE_DEVICES_DIR"); env && *env)
+        return env;
+    std::error_code ec;
+    const auto installed = executableDir / ".." / "share" / "roofline-explorer" / "devices";
+    if (!executableDir.empty() && std::filesystem::is_directory(installed, ec))
+        return std::filesystem::weakly_canonical(installed, ec);
+    return ROOFLINE_SOURCE_DEVICES_DIR;
+}
+
+std::filesystem::path userDeviceDir()
+{
+#if defined(_WIN32)
+    if (const char* appdata = std::getenv("APPDATA"); appdata && *appdata)
+        return std::filesystem::path(appdata) / "roofline-explorer" / "devices";
+    return {};
+#elif defined(__APPLE__)
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / "Library" / "Application Support" / "roofline-explorer" / "devices";
+    return {};
+#else
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "roofline-explorer" / "devices";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local" / "share" / "roofline-explorer" / "devices";
+    return {};
+#endif
+}
+
+} // namespace rfx

@@ -1,0 +1,35 @@
+#include "network.h"
+
+namespace rfx {
+
+std::string toString(const Shape& s)
+{
+    return std::to_string(s.n) + "x" + std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+}
+
+std::string_view opName(Op op)
+{
+    switch (op) {
+    case Op::Conv:
+        return "conv";
+    case Op::ConvTranspose:
+        return "conv_transpose";
+    case Op::MaxPool:
+        return "maxpool";
+    case Op::Concat:
+        return "concat";
+    case Op::Bias:
+        return "bias";
+    case Op::BatchNorm:
+        return "batchnorm";
+    case Op::ReLU:
+        return "relu";
+    case Op::Optimizer:
+        return "optimizer";
+    }
+    return "conv";
+}
+
+bool isElementwise(Op op) { return op == Op::Bias || op == Op::BatchNorm || op == Op::ReLU; }
+
+} // namespace rfx

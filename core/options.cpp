@@ -1,0 +1,172 @@
+#include "options.h"
+
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+namespace rfx {
+
+namespace {
+
+std::optional<int> parseInt(std::string_view s)
+{
+    int value = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
+        return std::nullopt;
+    return value;
+}
+
+template <typename E>
+bool setEnum(const std::string& option, const std::string& value, std::optional<E> (*parse)(std::string_view), E& out,
+    const char* choices, std::string& error)
+{
+    if (auto v = parse(value)) {
+        out = *v;
+        return true;
+    }
+    error = option + ": expected one of " + choices + ", got '" + value + "'";
+    return false;
+}
+
+} // namespace
+
+OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& o, std::string& error)
+{
+    std::string arg = args[i];
+    std::optional<std::string> inlineValue;
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+        inlineValue = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+    }
+    Config& c = o.config;
+    UNetParams& u = c.unet;
+
+    // Flags without a value.
+    struct Flag {
+        const char* name;
+        bool* target;
+        bool value;
+    };
+    const Flag flags[] = {
+        { "--batch-norm", &u.batchNorm, true },
+        { "--no-batch-norm", &u.batchNorm, false },
+        { "--fusion", &c.fusion, true },
+        { "--no-fusion", &c.fusion, false },
+        { "--tensor-cores", &c.tensorCores, true },
+        { "--no-tensor-cores", &c.tensorCores, false },
+    };
+    for (const Flag& f : flags) {
+        if (arg == f.name) {
+            if (inlineValue) {
+                error = arg + " takes no value";
+                return OptionStatus::Error;
+            }
+            *f.target = f.value;
+            return OptionStatus::Consumed;
+        }
+    }
+
+    static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
+        "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
+        "--optimizer", "--device" };
+    bool known = false;
+    for (const char* name : valued)
+        known = known || arg == name;
+    if (!known)
+        return OptionStatus::NotConfigOption;
+
+    std::string value;
+    if (inlineValue) {
+        value = *inlineValue;
+    } else {
+        if (i + 1 >= args.size()) {
+            error = arg + ": missing value";
+            return OptionStatus::Error;
+        }
+        value = args[++i];
+    }
+
+    auto setInt = [&](int& target) {
+        if (auto v = parseInt(value)) {
+            target = *v;
+            return OptionStatus::Consumed;
+        }
+        error = arg + ": expected a whole number, got '" + value + "'";
+        return OptionStatus::Error;
+    };
+    if (arg == "--image") {
+        if (setInt(u.height) == OptionStatus::Error)
+            return OptionStatus::Error;
+        u.width = u.height;
+        return OptionStatus::Consumed;
+    }
+    if (arg == "--height")
+        return setInt(u.height);
+    if (arg == "--width")
+        return setInt(u.width);
+    if (arg == "--in-channels")
+        return setInt(u.inChannels);
+    if (arg == "--classes")
+        return setInt(u.classes);
+    if (arg == "--filters")
+        return setInt(u.baseFilters);
+    if (arg == "--depth")
+        return setInt(u.depth);
+    if (arg == "--stride")
+        return setInt(u.stride);
+    if (arg == "--batch")
+        return setInt(c.batch);
+    if (arg == "--bits")
+        return setInt(c.bits);
+    if (arg == "--model") {
+        c.model = value;
+        return OptionStatus::Consumed;
+    }
+    if (arg == "--device") {
+        if (value.empty()) {
+            error = "--device: expected a device id";
+            return OptionStatus::Error;
+        }
+        o.devices.push_back(value);
+        return OptionStatus::Consumed;
+    }
+    bool ok = true;
+    if (arg == "--padding")
+        ok = setEnum(arg, value, parsePadding, u.padding, "valid, same", error);
+    else if (arg == "--downsample")
+        ok = setEnum(arg, value, parseDownsample, u.downsample, "maxpool, strided", error);
+    else if (arg == "--conv")
+        ok = setEnum(arg, value, parseConvType, u.conv, "standard, separable", error);
+    else if (arg == "--mode")
+        ok = setEnum(arg, value, parseMode, c.mode, "inference, training", error);
+    else if (arg == "--optimizer")
+        ok = setEnum(arg, value, parseOptimizer, c.optimizer, "sgd, momentum, adam", error);
+    return ok ? OptionStatus::Consumed : OptionStatus::Error;
+}
+
+std::string configOptionsHelp()
+{
+    return "  --model unet               network (default unet, the classic 2015 U-Net)\n"
+           "  --image N                  square input image, N x N pixels (default 572)\n"
+           "  --height H, --width W      input image height and width\n"
+           "  --in-channels C            input channels (default 1)\n"
+           "  --classes K                output classes (default 2)\n"
+           "  --filters F                base filters; level d has F * 2^d (default 64)\n"
+           "  --depth D                  number of downsamplings (default 4)\n"
+           "  --padding valid|same       3x3 convolution padding (default valid)\n"
+           "  --stride S                 downsampling factor per level (default 2)\n"
+           "  --downsample maxpool|strided  pooling, or a strided first convolution per level\n"
+           "  --conv standard|separable  3x3 convolutions, or depthwise 3x3 + pointwise 1x1\n"
+           "  --batch-norm               batch norm after every 3x3 convolution (drops its bias)\n"
+           "  --fusion                   fuse bias, batch norm and ReLU into the convolution\n"
+           "  --batch N                  images per batch (default 1)\n"
+           "  --bits 8|16|32|64          element size and compute precision (default 32)\n"
+           "  --tensor-cores             use tensor-core ceilings for convolutions where present\n"
+           "  --mode inference|training  forward only, or forward + backward + optimizer step\n"
+           "  --optimizer sgd|momentum|adam  optimizer step in training (default momentum)\n"
+           "  --device ID                device to analyse; repeat for several; 'all' for every one\n"
+           "                             (default rtx-2060-super)\n";
+}
+
+} // namespace rfx

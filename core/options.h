@@ -1,0 +1,31 @@
+#pragma once
+
+#include "config.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+/// The configuration options shared by roofline-cli and the GUI (--image, --bits, --device, ...).
+/// Both accept "--name value" and "--name=value".
+struct ConfigOptions {
+    Config config;
+    std::vector<std::string> devices; ///< --device ID, repeatable; "all" selects every device
+};
+
+enum class OptionStatus {
+    NotConfigOption, ///< args[i] is not one of ours; the caller handles it
+    Consumed, ///< applied; i now points at the last argument used
+    Error, ///< a configuration option with a bad or missing value; `error` says which and why
+};
+
+/// Applies args[i] (and its value) to `options`.
+OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options,
+    std::string& error);
+
+/// Help text for the configuration options, one per line, indented by two spaces.
+std::string configOptionsHelp();
+
+} // namespace rfx

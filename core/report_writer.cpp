@@ -1,0 +1,284 @@
+#include "report_writer.h"
+
+#include "format.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace rfx {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json configJson(const Config& c)
+{
+    const UNetParams& u = c.unet;
+    return json {
+        { "model", c.model },
+        { "height", u.height },
+        { "width", u.width },
+        { "in_channels", u.inChannels },
+        { "classes", u.classes },
+        { "filters", u.baseFilters },
+        { "depth", u.depth },
+        { "padding", paddingName(u.padding) },
+        { "stride", u.stride },
+        { "downsample", downsampleName(u.downsample) },
+        { "conv", convTypeName(u.conv) },
+        { "batch_norm", u.batchNorm },
+        { "batch", c.batch },
+        { "bits", c.bits },
+        { "mode", modeName(c.mode) },
+        { "optimizer", optimizerName(c.optimizer) },
+        { "fusion", c.fusion },
+        { "tensor_cores", c.tensorCores },
+    };
+}
+
+json shapeJson(const Shape& s)
+{
+    if (s == Shape {})
+        return json::array();
+    return json::array({ s.n, s.c, s.h, s.w });
+}
+
+json deviceJson(const Device& d)
+{
+    json peaks = json::object();
+    for (const auto& [key, flops] : d.peak)
+        peaks[key] = flops;
+    return json {
+        { "id", d.id },
+        { "name", d.name },
+        { "kind", d.kind },
+        { "vendor", d.vendor },
+        { "architecture", d.architecture },
+        { "peak_flops_by_precision", peaks },
+        { "dram_bandwidth", d.dramBandwidth },
+        { "memory_bytes", d.memoryBytes },
+        { "l2_bytes", d.l2Bytes },
+        { "tdp_w", d.tdpWatts },
+        { "idle_w", d.idleWatts },
+        { "boost_clock_hz", d.boostClockHz },
+        { "sources", d.sources },
+        { "file", d.file },
+        { "user_device", d.userDevice },
+    };
+}
+
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"')
+            q += '"';
+        q += c;
+    }
+    return q + '"';
+}
+
+std::string num(double v)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+// Pads to `width`; numbers are never cut (a column simply grows), only names are (see fitName).
+std::string pad(const std::string& s, size_t width, bool right)
+{
+    if (s.size() >= width)
+        return s;
+    const std::string fill(width - s.size(), ' ');
+    return right ? fill + s : s + fill;
+}
+
+// Shortens a name to `width`, keeping its distinctive end ("~conv1.pw+bias+relu").
+std::string fitName(const std::string& s, size_t width)
+{
+    return s.size() <= width ? s : "~" + s.substr(s.size() - (width - 1));
+}
+
+// Shortens a device name, keeping its start ("NVIDIA GeForce RTX 2060 S~").
+std::string fitStart(const std::string& s, size_t width)
+{
+    return s.size() <= width ? s : s.substr(0, width - 1) + "~";
+}
+
+std::string shapeNoBatch(const Shape& s)
+{
+    if (s == Shape {})
+        return "-";
+    return std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+}
+
+} // namespace
+
+std::string configToJson(const Config& config) { return configJson(config).dump(); }
+
+std::string reportTitle(const Report& r)
+{
+    const Config& c = r.config;
+    return r.network + " " + std::to_string(r.input.h) + "x" + std::to_string(r.input.w) + "x"
+        + std::to_string(r.input.c) + " -> " + std::to_string(r.output.h) + "x" + std::to_string(r.output.w) + "x"
+        + std::to_string(r.output.c) + ", batch " + std::to_string(c.batch) + ", " + std::to_string(c.bits) + "-bit, "
+        + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
+}
+
+std::string reportToJson(const Report& r, int indent)
+{
+    json results = json::array();
+    for (const DeviceResult& d : r.results) {
+        json dev = deviceJson(d.device);
+        dev["precision"] = d.ceiling.key;
+        dev["peak_flops"] = d.ceiling.flops;
+        dev["vector_precision"] = d.vectorCeiling.key;
+        dev["vector_peak_flops"] = d.vectorCeiling.flops;
+        dev["ridge"] = d.ridge;
+        json layers = json::array();
+        for (const LayerResult& l : d.layers) {
+            layers.push_back(json {
+                { "name", l.name },
+                { "op", opName(l.op) },
+                { "output_shape", shapeJson(l.out) },
+                { "params", l.params },
+                { "flops", l.flops },
+                { "bytes", l.bytes },
+                { "intensity", l.intensity },
+                { "peak_flops", l.peak },
+                { "attainable_flops", l.attainable },
+                { "bound", boundName(l.bound) },
+                { "time_s", l.time },
+                { "share", l.share },
+                { "kernels", l.kernels },
+            });
+        }
+        const Totals& t = d.totals;
+        json totals {
+            { "params", t.params },
+            { "flops", t.flops },
+            { "bytes", t.bytes },
+            { "intensity", t.intensity },
+            { "time_s", t.time },
+            { "throughput_per_s", t.throughput },
+            { "attained_flops", t.attained },
+            { "peak_share", t.peakShare },
+            { "memory_bound_time_share", t.memoryBoundTimeShare },
+            { "memory_bytes", t.memory.total() },
+            { "memory", json {
+                { "weights", t.memory.weights },
+                { "gradients", t.memory.gradients },
+                { "optimizer_state", t.memory.optimizerState },
+                { "activations", t.memory.activations },
+                { "workspace", t.memory.workspace } } },
+            { "capacity_bytes", t.capacity },
+            { "fits", t.fits },
+            { "largest_batch", t.largestBatch },
+        };
+        results.push_back(json { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
+    }
+    json diagnostics = json::array();
+    for (const Diagnostic& d : r.diagnostics)
+        diagnostics.push_back(json { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
+            { "message", d.message } });
+    json doc {
+        { "config", configJson(r.config) },
+        { "network", json { { "name", r.network }, { "input_shape", shapeJson(r.input) },
+                         { "output_shape", shapeJson(r.output) }, { "convolutions", r.convolutions } } },
+        { "conventions", conventionsText() },
+        { "results", results },
+        { "diagnostics", diagnostics },
+    };
+    return doc.dump(indent) + "\n";
+}
+
+std::string reportToCsv(const Report& r)
+{
+    std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share\n";
+    for (const DeviceResult& d : r.results) {
+        for (const LayerResult& l : d.layers) {
+            s += csvField(d.device.id) + ',' + csvField(l.name) + ',' + std::string(opName(l.op)) + ','
+                + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
+                + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + num(l.flops) + ',' + num(l.bytes)
+                + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','
+                + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + '\n';
+        }
+    }
+    return s;
+}
+
+std::string reportToTable(const Report& r)
+{
+    std::ostringstream o;
+    o << reportTitle(r) << "\n"
+      << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
+      << " parameters\n"
+      << "FLOP: a multiply-add counts 2. Bytes: compulsory DRAM traffic per layer. Time: roofline bound.\n";
+    // Column widths: sum + separators = 98, fits a 100-column terminal.
+    const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8, wShare = 6;
+    for (const DeviceResult& d : r.results) {
+        o << "\n"
+          << d.device.name << " (" << d.device.id << "): " << precisionLabel(d.ceiling.key) << " "
+          << formatSI(d.ceiling.flops, "FLOP/s") << ", DRAM " << formatSI(d.bandwidth, "B/s") << ", ridge "
+          << formatNumber3(d.ridge) << " FLOP/B\n";
+        o << pad("layer", wName, false) << ' ' << pad("output CxHxW", wShape, true) << ' ' << pad("params", wParams, true)
+          << ' ' << pad("FLOP", wFlop, true) << ' ' << pad("bytes", wBytes, true) << ' ' << pad("FLOP/B", wI, true) << ' '
+          << pad("bound", wBound, true) << ' ' << pad("time", wTime, true) << ' ' << pad("share", wShare, true) << "\n";
+        for (const LayerResult& l : d.layers) {
+            o << pad(fitName(l.name, wName), wName, false) << ' ' << pad(shapeNoBatch(l.out), wShape, true) << ' '
+              << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' ' << pad(formatSI(l.flops, "FLOP"), wFlop, true)
+              << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' ' << pad(formatNumber3(l.intensity), wI, true) << ' '
+              << pad(std::string(boundName(l.bound)), wBound, true) << ' ' << pad(formatTime(l.time), wTime, true) << ' '
+              << pad(formatPercent(l.share), wShare, true) << "\n";
+        }
+        const Totals& t = d.totals;
+        o << pad("total", wName, false) << ' ' << pad("", wShape, true) << ' ' << pad(formatCount(t.params), wParams, true)
+          << ' ' << pad(formatSI(t.flops, "FLOP"), wFlop, true) << ' ' << pad(formatBytes(t.bytes), wBytes, true) << ' '
+          << pad(formatNumber3(t.intensity), wI, true) << ' ' << pad("", wBound, true) << ' '
+          << pad(formatTime(t.time), wTime, true) << ' ' << pad("100 %", wShare, true) << "\n";
+        o << "time " << formatTime(t.time) << " per batch, " << formatNumber3(t.throughput) << " images/s; attained "
+          << formatSI(t.attained, "FLOP/s") << " = " << formatPercent(t.peakShare) << " of peak\n";
+        o << "memory " << formatMemory(t.memory.total()) << " of " << formatMemory(t.capacity) << ": "
+          << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << t.largestBatch << "\n";
+        o << d.verdict << "\n";
+    }
+    return o.str();
+}
+
+std::string devicesToTable(const std::vector<Device>& devices)
+{
+    std::ostringstream o;
+    auto peak = [](const Device& d, const char* key) {
+        auto it = d.peak.find(key);
+        return it == d.peak.end() ? std::string("-") : formatSI(it->second, "FLOP/s");
+    };
+    const size_t wId = 21, wName = 24, wF = 12, wB = 10, wM = 9, wT = 6; // 100 columns
+    o << pad("id", wId, false) << ' ' << pad("name", wName, false) << ' ' << pad("FP32", wF, true) << ' '
+      << pad("FP16", wF, true) << ' ' << pad("DRAM", wB, true) << ' ' << pad("memory", wM, true) << ' '
+      << pad("TDP", wT, true) << "\n";
+    for (const Device& d : devices) {
+        o << pad(d.id + (d.userDevice ? "*" : ""), wId, false) << ' ' << pad(fitStart(d.name, wName), wName, false) << ' '
+          << pad(peak(d, "fp32"), wF, true) << ' ' << pad(peak(d, "fp16"), wF, true) << ' '
+          << pad(formatSI(d.dramBandwidth, "B/s"), wB, true) << ' ' << pad(formatMemory(d.memoryBytes), wM, true) << ' '
+          << pad(formatSI(d.tdpWatts, "W"), wT, true) << "\n";
+    }
+    if (std::any_of(devices.begin(), devices.end(), [](const Device& d) { return d.userDevice; }))
+        o << "* from a user device folder\n";
+    return o.str();
+}
+
+std::string devicesToJson(const std::vector<Device>& devices)
+{
+    json list = json::array();
+    for (const Device& d : devices)
+        list.push_back(deviceJson(d));
+    return json { { "devices", list } }.dump(2) + "\n";
+}
+
+} // namespace rfx

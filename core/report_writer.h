@@ -1,0 +1,31 @@
+#pragma once
+
+#include "device.h"
+#include "roofline.h"
+
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+/// The report as JSON in SI base units (FLOP, byte, second, FLOP/s, byte/s), as documented in README.
+std::string reportToJson(const Report& report, int indent = 2);
+
+/// One line per device and row: device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,
+/// attainable_flops,bound,time_s,share. SI base units; RFC 4180 quoting.
+std::string reportToCsv(const Report& report);
+
+/// A table for people, in human units, fitting a 100-column terminal.
+std::string reportToTable(const Report& report);
+
+/// The configuration as a JSON object string (the "config" member of reportToJson).
+std::string configToJson(const Config& config);
+
+/// The device list as a table (id, name, FP32, FP16, DRAM, memory, TDP) or JSON.
+std::string devicesToTable(const std::vector<Device>& devices);
+std::string devicesToJson(const std::vector<Device>& devices);
+
+/// "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference"
+std::string reportTitle(const Report& report);
+
+} // namespace rfx

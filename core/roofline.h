@@ -1,0 +1,89 @@
+#pragma once
+
+#include "config.h"
+#include "cost.h"
+#include "device.h"
+#include "diagnostic.h"
+#include "network.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+enum class Bound { Memory, Compute };
+std::string_view boundName(Bound b);
+
+/// One row of the analysis on one device. In training, FLOPs and bytes are forward + backward.
+struct LayerResult {
+    std::string name;
+    Op op = Op::Conv;
+    Shape out; ///< all zero for the optimizer row
+    std::int64_t params = 0;
+    double flops = 0; ///< FLOP
+    double bytes = 0; ///< byte
+    double intensity = 0; ///< FLOP/byte; 0 for rows that compute nothing
+    double peak = 0; ///< compute ceiling this row runs against, FLOP/s
+    double attainable = 0; ///< min(peak, intensity * bandwidth), FLOP/s
+    Bound bound = Bound::Memory;
+    double time = 0; ///< max(flops / peak, bytes / bandwidth) + kernels * launch overhead, second
+    double share = 0; ///< time / network time, 0..1
+    int kernels = 1;
+};
+
+struct Totals {
+    std::int64_t params = 0;
+    double flops = 0;
+    double bytes = 0;
+    double intensity = 0; ///< flops / bytes
+    double time = 0; ///< sum of row times, second
+    double throughput = 0; ///< images per second = batch / time
+    double attained = 0; ///< flops / time, FLOP/s
+    double peakShare = 0; ///< attained / peak, 0..1
+    double memoryBoundTimeShare = 0; ///< share of time in memory-bound rows, 0..1
+    MemoryFootprint memory;
+    double capacity = 0; ///< device memory, byte
+    bool fits = true;
+    std::int64_t largestBatch = 0; ///< largest batch that fits in device memory
+};
+
+struct DeviceResult {
+    Device device;
+    CeilingChoice ceiling; ///< for convolutions (tensor cores when enabled)
+    CeilingChoice vectorCeiling; ///< for elementwise rows, pooling and the optimizer
+    double bandwidth = 0; ///< byte/s
+    double ridge = 0; ///< ceiling.flops / bandwidth, FLOP/byte
+    std::vector<LayerResult> layers;
+    Totals totals;
+    std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"
+};
+
+/// The whole analysis, handed over as one value.
+struct Report {
+    Config config;
+    std::string network;
+    Shape input;
+    Shape output;
+    int convolutions = 0; ///< conv + conv_transpose rows (a separable conv counts 2)
+    std::vector<DeviceResult> results;
+    std::vector<Diagnostic> diagnostics;
+};
+
+/// Holds the network's per-layer cost against each device's roofline:
+/// attainable P(I) = min(P_peak, I * B); ridge I* = P_peak / B; memory-bound iff I < I*;
+/// row time t = max(F / P_peak, Q / B) (+ launch overhead per kernel); network time = sum of t.
+Report analyze(const Network& network, const Config& config, const std::vector<Device>& devices);
+
+/// Validates the configuration, builds the network and analyses it; `error` says why not.
+struct AnalysisOutcome {
+    std::optional<Report> report;
+    std::string error;
+};
+AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices);
+
+/// Conventions stamped on every report and export.
+std::string conventionsText();
+
+} // namespace rfx

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "config.h"
+#include "network.h"
+
+#include <optional>
+#include <string>
+
+namespace rfx {
+
+/// A built network or the reason it cannot be built.
+struct BuildResult {
+    std::optional<Network> network;
+    std::string error; ///< set when network is empty: why, and what would work
+};
+
+/// Builds the U-Net of DESIGN.md ("U-Net builder") for a batch of `batch` images.
+/// With `fusion` the bias/batch-norm/ReLU after each convolution are folded into its row.
+/// Layer order is execution order; every convolution is followed by its own elementwise rows.
+BuildResult buildUNet(const UNetParams& params, int batch, bool fusion);
+
+/// Follows one spatial extent (height or width) through the U-Net. Returns the output extent,
+/// or nothing and sets `reason` to why this extent does not work.
+std::optional<int> unetOutputExtent(int extent, const UNetParams& params, std::string* reason = nullptr);
+
+/// The nearest extents below and above `extent` (within kImageRange) that work; 0 where there is none.
+struct NearestExtents {
+    int below = 0;
+    int above = 0;
+};
+NearestExtents nearestWorkingExtents(int extent, const UNetParams& params);
+
+} // namespace rfx
