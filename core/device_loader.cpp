@@ -147,7 +147,24 @@ std::string knownPrecisionList()
 
 } // namespace
 
+namespace {
+DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file);
+}
+
 DeviceLoad parseDevice(std::string_view text, const std::string& file)
+{
+    try {
+        return parseDeviceUnguarded(text, file);
+    } catch (const std::exception& e) {
+        // Nothing may throw past the loader's boundary: a surprise becomes a diagnostic.
+        DeviceLoad result;
+        result.diagnostics.push_back({ Severity::Error, file, {}, std::string("cannot read device: ") + e.what() });
+        return result;
+    }
+}
+
+namespace {
+DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
 {
     DeviceLoad result;
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
@@ -161,7 +178,7 @@ DeviceLoad parseDevice(std::string_view text, const std::string& file)
         try {
             const json again = json::parse(text.begin(), text.end());
             (void)again;
-        } catch (const json::parse_error& e) {
+        } catch (const json::exception& e) { // parse_error, or out_of_range for a number like 1e999
             why += ": ";
             why += e.what();
         }
@@ -266,6 +283,7 @@ DeviceLoad parseDevice(std::string_view text, const std::string& file)
         result.device = std::move(d);
     return result;
 }
+} // namespace
 
 DeviceLoad loadDeviceFile(const std::filesystem::path& path)
 {

@@ -2,7 +2,7 @@
 
 namespace rfx {
 
-std::string toString(const Shape& s)
+std::string shapeString(const Shape& s)
 {
     return std::to_string(s.n) + "x" + std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
 }

@@ -15,7 +15,7 @@ struct Shape {
 };
 
 /// "1x64x570x570"
-std::string toString(const Shape& s);
+std::string shapeString(const Shape& s);
 
 enum class Op { Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer };
 

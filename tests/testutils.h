@@ -1,0 +1,61 @@
+#pragma once
+
+#include "device.h"
+#include "device_loader.h"
+#include "network.h"
+#include "testpaths.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <string>
+
+namespace rfx::test {
+
+inline const Layer& layerNamed(const Network& net, const std::string& name)
+{
+    auto it = std::find_if(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == name; });
+    if (it == net.layers.end())
+        qFatal("no layer named %s", name.c_str());
+    return *it;
+}
+
+inline const Device& shippedDevice(const char* id)
+{
+    static const DeviceLibrary lib = loadDeviceLibrary({ ROOFLINE_TEST_DEVICES_DIR });
+    const Device* d = lib.find(id);
+    if (!d)
+        qFatal("shipped device %s missing", id);
+    return *d;
+}
+
+/// A made-up device with round numbers for hand-worked examples.
+inline Device roundDevice(double fp32Flops = 10e12, double bandwidth = 100e9)
+{
+    Device d;
+    d.id = "round";
+    d.name = "Round numbers";
+    d.kind = "gpu";
+    d.peak["fp32"] = fp32Flops;
+    d.dramBandwidth = bandwidth;
+    d.memoryBytes = 8.0 * (1 << 30);
+    d.tdpWatts = 100;
+    d.boostClockHz = 1e9;
+    return d;
+}
+
+} // namespace rfx::test
+
+// Relative comparison for doubles computed along different paths.
+#define RFX_COMPARE_REL(actual, expected, rel)                                                                        \
+    do {                                                                                                               \
+        const double a_ = (actual), e_ = (expected);                                                                   \
+        if (!(std::abs(a_ - e_) <= (rel) * std::abs(e_)))                                                              \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (rel. tol. %4)")                                     \
+                                 .arg(QString::fromLatin1(#actual)).arg(a_, 0, 'g', 12).arg(e_, 0, 'g', 12).arg(rel))); \
+    } while (0)
+
+namespace rfx {
+// Lets QCOMPARE print shapes (found by argument-dependent lookup).
+inline char* toString(const Shape& s) { return qstrdup(shapeString(s).c_str()); }
+}

@@ -1,0 +1,219 @@
+// roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
+// executable (exit status and streams as a shell sees them).
+#include "cli.h"
+#include "roofline.h"
+#include "testutils.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <sstream>
+
+using namespace rfx;
+
+namespace {
+
+struct Run {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+Run cli(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err, {});
+    return { code, out.str(), err.str() };
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+    }
+
+    void defaultTable()
+    {
+        const Run r = cli({ "analyze" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.empty(), r.err.c_str());
+        QVERIFY(contains(r.out, "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference"));
+        QVERIFY(contains(r.out, "31,030,658"));
+        QVERIFY(contains(r.out, "NVIDIA GeForce RTX 2060 Super (rtx-2060-super): FP32 7.18 TFLOP/s, DRAM 448 GB/s"));
+        std::istringstream lines(r.out);
+        for (std::string line; std::getline(lines, line);)
+            QVERIFY2(line.size() <= 100, line.c_str());
+    }
+
+    void jsonMatchesEngine()
+    {
+        const Run r = cli({ "analyze", "--format", "json", "--device", "geforce-mx230", "--device=rtx-2060-super",
+            "--batch", "4", "--bits=16" });
+        QCOMPARE(r.code, 0);
+        QJsonParseError perr;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out), &perr);
+        QVERIFY2(perr.error == QJsonParseError::NoError, qPrintable(perr.errorString()));
+        const QJsonObject root = doc.object();
+        QCOMPARE(root["config"].toObject()["batch"].toInt(), 4);
+        QCOMPARE(root["config"].toObject()["bits"].toInt(), 16);
+        const QJsonArray results = root["results"].toArray();
+        QCOMPARE(results.size(), 2);
+        const QJsonObject mx = results[0].toObject();
+        QCOMPARE(mx["device"].toObject()["id"].toString(), QStringLiteral("geforce-mx230"));
+        QCOMPARE(mx["device"].toObject()["peak_flops"].toDouble(), 12.25e9);
+        QCOMPARE(mx["device"].toObject()["precision"].toString(), QStringLiteral("fp16"));
+        const QJsonObject layer = mx["layers"].toArray()[0].toObject();
+        for (const char* key : { "name", "op", "output_shape", "params", "flops", "bytes", "intensity", "bound", "time_s" })
+            QVERIFY2(layer.contains(QLatin1String(key)), key);
+        QCOMPARE(layer["op"].toString(), QStringLiteral("conv"));
+        QCOMPARE(layer["output_shape"].toArray().size(), 4);
+        const QJsonObject totals = mx["totals"].toObject();
+        for (const char* key : { "params", "flops", "bytes", "intensity", "time_s", "throughput_per_s", "memory_bytes", "fits" })
+            QVERIFY2(totals.contains(QLatin1String(key)), key);
+        QCOMPARE(totals["params"].toDouble(), 31030658.0);
+
+        // The same numbers as the engine computes directly.
+        Config cfg;
+        cfg.batch = 4;
+        cfg.bits = 16;
+        const AnalysisOutcome direct = analyzeConfig(cfg, { rfx::test::shippedDevice("geforce-mx230") });
+        QCOMPARE(totals["time_s"].toDouble(), direct.report->results[0].totals.time);
+        QCOMPARE(totals["flops"].toDouble(), direct.report->results[0].totals.flops);
+    }
+
+    void csv()
+    {
+        const Run r = cli({ "analyze", "--format", "csv", "--mode", "training" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.starts_with(
+            "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share\n"));
+        QVERIFY(contains(r.out, "rtx-2060-super,enc1.conv1,conv,1,64,570,570,576,"));
+        QVERIFY(contains(r.out, "rtx-2060-super,optimizer (momentum),optimizer,0,0,0,0,0,"));
+    }
+
+    void allDevices()
+    {
+        const Run r = cli({ "analyze", "--device", "all", "--format", "json" });
+        QCOMPARE(r.code, 0);
+        const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
+        QVERIFY(doc["results"].toArray().size() >= 12);
+    }
+
+    void fallbackWarningOnStderr()
+    {
+        const Run r = cli({ "analyze", "--device", "titan-x-maxwell", "--bits", "16" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.err, "warning:") && contains(r.err, "no FP16 ceiling"), r.err.c_str());
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no command") << QStringList {} << "usage: roofline-cli analyze";
+        QTest::newRow("unknown command") << QStringList { "analyse" } << "unknown command 'analyse'";
+        QTest::newRow("unknown option") << QStringList { "analyze", "--colour" } << "unknown option '--colour'";
+        QTest::newRow("missing value") << QStringList { "analyze", "--batch" } << "--batch: missing value";
+        QTest::newRow("not a number") << QStringList { "analyze", "--batch", "lots" }
+                                      << "--batch: expected a whole number, got 'lots'";
+        QTest::newRow("bad bits") << QStringList { "analyze", "--bits", "12" } << "bits must be 8, 16, 32 or 64, got 12";
+        QTest::newRow("absurd batch") << QStringList { "analyze", "--batch", "99999999" }
+                                      << "batch must be between 1 and 65536";
+        QTest::newRow("impossible size") << QStringList { "analyze", "--image", "580" }
+                                         << "nearest heights that work: 572 and 588";
+        QTest::newRow("bad padding") << QStringList { "analyze", "--padding", "full" }
+                                     << "--padding: expected one of valid, same, got 'full'";
+        QTest::newRow("unknown device") << QStringList { "analyze", "--device", "gtx-9999" }
+                                        << "unknown device 'gtx-9999'; known devices:";
+        QTest::newRow("bad format") << QStringList { "analyze", "--format", "xml" } << "--format: expected table, json or csv";
+        QTest::newRow("flag with value") << QStringList { "analyze", "--fusion=yes" } << "--fusion takes no value";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        std::vector<std::string> a;
+        for (const QString& s : args)
+            a.push_back(s.toStdString());
+        const Run r = cli(a);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.empty());
+        QVERIFY2(contains(r.err, message.toStdString()), r.err.c_str());
+    }
+
+    void helpAndVersion()
+    {
+        Run r = cli({ "--help" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "--downsample maxpool|strided"));
+        QVERIFY(contains(r.out, "Exit status"));
+        r = cli({ "analyze", "--help" });
+        QCOMPARE(r.code, 0);
+        r = cli({ "--version" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.starts_with("roofline-cli 0."));
+    }
+
+    void devicesCommand()
+    {
+        Run r = cli({ "devices" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "geforce-940mx-ddr3"));
+        r = cli({ "devices", "--format", "json" });
+        QCOMPARE(r.code, 0);
+        const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
+        QVERIFY(doc["devices"].toArray().size() >= 12);
+    }
+
+    void badUserDeviceIsReportedAndOthersStillWork()
+    {
+        QTemporaryDir extra;
+        QFile f(extra.filePath("broken.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"id\": \"broken\", \"dram_gbs\": 0}");
+        f.close();
+        const Run r = cli({ "analyze", "--devices-dir", extra.path().toStdString() });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.err, "broken.json: dram_gbs: must be a positive number, got 0"), r.err.c_str());
+    }
+
+    void noDevicesIsAFailure()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", "/nonexistent/roofline-devices");
+        const Run r = cli({ "analyze" });
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(contains(r.err, "no device files found"), r.err.c_str());
+    }
+
+    // The real executable, as a shell sees it.
+    void executable()
+    {
+        QProcess p;
+        p.start(QStringLiteral(ROOFLINE_CLI_PATH), { QStringLiteral("analyze"), QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QJsonDocument::fromJson(p.readAllStandardOutput()).isObject());
+
+        p.start(QStringLiteral(ROOFLINE_CLI_PATH), { QStringLiteral("analyze"), QStringLiteral("--image"), QStringLiteral("580") });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QVERIFY(p.readAllStandardError().contains("572 and 588"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

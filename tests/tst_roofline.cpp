@@ -1,0 +1,236 @@
+// The roofline engine against hand-worked examples on a device with round numbers
+// (10 TFLOP/s FP32, 100 GB/s: ridge 100 FLOP/byte) and against the shipped RTX 2060 Super.
+#include "roofline.h"
+#include "testutils.h"
+#include "unet.h"
+
+#include <cmath>
+
+using namespace rfx;
+using rfx::test::roundDevice;
+
+namespace {
+
+// One 3x3 convolution 1x64x58x58 -> 1x64x56x56 followed by a ReLU.
+Network convRelu()
+{
+    Network net;
+    net.name = "test";
+    net.input = { 1, 64, 58, 58 };
+    Layer c;
+    c.name = "conv";
+    c.op = Op::Conv;
+    c.inputs = { -1 };
+    c.inShapes = { net.input };
+    c.kh = c.kw = 3;
+    c.out = { 1, 64, 56, 56 };
+    Layer r;
+    r.name = "relu";
+    r.op = Op::ReLU;
+    r.inputs = { 0 };
+    r.inShapes = { c.out };
+    r.out = c.out;
+    net.layers = { c, r };
+    return net;
+}
+
+} // namespace
+
+class TestRoofline : public QObject {
+    Q_OBJECT
+private slots:
+    void handWorked()
+    {
+        const Report rep = analyze(convRelu(), Config {}, { roundDevice() });
+        QCOMPARE(rep.results.size(), size_t(1));
+        const DeviceResult& d = rep.results[0];
+        QCOMPARE(d.ridge, 100.0); // 10e12 / 100e9
+
+        // conv: F = 2*64*56*56*64*9 = 231,211,008 FLOP
+        //       Q = (64*58*58 + 64*64*9 + 64*56*56) * 4 = (215,296 + 36,864 + 200,704) * 4 = 1,811,456 B
+        //       I = 127.64 > 100: compute-bound; t = F / 10e12 = 23.12 us
+        const LayerResult& conv = d.layers[0];
+        QCOMPARE(conv.flops, 231211008.0);
+        QCOMPARE(conv.bytes, 1811456.0);
+        RFX_COMPARE_REL(conv.intensity, 231211008.0 / 1811456.0, 1e-12);
+        QCOMPARE(conv.bound, Bound::Compute);
+        RFX_COMPARE_REL(conv.time, 231211008.0 / 10e12, 1e-12);
+        QCOMPARE(conv.attainable, 10e12);
+
+        // relu: F = 200,704; Q = 2 * 200,704 * 4 = 1,605,632 B; I = 0.125: memory-bound;
+        //       t = Q / 100e9 = 16.06 us; attainable = 0.125 * 100e9 = 12.5 GFLOP/s
+        const LayerResult& relu = d.layers[1];
+        QCOMPARE(relu.bound, Bound::Memory);
+        RFX_COMPARE_REL(relu.intensity, 0.125, 1e-12);
+        RFX_COMPARE_REL(relu.time, 1605632.0 / 100e9, 1e-12);
+        RFX_COMPARE_REL(relu.attainable, 12.5e9, 1e-12);
+
+        const Totals& t = d.totals;
+        RFX_COMPARE_REL(t.time, conv.time + relu.time, 1e-12);
+        RFX_COMPARE_REL(t.throughput, 1 / t.time, 1e-12);
+        RFX_COMPARE_REL(t.attained, (231211008.0 + 200704.0) / t.time, 1e-12);
+        RFX_COMPARE_REL(t.peakShare, t.attained / 10e12, 1e-12);
+        RFX_COMPARE_REL(conv.share + relu.share, 1.0, 1e-12);
+        // 23.12 us of 39.18 us is compute-bound: 59 %
+        QCOMPARE(d.verdict, std::string("compute-bound: 59 % of time in layers right of the ridge"));
+    }
+
+    void sixteenBitsHalveTrafficAndUseFp16Ceiling()
+    {
+        Device dev = roundDevice();
+        dev.peak["fp16"] = 20e12;
+        Config cfg;
+        cfg.bits = 16;
+        const Report rep = analyze(convRelu(), cfg, { dev });
+        const DeviceResult& d = rep.results[0];
+        QCOMPARE(d.ceiling.key, std::string("fp16"));
+        QCOMPARE(d.layers[0].bytes, 1811456.0 / 2);
+        QCOMPARE(d.ridge, 200.0);
+        QVERIFY(rep.diagnostics.empty());
+    }
+
+    void missingCeilingFallsBackToFp32AndSaysSo()
+    {
+        Config cfg;
+        cfg.bits = 8;
+        const Report rep = analyze(convRelu(), cfg, { roundDevice() });
+        QCOMPARE(rep.results[0].ceiling.key, std::string("fp32"));
+        QCOMPARE(rep.results[0].ceiling.flops, 10e12);
+        QCOMPARE(rep.diagnostics.size(), size_t(1));
+        QCOMPARE(rep.diagnostics[0].severity, Severity::Warning);
+        QVERIFY2(rep.diagnostics[0].message.find("no INT8 ceiling") != std::string::npos, rep.diagnostics[0].message.c_str());
+    }
+
+    void tensorCoresOnlyForConvolutions()
+    {
+        Device dev = roundDevice();
+        dev.peak["tensor_tf32"] = 80e12;
+        Config cfg;
+        cfg.tensorCores = true;
+        const Report rep = analyze(convRelu(), cfg, { dev });
+        const DeviceResult& d = rep.results[0];
+        QCOMPARE(d.ceiling.key, std::string("tensor_tf32"));
+        QCOMPARE(d.layers[0].peak, 80e12);
+        QCOMPARE(d.layers[1].peak, 10e12); // ReLU runs on the vector units
+        QCOMPARE(d.ridge, 800.0);
+        QCOMPARE(d.layers[0].bound, Bound::Memory); // 127.6 < 800 now
+    }
+
+    void launchOverheadPerKernel()
+    {
+        Device dev = roundDevice();
+        dev.launchOverhead = 5e-6;
+        Config cfg;
+        cfg.mode = Mode::Training;
+        const Report rep = analyze(convRelu(), cfg, { dev });
+        const LayerResult& conv = rep.results[0].layers[0];
+        QCOMPARE(conv.kernels, 3); // forward, data gradient, weight gradient
+        // training conv: F = 3 * 231,211,008; Q = 3 * 1,811,456 -> compute-bound
+        RFX_COMPARE_REL(conv.time, 3 * 231211008.0 / 10e12 + 3 * 5e-6, 1e-12);
+    }
+
+    void trainingAddsOptimizerRow()
+    {
+        Config cfg;
+        cfg.mode = Mode::Training;
+        cfg.optimizer = Optimizer::Momentum;
+        const Report rep = analyze(convRelu(), cfg, { roundDevice() });
+        const auto& rows = rep.results[0].layers;
+        QCOMPARE(rows.size(), size_t(3));
+        QCOMPARE(rows.back().op, Op::Optimizer);
+        // 36,864 params: 4 FLOP and 5 elements of 4 bytes each per parameter
+        QCOMPARE(rows.back().flops, 4.0 * 36864);
+        QCOMPARE(rows.back().bytes, 20.0 * 36864);
+        QCOMPARE(rows.back().bound, Bound::Memory);
+    }
+
+    void memoryAgainstCapacity()
+    {
+        Device tiny = roundDevice();
+        tiny.memoryBytes = 1e6;
+        const Report rep = analyze(convRelu(), Config {}, { tiny });
+        const Totals& t = rep.results[0].totals;
+        // weights 36,864 * 4 = 147,456 B; peak live: conv row 215,296 + 200,704 = 416,000 elements
+        QCOMPARE(t.memory.weights, 147456.0);
+        QCOMPARE(t.memory.activations, 416000.0 * 4);
+        QVERIFY(!t.fits);
+        QCOMPARE(t.largestBatch, std::int64_t(0));
+    }
+
+    void zeroFlopRowsHaveNoNaN()
+    {
+        BuildResult b = buildUNet(UNetParams {}, 1, false);
+        const Report rep = analyze(*b.network, Config {}, { roundDevice() });
+        for (const LayerResult& l : rep.results[0].layers) {
+            QVERIFY(std::isfinite(l.intensity));
+            QVERIFY(std::isfinite(l.time));
+            QVERIFY(std::isfinite(l.share));
+            if (l.op == Op::Concat) {
+                QCOMPARE(l.intensity, 0.0);
+                QCOMPARE(l.bound, Bound::Memory);
+            }
+        }
+    }
+
+    void classicUNetOnRtx2060Super()
+    {
+        const Device& dev = rfx::test::shippedDevice("rtx-2060-super");
+        AnalysisOutcome out = analyzeConfig(Config {}, { dev });
+        QVERIFY(out.report);
+        const DeviceResult& d = out.report->results[0];
+        QCOMPARE(d.ceiling.flops, 7.181e12);
+        RFX_COMPARE_REL(d.ridge, 7.181e12 / 448e9, 1e-12);
+        QCOMPARE(d.totals.params, std::int64_t(31'030'658));
+        QCOMPARE(out.report->convolutions, 23);
+        double time = 0, flops = 0;
+        for (const LayerResult& l : d.layers) {
+            time += l.time;
+            flops += l.flops;
+        }
+        RFX_COMPARE_REL(d.totals.time, time, 1e-12);
+        RFX_COMPARE_REL(d.totals.flops, flops, 1e-12);
+        // The largest batch that fits, checked by building it: it fits, one more does not.
+        const auto largest = d.totals.largestBatch;
+        QVERIFY(largest > 1);
+        Config cfg;
+        cfg.batch = int(largest);
+        QVERIFY(analyzeConfig(cfg, { dev }).report->results[0].totals.fits);
+        cfg.batch = int(largest + 1);
+        QVERIFY(!analyzeConfig(cfg, { dev }).report->results[0].totals.fits);
+    }
+
+    void classicUNetForwardFlopsByHand()
+    {
+        // Sum of 2 * Cout * Hout * Wout * Cin * 9 over the 18 3x3 convolutions, plus the four 2x2
+        // up-convolutions 2 * Cin * Hin * Win * Cout * 4 and the 1x1 head, at batch 1 (shapes: Fig. 1).
+        auto c3 = [](double cin, double cout, double out) { return 2 * cout * out * out * cin * 9; };
+        auto up = [](double cin, double cout, double in) { return 2 * cin * in * in * cout * 4; };
+        const double convs = c3(1, 64, 570) + c3(64, 64, 568) + c3(64, 128, 282) + c3(128, 128, 280)
+            + c3(128, 256, 138) + c3(256, 256, 136) + c3(256, 512, 66) + c3(512, 512, 64) + c3(512, 1024, 30)
+            + c3(1024, 1024, 28) + up(1024, 512, 28) + c3(1024, 512, 54) + c3(512, 512, 52) + up(512, 256, 52)
+            + c3(512, 256, 102) + c3(256, 256, 100) + up(256, 128, 100) + c3(256, 128, 198) + c3(128, 128, 196)
+            + up(128, 64, 196) + c3(128, 64, 390) + c3(64, 64, 388) + 2.0 * 2 * 388 * 388 * 64;
+        BuildResult b = buildUNet(UNetParams {}, 1, false);
+        double engine = 0;
+        for (const Layer& l : b.network->layers) {
+            if (l.op == Op::Conv || l.op == Op::ConvTranspose)
+                engine += forwardFlops(l);
+        }
+        QCOMPARE(engine, convs);
+    }
+
+    void invalidConfigurationIsAnError()
+    {
+        Config cfg;
+        cfg.bits = 12;
+        AnalysisOutcome out = analyzeConfig(cfg, { roundDevice() });
+        QVERIFY(!out.report);
+        QCOMPARE(out.error, std::string("bits must be 8, 16, 32 or 64, got 12"));
+        cfg = Config {};
+        cfg.batch = 0;
+        QCOMPARE(analyzeConfig(cfg, {}).error, std::string("batch must be between 1 and 65536, got 0"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoofline)
+#include "tst_roofline.moc"
