@@ -145,6 +145,36 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     return ok ? OptionStatus::Consumed : OptionStatus::Error;
 }
 
+std::vector<std::string> configToArgs(const Config& c)
+{
+    const UNetParams& u = c.unet;
+    std::vector<std::string> a { "--model", c.model, "--height", std::to_string(u.height), "--width",
+        std::to_string(u.width), "--in-channels", std::to_string(u.inChannels), "--classes", std::to_string(u.classes),
+        "--filters", std::to_string(u.baseFilters), "--depth", std::to_string(u.depth), "--padding",
+        std::string(paddingName(u.padding)), "--stride", std::to_string(u.stride), "--downsample",
+        std::string(downsampleName(u.downsample)), "--conv", std::string(convTypeName(u.conv)), "--batch",
+        std::to_string(c.batch), "--bits", std::to_string(c.bits), "--mode", std::string(modeName(c.mode)),
+        "--optimizer", std::string(optimizerName(c.optimizer)) };
+    a.push_back(u.batchNorm ? "--batch-norm" : "--no-batch-norm");
+    a.push_back(c.fusion ? "--fusion" : "--no-fusion");
+    a.push_back(c.tensorCores ? "--tensor-cores" : "--no-tensor-cores");
+    return a;
+}
+
+bool parseConfigArgs(const std::vector<std::string>& args, ConfigOptions& options, std::string& error)
+{
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const OptionStatus s = applyConfigOption(args, i, options, error);
+        if (s == OptionStatus::Error)
+            return false;
+        if (s == OptionStatus::NotConfigOption) {
+            error = "unknown option '" + args[i] + "'";
+            return false;
+        }
+    }
+    return true;
+}
+
 std::string configOptionsHelp()
 {
     return "  --model unet               network (default unet, the classic 2015 U-Net)\n"

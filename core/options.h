@@ -25,6 +25,14 @@ enum class OptionStatus {
 OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options,
     std::string& error);
 
+/// The command-line arguments that reproduce `config` through applyConfigOption (every option,
+/// defaults included), e.g. {"--height", "572", "--width", "572", ...}. Used to store and restore
+/// configurations and to print the command behind a figure.
+std::vector<std::string> configToArgs(const Config& config);
+
+/// Parses a whole argument list of configuration options; false and `error` on the first problem.
+bool parseConfigArgs(const std::vector<std::string>& args, ConfigOptions& options, std::string& error);
+
 /// Help text for the configuration options, one per line, indented by two spaces.
 std::string configOptionsHelp();
 

@@ -1,6 +1,7 @@
 // roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
 // executable (exit status and streams as a shell sees them).
 #include "cli.h"
+#include "options.h"
 #include "roofline.h"
 #include "testutils.h"
 
@@ -196,6 +197,30 @@ private slots:
         qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
         QCOMPARE(r.code, 1);
         QVERIFY2(contains(r.err, "no device files found"), r.err.c_str());
+    }
+
+    void configRoundTripsThroughArgs()
+    {
+        Config c;
+        c.unet.height = 256;
+        c.unet.width = 320;
+        c.unet.padding = Padding::Same;
+        c.unet.conv = ConvType::Separable;
+        c.unet.downsample = Downsample::Strided;
+        c.unet.batchNorm = true;
+        c.unet.stride = 4;
+        c.batch = 16;
+        c.bits = 16;
+        c.mode = Mode::Training;
+        c.optimizer = Optimizer::Adam;
+        c.fusion = true;
+        c.tensorCores = true;
+        ConfigOptions parsed;
+        std::string error;
+        QVERIFY2(parseConfigArgs(configToArgs(c), parsed, error), error.c_str());
+        QVERIFY(parsed.config == c);
+        QVERIFY(!parseConfigArgs({ "--bits" }, parsed, error));
+        QCOMPARE(error, std::string("--bits: missing value"));
     }
 
     // The real executable, as a shell sees it.

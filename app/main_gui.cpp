@@ -1,0 +1,54 @@
+// roofline-explorer: the desktop application. Everything but argument handling lives in roofline_ui.
+#include "guioptions.h"
+#include "mainwindow.h"
+#include "version.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("roofline-explorer"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Roofline Explorer"));
+    QApplication::setOrganizationName(QStringLiteral("roofline-explorer"));
+    QApplication::setApplicationVersion(QString::fromLatin1(rfx::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("roofline-explorer"));
+
+    QStringList args = QApplication::arguments();
+    args.removeFirst();
+    const rfx::GuiOptions options = rfx::parseGuiOptions(args);
+    if (!options.error.isEmpty()) {
+        std::fprintf(stderr, "roofline-explorer: %s\nTry 'roofline-explorer --help'.\n", qPrintable(options.error));
+        return 2;
+    }
+    if (options.help) {
+        std::fputs(qPrintable(rfx::guiHelpText()), stdout);
+        return 0;
+    }
+    if (options.version) {
+        std::printf("roofline-explorer %s\n", rfx::kVersion);
+        return 0;
+    }
+
+    rfx::MainWindow window(options);
+    if (!options.screenshot.isEmpty()) {
+        // Render the window for the given options, save it and exit (for docs and tests).
+        window.resize(options.size.isValid() ? options.size : QSize(1600, 1000));
+        window.show();
+        QTimer::singleShot(200, &window, [&] {
+            QApplication::processEvents();
+            const bool ok = window.grab().save(options.screenshot);
+            if (!ok)
+                std::fprintf(stderr, "roofline-explorer: cannot write %s\n", qPrintable(options.screenshot));
+            QApplication::exit(ok ? 0 : 1);
+        });
+        return QApplication::exec();
+    }
+    if (options.size.isValid())
+        window.resize(options.size);
+    window.show();
+    return QApplication::exec();
+}

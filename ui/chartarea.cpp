@@ -1,0 +1,129 @@
+#include "chartarea.h"
+
+#include "rooflinechart.h"
+#include "summaryview.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace rfx {
+
+ChartArea::ChartArea(QWidget* parent)
+    : QWidget(parent)
+    , m_grid(new QGridLayout(this))
+    , m_empty(new QLabel(tr("Check one or more devices in the Devices panel to see their rooflines.")))
+{
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(6);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_grid->addWidget(m_empty, 0, 0);
+}
+
+ChartArea::Pane ChartArea::makePane()
+{
+    Pane p;
+    p.box = new QWidget(this);
+    auto* v = new QVBoxLayout(p.box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    p.chart = new RooflineChart(p.box);
+    p.summary = new QLabel(p.box);
+    p.summary->setWordWrap(true);
+    p.summary->setTextFormat(Qt::RichText);
+    p.summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    p.summary->setContentsMargins(6, 0, 6, 4);
+    v->addWidget(p.chart, 1);
+    v->addWidget(p.summary);
+    connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
+    return p;
+}
+
+void ChartArea::relayout(size_t devices)
+{
+    const size_t charts = devices == 0 ? 0 : (m_overlay ? 1 : devices);
+    while (m_panes.size() < charts)
+        m_panes.push_back(makePane());
+    for (const Pane& p : m_panes)
+        m_grid->removeWidget(p.box);
+    m_grid->removeWidget(m_empty);
+    const int columns = charts <= 1 ? 1 : (charts <= 4 ? 2 : 3);
+    for (size_t i = 0; i < m_panes.size(); ++i) {
+        const bool used = i < charts;
+        m_panes[i].box->setVisible(used);
+        if (used)
+            m_grid->addWidget(m_panes[i].box, int(i) / columns, int(i) % columns);
+    }
+    m_empty->setVisible(charts == 0);
+    if (charts == 0)
+        m_grid->addWidget(m_empty, 0, 0);
+    m_shown = charts;
+}
+
+void ChartArea::setReport(const Report& report)
+{
+    const size_t devices = report.results.size();
+    const size_t wanted = devices == 0 ? 0 : (m_overlay ? 1 : devices);
+    if (wanted != m_shown || devices != m_report.results.size())
+        relayout(devices);
+    m_report = report;
+    if (m_overlay && devices > 0) {
+        std::vector<int> all(devices);
+        QString summaries;
+        for (size_t i = 0; i < devices; ++i) {
+            all[i] = int(i);
+            summaries += QStringLiteral("%1<b>%2</b>: %3")
+                             .arg(i ? QStringLiteral("<br>") : QString(),
+                                 QString::fromStdString(report.results[i].device.name).toHtmlEscaped(),
+                                 summaryHtml(report.results[i], report.config));
+        }
+        m_panes[0].chart->setReport(report, all);
+        m_panes[0].summary->setText(summaries);
+    } else {
+        for (size_t i = 0; i < devices; ++i) {
+            m_panes[i].chart->setReport(report, { int(i) });
+            m_panes[i].summary->setText(summaryHtml(report.results[i], report.config));
+        }
+    }
+}
+
+void ChartArea::setOverlay(bool overlay)
+{
+    if (overlay == m_overlay)
+        return;
+    m_overlay = overlay;
+    relayout(m_report.results.size());
+    setReport(m_report);
+}
+
+void ChartArea::setFilter(const LayerFilter& filter)
+{
+    m_filter = filter;
+    for (const Pane& p : m_panes)
+        p.chart->setFilter(filter);
+}
+
+void ChartArea::setSelectedLayer(int layer)
+{
+    m_selected = layer;
+    for (const Pane& p : m_panes)
+        p.chart->setSelectedLayer(layer);
+}
+
+void ChartArea::fitAxes()
+{
+    for (const Pane& p : m_panes)
+        p.chart->fitAxes();
+}
+
+std::vector<RooflineChart*> ChartArea::charts() const
+{
+    std::vector<RooflineChart*> out;
+    for (size_t i = 0; i < m_shown; ++i)
+        out.push_back(m_panes[i].chart);
+    return out;
+}
+
+} // namespace rfx

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "layerfilter.h"
+#include "roofline.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QGridLayout;
+class QLabel;
+
+namespace rfx {
+
+class RooflineChart;
+
+/// The charts: a grid with one roofline chart and summary per device, or one chart with every
+/// device overlaid and the summaries beneath. Chart widgets are kept and reused across reports.
+class ChartArea : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartArea(QWidget* parent = nullptr);
+
+    void setReport(const Report& report);
+    void setOverlay(bool overlay);
+    bool overlay() const { return m_overlay; }
+    void setFilter(const LayerFilter& filter);
+    void setSelectedLayer(int layer);
+    void fitAxes();
+
+    /// The charts now shown (one per device, or one overlay chart).
+    std::vector<RooflineChart*> charts() const;
+
+signals:
+    void layerClicked(int layer, int device);
+
+private:
+    struct Pane {
+        QWidget* box;
+        RooflineChart* chart;
+        QLabel* summary;
+    };
+    Pane makePane();
+    void relayout(size_t devices);
+
+    QGridLayout* m_grid;
+    QLabel* m_empty;
+    std::vector<Pane> m_panes;
+    Report m_report;
+    bool m_overlay = false;
+    size_t m_shown = 0; ///< panes in use
+    LayerFilter m_filter;
+    int m_selected = -1;
+};
+
+} // namespace rfx

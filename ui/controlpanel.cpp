@@ -1,0 +1,322 @@
+#include "controlpanel.h"
+
+#include "unet.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <array>
+#include <cstdlib>
+
+namespace rfx {
+
+namespace {
+constexpr std::array<int, 4> kBits { 8, 16, 32, 64 };
+
+int bitsIndex(int bits)
+{
+    for (size_t i = 0; i < kBits.size(); ++i)
+        if (kBits[i] == bits)
+            return int(i);
+    return 2;
+}
+} // namespace
+
+QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip)
+{
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    slider = new QSlider(Qt::Horizontal);
+    slider->setRange(min, sliderMax);
+    slider->setTracking(true); // live: every step while dragging
+    spin = new QSpinBox;
+    spin->setRange(min, max);
+    spin->setKeyboardTracking(false);
+    slider->setToolTip(tip);
+    spin->setToolTip(tip);
+    h->addWidget(slider, 1);
+    h->addWidget(spin);
+    QSlider* s = slider;
+    QSpinBox* p = spin;
+    connect(s, &QSlider::valueChanged, this, [this, p](int v) {
+        if (m_updating)
+            return;
+        m_updating = true;
+        p->setValue(v);
+        m_updating = false;
+        emitChanged();
+    });
+    connect(p, &QSpinBox::valueChanged, this, [this, s](int v) {
+        if (m_updating)
+            return;
+        m_updating = true;
+        s->setValue(std::min(v, s->maximum()));
+        m_updating = false;
+        emitChanged();
+    });
+    return row;
+}
+
+ControlPanel::ControlPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+
+    auto* shape = new QGroupBox(tr("Input and network"));
+    auto* f1 = new QFormLayout(shape);
+    f1->addRow(tr("Image size"),
+        sliderRow(m_imageSlider, m_imageSpin, kImageRange.min, kImageRange.max, 1024,
+            tr("Input height (and width when square), pixels. FLOPs, bytes and activations grow with the "
+               "image area. With valid padding only some sizes work; the slider snaps to them.")));
+    m_square = new QCheckBox(tr("Square"));
+    m_square->setToolTip(tr("Use the image size for both height and width"));
+    m_widthSpin = new QSpinBox;
+    m_widthSpin->setRange(kImageRange.min, kImageRange.max);
+    m_widthSpin->setKeyboardTracking(false);
+    m_widthSpin->setToolTip(tr("Input width, pixels, when the image is not square"));
+    auto* wrow = new QWidget;
+    auto* wl = new QHBoxLayout(wrow);
+    wl->setContentsMargins(0, 0, 0, 0);
+    wl->addWidget(m_square);
+    wl->addWidget(new QLabel(tr("width")));
+    wl->addWidget(m_widthSpin);
+    wl->addStretch();
+    f1->addRow(QString(), wrow);
+
+    f1->addRow(tr("Base filters"),
+        sliderRow(m_filtersSlider, m_filtersSpin, kFilterRange.min, kFilterRange.max, 256,
+            tr("Channels of the first level; level d has filters \u00d7 2^d. Parameters grow with its "
+               "square, FLOPs too; intensity grows with it.")));
+    f1->addRow(tr("Stride"),
+        sliderRow(m_strideSlider, m_strideSpin, kStrideRange.min, kStrideRange.max, kStrideRange.max,
+            tr("Downsampling factor per level: the pool window and the up-convolution's kernel and stride. "
+               "Larger strides shrink the lower levels' maps and their cost.")));
+    m_depth = new QSpinBox;
+    m_depth->setRange(kDepthRange.min, kDepthRange.max);
+    m_depth->setToolTip(tr("Number of downsamplings (levels below the first). Each level doubles the channels."));
+    f1->addRow(tr("Depth"), m_depth);
+    m_inChannels = new QSpinBox;
+    m_inChannels->setRange(kChannelRange.min, kChannelRange.max);
+    m_inChannels->setToolTip(tr("Input channels (1 grey, 3 RGB): changes only the first convolution"));
+    f1->addRow(tr("Input channels"), m_inChannels);
+    m_classes = new QSpinBox;
+    m_classes->setRange(kClassRange.min, kClassRange.max);
+    m_classes->setToolTip(tr("Output classes: changes only the 1\u00d71 head"));
+    f1->addRow(tr("Classes"), m_classes);
+    m_padding = new QComboBox;
+    m_padding->addItems({ tr("valid (unpadded)"), tr("same (padded)") });
+    m_padding->setToolTip(tr("Valid: every 3\u00d73 convolution trims 2 pixels (572 in, 388 out). "
+                             "Same: sizes are kept; the size must divide by stride^depth."));
+    f1->addRow(tr("Padding"), m_padding);
+    m_downsample = new QComboBox;
+    m_downsample->addItems({ tr("max-pool"), tr("strided convolution") });
+    m_downsample->setToolTip(tr("Max-pool rows, or the first convolution of each lower level carries the stride "
+                                "(no pool rows; that convolution computes on the smaller map)"));
+    f1->addRow(tr("Downsampling"), m_downsample);
+    m_conv = new QComboBox;
+    m_conv->addItems({ tr("standard 3\u00d73"), tr("depthwise-separable") });
+    m_conv->setToolTip(tr("Depthwise-separable: depthwise 3\u00d73 + pointwise 1\u00d71, about 9\u00d7 fewer FLOPs "
+                          "and parameters but a much lower intensity"));
+    f1->addRow(tr("Convolution"), m_conv);
+    m_batchNorm = new QCheckBox(tr("Batch norm after each 3\u00d73 convolution"));
+    m_batchNorm->setToolTip(tr("Adds a BN row (2 FLOP per element, 2 parameters per channel); those convolutions "
+                               "lose their bias"));
+    f1->addRow(QString(), m_batchNorm);
+    layout->addWidget(shape);
+
+    auto* run = new QGroupBox(tr("Run"));
+    auto* f2 = new QFormLayout(run);
+    f2->addRow(tr("Batch"),
+        sliderRow(m_batchSlider, m_batchSpin, kBatchRange.min, kBatchRange.max, 256,
+            tr("Images per batch: activations, FLOPs and activation traffic grow with it; weight traffic does "
+               "not, so weight-heavy layers move right.")));
+    auto* brow = new QWidget;
+    auto* bl = new QHBoxLayout(brow);
+    bl->setContentsMargins(0, 0, 0, 0);
+    m_bitsSlider = new QSlider(Qt::Horizontal);
+    m_bitsSlider->setRange(0, 3);
+    m_bitsSlider->setPageStep(1);
+    m_bitsSlider->setTickPosition(QSlider::TicksBelow);
+    m_bitsSlider->setToolTip(tr("Bits per number: the element size (bytes = bits / 8) and the compute ceiling "
+                                "(int8, fp16, fp32, fp64). Fewer bits move every point right."));
+    m_bitsLabel = new QLabel;
+    m_bitsLabel->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("64 bit")) + 4);
+    bl->addWidget(m_bitsSlider, 1);
+    bl->addWidget(m_bitsLabel);
+    f2->addRow(tr("Bits"), brow);
+    connect(m_bitsSlider, &QSlider::valueChanged, this, [this](int) {
+        if (!m_updating)
+            emitChanged();
+    });
+    m_tensorCores = new QCheckBox(tr("Tensor cores for convolutions"));
+    m_tensorCores->setToolTip(tr("Use the device's tensor-core ceiling for convolutions (32 bits: TF32). "
+                                 "Elementwise rows stay on the vector units (dashed roof)."));
+    f2->addRow(QString(), m_tensorCores);
+    m_fusion = new QCheckBox(tr("Fuse bias, batch norm and ReLU"));
+    m_fusion->setToolTip(tr("Fold the elementwise rows into the producing convolution: their DRAM traffic disappears"));
+    f2->addRow(QString(), m_fusion);
+    m_mode = new QComboBox;
+    m_mode->addItems({ tr("inference"), tr("training") });
+    m_mode->setToolTip(tr("Training = forward + backward (convolutions 3\u00d7 the forward FLOPs) + optimizer "
+                          "step; memory holds every activation"));
+    f2->addRow(tr("Mode"), m_mode);
+    m_optimizer = new QComboBox;
+    m_optimizer->addItems({ tr("SGD"), tr("SGD with momentum"), tr("Adam") });
+    m_optimizer->setToolTip(tr("Optimizer step in training: a memory-bound pass over the parameters "
+                               "(state: none, 1 or 2 copies)"));
+    f2->addRow(tr("Optimizer"), m_optimizer);
+    layout->addWidget(run);
+
+    m_problem = new QLabel;
+    m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::RichText);
+    m_problem->setVisible(false);
+    m_problem->setFrameShape(QFrame::StyledPanel);
+    m_problem->setMargin(6);
+    m_problem->setAccessibleName(tr("Configuration problem"));
+    connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
+        const int size = link.toInt();
+        Config c = m_config;
+        c.unet.height = size;
+        if (m_square->isChecked())
+            c.unet.width = size;
+        else if (!unetOutputExtent(c.unet.width, c.unet))
+            c.unet.width = size;
+        setConfig(c);
+        emit configChanged(m_config);
+    });
+    layout->addWidget(m_problem);
+    layout->addStretch();
+
+    for (QComboBox* c : { m_padding, m_downsample, m_conv, m_mode, m_optimizer })
+        connect(c, &QComboBox::currentIndexChanged, this, [this] {
+            if (!m_updating)
+                emitChanged();
+        });
+    for (QCheckBox* c : { m_batchNorm, m_fusion, m_tensorCores, m_square })
+        connect(c, &QCheckBox::toggled, this, [this] {
+            if (!m_updating)
+                emitChanged();
+        });
+    for (QSpinBox* s : { m_depth, m_inChannels, m_classes, m_widthSpin })
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            if (!m_updating)
+                emitChanged();
+        });
+
+    setConfig(Config {});
+}
+
+void ControlPanel::setConfig(const Config& c)
+{
+    m_updating = true;
+    m_config = c;
+    const UNetParams& u = c.unet;
+    m_imageSlider->setValue(std::min(u.height, m_imageSlider->maximum()));
+    m_imageSpin->setValue(u.height);
+    m_square->setChecked(u.height == u.width);
+    m_widthSpin->setValue(u.width);
+    m_widthSpin->setEnabled(u.height != u.width);
+    m_filtersSlider->setValue(std::min(u.baseFilters, m_filtersSlider->maximum()));
+    m_filtersSpin->setValue(u.baseFilters);
+    m_strideSlider->setValue(u.stride);
+    m_strideSpin->setValue(u.stride);
+    m_depth->setValue(u.depth);
+    m_inChannels->setValue(u.inChannels);
+    m_classes->setValue(u.classes);
+    m_padding->setCurrentIndex(u.padding == Padding::Valid ? 0 : 1);
+    m_downsample->setCurrentIndex(u.downsample == Downsample::MaxPool ? 0 : 1);
+    m_conv->setCurrentIndex(u.conv == ConvType::Standard ? 0 : 1);
+    m_batchNorm->setChecked(u.batchNorm);
+    m_batchSlider->setValue(std::min(c.batch, m_batchSlider->maximum()));
+    m_batchSpin->setValue(c.batch);
+    m_bitsSlider->setValue(bitsIndex(c.bits));
+    m_bitsLabel->setText(tr("%1 bit").arg(c.bits));
+    m_tensorCores->setChecked(c.tensorCores);
+    m_fusion->setChecked(c.fusion);
+    m_mode->setCurrentIndex(c.mode == Mode::Inference ? 0 : 1);
+    m_optimizer->setCurrentIndex(int(c.optimizer));
+    m_optimizer->setEnabled(c.mode == Mode::Training);
+    m_updating = false;
+}
+
+void ControlPanel::readWidgets()
+{
+    Config c = m_config;
+    UNetParams& u = c.unet;
+    u.height = m_imageSpin->value();
+    u.width = m_square->isChecked() ? u.height : m_widthSpin->value();
+    u.baseFilters = m_filtersSpin->value();
+    u.stride = m_strideSpin->value();
+    u.depth = m_depth->value();
+    u.inChannels = m_inChannels->value();
+    u.classes = m_classes->value();
+    u.padding = m_padding->currentIndex() == 0 ? Padding::Valid : Padding::Same;
+    u.downsample = m_downsample->currentIndex() == 0 ? Downsample::MaxPool : Downsample::Strided;
+    u.conv = m_conv->currentIndex() == 0 ? ConvType::Standard : ConvType::Separable;
+    u.batchNorm = m_batchNorm->isChecked();
+    c.batch = m_batchSpin->value();
+    c.bits = kBits[size_t(std::clamp(m_bitsSlider->value(), 0, 3))];
+    c.tensorCores = m_tensorCores->isChecked();
+    c.fusion = m_fusion->isChecked();
+    c.mode = m_mode->currentIndex() == 0 ? Mode::Inference : Mode::Training;
+    c.optimizer = Optimizer(std::clamp(m_optimizer->currentIndex(), 0, 2));
+    m_config = c;
+}
+
+void ControlPanel::emitChanged()
+{
+    const int oldHeight = m_config.unet.height;
+    readWidgets();
+    // A dragged image-size slider snaps to the nearest size that works; typed sizes are explained instead.
+    if (sender() == m_imageSlider && m_config.unet.height != oldHeight && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
+        const NearestExtents n = nearestWorkingExtents(m_config.unet.height, m_config.unet);
+        const int h = m_config.unet.height;
+        int snapped = 0;
+        if (n.below && n.above)
+            snapped = (h - n.below <= n.above - h) ? n.below : n.above;
+        else
+            snapped = n.below ? n.below : n.above;
+        // Move in the drag's direction so that a slow drag is not held back at the same size.
+        if (n.below && n.above && snapped == oldHeight)
+            snapped = h > oldHeight ? n.above : n.below;
+        if (snapped) {
+            m_config.unet.height = snapped;
+            if (m_square->isChecked())
+                m_config.unet.width = snapped;
+        }
+    }
+    setConfig(m_config); // normalise the widgets (square width, bits label, optimizer enabled)
+    emit configChanged(m_config);
+}
+
+void ControlPanel::showProblem(const QString& message, const QList<int>& suggestions)
+{
+    QString html = QStringLiteral("<b>%1</b><br>%2").arg(tr("This configuration does not work:"), message.toHtmlEscaped());
+    if (!suggestions.isEmpty()) {
+        html += QStringLiteral("<br>");
+        for (int s : suggestions)
+            html += QStringLiteral(" <a href=\"%1\">%2</a>").arg(s).arg(tr("Use %1").arg(s));
+    }
+    html += QStringLiteral("<br><i>%1</i>").arg(tr("The charts show the last configuration that worked."));
+    m_problem->setText(html);
+    m_problem->setVisible(true);
+}
+
+void ControlPanel::clearProblem()
+{
+    m_problem->clear();
+    m_problem->setVisible(false);
+}
+
+QString ControlPanel::problemText() const { return m_problem->isVisible() ? m_problem->text() : QString(); }
+
+} // namespace rfx

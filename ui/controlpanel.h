@@ -1,0 +1,75 @@
+#pragma once
+
+#include "config.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace rfx {
+
+/// The configuration controls: sliders with spin boxes for image size, bits, stride, filters and
+/// batch; selectors for the rest. Every change emits configChanged with the whole Config.
+class ControlPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlPanel(QWidget* parent = nullptr);
+
+    /// Shows `config` without emitting configChanged.
+    void setConfig(const Config& config);
+    Config config() const { return m_config; }
+
+    /// Explains an invalid configuration in place; `suggestions` are image sizes offered as one-click fixes.
+    void showProblem(const QString& message, const QList<int>& suggestions = {});
+    void clearProblem();
+    QString problemText() const;
+
+    // For tests and the benchmark: the controls a user drags.
+    QSlider* imageSlider() const { return m_imageSlider; }
+    QSlider* batchSlider() const { return m_batchSlider; }
+    QSlider* bitsSlider() const { return m_bitsSlider; }
+    QSlider* filtersSlider() const { return m_filtersSlider; }
+    QSlider* strideSlider() const { return m_strideSlider; }
+    QSpinBox* imageSpin() const { return m_imageSpin; }
+
+signals:
+    void configChanged(const rfx::Config& config);
+
+private:
+    void readWidgets();
+    void emitChanged();
+    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip);
+
+    Config m_config;
+    bool m_updating = false;
+    QSlider* m_imageSlider = nullptr;
+    QSpinBox* m_imageSpin = nullptr;
+    QCheckBox* m_square = nullptr;
+    QSpinBox* m_widthSpin = nullptr;
+    QSlider* m_bitsSlider = nullptr;
+    QLabel* m_bitsLabel = nullptr;
+    QSlider* m_strideSlider = nullptr;
+    QSpinBox* m_strideSpin = nullptr;
+    QSlider* m_filtersSlider = nullptr;
+    QSpinBox* m_filtersSpin = nullptr;
+    QSlider* m_batchSlider = nullptr;
+    QSpinBox* m_batchSpin = nullptr;
+    QSpinBox* m_depth = nullptr;
+    QSpinBox* m_inChannels = nullptr;
+    QSpinBox* m_classes = nullptr;
+    QComboBox* m_padding = nullptr;
+    QComboBox* m_downsample = nullptr;
+    QComboBox* m_conv = nullptr;
+    QCheckBox* m_batchNorm = nullptr;
+    QCheckBox* m_fusion = nullptr;
+    QCheckBox* m_tensorCores = nullptr;
+    QComboBox* m_mode = nullptr;
+    QComboBox* m_optimizer = nullptr;
+    QLabel* m_problem = nullptr;
+};
+
+} // namespace rfx

@@ -1,0 +1,92 @@
+#include "devicepicker.h"
+
+#include "format.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+namespace rfx {
+
+namespace {
+constexpr int kIdRole = Qt::UserRole + 1;
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+DevicePicker::DevicePicker(QWidget* parent)
+    : QWidget(parent)
+    , m_search(new QLineEdit)
+    , m_view(new QListView)
+    , m_model(new QStandardItemModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    m_search->setPlaceholderText(tr("Search devices (name, id, vendor, architecture)"));
+    m_search->setClearButtonEnabled(true);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterRole(Qt::ToolTipRole); // the tooltip holds name, id, vendor and architecture
+    m_view->setModel(m_proxy);
+    m_view->setUniformItemSizes(true);
+    layout->addWidget(m_search);
+    layout->addWidget(m_view, 1);
+    auto* hint = new QLabel(tr("Check any number of devices: one chart each, or all on one chart (View \u25b8 Overlay)."));
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+    connect(m_search, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_model, &QStandardItemModel::itemChanged, this, [this](QStandardItem* item) {
+        if (m_updating)
+            return;
+        const QString id = item->data(kIdRole).toString();
+        if (item->checkState() == Qt::Checked && !m_checked.contains(id))
+            m_checked.append(id);
+        else if (item->checkState() != Qt::Checked)
+            m_checked.removeAll(id);
+        emit checkedChanged(m_checked);
+    });
+}
+
+void DevicePicker::setDevices(const std::vector<Device>& devices)
+{
+    m_updating = true;
+    m_model->clear();
+    for (const Device& d : devices) {
+        auto* item = new QStandardItem(qs(d.name) + (d.userDevice ? tr(" (user)") : QString()));
+        item->setCheckable(true);
+        item->setEditable(false);
+        item->setData(qs(d.id), kIdRole);
+        QString peak;
+        if (auto it = d.peak.find("fp32"); it != d.peak.end())
+            peak = qs(formatSI(it->second, "FLOP/s"));
+        item->setToolTip(QStringLiteral("%1\n%2 \u2014 %3 %4\nFP32 %5, DRAM %6, %7, TDP %8 W\n%9")
+                             .arg(qs(d.name), qs(d.id), qs(d.vendor), qs(d.architecture), peak,
+                                 qs(formatSI(d.dramBandwidth, "B/s")), qs(formatMemory(d.memoryBytes)))
+                             .arg(d.tdpWatts)
+                             .arg(qs(d.file)));
+        item->setCheckState(m_checked.contains(qs(d.id)) ? Qt::Checked : Qt::Unchecked);
+        m_model->appendRow(item);
+    }
+    m_updating = false;
+}
+
+void DevicePicker::setChecked(const QStringList& ids)
+{
+    m_updating = true;
+    m_checked.clear();
+    for (int r = 0; r < m_model->rowCount(); ++r) {
+        QStandardItem* item = m_model->item(r);
+        const bool on = ids.contains(item->data(kIdRole).toString());
+        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+    for (const QString& id : ids) {
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            if (m_model->item(r)->data(kIdRole).toString() == id && !m_checked.contains(id))
+                m_checked.append(id);
+    }
+    m_updating = false;
+}
+
+} // namespace rfx

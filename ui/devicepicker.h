@@ -1,0 +1,40 @@
+#pragma once
+
+#include "device.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QLineEdit;
+class QListView;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+
+namespace rfx {
+
+/// A searchable list of devices with a check box each; any number may be checked.
+class DevicePicker : public QWidget {
+    Q_OBJECT
+public:
+    explicit DevicePicker(QWidget* parent = nullptr);
+
+    void setDevices(const std::vector<Device>& devices);
+    /// Checks exactly these ids (unknown ids are ignored), in this order; does not emit.
+    void setChecked(const QStringList& ids);
+    /// Checked ids, in the order they were checked.
+    QStringList checked() const { return m_checked; }
+    QLineEdit* searchField() const { return m_search; }
+
+signals:
+    void checkedChanged(const QStringList& ids);
+
+private:
+    QLineEdit* m_search;
+    QListView* m_view;
+    QStandardItemModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QStringList m_checked;
+    bool m_updating = false;
+};
+
+} // namespace rfx

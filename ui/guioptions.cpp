@@ -1,0 +1,94 @@
+#include "guioptions.h"
+
+#include "version.h"
+
+#include <QRegularExpression>
+
+namespace rfx {
+
+GuiOptions parseGuiOptions(const QStringList& arguments)
+{
+    GuiOptions o;
+    std::vector<std::string> args;
+    for (const QString& a : arguments)
+        args.push_back(a.toStdString());
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string error;
+        const OptionStatus s = applyConfigOption(args, i, o.config, error);
+        if (s == OptionStatus::Error) {
+            o.error = QString::fromStdString(error);
+            return o;
+        }
+        if (s == OptionStatus::Consumed) {
+            o.configGiven = true;
+            continue;
+        }
+        QString arg = QString::fromStdString(args[i]);
+        QString value;
+        bool hasValue = false;
+        if (arg.startsWith(QLatin1String("--")) && arg.contains(QLatin1Char('='))) {
+            value = arg.section(QLatin1Char('='), 1);
+            arg = arg.section(QLatin1Char('='), 0, 0);
+            hasValue = true;
+        }
+        auto needValue = [&]() -> bool {
+            if (hasValue)
+                return true;
+            if (i + 1 >= args.size()) {
+                o.error = arg + QStringLiteral(": missing value");
+                return false;
+            }
+            value = QString::fromStdString(args[++i]);
+            return true;
+        };
+        if (arg == QLatin1String("--help") || arg == QLatin1String("-h")) {
+            o.help = true;
+        } else if (arg == QLatin1String("--version")) {
+            o.version = true;
+        } else if (arg == QLatin1String("--overlay")) {
+            o.overlay = true;
+        } else if (arg == QLatin1String("--no-restore")) {
+            o.noRestore = true;
+        } else if (arg == QLatin1String("--screenshot")) {
+            if (!needValue())
+                return o;
+            o.screenshot = value;
+        } else if (arg == QLatin1String("--devices-dir")) {
+            if (!needValue())
+                return o;
+            o.deviceDirs.append(value);
+        } else if (arg == QLatin1String("--size")) {
+            if (!needValue())
+                return o;
+            static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+            const auto m = re.match(value);
+            if (!m.hasMatch() || m.captured(1).toInt() < 320 || m.captured(2).toInt() < 240
+                || m.captured(1).toInt() > 10000 || m.captured(2).toInt() > 10000) {
+                o.error = QStringLiteral("--size: expected WIDTHxHEIGHT between 320x240 and 10000x10000, got '%1'").arg(value);
+                return o;
+            }
+            o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        } else {
+            o.error = QStringLiteral("unknown option '%1'").arg(arg);
+            return o;
+        }
+    }
+    return o;
+}
+
+QString guiHelpText()
+{
+    return QStringLiteral("roofline-explorer %1: where a convolutional network's time goes on GPUs and CPUs.\n\n"
+                          "usage: roofline-explorer [configuration options] [window options]\n\n"
+                          "Configuration options (as roofline-cli analyze):\n%2\n"
+                          "Window options:\n"
+                          "  --overlay                  all devices on one chart\n"
+                          "  --screenshot FILE.png      render the window for the given options to FILE.png and exit\n"
+                          "  --size WxH                 window size (screenshots default to 1600x1000)\n"
+                          "  --devices-dir DIR          also load device files from DIR\n"
+                          "  --no-restore               ignore the configuration and layout saved last time\n"
+                          "  --help, --version\n")
+        .arg(QString::fromLatin1(kVersion), QString::fromStdString(configOptionsHelp()));
+}
+
+} // namespace rfx

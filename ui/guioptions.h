@@ -1,0 +1,28 @@
+#pragma once
+
+#include "options.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace rfx {
+
+/// roofline-explorer's command line: the CLI's configuration options plus window options.
+struct GuiOptions {
+    ConfigOptions config;
+    bool configGiven = false; ///< a configuration or --device option was given (overrides the saved one)
+    QString screenshot; ///< --screenshot FILE.png: render the window and exit
+    QSize size; ///< --size WxH (default for screenshots 1600x1000)
+    bool overlay = false;
+    bool noRestore = false; ///< --no-restore: ignore the saved configuration and layout
+    QStringList deviceDirs;
+    bool help = false;
+    bool version = false;
+    QString error; ///< non-empty when the command line is wrong
+};
+
+GuiOptions parseGuiOptions(const QStringList& arguments); ///< without the program name
+QString guiHelpText();
+
+} // namespace rfx

@@ -1,0 +1,205 @@
+#include "layertablemodel.h"
+
+#include "format.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString shapeText(const Shape& s)
+{
+    if (s == Shape {})
+        return QStringLiteral("\u2013");
+    return QStringLiteral("%1\u00d7%2\u00d7%3\u00d7%4").arg(s.n).arg(s.c).arg(s.h).arg(s.w);
+}
+} // namespace
+
+LayerTableModel::LayerTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void LayerTableModel::setReport(const Report& report, int device)
+{
+    beginResetModel();
+    m_report = report;
+    m_device = (device >= 0 && device < int(report.results.size())) ? device : -1;
+    endResetModel();
+}
+
+const DeviceResult* LayerTableModel::deviceResult() const
+{
+    return m_device < 0 ? nullptr : &m_report.results[size_t(m_device)];
+}
+
+int LayerTableModel::rowCount(const QModelIndex& parent) const
+{
+    const DeviceResult* d = deviceResult();
+    return parent.isValid() || !d ? 0 : int(d->layers.size());
+}
+
+int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant LayerTableModel::data(const QModelIndex& index, int role) const
+{
+    const DeviceResult* d = deviceResult();
+    if (!d || !index.isValid() || index.row() >= int(d->layers.size()))
+        return {};
+    const LayerResult& l = d->layers[size_t(index.row())];
+    const bool dominant = l.share >= kDominantShare;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Name:
+            return qs(l.name);
+        case Op:
+            return qs(std::string(opName(l.op)));
+        case OutputShape:
+            return shapeText(l.out);
+        case Params:
+            return l.params ? qs(formatCount(l.params)) : QStringLiteral("\u2013");
+        case Flops:
+            return qs(formatSI(l.flops, "FLOP"));
+        case Bytes:
+            return qs(formatBytes(l.bytes));
+        case Intensity:
+            return qs(formatNumber3(l.intensity));
+        case Bound:
+            // Text and a glyph, so the bound reads without colour: a down-slope for memory, a roof for compute.
+            return l.bound == rfx::Bound::Memory ? QStringLiteral("\u25e2 memory") : QStringLiteral("\u25ac compute");
+        case Time:
+            return qs(formatTime(l.time, true));
+        case Share:
+            return qs(formatPercent(l.share));
+        }
+        return {};
+    case SortRole:
+        switch (index.column()) {
+        case Name:
+            return index.row(); // execution order
+        case Op:
+            return qs(std::string(opName(l.op)));
+        case OutputShape:
+            return double(l.out.elements());
+        case Params:
+            return double(l.params);
+        case Flops:
+            return l.flops;
+        case Bytes:
+            return l.bytes;
+        case Intensity:
+            return l.intensity;
+        case Bound:
+            return int(l.bound);
+        case Time:
+            return l.time;
+        case Share:
+            return l.share;
+        }
+        return {};
+    case ShareRole:
+        return l.share;
+    case LayerIndexRole:
+        return index.row();
+    case DominantRole:
+        return dominant;
+    case Qt::TextAlignmentRole:
+        if (index.column() == Name || index.column() == Op || index.column() == Bound)
+            return int(Qt::AlignLeft | Qt::AlignVCenter);
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole:
+        if (dominant) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == Bound) {
+            const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
+            if (l.bound == rfx::Bound::Memory)
+                return QBrush(dark ? QColor(0xff, 0x9e, 0x5e) : QColor(0xb3, 0x40, 0x00));
+            return QBrush(dark ? QColor(0x7a, 0xb8, 0xff) : QColor(0x0b, 0x4f, 0x9c));
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        const QString where = l.bound == rfx::Bound::Memory
+            ? QStringLiteral("left of the ridge (%1 < %2 FLOP/B): limited by DRAM bandwidth")
+                  .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)))
+            : QStringLiteral("right of the ridge (%1 \u2265 %2 FLOP/B): limited by the compute ceiling")
+                  .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)));
+        return QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, bytes %4<br>intensity %5 FLOP/B, %6<br>"
+                              "time bound max(F/P, Q/B) = %7, %8 of the network")
+            .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))), qs(formatSI(l.flops, "FLOP")),
+                qs(formatBytes(l.bytes)), qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)),
+                qs(formatPercent(l.share)));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Name:
+            return tr("Layer");
+        case Op:
+            return tr("Op");
+        case OutputShape:
+            return tr("Output N\u00d7C\u00d7H\u00d7W");
+        case Params:
+            return tr("Params");
+        case Flops:
+            return tr("FLOPs");
+        case Bytes:
+            return tr("Bytes");
+        case Intensity:
+            return tr("FLOP/B");
+        case Bound:
+            return tr("Bound");
+        case Time:
+            return tr("Time");
+        case Share:
+            return tr("Share of time");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Name:
+            return tr("Layer name, in execution order (sort by this column to restore the order)");
+        case Op:
+            return tr("Operation: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer");
+        case OutputShape:
+            return tr("Output tensor shape: batch \u00d7 channels \u00d7 height \u00d7 width");
+        case Params:
+            return tr("Learnable parameters of this row");
+        case Flops:
+            return tr("Floating-point operations; a fused multiply-add counts 2. Training: forward + backward");
+        case Bytes:
+            return tr("Compulsory DRAM traffic: inputs and weights read once, outputs written once (decimal units)");
+        case Intensity:
+            return tr("Arithmetic intensity = FLOPs / bytes");
+        case Bound:
+            return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound");
+        case Time:
+            return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
+        case Share:
+            return tr("Share of the network's time; bold rows take at least 5 %");
+        }
+    }
+    return {};
+}
+
+} // namespace rfx

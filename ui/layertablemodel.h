@@ -1,0 +1,41 @@
+#pragma once
+
+#include "roofline.h"
+
+#include <QAbstractTableModel>
+
+namespace rfx {
+
+/// The per-layer table for one device of a Report. Display text in human units, SortRole the raw
+/// SI number, ToolTipRole the formula behind the figure.
+class LayerTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Op, OutputShape, Params, Flops, Bytes, Intensity, Bound, Time, Share, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole,
+        ShareRole, ///< 0..1, for the in-cell bar
+        LayerIndexRole, ///< row index in the report's layer list
+        DominantRole, ///< true for the rows that dominate the time
+    };
+
+    explicit LayerTableModel(QObject* parent = nullptr);
+
+    /// Shows `device` of `report` (an index into report.results); an out-of-range index empties the table.
+    void setReport(const Report& report, int device);
+    const DeviceResult* deviceResult() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    /// Rows whose share of time is at least this are "dominant": bold, and marked in the bound column.
+    static constexpr double kDominantShare = 0.05;
+
+private:
+    Report m_report;
+    int m_device = -1;
+};
+
+} // namespace rfx

@@ -1,0 +1,492 @@
+#include "mainwindow.h"
+
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "devicepicker.h"
+#include "format.h"
+#include "layerfilterproxy.h"
+#include "layertablemodel.h"
+#include "options.h"
+#include "report_writer.h"
+#include "rooflinechart.h"
+#include "sharedelegate.h"
+#include "unet.h"
+#include "version.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace rfx {
+
+namespace {
+
+// Every QSettings key in one place; bump the version when the meaning of a key changes.
+namespace SettingsKey {
+constexpr auto Geometry = "window/geometry";
+constexpr auto State = "window/state";
+constexpr auto Splitter = "window/splitter";
+constexpr auto Config = "analysis/configArgs";
+constexpr auto Devices = "analysis/devices";
+constexpr auto Overlay = "view/overlay";
+constexpr auto ConvOnly = "view/convolutionsOnly";
+constexpr auto TopN = "view/topN";
+constexpr int StateVersion = 1;
+} // namespace SettingsKey
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+const QStringList kStudyDevices { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
+    QStringLiteral("rtx-2060-super") };
+
+} // namespace
+
+MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_options(options)
+    , m_controls(new ControlPanel)
+    , m_picker(new DevicePicker)
+    , m_charts(new ChartArea)
+    , m_model(new LayerTableModel(this))
+    , m_proxy(new LayerFilterProxy(this))
+{
+    setWindowTitle(tr("Roofline Explorer"));
+    m_proxy->setSourceModel(m_model);
+
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setWidget(m_controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    auto* configDock = new QDockWidget(tr("Configuration"), this);
+    configDock->setObjectName(QStringLiteral("configurationDock"));
+    configDock->setWidget(controlsScroll);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    configDock->setMinimumWidth(m_controls->sizeHint().width() + 24);
+    addDockWidget(Qt::LeftDockWidgetArea, configDock);
+    auto* deviceDock = new QDockWidget(tr("Devices"), this);
+    deviceDock->setObjectName(QStringLiteral("devicesDock"));
+    deviceDock->setWidget(m_picker);
+    addDockWidget(Qt::LeftDockWidgetArea, deviceDock);
+
+    auto* chartScroll = new QScrollArea;
+    chartScroll->setWidget(m_charts);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
+    splitter->addWidget(chartScroll);
+    splitter->addWidget(buildTablePane());
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    splitter->setSizes({ 620, 380 }); // first start: the chart gets the larger part
+    setCentralWidget(splitter);
+    resizeDocks({ configDock, deviceDock }, { 640, 300 }, Qt::Vertical);
+
+    m_status = new QLabel;
+    statusBar()->addWidget(m_status, 1);
+    m_notes = new QLabel;
+    m_notes->setVisible(false);
+    statusBar()->addPermanentWidget(m_notes);
+
+    buildMenus();
+    reloadDevices();
+
+    connect(m_controls, &ControlPanel::configChanged, this, &MainWindow::setConfig);
+    connect(m_picker, &DevicePicker::checkedChanged, this, &MainWindow::setDevices);
+    connect(m_charts, &ChartArea::layerClicked, this, [this](int layer, int device) {
+        if (!m_charts->overlay() && device != m_tableDevice->currentIndex())
+            m_tableDevice->setCurrentIndex(device);
+        selectLayer(layer);
+    });
+
+    restoreSettings(options);
+    recompute();
+}
+
+QWidget* MainWindow::buildTablePane()
+{
+    auto* pane = new QWidget;
+    auto* v = new QVBoxLayout(pane);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Layers on")));
+    m_tableDevice = new QComboBox;
+    m_tableDevice->setToolTip(tr("The device whose per-layer figures the table shows"));
+    m_tableDevice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_tableDevice);
+    bar->addSpacing(16);
+    m_convOnly = new QCheckBox(tr("Only convolutions"));
+    m_convOnly->setToolTip(tr("Show only conv and conv_transpose rows, in the charts and the table"));
+    bar->addWidget(m_convOnly);
+    bar->addSpacing(8);
+    bar->addWidget(new QLabel(tr("Top")));
+    m_topN = new QSpinBox;
+    m_topN->setRange(0, 999);
+    m_topN->setSpecialValueText(tr("all"));
+    m_topN->setSuffix(tr(" by time"));
+    m_topN->setToolTip(tr("Show only the N layers that take the most time (0 = all)"));
+    bar->addWidget(m_topN);
+    bar->addStretch();
+    v->addLayout(bar);
+
+    m_table = new QTableView;
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setItemDelegateForColumn(LayerTableModel::Share, new ShareDelegate(m_table));
+    v->addWidget(m_table, 1);
+
+    connect(m_tableDevice, &QComboBox::currentIndexChanged, this, [this](int) {
+        if (m_report)
+            m_model->setReport(*m_report, m_tableDevice->currentIndex());
+        m_proxy->refresh();
+        selectLayer(m_selectedLayer);
+    });
+    auto filterChanged = [this] {
+        m_filter.convolutionsOnly = m_convOnly->isChecked();
+        m_filter.topN = m_topN->value();
+        m_charts->setFilter(m_filter);
+        m_proxy->setLayerFilter(m_filter);
+    };
+    connect(m_convOnly, &QCheckBox::toggled, this, filterChanged);
+    connect(m_topN, &QSpinBox::valueChanged, this, filterChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (!current.isValid())
+            return;
+        const int layer = m_proxy->mapToSource(current).row();
+        if (layer != m_selectedLayer) {
+            m_selectedLayer = layer;
+            m_charts->setSelectedLayer(layer);
+        }
+    });
+    return pane;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->addAction(tr("Classic U-Net (Ronneberger 2015): 572\u00d7572, valid padding"), QKeySequence(tr("Ctrl+1")),
+        this, [this] { loadPreset(0); });
+    presets->addAction(tr("2022 study, balanced: 128\u00d7128, batch 16, 32-bit, same padding, three GPUs"),
+        QKeySequence(tr("Ctrl+2")), this, [this] { loadPreset(1); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
+    m_overlayAction->setCheckable(true);
+    m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    connect(m_overlayAction, &QAction::toggled, m_charts, &ChartArea::setOverlay);
+    view->addAction(tr("&Fit axes"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
+    QAction* conv = view->addAction(tr("Only &convolutions"));
+    conv->setCheckable(true);
+    conv->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(conv, &QAction::toggled, m_convOnly, &QCheckBox::setChecked);
+    connect(m_convOnly, &QCheckBox::toggled, conv, &QAction::setChecked);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QAction* full = view->addAction(tr("F&ull screen"));
+    full->setShortcut(QKeySequence::FullScreen);
+    full->setCheckable(true);
+    connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, &MainWindow::showConventions);
+    help->addAction(tr("Device &problems\u2026"), this, [this] {
+        QString text;
+        for (const Diagnostic& d : m_library.diagnostics)
+            text += qs(toString(d)) + QLatin1Char('\n');
+        QMessageBox::information(this, tr("Device files"),
+            text.isEmpty() ? tr("Every device file loaded without problems.") : text);
+    });
+    help->addAction(tr("&About Roofline Explorer"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::reloadDevices()
+{
+    std::vector<std::filesystem::path> dirs { shippedDeviceDir(QCoreApplication::applicationDirPath().toStdString()) };
+    for (const QString& d : m_options.deviceDirs)
+        dirs.emplace_back(d.toStdString());
+    if (auto user = userDeviceDir(); !user.empty())
+        dirs.push_back(user);
+    m_library = loadDeviceLibrary(dirs);
+    m_picker->setDevices(m_library.devices);
+    m_picker->setChecked(m_deviceIds);
+    if (m_report)
+        recompute();
+}
+
+void MainWindow::restoreSettings(const GuiOptions& o)
+{
+    QSettings settings;
+    Config config;
+    QStringList devices { QStringLiteral("rtx-2060-super") };
+    bool overlay = o.overlay;
+    resize(1440, 900); // first start; a saved geometry replaces it
+    if (!o.noRestore) {
+        restoreGeometry(settings.value(QLatin1String(SettingsKey::Geometry)).toByteArray());
+        restoreState(settings.value(QLatin1String(SettingsKey::State)).toByteArray(), SettingsKey::StateVersion);
+        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+            splitter->restoreState(settings.value(QLatin1String(SettingsKey::Splitter)).toByteArray());
+        // The configuration is stored as the command-line arguments that reproduce it.
+        const QStringList saved = settings.value(QLatin1String(SettingsKey::Config)).toStringList();
+        std::vector<std::string> args;
+        for (const QString& a : saved)
+            args.push_back(a.toStdString());
+        ConfigOptions parsed;
+        std::string error;
+        if (!saved.isEmpty() && parseConfigArgs(args, parsed, error) && !validate(parsed.config))
+            config = parsed.config;
+        if (settings.contains(QLatin1String(SettingsKey::Devices)))
+            devices = settings.value(QLatin1String(SettingsKey::Devices)).toStringList();
+        overlay = overlay || settings.value(QLatin1String(SettingsKey::Overlay), false).toBool();
+        m_convOnly->setChecked(settings.value(QLatin1String(SettingsKey::ConvOnly), false).toBool());
+        m_topN->setValue(settings.value(QLatin1String(SettingsKey::TopN), 0).toInt());
+    }
+    if (o.configGiven) {
+        config = o.config.config;
+        if (!o.config.devices.empty()) {
+            devices.clear();
+            for (const std::string& id : o.config.devices) {
+                if (id == "all") {
+                    devices.clear();
+                    for (const Device& d : m_library.devices)
+                        devices.append(qs(d.id));
+                    break;
+                }
+                devices.append(qs(id));
+            }
+        }
+    }
+    QStringList unknown;
+    for (const QString& id : devices)
+        if (!m_library.find(id.toStdString()))
+            unknown.append(id);
+    if (!unknown.isEmpty())
+        statusBar()->showMessage(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
+    m_config = config;
+    m_controls->setConfig(config);
+    m_deviceIds = devices;
+    m_picker->setChecked(devices);
+    m_deviceIds = m_picker->checked();
+    m_overlayAction->setChecked(overlay);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(SettingsKey::Geometry), saveGeometry());
+    settings.setValue(QLatin1String(SettingsKey::State), saveState(SettingsKey::StateVersion));
+    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+        settings.setValue(QLatin1String(SettingsKey::Splitter), splitter->saveState());
+    QStringList args;
+    for (const std::string& a : configToArgs(m_config))
+        args.append(qs(a));
+    settings.setValue(QLatin1String(SettingsKey::Config), args);
+    settings.setValue(QLatin1String(SettingsKey::Devices), m_deviceIds);
+    settings.setValue(QLatin1String(SettingsKey::Overlay), m_charts->overlay());
+    settings.setValue(QLatin1String(SettingsKey::ConvOnly), m_filter.convolutionsOnly);
+    settings.setValue(QLatin1String(SettingsKey::TopN), m_filter.topN);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_options.screenshot.isEmpty())
+        saveSettings();
+    event->accept();
+}
+
+void MainWindow::setConfig(const Config& config)
+{
+    m_config = config;
+    if (m_controls->config() != config)
+        m_controls->setConfig(config);
+    recompute();
+}
+
+void MainWindow::setDevices(const QStringList& ids)
+{
+    m_deviceIds = ids;
+    if (m_picker->checked() != ids)
+        m_picker->setChecked(ids);
+    recompute();
+}
+
+void MainWindow::loadPreset(int preset)
+{
+    Config c;
+    QStringList devices { QStringLiteral("rtx-2060-super") };
+    if (preset == 1) {
+        // Salim et al. 2022: the balanced choice is the RTX 2060 Super with batch 16, 128x128 images,
+        // 32-bit numbers; same padding keeps 128x128 valid. Shown against the study's three GPUs.
+        c.unet.height = c.unet.width = 128;
+        c.unet.padding = Padding::Same;
+        c.batch = 16;
+        c.bits = 32;
+        devices = kStudyDevices;
+    }
+    m_controls->setConfig(c);
+    m_config = c;
+    m_deviceIds = devices;
+    m_picker->setChecked(devices);
+    recompute();
+}
+
+void MainWindow::updateTableDevices()
+{
+    const QString current = m_tableDevice->currentData().toString();
+    QStringList ids;
+    for (const DeviceResult& d : m_report->results)
+        ids.append(qs(d.device.id));
+    QStringList existing;
+    for (int i = 0; i < m_tableDevice->count(); ++i)
+        existing.append(m_tableDevice->itemData(i).toString());
+    if (existing == ids)
+        return;
+    const QSignalBlocker block(m_tableDevice);
+    m_tableDevice->clear();
+    for (const DeviceResult& d : m_report->results)
+        m_tableDevice->addItem(qs(d.device.name), qs(d.device.id));
+    const int keep = int(ids.indexOf(current));
+    m_tableDevice->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
+void MainWindow::recompute()
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::vector<Device> devices;
+    for (const QString& id : m_deviceIds)
+        if (const Device* d = m_library.find(id.toStdString()))
+            devices.push_back(*d);
+
+    AnalysisOutcome outcome = analyzeConfig(m_config, devices);
+    if (!outcome.report) {
+        QList<int> suggestions;
+        if (auto err = validate(m_config); !err) {
+            const UNetParams& u = m_config.unet;
+            const int extent = unetOutputExtent(u.height, u) ? u.width : u.height;
+            const NearestExtents n = nearestWorkingExtents(extent, u);
+            for (int s : { n.below, n.above })
+                if (s > 0)
+                    suggestions.append(s);
+        }
+        m_controls->showProblem(qs(outcome.error), suggestions);
+        m_status->setText(tr("\u26a0 %1").arg(qs(outcome.error)));
+        return;
+    }
+    m_controls->clearProblem();
+    m_report = std::move(outcome.report);
+    const qint64 analysisNs = timer.nsecsElapsed();
+
+    m_charts->setReport(*m_report);
+    updateTableDevices();
+    m_model->setReport(*m_report, m_tableDevice->currentIndex());
+    m_proxy->refresh();
+    if (!m_columnsSized && m_model->rowCount() > 0) {
+        // Once: sizing to contents on every slider step would cost more than the analysis.
+        m_table->resizeColumnsToContents();
+        m_table->setColumnWidth(LayerTableModel::Share, std::max(m_table->columnWidth(LayerTableModel::Share), 140));
+        m_columnsSized = true;
+    }
+    if (m_selectedLayer >= 0 && !m_report->results.empty() && m_selectedLayer >= int(m_report->results[0].layers.size()))
+        m_selectedLayer = -1;
+    selectLayer(m_selectedLayer);
+
+    const Report& r = *m_report;
+    QString status = QStringLiteral("%1 \u00b7 %2 convolutions \u00b7 %3 parameters \u00b7 analysed in %4")
+                         .arg(qs(reportTitle(r)))
+                         .arg(r.convolutions)
+                         .arg(qs(formatCount(r.results.empty() ? 0 : r.results[0].totals.params)))
+                         .arg(qs(formatTime(double(analysisNs) * 1e-9, true)));
+    m_status->setText(status);
+    // Notes (ceiling fallbacks, device file problems) in their own label, listed in its tooltip.
+    QStringList notes;
+    for (const Diagnostic& d : r.diagnostics)
+        notes.append(qs(d.message));
+    for (const Diagnostic& d : m_library.diagnostics)
+        if (d.severity != Severity::Info)
+            notes.append(qs(toString(d)));
+    m_notes->setVisible(!notes.isEmpty());
+    m_notes->setText(tr("\u26a0 %n note(s)", "", int(notes.size())));
+    m_notes->setToolTip(notes.join(QLatin1Char('\n')));
+}
+
+void MainWindow::selectLayer(int layer)
+{
+    m_selectedLayer = layer;
+    m_charts->setSelectedLayer(layer);
+    if (layer < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(layer, 0));
+    if (proxyIndex.isValid()) {
+        m_table->selectionModel()->setCurrentIndex(
+            proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(proxyIndex);
+    }
+}
+
+void MainWindow::showConventions()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Conventions"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr("<h3>How Roofline Explorer counts</h3>"
+                   "<p><b>FLOP</b>: one floating-point operation; a fused multiply-add counts 2.<br>"
+                   "<b>Convolution</b>: 2\u00b7N\u00b7Cout\u00b7Hout\u00b7Wout\u00b7(Cin/groups)\u00b7Kh\u00b7Kw. "
+                   "<b>Transposed convolution</b>: counted at input positions (equal to the output count when "
+                   "kernel = stride).<br>"
+                   "<b>Elementwise rows</b>: bias 1, ReLU 1, batch norm 2 FLOP per element; max-pool k\u00b2\u22121 per "
+                   "output; concat 0.</p>"
+                   "<p><b>Bytes</b>: compulsory DRAM traffic per layer: inputs and weights read once, output written "
+                   "once; element size = bits/8.<br><b>Intensity</b> I = FLOPs/bytes.</p>"
+                   "<p><b>Roofline</b>: attainable P(I) = min(P<sub>peak</sub>, I\u00b7B); ridge I* = P<sub>peak</sub>/B; "
+                   "memory-bound if I &lt; I*. Layer time = max(F/P<sub>peak</sub>, Q/B); network time = sum.</p>"
+                   "<p><b>Training</b>: forward + backward (a convolution's data and weight gradients each cost its "
+                   "forward FLOPs) + an optimizer step over the parameters.</p>"
+                   "<p>Memory in GiB (2<sup>30</sup> bytes); traffic and bandwidth in decimal GB.</p>"));
+    box.exec();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Roofline Explorer"),
+        tr("<h3>Roofline Explorer %1</h3><p>Where a convolutional network's time goes on a GPU or CPU, and why: "
+           "per-layer FLOPs, bytes and arithmetic intensity held against each device's roofline.</p>"
+           "<p>Built on the classic U-Net (Ronneberger et al. 2015) and the devices of three studies: Salim et al. "
+           "2022 (U-Net roofline analysis), Li et al. 2016 (GPU CNN performance), Castro et al. (energy-based "
+           "tuning on multi-GPUs).</p>")
+            .arg(QString::fromLatin1(kVersion)));
+}
+
+} // namespace rfx

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "device_loader.h"
+#include "guioptions.h"
+#include "layerfilter.h"
+#include "roofline.h"
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace rfx {
+
+class ChartArea;
+class ControlPanel;
+class DevicePicker;
+class LayerFilterProxy;
+class LayerTableModel;
+
+/// The main window: configuration and device docks, the charts, the layer table and summaries.
+/// Every change recomputes the whole Report and hands it to each view.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const GuiOptions& options, QWidget* parent = nullptr);
+
+    /// Applies a configuration (as from the controls) and recomputes.
+    void setConfig(const Config& config);
+    void setDevices(const QStringList& ids);
+    void loadPreset(int preset); ///< 0: classic 2015 U-Net; 1: the 2022 study's balanced configuration
+
+    const std::optional<Report>& report() const { return m_report; }
+    ControlPanel* controls() const { return m_controls; }
+    ChartArea* chartArea() const { return m_charts; }
+    QTableView* table() const { return m_table; }
+    LayerTableModel* tableModel() const { return m_model; }
+    /// Layer index (into the report's layer list) selected in the table and charts, or -1.
+    int selectedLayer() const { return m_selectedLayer; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    QWidget* buildTablePane();
+    void recompute();
+    void selectLayer(int layer);
+    void updateTableDevices();
+    void restoreSettings(const GuiOptions& options);
+    void saveSettings() const;
+    void reloadDevices();
+    void showConventions();
+    void showAbout();
+
+    GuiOptions m_options;
+    DeviceLibrary m_library;
+    Config m_config;
+    QStringList m_deviceIds;
+    std::optional<Report> m_report;
+    LayerFilter m_filter;
+    int m_selectedLayer = -1;
+    bool m_columnsSized = false;
+
+    ControlPanel* m_controls;
+    DevicePicker* m_picker;
+    ChartArea* m_charts;
+    LayerTableModel* m_model;
+    LayerFilterProxy* m_proxy;
+    QTableView* m_table = nullptr;
+    QComboBox* m_tableDevice = nullptr;
+    QCheckBox* m_convOnly = nullptr;
+    QSpinBox* m_topN = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_notes = nullptr;
+    QAction* m_overlayAction = nullptr;
+};
+
+} // namespace rfx

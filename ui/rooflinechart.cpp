@@ -1,0 +1,433 @@
+#include "rooflinechart.h"
+
+#include "format.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QResizeEvent>
+#include <QScatterSeries>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+constexpr int kBuckets = 4;
+// Marker diameter by share of the network's time: < 1 %, < 5 %, < 15 %, >= 15 %.
+constexpr std::array<double, kBuckets> kMarkerSize { 7, 10, 14, 19 };
+
+int bucketOf(double share)
+{
+    if (share < 0.01)
+        return 0;
+    if (share < 0.05)
+        return 1;
+    if (share < 0.15)
+        return 2;
+    return 3;
+}
+
+bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+
+// Distinct, colour-blind-safe hues (Okabe-Ito) for overlaid devices.
+QColor deviceColor(size_t i)
+{
+    static const QColor colors[] = { QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
+        QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0x99, 0x99, 0x99),
+        QColor(0xf0, 0xe4, 0x42) };
+    return colors[i % std::size(colors)];
+}
+
+QColor boundColor(Bound b)
+{
+    if (b == Bound::Memory)
+        return darkPalette() ? QColor(0xff, 0x8a, 0x3d) : QColor(0xd5, 0x5e, 0x00);
+    return darkPalette() ? QColor(0x5c, 0xa8, 0xff) : QColor(0x00, 0x5a, 0xb5);
+}
+
+double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+struct RooflineChart::DeviceSeries {
+    QLineSeries* roof = nullptr;
+    QLineSeries* vectorRoof = nullptr;
+    QScatterSeries* ridge = nullptr;
+    std::array<std::array<QScatterSeries*, kBuckets>, 2> points {}; // [bound][bucket]
+    std::array<std::array<std::vector<int>, kBuckets>, 2> layers; // layer index per point
+};
+
+RooflineChart::RooflineChart(QWidget* parent)
+    : QChartView(parent)
+    , m_chart(new QChart)
+    , m_x(new QLogValueAxis)
+    , m_y(new QLogValueAxis)
+{
+    m_chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setAnimationOptions(QChart::NoAnimation); // live updates must not lag behind the slider
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // circles and squares, as plotted
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setMinorTickCount(-1);
+    }
+    m_x->setTitleText(tr("Arithmetic intensity (FLOP/byte)"));
+    m_y->setTitleText(tr("Performance (GFLOP/s)"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+
+    m_selection = new QScatterSeries;
+    m_selection->setName(tr("selected layer"));
+    m_selection->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_selection->setMarkerSize(26);
+    m_selection->setColor(Qt::transparent);
+    m_selection->setBorderColor(darkPalette() ? Qt::white : Qt::black);
+    m_selection->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 2.5));
+    m_chart->addSeries(m_selection);
+    m_selection->attachAxis(m_x);
+    m_selection->attachAxis(m_y);
+
+    setChart(m_chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 260);
+    ensureSeries(1);
+    m_chart->legend()->markers(m_selection).first()->setVisible(false);
+}
+
+RooflineChart::~RooflineChart()
+{
+    for (DeviceSeries* s : m_series)
+        delete s;
+}
+
+void RooflineChart::ensureSeries(size_t count)
+{
+    while (m_series.size() < count) {
+        const int slot = int(m_series.size());
+        auto* s = new DeviceSeries;
+        s->roof = new QLineSeries;
+        s->vectorRoof = new QLineSeries;
+        s->ridge = new QScatterSeries;
+        s->ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        s->ridge->setMarkerSize(9);
+        s->ridge->setPointLabelsVisible(true);
+        s->ridge->setPointLabelsClipping(false);
+        QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
+        for (int b = 0; b < 2; ++b) {
+            for (int k = 0; k < kBuckets; ++k) {
+                auto* p = new QScatterSeries;
+                p->setMarkerShape(b == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
+                                                          : QScatterSeries::MarkerShapeRectangle);
+                p->setMarkerSize(kMarkerSize[size_t(k)]);
+                s->points[size_t(b)][size_t(k)] = p;
+                all.append(p);
+                connect(p, &QScatterSeries::hovered, this,
+                    [this, slot, b, k](const QPointF& pt, bool state) { onHovered(pt, state, slot, b * kBuckets + k); });
+                connect(p, &QScatterSeries::clicked, this,
+                    [this, slot, b, k](const QPointF& pt) { onClicked(pt, slot, b * kBuckets + k); });
+            }
+        }
+        for (QAbstractSeries* a : all) {
+            m_chart->addSeries(a);
+            a->attachAxis(m_x);
+            a->attachAxis(m_y);
+        }
+        // Keep the selection ring on top.
+        m_chart->removeSeries(m_selection);
+        m_chart->addSeries(m_selection);
+        m_selection->attachAxis(m_x);
+        m_selection->attachAxis(m_y);
+        m_chart->legend()->markers(m_selection).first()->setVisible(false);
+        m_series.push_back(s);
+    }
+}
+
+void RooflineChart::setReport(const Report& report, const std::vector<int>& devices)
+{
+    if (devices != m_devices)
+        m_sticky = false; // a different device set gets fresh axes
+    m_report = report;
+    m_devices = devices;
+    rebuild();
+}
+
+void RooflineChart::setFilter(const LayerFilter& filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    rebuild();
+}
+
+void RooflineChart::setSelectedLayer(int layer)
+{
+    m_selected = layer;
+    QList<QPointF> pts;
+    if (!m_devices.empty() && layer >= 0) {
+        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+        if (layer < int(d.layers.size()) && d.layers[size_t(layer)].intensity > 0)
+            pts.append(QPointF(d.layers[size_t(layer)].intensity, d.layers[size_t(layer)].attainable / m_scale));
+    }
+    m_selection->replace(pts);
+}
+
+void RooflineChart::fitAxes()
+{
+    m_sticky = false;
+    rebuild();
+}
+
+void RooflineChart::rebuild()
+{
+    const size_t n = m_devices.size();
+    ensureSeries(std::max<size_t>(n, 1));
+    const bool overlay = n > 1;
+    // GFLOP/s up to 100 TFLOP/s roofs, TFLOP/s above, so that tick labels stay plain numbers.
+    double maxPeak = 0;
+    for (int idx : m_devices)
+        maxPeak = std::max(maxPeak, m_report.results[size_t(idx)].ceiling.flops);
+    const double scale = maxPeak > 50e12 ? 1e12 : 1e9;
+    if (scale != m_scale) {
+        m_scale = scale;
+        m_sticky = false;
+        const QString unit = scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
+        m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
+    }
+    const QColor roofColor = darkPalette() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x33, 0x33, 0x33);
+
+    // First pass: the data range, to place the roof lines across the whole axis.
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    for (int idx : m_devices) {
+        const DeviceResult& d = m_report.results[size_t(idx)];
+        xmin = std::min(xmin, d.ridge / 10);
+        xmax = std::max(xmax, d.ridge * 10);
+        ymax = std::max(ymax, d.ceiling.flops / m_scale);
+        ymin = std::min(ymin, std::min(d.ceiling.flops, d.vectorCeiling.flops) / m_scale / 100);
+        const auto visible = visibleLayers(d, m_filter);
+        for (size_t i = 0; i < d.layers.size(); ++i) {
+            const LayerResult& l = d.layers[i];
+            if (!visible[i] || l.intensity <= 0 || l.attainable <= 0)
+                continue;
+            xmin = std::min(xmin, l.intensity);
+            xmax = std::max(xmax, l.intensity);
+            ymin = std::min(ymin, l.attainable / m_scale);
+        }
+    }
+    if (n == 0 || !(xmin > 0) || !(ymin > 0)) {
+        xmin = 0.01, xmax = 1e4, ymin = 1, ymax = 1e5;
+    }
+    updateAxes(xmin, xmax, ymin, ymax);
+
+    int hidden = 0;
+    for (size_t slot = 0; slot < m_series.size(); ++slot) {
+        DeviceSeries* s = m_series[slot];
+        const bool used = slot < n;
+        s->roof->setVisible(used);
+        s->ridge->setVisible(used);
+        for (auto& row : s->points)
+            for (QScatterSeries* p : row)
+                p->setVisible(used);
+        if (!used) {
+            s->vectorRoof->setVisible(false);
+            for (QLegendMarker* m : m_chart->legend()->markers())
+                if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof)
+                    m->setVisible(false);
+            continue;
+        }
+        const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+        const double B = d.bandwidth / m_scale; // GFLOP/s (or TFLOP/s) per FLOP/byte
+        const double P = d.ceiling.flops / m_scale;
+        const double Pv = d.vectorCeiling.flops / m_scale;
+        const QColor color = overlay ? deviceColor(slot) : roofColor;
+
+        s->roof->replace({ QPointF(m_xlo, m_xlo * B), QPointF(d.ridge, P), QPointF(m_xhi, P) });
+        s->roof->setPen(QPen(color, 2.2));
+        s->roof->setName(QStringLiteral("%1 (%2, %3)")
+                             .arg(qs(d.device.name), qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s"))));
+        const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
+        s->vectorRoof->setVisible(showVector);
+        if (showVector) {
+            s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(m_xhi, Pv) });
+            QPen dashed(color, 1.5, Qt::DashLine);
+            s->vectorRoof->setPen(dashed);
+            s->vectorRoof->setName(tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
+        }
+        s->ridge->replace({ QPointF(d.ridge, P) });
+        s->ridge->setColor(color);
+        s->ridge->setBorderColor(color);
+        s->ridge->setPointLabelsColor(darkPalette() ? Qt::white : Qt::black);
+        s->ridge->setPointLabelsFormat(QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge))));
+        s->ridge->setName(QStringLiteral("ridge point I* = peak / bandwidth"));
+
+        std::array<std::array<QList<QPointF>, kBuckets>, 2> pts;
+        for (auto& row : s->layers)
+            for (auto& v : row)
+                v.clear();
+        const auto visible = visibleLayers(d, m_filter);
+        for (size_t i = 0; i < d.layers.size(); ++i) {
+            const LayerResult& l = d.layers[i];
+            if (!visible[i])
+                continue;
+            if (l.intensity <= 0 || l.attainable <= 0) {
+                ++hidden; // a log axis cannot show zero; the table lists these rows
+                continue;
+            }
+            const size_t b = size_t(l.bound), k = size_t(bucketOf(l.share));
+            pts[b][k].append(QPointF(l.intensity, l.attainable / m_scale));
+            s->layers[b][k].push_back(int(i));
+        }
+        for (size_t b = 0; b < 2; ++b) {
+            for (size_t k = 0; k < size_t(kBuckets); ++k) {
+                QScatterSeries* p = s->points[b][k];
+                p->replace(pts[b][k]);
+                const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b));
+                p->setColor(c);
+                p->setBorderColor(overlay ? (b == size_t(Bound::Memory) ? c.darker(160) : c.lighter(150)) : c.darker(130));
+                p->setName(b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
+            }
+        }
+        // Legend: the roof per device; one entry per bound for the points (not per size bucket).
+        for (QLegendMarker* m : m_chart->legend()->markers()) {
+            QAbstractSeries* ser = m->series();
+            // One chart per device: its name and ceilings are in the title, the ridge carries a label,
+            // so the legend keeps only short entries that fit a small chart.
+            if (ser == s->roof)
+                m->setVisible(overlay);
+            else if (ser == s->vectorRoof)
+                m->setVisible(showVector && (!overlay || slot == 0));
+            else if (ser == s->ridge)
+                m->setVisible(false);
+            else {
+                for (size_t b = 0; b < 2; ++b)
+                    for (size_t k = 0; k < size_t(kBuckets); ++k)
+                        if (ser == s->points[b][k])
+                            m->setVisible(!overlay && slot == 0 && k == 1);
+            }
+        }
+    }
+
+    QString title;
+    if (n == 1) {
+        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+        title = QStringLiteral("<b>%1</b> — %2 %3, DRAM %4")
+                    .arg(qs(d.device.name).toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)),
+                        qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s")));
+    } else if (n > 1) {
+        title = tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
+    }
+    if (hidden > 0 && n > 0)
+        title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted; see the table</small>", "",
+            hidden / int(std::max<size_t>(n, 1)));
+    m_chart->setTitle(title);
+    setSelectedLayer(m_selected);
+}
+
+void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)
+{
+    // Decade bounds, with room above the roof for the ridge label.
+    const double xlo = decadeFloor(xmin), xhi = decadeCeil(xmax * 1.001);
+    const double ylo = decadeFloor(ymin), yhi = decadeCeil(ymax * 2);
+    if (!m_sticky) {
+        m_xlo = xlo, m_xhi = xhi, m_ylo = ylo, m_yhi = yhi;
+        m_sticky = true;
+    } else {
+        // Stable while the points stay inside; grow (never jitter) when they leave.
+        m_xlo = std::min(m_xlo, xlo);
+        m_xhi = std::max(m_xhi, xhi);
+        m_ylo = std::min(m_ylo, ylo);
+        m_yhi = std::max(m_yhi, yhi);
+    }
+    // A hair beyond the decades, so that the end ticks (and their labels) are not lost to rounding.
+    const double pad = 1.0001;
+    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad)
+        m_x->setRange(m_xlo / pad, m_xhi * pad);
+    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad)
+        m_y->setRange(m_ylo / pad, m_yhi * pad);
+}
+
+int RooflineChart::layerAt(const QPointF& point, int slot, int bucket) const
+{
+    const DeviceSeries* s = m_series[size_t(slot)];
+    const size_t b = size_t(bucket / kBuckets), k = size_t(bucket % kBuckets);
+    const auto pts = s->points[b][k]->points();
+    for (int i = 0; i < pts.size(); ++i) {
+        if (pts[i] == point)
+            return s->layers[b][k][size_t(i)];
+    }
+    return -1;
+}
+
+void RooflineChart::onHovered(const QPointF& point, bool state, int slot, int bucket)
+{
+    if (!state || slot >= int(m_devices.size())) {
+        QToolTip::hideText();
+        return;
+    }
+    const int layer = layerAt(point, slot, bucket);
+    if (layer < 0)
+        return;
+    const DeviceResult& d = m_report.results[size_t(m_devices[size_t(slot)])];
+    const LayerResult& l = d.layers[size_t(layer)];
+    const QString text = QStringLiteral("<b>%1</b> (%2)%3<br>output %4<br>FLOPs %5<br>bytes %6<br>"
+                                        "intensity %7 FLOP/B (ridge %8)<br>attainable %9<br>time %10 (%11), %12-bound")
+                             .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))),
+                                 m_devices.size() > 1 ? QStringLiteral("<br>%1").arg(qs(d.device.name).toHtmlEscaped()) : QString(),
+                                 qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
+                                 qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
+                                 qs(formatSI(l.attainable, "FLOP/s")), qs(formatTime(l.time, true)),
+                                 qs(formatPercent(l.share)), qs(std::string(boundName(l.bound))));
+    QToolTip::showText(QCursor::pos(), text, this);
+}
+
+void RooflineChart::onClicked(const QPointF& point, int slot, int bucket)
+{
+    const int layer = layerAt(point, slot, bucket);
+    if (layer >= 0 && slot < int(m_devices.size()))
+        emit layerClicked(layer, m_devices[size_t(slot)]);
+}
+
+std::vector<QPointF> RooflineChart::layerPoints() const
+{
+    std::vector<std::pair<int, QPointF>> found;
+    if (m_devices.empty())
+        return {};
+    const DeviceSeries* s = m_series.front();
+    for (size_t b = 0; b < 2; ++b)
+        for (size_t k = 0; k < size_t(kBuckets); ++k) {
+            const auto pts = s->points[b][k]->points();
+            for (int i = 0; i < pts.size(); ++i)
+                found.emplace_back(s->layers[b][k][size_t(i)], pts[i]);
+        }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<QPointF> out;
+    for (auto& [i, p] : found)
+        out.push_back(p);
+    return out;
+}
+
+void RooflineChart::resizeEvent(QResizeEvent* event)
+{
+    // Short axis titles in small charts, so that nothing is clipped.
+    const bool small = event->size().height() < 420 || event->size().width() < 560;
+    m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
+    const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
+    m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
+    m_small = small;
+    QChartView::resizeEvent(event);
+}
+
+QPointF RooflineChart::xRange() const { return { m_xlo, m_xhi }; }
+QPointF RooflineChart::yRange() const { return { m_ylo, m_yhi }; }
+
+} // namespace rfx

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "layerfilter.h"
+#include "roofline.h"
+
+#include <QChartView>
+#include <QPointer>
+
+#include <array>
+#include <vector>
+
+class QLineSeries;
+class QScatterSeries;
+class QLogValueAxis;
+
+namespace rfx {
+
+/// A log-log roofline chart: per device the DRAM slope and compute roof (and the vector roof when
+/// tensor cores raise the convolution roof), the ridge point, and every layer as a point at
+/// (intensity, attainable FLOP/s). Memory-bound layers are circles, compute-bound layers squares;
+/// a point's size grows with its share of the time. One device per chart, or several overlaid.
+class RooflineChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit RooflineChart(QWidget* parent = nullptr);
+    ~RooflineChart() override;
+
+    /// Shows the devices `devices` (indices into report.results). Replaces series points in place.
+    void setReport(const Report& report, const std::vector<int>& devices);
+    void setFilter(const LayerFilter& filter);
+    /// Marks one layer (index into the device's layer list) with a ring; -1 clears the mark.
+    void setSelectedLayer(int layer);
+    int selectedLayer() const { return m_selected; }
+    /// Forgets the sticky axis range and fits the current points to decade bounds.
+    void fitAxes();
+
+    /// For tests and exports: the plotted layer points of the first device, in layer order
+    /// (x in FLOP/byte, y in units of yScale() FLOP/s).
+    std::vector<QPointF> layerPoints() const;
+    QPointF xRange() const;
+    QPointF yRange() const;
+    double yScale() const { return m_scale; }
+    const std::vector<int>& devices() const { return m_devices; }
+
+signals:
+    /// A layer point was clicked: `layer` indexes the layer list of report.results[device].
+    void layerClicked(int layer, int device);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct DeviceSeries;
+    void ensureSeries(size_t count);
+    void rebuild();
+    void updateAxes(double xmin, double xmax, double ymin, double ymax);
+    void onHovered(const QPointF& point, bool state, int slot, int bucket);
+    void onClicked(const QPointF& point, int slot, int bucket);
+    int layerAt(const QPointF& point, int slot, int bucket) const;
+
+    QChart* m_chart;
+    QLogValueAxis* m_x;
+    QLogValueAxis* m_y;
+    std::vector<DeviceSeries*> m_series;
+    QScatterSeries* m_selection;
+    Report m_report;
+    std::vector<int> m_devices;
+    LayerFilter m_filter;
+    int m_selected = -1;
+    bool m_sticky = false;
+    bool m_small = false;
+    double m_scale = 1e9; ///< FLOP/s per unit of the y axis
+    double m_xlo = 0, m_xhi = 0, m_ylo = 0, m_yhi = 0;
+};
+
+} // namespace rfx
