@@ -22,6 +22,16 @@ ChartArea::ChartArea(QWidget* parent)
     m_grid->addWidget(m_empty, 0, 0);
 }
 
+namespace {
+// A summary whose height follows its text would resize the chart above it on every slider step,
+// and a resized chart lays itself out again: keep the height fixed (4 lines per device).
+void fixSummaryHeight(QLabel* label, size_t devices)
+{
+    const int lines = int(devices) * 4;
+    label->setFixedHeight(lines * label->fontMetrics().lineSpacing() + 8);
+}
+} // namespace
+
 ChartArea::Pane ChartArea::makePane()
 {
     Pane p;
@@ -37,6 +47,7 @@ ChartArea::Pane ChartArea::makePane()
     p.summary->setContentsMargins(6, 0, 6, 4);
     v->addWidget(p.chart, 1);
     v->addWidget(p.summary);
+    fixSummaryHeight(p.summary, 1);
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
     return p;
 }
@@ -56,6 +67,8 @@ void ChartArea::relayout(size_t devices)
         if (used)
             m_grid->addWidget(m_panes[i].box, int(i) / columns, int(i) % columns);
     }
+    for (size_t i = 0; i < charts; ++i)
+        m_panes[i].chart->setMinorGrid(charts <= 2);
     m_empty->setVisible(charts == 0);
     if (charts == 0)
         m_grid->addWidget(m_empty, 0, 0);
@@ -80,9 +93,11 @@ void ChartArea::setReport(const Report& report)
                                  summaryHtml(report.results[i], report.config));
         }
         m_panes[0].chart->setReport(report, all);
+        fixSummaryHeight(m_panes[0].summary, devices);
         m_panes[0].summary->setText(summaries);
     } else {
         for (size_t i = 0; i < devices; ++i) {
+            fixSummaryHeight(m_panes[i].summary, 1);
             m_panes[i].chart->setReport(report, { int(i) });
             m_panes[i].summary->setText(summaryHtml(report.results[i], report.config));
         }

@@ -24,13 +24,34 @@ QString shapeText(const Shape& s)
 LayerTableModel::LayerTableModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
+    m_bold.setBold(true);
 }
 
 void LayerTableModel::setReport(const Report& report, int device)
 {
+    const int newDevice = (device >= 0 && device < int(report.results.size())) ? device : -1;
+    // A slider step keeps the same rows (same layer names): update the cells in place, which keeps
+    // the view's selection and scroll position and costs far less than a reset.
+    bool sameRows = m_device >= 0 && newDevice >= 0
+        && m_report.results[size_t(m_device)].layers.size() == report.results[size_t(newDevice)].layers.size();
+    if (sameRows) {
+        const auto& a = m_report.results[size_t(m_device)].layers;
+        const auto& b = report.results[size_t(newDevice)].layers;
+        for (size_t i = 0; i < a.size() && sameRows; ++i)
+            sameRows = a[i].name == b[i].name;
+    }
+    const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
+    m_memoryColor = dark ? QColor(0xff, 0x9e, 0x5e) : QColor(0xb3, 0x40, 0x00);
+    m_computeColor = dark ? QColor(0x7a, 0xb8, 0xff) : QColor(0x0b, 0x4f, 0x9c);
+    if (sameRows) {
+        m_report = report;
+        m_device = newDevice;
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
     beginResetModel();
     m_report = report;
-    m_device = (device >= 0 && device < int(report.results.size())) ? device : -1;
+    m_device = newDevice;
     endResetModel();
 }
 
@@ -116,19 +137,10 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return int(Qt::AlignLeft | Qt::AlignVCenter);
         return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
-        if (dominant) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
-        return {};
+        return dominant ? QVariant(m_bold) : QVariant();
     case Qt::ForegroundRole:
-        if (index.column() == Bound) {
-            const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
-            if (l.bound == rfx::Bound::Memory)
-                return QBrush(dark ? QColor(0xff, 0x9e, 0x5e) : QColor(0xb3, 0x40, 0x00));
-            return QBrush(dark ? QColor(0x7a, 0xb8, 0xff) : QColor(0x0b, 0x4f, 0x9c));
-        }
+        if (index.column() == Bound)
+            return QBrush(l.bound == rfx::Bound::Memory ? m_memoryColor : m_computeColor);
         return {};
     case Qt::ToolTipRole: {
         const QString where = l.bound == rfx::Bound::Memory

@@ -3,6 +3,8 @@
 #include "roofline.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
+#include <QFont>
 
 namespace rfx {
 
@@ -36,6 +38,9 @@ public:
 private:
     Report m_report;
     int m_device = -1;
+    QFont m_bold;
+    QColor m_memoryColor;
+    QColor m_computeColor;
 };
 
 } // namespace rfx

@@ -56,6 +56,30 @@ double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+// Series properties are set only when they change, so that a live update does not ask the chart
+// to lay out again what did not move. (Legend markers are always set: their isVisible() reports
+// the drawn item, not the requested state.)
+template <typename T>
+void setVisibleIf(T* item, bool visible)
+{
+    if (item->isVisible() != visible)
+        item->setVisible(visible);
+}
+
+void setNameIf(QAbstractSeries* series, const QString& name)
+{
+    if (series->name() != name)
+        series->setName(name);
+}
+
+void setColorsIf(QScatterSeries* series, const QColor& fill, const QColor& border)
+{
+    if (series->color() != fill)
+        series->setColor(fill);
+    if (series->borderColor() != border)
+        series->setBorderColor(border);
+}
+
 } // namespace
 
 struct RooflineChart::DeviceSeries {
@@ -123,6 +147,8 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridge->setMarkerSize(9);
         s->ridge->setPointLabelsVisible(true);
         s->ridge->setPointLabelsClipping(false);
+        s->ridge->setPointLabelsColor(darkPalette() ? Qt::white : Qt::black);
+        s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
         for (int b = 0; b < 2; ++b) {
             for (int k = 0; k < kBuckets; ++k) {
@@ -182,6 +208,14 @@ void RooflineChart::setSelectedLayer(int layer)
     m_selection->replace(pts);
 }
 
+void RooflineChart::setMinorGrid(bool on)
+{
+    const int count = on ? -1 : 0;
+    for (QLogValueAxis* a : { m_x, m_y })
+        if (a->minorTickCount() != count)
+            a->setMinorTickCount(count);
+}
+
 void RooflineChart::fitAxes()
 {
     m_sticky = false;
@@ -233,13 +267,13 @@ void RooflineChart::rebuild()
     for (size_t slot = 0; slot < m_series.size(); ++slot) {
         DeviceSeries* s = m_series[slot];
         const bool used = slot < n;
-        s->roof->setVisible(used);
-        s->ridge->setVisible(used);
+        setVisibleIf(s->roof, used);
+        setVisibleIf(s->ridge, used);
         for (auto& row : s->points)
             for (QScatterSeries* p : row)
-                p->setVisible(used);
+                setVisibleIf(p, used);
         if (!used) {
-            s->vectorRoof->setVisible(false);
+            setVisibleIf(s->vectorRoof, false);
             for (QLegendMarker* m : m_chart->legend()->markers())
                 if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof)
                     m->setVisible(false);
@@ -252,23 +286,24 @@ void RooflineChart::rebuild()
         const QColor color = overlay ? deviceColor(slot) : roofColor;
 
         s->roof->replace({ QPointF(m_xlo, m_xlo * B), QPointF(d.ridge, P), QPointF(m_xhi, P) });
-        s->roof->setPen(QPen(color, 2.2));
-        s->roof->setName(QStringLiteral("%1 (%2, %3)")
+        if (s->roof->pen() != QPen(color, 2.2))
+            s->roof->setPen(QPen(color, 2.2));
+        setNameIf(s->roof, QStringLiteral("%1 (%2, %3)")
                              .arg(qs(d.device.name), qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s"))));
         const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
-        s->vectorRoof->setVisible(showVector);
+        setVisibleIf(s->vectorRoof, showVector);
         if (showVector) {
             s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(m_xhi, Pv) });
             QPen dashed(color, 1.5, Qt::DashLine);
-            s->vectorRoof->setPen(dashed);
-            s->vectorRoof->setName(tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
+            if (s->vectorRoof->pen() != dashed)
+                s->vectorRoof->setPen(dashed);
+            setNameIf(s->vectorRoof, tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
         }
         s->ridge->replace({ QPointF(d.ridge, P) });
-        s->ridge->setColor(color);
-        s->ridge->setBorderColor(color);
-        s->ridge->setPointLabelsColor(darkPalette() ? Qt::white : Qt::black);
-        s->ridge->setPointLabelsFormat(QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge))));
-        s->ridge->setName(QStringLiteral("ridge point I* = peak / bandwidth"));
+        setColorsIf(s->ridge, color, color);
+        const QString ridgeLabel = QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
+        if (s->ridge->pointLabelsFormat() != ridgeLabel)
+            s->ridge->setPointLabelsFormat(ridgeLabel);
 
         std::array<std::array<QList<QPointF>, kBuckets>, 2> pts;
         for (auto& row : s->layers)
@@ -292,9 +327,8 @@ void RooflineChart::rebuild()
                 QScatterSeries* p = s->points[b][k];
                 p->replace(pts[b][k]);
                 const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b));
-                p->setColor(c);
-                p->setBorderColor(overlay ? (b == size_t(Bound::Memory) ? c.darker(160) : c.lighter(150)) : c.darker(130));
-                p->setName(b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
+                setColorsIf(p, c, overlay ? (b == size_t(Bound::Memory) ? c.darker(160) : c.lighter(150)) : c.darker(130));
+                setNameIf(p, b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
             }
         }
         // Legend: the roof per device; one entry per bound for the points (not per size bucket).
@@ -329,7 +363,8 @@ void RooflineChart::rebuild()
     if (hidden > 0 && n > 0)
         title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted; see the table</small>", "",
             hidden / int(std::max<size_t>(n, 1)));
-    m_chart->setTitle(title);
+    if (m_chart->title() != title)
+        m_chart->setTitle(title);
     setSelectedLayer(m_selected);
 }
 

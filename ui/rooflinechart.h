@@ -33,6 +33,9 @@ public:
     int selectedLayer() const { return m_selected; }
     /// Forgets the sticky axis range and fits the current points to decade bounds.
     void fitAxes();
+    /// Minor (2..9) log gridlines: on for a large chart, off for small multiples where they are clutter
+    /// (and cost most of a repaint).
+    void setMinorGrid(bool on);
 
     /// For tests and exports: the plotted layer points of the first device, in layer order
     /// (x in FLOP/byte, y in units of yScale() FLOP/s).

@@ -1,0 +1,118 @@
+// GUI speed, measured with QBENCHMARK (not a pass/fail test). Run: cmake --build <dir> --target bench
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "testutils.h"
+
+#include <QSlider>
+#include <QTableView>
+
+using namespace rfx;
+
+class BenchUi : public QObject {
+    Q_OBJECT
+    const QStringList m_devices { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
+        QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") };
+
+    GuiOptions options() const
+    {
+        GuiOptions o;
+        o.noRestore = true;
+        o.configGiven = true;
+        for (const QString& d : m_devices)
+            o.config.devices.push_back(d.toStdString());
+        return o;
+    }
+
+private slots:
+    void initTestCase() { qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR); }
+
+    // One batch-slider step, then a synchronous repaint of the four charts and the table.
+    void sliderStepToRepaint4Devices()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSlider* slider = w.controls()->batchSlider();
+        QCOMPARE(w.chartArea()->charts().size(), size_t(4));
+        int value = 1;
+        QBENCHMARK {
+            value = value == 1 ? 2 : 1;
+            slider->setValue(value);
+            for (RooflineChart* c : w.chartArea()->charts())
+                c->viewport()->repaint();
+            w.table()->viewport()->repaint();
+        }
+        QCOMPARE(w.report()->results.size(), size_t(4));
+    }
+
+    // The same step split: the update without painting, and painting alone.
+    void sliderStepNoRepaint4Devices()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSlider* slider = w.controls()->batchSlider();
+        int value = 1;
+        QBENCHMARK {
+            value = value == 1 ? 2 : 1;
+            slider->setValue(value);
+        }
+    }
+
+    void repaintOnly4Devices()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QBENCHMARK {
+            for (RooflineChart* c : w.chartArea()->charts())
+                c->viewport()->repaint();
+            w.table()->viewport()->repaint();
+        }
+    }
+
+    void repaintOneChart()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* c = w.chartArea()->charts()[0];
+        QBENCHMARK {
+            c->viewport()->repaint();
+        }
+    }
+
+    void repaintTable()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QBENCHMARK {
+            w.table()->viewport()->repaint();
+        }
+    }
+
+    // The engine alone for the same step: build the U-Net and analyse it on four devices.
+    void analysis4Devices()
+    {
+        std::vector<Device> devices;
+        for (const QString& d : m_devices)
+            devices.push_back(rfx::test::shippedDevice(qPrintable(d)));
+        Config c;
+        QBENCHMARK {
+            c.batch = c.batch == 1 ? 2 : 1;
+            AnalysisOutcome out = analyzeConfig(c, devices);
+            QVERIFY(out.report);
+        }
+    }
+};
+
+QTEST_MAIN(BenchUi)
+#include "bench_ui.moc"

@@ -1,0 +1,310 @@
+// The live window, offscreen: sliders move the chart's points and the table's rows, points and rows
+// select each other, invalid input is explained in place, and the window restores its state.
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "layertablemodel.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "testutils.h"
+
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QApplication>
+#include <QChart>
+#include <QDir>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+
+using namespace rfx;
+
+namespace {
+GuiOptions fresh(QStringList devices = { QStringLiteral("rtx-2060-super") })
+{
+    GuiOptions o;
+    o.noRestore = true;
+    o.configGiven = true;
+    for (const QString& d : devices)
+        o.config.devices.push_back(d.toStdString());
+    return o;
+}
+
+QString cell(const MainWindow& w, int row, int column)
+{
+    return w.table()->model()->index(row, column).data().toString();
+}
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
+        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    }
+
+    void defaultWindowShowsTheClassicUNet()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.report());
+        QCOMPARE(w.report()->results.size(), size_t(1));
+        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(31'030'658));
+        QCOMPARE(w.chartArea()->charts().size(), size_t(1));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        // Every layer with FLOPs is a point: all rows but the 4 concats.
+        QCOMPARE(chart->layerPoints().size(), w.report()->results[0].layers.size() - 4);
+        QCOMPARE(cell(w, 0, LayerTableModel::Name), QStringLiteral("enc1.conv1"));
+    }
+
+    void sliderMovesPointsAndRows()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const auto before = chart->layerPoints();
+        const QString rowBefore = cell(w, 0, LayerTableModel::OutputShape);
+
+        w.controls()->batchSlider()->setValue(8); // as a drag would
+        QCOMPARE(w.report()->config.batch, 8);
+        const auto after = chart->layerPoints();
+        QCOMPARE(after.size(), before.size());
+        QVERIFY(after != before); // weight-heavy layers moved right
+        QCOMPARE(cell(w, 0, LayerTableModel::OutputShape), QStringLiteral("8\u00d764\u00d7570\u00d7570"));
+        QVERIFY(cell(w, 0, LayerTableModel::OutputShape) != rowBefore);
+
+        // The image slider snaps to sizes that work with valid padding.
+        w.controls()->imageSlider()->setValue(600);
+        const int h = w.report()->config.unet.height;
+        QVERIFY2((h - 124) % 16 == 0, qPrintable(QString::number(h)));
+        QVERIFY(std::abs(h - 600) <= 8);
+        QVERIFY(w.controls()->problemText().isEmpty());
+
+        // Bits: 16-bit halves the traffic of every row.
+        const double bytes32 = w.report()->results[0].layers[0].bytes;
+        w.controls()->bitsSlider()->setValue(1);
+        QCOMPARE(w.report()->config.bits, 16);
+        QCOMPARE(w.report()->results[0].layers[0].bytes, bytes32 / 2);
+    }
+
+    void axesStayPutWhilePointsStayInside()
+    {
+        MainWindow w(fresh());
+        w.show();
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const QPointF x0 = chart->xRange(), y0 = chart->yRange();
+        w.controls()->batchSlider()->setValue(2);
+        QCOMPARE(chart->xRange(), x0);
+        QCOMPARE(chart->yRange(), y0);
+        // decade bounds
+        QCOMPARE(std::log10(x0.x()), std::round(std::log10(x0.x())));
+        QCOMPARE(std::log10(y0.y()), std::round(std::log10(y0.y())));
+    }
+
+    void clickingAPointSelectsItsRow()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        // The dominant layer: the one with the largest share.
+        const auto& layers = w.report()->results[0].layers;
+        int target = 0;
+        for (size_t i = 0; i < layers.size(); ++i)
+            if (layers[i].share > layers[size_t(target)].share)
+                target = int(i);
+        // Find its series and click it where it is drawn.
+        const QPointF value(layers[size_t(target)].intensity, layers[size_t(target)].attainable / chart->yScale());
+        QScatterSeries* series = nullptr;
+        for (QAbstractSeries* s : chart->chart()->series()) {
+            auto* sc = qobject_cast<QScatterSeries*>(s);
+            if (sc && sc->isVisible() && sc->points().contains(value) && sc->markerSize() < 25)
+                series = sc;
+        }
+        QVERIFY(series);
+        const QPointF scene = chart->chart()->mapToPosition(value, series);
+        const QPoint pos = chart->mapFromScene(scene);
+        QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, pos);
+        QCOMPARE(w.selectedLayer(), target);
+        const QModelIndex current = w.table()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(current.siblingAtColumn(LayerTableModel::Name).data().toString(),
+            QString::fromStdString(layers[size_t(target)].name));
+        QCOMPARE(chart->selectedLayer(), target);
+    }
+
+    void legendKeepsShortEntries()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList visible;
+        for (QLegendMarker* m : w.chartArea()->charts()[0]->chart()->legend()->markers())
+            if (m->isVisible())
+                visible.append(m->label());
+        // One entry per bound, not one per marker size; the roof is described in the title.
+        QCOMPARE(visible, (QStringList { QStringLiteral("memory-bound"), QStringLiteral("compute-bound") }));
+    }
+
+    void selectingARowMarksThePoint()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QTableView* table = w.table();
+        const QModelIndex row = table->model()->index(3, 0);
+        table->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(w.selectedLayer(), 3);
+        QCOMPARE(w.chartArea()->charts()[0]->selectedLayer(), 3);
+    }
+
+    void invalidSizeIsExplainedInPlace()
+    {
+        MainWindow w(fresh());
+        w.show();
+        w.controls()->imageSpin()->setValue(580); // typed, not snapped
+        const QString problem = w.controls()->problemText();
+        QVERIFY2(problem.contains(QStringLiteral("572 and 588")), qPrintable(problem));
+        QVERIFY(problem.contains(QStringLiteral("Use 572")));
+        // The last working analysis stays on screen: no blank chart.
+        QCOMPARE(w.report()->config.unet.height, 572);
+        QVERIFY(!w.chartArea()->charts()[0]->layerPoints().empty());
+        w.controls()->imageSpin()->setValue(588);
+        QVERIFY(w.controls()->problemText().isEmpty());
+        QCOMPARE(w.report()->config.unet.height, 588);
+    }
+
+    void gridAndOverlay()
+    {
+        MainWindow w(fresh({ QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
+            QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
+        w.show();
+        QCOMPARE(w.chartArea()->charts().size(), size_t(4));
+        w.chartArea()->setOverlay(true);
+        QCOMPARE(w.chartArea()->charts().size(), size_t(1));
+        QCOMPARE(w.chartArea()->charts()[0]->devices().size(), size_t(4));
+        w.chartArea()->setOverlay(false);
+        QCOMPARE(w.chartArea()->charts().size(), size_t(4));
+    }
+
+    void filterTopN()
+    {
+        MainWindow w(fresh());
+        w.show();
+        auto* topN = w.findChild<QSpinBox*>(QString(), Qt::FindChildrenRecursively);
+        QVERIFY(topN);
+        // Find the "Top N" spin box by its suffix.
+        for (QSpinBox* s : w.findChildren<QSpinBox*>())
+            if (s->suffix().contains(QStringLiteral("by time")))
+                topN = s;
+        topN->setValue(5);
+        QCOMPARE(w.table()->model()->rowCount(), 5);
+        QCOMPARE(w.chartArea()->charts()[0]->layerPoints().size(), size_t(5));
+        topN->setValue(0);
+        QCOMPARE(w.table()->model()->rowCount(), int(w.report()->results[0].layers.size()));
+    }
+
+    void tableAgreesWithTheEngine()
+    {
+        MainWindow w(fresh());
+        w.show();
+        Config c;
+        c.batch = 4;
+        c.mode = Mode::Training;
+        w.setConfig(c);
+        const AnalysisOutcome direct = analyzeConfig(c, { rfx::test::shippedDevice("rtx-2060-super") });
+        QCOMPARE(w.report()->results[0].totals.time, direct.report->results[0].totals.time);
+        const int rows = w.table()->model()->rowCount();
+        QCOMPARE(rows, int(direct.report->results[0].layers.size()));
+        QCOMPARE(w.table()->model()->index(rows - 1, LayerTableModel::Op).data().toString(), QStringLiteral("optimizer"));
+    }
+
+    void presetTheStudy()
+    {
+        MainWindow w(fresh());
+        w.show();
+        w.loadPreset(1);
+        QCOMPARE(w.report()->config.unet.height, 128);
+        QCOMPARE(w.report()->config.batch, 16);
+        QCOMPARE(w.report()->config.unet.padding, Padding::Same);
+        QCOMPARE(w.report()->results.size(), size_t(3));
+        QCOMPARE(w.report()->results[2].device.id, std::string("rtx-2060-super"));
+    }
+
+    void settingsRestoreConfigurationAndDevices()
+    {
+        {
+            MainWindow w(fresh({ QStringLiteral("t4"), QStringLiteral("l4") }));
+            w.show();
+            Config c;
+            c.unet.height = c.unet.width = 256;
+            c.unet.padding = Padding::Same;
+            c.bits = 16;
+            w.setConfig(c);
+            w.close(); // saves
+        }
+        GuiOptions o; // restore
+        MainWindow w(o);
+        w.show();
+        QCOMPARE(w.report()->config.unet.height, 256);
+        QCOMPARE(w.report()->config.bits, 16);
+        QCOMPARE(w.report()->results.size(), size_t(2));
+        QCOMPARE(w.report()->results[0].device.id, std::string("t4"));
+    }
+
+    void darkPalette()
+    {
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+        QApplication::setPalette(dark);
+        {
+            MainWindow w(fresh());
+            w.resize(1400, 900);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCOMPARE(w.chartArea()->charts()[0]->chart()->theme(), QChart::ChartThemeDark);
+            if (qEnvironmentVariableIsSet("RFX_SAVE_GRABS"))
+                w.grab().save(QDir::temp().filePath(QStringLiteral("rfx-dark.png")));
+        }
+        QApplication::setPalette(light);
+    }
+
+    void grabIsNotBlank()
+    {
+        MainWindow w(fresh());
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QImage image = w.grab().toImage();
+        QCOMPARE(image.size(), QSize(1200, 800) * image.devicePixelRatio());
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
