@@ -5,6 +5,8 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -23,13 +25,55 @@ ChartArea::ChartArea(QWidget* parent)
 }
 
 namespace {
-// A summary whose height follows its text would resize the chart above it on every slider step,
-// and a resized chart lays itself out again: keep the height fixed (4 lines per device).
-void fixSummaryHeight(QLabel* label, size_t devices)
-{
-    const int lines = int(devices) * 4;
-    label->setFixedHeight(lines * label->fontMetrics().lineSpacing() + 8);
-}
+
+// A summary whose height followed its text would resize the chart above it on every slider step,
+// and a resized chart lays itself out again. Its height is "sticky": fitted to the text when the
+// label is resized, only ever grown when the text changes (as it does on every step of a drag).
+class SummaryLabel : public QLabel {
+public:
+    explicit SummaryLabel(QWidget* parent)
+        : QLabel(parent)
+    {
+        setWordWrap(true);
+        setTextFormat(Qt::RichText);
+        setTextInteractionFlags(Qt::TextSelectableByMouse);
+        setContentsMargins(6, 0, 6, 4);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    }
+    void setSummary(const QString& html)
+    {
+        if (html == text())
+            return;
+        setText(html);
+        fit(false);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QLabel::resizeEvent(event);
+        if (event->oldSize().width() != event->size().width())
+            fit(true);
+    }
+
+private:
+    void fit(bool mayShrink)
+    {
+        if (width() < 100)
+            return; // not laid out yet
+        // QLabel::heightForWidth() would include the fixed height set here: measure the text itself.
+        const QMargins m = contentsMargins();
+        QTextDocument doc;
+        doc.setDefaultFont(font());
+        doc.setDocumentMargin(0);
+        doc.setHtml(text());
+        doc.setTextWidth(width() - m.left() - m.right());
+        const int need = int(std::ceil(doc.size().height())) + m.top() + m.bottom() + 2;
+        if (need > height() || (mayShrink && need < height()))
+            setFixedHeight(need);
+    }
+};
+
 } // namespace
 
 ChartArea::Pane ChartArea::makePane()
@@ -40,14 +84,9 @@ ChartArea::Pane ChartArea::makePane()
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     p.chart = new RooflineChart(p.box);
-    p.summary = new QLabel(p.box);
-    p.summary->setWordWrap(true);
-    p.summary->setTextFormat(Qt::RichText);
-    p.summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    p.summary->setContentsMargins(6, 0, 6, 4);
+    p.summary = new SummaryLabel(p.box);
     v->addWidget(p.chart, 1);
     v->addWidget(p.summary);
-    fixSummaryHeight(p.summary, 1);
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
     return p;
 }
@@ -93,13 +132,11 @@ void ChartArea::setReport(const Report& report)
                                  summaryHtml(report.results[i], report.config));
         }
         m_panes[0].chart->setReport(report, all);
-        fixSummaryHeight(m_panes[0].summary, devices);
-        m_panes[0].summary->setText(summaries);
+        static_cast<SummaryLabel*>(m_panes[0].summary)->setSummary(summaries);
     } else {
         for (size_t i = 0; i < devices; ++i) {
-            fixSummaryHeight(m_panes[i].summary, 1);
             m_panes[i].chart->setReport(report, { int(i) });
-            m_panes[i].summary->setText(summaryHtml(report.results[i], report.config));
+            static_cast<SummaryLabel*>(m_panes[i].summary)->setSummary(summaryHtml(report.results[i], report.config));
         }
     }
 }
