@@ -169,14 +169,22 @@ private:
         return static_cast<int>(m_net.layers.size()) - 1;
     }
 
+    // A layer reading one tensor, the output of `input`.
+    Layer singleInput(const std::string& name, Op op, int input) const
+    {
+        Layer l;
+        l.name = name;
+        l.op = op;
+        l.inputs = { input };
+        l.inShapes = { shapeOf(input) };
+        l.out = shapeOf(input);
+        return l;
+    }
+
     int conv(const std::string& name, int input, int cout, int k, int stride, int groups, Padding pad)
     {
         const Shape in = shapeOf(input);
-        Layer l;
-        l.name = name;
-        l.op = Op::Conv;
-        l.inputs = { input };
-        l.inShapes = { in };
+        Layer l = singleInput(name, Op::Conv, input);
         l.kh = l.kw = k;
         l.stride = stride;
         l.groups = groups;
@@ -207,11 +215,7 @@ private:
     int convTranspose(const std::string& name, int input, int cout)
     {
         const Shape in = shapeOf(input);
-        Layer l;
-        l.name = name;
-        l.op = Op::ConvTranspose;
-        l.inputs = { input };
-        l.inShapes = { in };
+        Layer l = singleInput(name, Op::ConvTranspose, input);
         l.kh = l.kw = m_p.stride;
         l.stride = m_p.stride;
         l.out = Shape { in.n, cout, in.h * m_p.stride, in.w * m_p.stride };
@@ -221,11 +225,7 @@ private:
     int pool(const std::string& name, int input)
     {
         const Shape in = shapeOf(input);
-        Layer l;
-        l.name = name;
-        l.op = Op::MaxPool;
-        l.inputs = { input };
-        l.inShapes = { in };
+        Layer l = singleInput(name, Op::MaxPool, input);
         l.kh = l.kw = m_p.stride;
         l.stride = m_p.stride;
         l.out = Shape { in.n, in.c, in.h / m_p.stride, in.w / m_p.stride };
@@ -246,16 +246,7 @@ private:
         return push(std::move(l));
     }
 
-    int elementwise(const std::string& name, Op op, int input)
-    {
-        Layer l;
-        l.name = name;
-        l.op = op;
-        l.inputs = { input };
-        l.inShapes = { shapeOf(input) };
-        l.out = shapeOf(input);
-        return push(std::move(l));
-    }
+    int elementwise(const std::string& name, Op op, int input) { return push(singleInput(name, op, input)); }
 
     // The elementwise layers after a convolution: separate rows, or fused into the convolution's row.
     int post(int x, const std::string& base, bool bias, bool bn, bool relu)
