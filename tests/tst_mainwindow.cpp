@@ -2,6 +2,7 @@
 // select each other, invalid input is explained in place, and the window restores its state.
 #include "chartarea.h"
 #include "controlpanel.h"
+#include "devicepicker.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
@@ -9,7 +10,10 @@
 
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
+#include <QListView>
 #include <QScatterSeries>
 #include <QApplication>
 #include <QChart>
@@ -186,6 +190,39 @@ private slots:
         w.controls()->imageSpin()->setValue(588);
         QVERIFY(w.controls()->problemText().isEmpty());
         QCOMPARE(w.report()->config.unet.height, 588);
+
+        // The one-click fix offered in the message.
+        w.controls()->imageSpin()->setValue(590);
+        QLabel* label = nullptr;
+        for (QLabel* l : w.controls()->findChildren<QLabel*>())
+            if (l->accessibleName() == QStringLiteral("Configuration problem"))
+                label = l;
+        QVERIFY(label && label->isVisible());
+        QVERIFY(label->text().contains(QStringLiteral("href=\"604\"")));
+        emit label->linkActivated(QStringLiteral("604"));
+        QCOMPARE(w.report()->config.unet.height, 604);
+        QCOMPARE(w.report()->config.unet.width, 604);
+        QVERIFY(!label->isVisible());
+    }
+
+    void deviceSearchAndChecks()
+    {
+        MainWindow w(fresh());
+        w.show();
+        auto* picker = w.findChild<DevicePicker*>();
+        QVERIFY(picker);
+        auto* view = picker->findChild<QListView*>();
+        picker->searchField()->setText(QStringLiteral("hopper"));
+        QCOMPARE(view->model()->rowCount(), 2); // H100 and H200, by architecture
+        // Checking a device adds its chart.
+        const QModelIndex h100 = view->model()->index(0, 0);
+        QVERIFY(h100.data().toString().contains(QStringLiteral("H100")));
+        view->model()->setData(h100, Qt::Checked, Qt::CheckStateRole);
+        QCOMPARE(w.report()->results.size(), size_t(2));
+        QCOMPARE(w.chartArea()->charts().size(), size_t(2));
+        QCOMPARE(w.report()->results[1].device.id, std::string("h100-sxm"));
+        picker->searchField()->clear();
+        QVERIFY(view->model()->rowCount() >= 12);
     }
 
     void gridAndOverlay()
