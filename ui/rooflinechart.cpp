@@ -91,8 +91,10 @@ struct RooflineChart::DeviceSeries {
 };
 
 RooflineChart::RooflineChart(QWidget* parent)
-    : QChartView(parent)
-    , m_chart(new QChart)
+    // Hand our chart to the base constructor: QChartView(parent) would create a default chart that
+    // setChart() releases without deleting (LeakSanitizer found it).
+    : QChartView(new QChart, parent)
+    , m_chart(chart())
     , m_x(new QLogValueAxis)
     , m_y(new QLogValueAxis)
 {
@@ -122,7 +124,6 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_selection->attachAxis(m_x);
     m_selection->attachAxis(m_y);
 
-    setChart(m_chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 260);
     ensureSeries(1);
