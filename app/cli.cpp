@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "device_loader.h"
+#include "figure.h"
 #include "options.h"
 #include "report_writer.h"
 #include "roofline.h"
@@ -13,20 +14,37 @@ namespace rfx {
 
 namespace {
 
-const char* const kUsage = "usage: roofline-cli analyze [configuration options] [--format table|json|csv]\n"
-                           "       roofline-cli devices [--format table|json]\n"
-                           "       roofline-cli --help | --version\n";
+struct Registered {
+    std::string name;
+    CliCommand command;
+    std::string usage;
+};
+std::vector<Registered>& registry()
+{
+    static std::vector<Registered> commands;
+    return commands;
+}
+
+std::string usage()
+{
+    std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv]\n"
+                    "       roofline-cli devices [--format table|json]\n";
+    for (const Registered& r : registry())
+        u += "       roofline-cli " + r.usage + "\n";
+    return u + "       roofline-cli --help | --version\n";
+}
 
 void printHelp(std::ostream& out)
 {
     out << "roofline-cli " << kVersion
         << ": roofline cost analysis of a convolutional network on GPUs and CPUs.\n\n"
-        << kUsage
+        << usage()
         << "\nCommands:\n"
            "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
            "  devices                    list the device library (shipped and user devices)\n"
            "\nConfiguration options (analyze):\n"
         << configOptionsHelp()
+        << (registry().empty() ? "" : "\nExport options (export):\n" + exportOptionsHelp())
         << "\nOther options:\n"
            "  --format table|json|csv    output format (default table; devices: table|json)\n"
            "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
@@ -72,21 +90,12 @@ OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, 
 
 DeviceLibrary loadLibrary(const Common& common, const std::filesystem::path& exeDir, std::ostream& err)
 {
-    std::vector<std::filesystem::path> dirs { shippedDeviceDir(exeDir) };
-    dirs.insert(dirs.end(), common.extraDirs.begin(), common.extraDirs.end());
-    if (auto user = userDeviceDir(); !user.empty())
-        dirs.push_back(user);
-    DeviceLibrary lib = loadDeviceLibrary(dirs);
-    for (const Diagnostic& d : lib.diagnostics) {
-        if (d.severity != Severity::Info)
-            err << toString(d) << "\n";
-    }
-    return lib;
+    return loadCliDevices(common.extraDirs, exeDir, err);
 }
 
 int usageError(std::ostream& err, const std::string& message)
 {
-    err << "roofline-cli: " << message << "\n" << kUsage << "Try 'roofline-cli --help'.\n";
+    err << "roofline-cli: " << message << "\n" << usage() << "Try 'roofline-cli --help'.\n";
     return ExitUsage;
 }
 
@@ -142,22 +151,8 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (ids.empty())
         ids.push_back("rtx-2060-super");
     std::vector<Device> chosen;
-    for (const std::string& id : ids) {
-        if (id == "all") {
-            chosen = lib.devices;
-            break;
-        }
-        const Device* d = lib.find(id);
-        if (!d) {
-            std::string known;
-            for (const Device& x : lib.devices)
-                known += (known.empty() ? "" : ", ") + x.id;
-            err << "roofline-cli: unknown device '" << id << "'; known devices: " << known << "\n";
-            return ExitUsage;
-        }
-        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d->id; }))
-            chosen.push_back(*d);
-    }
+    if (!resolveDevices(lib, ids, chosen, err))
+        return ExitUsage;
 
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     if (!outcome.report) {
@@ -177,10 +172,72 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
 
 } // namespace
 
+void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine)
+{
+    registry().push_back({ name, command, usageLine });
+}
+
+bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error)
+{
+    std::vector<std::string> rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--devices-dir") {
+            if (i + 1 >= args.size()) {
+                error = "--devices-dir: missing value";
+                return false;
+            }
+            dirs.emplace_back(args[++i]);
+        } else if (args[i].starts_with("--devices-dir=")) {
+            dirs.emplace_back(args[i].substr(14));
+        } else {
+            rest.push_back(args[i]);
+        }
+    }
+    args = std::move(rest);
+    return true;
+}
+
+DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& exeDir,
+    std::ostream& err)
+{
+    std::vector<std::filesystem::path> dirs { shippedDeviceDir(exeDir) };
+    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
+    if (auto user = userDeviceDir(); !user.empty())
+        dirs.push_back(user);
+    DeviceLibrary lib = loadDeviceLibrary(dirs);
+    for (const Diagnostic& d : lib.diagnostics) {
+        if (d.severity != Severity::Info)
+            err << toString(d) << "\n";
+    }
+    return lib;
+}
+
+bool resolveDevices(const DeviceLibrary& lib, const std::vector<std::string>& ids, std::vector<Device>& chosen,
+    std::ostream& err)
+{
+    for (const std::string& id : ids) {
+        if (id == "all") {
+            chosen = lib.devices;
+            return true;
+        }
+        const Device* d = lib.find(id);
+        if (!d) {
+            std::string known;
+            for (const Device& x : lib.devices)
+                known += (known.empty() ? "" : ", ") + x.id;
+            err << "roofline-cli: unknown device '" << id << "'; known devices: " << known << "\n";
+            return false;
+        }
+        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d->id; }))
+            chosen.push_back(*d);
+    }
+    return true;
+}
+
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     if (args.empty()) {
-        err << kUsage << "Try 'roofline-cli --help'.\n";
+        err << usage() << "Try 'roofline-cli --help'.\n";
         return ExitUsage;
     }
     const std::string& command = args.front();
@@ -201,6 +258,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runAnalyze(rest, out, err, exeDir);
     if (command == "devices")
         return runDevices(rest, out, err, exeDir);
+    for (const Registered& r : registry())
+        if (r.name == command)
+            return r.command(rest, out, err, exeDir);
     return usageError(err, "unknown command '" + command + "'");
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "device_loader.h"
+
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -14,5 +16,21 @@ enum ExitCode { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
 /// warnings to `err`. `executableDir` locates the installed device folder.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
     const std::filesystem::path& executableDir);
+
+/// A command added by another library (export and reproduce need Qt; the rest of the tool does not).
+using CliCommand = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+    const std::filesystem::path& executableDir);
+void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine);
+
+/// Takes every "--devices-dir DIR" out of `args`; false and `error` when DIR is missing.
+bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error);
+
+/// Loads the shipped, extra and user device folders; prints file problems to `err`.
+DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs,
+    const std::filesystem::path& executableDir, std::ostream& err);
+
+/// Looks up `ids` ("all" = every device) in `library`; false after printing the unknown id and the known ones.
+bool resolveDevices(const DeviceLibrary& library, const std::vector<std::string>& ids, std::vector<Device>& out,
+    std::ostream& err);
 
 } // namespace rfx

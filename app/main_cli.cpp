@@ -1,5 +1,8 @@
 // roofline-cli: the headless tool. All logic lives in cli.cpp so that tests can run it in-process.
 #include "cli.h"
+#ifdef ROOFLINE_HAVE_EXPORT
+#include "cli_export.h"
+#endif
 
 #include <filesystem>
 #include <iostream>
@@ -7,6 +10,9 @@
 
 int main(int argc, char** argv)
 {
+#ifdef ROOFLINE_HAVE_EXPORT
+    rfx::registerExportCommands();
+#endif
     std::vector<std::string> args(argv + 1, argv + argc);
     std::error_code ec;
     std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);

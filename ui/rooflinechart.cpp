@@ -8,11 +8,13 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QFontMetricsF>
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
 
 #include <cmath>
+#include <cstring>
 
 namespace rfx {
 
@@ -44,11 +46,21 @@ QColor deviceColor(size_t i)
     return colors[i % std::size(colors)];
 }
 
-QColor boundColor(Bound b)
+QColor boundColor(Bound b, bool dark)
 {
     if (b == Bound::Memory)
-        return darkPalette() ? QColor(0xff, 0x8a, 0x3d) : QColor(0xd5, 0x5e, 0x00);
-    return darkPalette() ? QColor(0x5c, 0xa8, 0xff) : QColor(0x00, 0x5a, 0xb5);
+        return dark ? QColor(0xff, 0x8a, 0x3d) : QColor(0xd5, 0x5e, 0x00);
+    return dark ? QColor(0x5c, 0xa8, 0xff) : QColor(0x00, 0x5a, 0xb5);
+}
+
+// "NVIDIA GeForce RTX 2060 Super" -> "RTX 2060 Super": legends are narrow, the title has the full name.
+QString shortDeviceName(const std::string& name)
+{
+    QString n = QString::fromStdString(name);
+    for (const char* prefix : { "NVIDIA ", "GeForce ", "AMD ", "Intel ", "Apple " })
+        if (n.startsWith(QLatin1String(prefix)))
+            n = n.mid(int(std::strlen(prefix)));
+    return n;
 }
 
 double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
@@ -145,10 +157,16 @@ void RooflineChart::ensureSeries(size_t count)
         s->vectorRoof = new QLineSeries;
         s->ridge = new QScatterSeries;
         s->ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        s->ridge->setMarkerSize(9);
+        s->ridge->setMarkerSize(9 * m_markerScale);
         s->ridge->setPointLabelsVisible(true);
         s->ridge->setPointLabelsClipping(false);
-        s->ridge->setPointLabelsColor(darkPalette() ? Qt::white : Qt::black);
+        s->ridge->setPointLabelsColor(dark() ? Qt::white : Qt::black);
+        if (m_print) {
+            QFont f;
+            f.setPixelSize(std::max(6, int(std::lround(m_printFontPx * 0.9))));
+            s->ridge->setPointLabelsFont(f);
+            s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
+        }
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
         for (int b = 0; b < 2; ++b) {
@@ -156,7 +174,7 @@ void RooflineChart::ensureSeries(size_t count)
                 auto* p = new QScatterSeries;
                 p->setMarkerShape(b == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
                                                           : QScatterSeries::MarkerShapeRectangle);
-                p->setMarkerSize(kMarkerSize[size_t(k)]);
+                p->setMarkerSize(kMarkerSize[size_t(k)] * m_markerScale);
                 s->points[size_t(b)][size_t(k)] = p;
                 all.append(p);
                 connect(p, &QScatterSeries::hovered, this,
@@ -206,7 +224,58 @@ void RooflineChart::setSelectedLayer(int layer)
         if (layer < int(d.layers.size()) && d.layers[size_t(layer)].intensity > 0)
             pts.append(QPointF(d.layers[size_t(layer)].intensity, d.layers[size_t(layer)].attainable / m_scale));
     }
-    m_selection->replace(pts);
+    if (!m_print)
+        m_selection->replace(pts);
+}
+
+bool RooflineChart::dark() const { return !m_print && darkPalette(); }
+
+void RooflineChart::setPrintStyle(double fontPx, bool transparent)
+{
+    m_print = true;
+    m_chart->setTheme(QChart::ChartThemeLight);
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_chart->setBackgroundRoundness(0);
+    if (transparent) {
+        m_chart->setBackgroundVisible(false);
+        m_chart->setPlotAreaBackgroundVisible(false);
+    } else {
+        m_chart->setBackgroundBrush(Qt::white);
+        m_chart->setBackgroundPen(Qt::NoPen);
+    }
+    auto font = [](double px, bool bold = false) {
+        QFont f;
+        f.setPixelSize(std::max(6, int(std::lround(px))));
+        f.setBold(bold);
+        return f;
+    };
+    m_chart->setTitleFont(font(fontPx, true));
+    m_chart->setTitleBrush(QColor(0x11, 0x11, 0x11));
+    m_chart->legend()->setFont(font(fontPx * 0.9));
+    m_chart->legend()->setLabelColor(QColor(0x11, 0x11, 0x11));
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setLabelsFont(font(fontPx * 0.9));
+        a->setTitleFont(font(fontPx));
+        a->setLabelsColor(QColor(0x11, 0x11, 0x11));
+        a->setTitleBrush(QColor(0x11, 0x11, 0x11));
+        a->setGridLineColor(QColor(0xcc, 0xcc, 0xcc));
+        a->setMinorGridLineColor(QColor(0xea, 0xea, 0xea));
+        a->setLinePenColor(QColor(0x44, 0x44, 0x44));
+    }
+    for (DeviceSeries* s : m_series) {
+        s->ridge->setPointLabelsFont(font(fontPx * 0.9));
+        s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
+    }
+    m_selection->setVisible(false); // a figure shows the analysis, not the window's selection
+    m_printFontPx = fontPx;
+    // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
+    m_markerScale = std::clamp(fontPx / 14.0, 0.5, 1.0);
+    for (DeviceSeries* s : m_series) {
+        s->ridge->setMarkerSize(9 * m_markerScale);
+        for (size_t b = 0; b < 2; ++b)
+            for (size_t k = 0; k < size_t(kBuckets); ++k)
+                s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
+    }
 }
 
 void RooflineChart::setMinorGrid(bool on)
@@ -239,7 +308,7 @@ void RooflineChart::rebuild()
         const QString unit = scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
         m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
     }
-    const QColor roofColor = darkPalette() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x33, 0x33, 0x33);
+    const QColor roofColor = dark() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x22, 0x22, 0x22);
 
     // First pass: the data range, to place the roof lines across the whole axis.
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
@@ -289,8 +358,10 @@ void RooflineChart::rebuild()
         s->roof->replace({ QPointF(m_xlo, m_xlo * B), QPointF(d.ridge, P), QPointF(m_xhi, P) });
         if (s->roof->pen() != QPen(color, 2.2))
             s->roof->setPen(QPen(color, 2.2));
-        setNameIf(s->roof, QStringLiteral("%1 (%2, %3)")
-                             .arg(qs(d.device.name), qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s"))));
+        setNameIf(s->roof, QStringLiteral("%1 (ridge %2)").arg(shortDeviceName(d.device.name), qs(formatNumber3(d.ridge))));
+        // Overlaid ridge labels collide; the legend carries each device's ridge instead.
+        if (s->ridge->pointLabelsVisible() == overlay)
+            s->ridge->setPointLabelsVisible(!overlay);
         const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
         setVisibleIf(s->vectorRoof, showVector);
         if (showVector) {
@@ -327,7 +398,7 @@ void RooflineChart::rebuild()
             for (size_t k = 0; k < size_t(kBuckets); ++k) {
                 QScatterSeries* p = s->points[b][k];
                 p->replace(pts[b][k]);
-                const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b));
+                const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b), dark());
                 setColorsIf(p, c, overlay ? (b == size_t(Bound::Memory) ? c.darker(160) : c.lighter(150)) : c.darker(130));
                 setNameIf(p, b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
             }
@@ -362,7 +433,7 @@ void RooflineChart::rebuild()
         title = tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
     if (hidden > 0 && n > 0)
-        title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted; see the table</small>", "",
+        title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted</small>", "",
             hidden / int(std::max<size_t>(n, 1)));
     if (m_chart->title() != title)
         m_chart->setTitle(title);
@@ -455,13 +526,29 @@ std::vector<QPointF> RooflineChart::layerPoints() const
 void RooflineChart::resizeEvent(QResizeEvent* event)
 {
     // Short axis titles in small charts, so that nothing is clipped.
-    const bool small = event->size().height() < 420 || event->size().width() < 560;
+    const bool small = !m_print && (event->size().height() < 420 || event->size().width() < 560);
     m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
     m_small = small;
     QChartView::resizeEvent(event);
 }
+
+void RooflineChart::placeLegendInPlot()
+{
+    // Figures draw an overlay's legend themselves, inside the plot (see legendEntries()).
+    m_chart->legend()->setVisible(m_devices.size() < 2);
+}
+
+std::vector<std::pair<QColor, QString>> RooflineChart::legendEntries() const
+{
+    std::vector<std::pair<QColor, QString>> entries;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot)
+        entries.emplace_back(m_series[slot]->roof->pen().color(), m_series[slot]->roof->name());
+    return entries;
+}
+
+QRectF RooflineChart::plotArea() const { return m_chart->plotArea(); }
 
 QPointF RooflineChart::xRange() const { return { m_xlo, m_xhi }; }
 QPointF RooflineChart::yRange() const { return { m_ylo, m_yhi }; }

@@ -31,6 +31,16 @@ public:
     /// Marks one layer (index into the device's layer list) with a ring; -1 clears the mark.
     void setSelectedLayer(int layer);
     int selectedLayer() const { return m_selected; }
+    /// Print style for exports: light theme whatever the desktop palette, fonts of `fontPx` pixels,
+    /// optionally no background. Call before setReport.
+    void setPrintStyle(double fontPx, bool transparent);
+
+    /// For figures: an overlay hides its legend row, which would elide long names in a narrow figure;
+    /// the figure draws legendEntries() inside the plot's empty upper-left corner instead.
+    void placeLegendInPlot();
+    std::vector<std::pair<QColor, QString>> legendEntries() const;
+    QRectF plotArea() const; ///< in the view's coordinates
+
     /// Forgets the sticky axis range and fits the current points to decade bounds.
     void fitAxes();
     /// Minor (2..9) log gridlines: on for a large chart, off for small multiples where they are clutter
@@ -72,6 +82,10 @@ private:
     int m_selected = -1;
     bool m_sticky = false;
     bool m_small = false;
+    bool m_print = false;
+    double m_printFontPx = 10;
+    double m_markerScale = 1.0;
+    bool dark() const;
     double m_scale = 1e9; ///< FLOP/s per unit of the y axis
     double m_xlo = 0, m_xhi = 0, m_ylo = 0, m_yhi = 0;
 };

@@ -1,0 +1,416 @@
+#include "figure.h"
+
+#include "options.h"
+#include "roofline.h"
+#include "version.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr double kMinInches = 1, kMaxInches = 40, kMinDpi = 50, kMaxDpi = 2400;
+constexpr int kMinPx = 64, kMaxPx = 20000;
+
+std::optional<double> parseNumber(const std::string& s)
+{
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+std::string num(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Range checks shared by the command line and the sidecar reader.
+std::optional<std::string> checkSpec(const FigureSpec& s)
+{
+    if (s.file.empty())
+        return std::string("no output file given");
+    if (s.widthIn < kMinInches || s.widthIn > kMaxInches)
+        return "width must be between 1 and 40 inches, got " + num(s.widthIn);
+    if (s.heightIn != 0 && (s.heightIn < 0.5 || s.heightIn > kMaxInches))
+        return "height must be between 0.5 and 40 inches, got " + num(s.heightIn);
+    if (s.dpi < kMinDpi || s.dpi > kMaxDpi)
+        return "dpi must be between 50 and 2400, got " + num(s.dpi);
+    if ((s.widthPx != 0) != (s.heightPx != 0))
+        return std::string("give both --width-px and --height-px, or neither");
+    if (s.widthPx != 0 && (s.widthPx < kMinPx || s.widthPx > kMaxPx || s.heightPx < kMinPx || s.heightPx > kMaxPx))
+        return "pixel sizes must be between 64 and 20000, got " + std::to_string(s.widthPx) + "x" + std::to_string(s.heightPx);
+    if (s.devices.empty())
+        return std::string("no device given");
+    if (s.filter.topN < 0 || s.filter.topN > 9999)
+        return "top must be between 0 and 9999, got " + std::to_string(s.filter.topN);
+    if (auto err = validate(s.config))
+        return err;
+    if (s.widthPx == 0) {
+        const double px = s.widthIn * s.dpi;
+        if (px > kMaxPx)
+            return "width x dpi gives " + num(std::round(px)) + " pixels; at most 20000";
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string_view formatName(FigureSpec::Format f)
+{
+    switch (f) {
+    case FigureSpec::Format::Png:
+        return "png";
+    case FigureSpec::Format::Svg:
+        return "svg";
+    case FigureSpec::Format::Pdf:
+        return "pdf";
+    }
+    return "png";
+}
+
+std::optional<FigureSpec::Format> formatFromPath(const std::string& path)
+{
+    auto ends = [&](const char* ext) {
+        const std::string e(ext);
+        if (path.size() < e.size())
+            return false;
+        for (size_t i = 0; i < e.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(path[path.size() - e.size() + i])) != e[i])
+                return false;
+        return true;
+    };
+    if (ends(".png"))
+        return FigureSpec::Format::Png;
+    if (ends(".svg"))
+        return FigureSpec::Format::Svg;
+    if (ends(".pdf"))
+        return FigureSpec::Format::Pdf;
+    return std::nullopt;
+}
+
+int gridColumns(int charts) { return charts <= 1 ? 1 : (charts <= 4 ? 2 : 3); }
+
+FigureSize resolveSize(const FigureSpec& s, int charts)
+{
+    FigureSize z {};
+    const int columns = gridColumns(std::max(charts, 1));
+    const int rows = (std::max(charts, 1) + columns - 1) / columns;
+    if (s.widthPx > 0) {
+        z.widthPx = s.widthPx;
+        z.heightPx = s.heightPx;
+        z.widthIn = s.widthPx / s.dpi;
+        z.heightIn = s.heightPx / s.dpi;
+        return z;
+    }
+    z.widthIn = s.widthIn;
+    // A chart cell is about 0.62 as high as wide (golden-ish), plus room for the caption.
+    z.heightIn = s.heightIn > 0 ? s.heightIn : s.widthIn / columns * 0.62 * rows + (s.caption ? 0.25 : 0);
+    z.widthPx = int(std::lround(z.widthIn * s.dpi));
+    z.heightPx = int(std::lround(z.heightIn * s.dpi));
+    return z;
+}
+
+std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
+{
+    std::string devices;
+    for (const std::string& d : s.devices)
+        devices += (devices.empty() ? "" : ", ") + d;
+    return reportTitle + ". Devices: " + devices
+        + ". FLOP: a multiply-add counts 2; traffic: compulsory DRAM bytes per layer; time = max(FLOP/peak, "
+          "bytes/bandwidth). Roofline Explorer "
+        + kVersion;
+}
+
+std::string figureToJson(const FigureSpec& s)
+{
+    json args = json::array();
+    for (const std::string& a : configToArgs(s.config))
+        args.push_back(a);
+    json cmd = json::array();
+    for (const std::string& a : figureToArgs(s))
+        cmd.push_back(a);
+    json doc {
+        { "schema", 1 },
+        { "kind", "roofline-explorer figure" },
+        { "generator", std::string("Roofline Explorer ") + kVersion },
+        { "config_args", args },
+        { "devices", s.devices },
+        { "view", json { { "overlay", s.overlay }, { "convolutions_only", s.filter.convolutionsOnly }, { "top_n", s.filter.topN } } },
+        { "export",
+            json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
+                { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
+                { "transparent", s.transparent }, { "caption", s.caption } } },
+        { "conventions", conventionsText() },
+        { "command", cmd },
+    };
+    return doc.dump(2) + "\n";
+}
+
+std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& error)
+{
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+        error = "not a JSON object";
+        return std::nullopt;
+    }
+    FigureSpec s;
+    error.clear();
+    try {
+        if (doc.value("schema", 0) != 1) {
+            error = "schema: expected 1";
+            return std::nullopt;
+        }
+        auto need = [&](const nlohmann::json& obj, const char* key, nlohmann::json::value_t type,
+                        const std::string& where) -> const nlohmann::json* {
+            auto it = obj.find(key);
+            const bool numberOk = type == nlohmann::json::value_t::number_float && it != obj.end() && it->is_number();
+            if (it == obj.end() || (!numberOk && it->type() != type
+                                       && !(type == nlohmann::json::value_t::number_integer && it->is_number_integer()))) {
+                if (error.empty()) // report the first problem, in document order
+                    error = where + key + ": " + (it == obj.end() ? "missing" : "wrong type");
+                return nullptr;
+            }
+            return &*it;
+        };
+        using T = nlohmann::json::value_t;
+        const auto* args = need(doc, "config_args", T::array, "");
+        const auto* devices = need(doc, "devices", T::array, "");
+        const auto* view = need(doc, "view", T::object, "");
+        const auto* ex = need(doc, "export", T::object, "");
+        if (!args || !devices || !view || !ex)
+            return std::nullopt;
+        std::vector<std::string> a;
+        for (const auto& v : *args) {
+            if (!v.is_string()) {
+                error = "config_args: every entry must be a string";
+                return std::nullopt;
+            }
+            a.push_back(v.get<std::string>());
+        }
+        ConfigOptions parsed;
+        std::string why;
+        if (!parseConfigArgs(a, parsed, why)) {
+            error = "config_args: " + why;
+            return std::nullopt;
+        }
+        s.config = parsed.config;
+        for (const auto& v : *devices) {
+            if (!v.is_string()) {
+                error = "devices: every entry must be a device id";
+                return std::nullopt;
+            }
+            s.devices.push_back(v.get<std::string>());
+        }
+        const auto* overlay = need(*view, "overlay", T::boolean, "view.");
+        const auto* conv = need(*view, "convolutions_only", T::boolean, "view.");
+        const auto* top = need(*view, "top_n", T::number_integer, "view.");
+        const auto* format = need(*ex, "format", T::string, "export.");
+        const auto* file = need(*ex, "file", T::string, "export.");
+        const auto* w = need(*ex, "width_in", T::number_float, "export.");
+        const auto* h = need(*ex, "height_in", T::number_float, "export.");
+        const auto* dpi = need(*ex, "dpi", T::number_float, "export.");
+        const auto* wpx = need(*ex, "width_px", T::number_integer, "export.");
+        const auto* hpx = need(*ex, "height_px", T::number_integer, "export.");
+        const auto* transparent = need(*ex, "transparent", T::boolean, "export.");
+        const auto* caption = need(*ex, "caption", T::boolean, "export.");
+        if (!overlay || !conv || !top || !format || !file || !w || !h || !dpi || !wpx || !hpx || !transparent || !caption)
+            return std::nullopt;
+        s.overlay = overlay->get<bool>();
+        s.filter.convolutionsOnly = conv->get<bool>();
+        s.filter.topN = top->get<int>();
+        const std::string f = format->get<std::string>();
+        if (f == "png")
+            s.format = FigureSpec::Format::Png;
+        else if (f == "svg")
+            s.format = FigureSpec::Format::Svg;
+        else if (f == "pdf")
+            s.format = FigureSpec::Format::Pdf;
+        else {
+            error = "export.format: expected png, svg or pdf, got '" + f + "'";
+            return std::nullopt;
+        }
+        s.file = file->get<std::string>();
+        s.widthIn = w->get<double>();
+        s.heightIn = h->get<double>();
+        s.dpi = dpi->get<double>();
+        s.widthPx = wpx->get<int>();
+        s.heightPx = hpx->get<int>();
+        s.transparent = transparent->get<bool>();
+        s.caption = caption->get<bool>();
+    } catch (const std::exception& e) {
+        error = std::string("unreadable: ") + e.what();
+        return std::nullopt;
+    }
+    if (auto err = checkSpec(s)) {
+        error = *err;
+        return std::nullopt;
+    }
+    return s;
+}
+
+std::vector<std::string> figureToArgs(const FigureSpec& s)
+{
+    std::vector<std::string> a { "export", "--" + std::string(formatName(s.format)), s.file };
+    if (s.widthPx > 0) {
+        a.insert(a.end(), { "--width-px", std::to_string(s.widthPx), "--height-px", std::to_string(s.heightPx) });
+    } else {
+        a.insert(a.end(), { "--width-in", num(s.widthIn) });
+        if (s.heightIn > 0)
+            a.insert(a.end(), { "--height-in", num(s.heightIn) });
+    }
+    a.insert(a.end(), { "--dpi", num(s.dpi) });
+    if (s.overlay)
+        a.push_back("--overlay");
+    if (s.transparent)
+        a.push_back("--transparent");
+    if (!s.caption)
+        a.push_back("--no-caption");
+    if (s.filter.convolutionsOnly)
+        a.push_back("--only-convolutions");
+    if (s.filter.topN > 0)
+        a.insert(a.end(), { "--top", std::to_string(s.filter.topN) });
+    for (const std::string& c : configToArgs(s.config))
+        a.push_back(c);
+    for (const std::string& d : s.devices)
+        a.insert(a.end(), { "--device", d });
+    return a;
+}
+
+bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::string& error)
+{
+    ConfigOptions options;
+    bool formatGiven = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const OptionStatus st = applyConfigOption(args, i, options, error);
+        if (st == OptionStatus::Error)
+            return false;
+        if (st == OptionStatus::Consumed)
+            continue;
+        std::string arg = args[i];
+        std::string value;
+        bool hasInline = false;
+        if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            hasInline = true;
+        }
+        auto takeValue = [&]() -> bool {
+            if (hasInline)
+                return true;
+            if (i + 1 >= args.size()) {
+                error = arg + ": missing value";
+                return false;
+            }
+            value = args[++i];
+            return true;
+        };
+        auto takeNumber = [&](double& out) -> bool {
+            if (!takeValue())
+                return false;
+            if (auto v = parseNumber(value)) {
+                out = *v;
+                return true;
+            }
+            error = arg + ": expected a number, got '" + value + "'";
+            return false;
+        };
+        auto takeInt = [&](int& out) -> bool {
+            double v = 0;
+            if (!takeNumber(v))
+                return false;
+            if (v != std::floor(v) || std::fabs(v) > 1e6) {
+                error = arg + ": expected a whole number, got '" + value + "'";
+                return false;
+            }
+            out = int(v);
+            return true;
+        };
+        if (arg == "--png" || arg == "--svg" || arg == "--pdf") {
+            if (formatGiven) {
+                error = "give one of --png, --svg or --pdf";
+                return false;
+            }
+            formatGiven = true;
+            s.format = arg == "--png" ? FigureSpec::Format::Png
+                                      : (arg == "--svg" ? FigureSpec::Format::Svg : FigureSpec::Format::Pdf);
+            if (!takeValue())
+                return false;
+            s.file = value;
+        } else if (arg == "--width-in") {
+            if (!takeNumber(s.widthIn))
+                return false;
+        } else if (arg == "--height-in") {
+            if (!takeNumber(s.heightIn))
+                return false;
+        } else if (arg == "--dpi") {
+            if (!takeNumber(s.dpi))
+                return false;
+        } else if (arg == "--width-px") {
+            if (!takeInt(s.widthPx))
+                return false;
+        } else if (arg == "--height-px") {
+            if (!takeInt(s.heightPx))
+                return false;
+        } else if (arg == "--top") {
+            if (!takeInt(s.filter.topN))
+                return false;
+        } else if (arg == "--overlay" || arg == "--transparent" || arg == "--no-caption" || arg == "--sidecar"
+            || arg == "--only-convolutions") {
+            if (hasInline) {
+                error = arg + " takes no value";
+                return false;
+            }
+            if (arg == "--overlay")
+                s.overlay = true;
+            else if (arg == "--transparent")
+                s.transparent = true;
+            else if (arg == "--no-caption")
+                s.caption = false;
+            else if (arg == "--sidecar")
+                s.sidecar = true;
+            else
+                s.filter.convolutionsOnly = true;
+        } else {
+            error = "export: unknown option '" + args[i] + "'";
+            return false;
+        }
+    }
+    if (!formatGiven) {
+        error = "export: give the output as --png FILE, --svg FILE or --pdf FILE";
+        return false;
+    }
+    s.config = options.config;
+    s.devices = options.devices.empty() ? std::vector<std::string> { "rtx-2060-super" } : options.devices;
+    if (auto err = checkSpec(s)) {
+        error = *err;
+        return false;
+    }
+    return true;
+}
+
+std::string exportOptionsHelp()
+{
+    return "  --png FILE | --svg FILE | --pdf FILE   output format and file\n"
+           "  --width-in W [--height-in H]  physical size in inches (default 7 wide; height follows)\n"
+           "  --dpi D                    raster resolution, recorded in the PNG (default 300)\n"
+           "  --width-px W --height-px H exact pixel size instead of inches\n"
+           "  --overlay                  all devices on one chart (default: one chart per device)\n"
+           "  --only-convolutions, --top N   the layer filters of the window\n"
+           "  --transparent              no background\n"
+           "  --no-caption               no caption line under the figure\n"
+           "  --sidecar                  also write FILE.json to reproduce the figure\n";
+}
+
+} // namespace rfx

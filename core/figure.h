@@ -1,0 +1,68 @@
+#pragma once
+
+#include "config.h"
+#include "layerfilter.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+/// Everything needed to draw a roofline figure again: the analysis (configuration and devices), the
+/// view (overlay, filter) and the output (format, size, resolution, options). Written next to an
+/// export as a sidecar JSON file, so that `roofline-cli reproduce FILE.json` redraws the figure.
+struct FigureSpec {
+    enum class Format { Png, Svg, Pdf };
+
+    Config config;
+    std::vector<std::string> devices; ///< device ids, in chart order
+    bool overlay = false;
+    LayerFilter filter;
+
+    Format format = Format::Png;
+    std::string file; ///< output path
+    double widthIn = 7.0; ///< physical width, inches
+    double heightIn = 0; ///< physical height, inches; 0 = chosen from the width and the chart count
+    double dpi = 300; ///< raster resolution (PNG pixels per inch; recorded in the file)
+    int widthPx = 0, heightPx = 0; ///< explicit pixel size (PNG); overrides widthIn/heightIn at `dpi`
+    bool transparent = false;
+    bool caption = true; ///< a caption line with the configuration and conventions
+    bool sidecar = false; ///< also write FILE.json (this spec)
+
+    friend bool operator==(const FigureSpec&, const FigureSpec&) = default;
+};
+
+std::string_view formatName(FigureSpec::Format f);
+std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
+
+/// Physical size after defaults: heightIn 0 becomes 0.62 x width for one chart (or grid rows).
+/// Pixel size for rasters: explicit widthPx/heightPx, else inches x dpi (rounded).
+struct FigureSize {
+    double widthIn, heightIn;
+    int widthPx, heightPx;
+};
+FigureSize resolveSize(const FigureSpec& spec, int charts);
+
+/// Grid columns for `charts` charts, as on screen: 1, 2 (up to 4 charts) or 3.
+int gridColumns(int charts);
+
+/// The caption stamped on figures: configuration, devices, conventions and the tool version.
+std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle);
+
+/// The sidecar document (JSON text) and its reader. fromJson reports problems as "field: reason".
+std::string figureToJson(const FigureSpec& spec);
+std::optional<FigureSpec> figureFromJson(const std::string& json, std::string& error);
+
+/// The command line that reproduces the figure (roofline-cli export ...).
+std::vector<std::string> figureToArgs(const FigureSpec& spec);
+
+/// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
+/// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
+/// --top N, and every configuration option. False and `error` on the first problem.
+bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
+
+/// Help for the export options, one per line.
+std::string exportOptionsHelp();
+
+} // namespace rfx

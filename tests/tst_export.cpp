@@ -1,0 +1,199 @@
+// Exported figures: valid files of the asked size and resolution, not blank, carrying their
+// provenance; a sidecar reproduces the PNG pixel for pixel (and byte for byte).
+#include "cli.h"
+#include "cli_export.h"
+#include "figure.h"
+#include "figurerenderer.h"
+#include "testutils.h"
+
+#include <QFile>
+#include <QImage>
+#include <QImageReader>
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+
+#include <sstream>
+
+using namespace rfx;
+
+namespace {
+
+struct Run {
+    int code;
+    std::string out, err;
+};
+
+Run cli(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err, {});
+    return { code, out.str(), err.str() };
+}
+
+int colours(const QImage& image)
+{
+    QSet<QRgb> set;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            set.insert(image.pixel(x, y));
+    return int(set.size());
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString path(const char* name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        registerExportCommands();
+    }
+
+    void pngAtSevenInchesAnd300Dpi()
+    {
+        const Run r = cli({ "export", "--png", path("fig.png").toStdString(), "--sidecar" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.find("2100x1377 px, 300 dpi") != std::string::npos, r.out.c_str());
+        const QImage image(path("fig.png"));
+        QCOMPARE(image.size(), QSize(2100, 1377));
+        QCOMPARE(std::lround(image.dotsPerMeterX() * 0.0254), 300L);
+        QVERIFY(colours(image) > 20);
+        QCOMPARE(image.pixelColor(2, 2), QColor(Qt::white)); // print theme: white background
+        // Provenance in the PNG's text chunks, and the same document in the sidecar.
+        QVERIFY(image.text(QStringLiteral("Title")).startsWith(QStringLiteral("U-Net 572x572x1")));
+        QVERIFY(image.text(QStringLiteral("Description")).contains(QStringLiteral("a multiply-add counts 2")));
+        const QString embedded = image.text(QStringLiteral("roofline-explorer"));
+        std::string error;
+        auto spec = figureFromJson(embedded.toStdString(), error);
+        QVERIFY2(spec, error.c_str());
+        QCOMPARE(spec->devices, std::vector<std::string> { "rtx-2060-super" });
+        QCOMPARE(QString::fromUtf8(readAll(path("fig.png.json"))), embedded);
+    }
+
+    void sidecarReproducesThePixels()
+    {
+        QVERIFY(QFile::exists(path("fig.png.json")));
+        const Run r = cli({ "reproduce", path("fig.png.json").toStdString(), "--output", path("again.png").toStdString() });
+        QCOMPARE(r.code, 0);
+        const QImage a(path("fig.png")), b(path("again.png"));
+        QCOMPARE(a.size(), b.size());
+        QVERIFY(a.convertToFormat(QImage::Format_ARGB32) == b.convertToFormat(QImage::Format_ARGB32));
+        // In place (the metadata records the file name): byte for byte.
+        const QByteArray original = readAll(path("fig.png"));
+        QVERIFY(QFile::remove(path("fig.png")));
+        QCOMPARE(cli({ "reproduce", path("fig.png.json").toStdString() }).code, 0);
+        QCOMPARE(readAll(path("fig.png")), original);
+    }
+
+    void reproduceWithoutOutputWritesBesideTheSidecar()
+    {
+        QVERIFY(cli({ "export", "--png", "rel.png", "--sidecar", "--width-px", "640", "--height-px", "400" }).code == 0);
+        QFile::rename(QStringLiteral("rel.png.json"), path("rel.png.json"));
+        QFile::remove(QStringLiteral("rel.png"));
+        const Run r = cli({ "reproduce", path("rel.png.json").toStdString() });
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QImage(path("rel.png")).size(), QSize(640, 400));
+    }
+
+    void transparentPng()
+    {
+        QCOMPARE(cli({ "export", "--png", path("t.png").toStdString(), "--transparent", "--width-px", "800",
+                         "--height-px", "500" })
+                     .code,
+            0);
+        const QImage image(path("t.png"));
+        QCOMPARE(image.size(), QSize(800, 500));
+        QVERIFY(image.hasAlphaChannel());
+        QCOMPARE(qAlpha(image.pixel(1, 1)), 0);
+    }
+
+    void svgIsVectorAndCarriesMetadata()
+    {
+        const Run r = cli({ "export", "--svg", path("fig.svg").toStdString(), "--device", "geforce-mx230", "--device",
+            "rtx-2060-super", "--overlay" });
+        QCOMPARE(r.code, 0);
+        QSvgRenderer svg(path("fig.svg"));
+        QVERIFY(svg.isValid());
+        const QByteArray text = readAll(path("fig.svg"));
+        QVERIFY(text.contains("width=\"177.8mm\"")); // 7 inches
+        QVERIFY(text.contains("<desc>"));
+        QVERIFY(text.contains("roofline-explorer figure"));
+        QVERIFY(text.contains("<title>U-Net 572x572x1"));
+        QVERIFY(!text.contains("<image")); // vector: no embedded raster
+        QImage raster(672, 441, QImage::Format_ARGB32);
+        raster.fill(Qt::white);
+        QPainter p(&raster);
+        svg.render(&p);
+        p.end();
+        QVERIFY(colours(raster) > 10);
+    }
+
+    void pdfPageSizeAndMetadata()
+    {
+        const Run r = cli({ "export", "--pdf", path("fig.pdf").toStdString(), "--width-in", "3.5" });
+        QCOMPARE(r.code, 0);
+        const QByteArray pdf = readAll(path("fig.pdf"));
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(pdf.contains("Roofline Explorer")); // /Creator
+        QVERIFY(pdf.contains("roofline-explorer figure")); // XMP metadata: the sidecar document
+        // MediaBox in points: 3.5 in = 252 pt wide.
+        QVERIFY2(pdf.contains("/MediaBox [0 0 252"), pdf.left(0).constData());
+    }
+
+    void gridOfFourIsNotOverlay()
+    {
+        FigureSpec grid;
+        grid.devices = { "geforce-mx230", "geforce-940mx-ddr3", "rtx-2060-super", "h100-sxm" };
+        grid.widthPx = 1000;
+        grid.heightPx = 700;
+        std::vector<Device> devices;
+        for (const auto& id : grid.devices)
+            devices.push_back(rfx::test::shippedDevice(id.c_str()));
+        const Report report = *analyzeConfig(grid.config, devices).report;
+        const QImage a = renderFigureImage(report, grid);
+        FigureSpec overlay = grid;
+        overlay.overlay = true;
+        const QImage b = renderFigureImage(report, overlay);
+        QCOMPARE(a.size(), QSize(1000, 700));
+        QVERIFY(colours(a) > 20 && colours(b) > 20);
+        QVERIFY(a != b);
+    }
+
+    void errors()
+    {
+        Run r = cli({ "export", "--png", "/nonexistent-dir/x.png" });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("/nonexistent-dir/x.png") != std::string::npos, r.err.c_str());
+        r = cli({ "export", "--png", path("x.png").toStdString(), "--image", "580" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.find("572 and 588") != std::string::npos);
+        r = cli({ "export", "--png", path("x.png").toStdString(), "--device", "nope" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(!QFile::exists(path("x.png")));
+        QFile broken(path("broken.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"schema\": 1, \"config_args\": 5}");
+        broken.close();
+        r = cli({ "reproduce", path("broken.json").toStdString() });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("broken.json: config_args: wrong type") != std::string::npos, r.err.c_str());
+        r = cli({ "reproduce", path("missing.json").toStdString() });
+        QCOMPARE(r.code, 1);
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

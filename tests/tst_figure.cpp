@@ -1,0 +1,172 @@
+// FigureSpec: sizes, the export command line, and the sidecar JSON round trip.
+#include "figure.h"
+#include "options.h"
+
+#include <QtTest>
+
+using namespace rfx;
+
+namespace {
+std::vector<std::string> split(const QString& s)
+{
+    std::vector<std::string> out;
+    for (const QString& a : s.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        out.push_back(a.toStdString());
+    return out;
+}
+} // namespace
+
+class TestFigure : public QObject {
+    Q_OBJECT
+private slots:
+    void sizes()
+    {
+        FigureSpec s;
+        s.file = "f.png";
+        // 7 in at 300 dpi: 2100 px; height 0.62 x 7 + 0.25 in caption = 4.59 in = 1377 px.
+        FigureSize z = resolveSize(s, 1);
+        QCOMPARE(z.widthPx, 2100);
+        QCOMPARE(z.heightPx, 1377);
+        // Four charts: 2 columns, 2 rows of 3.5 x 2.17 in, plus the caption: the same 4.59 in.
+        z = resolveSize(s, 4);
+        QCOMPARE(z.heightPx, 1377);
+        // Nine charts: 3 columns, 3 rows: 3 x 7/3 x 0.62 + 0.25 = 4.59 in again.
+        QCOMPARE(resolveSize(s, 9).heightPx, 1377);
+        s.caption = false;
+        QCOMPARE(resolveSize(s, 1).heightPx, 1302); // 4.34 in
+        s.widthPx = 1200;
+        s.heightPx = 800;
+        s.dpi = 150;
+        z = resolveSize(s, 1);
+        QCOMPARE(z.widthPx, 1200);
+        QCOMPARE(z.widthIn, 8.0);
+        QCOMPARE(gridColumns(1), 1);
+        QCOMPARE(gridColumns(4), 2);
+        QCOMPARE(gridColumns(5), 3);
+    }
+
+    void parseGood()
+    {
+        FigureSpec s;
+        std::string error;
+        QVERIFY2(parseExportArgs(split(QStringLiteral("--pdf out.pdf --width-in 3.5 --dpi 600 --overlay --top 10 "
+                                                      "--image 128 --padding same --device t4 --device l4")),
+                     s, error),
+            error.c_str());
+        QCOMPARE(s.format, FigureSpec::Format::Pdf);
+        QCOMPARE(s.file, std::string("out.pdf"));
+        QCOMPARE(s.widthIn, 3.5);
+        QCOMPARE(s.dpi, 600.0);
+        QVERIFY(s.overlay);
+        QCOMPARE(s.filter.topN, 10);
+        QCOMPARE(s.config.unet.height, 128);
+        QCOMPARE(s.devices, (std::vector<std::string> { "t4", "l4" }));
+        // defaults
+        FigureSpec d;
+        QVERIFY(parseExportArgs({ "--png", "a.png" }, d, error));
+        QCOMPARE(d.devices, std::vector<std::string> { "rtx-2060-super" });
+        QCOMPARE(d.widthIn, 7.0);
+        QCOMPARE(d.dpi, 300.0);
+    }
+
+    void parseErrors_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("no output") << "--width-in 7" << "export: give the output as --png FILE";
+        QTest::newRow("two formats") << "--png a.png --svg a.svg" << "give one of --png, --svg or --pdf";
+        QTest::newRow("missing file") << "--png" << "--png: missing value";
+        QTest::newRow("bad dpi") << "--png a.png --dpi 5" << "dpi must be between 50 and 2400, got 5";
+        QTest::newRow("dpi text") << "--png a.png --dpi high" << "--dpi: expected a number, got 'high'";
+        QTest::newRow("too many pixels") << "--png a.png --width-in 40 --dpi 2400" << "width x dpi gives 96000 pixels";
+        QTest::newRow("half a pixel size") << "--png a.png --width-px 800" << "give both --width-px and --height-px";
+        QTest::newRow("tiny") << "--png a.png --width-px 10 --height-px 10" << "pixel sizes must be between 64 and 20000";
+        QTest::newRow("narrow") << "--png a.png --width-in 0.2" << "width must be between 1 and 40 inches";
+        QTest::newRow("unknown") << "--png a.png --colour red" << "export: unknown option '--colour'";
+        QTest::newRow("bad config") << "--png a.png --bits 12" << "bits must be 8, 16, 32 or 64, got 12";
+        QTest::newRow("flag value") << "--png a.png --overlay=yes" << "--overlay takes no value";
+    }
+    void parseErrors()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, error);
+        FigureSpec s;
+        std::string why;
+        QVERIFY(!parseExportArgs(split(args), s, why));
+        QVERIFY2(QString::fromStdString(why).startsWith(error), why.c_str());
+    }
+
+    void sidecarRoundTrip()
+    {
+        FigureSpec s;
+        std::string error;
+        QVERIFY(parseExportArgs(split(QStringLiteral("--svg fig.svg --width-in 3.5 --height-in 3 --no-caption "
+                                                     "--transparent --only-convolutions --batch 16 --bits 16 "
+                                                     "--tensor-cores --mode training --device h100-sxm")),
+            s, error));
+        auto back = figureFromJson(figureToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(*back == s);
+        // and the command line in the sidecar reproduces the same spec
+        std::vector<std::string> cmd = figureToArgs(s);
+        cmd.erase(cmd.begin()); // "export"
+        FigureSpec again;
+        QVERIFY2(parseExportArgs(cmd, again, error), error.c_str());
+        QVERIFY(again == s);
+    }
+
+    void sidecarErrors_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not json") << "{" << "not a JSON object";
+        QTest::newRow("schema") << "{\"schema\": 2}" << "schema: expected 1";
+        QTest::newRow("missing") << "{\"schema\": 1, \"config_args\": [], \"devices\": [\"t4\"], \"view\": {}}"
+                                 << "export: missing";
+        QTest::newRow("wrong type") << "{\"schema\": 1, \"config_args\": \"--batch 2\"}" << "config_args: wrong type";
+        QTest::newRow("bad arg") << "{\"schema\": 1, \"config_args\": [\"--bits\", \"x\"], \"devices\": [], \"view\": {}, "
+                                    "\"export\": {}}"
+                                 << "config_args: --bits: expected a whole number";
+    }
+    void sidecarErrors()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        std::string why;
+        QVERIFY(!figureFromJson(json.toStdString(), why));
+        QVERIFY2(QString::fromStdString(why).startsWith(error), why.c_str());
+    }
+
+    void sidecarBadFormat()
+    {
+        FigureSpec s;
+        s.file = "x.png";
+        s.devices = { "t4" };
+        std::string text = figureToJson(s);
+        text.replace(text.find("\"png\""), 5, "\"gif\"");
+        std::string why;
+        QVERIFY(!figureFromJson(text, why));
+        QCOMPARE(why, std::string("export.format: expected png, svg or pdf, got 'gif'"));
+    }
+
+    void caption()
+    {
+        FigureSpec s;
+        s.devices = { "rtx-2060-super", "t4" };
+        const std::string c = figureCaption(s, "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference");
+        QVERIFY(c.find("Devices: rtx-2060-super, t4") != std::string::npos);
+        QVERIFY(c.find("a multiply-add counts 2") != std::string::npos);
+        QVERIFY(c.find("Roofline Explorer 0.") != std::string::npos);
+    }
+
+    void formatFromExtension()
+    {
+        QCOMPARE(formatFromPath("a/b.PNG"), std::optional(FigureSpec::Format::Png));
+        QCOMPARE(formatFromPath("b.svg"), std::optional(FigureSpec::Format::Svg));
+        QCOMPARE(formatFromPath("b.pdf"), std::optional(FigureSpec::Format::Pdf));
+        QVERIFY(!formatFromPath("b.jpg"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFigure)
+#include "tst_figure.moc"

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "figure.h"
+#include "roofline.h"
+
+#include <QImage>
+#include <QString>
+
+namespace rfx {
+
+struct RenderResult {
+    bool ok = false;
+    QString error; ///< names the file and the reason
+    QSize pixelSize; ///< PNG pixels; SVG/PDF: the layout size in points at 96 per inch
+};
+
+/// Draws the figure `spec` describes from `report` (whose results are the spec's devices, in order)
+/// and writes spec.file atomically, with its provenance: a caption line (unless turned off), and
+/// machine-readable metadata (PNG text chunks and dpi, SVG title/desc, PDF title/creator/XMP).
+/// With spec.sidecar, also writes spec.file + ".json". The charts are the window's RooflineChart in
+/// print style (light theme, fonts sized for the physical width), so the figure shows what the
+/// screen shows.
+RenderResult renderFigure(const Report& report, const FigureSpec& spec);
+
+/// The same figure as an image (for the clipboard and tests); spec.file is not used.
+QImage renderFigureImage(const Report& report, const FigureSpec& spec);
+
+} // namespace rfx
