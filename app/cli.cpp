@@ -27,7 +27,7 @@ std::vector<Registered>& registry()
 
 std::string usage()
 {
-    std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv]\n"
+    std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv|markdown|latex]\n"
                     "       roofline-cli devices [--format table|json]\n";
     for (const Registered& r : registry())
         u += "       roofline-cli " + r.usage + "\n";
@@ -46,7 +46,7 @@ void printHelp(std::ostream& out)
         << configOptionsHelp()
         << (registry().empty() ? "" : "\nExport options (export):\n" + exportOptionsHelp())
         << "\nOther options:\n"
-           "  --format table|json|csv    output format (default table; devices: table|json)\n"
+           "  --format FORMAT            table, json, csv, markdown or latex (default table; devices: table|json)\n"
            "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
            "  --help, --version\n"
            "\nUser devices in "
@@ -135,8 +135,9 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         if (s == OptionStatus::NotConfigOption)
             return usageError(err, "analyze: unknown option '" + args[i] + "'");
     }
-    if (common.format != "table" && common.format != "json" && common.format != "csv")
-        return usageError(err, "--format: expected table, json or csv, got '" + common.format + "'");
+    if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
+        && common.format != "latex")
+        return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
     if (auto problem = validate(options.config)) {
         err << "roofline-cli: impossible configuration: " << *problem << "\n";
         return ExitUsage;
@@ -165,6 +166,10 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         out << reportToJson(*outcome.report);
     else if (common.format == "csv")
         out << reportToCsv(*outcome.report);
+    else if (common.format == "markdown")
+        out << reportToMarkdown(*outcome.report);
+    else if (common.format == "latex")
+        out << reportToLatex(*outcome.report);
     else
         out << reportToTable(*outcome.report);
     return out ? ExitOk : ExitFailure;

@@ -18,6 +18,11 @@ std::string reportToCsv(const Report& report);
 /// A table for people, in human units, fitting a 100-column terminal.
 std::string reportToTable(const Report& report);
 
+/// The layer table and summary of every device as Markdown (a table per device) or LaTeX (a booktabs
+/// table per device, with a caption stating the configuration and conventions).
+std::string reportToMarkdown(const Report& report);
+std::string reportToLatex(const Report& report);
+
 /// The configuration as a JSON object string (the "config" member of reportToJson).
 std::string configToJson(const Config& config);
 

@@ -104,6 +104,16 @@ private slots:
         QVERIFY(contains(r.out, "rtx-2060-super,optimizer (momentum),optimizer,0,0,0,0,0,"));
     }
 
+    void markdownAndLatex()
+    {
+        Run r = cli({ "analyze", "--format", "markdown" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("| enc1.conv1 | conv |") != std::string::npos);
+        r = cli({ "analyze", "--format=latex" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("\\toprule") != std::string::npos);
+    }
+
     void allDevices()
     {
         const Run r = cli({ "analyze", "--device", "all", "--format", "json" });
@@ -138,7 +148,7 @@ private slots:
                                      << "--padding: expected one of valid, same, got 'full'";
         QTest::newRow("unknown device") << QStringList { "analyze", "--device", "gtx-9999" }
                                         << "unknown device 'gtx-9999'; known devices:";
-        QTest::newRow("bad format") << QStringList { "analyze", "--format", "xml" } << "--format: expected table, json or csv";
+        QTest::newRow("bad format") << QStringList { "analyze", "--format", "xml" } << "--format: expected table, json, csv, markdown or latex";
         QTest::newRow("flag with value") << QStringList { "analyze", "--fusion=yes" } << "--fusion takes no value";
     }
     void usageErrors()

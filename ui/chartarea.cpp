@@ -88,6 +88,8 @@ ChartArea::Pane ChartArea::makePane()
     v->addWidget(p.chart, 1);
     v->addWidget(p.summary);
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
+    if (m_fontScale != 1.0)
+        p.chart->setFontScale(m_fontScale);
     return p;
 }
 
@@ -162,6 +164,13 @@ void ChartArea::setSelectedLayer(int layer)
     m_selected = layer;
     for (const Pane& p : m_panes)
         p.chart->setSelectedLayer(layer);
+}
+
+void ChartArea::setFontScale(double scale)
+{
+    m_fontScale = scale;
+    for (const Pane& p : m_panes)
+        p.chart->setFontScale(scale);
 }
 
 void ChartArea::fitAxes()

@@ -27,6 +27,7 @@ public:
     void setFilter(const LayerFilter& filter);
     void setSelectedLayer(int layer);
     void fitAxes();
+    void setFontScale(double scale);
 
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;
@@ -51,6 +52,7 @@ private:
     size_t m_shown = 0; ///< panes in use
     LayerFilter m_filter;
     int m_selected = -1;
+    double m_fontScale = 1.0;
 };
 
 } // namespace rfx

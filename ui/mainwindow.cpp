@@ -3,11 +3,15 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
+#include "explain.h"
+#include "exportdialog.h"
+#include "figurerenderer.h"
 #include "format.h"
 #include "layerfilterproxy.h"
 #include "layertablemodel.h"
 #include "options.h"
 #include "report_writer.h"
+#include "session.h"
 #include "rooflinechart.h"
 #include "sharedelegate.h"
 #include "unet.h"
@@ -31,6 +35,18 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStackedWidget>
+#include <QTextBrowser>
+#include <QUndoCommand>
+#include <QUndoStack>
 
 namespace rfx {
 
@@ -46,6 +62,8 @@ constexpr auto Devices = "analysis/devices";
 constexpr auto Overlay = "view/overlay";
 constexpr auto ConvOnly = "view/convolutionsOnly";
 constexpr auto TopN = "view/topN";
+constexpr auto Recent = "session/recentFiles";
+constexpr auto LastDir = "session/lastDirectory";
 constexpr int StateVersion = 1;
 } // namespace SettingsKey
 
@@ -53,6 +71,47 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 const QStringList kStudyDevices { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
     QStringLiteral("rtx-2060-super") };
+
+// One undoable change of the configuration or the device set. Changes that arrive within 700 ms of
+// each other (a slider drag) merge into one step.
+class StateCommand : public QUndoCommand {
+public:
+    StateCommand(MainWindow* window, MainWindow::State before, MainWindow::State after)
+        : m_window(window)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+    {
+        setText(QObject::tr("change"));
+        m_time.start();
+    }
+    int id() const override { return 1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* o = static_cast<const StateCommand*>(other);
+        if (m_time.elapsed() > 700)
+            return false;
+        m_after = o->m_after;
+        m_time.restart();
+        return true;
+    }
+    void undo() override { m_window->applyState(m_before); }
+    void redo() override
+    {
+        if (m_first) { // the change is already on screen when the command is pushed
+            m_first = false;
+            return;
+        }
+        m_window->applyState(m_after);
+    }
+
+private:
+    MainWindow* m_window;
+    MainWindow::State m_before, m_after;
+    QElapsedTimer m_time;
+    bool m_first = true;
+};
+
+constexpr int kMaxRecent = 8;
 
 } // namespace
 
@@ -98,6 +157,18 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     setCentralWidget(splitter);
     resizeDocks({ configDock, deviceDock }, { 640, 300 }, Qt::Vertical);
 
+    m_explain = new QTextBrowser;
+    m_explain->setOpenExternalLinks(false);
+    m_explainDock = new QDockWidget(tr("Explain"), this);
+    m_explainDock->setObjectName(QStringLiteral("explainDock"));
+    m_explainDock->setWidget(m_explain);
+    addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+    m_explainDock->hide();
+    m_explainDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F9));
+    connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateExplain(); });
+    m_undo = new QUndoStack(this);
+    m_baseFont = QApplication::font();
+
     m_status = new QLabel;
     statusBar()->addWidget(m_status, 1);
     m_notes = new QLabel;
@@ -117,6 +188,9 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
 
     restoreSettings(options);
     recompute();
+    m_state = { m_config, m_deviceIds };
+    m_dirty = false;
+    updateTitle();
 }
 
 QWidget* MainWindow::buildTablePane()
@@ -171,6 +245,7 @@ QWidget* MainWindow::buildTablePane()
         m_filter.topN = m_topN->value();
         m_charts->setFilter(m_filter);
         m_proxy->setLayerFilter(m_filter);
+        markDirty();
     };
     connect(m_convOnly, &QCheckBox::toggled, this, filterChanged);
     connect(m_topN, &QSpinBox::valueChanged, this, filterChanged);
@@ -181,6 +256,7 @@ QWidget* MainWindow::buildTablePane()
         if (layer != m_selectedLayer) {
             m_selectedLayer = layer;
             m_charts->setSelectedLayer(layer);
+            updateExplain();
         }
     });
     return pane;
@@ -189,9 +265,27 @@ QWidget* MainWindow::buildTablePane()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open session\u2026"), QKeySequence::Open, this, &MainWindow::openInteractive);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveInteractive(false); });
+    file->addAction(tr("Save session &as\u2026"), QKeySequence::SaveAs, this, [this] { saveInteractive(true); });
+    file->addSeparator();
+    file->addAction(tr("&Export chart\u2026"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportChartInteractive);
+    file->addAction(tr("Export &table\u2026"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportTableInteractive);
+    file->addAction(tr("&Copy chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyChart);
+    file->addSeparator();
     file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     presets->addAction(tr("Classic U-Net (Ronneberger 2015): 572\u00d7572, valid padding"), QKeySequence(tr("Ctrl+1")),
@@ -204,6 +298,7 @@ void MainWindow::buildMenus()
     m_overlayAction->setCheckable(true);
     m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
     connect(m_overlayAction, &QAction::toggled, m_charts, &ChartArea::setOverlay);
+    connect(m_overlayAction, &QAction::toggled, this, &MainWindow::markDirty);
     view->addAction(tr("&Fit axes"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     QAction* conv = view->addAction(tr("Only &convolutions"));
     conv->setCheckable(true);
@@ -214,6 +309,10 @@ void MainWindow::buildMenus()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
+    QAction* presentation = view->addAction(tr("&Presentation mode (large type)"));
+    presentation->setCheckable(true);
+    presentation->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    connect(presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
     QAction* full = view->addAction(tr("F&ull screen"));
     full->setShortcut(QKeySequence::FullScreen);
     full->setCheckable(true);
@@ -221,6 +320,7 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, &MainWindow::showConventions);
+    help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), this, &MainWindow::showTour);
     help->addAction(tr("Device &problems\u2026"), this, [this] {
         QString text;
         for (const Diagnostic& d : m_library.diagnostics)
@@ -320,6 +420,10 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_options.screenshot.isEmpty() && !maybeSave()) {
+        event->ignore();
+        return;
+    }
     if (m_options.screenshot.isEmpty())
         saveSettings();
     event->accept();
@@ -331,6 +435,7 @@ void MainWindow::setConfig(const Config& config)
     if (m_controls->config() != config)
         m_controls->setConfig(config);
     recompute();
+    pushState();
 }
 
 void MainWindow::setDevices(const QStringList& ids)
@@ -339,6 +444,7 @@ void MainWindow::setDevices(const QStringList& ids)
     if (m_picker->checked() != ids)
         m_picker->setChecked(ids);
     recompute();
+    pushState();
 }
 
 void MainWindow::loadPreset(int preset)
@@ -359,6 +465,7 @@ void MainWindow::loadPreset(int preset)
     m_deviceIds = devices;
     m_picker->setChecked(devices);
     recompute();
+    pushState();
 }
 
 void MainWindow::updateTableDevices()
@@ -445,6 +552,7 @@ void MainWindow::selectLayer(int layer)
 {
     m_selectedLayer = layer;
     m_charts->setSelectedLayer(layer);
+    updateExplain();
     if (layer < 0) {
         m_table->clearSelection();
         return;
@@ -455,6 +563,359 @@ void MainWindow::selectLayer(int layer)
             proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_table->scrollTo(proxyIndex);
     }
+}
+
+void MainWindow::pushState()
+{
+    const State now { m_config, m_deviceIds };
+    if (m_applyingState || now == m_state)
+        return;
+    m_undo->push(new StateCommand(this, m_state, now));
+    m_state = now;
+    markDirty();
+}
+
+void MainWindow::applyState(const State& state)
+{
+    m_applyingState = true;
+    m_config = state.config;
+    m_controls->setConfig(state.config);
+    m_deviceIds = state.devices;
+    m_picker->setChecked(state.devices);
+    recompute();
+    m_state = state;
+    m_applyingState = false;
+    markDirty();
+}
+
+void MainWindow::markDirty()
+{
+    m_dirty = true;
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_sessionPath.isEmpty() ? tr("Untitled") : QFileInfo(m_sessionPath).fileName();
+    setWindowTitle(tr("%1[*] \u2014 Roofline Explorer").arg(name));
+    setWindowModified(m_dirty && !m_sessionPath.isEmpty());
+}
+
+bool MainWindow::maybeSave()
+{
+    // Without a session file nothing is lost on quitting: the configuration is restored at the next
+    // start. With one, unsaved changes to it are.
+    if (m_sessionPath.isEmpty() || !m_dirty)
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(QFileInfo(m_sessionPath).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return saveInteractive(false);
+    return true;
+}
+
+Session MainWindow::currentSession() const
+{
+    Session s;
+    s.config = m_config;
+    for (const QString& id : m_deviceIds)
+        s.devices.push_back(id.toStdString());
+    s.overlay = m_charts->overlay();
+    s.filter = m_filter;
+    s.tableDevice = m_tableDevice->currentData().toString().toStdString();
+    return s;
+}
+
+bool MainWindow::saveSession(const QString& path, QString* error)
+{
+    QSaveFile file(path); // atomic: the old session stays intact until the new one is complete
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(sessionToJson(currentSession()))) < 0
+        || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    m_sessionPath = path;
+    m_dirty = false;
+    m_undo->setClean();
+    addRecent(path);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::openSession(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (file.size() > qint64(kMaxSessionBytes)) {
+        if (error)
+            *error = QStringLiteral("%1: larger than 1 MiB; not a session").arg(path);
+        return false;
+    }
+    std::string why;
+    const auto session = sessionFromJson(file.readAll().toStdString(), why);
+    if (!session) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, qs(why));
+        return false; // nothing was changed
+    }
+    m_applyingState = true;
+    m_config = session->config;
+    m_controls->setConfig(session->config);
+    m_deviceIds.clear();
+    for (const std::string& d : session->devices)
+        m_deviceIds.append(qs(d));
+    m_picker->setChecked(m_deviceIds);
+    m_overlayAction->setChecked(session->overlay);
+    m_convOnly->setChecked(session->filter.convolutionsOnly);
+    m_topN->setValue(session->filter.topN);
+    recompute();
+    if (const int i = m_tableDevice->findData(qs(session->tableDevice)); i >= 0)
+        m_tableDevice->setCurrentIndex(i);
+    m_state = { m_config, m_deviceIds };
+    m_applyingState = false;
+    m_undo->clear();
+    m_sessionPath = path;
+    m_dirty = false;
+    addRecent(path);
+    updateTitle();
+    return true;
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(SettingsKey::Recent)).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QLatin1String(SettingsKey::Recent), recent);
+    settings.setValue(QLatin1String(SettingsKey::LastDir), QFileInfo(abs).absolutePath());
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QLatin1String(SettingsKey::Recent)).toStringList();
+    for (const QString& path : recent) {
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (!maybeSave())
+                return;
+            QString error;
+            if (!openSession(path, &error))
+                QMessageBox::warning(this, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+        })->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openInteractive()
+{
+    if (!maybeSave())
+        return;
+    const QString dir = QSettings().value(QLatin1String(SettingsKey::LastDir)).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), dir, tr("Roofline Explorer sessions (*.rfx.json);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openSession(path, &error))
+        QMessageBox::warning(this, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+}
+
+bool MainWindow::saveInteractive(bool saveAs)
+{
+    QString path = m_sessionPath;
+    if (saveAs || path.isEmpty()) {
+        const QString dir = QSettings().value(QLatin1String(SettingsKey::LastDir)).toString();
+        path = QFileDialog::getSaveFileName(this, tr("Save session"), QDir(dir).filePath(QStringLiteral("roofline.rfx.json")),
+            tr("Roofline Explorer sessions (*.rfx.json)"));
+        if (path.isEmpty())
+            return false;
+        if (!path.endsWith(QLatin1String(".json")))
+            path += QStringLiteral(".rfx.json");
+    }
+    QString error;
+    if (!saveSession(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot save session"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+FigureSpec MainWindow::currentFigure() const
+{
+    FigureSpec s;
+    s.config = m_config;
+    if (m_report)
+        for (const DeviceResult& d : m_report->results)
+            s.devices.push_back(d.device.id);
+    s.overlay = m_charts->overlay();
+    s.filter = m_filter;
+    return s;
+}
+
+void MainWindow::exportChartInteractive()
+{
+    if (!m_report || m_report->results.empty()) {
+        QMessageBox::information(this, tr("Export chart"), tr("Check a device first: there is no chart to export."));
+        return;
+    }
+    const QString dir = QSettings().value(QLatin1String(SettingsKey::LastDir), QDir::homePath()).toString();
+    ExportDialog dialog(QDir(dir).filePath(QStringLiteral("roofline.png")), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    FigureSpec spec = dialog.spec();
+    const FigureSpec view = currentFigure();
+    spec.config = view.config;
+    spec.devices = view.devices;
+    spec.overlay = view.overlay;
+    spec.filter = view.filter;
+    const RenderResult r = renderFigure(*m_report, spec);
+    if (!r.ok) {
+        QMessageBox::warning(this, tr("Cannot export chart"), r.error);
+        return;
+    }
+    QSettings().setValue(QLatin1String(SettingsKey::LastDir), QFileInfo(qs(spec.file)).absolutePath());
+    statusBar()->showMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+}
+
+bool MainWindow::exportTable(const QString& path, QString* error)
+{
+    if (!m_report) {
+        if (error)
+            *error = tr("nothing to export");
+        return false;
+    }
+    const QString ext = QFileInfo(path).suffix().toLower();
+    std::string text;
+    if (ext == QLatin1String("csv"))
+        text = reportToCsv(*m_report);
+    else if (ext == QLatin1String("json"))
+        text = reportToJson(*m_report);
+    else if (ext == QLatin1String("md") || ext == QLatin1String("markdown"))
+        text = reportToMarkdown(*m_report);
+    else if (ext == QLatin1String("tex"))
+        text = reportToLatex(*m_report);
+    else {
+        if (error)
+            *error = tr("%1: unknown table format; use .csv, .json, .md or .tex").arg(path);
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text)) < 0 || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportTableInteractive()
+{
+    const QString dir = QSettings().value(QLatin1String(SettingsKey::LastDir), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")),
+        tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md);;LaTeX booktabs (*.tex)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTable(path, &error))
+        QMessageBox::warning(this, tr("Cannot export table"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+}
+
+void MainWindow::copyChart()
+{
+    if (!m_report || m_report->results.empty())
+        return;
+    FigureSpec spec = currentFigure();
+    spec.widthIn = 7;
+    spec.dpi = 200;
+    QApplication::clipboard()->setImage(renderFigureImage(*m_report, spec));
+    statusBar()->showMessage(tr("Chart copied to the clipboard"), 4000);
+}
+
+void MainWindow::updateExplain()
+{
+    if (!m_explainDock->isVisible() || !m_report || m_report->results.empty()) {
+        return;
+    }
+    const int device = std::max(0, m_tableDevice->currentIndex());
+    if (m_selectedLayer < 0) {
+        m_explain->setHtml(explainOverview(*m_report, device));
+        return;
+    }
+    const BuildResult built = buildUNet(m_config.unet, m_config.batch, m_config.fusion);
+    if (built.network)
+        m_explain->setHtml(explainLayer(*m_report, device, m_selectedLayer, *built.network));
+}
+
+void MainWindow::showTour()
+{
+    if (!m_report || m_report->results.empty()) {
+        QMessageBox::information(this, tr("Guided tour"), tr("Check a device first: the tour uses its roofline."));
+        return;
+    }
+    const QStringList pages = tourPages(*m_report, std::max(0, m_tableDevice->currentIndex()));
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("The roofline model in four steps"));
+    QFont big = dialog.font();
+    big.setPointSizeF(big.pointSizeF() * 1.4); // readable on a projector
+    dialog.setFont(big);
+    auto* stack = new QStackedWidget;
+    for (const QString& html : pages) {
+        auto* page = new QTextBrowser;
+        page->setHtml(html);
+        page->setFrameShape(QFrame::NoFrame);
+        stack->addWidget(page);
+    }
+    auto* back = new QPushButton(tr("< Back"));
+    auto* next = new QPushButton(tr("Next >"));
+    auto* close = new QPushButton(tr("Close"));
+    auto update = [&] {
+        back->setEnabled(stack->currentIndex() > 0);
+        next->setEnabled(stack->currentIndex() < stack->count() - 1);
+    };
+    connect(back, &QPushButton::clicked, &dialog, [&] { stack->setCurrentIndex(stack->currentIndex() - 1); update(); });
+    connect(next, &QPushButton::clicked, &dialog, [&] { stack->setCurrentIndex(stack->currentIndex() + 1); update(); });
+    connect(close, &QPushButton::clicked, &dialog, &QDialog::accept);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(back);
+    buttons->addWidget(next);
+    buttons->addStretch();
+    buttons->addWidget(close);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(stack, 1);
+    layout->addLayout(buttons);
+    update();
+    dialog.resize(760, 480);
+    dialog.exec();
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    // Everything 1.5x larger for a projector: widgets, table, and the charts' text.
+    m_presentation = on;
+    QFont f = m_baseFont;
+    if (on)
+        f.setPointSizeF(m_baseFont.pointSizeF() * 1.5);
+    QApplication::setFont(f);
+    m_charts->setFontScale(on ? 1.5 : 1.0);
+    m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(f).height() + 6);
+    m_table->resizeColumnsToContents();
 }
 
 void MainWindow::showConventions()

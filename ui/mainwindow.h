@@ -1,10 +1,13 @@
 #pragma once
 
 #include "device_loader.h"
+#include "figure.h"
 #include "guioptions.h"
 #include "layerfilter.h"
 #include "roofline.h"
+#include "session.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <optional>
@@ -15,6 +18,10 @@ class QComboBox;
 class QLabel;
 class QSpinBox;
 class QTableView;
+class QTextBrowser;
+class QUndoStack;
+class QDockWidget;
+class QMenu;
 
 namespace rfx {
 
@@ -44,11 +51,47 @@ public:
     /// Layer index (into the report's layer list) selected in the table and charts, or -1.
     int selectedLayer() const { return m_selectedLayer; }
 
+    /// Sessions (.rfx.json). open leaves the current work untouched when the file is not a session;
+    /// both return false with `error` naming the file, field and reason.
+    bool saveSession(const QString& path, QString* error);
+    bool openSession(const QString& path, QString* error);
+    Session currentSession() const;
+    QString sessionPath() const { return m_sessionPath; }
+    bool isDirty() const { return m_dirty; }
+    QUndoStack* undoStack() const { return m_undo; }
+
+    /// The figure the window shows now (configuration, devices, overlay, filter), for export.
+    FigureSpec currentFigure() const;
+    /// Writes the layer tables in the format the file's extension names (.csv .json .md .tex).
+    bool exportTable(const QString& path, QString* error);
+    QTextBrowser* explainView() const { return m_explain; }
+    void setPresentationMode(bool on);
+
+    struct State {
+        Config config;
+        QStringList devices;
+        bool operator==(const State&) const = default;
+    };
+    void applyState(const State& state); ///< used by undo and redo
+
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
+    void pushState();
+    void markDirty();
+    void updateTitle();
+    bool maybeSave();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void updateExplain();
+    void showTour();
+    void exportChartInteractive();
+    void exportTableInteractive();
+    void copyChart();
+    void openInteractive();
+    bool saveInteractive(bool saveAs);
     QWidget* buildTablePane();
     void recompute();
     void selectLayer(int layer);
@@ -80,6 +123,16 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_notes = nullptr;
     QAction* m_overlayAction = nullptr;
+    QUndoStack* m_undo = nullptr;
+    State m_state; ///< what the undo stack last recorded
+    bool m_applyingState = false;
+    QString m_sessionPath;
+    bool m_dirty = false;
+    QMenu* m_recentMenu = nullptr;
+    QDockWidget* m_explainDock = nullptr;
+    QTextBrowser* m_explain = nullptr;
+    QFont m_baseFont;
+    bool m_presentation = false;
 };
 
 } // namespace rfx

@@ -140,6 +140,26 @@ RooflineChart::RooflineChart(QWidget* parent)
     setMinimumSize(320, 260);
     ensureSeries(1);
     m_chart->legend()->markers(m_selection).first()->setVisible(false);
+    m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
+}
+
+void RooflineChart::setFontScale(double scale)
+{
+    auto scaled = [scale](QFont f) {
+        if (f.pointSizeF() > 0)
+            f.setPointSizeF(f.pointSizeF() * scale);
+        else
+            f.setPixelSize(int(std::lround(f.pixelSize() * scale)));
+        return f;
+    };
+    m_chart->setTitleFont(scaled(m_baseFonts.title));
+    m_chart->legend()->setFont(scaled(m_baseFonts.legend));
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setLabelsFont(scaled(m_baseFonts.axisLabels));
+        a->setTitleFont(scaled(m_baseFonts.axisTitle));
+    }
+    for (DeviceSeries* s : m_series)
+        s->ridge->setPointLabelsFont(scaled(m_baseFonts.axisLabels));
 }
 
 RooflineChart::~RooflineChart()
@@ -426,13 +446,15 @@ void RooflineChart::rebuild()
     QString title;
     if (n == 1) {
         const DeviceResult& d = m_report.results[size_t(m_devices.front())];
-        title = QStringLiteral("<b>%1</b> — %2 %3, DRAM %4")
-                    .arg(qs(d.device.name).toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)),
-                        qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s")));
+        // Figures are narrow: a short name; the full name is in the caption's device ids and the legend.
+        const QString name = m_print ? shortDeviceName(d.device.name) : qs(d.device.name);
+        title = QStringLiteral("<b>%1</b> \u2014 %2 %3, %4%5")
+                    .arg(name.toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, "FLOP/s")),
+                        m_print ? QString() : QStringLiteral("DRAM "), qs(formatSI(d.bandwidth, "B/s")));
     } else if (n > 1) {
         title = tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
-    if (hidden > 0 && n > 0)
+    if (hidden > 0 && n > 0 && !m_print)
         title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted</small>", "",
             hidden / int(std::max<size_t>(n, 1)));
     if (m_chart->title() != title)
@@ -526,7 +548,9 @@ std::vector<QPointF> RooflineChart::layerPoints() const
 void RooflineChart::resizeEvent(QResizeEvent* event)
 {
     // Short axis titles in small charts, so that nothing is clipped.
-    const bool small = !m_print && (event->size().height() < 420 || event->size().width() < 560);
+    // Figures lay out at 96 per inch: a 3.5-inch cell (336 px) is small, a 7-inch chart is not.
+    const bool small = m_print ? event->size().width() < 500
+                               : (event->size().height() < 420 || event->size().width() < 560);
     m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));

@@ -35,6 +35,9 @@ public:
     /// optionally no background. Call before setReport.
     void setPrintStyle(double fontPx, bool transparent);
 
+    /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
+    void setFontScale(double scale);
+
     /// For figures: an overlay hides its legend row, which would elide long names in a narrow figure;
     /// the figure draws legendEntries() inside the plot's empty upper-left corner instead.
     void placeLegendInPlot();
@@ -85,6 +88,9 @@ private:
     bool m_print = false;
     double m_printFontPx = 10;
     double m_markerScale = 1.0;
+    struct BaseFonts {
+        QFont title, legend, axisLabels, axisTitle;
+    } m_baseFonts;
     bool dark() const;
     double m_scale = 1e9; ///< FLOP/s per unit of the y axis
     double m_xlo = 0, m_xhi = 0, m_ylo = 0, m_yhi = 0;

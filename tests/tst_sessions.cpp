@@ -1,0 +1,272 @@
+// Sessions, undo and redo, table export, the Explain panel and the tour, in the live window.
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "explain.h"
+#include "exportdialog.h"
+#include "layertablemodel.h"
+#include "mainwindow.h"
+#include "testutils.h"
+#include "unet.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QImage>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QUndoStack>
+
+using namespace rfx;
+
+namespace {
+GuiOptions fresh(QStringList devices = { QStringLiteral("rtx-2060-super") })
+{
+    GuiOptions o;
+    o.noRestore = true;
+    o.configGiven = true;
+    for (const QString& d : devices)
+        o.config.devices.push_back(d.toStdString());
+    return o;
+}
+} // namespace
+
+class TestSessions : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString path(const char* name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
+        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_sessions"));
+    }
+
+    void savedSessionReopensToTheIdenticalReport()
+    {
+        Report saved;
+        {
+            MainWindow w(fresh({ QStringLiteral("geforce-mx230"), QStringLiteral("t4") }));
+            w.show();
+            Config c;
+            c.unet.height = c.unet.width = 128;
+            c.unet.padding = Padding::Same;
+            c.batch = 8;
+            c.bits = 16;
+            c.mode = Mode::Training;
+            c.optimizer = Optimizer::Adam;
+            w.setConfig(c);
+            w.chartArea()->setOverlay(true);
+            QString error;
+            QVERIFY2(w.saveSession(path("a.rfx.json"), &error), qPrintable(error));
+            QVERIFY(!w.isDirty());
+            QVERIFY(w.windowTitle().startsWith(QStringLiteral("a.rfx.json")));
+            saved = *w.report();
+        }
+        MainWindow w(fresh());
+        w.show();
+        QString error;
+        QVERIFY2(w.openSession(path("a.rfx.json"), &error), qPrintable(error));
+        const Report& r = *w.report();
+        QVERIFY(r.config == saved.config);
+        QCOMPARE(r.results.size(), saved.results.size());
+        for (size_t i = 0; i < r.results.size(); ++i) {
+            QCOMPARE(r.results[i].device.id, saved.results[i].device.id);
+            QCOMPARE(r.results[i].totals.time, saved.results[i].totals.time);
+            QCOMPARE(r.results[i].totals.memory.total(), saved.results[i].totals.memory.total());
+            QCOMPARE(r.results[i].layers.size(), saved.results[i].layers.size());
+        }
+        QVERIFY(w.chartArea()->overlay());
+        QCOMPARE(w.sessionPath(), path("a.rfx.json"));
+        QVERIFY(!w.isDirty());
+        QVERIFY(QSettings().value(QStringLiteral("session/recentFiles")).toStringList().contains(path("a.rfx.json")));
+    }
+
+    void corruptedSessionLeavesTheWorkUntouched()
+    {
+        QFile f(path("bad.rfx.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"schema\": 1, \"config_args\": [\"--image\", \"580\"], \"devices\": [], \"view\": {}}");
+        f.close();
+        MainWindow w(fresh());
+        w.show();
+        Config c;
+        c.batch = 3;
+        w.setConfig(c);
+        const double before = w.report()->results[0].totals.time;
+        QString error;
+        QVERIFY(!w.openSession(path("bad.rfx.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.rfx.json: view.overlay: missing")), qPrintable(error));
+        QCOMPARE(w.report()->config.batch, 3);
+        QCOMPARE(w.report()->results[0].totals.time, before);
+        QVERIFY(!w.openSession(path("does-not-exist.rfx.json"), &error));
+        QVERIFY(error.contains(QStringLiteral("does-not-exist.rfx.json")));
+        QCOMPARE(w.report()->config.batch, 3);
+    }
+
+    void saveIsAtomic()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QString error;
+        QVERIFY(!w.saveSession(m_dir.filePath(QStringLiteral("no-such-dir/x.rfx.json")), &error));
+        QVERIFY(error.contains(QStringLiteral("no-such-dir")));
+        QVERIFY(w.saveSession(path("b.rfx.json"), &error));
+        // no temporary files left next to it
+        QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("b.rfx.json*") }, QDir::Files).size(), 1);
+    }
+
+    void undoAndRedo()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QUndoStack* undo = w.undoStack();
+        QCOMPARE(undo->count(), 0);
+        Config c;
+        c.bits = 16;
+        w.setConfig(c);
+        QTest::qWait(800); // a separate step, not merged with the next
+        c.batch = 4;
+        w.setConfig(c);
+        QCOMPARE(undo->count(), 2);
+        undo->undo();
+        QCOMPARE(w.report()->config.batch, 1);
+        QCOMPARE(w.report()->config.bits, 16);
+        QCOMPARE(w.controls()->batchSlider()->value(), 1);
+        undo->undo();
+        QCOMPARE(w.report()->config.bits, 32);
+        undo->redo();
+        undo->redo();
+        QCOMPARE(w.report()->config.batch, 4);
+        QCOMPARE(w.report()->config.bits, 16);
+    }
+
+    void aSliderDragIsOneUndoStep()
+    {
+        MainWindow w(fresh());
+        w.show();
+        for (int b = 2; b <= 12; ++b)
+            w.controls()->batchSlider()->setValue(b);
+        QCOMPARE(w.undoStack()->count(), 1);
+        w.undoStack()->undo();
+        QCOMPARE(w.report()->config.batch, 1);
+    }
+
+    void tableExports_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("marker");
+        QTest::newRow("csv") << "t.csv" << "device,layer,op";
+        QTest::newRow("json") << "t.json" << "\"results\"";
+        QTest::newRow("markdown") << "t.md" << "| Layer | Op |";
+        QTest::newRow("latex") << "t.tex" << "\\toprule";
+    }
+    void tableExports()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, marker);
+        MainWindow w(fresh());
+        w.show();
+        QString error;
+        QVERIFY2(w.exportTable(path(qPrintable(file)), &error), qPrintable(error));
+        QFile f(path(qPrintable(file)));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains(marker.toUtf8()));
+        QVERIFY(!w.exportTable(path("t.xls"), &error));
+        QVERIFY(error.contains(QStringLiteral("unknown table format")));
+    }
+
+    void explainSelectedLayer()
+    {
+        const Report r = *analyzeConfig(Config {}, { rfx::test::shippedDevice("rtx-2060-super") }).report;
+        const Network net = *buildUNet(UNetParams {}, 1, false).network;
+        const QString html = explainLayer(r, 0, 0, net); // enc1.conv1
+        QVERIFY(html.contains(QStringLiteral("enc1.conv1")));
+        QVERIFY(html.contains(QStringLiteral("2\u00b71\u00b764\u00b7570\u00b7570\u00b71\u00b73\u00b73")));
+        QVERIFY(html.contains(QStringLiteral("374 MFLOP")));
+        // (327,184 + 576 + 20,793,600) elements x 4 B = 84.5 MB
+        QVERIFY(html.contains(QStringLiteral("inputs 327,184 + weights 576 + outputs 20,793,600")));
+        QVERIFY(html.contains(QStringLiteral("84.5 MB")));
+        QVERIFY(html.contains(QStringLiteral("memory-bound")));
+        QVERIFY(html.contains(QStringLiteral("16.0 FLOP/B")));
+        QVERIFY(html.contains(QStringLiteral("What would move it")));
+        // a ReLU: fusion removes it; batch cannot move it
+        int relu = 0;
+        while (r.results[0].layers[size_t(relu)].op != Op::ReLU)
+            ++relu;
+        const QString reluHtml = explainLayer(r, 0, relu, net);
+        QVERIFY(reluHtml.contains(QStringLiteral("Fusion")));
+        QVERIFY(reluHtml.contains(QStringLiteral("cannot move it")));
+        QCOMPARE(tourPages(r, 0).size(), 4);
+        QVERIFY(tourPages(r, 0)[2].contains(QStringLiteral("16.0 FLOP/B")));
+    }
+
+    void explainPanelFollowsTheSelection()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QAction* toggle = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Explain"))
+                toggle = a;
+        QVERIFY(toggle);
+        toggle->trigger();
+        QVERIFY(w.explainView()->isVisible());
+        QVERIFY(w.explainView()->toPlainText().contains(QStringLiteral("Reading the roofline")));
+        w.table()->selectionModel()->setCurrentIndex(w.table()->model()->index(3, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(w.explainView()->toPlainText().contains(QStringLiteral("enc1.conv2")));
+        if (qEnvironmentVariableIsSet("RFX_SAVE_GRABS"))
+            w.grab().save(QDir::temp().filePath(QStringLiteral("rfx-explain.png")));
+    }
+
+    void presentationMode()
+    {
+        MainWindow w(fresh());
+        w.show();
+        const qreal before = QApplication::font().pointSizeF();
+        w.setPresentationMode(true);
+        QCOMPARE(QApplication::font().pointSizeF(), before * 1.5);
+        w.setPresentationMode(false);
+        QCOMPARE(QApplication::font().pointSizeF(), before);
+    }
+
+    void copyChartToClipboard()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QApplication::clipboard()->clear();
+        QAction* copy = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("&Copy chart"))
+                copy = a;
+        QVERIFY(copy);
+        copy->trigger();
+        const QImage image = QApplication::clipboard()->image();
+        QCOMPARE(image.width(), 1400); // 7 in at 200 dpi
+        QVERIFY(image.height() > 800);
+    }
+
+    void exportDialogSpec()
+    {
+        ExportDialog d(path("fig.svg"));
+        const FigureSpec s = d.spec();
+        QCOMPARE(s.format, FigureSpec::Format::Svg);
+        QCOMPARE(s.widthIn, 7.0);
+        QVERIFY(s.caption);
+        d.setFile(path("noext"));
+        QCOMPARE(d.spec().format, FigureSpec::Format::Png);
+        QVERIFY(QString::fromStdString(d.spec().file).endsWith(QStringLiteral(".png")));
+    }
+};
+
+QTEST_MAIN(TestSessions)
+#include "tst_sessions.moc"

@@ -1,0 +1,201 @@
+#include "explain.h"
+
+#include "cost.h"
+#include "format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace rfx {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString count(double v) { return qs(formatCount(std::int64_t(std::llround(v)))); }
+QString dot() { return QStringLiteral("\u00b7"); }
+
+const Layer* findLayer(const Network& net, const std::string& name)
+{
+    auto it = std::find_if(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == name; });
+    return it == net.layers.end() ? nullptr : &*it;
+}
+
+QString flopFormula(const Layer& l)
+{
+    const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
+    const Shape& o = l.out;
+    QString f;
+    switch (l.op) {
+    case Op::Conv:
+        f = QStringLiteral("2%1N%1C<sub>out</sub>%1H<sub>out</sub>%1W<sub>out</sub>%1(C<sub>in</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8")
+                .arg(dot())
+                .arg(o.n)
+                .arg(o.c)
+                .arg(o.h)
+                .arg(o.w)
+                .arg(in.c / l.groups)
+                .arg(l.kh)
+                .arg(l.kw);
+        break;
+    case Op::ConvTranspose:
+        f = QStringLiteral("2%1N%1C<sub>in</sub>%1H<sub>in</sub>%1W<sub>in</sub>%1(C<sub>out</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8 (counted at input positions)")
+                .arg(dot())
+                .arg(in.n)
+                .arg(in.c)
+                .arg(in.h)
+                .arg(in.w)
+                .arg(o.c / l.groups)
+                .arg(l.kh)
+                .arg(l.kw);
+        break;
+    case Op::MaxPool:
+        f = QStringLiteral("(k\u00b2 \u2212 1)%1outputs = %2%1%3").arg(dot()).arg(l.kh * l.kw - 1).arg(count(double(o.elements())));
+        break;
+    case Op::Concat:
+        f = QStringLiteral("0 (data movement only)");
+        break;
+    case Op::Bias:
+    case Op::ReLU:
+        f = QStringLiteral("1%1elements = %2").arg(dot(), count(double(o.elements())));
+        break;
+    case Op::BatchNorm:
+        f = QStringLiteral("2%1elements = 2%1%2").arg(dot(), count(double(o.elements())));
+        break;
+    case Op::Optimizer:
+        break;
+    }
+    if (!l.epilogue.empty())
+        f += QStringLiteral(" + the fused elementwise ops on %1 outputs").arg(count(double(o.elements())));
+    return f;
+}
+
+} // namespace
+
+QString explainLayer(const Report& report, int device, int layer, const Network& net)
+{
+    if (device < 0 || device >= int(report.results.size()))
+        return {};
+    const DeviceResult& d = report.results[size_t(device)];
+    if (layer < 0 || layer >= int(d.layers.size()))
+        return explainOverview(report, device);
+    const LayerResult& r = d.layers[size_t(layer)];
+    const Config& c = report.config;
+    const bool training = c.mode == Mode::Training;
+    const double e = elementBytes(c.bits);
+    const double ridge = r.peak / d.bandwidth;
+    QString html = QStringLiteral("<h3>%1 <small>(%2) on %3</small></h3>")
+                       .arg(qs(r.name).toHtmlEscaped(), qs(std::string(opName(r.op))), qs(d.device.name).toHtmlEscaped());
+
+    const Layer* l = findLayer(net, r.name);
+    if (r.op == Op::Optimizer) {
+        const OptimizerCostPerParam o = optimizerCostPerParam(c.optimizer);
+        html += QStringLiteral("<p>The optimizer step updates every parameter once per batch: %1 FLOP and %2 elements "
+                               "of traffic per parameter, for %3 parameters.</p>")
+                    .arg(o.flops)
+                    .arg(o.elements)
+                    .arg(count(double(d.totals.params)));
+    } else if (l) {
+        const double in = double(std::accumulate(l->inShapes.begin(), l->inShapes.end(), std::int64_t { 0 },
+            [](std::int64_t s, const Shape& x) { return s + x.elements(); }));
+        const double params = double(layerParams(*l));
+        const double out = double(l->out.elements());
+        html += QStringLiteral("<p><b>FLOPs</b> = %1 = <b>%2</b>%3</p>")
+                    .arg(flopFormula(*l), qs(formatSI(forwardFlops(*l), "FLOP")),
+                        training ? QStringLiteral(" forward; with the backward pass (%1) the row counts %2")
+                                       .arg(l->op == Op::Conv || l->op == Op::ConvTranspose
+                                                ? QStringLiteral("data and weight gradients, each as many FLOPs")
+                                                : QStringLiteral("the same FLOPs again"),
+                                           qs(formatSI(r.flops, "FLOP")))
+                                 : QString());
+        html += QStringLiteral("<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
+                    .arg(count(in), count(params), count(out), dot())
+                    .arg(e)
+                    .arg(qs(formatBytes((in + params + out) * e)),
+                        training ? QStringLiteral(" forward; %1 with the backward pass").arg(qs(formatBytes(r.bytes))) : QString());
+    }
+    html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. The ridge of this roof is I* = P / B = %2 / %3 "
+                           "= %4 FLOP/B, so I %5 I*: <b>%6-bound</b>.</p>")
+                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s")),
+                    qs(formatNumber3(ridge)), r.bound == Bound::Memory ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
+                    qs(std::string(boundName(r.bound))));
+    html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
+                .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)),
+                    qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+
+    QStringList moves;
+    if (l && (l->op == Op::Conv || l->op == Op::ConvTranspose)) {
+        const double weightBytes = double(layerParams(*l)) * e;
+        const double activationBytes = r.bytes / (training ? 3 : 1) - weightBytes;
+        if (weightBytes > 0.2 * activationBytes)
+            moves << QStringLiteral("<b>A larger batch</b> moves it right: its %1 of weights are read once per batch "
+                                    "while its FLOPs grow with every image.")
+                         .arg(qs(formatBytes(weightBytes)));
+        if (r.bound == Bound::Memory)
+            moves << QStringLiteral("<b>More filters</b> raise its intensity: each input byte feeds more output channels.");
+        else
+            moves << QStringLiteral("It is compute-bound: only a higher roof helps: <b>tensor cores</b> where the device "
+                                    "has them, <b>fewer bits</b> where the lower precision runs faster, or a faster device.");
+    }
+    if (l && (isElementwise(l->op) || l->op == Op::MaxPool || l->op == Op::Concat))
+        moves << QStringLiteral("Its intensity is fixed by the operation (%1 FLOP/B): batch and filters cannot move it "
+                                "right. Its time only shrinks with the traffic.")
+                     .arg(qs(formatNumber3(r.intensity)));
+    if (l && isElementwise(l->op))
+        moves << QStringLiteral("<b>Fusion</b> (Run \u25b8 Fuse) removes this row: its FLOPs join the convolution and its "
+                                "%1 of DRAM traffic disappear.")
+                     .arg(qs(formatBytes(r.bytes)));
+    if (c.bits > 8)
+        moves << QStringLiteral("<b>Fewer bits</b> (%1 \u2192 %2) halve its bytes: every point moves right by 2\u00d7, and "
+                                "the roof rises where the device runs %2-bit faster.")
+                     .arg(c.bits)
+                     .arg(c.bits / 2);
+    if (!moves.isEmpty())
+        html += QStringLiteral("<h4>What would move it</h4><ul><li>%1</li></ul>").arg(moves.join(QStringLiteral("</li><li>")));
+    return html;
+}
+
+QString explainOverview(const Report& report, int device)
+{
+    if (device < 0 || device >= int(report.results.size()))
+        return QStringLiteral("<p>Check a device to see its roofline.</p>");
+    const DeviceResult& d = report.results[size_t(device)];
+    return QStringLiteral("<h3>Reading the roofline of %1</h3>"
+                          "<p>Each point is a layer, placed at its <b>arithmetic intensity</b> (FLOPs per byte moved, "
+                          "horizontal) and the <b>performance</b> it can attain (vertical).</p>"
+                          "<p>Left of the <b>ridge</b> at %2 FLOP/B a layer waits for memory (%3); right of it, for the "
+                          "arithmetic units (%4).</p><p>Now: %5.</p>"
+                          "<p><i>Click a point or a table row to see why that layer sits where it does.</i></p>")
+        .arg(qs(d.device.name).toHtmlEscaped(), qs(formatNumber3(d.ridge)), qs(formatSI(d.bandwidth, "B/s")),
+            qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(d.verdict));
+}
+
+QStringList tourPages(const Report& report, int device)
+{
+    if (device < 0 || device >= int(report.results.size()))
+        return {};
+    const DeviceResult& d = report.results[size_t(device)];
+    const QString B = qs(formatSI(d.bandwidth, "B/s")), P = qs(formatSI(d.ceiling.flops, "FLOP/s"));
+    return {
+        QStringLiteral("<h2>1. The memory slope</h2><p>A layer that does I floating-point operations per byte it moves "
+                       "can compute at most I \u00d7 B, where B is the memory bandwidth: %1 on the %2.</p><p>On log-log "
+                       "axes that limit is the rising line on the left: double the intensity, double the attainable "
+                       "performance.</p>")
+            .arg(B, qs(d.device.name).toHtmlEscaped()),
+        QStringLiteral("<h2>2. The compute roof</h2><p>No layer computes faster than the device's peak, P = %1 at %2 "
+                       "bits. That is the flat line at the top.</p><p>Fewer bits or tensor cores can raise it; the "
+                       "dashed line is the roof of elementwise layers when tensor cores raise the convolutions' roof.</p>")
+            .arg(P)
+            .arg(report.config.bits),
+        QStringLiteral("<h2>3. The ridge point</h2><p>The two limits meet at I* = P / B = %1 / %2 = <b>%3 FLOP/B</b>.</p>"
+                       "<p>Left of the ridge a layer is <b>memory-bound</b>: a faster processor would not help, less "
+                       "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
+            .arg(P, B, qs(formatNumber3(d.ridge))),
+        QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
+                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p><p>Move the "
+                       "batch, bits or filter sliders and watch the points move.</p>")
+            .arg(qs(d.device.name).toHtmlEscaped(), qs(d.verdict)),
+    };
+}
+
+} // namespace rfx

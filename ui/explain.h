@@ -1,0 +1,22 @@
+#pragma once
+
+#include "network.h"
+#include "roofline.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace rfx {
+
+/// Teaching text for one layer on one device: its FLOP, byte, intensity and time formulas with its
+/// own numbers filled in, where it sits against the ridge, and what would move it. `layer` indexes
+/// report.results[device].layers; `network` is the network the report was computed from.
+QString explainLayer(const Report& report, int device, int layer, const Network& network);
+
+/// The text shown when no layer is selected: how to read the chart, with the device's own ceilings.
+QString explainOverview(const Report& report, int device);
+
+/// The guided tour of the roofline model, one page at a time, with the device's numbers.
+QStringList tourPages(const Report& report, int device);
+
+} // namespace rfx
