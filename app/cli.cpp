@@ -18,6 +18,7 @@ struct Registered {
     std::string name;
     CliCommand command;
     std::string usage;
+    std::string description;
 };
 std::vector<Registered>& registry()
 {
@@ -41,8 +42,10 @@ void printHelp(std::ostream& out)
         << usage()
         << "\nCommands:\n"
            "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
-           "  devices                    list the device library (shipped and user devices)\n"
-           "\nConfiguration options (analyze):\n"
+           "  devices                    list the device library (shipped and user devices)\n";
+    for (const Registered& r : registry())
+        out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
+    out << "\nConfiguration options (analyze, export):\n"
         << configOptionsHelp()
         << (registry().empty() ? "" : "\nExport options (export):\n" + exportOptionsHelp())
         << "\nOther options:\n"
@@ -177,9 +180,10 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
 
 } // namespace
 
-void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine)
+void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
+    const std::string& description)
 {
-    registry().push_back({ name, command, usageLine });
+    registry().push_back({ name, command, usageLine, description });
 }
 
 bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error)

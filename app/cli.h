@@ -20,7 +20,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
 /// A command added by another library (export and reproduce need Qt; the rest of the tool does not).
 using CliCommand = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
     const std::filesystem::path& executableDir);
-void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine);
+void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
+    const std::string& description);
 
 /// Takes every "--devices-dir DIR" out of `args`; false and `error` when DIR is missing.
 bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error);

@@ -141,8 +141,10 @@ void registerExportCommands()
 {
     registerCliCommand("export", runExport,
         "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay] "
-        "[configuration options]");
-    registerCliCommand("reproduce", runReproduce, "reproduce FIGURE.json [--output FILE]");
+        "[configuration options]",
+        "draw the roofline figure as PNG, SVG or PDF, with its provenance");
+    registerCliCommand("reproduce", runReproduce, "reproduce FIGURE.json [--output FILE]",
+        "draw a figure again from its sidecar .json");
 }
 
 } // namespace rfx
