@@ -1,0 +1,165 @@
+// Laws that must hold for any configuration, checked on 10,000 random ones (fixed seed, so a
+// failure is reproducible): no NaN or infinity; no row beats its roofline bound; shares add up
+// to 1; FLOPs grow with the batch (exactly linearly) and with the image; bytes halve from 32 to
+// 16 bits; attained never exceeds peak; the largest batch that fits does fit.
+#include "options.h"
+#include "roofline.h"
+#include "testutils.h"
+#include "unet.h"
+
+#include <cmath>
+#include <random>
+
+using namespace rfx;
+
+namespace {
+
+struct Checker {
+    int failures = 0;
+    QString first;
+    void expect(bool ok, const QString& what)
+    {
+        if (!ok && failures++ == 0)
+            first = what;
+    }
+};
+
+bool finiteNonNegative(double v) { return std::isfinite(v) && v >= 0; }
+
+QString describe(const Config& c)
+{
+    QStringList args;
+    for (const std::string& a : configToArgs(c))
+        args << QString::fromStdString(a);
+    return args.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestProperties : public QObject {
+    Q_OBJECT
+    std::vector<Device> m_devices;
+
+private slots:
+    void initTestCase()
+    {
+        Device withOverhead = rfx::test::roundDevice(10e12, 100e9);
+        withOverhead.id = "overhead";
+        withOverhead.launchOverhead = 4e-6;
+        m_devices = { rfx::test::shippedDevice("rtx-2060-super"), rfx::test::shippedDevice("titan-x-maxwell"),
+            rfx::test::shippedDevice("h100-sxm"), rfx::test::shippedDevice("ryzen-9-5950x"), withOverhead };
+    }
+
+    void randomConfigurations()
+    {
+        std::mt19937 rng(20261129);
+        auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        Checker check;
+        int analysed = 0;
+        for (int i = 0; i < 10000; ++i) {
+            Config c;
+            UNetParams& u = c.unet;
+            u.depth = pick(1, 5);
+            u.stride = pick(2, 4);
+            u.baseFilters = pick(1, 96);
+            u.inChannels = pick(1, 4);
+            u.classes = pick(1, 8);
+            u.padding = pick(0, 1) ? Padding::Same : Padding::Valid;
+            u.downsample = pick(0, 3) == 0 ? Downsample::Strided : Downsample::MaxPool;
+            u.conv = pick(0, 3) == 0 ? ConvType::Separable : ConvType::Standard;
+            u.batchNorm = pick(0, 1);
+            c.batch = pick(1, 32);
+            c.bits = 8 << pick(0, 3);
+            c.mode = pick(0, 1) ? Mode::Training : Mode::Inference;
+            c.optimizer = Optimizer(pick(0, 2));
+            c.fusion = pick(0, 1);
+            c.tensorCores = pick(0, 1);
+            // An image size that works: a random one, moved to the nearest working size.
+            const int want = pick(16, 700);
+            int size = unetOutputExtent(want, u) ? want : 0;
+            if (!size) {
+                const NearestExtents n = nearestWorkingExtents(want, u);
+                size = n.above ? n.above : n.below;
+            }
+            if (!size)
+                continue; // no size works with this depth and stride (the builder says so; tested elsewhere)
+            u.height = u.width = size;
+
+            const AnalysisOutcome out = analyzeConfig(c, m_devices);
+            check.expect(bool(out.report), QStringLiteral("valid size refused: ") + describe(c));
+            if (!out.report)
+                continue;
+            ++analysed;
+            const Report& r = *out.report;
+            for (const DeviceResult& d : r.results) {
+                double shares = 0;
+                for (const LayerResult& l : d.layers) {
+                    check.expect(finiteNonNegative(l.flops) && finiteNonNegative(l.bytes) && finiteNonNegative(l.intensity) && finiteNonNegative(l.time)
+                            && finiteNonNegative(l.share) && finiteNonNegative(l.attainable),
+                        QStringLiteral("non-finite row %1: %2").arg(QString::fromStdString(l.name), describe(c)));
+                    // Never faster than the roofline allows.
+                    check.expect(l.time >= l.flops / l.peak * (1 - 1e-12) && l.time >= l.bytes / d.bandwidth * (1 - 1e-12),
+                        QStringLiteral("row beats its bound: ") + describe(c));
+                    check.expect(l.attainable <= l.peak * (1 + 1e-12), QStringLiteral("attainable above peak"));
+                    shares += l.share;
+                }
+                check.expect(std::abs(shares - 1) < 1e-9, QStringLiteral("shares add to %1: ").arg(shares) + describe(c));
+                const Totals& t = d.totals;
+                check.expect(finiteNonNegative(t.time) && t.time > 0 && finiteNonNegative(t.throughput) && finiteNonNegative(t.memory.total()),
+                    QStringLiteral("non-finite totals: ") + describe(c));
+                check.expect(t.peakShare <= 1 + 1e-12, QStringLiteral("attained above peak: ") + describe(c));
+                check.expect(t.memory.total() >= t.memory.weights, QStringLiteral("memory below weights"));
+            }
+            const double flops = r.results[0].totals.flops;
+            const double bytes = r.results[0].totals.bytes;
+
+            // FLOPs grow with the batch, exactly linearly when no optimizer row is involved.
+            Config more = c;
+            more.batch = c.batch + 1;
+            const Report rb = *analyzeConfig(more, { m_devices[0] }).report;
+            check.expect(rb.results[0].totals.flops > flops, QStringLiteral("FLOPs did not grow with batch: ") + describe(c));
+            if (c.mode == Mode::Inference)
+                check.expect(std::abs(rb.results[0].totals.flops / more.batch - flops / c.batch) <= 1e-9 * flops / c.batch,
+                    QStringLiteral("FLOPs not linear in batch: ") + describe(c));
+
+            // Bytes halve from 32 to 16 bits (and double from 32 to 64).
+            if (c.bits == 32) {
+                Config half = c;
+                half.bits = 16;
+                const double b16 = analyzeConfig(half, { m_devices[0] }).report->results[0].totals.bytes;
+                check.expect(std::abs(b16 - bytes / 2) <= 1e-12 * bytes, QStringLiteral("bytes did not halve: ") + describe(c));
+            }
+
+            // FLOPs grow with the image: the next working size up.
+            if (i % 4 == 0) {
+                const NearestExtents n = nearestWorkingExtents(size, u);
+                if (n.above) {
+                    Config bigger = c;
+                    bigger.unet.height = bigger.unet.width = n.above;
+                    const double f2 = analyzeConfig(bigger, { m_devices[0] }).report->results[0].totals.flops;
+                    check.expect(f2 > flops, QStringLiteral("FLOPs did not grow with the image: ") + describe(c));
+                }
+            }
+
+            // The largest batch that fits does fit; one more does not.
+            if (i % 50 == 0) {
+                const Totals& t = r.results[0].totals;
+                if (t.largestBatch >= 1 && t.largestBatch < kBatchRange.max) {
+                    Config fit = c;
+                    fit.batch = int(t.largestBatch);
+                    check.expect(analyzeConfig(fit, { m_devices[0] }).report->results[0].totals.fits,
+                        QStringLiteral("largest batch does not fit: ") + describe(c));
+                    fit.batch = int(t.largestBatch) + 1;
+                    check.expect(!analyzeConfig(fit, { m_devices[0] }).report->results[0].totals.fits,
+                        QStringLiteral("largest batch + 1 fits: ") + describe(c));
+                }
+            }
+        }
+        qInfo("analysed %d random configurations", analysed);
+        QVERIFY(analysed > 9000);
+        QVERIFY2(check.failures == 0, qPrintable(QStringLiteral("%1 failures; first: %2").arg(check.failures).arg(check.first)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProperties)
+#include "tst_properties.moc"
