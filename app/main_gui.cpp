@@ -15,7 +15,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationDisplayName(QStringLiteral("Roofline Explorer"));
     QApplication::setOrganizationName(QStringLiteral("roofline-explorer"));
     QApplication::setApplicationVersion(QString::fromLatin1(rfx::kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("roofline-explorer"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.roofline_explorer.RooflineExplorer"));
 
     QStringList args = QApplication::arguments();
     args.removeFirst();

@@ -7,6 +7,7 @@ packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
     nlohmann-json3-dev
+    libbenchmark-dev      # engine benchmarks (target 'bench')
     xvfb xauth            # headless GUI tests and screenshots
 )
 

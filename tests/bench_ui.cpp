@@ -1,10 +1,13 @@
 // GUI speed, measured with QBENCHMARK (not a pass/fail test). Run: cmake --build <dir> --target bench
 #include "chartarea.h"
 #include "controlpanel.h"
+#include "figurerenderer.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
 #include "testutils.h"
 
+#include <QDir>
+#include <QFile>
 #include <QSlider>
 #include <QTableView>
 
@@ -97,6 +100,20 @@ private slots:
         QBENCHMARK {
             w.table()->viewport()->repaint();
         }
+    }
+
+    // DESIGN.md budget: a 300-dpi, 7-inch-wide PNG in under 0.5 s.
+    void exportPng300Dpi()
+    {
+        std::vector<Device> devices { rfx::test::shippedDevice("rtx-2060-super") };
+        const Report report = *analyzeConfig(Config {}, devices).report;
+        FigureSpec spec;
+        spec.devices = { "rtx-2060-super" };
+        spec.file = QDir::temp().filePath(QStringLiteral("rfx-bench.png")).toStdString();
+        QBENCHMARK {
+            QVERIFY(renderFigure(report, spec).ok);
+        }
+        QFile::remove(QString::fromStdString(spec.file));
     }
 
     // The engine alone for the same step: build the U-Net and analyse it on four devices.

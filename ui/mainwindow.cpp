@@ -193,6 +193,13 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     updateTitle();
 }
 
+MainWindow::~MainWindow()
+{
+    // QWidget's destructor hides the docks before QObject's disconnects them: a visibility signal
+    // would then call into a half-destroyed window (UBSan caught it).
+    disconnect(m_explainDock, nullptr, this, nullptr);
+}
+
 QWidget* MainWindow::buildTablePane()
 {
     auto* pane = new QWidget;

@@ -37,6 +37,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(const GuiOptions& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     /// Applies a configuration (as from the controls) and recomputes.
     void setConfig(const Config& config);

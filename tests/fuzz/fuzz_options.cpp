@@ -1,0 +1,48 @@
+// The command line: one argument per line. Configuration and export options are parsed; a
+// configuration that parses and validates is built and analysed on a fixed device.
+#include "figure.h"
+#include "options.h"
+#include "roofline.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    std::vector<std::string> args;
+    std::string current;
+    for (std::size_t i = 0; i < size && args.size() < 64; ++i) {
+        const char c = static_cast<char>(data[i]);
+        if (c == '\n') {
+            args.push_back(current);
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    args.push_back(current);
+
+    rfx::ConfigOptions options;
+    std::string error;
+    if (rfx::parseConfigArgs(args, options, error)) {
+        // Keep analyses small enough for the fuzzer's pace; large ones are the property tests' job.
+        const rfx::Config& c = options.config;
+        if (!rfx::validate(c) && c.batch <= 64 && c.unet.height <= 2048 && c.unet.width <= 2048) {
+            rfx::Device d;
+            d.id = "fuzz";
+            d.name = "Fuzz";
+            d.peak["fp32"] = 1e13;
+            d.dramBandwidth = 1e11;
+            d.memoryBytes = 8e9;
+            (void)rfx::analyzeConfig(c, { d });
+        }
+    } else if (error.empty()) {
+        __builtin_trap();
+    }
+    rfx::FigureSpec spec;
+    if (!rfx::parseExportArgs(args, spec, error) && error.empty())
+        __builtin_trap();
+    return 0;
+}
