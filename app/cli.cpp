@@ -67,14 +67,10 @@ struct Common {
 // Options every command shares; returns NotConfigOption when args[i] is not one of them.
 OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, Common& c, std::string& error)
 {
-    std::string arg = args[i];
-    std::string value;
-    bool hasInline = false;
-    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-        hasInline = true;
-    }
+    const SplitOption split = splitOption(args[i]);
+    const std::string arg = split.name;
+    const bool hasInline = split.value.has_value();
+    std::string value = split.value.value_or("");
     if (arg != "--format" && arg != "--devices-dir")
         return OptionStatus::NotConfigOption;
     if (!hasInline) {

@@ -199,13 +199,10 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             }
             a.push_back(v.get<std::string>());
         }
-        ConfigOptions parsed;
-        std::string why;
-        if (!parseConfigArgs(a, parsed, why)) {
-            error = "config_args: " + why;
+        const auto config = configFromArgList(a, error);
+        if (!config)
             return std::nullopt;
-        }
-        s.config = parsed.config;
+        s.config = *config;
         for (const auto& v : *devices) {
             if (!v.is_string()) {
                 error = "devices: every entry must be a device id";
@@ -298,14 +295,10 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
             return false;
         if (st == OptionStatus::Consumed)
             continue;
-        std::string arg = args[i];
-        std::string value;
-        bool hasInline = false;
-        if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
-            value = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-            hasInline = true;
-        }
+        const SplitOption split = splitOption(args[i]);
+        const std::string arg = split.name; // lambdas capture it: no structured binding (clang 14)
+        const bool hasInline = split.value.has_value();
+        std::string value = split.value.value_or("");
         auto takeValue = [&]() -> bool {
             if (hasInline)
                 return true;

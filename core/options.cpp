@@ -31,14 +31,19 @@ bool setEnum(const std::string& option, const std::string& value, std::optional<
 
 } // namespace
 
+SplitOption splitOption(const std::string& arg)
+{
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos)
+        return { arg.substr(0, eq), arg.substr(eq + 1) };
+    return { arg, std::nullopt };
+}
+
 OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& o, std::string& error)
 {
-    std::string arg = args[i];
-    std::optional<std::string> inlineValue;
-    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
-        inlineValue = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-    }
+    // Plain variables, not a structured binding: lambdas below capture them (clang 14 cannot).
+    const SplitOption split = splitOption(args[i]);
+    const std::string arg = split.name;
+    const std::optional<std::string> inlineValue = split.value;
     Config& c = o.config;
     UNetParams& u = c.unet;
 
@@ -173,6 +178,21 @@ bool parseConfigArgs(const std::vector<std::string>& args, ConfigOptions& option
         }
     }
     return true;
+}
+
+std::optional<Config> configFromArgList(const std::vector<std::string>& args, std::string& error)
+{
+    ConfigOptions parsed;
+    std::string why;
+    if (!parseConfigArgs(args, parsed, why)) {
+        error = "config_args: " + why;
+        return std::nullopt;
+    }
+    if (auto bad = validate(parsed.config)) {
+        error = "config_args: " + *bad;
+        return std::nullopt;
+    }
+    return parsed.config;
 }
 
 std::string configOptionsHelp()

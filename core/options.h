@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ enum class OptionStatus {
     Error, ///< a configuration option with a bad or missing value; `error` says which and why
 };
 
+/// "--name=value" -> {"--name", "value"}; anything else -> {arg, nothing}.
+struct SplitOption {
+    std::string name;
+    std::optional<std::string> value;
+};
+SplitOption splitOption(const std::string& arg);
+
 /// Applies args[i] (and its value) to `options`.
 OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options,
     std::string& error);
@@ -32,6 +40,10 @@ std::vector<std::string> configToArgs(const Config& config);
 
 /// Parses a whole argument list of configuration options; false and `error` on the first problem.
 bool parseConfigArgs(const std::vector<std::string>& args, ConfigOptions& options, std::string& error);
+
+/// A configuration stored as its argument list (sessions and figure sidecars): parsed and validated,
+/// or nothing and `error` prefixed with "config_args: ".
+std::optional<Config> configFromArgList(const std::vector<std::string>& args, std::string& error);
 
 /// Help text for the configuration options, one per line, indented by two spaces.
 std::string configOptionsHelp();

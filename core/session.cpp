@@ -77,17 +77,10 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         }
         a.push_back(v.get<std::string>());
     }
-    ConfigOptions parsed;
-    std::string why;
-    if (!parseConfigArgs(a, parsed, why)) {
-        error = "config_args: " + why;
+    const auto config = configFromArgList(a, error);
+    if (!config)
         return std::nullopt;
-    }
-    if (auto bad = validate(parsed.config)) {
-        error = "config_args: " + *bad;
-        return std::nullopt;
-    }
-    s.config = parsed.config;
+    s.config = *config;
     const json* devices = field(doc, "devices", "");
     if (!devices)
         return std::nullopt;
