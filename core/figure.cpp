@@ -1,5 +1,7 @@
 #include "figure.h"
 
+#include "json_config.h"
+
 #include "options.h"
 #include "roofline.h"
 #include "version.h"
@@ -191,15 +193,7 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
         const auto* ex = need(doc, "export", T::object, "");
         if (!args || !devices || !view || !ex)
             return std::nullopt;
-        std::vector<std::string> a;
-        for (const auto& v : *args) {
-            if (!v.is_string()) {
-                error = "config_args: every entry must be a string";
-                return std::nullopt;
-            }
-            a.push_back(v.get<std::string>());
-        }
-        const auto config = configFromArgList(a, error);
+        const auto config = configFromJsonArgs(*args, error);
         if (!config)
             return std::nullopt;
         s.config = *config;

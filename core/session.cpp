@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "json_config.h"
+
 #include "options.h"
 #include "version.h"
 
@@ -65,19 +67,7 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
     const json* args = field(doc, "config_args", "");
     if (!args)
         return std::nullopt;
-    if (!args->is_array()) {
-        error = "config_args: must be a list of command-line arguments";
-        return std::nullopt;
-    }
-    std::vector<std::string> a;
-    for (const json& v : *args) {
-        if (!v.is_string()) {
-            error = "config_args: every entry must be a string";
-            return std::nullopt;
-        }
-        a.push_back(v.get<std::string>());
-    }
-    const auto config = configFromArgList(a, error);
+    const auto config = configFromJsonArgs(*args, error);
     if (!config)
         return std::nullopt;
     s.config = *config;

@@ -4,6 +4,7 @@
 #include "figurerenderer.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
+#include "guitestutils.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -18,15 +19,7 @@ class BenchUi : public QObject {
     const QStringList m_devices { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
         QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") };
 
-    GuiOptions options() const
-    {
-        GuiOptions o;
-        o.noRestore = true;
-        o.configGiven = true;
-        for (const QString& d : m_devices)
-            o.config.devices.push_back(d.toStdString());
-        return o;
-    }
+    GuiOptions options() const { return rfx::test::freshWindow(m_devices); }
 
 private slots:
     void initTestCase() { qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR); }

@@ -6,6 +6,7 @@
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
+#include "guitestutils.h"
 #include "testutils.h"
 
 #include <QLegend>
@@ -27,14 +28,9 @@
 using namespace rfx;
 
 namespace {
-GuiOptions fresh(QStringList devices = { QStringLiteral("rtx-2060-super") })
+GuiOptions fresh(const QStringList& devices = { QStringLiteral("rtx-2060-super") })
 {
-    GuiOptions o;
-    o.noRestore = true;
-    o.configGiven = true;
-    for (const QString& d : devices)
-        o.config.devices.push_back(d.toStdString());
-    return o;
+    return rfx::test::freshWindow(devices);
 }
 
 QString cell(const MainWindow& w, int row, int column)

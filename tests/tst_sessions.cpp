@@ -5,6 +5,7 @@
 #include "exportdialog.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "guitestutils.h"
 #include "testutils.h"
 #include "unet.h"
 
@@ -23,14 +24,9 @@
 using namespace rfx;
 
 namespace {
-GuiOptions fresh(QStringList devices = { QStringLiteral("rtx-2060-super") })
+GuiOptions fresh(const QStringList& devices = { QStringLiteral("rtx-2060-super") })
 {
-    GuiOptions o;
-    o.noRestore = true;
-    o.configGiven = true;
-    for (const QString& d : devices)
-        o.config.devices.push_back(d.toStdString());
-    return o;
+    return rfx::test::freshWindow(devices);
 }
 } // namespace
 
