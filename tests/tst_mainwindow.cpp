@@ -6,6 +6,7 @@
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
+#include "summaryview.h"
 #include "guitestutils.h"
 #include "testutils.h"
 
@@ -17,7 +18,9 @@
 #include <QListView>
 #include <QScatterSeries>
 #include <QApplication>
+#include <QAction>
 #include <QChart>
+#include <QClipboard>
 #include <QDir>
 #include <QSettings>
 #include <QSlider>
@@ -98,6 +101,30 @@ private slots:
         w.controls()->bitsSlider()->setValue(1);
         QCOMPARE(w.report()->config.bits, 16);
         QCOMPARE(w.report()->results[0].layers[0].bytes, bytes32 / 2);
+    }
+
+    void summaryFollowsTheSliderAndCopies()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.chartArea()->summaries().size(), size_t(1));
+        SummaryText* summary = w.chartArea()->summaries()[0];
+        // The CLI's figures for the default U-Net on the RTX 2060 Super.
+        QVERIFY2(summary->plainText().startsWith(QStringLiteral("47.7 ms per batch of 1")), qPrintable(summary->plainText()));
+        QVERIFY(summary->plainText().contains(QStringLiteral("memory 310 MiB of 8.00 GiB (fits; up to batch 42)")));
+        const int height = summary->height();
+        QVERIFY(height >= 3 * summary->fontMetrics().height()); // three lines, none cut off
+
+        w.controls()->batchSlider()->setValue(2);
+        QVERIFY2(summary->plainText().contains(QStringLiteral("per batch of 2")), qPrintable(summary->plainText()));
+        QCOMPARE(summary->height(), height); // sticky: the chart above is not resized by a step
+
+        QGuiApplication::clipboard()->clear();
+        QCOMPARE(summary->actions().size(), qsizetype(1));
+        summary->actions().first()->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), summary->plainText());
     }
 
     void axesStayPutWhilePointsStayInside()

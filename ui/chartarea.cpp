@@ -5,8 +5,6 @@
 
 #include <QGridLayout>
 #include <QLabel>
-#include <QResizeEvent>
-#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -24,57 +22,6 @@ ChartArea::ChartArea(QWidget* parent)
     m_grid->addWidget(m_empty, 0, 0);
 }
 
-namespace {
-
-// A summary whose height followed its text would resize the chart above it on every slider step,
-// and a resized chart lays itself out again. Its height is "sticky": fitted to the text when the
-// label is resized, only ever grown when the text changes (as it does on every step of a drag).
-class SummaryLabel : public QLabel {
-public:
-    explicit SummaryLabel(QWidget* parent)
-        : QLabel(parent)
-    {
-        setWordWrap(true);
-        setTextFormat(Qt::RichText);
-        setTextInteractionFlags(Qt::TextSelectableByMouse);
-        setContentsMargins(6, 0, 6, 4);
-        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    }
-    void setSummary(const QString& html)
-    {
-        if (html == text())
-            return;
-        setText(html);
-        fit(false);
-    }
-
-protected:
-    void resizeEvent(QResizeEvent* event) override
-    {
-        QLabel::resizeEvent(event);
-        if (event->oldSize().width() != event->size().width())
-            fit(true);
-    }
-
-private:
-    void fit(bool mayShrink)
-    {
-        if (width() < 100)
-            return; // not laid out yet
-        // QLabel::heightForWidth() would include the fixed height set here: measure the text itself.
-        const QMargins m = contentsMargins();
-        QTextDocument doc;
-        doc.setDefaultFont(font());
-        doc.setDocumentMargin(0);
-        doc.setHtml(text());
-        doc.setTextWidth(width() - m.left() - m.right());
-        const int need = int(std::ceil(doc.size().height())) + m.top() + m.bottom() + 2;
-        if (need > height() || (mayShrink && need < height()))
-            setFixedHeight(need);
-    }
-};
-
-} // namespace
 
 ChartArea::Pane ChartArea::makePane()
 {
@@ -84,7 +31,7 @@ ChartArea::Pane ChartArea::makePane()
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     p.chart = new RooflineChart(p.box);
-    p.summary = new SummaryLabel(p.box);
+    p.summary = new SummaryText(p.box);
     v->addWidget(p.chart, 1);
     v->addWidget(p.summary);
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
@@ -134,11 +81,11 @@ void ChartArea::setReport(const Report& report)
                                  summaryHtml(report.results[i], report.config));
         }
         m_panes[0].chart->setReport(report, all);
-        static_cast<SummaryLabel*>(m_panes[0].summary)->setSummary(summaries);
+        m_panes[0].summary->setHtml(summaries);
     } else {
         for (size_t i = 0; i < devices; ++i) {
             m_panes[i].chart->setReport(report, { int(i) });
-            static_cast<SummaryLabel*>(m_panes[i].summary)->setSummary(summaryHtml(report.results[i], report.config));
+            m_panes[i].summary->setHtml(summaryHtml(report.results[i], report.config));
         }
     }
 }
@@ -177,6 +124,14 @@ void ChartArea::fitAxes()
 {
     for (const Pane& p : m_panes)
         p.chart->fitAxes();
+}
+
+std::vector<SummaryText*> ChartArea::summaries() const
+{
+    std::vector<SummaryText*> out;
+    for (size_t i = 0; i < m_shown; ++i)
+        out.push_back(m_panes[i].summary);
+    return out;
 }
 
 std::vector<RooflineChart*> ChartArea::charts() const

@@ -13,6 +13,7 @@ class QLabel;
 namespace rfx {
 
 class RooflineChart;
+class SummaryText;
 
 /// The charts: a grid with one roofline chart and summary per device, or one chart with every
 /// device overlaid and the summaries beneath. Chart widgets are kept and reused across reports.
@@ -31,6 +32,8 @@ public:
 
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;
+    /// The summaries under them, in the same order.
+    std::vector<SummaryText*> summaries() const;
 
 signals:
     void layerClicked(int layer, int device);
@@ -39,7 +42,7 @@ private:
     struct Pane {
         QWidget* box;
         RooflineChart* chart;
-        QLabel* summary;
+        SummaryText* summary;
     };
     Pane makePane();
     void relayout(size_t devices);

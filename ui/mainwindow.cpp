@@ -13,7 +13,7 @@
 #include "report_writer.h"
 #include "session.h"
 #include "rooflinechart.h"
-#include "sharedelegate.h"
+#include "celldelegate.h"
 #include "unet.h"
 #include "version.h"
 
@@ -238,7 +238,7 @@ QWidget* MainWindow::buildTablePane()
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setItemDelegateForColumn(LayerTableModel::Share, new ShareDelegate(m_table));
+    m_table->setItemDelegate(new CellDelegate(m_table));
     v->addWidget(m_table, 1);
 
     connect(m_tableDevice, &QComboBox::currentIndexChanged, this, [this](int) {

@@ -70,6 +70,8 @@ private:
     void ensureSeries(size_t count);
     void rebuild();
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
+    void cacheStaticItems();
+    void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
     void onHovered(const QPointF& point, bool state, int slot, int bucket);
     void onClicked(const QPointF& point, int slot, int bucket);
     int layerAt(const QPointF& point, int slot, int bucket) const;

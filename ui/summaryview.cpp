@@ -2,6 +2,16 @@
 
 #include "format.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QPainter>
+#include <QResizeEvent>
+
+#include <algorithm>
+#include <cmath>
+
 namespace rfx {
 
 namespace {
@@ -28,6 +38,77 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         .arg(config.batch)
         .arg(qs(formatNumber3(t.throughput)), qs(formatSI(t.attained, "FLOP/s")), qs(formatPercent(t.peakShare)),
             qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, "FLOP/s")), memory, qs(d.verdict));
+}
+
+} // namespace rfx
+
+namespace rfx {
+
+namespace {
+constexpr int kMarginH = 6;
+constexpr int kMarginBottom = 4;
+}
+
+SummaryText::SummaryText(QWidget* parent)
+    : QWidget(parent)
+{
+    m_doc.setDocumentMargin(0);
+    m_doc.setDefaultFont(font());
+    m_doc.setUndoRedoEnabled(false);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setFixedHeight(fontMetrics().lineSpacing() * 3 + kMarginBottom + 2);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(tr("Copy summary"), this);
+    connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(plainText()); });
+    addAction(copy);
+}
+
+void SummaryText::setHtml(const QString& html)
+{
+    if (html == m_html)
+        return;
+    m_html = html;
+    m_doc.setHtml(html);
+    fit(false);
+    update();
+}
+
+void SummaryText::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.translate(kMarginH, 0);
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette = palette();
+    context.palette.setColor(QPalette::Text, palette().color(QPalette::WindowText));
+    m_doc.documentLayout()->draw(&painter, context);
+}
+
+void SummaryText::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (event->oldSize().width() != event->size().width())
+        fit(true);
+}
+
+void SummaryText::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        m_doc.setDefaultFont(font());
+        fit(true);
+    }
+}
+
+void SummaryText::fit(bool mayShrink)
+{
+    const int textWidth = std::max(40, width() - 2 * kMarginH);
+    if (m_doc.textWidth() != textWidth)
+        m_doc.setTextWidth(textWidth);
+    if (width() < 100)
+        return; // not laid out yet: the height is fitted when the width arrives
+    const int need = int(std::ceil(m_doc.size().height())) + kMarginBottom + 2;
+    if (need > height() || (mayShrink && need < height()))
+        setFixedHeight(need);
 }
 
 } // namespace rfx

@@ -11,3 +11,35 @@ namespace rfx {
 QString summaryHtml(const DeviceResult& result, const Config& config);
 
 } // namespace rfx
+
+#include <QTextDocument>
+#include <QWidget>
+
+namespace rfx {
+
+/// Shows a summary under a chart. It keeps one laid-out QTextDocument and only draws it when
+/// painted: a rich-text QLabel parses and lays its text out again on every paint and size query,
+/// which cost a fifth of a live slider step (callgrind). Its height is "sticky": fitted to the text
+/// when the width changes, only ever grown when the text changes (as it does on every step of a
+/// drag), so that the chart above is not resized, and laid out again, on every step.
+/// Right-click offers "Copy summary" (plain text).
+class SummaryText : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryText(QWidget* parent = nullptr);
+    void setHtml(const QString& html);
+    QString html() const { return m_html; }
+    QString plainText() const { return m_doc.toPlainText(); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void fit(bool mayShrink);
+    QTextDocument m_doc;
+    QString m_html;
+};
+
+} // namespace rfx

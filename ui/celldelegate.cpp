@@ -1,0 +1,102 @@
+#include "celldelegate.h"
+
+#include "layertablemodel.h"
+
+#include <QApplication>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace rfx {
+
+void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    // Only the roles these cells use (initStyleOption() asks for ten, each formatted by the model),
+    // and the selection drawn directly: the view has already painted the (alternating) row background.
+    QStyleOptionViewItem opt = option;
+    const QVariant font = index.data(Qt::FontRole);
+    if (font.isValid())
+        opt.font = qvariant_cast<QFont>(font).resolve(opt.font);
+    const QVariant alignment = index.data(Qt::TextAlignmentRole);
+    if (alignment.isValid())
+        opt.displayAlignment = Qt::Alignment(alignment.toInt());
+    const QVariant foreground = index.data(Qt::ForegroundRole);
+    if (foreground.canConvert<QBrush>())
+        opt.palette.setBrush(QPalette::Text, qvariant_cast<QBrush>(foreground));
+    const QString text = index.data(Qt::DisplayRole).toString();
+    const QWidget* widget = opt.widget;
+    const QStyle* style = widget ? widget->style() : QApplication::style();
+    const QPalette::ColorGroup group = !(opt.state & QStyle::State_Enabled) ? QPalette::Disabled
+        : (opt.state & QStyle::State_Active)                              ? QPalette::Normal
+                                                                           : QPalette::Inactive;
+    if (opt.state & QStyle::State_Selected)
+        painter->fillRect(opt.rect, opt.palette.brush(group, QPalette::Highlight));
+    if (opt.state & QStyle::State_HasFocus) {
+        QStyleOptionFocusRect focus;
+        focus.QStyleOption::operator=(opt);
+        focus.backgroundColor = opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
+        style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
+    }
+
+    if (index.column() == LayerTableModel::Share) {
+        const double share = std::clamp(index.data(LayerTableModel::ShareRole).toDouble(), 0.0, 1.0);
+        if (share > 0) {
+            QRectF bar = QRectF(opt.rect).adjusted(2, 3, -2, -3);
+            bar.setWidth(bar.width() * share);
+            QColor c = opt.palette.color(QPalette::Highlight);
+            c.setAlpha(90);
+            painter->fillRect(bar, c);
+        }
+    }
+    if (text.isEmpty())
+        return;
+
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
+    const QRect r = opt.rect.adjusted(margin, 0, -margin, 0);
+    QColor color;
+    if (opt.state & QStyle::State_Selected)
+        color = opt.palette.color(group, QPalette::HighlightedText);
+    else
+        color = opt.palette.color(group, QPalette::Text);
+    painter->save();
+    painter->setFont(opt.font);
+    painter->setPen(color);
+    const QStaticText* st = &shaped(text, opt.font);
+    QStaticText elided;
+    if (st->size().width() > r.width()) {
+        elided = QStaticText(QFontMetrics(opt.font).elidedText(text, opt.textElideMode, r.width()));
+        elided.setTextFormat(Qt::PlainText);
+        elided.prepare(QTransform(), opt.font);
+        st = &elided;
+    }
+    const QSizeF size = st->size();
+    double x = r.left();
+    if (opt.displayAlignment & Qt::AlignRight)
+        x = r.right() + 1 - size.width();
+    else if (opt.displayAlignment & Qt::AlignHCenter)
+        x = r.left() + (r.width() - size.width()) / 2;
+    const double y = r.top() + (r.height() - size.height()) / 2;
+    painter->drawStaticText(QPointF(x, y), *st);
+    painter->restore();
+}
+
+const QStaticText& CellDelegate::shaped(const QString& text, const QFont& font) const
+{
+    constexpr qsizetype kMaxEntries = 4096; // a few screens of distinct cell texts
+    if (m_cached >= kMaxEntries) {
+        m_cache.clear();
+        m_cached = 0;
+    }
+    QHash<QString, QStaticText>& forFont = m_cache[font.key()];
+    auto it = forFont.find(text);
+    if (it == forFont.end()) {
+        QStaticText st(text);
+        st.setTextFormat(Qt::PlainText);
+        st.prepare(QTransform(), font);
+        it = forFont.insert(text, st);
+        ++m_cached;
+    }
+    return *it;
+}
+
+} // namespace rfx
