@@ -10,9 +10,9 @@ namespace rfx {
 
 std::string_view boundName(Bound b) { return b == Bound::Memory ? "memory" : "compute"; }
 
-namespace {
-
 bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose; }
+
+namespace {
 
 // Per-row costs do not depend on the device: compute them once for all devices.
 struct RowCost {

@@ -16,6 +16,9 @@ namespace rfx {
 enum class Bound { Memory, Compute };
 std::string_view boundName(Bound b);
 
+/// Convolutions run against the (tensor-core) matrix ceiling; every other row against the vector one.
+bool runsOnMatrixUnits(Op op);
+
 /// One row of the analysis on one device. In training, FLOPs and bytes are forward + backward.
 struct LayerResult {
     std::string name;

@@ -1,9 +1,11 @@
 // Laws that must hold for any configuration, checked on 10,000 random ones (fixed seed, so a
 // failure is reproducible): no NaN or infinity; no row beats its roofline bound; shares add up
 // to 1; FLOPs grow with the batch (exactly linearly) and with the image; bytes halve from 32 to
-// 16 bits; attained never exceeds peak; the largest batch that fits does fit.
+// 16 bits; attained never exceeds peak; the largest batch that fits does fit; the closed-form
+// sweep model gives the engine's totals.
 #include "options.h"
 #include "roofline.h"
+#include "sweep.h"
 #include "testutils.h"
 #include "unet.h"
 
@@ -112,6 +114,21 @@ private slots:
             }
             const double flops = r.results[0].totals.flops;
             const double bytes = r.results[0].totals.bytes;
+
+            // The sweep model's closed form equals the engine on every device.
+            if (i % 5 == 0) {
+                const std::optional<SweepModel> model = SweepModel::make(c);
+                check.expect(bool(model), QStringLiteral("sweep model refused: ") + describe(c));
+                for (size_t k = 0; model && k < m_devices.size(); ++k) {
+                    const SweepModel::Point p = model->evaluate(SweepModel::ceilings(m_devices[k], c.bits, c.tensorCores), c.batch);
+                    const Totals& t = r.results[k].totals;
+                    auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); };
+                    check.expect(same(p.time, t.time) && same(p.flops, t.flops) && same(p.bytes, t.bytes)
+                            && same(p.memory, t.memory.total()) && p.fits == t.fits && p.largestBatch == t.largestBatch
+                            && same(p.memoryBoundTimeShare, t.memoryBoundTimeShare) && same(p.throughput, t.throughput),
+                        QStringLiteral("sweep model differs from the engine (%1 s vs %2 s): ").arg(p.time).arg(t.time) + describe(c));
+                }
+            }
 
             // FLOPs grow with the batch, exactly linearly when no optimizer row is involved.
             Config more = c;
