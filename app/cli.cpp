@@ -2,13 +2,19 @@
 
 #include "device_loader.h"
 #include "figure.h"
+#include "format.h"
+#include "networks.h"
 #include "options.h"
 #include "report_writer.h"
 #include "roofline.h"
 #include "version.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 namespace rfx {
 
@@ -29,7 +35,8 @@ std::vector<Registered>& registry()
 std::string usage()
 {
     std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv|markdown|latex]\n"
-                    "       roofline-cli devices [--format table|json]\n";
+                    "       roofline-cli devices [--format table|json]\n"
+                    "       roofline-cli networks [--format table|json] [--format-help]\n";
     for (const Registered& r : registry())
         u += "       roofline-cli " + r.usage + "\n";
     return u + "       roofline-cli --help | --version\n";
@@ -42,7 +49,8 @@ void printHelp(std::ostream& out)
         << usage()
         << "\nCommands:\n"
            "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
-           "  devices                    list the device library (shipped and user devices)\n";
+           "  devices                    list the device library (shipped and user devices)\n"
+           "  networks                   list the built-in networks; --format-help: the custom network format\n";
     for (const Registered& r : registry())
         out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
     out << "\nConfiguration options (analyze, export):\n"
@@ -117,6 +125,69 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
         return ExitFailure;
     }
     out << (common.format == "json" ? devicesToJson(lib.devices) : devicesToTable(lib.devices));
+    return ExitOk;
+}
+
+// The built-in networks at their published input: parameters and multiply-accumulates of the
+// convolutions and fully connected layers (the figure torchvision's model table quotes as "GFLOPS").
+int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    std::string format = "table";
+    for (size_t i = 0; i < args.size(); ++i) {
+        const SplitOption split = splitOption(args[i]);
+        if (split.name == "--format-help" && !split.value) {
+            out << networkFormatHelp();
+            return ExitOk;
+        }
+        if (split.name == "--format") {
+            if (split.value)
+                format = *split.value;
+            else if (i + 1 < args.size())
+                format = args[++i];
+            else
+                return usageError(err, "--format: missing value");
+            continue;
+        }
+        return usageError(err, "networks: unknown option '" + args[i] + "'");
+    }
+    if (format != "table" && format != "json")
+        return usageError(err, "--format: expected table or json for 'networks', got '" + format + "'");
+    nlohmann::json list = nlohmann::json::array();
+    std::ostringstream table;
+    table << std::left << std::setw(11) << "model" << std::setw(34) << "network" << std::setw(16) << "input"
+          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC" << "\n";
+    for (const ModelInfo& m : builtinModels()) {
+        Config c;
+        c.model = std::string(m.id);
+        c.unet.height = m.height;
+        c.unet.width = m.width;
+        c.unet.inChannels = m.channels;
+        c.unet.classes = m.classes;
+        const BuildResult built = buildNetwork(c);
+        if (!built.network) {
+            err << "roofline-cli: " << m.id << ": " << built.error << "\n";
+            return ExitFailure;
+        }
+        std::int64_t params = 0;
+        double macs = 0;
+        for (const Layer& l : built.network->layers) {
+            params += layerParams(l);
+            if (runsOnMatrixUnits(l.op))
+                macs += forwardFlops(l) / 2;
+        }
+        const std::string input = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
+        list.push_back({ { "id", m.id }, { "name", m.title }, { "input", { m.channels, m.height, m.width } },
+            { "classes", m.classes }, { "params", params }, { "macs", macs } });
+        char gmac[32];
+        std::snprintf(gmac, sizeof gmac, "%.2f", macs / 1e9);
+        table << std::left << std::setw(11) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
+              << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
+    }
+    if (format == "json")
+        out << list.dump(2) << "\n";
+    else
+        out << table.str() << "GMAC: multiply-accumulates of convolutions and linear layers, forward, batch 1 (1 MAC = 2 FLOP).\n"
+            << "Custom networks: --model FILE.json; 'roofline-cli networks --format-help' documents the format.\n";
     return ExitOk;
 }
 
@@ -263,6 +334,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runAnalyze(rest, out, err, exeDir);
     if (command == "devices")
         return runDevices(rest, out, err, exeDir);
+    if (command == "networks")
+        return runNetworks(rest, out, err);
     for (const Registered& r : registry())
         if (r.name == command)
             return r.command(rest, out, err, exeDir);

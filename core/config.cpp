@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "networks.h"
+
 #include <string>
 
 namespace rfx {
@@ -16,8 +18,12 @@ std::optional<std::string> checkRange(const char* what, int value, Range r)
 
 std::optional<std::string> validate(const Config& c)
 {
-    if (c.model != "unet")
-        return "unknown model '" + c.model + "' (available: unet)";
+    if (!findModel(c.model) && !isNetworkFile(c.model)) {
+        std::string names;
+        for (const ModelInfo& m : builtinModels())
+            names += (names.empty() ? "" : ", ") + std::string(m.id);
+        return "unknown model '" + c.model + "' (available: " + names + ", or a network file FILE.json)";
+    }
     const UNetParams& u = c.unet;
     for (auto err : { checkRange("image height", u.height, kImageRange), checkRange("image width", u.width, kImageRange),
              checkRange("input channels", u.inChannels, kChannelRange), checkRange("classes", u.classes, kClassRange),

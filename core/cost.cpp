@@ -48,6 +48,8 @@ std::int64_t mainParams(const Layer& l)
         return l.out.c * (in.c / l.groups) * l.kh * l.kw;
     case Op::ConvTranspose:
         return in.c * (l.out.c / l.groups) * l.kh * l.kw;
+    case Op::Linear:
+        return l.out.c * in.c * in.h * in.w; // the input is flattened: C * H * W features
     default:
         return elementwiseParams(l.op, l.out.c);
     }
@@ -62,8 +64,14 @@ double mainFlops(const Layer& l)
         return 2.0 * double(o.n) * double(o.c) * double(o.h) * double(o.w) * double(in.c / l.groups) * l.kh * l.kw;
     case Op::ConvTranspose:
         return 2.0 * double(in.n) * double(in.c) * double(in.h) * double(in.w) * double(o.c / l.groups) * l.kh * l.kw;
+    case Op::Linear:
+        return 2.0 * double(o.n) * double(o.c) * double(in.c) * double(in.h) * double(in.w);
     case Op::MaxPool:
         return double(l.kh * l.kw - 1) * double(o.elements());
+    case Op::AvgPool:
+        return double(l.kh * l.kw) * double(o.elements()); // k*k - 1 additions and one scaling
+    case Op::Add:
+        return double(o.elements());
     case Op::Concat:
     case Op::Optimizer:
         return 0;
@@ -108,6 +116,7 @@ LayerCost layerCost(const Layer& l, double e)
     switch (l.op) {
     case Op::Conv:
     case Op::ConvTranspose:
+    case Op::Linear:
         c.flopsBackward = 2.0 * mainFlops(l) + epilogueFlops(l);
         c.bytesBackward = 2.0 * c.bytesForward;
         c.kernelsBackward = 2;

@@ -23,13 +23,16 @@ struct LayerCost {
 /// Learnable parameters of a row:
 ///  conv            Cout * (Cin / groups) * Kh * Kw
 ///  conv_transpose  Cin * (Cout / groups) * Kh * Kw
+///  linear          Cout * (Cin * Hin * Win)   (the input is flattened)
 ///  bias            C;  batchnorm 2 C (scale and shift);  others 0.
 std::int64_t layerParams(const Layer& layer);
 
 /// Forward FLOPs of a row (DESIGN.md conventions):
 ///  conv            2 * N * Cout * Hout * Wout * (Cin / groups) * Kh * Kw
 ///  conv_transpose  2 * N * Cin * Hin * Win * (Cout / groups) * Kh * Kw   (counted at input positions)
-///  bias 1, relu 1, batchnorm 2 per output element; maxpool (Kh*Kw - 1) per output element; concat 0.
+///  linear          2 * N * Cout * (Cin * Hin * Win)
+///  bias 1, relu 1, add 1, batchnorm 2 per output element; maxpool (Kh*Kw - 1) and avgpool Kh*Kw
+///  (Kh*Kw - 1 additions and one scaling) per output element; concat 0.
 /// Fused elementwise epilogues add their own per-element FLOPs.
 double forwardFlops(const Layer& layer);
 

@@ -26,6 +26,12 @@ std::string_view opName(Op op)
         return "relu";
     case Op::Optimizer:
         return "optimizer";
+    case Op::Linear:
+        return "linear";
+    case Op::AvgPool:
+        return "avgpool";
+    case Op::Add:
+        return "add";
     }
     return "conv";
 }

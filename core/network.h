@@ -17,9 +17,10 @@ struct Shape {
 /// "1x64x570x570"
 std::string shapeString(const Shape& s);
 
-enum class Op { Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer };
+enum class Op { Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer, Linear, AvgPool, Add };
 
-/// Short machine name used in reports: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer.
+/// Short machine name used in reports: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer,
+/// linear, avgpool, add.
 std::string_view opName(Op op);
 
 /// Elementwise ops are those that may be fused into the producing convolution.
@@ -34,6 +35,7 @@ struct Layer {
     Shape out;
     int kh = 1, kw = 1; ///< kernel (convolutions) or window (pooling)
     int stride = 1;
+    int padding = 0; ///< zero padding on each side (convolutions and pooling; shapes already include it)
     int groups = 1;
     std::vector<Op> epilogue; ///< elementwise ops fused into this row (fusion on), applied to `out`
 };

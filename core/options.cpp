@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "networks.h"
+
 #include <charconv>
 #include <optional>
 #include <string_view>
@@ -100,6 +102,8 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         error = arg + ": expected a whole number, got '" + value + "'";
         return OptionStatus::Error;
     };
+    if (arg == "--image" || arg == "--height" || arg == "--width" || arg == "--in-channels" || arg == "--classes")
+        o.inputGiven = true;
     if (arg == "--image") {
         if (setInt(u.height) == OptionStatus::Error)
             return OptionStatus::Error;
@@ -126,6 +130,12 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         return setInt(c.bits);
     if (arg == "--model") {
         c.model = value;
+        if (const ModelInfo* m = findModel(value); m && !o.inputGiven) {
+            u.height = m->height;
+            u.width = m->width;
+            u.inChannels = m->channels;
+            u.classes = m->classes;
+        }
         return OptionStatus::Consumed;
     }
     if (arg == "--device") {
@@ -197,7 +207,10 @@ std::optional<Config> configFromArgList(const std::vector<std::string>& args, st
 
 std::string configOptionsHelp()
 {
-    return "  --model unet               network (default unet, the classic 2015 U-Net)\n"
+    return "  --model NAME|FILE.json     network: unet (default, the classic 2015 U-Net), alexnet, vgg16,\n"
+           "                             resnet18, resnet34, resnet50, resnet101, resnet152, or a custom\n"
+           "                             network file (roofline-cli networks --format-help); a built-in\n"
+           "                             network brings its published input unless --image etc. are given\n"
            "  --image N                  square input image, N x N pixels (default 572)\n"
            "  --height H, --width W      input image height and width\n"
            "  --in-channels C            input channels (default 1)\n"

@@ -14,6 +14,9 @@ namespace rfx {
 struct ConfigOptions {
     Config config;
     std::vector<std::string> devices; ///< --device ID, repeatable; "all" selects every device
+    /// Set once --image, --height, --width, --in-channels or --classes was given: --model then keeps
+    /// them instead of applying the model's published input (224 x 224 x 3, 1000 classes, ...).
+    bool inputGiven = false;
 };
 
 enum class OptionStatus {

@@ -1,7 +1,7 @@
 #include "roofline.h"
 
 #include "format.h"
-#include "unet.h"
+#include "networks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@ namespace rfx {
 
 std::string_view boundName(Bound b) { return b == Bound::Memory ? "memory" : "compute"; }
 
-bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose; }
+bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear; }
 
 namespace {
 
@@ -139,7 +139,7 @@ AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& d
         out.error = *err;
         return out;
     }
-    BuildResult built = buildUNet(config.unet, config.batch, config.fusion);
+    BuildResult built = buildNetwork(config);
     if (!built.network) {
         out.error = built.error;
         return out;

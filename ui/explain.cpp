@@ -55,6 +55,19 @@ QString flopFormula(const Layer& l)
     case Op::Concat:
         f = QStringLiteral("0 (data movement only)");
         break;
+    case Op::Linear:
+        f = QStringLiteral("2%1N%1C<sub>out</sub>%1(C%1H%1W)<sub>in</sub> = 2%1%2%1%3%1%4")
+                .arg(dot())
+                .arg(o.n)
+                .arg(o.c)
+                .arg(in.c * in.h * in.w);
+        break;
+    case Op::AvgPool:
+        f = QStringLiteral("k²%1outputs = %2%1%3").arg(dot()).arg(l.kh * l.kw).arg(count(double(o.elements())));
+        break;
+    case Op::Add:
+        f = QStringLiteral("1%1elements = %2").arg(dot(), count(double(o.elements())));
+        break;
     case Op::Bias:
     case Op::ReLU:
         f = QStringLiteral("1%1elements = %2").arg(dot(), count(double(o.elements())));

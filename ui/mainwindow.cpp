@@ -14,7 +14,7 @@
 #include "session.h"
 #include "rooflinechart.h"
 #include "celldelegate.h"
-#include "unet.h"
+#include "networks.h"
 #include "version.h"
 
 #include <QApplication>
@@ -865,7 +865,7 @@ void MainWindow::updateExplain()
         m_explain->setHtml(explainOverview(*m_report, device));
         return;
     }
-    const BuildResult built = buildUNet(m_config.unet, m_config.batch, m_config.fusion);
+    const BuildResult built = buildNetwork(m_config);
     if (built.network)
         m_explain->setHtml(explainLayer(*m_report, device, m_selectedLayer, *built.network));
 }
