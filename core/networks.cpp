@@ -185,6 +185,14 @@ private:
 
     int push(Layer layer)
     {
+        // Keep every count far inside 64-bit integers (a chain of up-samplings grows without bound).
+        const Shape& o = layer.out;
+        const double elements = double(o.n) * double(o.c) * double(o.h) * double(o.w);
+        const Shape& in = layer.inShapes.empty() ? o : layer.inShapes.front();
+        const double weights = layer.op == Op::Linear ? double(o.c) * double(in.c) * double(in.h) * double(in.w)
+                                                      : double(o.c) * double(in.c) * layer.kh * layer.kw;
+        if (o.h > (1 << 24) || o.w > (1 << 24) || o.c > (1 << 24) || elements > 1e15 || weights > 1e15)
+            fail(layer.name, "the tensor grows too large (" + shapeString(o) + "); these sizes are beyond what the tool models");
         m_net.layers.push_back(std::move(layer));
         return static_cast<int>(m_net.layers.size()) - 1;
     }

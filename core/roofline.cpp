@@ -63,7 +63,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
     report.input = net.input;
     report.output = net.output();
     for (const Layer& l : net.layers)
-        report.convolutions += runsOnMatrixUnits(l.op) ? 1 : 0;
+        report.convolutions += (l.op == Op::Conv || l.op == Op::ConvTranspose) ? 1 : 0;
 
     std::int64_t totalParams = 0;
     const std::vector<RowCost> rows = rowCosts(net, config, totalParams);

@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QChart>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QSettings>
 #include <QSlider>
@@ -125,6 +126,44 @@ private slots:
         QCOMPARE(summary->actions().size(), qsizetype(1));
         summary->actions().first()->trigger();
         QCOMPARE(QGuiApplication::clipboard()->text(), summary->plainText());
+    }
+
+    void networkPicker()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QComboBox* combo = w.controls()->networkCombo();
+        const int resnet = combo->findData(QStringLiteral("resnet50"));
+        QVERIFY(resnet > 0);
+        combo->setCurrentIndex(resnet);
+        emit combo->activated(resnet); // as a user's pick does
+        QCOMPARE(w.report()->network, std::string("ResNet-50"));
+        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(25'557'032));
+        QCOMPARE(w.report()->input, (Shape { 1, 3, 224, 224 }));
+        QVERIFY(!w.controls()->filtersSlider()->isEnabled()); // shapes the U-Net only
+        QVERIFY(w.controls()->imageSlider()->isEnabled());
+        QCOMPARE(cell(w, 0, LayerTableModel::Name), QStringLiteral("conv1"));
+
+        // The image slider is not snapped to U-Net sizes for a preset.
+        w.controls()->imageSpin()->setValue(256);
+        QCOMPARE(w.report()->input, (Shape { 1, 3, 256, 256 }));
+        QVERIFY(w.controls()->problemText().isEmpty());
+
+        // A custom network file: its own input; the input controls are disabled.
+        w.controls()->useNetworkFile(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/resources/networks/small-cnn.json"));
+        QCOMPARE(w.report()->network, std::string("Small CNN"));
+        QCOMPARE(w.report()->input, (Shape { 1, 3, 32, 32 }));
+        QVERIFY(!w.controls()->imageSlider()->isEnabled());
+        QCOMPARE(combo->currentText(), QStringLiteral("small-cnn.json"));
+
+        // Back to the U-Net: its published input again.
+        const int unet = combo->findData(QStringLiteral("unet"));
+        combo->setCurrentIndex(unet);
+        emit combo->activated(unet);
+        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(31'030'658));
+        QCOMPARE(w.report()->input, (Shape { 1, 1, 572, 572 }));
+        QVERIFY(w.controls()->filtersSlider()->isEnabled());
     }
 
     void axesStayPutWhilePointsStayInside()
@@ -259,6 +298,49 @@ private slots:
         QCOMPARE(w.chartArea()->charts()[0]->devices().size(), size_t(4));
         w.chartArea()->setOverlay(false);
         QCOMPARE(w.chartArea()->charts().size(), size_t(4));
+    }
+
+    // Screen charts cache their grid lines as pixmaps. Charts relaid out while the window is up (a
+    // device added), then stepped, must still draw their titles, axis titles and grid (caching text
+    // items, or caching before the view was shown, lost them on Qt 6.4).
+    void cachedItemsStillDrawn()
+    {
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto step = [&](int b) {
+            w.controls()->batchSlider()->setValue(b);
+            QCoreApplication::processEvents();
+        };
+        step(2); // caches the first chart's items
+        w.setDevices({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        QCOMPARE(w.chartArea()->charts().size(), size_t(2));
+        step(3);
+        step(4);
+        w.resize(1100, 800);
+        QCoreApplication::processEvents();
+        step(5);
+        for (RooflineChart* chart : w.chartArea()->charts()) {
+            const QImage image = chart->grab().toImage();
+            // Dark pixels in the title strip and in the y-axis title column.
+            auto dark = [&](QRect r) {
+                int n = 0;
+                for (int y = r.top(); y <= r.bottom(); ++y)
+                    for (int x = r.left(); x <= r.right(); ++x)
+                        n += qGray(image.pixel(x, y)) < 100;
+                return n;
+            };
+            QVERIFY2(dark(QRect(0, 0, image.width(), 30)) > 100, "title not drawn");
+            QVERIFY2(dark(QRect(0, 60, 30, image.height() - 120)) > 50, "y-axis title not drawn");
+            // Grid: light grey, not white, along a horizontal line through the middle of the plot.
+            int grey = 0;
+            const int y = image.height() / 2;
+            for (int x = image.width() / 4; x < image.width() * 3 / 4; ++x)
+                for (int dy = -20; dy <= 20; ++dy)
+                    grey += qGray(image.pixel(x, y + dy)) < 250 && qGray(image.pixel(x, y + dy)) > 150;
+            QVERIFY2(grey > 100, "grid not drawn");
+        }
     }
 
     void filterTopN()

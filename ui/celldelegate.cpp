@@ -87,7 +87,12 @@ const QStaticText& CellDelegate::shaped(const QString& text, const QFont& font) 
         m_cache.clear();
         m_cached = 0;
     }
-    QHash<QString, QStaticText>& forFont = m_cache[font.key()];
+    auto fontIt = std::find_if(m_cache.begin(), m_cache.end(), [&](const auto& entry) { return entry.first == font; });
+    if (fontIt == m_cache.end()) {
+        m_cache.emplace_back(font, QHash<QString, QStaticText> {});
+        fontIt = m_cache.end() - 1;
+    }
+    QHash<QString, QStaticText>& forFont = fontIt->second;
     auto it = forFont.find(text);
     if (it == forFont.end()) {
         QStaticText st(text);

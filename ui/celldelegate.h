@@ -1,8 +1,12 @@
 #pragma once
 
+#include <QFont>
 #include <QHash>
 #include <QStaticText>
 #include <QStyledItemDelegate>
+
+#include <utility>
+#include <vector>
 
 namespace rfx {
 
@@ -22,7 +26,9 @@ public:
 
 private:
     const QStaticText& shaped(const QString& text, const QFont& font) const;
-    mutable QHash<QString, QHash<QString, QStaticText>> m_cache; ///< font key -> text -> shaped text
+    /// Per font (the table uses two: regular and bold), text -> shaped text. Fonts are compared with
+    /// ==: QFont::key() builds a string and cost 5 % of a slider step.
+    mutable std::vector<std::pair<QFont, QHash<QString, QStaticText>>> m_cache;
     mutable qsizetype m_cached = 0;
 };
 

@@ -1,6 +1,10 @@
 #include "controlpanel.h"
 
+#include "networks.h"
 #include "unet.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -72,6 +76,16 @@ ControlPanel::ControlPanel(QWidget* parent)
 
     auto* shape = new QGroupBox(tr("Input and network"));
     auto* f1 = new QFormLayout(shape);
+    m_network = new QComboBox;
+    for (const ModelInfo& m : builtinModels())
+        m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
+    m_network->insertSeparator(m_network->count());
+    m_network->addItem(tr("Custom network file…"), QStringLiteral("@open"));
+    m_network->setToolTip(tr("The network to analyse: the U-Net (all its controls below), the published AlexNet, "
+                             "VGG-16 and ResNets at their ImageNet input, or a JSON layer list "
+                             "(roofline-cli networks --format-help)"));
+    connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
+    f1->addRow(tr("Network"), m_network);
     f1->addRow(tr("Image size"),
         sliderRow(m_imageSlider, m_imageSpin, kImageRange.min, kImageRange.max, 1024,
             tr("Input height (and width when square), pixels. FLOPs, bytes and activations grow with the "
@@ -131,6 +145,15 @@ ControlPanel::ControlPanel(QWidget* parent)
                                "lose their bias"));
     f1->addRow(QString(), m_batchNorm);
     layout->addWidget(shape);
+    for (QWidget* w : { static_cast<QWidget*>(m_filtersSlider), static_cast<QWidget*>(m_filtersSpin),
+             static_cast<QWidget*>(m_strideSlider), static_cast<QWidget*>(m_strideSpin), static_cast<QWidget*>(m_depth),
+             static_cast<QWidget*>(m_padding), static_cast<QWidget*>(m_downsample), static_cast<QWidget*>(m_conv),
+             static_cast<QWidget*>(m_batchNorm) })
+        m_unetOnly.append(w);
+    for (QWidget* w : { static_cast<QWidget*>(m_imageSlider), static_cast<QWidget*>(m_imageSpin),
+             static_cast<QWidget*>(m_square), static_cast<QWidget*>(m_widthSpin), static_cast<QWidget*>(m_inChannels),
+             static_cast<QWidget*>(m_classes) })
+        m_inputControls.append(w);
 
     auto* run = new QGroupBox(tr("Run"));
     auto* f2 = new QFormLayout(run);
@@ -245,7 +268,73 @@ void ControlPanel::setConfig(const Config& c)
     m_mode->setCurrentIndex(c.mode == Mode::Inference ? 0 : 1);
     m_optimizer->setCurrentIndex(int(c.optimizer));
     m_optimizer->setEnabled(c.mode == Mode::Training);
+    int index = m_network->findData(QString::fromStdString(c.model));
+    if (index < 0 && isNetworkFile(c.model)) {
+        // A custom file: listed under its name, above the "Custom network file..." entry.
+        const QString path = QString::fromStdString(c.model);
+        index = m_network->count() - 1;
+        m_network->insertItem(index, QFileInfo(path).fileName(), path);
+        m_network->setItemData(index, path, Qt::ToolTipRole);
+    }
+    if (index >= 0)
+        m_network->setCurrentIndex(index);
+    updateEnabled();
     m_updating = false;
+}
+
+void ControlPanel::updateEnabled()
+{
+    const bool unet = m_config.model == "unet";
+    const bool file = isNetworkFile(m_config.model);
+    for (QWidget* w : m_unetOnly) {
+        w->setEnabled(unet);
+        w->setToolTip(unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
+                           : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
+    }
+    for (QWidget* w : m_inputControls)
+        w->setEnabled(!file);
+    m_widthSpin->setEnabled(!file && m_config.unet.height != m_config.unet.width);
+}
+
+void ControlPanel::networkChosen()
+{
+    const QString id = m_network->currentData().toString();
+    if (id == QLatin1String("@open")) {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open network file"), QString(),
+            tr("Network files (*.json);;All files (*)"));
+        if (path.isEmpty()) {
+            setConfig(m_config); // back to the network shown before
+            return;
+        }
+        useNetworkFile(path);
+        return;
+    }
+    Config c = m_config;
+    if (id.toStdString() == c.model)
+        return;
+    c.model = id.toStdString();
+    if (const ModelInfo* m = findModel(c.model)) {
+        // Each built-in network starts at the input it was published for.
+        c.unet.height = m->height;
+        c.unet.width = m->width;
+        c.unet.inChannels = m->channels;
+        c.unet.classes = m->classes;
+    }
+    setConfig(c);
+    emit configChanged(m_config);
+}
+
+void ControlPanel::useNetworkFile(const QString& path)
+{
+    Config c = m_config;
+    c.model = QFileInfo(path).absoluteFilePath().toStdString();
+    if (!isNetworkFile(c.model)) {
+        showProblem(tr("%1: a network file must end in .json").arg(path));
+        setConfig(m_config);
+        return;
+    }
+    setConfig(c);
+    emit configChanged(m_config);
 }
 
 void ControlPanel::readWidgets()
@@ -277,7 +366,7 @@ void ControlPanel::emitChanged()
     const int oldHeight = m_config.unet.height;
     readWidgets();
     // A dragged image-size slider snaps to the nearest size that works; typed sizes are explained instead.
-    if (sender() == m_imageSlider && m_config.unet.height != oldHeight && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
+    if (sender() == m_imageSlider && m_config.model == "unet" && m_config.unet.height != oldHeight && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
         const NearestExtents n = nearestWorkingExtents(m_config.unet.height, m_config.unet);
         const int h = m_config.unet.height;
         int snapped = 0;

@@ -35,17 +35,25 @@ public:
     QSlider* filtersSlider() const { return m_filtersSlider; }
     QSlider* strideSlider() const { return m_strideSlider; }
     QSpinBox* imageSpin() const { return m_imageSpin; }
+    QComboBox* networkCombo() const { return m_network; }
+    /// Selects a custom network file (as File > Open network file does) and emits configChanged.
+    void useNetworkFile(const QString& path);
 
 signals:
     void configChanged(const rfx::Config& config);
 
 private:
     void readWidgets();
+    void networkChosen();
+    void updateEnabled();
     void emitChanged();
     QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip);
 
     Config m_config;
     bool m_updating = false;
+    QComboBox* m_network = nullptr;
+    QList<QWidget*> m_unetOnly; ///< controls that shape the U-Net only
+    QList<QWidget*> m_inputControls; ///< image size, channels, classes: a network file fixes its own
     QSlider* m_imageSlider = nullptr;
     QSpinBox* m_imageSpin = nullptr;
     QCheckBox* m_square = nullptr;

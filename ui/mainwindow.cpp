@@ -506,7 +506,7 @@ void MainWindow::recompute()
     AnalysisOutcome outcome = analyzeConfig(m_config, devices);
     if (!outcome.report) {
         QList<int> suggestions;
-        if (auto err = validate(m_config); !err) {
+        if (auto err = validate(m_config); !err && m_config.model == "unet") {
             const UNetParams& u = m_config.unet;
             const int extent = unetOutputExtent(u.height, u) ? u.width : u.height;
             const NearestExtents n = nearestWorkingExtents(extent, u);

@@ -516,9 +516,12 @@ void RooflineChart::cacheStaticItems()
 {
     // Titles, tick labels and grid lines do not move while a slider moves, yet a live repaint drew
     // them again each step (rich-text layout and antialiased lines: a third of a chart's repaint in
-    // callgrind). Cached as pixmaps, they are redrawn only when they change. Screen only: a figure
-    // must stay vector (SVG, PDF) and sharp at 300 dpi, so print-style charts never cache.
-    if (!scene())
+    // callgrind). Cached as pixmaps, they are redrawn only when they change. Qt 6.4 keeps stale or
+    // empty caches for items cached before the view is shown and when the chart lays itself out
+    // again, so caching waits for a shown, sized view and every resize drops the caches
+    // (tst_mainwindow::cachedItemsStillDrawn). Screen only: a figure must stay vector (SVG, PDF)
+    // and sharp at 300 dpi, so print-style charts never cache.
+    if (!scene() || !isVisible() || width() < 100 || height() < 100)
         return;
     for (QGraphicsItem* item : scene()->items()) {
         if (item->cacheMode() != QGraphicsItem::NoCache)
@@ -622,7 +625,17 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
     m_small = small;
+    uncacheItems(); // the chart lays itself out again: cached pixmaps would keep the old layout
     QChartView::resizeEvent(event);
+}
+
+void RooflineChart::uncacheItems()
+{
+    if (!scene())
+        return;
+    for (QGraphicsItem* item : scene()->items())
+        if (item->cacheMode() != QGraphicsItem::NoCache)
+            item->setCacheMode(QGraphicsItem::NoCache);
 }
 
 void RooflineChart::placeLegendInPlot()

@@ -71,6 +71,7 @@ private:
     void rebuild();
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void cacheStaticItems();
+    void uncacheItems();
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
     void onHovered(const QPointF& point, bool state, int slot, int bucket);
     void onClicked(const QPointF& point, int slot, int bucket);
