@@ -414,7 +414,8 @@ NetworkSpec parseSpec(std::string_view text, const std::string& file)
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for numbers such as 1e999 (found by fuzz_network).
         throw SpecError { at + "not valid JSON (" + std::string(e.what()) + ")" };
     }
     if (!doc.is_object())
@@ -622,6 +623,8 @@ BuildResult parseNetworkJson(std::string_view text, const std::string& file, int
         return buildFromSpec(parseSpec(text, file), file, batch, fusion);
     } catch (const SpecError& e) {
         return { std::nullopt, e.message };
+    } catch (const nlohmann::json::exception& e) {
+        return { std::nullopt, file + ": " + e.what() }; // a type the checks above missed: still a message
     }
 }
 
@@ -655,6 +658,8 @@ BuildResult loadNetworkFile(const std::string& path, int batch, bool fusion)
             c.spec = parseSpec(text.str(), path);
         } catch (const SpecError& e) {
             c.error = e.message;
+        } catch (const json::exception& e) {
+            c.error = path + ": " + e.what();
         }
     }
     if (!c.spec)

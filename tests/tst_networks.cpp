@@ -250,6 +250,7 @@ private slots:
         QTest::addColumn<QString>("message");
         const QByteArray head = R"({ "schema": 1, "name": "n", "input": { "channels": 3, "height": 32, "width": 32 }, "layers": )";
         QTest::newRow("not json") << QByteArray("{ nope") << "bad.json: not valid JSON";
+        QTest::newRow("number overflow") << QByteArray(R"({ "schema": 1, "name": 1e999 })") << "bad.json: not valid JSON";
         QTest::newRow("array") << QByteArray("[]") << "bad.json: expected a JSON object";
         QTest::newRow("no schema") << QByteArray(R"({ "name": "n" })") << "bad.json: schema: missing";
         QTest::newRow("future schema") << QByteArray(R"({ "schema": 2 })") << "bad.json: schema: this version reads schema 1, got 2";
