@@ -36,6 +36,8 @@ std::optional<std::string> validate(const Config& c)
     if (static_cast<long long>(u.baseFilters) << u.depth > (1LL << 20))
         return "base filters * 2^depth must not exceed 1048576 channels, got " + std::to_string(u.baseFilters)
             + " * 2^" + std::to_string(u.depth);
+    if (auto err = checkRange("on-chip capacity (KiB)", c.onchipKiB, kOnchipRange))
+        return err;
     if (c.bits != 8 && c.bits != 16 && c.bits != 32 && c.bits != 64)
         return "bits must be 8, 16, 32 or 64, got " + std::to_string(c.bits);
     return std::nullopt;

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "algorithms.h"
+
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +43,10 @@ struct Config {
     Optimizer optimizer = Optimizer::Momentum; ///< used in training mode
     bool fusion = false; ///< fuse bias/batch-norm/ReLU into the producing convolution
     bool tensorCores = false; ///< use tensor-core ceilings for convolutions where the device has them
+    ConvAlgorithm algorithm = ConvAlgorithm::Direct; ///< for every convolution without its own choice
+    std::map<std::string, ConvAlgorithm> layerAlgorithms; ///< per-layer choices, by row name
+    TrafficModel traffic = TrafficModel::Compulsory;
+    int onchipKiB = 0; ///< on-chip capacity for the tiled model, KiB; 0 = the device's L1/shared memory
 
     friend bool operator==(const Config&, const Config&) = default;
 };
@@ -56,6 +63,7 @@ inline constexpr Range kFilterRange { 1, 1024 };
 inline constexpr Range kDepthRange { 1, 8 };
 inline constexpr Range kStrideRange { 2, 8 };
 inline constexpr Range kBatchRange { 1, 65536 };
+inline constexpr Range kOnchipRange { 0, 1 << 20 }; ///< KiB (0 = from the device)
 
 /// Checks ranges and the bits value; returns a message naming the parameter, or nothing if valid.
 /// (Whether the U-Net's shapes work out is checked by the builder.)

@@ -667,8 +667,11 @@ BuildResult loadNetworkFile(const std::string& path, int batch, bool fusion)
     return buildFromSpec(*c.spec, path, batch, fusion);
 }
 
-BuildResult buildNetwork(const Config& config)
+BuildResult buildNetwork(const Config& configIn)
 {
+    // The fused traffic model is compulsory traffic with the elementwise rows fused (DESIGN.md).
+    Config config = configIn;
+    config.fusion = config.fusion || config.traffic == TrafficModel::Fused;
     const UNetParams& u = config.unet;
     if (config.model == "unet")
         return buildUNet(u, config.batch, config.fusion);

@@ -76,7 +76,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
 
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
-        "--optimizer", "--device" };
+        "--optimizer", "--device", "--algorithm", "--traffic", "--onchip-kib", "--layer-algorithm" };
     bool known = false;
     for (const char* name : valued)
         known = known || arg == name;
@@ -128,6 +128,18 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         return setInt(c.batch);
     if (arg == "--bits")
         return setInt(c.bits);
+    if (arg == "--onchip-kib")
+        return setInt(c.onchipKiB);
+    if (arg == "--layer-algorithm") {
+        const size_t eq = value.rfind('=');
+        const auto algorithm = eq == std::string::npos ? std::nullopt : parseAlgorithm(value.substr(eq + 1));
+        if (eq == std::string::npos || eq == 0 || !algorithm) {
+            error = "--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got '" + value + "'";
+            return OptionStatus::Error;
+        }
+        c.layerAlgorithms[value.substr(0, eq)] = *algorithm;
+        return OptionStatus::Consumed;
+    }
     if (arg == "--model") {
         c.model = value;
         if (const ModelInfo* m = findModel(value); m && !o.inputGiven) {
@@ -157,6 +169,10 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         ok = setEnum(arg, value, parseMode, c.mode, "inference, training", error);
     else if (arg == "--optimizer")
         ok = setEnum(arg, value, parseOptimizer, c.optimizer, "sgd, momentum, adam", error);
+    else if (arg == "--algorithm")
+        ok = setEnum(arg, value, parseAlgorithm, c.algorithm, "direct, im2col, fft, winograd2, winograd4 (= winograd), auto", error);
+    else if (arg == "--traffic")
+        ok = setEnum(arg, value, parseTraffic, c.traffic, "compulsory, fused, naive, tiled", error);
     return ok ? OptionStatus::Consumed : OptionStatus::Error;
 }
 
@@ -173,6 +189,10 @@ std::vector<std::string> configToArgs(const Config& c)
     a.push_back(u.batchNorm ? "--batch-norm" : "--no-batch-norm");
     a.push_back(c.fusion ? "--fusion" : "--no-fusion");
     a.push_back(c.tensorCores ? "--tensor-cores" : "--no-tensor-cores");
+    a.insert(a.end(), { "--algorithm", std::string(algorithmName(c.algorithm)), "--traffic", std::string(trafficName(c.traffic)),
+                          "--onchip-kib", std::to_string(c.onchipKiB) });
+    for (const auto& [layer, algorithm] : c.layerAlgorithms)
+        a.insert(a.end(), { "--layer-algorithm", layer + "=" + std::string(algorithmName(algorithm)) });
     return a;
 }
 
@@ -228,6 +248,13 @@ std::string configOptionsHelp()
            "  --tensor-cores             use tensor-core ceilings for convolutions where present\n"
            "  --mode inference|training  forward only, or forward + backward + optimizer step\n"
            "  --optimizer sgd|momentum|adam  optimizer step in training (default momentum)\n"
+           "  --algorithm A              convolution algorithm: direct (default), im2col, fft, winograd2,\n"
+           "                             winograd4 (= winograd), or auto (the fastest predicted per layer and\n"
+           "                             device); one that does not apply to a layer is noted, direct is used\n"
+           "  --layer-algorithm L=A      the algorithm of one layer (by row name); repeatable\n"
+           "  --traffic T                DRAM traffic model: compulsory (default), fused (elementwise rows\n"
+           "                             fused), naive (no on-chip reuse), tiled (reuse in --onchip-kib)\n"
+           "  --onchip-kib N             on-chip capacity for tiled traffic, KiB (default: the device's L1)\n"
            "  --device ID                device to analyse; repeat for several; 'all' for every one\n"
            "                             (default rtx-2060-super)\n";
 }

@@ -143,8 +143,9 @@ std::string reportToJson(const Report& r, int indent)
         dev["vector_peak_flops"] = d.vectorCeiling.flops;
         dev["ridge"] = d.ridge;
         json layers = json::array();
+        dev["onchip_bytes"] = d.onchipBytes;
         for (const LayerResult& l : d.layers) {
-            layers.push_back(json {
+            json row {
                 { "name", l.name },
                 { "op", opName(l.op) },
                 { "output_shape", shapeJson(l.out) },
@@ -158,7 +159,15 @@ std::string reportToJson(const Report& r, int indent)
                 { "time_s", l.time },
                 { "share", l.share },
                 { "kernels", l.kernels },
-            });
+            };
+            if (runsOnMatrixUnits(l.op)) {
+                row["algorithm"] = algorithmName(l.algorithm);
+                row["workspace_bytes"] = l.workspace;
+                row["extra_bytes"] = l.extraBytes;
+                if (!l.algorithmNote.empty())
+                    row["algorithm_note"] = l.algorithmNote;
+            }
+            layers.push_back(std::move(row));
         }
         const Totals& t = d.totals;
         json totals {
@@ -201,17 +210,36 @@ std::string reportToJson(const Report& r, int indent)
 
 std::string reportToCsv(const Report& r)
 {
-    std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share\n";
+    std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
+                    "algorithm,workspace_bytes,extra_bytes\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
             s += csvField(d.device.id) + ',' + csvField(l.name) + ',' + std::string(opName(l.op)) + ','
                 + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
                 + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + num(l.flops) + ',' + num(l.bytes)
                 + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','
-                + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + '\n';
+                + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + ','
+                + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + num(l.workspace)
+                + ',' + num(l.extraBytes) + '\n';
         }
     }
     return s;
+}
+
+std::string trafficDescription(const Config& c)
+{
+    switch (c.traffic) {
+    case TrafficModel::Compulsory:
+        return c.fusion ? "compulsory DRAM traffic per row, elementwise rows fused" : "compulsory DRAM traffic per layer";
+    case TrafficModel::Fused:
+        return "compulsory DRAM traffic per row, elementwise rows fused";
+    case TrafficModel::Naive:
+        return "naive traffic (no on-chip reuse: both operands of every multiply-add from DRAM)";
+    case TrafficModel::Tiled:
+        return c.onchipKiB > 0 ? "tiled traffic, reuse in " + std::to_string(c.onchipKiB) + " KiB on chip"
+                               : "tiled traffic, reuse in each device's L1/shared memory";
+    }
+    return "compulsory DRAM traffic per layer";
 }
 
 std::string reportToTable(const Report& r)
@@ -220,7 +248,8 @@ std::string reportToTable(const Report& r)
     o << reportTitle(r) << "\n"
       << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
       << " parameters\n"
-      << "FLOP: a multiply-add counts 2. Bytes: compulsory DRAM traffic per layer. Time: roofline bound.\n";
+      << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << ". Time: roofline bound.\n";
+    const bool algorithms = r.config.algorithm != ConvAlgorithm::Direct || !r.config.layerAlgorithms.empty();
     // Column widths: sum + separators = 98, fits a 100-column terminal.
     const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8, wShare = 6;
     for (const DeviceResult& d : r.results) {
@@ -236,7 +265,10 @@ std::string reportToTable(const Report& r)
               << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' ' << pad(formatSI(l.flops, "FLOP"), wFlop, true)
               << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' ' << pad(formatNumber3(l.intensity), wI, true) << ' '
               << pad(std::string(boundName(l.bound)), wBound, true) << ' ' << pad(formatTime(l.time), wTime, true) << ' '
-              << pad(formatPercent(l.share), wShare, true) << "\n";
+              << pad(formatPercent(l.share), wShare, true);
+            if (algorithms && runsOnMatrixUnits(l.op))
+                o << "  " << algorithmName(l.algorithm) << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? "" : " (" + l.algorithmNote + ")");
+            o << "\n";
         }
         const Totals& t = d.totals;
         o << pad("total", wName, false) << ' ' << pad("", wShape, true) << ' ' << pad(formatCount(t.params), wParams, true)

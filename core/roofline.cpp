@@ -4,6 +4,7 @@
 #include "networks.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace rfx {
@@ -14,7 +15,7 @@ bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose
 
 namespace {
 
-// Per-row costs do not depend on the device: compute them once for all devices.
+// Per-row costs that do not depend on the device, computed once for all devices.
 struct RowCost {
     const Layer* layer = nullptr; // null for the optimizer row
     std::string name;
@@ -24,12 +25,27 @@ struct RowCost {
     double flops;
     double bytes;
     int kernels;
+    // Matrix-product rows under a convolution algorithm or a non-compulsory traffic model: the costs
+    // per algorithm (index = ConvAlgorithm, Auto excluded), forward only, in elements.
+    bool gemm = false;
+    std::array<AlgorithmCost, 5> algorithms {};
+    double compulsoryElements = 0; ///< inputs + weights + outputs
+    double outputElements = 0;
+    double epilogueFlops = 0;
+    ConvAlgorithm requested = ConvAlgorithm::Direct;
 };
+
+bool usesAlgorithmsOrTraffic(const Config& c)
+{
+    return c.algorithm != ConvAlgorithm::Direct || !c.layerAlgorithms.empty()
+        || (c.traffic != TrafficModel::Compulsory && c.traffic != TrafficModel::Fused);
+}
 
 std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int64_t& totalParams)
 {
     const double e = elementBytes(config.bits);
     const bool training = config.mode == Mode::Training;
+    const bool advanced = usesAlgorithmsOrTraffic(config);
     std::vector<RowCost> rows;
     rows.reserve(net.layers.size() + 1);
     totalParams = 0;
@@ -42,6 +58,16 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
             r.bytes += c.bytesBackward;
             r.kernels += c.kernelsBackward;
         }
+        if (advanced && runsOnMatrixUnits(l.op)) {
+            r.gemm = true;
+            for (int k = 0; k < 5; ++k)
+                r.algorithms[size_t(k)] = convolutionCost(l, ConvAlgorithm(k));
+            r.compulsoryElements = c.bytesForward / e;
+            r.outputElements = double(l.out.elements());
+            r.epilogueFlops = c.flopsForward - r.algorithms[0].flops;
+            auto it = config.layerAlgorithms.find(l.name);
+            r.requested = it != config.layerAlgorithms.end() ? it->second : config.algorithm;
+        }
         rows.push_back(std::move(r));
     }
     if (training) {
@@ -51,6 +77,57 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
             Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1 });
     }
     return rows;
+}
+
+// A matrix-product row on one device: its algorithm (the requested one, the fastest one for Auto,
+// direct with a note where the requested one does not apply) and its costs under the traffic model.
+struct Chosen {
+    ConvAlgorithm algorithm = ConvAlgorithm::Direct;
+    double flops = 0, bytes = 0, workspace = 0, extraBytes = 0;
+    int kernels = 1;
+    std::string note;
+};
+
+Chosen choose(const RowCost& r, const Config& config, double e, double peak, double bandwidth, double onchipBytes)
+{
+    const bool training = config.mode == Mode::Training;
+    auto cost = [&](ConvAlgorithm a) {
+        const AlgorithmCost& c = r.algorithms[size_t(a)];
+        Chosen x;
+        x.algorithm = a;
+        const double elements = trafficElements(config.traffic, r.compulsoryElements + c.extraElements, c.gemmMacs,
+            r.outputElements, onchipBytes / e);
+        // Training: data and weight gradients, each as the forward pass (see layerCost()).
+        x.flops = (training ? 3 : 1) * c.flops + (training ? 2 : 1) * r.epilogueFlops;
+        x.bytes = (training ? 3 : 1) * elements * e;
+        x.kernels = (training ? 3 : 1) * c.kernels;
+        x.workspace = c.workspaceElements * e;
+        x.extraBytes = (training ? 3 : 1) * c.extraElements * e;
+        return x;
+    };
+    if (r.requested == ConvAlgorithm::Auto) {
+        Chosen best = cost(ConvAlgorithm::Direct);
+        double bestTime = std::max(peak > 0 ? best.flops / peak : 0, bandwidth > 0 ? best.bytes / bandwidth : 0);
+        for (ConvAlgorithm a : { ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2, ConvAlgorithm::Winograd4 }) {
+            if (!r.algorithms[size_t(a)].applies)
+                continue;
+            const Chosen c = cost(a);
+            const double t = std::max(peak > 0 ? c.flops / peak : 0, bandwidth > 0 ? c.bytes / bandwidth : 0);
+            if (t < bestTime) {
+                best = c;
+                bestTime = t;
+            }
+        }
+        best.note = "auto: fastest predicted";
+        return best;
+    }
+    const AlgorithmCost& wanted = r.algorithms[size_t(r.requested)];
+    if (!wanted.applies) {
+        Chosen d = cost(ConvAlgorithm::Direct);
+        d.note = wanted.whyNot + "; computed direct";
+        return d;
+    }
+    return cost(r.requested);
 }
 
 } // namespace
@@ -86,6 +163,12 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         Totals& t = r.totals;
         t.params = totalParams;
         double memoryBoundTime = 0;
+        double workspace = 0;
+        const double e = elementBytes(config.bits);
+        const double onchip = config.onchipKiB > 0 ? config.onchipKiB * 1024.0
+            : device.l1Bytes > 0                 ? device.l1Bytes
+                                                 : 48 * 1024.0;
+        r.onchipBytes = onchip;
         r.layers.reserve(rows.size());
         for (const RowCost& row : rows) {
             LayerResult lr;
@@ -96,14 +179,25 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.flops = row.flops;
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
-            lr.intensity = row.bytes > 0 ? row.flops / row.bytes : 0;
+            if (row.gemm) {
+                const Chosen c = choose(row, config, e, r.ceiling.flops, r.bandwidth, onchip);
+                lr.flops = c.flops;
+                lr.bytes = c.bytes;
+                lr.kernels = c.kernels;
+                lr.algorithm = c.algorithm;
+                lr.algorithmNote = c.note;
+                lr.workspace = c.workspace;
+                lr.extraBytes = c.extraBytes;
+                workspace = std::max(workspace, c.workspace);
+            }
+            lr.intensity = lr.bytes > 0 ? lr.flops / lr.bytes : 0;
             lr.peak = runsOnMatrixUnits(row.op) ? r.ceiling.flops : r.vectorCeiling.flops;
             lr.attainable = std::min(lr.peak, lr.intensity * r.bandwidth);
-            const double computeTime = lr.peak > 0 ? row.flops / lr.peak : 0;
-            const double memoryTime = r.bandwidth > 0 ? row.bytes / r.bandwidth : 0;
+            const double computeTime = lr.peak > 0 ? lr.flops / lr.peak : 0;
+            const double memoryTime = r.bandwidth > 0 ? lr.bytes / r.bandwidth : 0;
             // Memory-bound iff the row's intensity lies left of its own ridge (I < P_peak / B).
             lr.bound = (r.bandwidth > 0 && lr.intensity * r.bandwidth < lr.peak) ? Bound::Memory : Bound::Compute;
-            lr.time = std::max(computeTime, memoryTime) + row.kernels * device.launchOverhead;
+            lr.time = std::max(computeTime, memoryTime) + lr.kernels * device.launchOverhead;
             t.flops += lr.flops;
             t.bytes += lr.bytes;
             t.time += lr.time;
@@ -119,9 +213,14 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         t.peakShare = r.ceiling.flops > 0 ? t.attained / r.ceiling.flops : 0;
         t.memoryBoundTimeShare = t.time > 0 ? memoryBoundTime / t.time : 0;
         t.memory = memory;
+        t.memory.workspace = workspace; // the largest algorithm workspace: buffers are reused row to row
         t.capacity = device.memoryBytes;
-        t.fits = memory.total() <= device.memoryBytes;
-        t.largestBatch = largestBatchThatFits(memory, config.batch, device.memoryBytes);
+        t.fits = t.memory.total() <= device.memoryBytes;
+        // Workspaces grow with the batch (lowered matrices, transformed inputs): count them with the activations.
+        MemoryFootprint perBatch = t.memory;
+        perBatch.activations += perBatch.workspace;
+        perBatch.workspace = 0;
+        t.largestBatch = largestBatchThatFits(perBatch, config.batch, device.memoryBytes);
 
         const bool memoryBound = t.memoryBoundTimeShare >= 0.5;
         const double share = memoryBound ? t.memoryBoundTimeShare : 1 - t.memoryBoundTimeShare;

@@ -34,6 +34,10 @@ struct LayerResult {
     double time = 0; ///< max(flops / peak, bytes / bandwidth) + kernels * launch overhead, second
     double share = 0; ///< time / network time, 0..1
     int kernels = 1;
+    ConvAlgorithm algorithm = ConvAlgorithm::Direct; ///< how a convolution is computed (direct for other rows)
+    std::string algorithmNote; ///< why the requested algorithm was not used, or "auto: fastest predicted"
+    double workspace = 0; ///< algorithm workspace, byte
+    double extraBytes = 0; ///< the algorithm's DRAM traffic beyond inputs, weights and outputs, byte
 };
 
 struct Totals {
@@ -58,6 +62,7 @@ struct DeviceResult {
     CeilingChoice vectorCeiling; ///< for elementwise rows, pooling and the optimizer
     double bandwidth = 0; ///< byte/s
     double ridge = 0; ///< ceiling.flops / bandwidth, FLOP/byte
+    double onchipBytes = 0; ///< on-chip capacity the tiled traffic model used, byte
     std::vector<LayerResult> layers;
     Totals totals;
     std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"

@@ -11,6 +11,14 @@ namespace rfx {
 
 std::optional<SweepModel> SweepModel::make(const Config& base, std::string* error)
 {
+    // Algorithms (auto is a per-device minimum; workspaces mix fixed and per-image parts) and the
+    // naive and tiled traffic models (clamped, so not affine in the batch) have no closed form here.
+    if (base.algorithm != ConvAlgorithm::Direct || !base.layerAlgorithms.empty()
+        || base.traffic == TrafficModel::Naive || base.traffic == TrafficModel::Tiled) {
+        if (error)
+            *error = "the sweep model covers direct convolution under compulsory or fused traffic";
+        return std::nullopt;
+    }
     // The engine's own numbers at N = 1 and N = 2, with 1-byte elements so that bytes are elements.
     // Any positive device will do: only the FLOPs, bytes and footprints are read.
     Device probe;

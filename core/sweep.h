@@ -22,7 +22,8 @@ namespace rfx {
 class SweepModel {
 public:
     /// `config` fixes the structure (U-Net parameters, mode, optimizer, fusion); its batch and bits
-    /// are ignored. Nothing if the configuration is not valid (`error` says why).
+    /// are ignored. Nothing if the configuration is not valid, or uses a convolution algorithm other
+    /// than direct or the naive or tiled traffic model (`error` says why).
     static std::optional<SweepModel> make(const Config& config, std::string* error = nullptr);
 
     /// A device's ceilings for one precision choice, looked up once per sweep.

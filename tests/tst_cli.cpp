@@ -99,9 +99,34 @@ private slots:
         const Run r = cli({ "analyze", "--format", "csv", "--mode", "training" });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.starts_with(
-            "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share\n"));
+            "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
+            "algorithm,workspace_bytes,extra_bytes\n"));
         QVERIFY(contains(r.out, "rtx-2060-super,enc1.conv1,conv,1,64,570,570,576,"));
+        QVERIFY(contains(r.out, ",direct,0,0\n")); // a convolution's algorithm, workspace and extra traffic
         QVERIFY(contains(r.out, "rtx-2060-super,optimizer (momentum),optimizer,0,0,0,0,0,"));
+    }
+
+    void algorithmsAndNetworks()
+    {
+        Run r = cli({ "analyze", "--algorithm", "winograd", "--format", "json" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "\"algorithm\": \"winograd4\""));
+        QVERIFY(contains(r.out, "\"algorithm_note\": \"Winograd F(4x4,3x3) needs an ungrouped 3x3 kernel at stride 1; computed direct\""));
+        r = cli({ "analyze", "--traffic", "tiled", "--onchip-kib", "48" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "Bytes: tiled traffic, reuse in 48 KiB on chip."));
+        r = cli({ "analyze", "--algorithm", "strassen" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(contains(r.err, "--algorithm"));
+        r = cli({ "networks" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "resnet50   ResNet-50 (torchvision)           3x224x224          25,557,032      4.09"));
+        r = cli({ "networks", "--format-help" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "\"schema\": 1"));
+        r = cli({ "analyze", "--model", "nope.json" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "nope.json: cannot read the network file"), r.err.c_str());
     }
 
     void markdownAndLatex()

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "network.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rfx {
+
+/// How a convolution is computed (the GPU CNN study, SEEDS.md study 2).
+enum class ConvAlgorithm { Direct, Im2col, Fft, Winograd2, Winograd4, Auto };
+/// What DRAM traffic a row is charged with.
+enum class TrafficModel { Compulsory, Fused, Naive, Tiled };
+
+std::string_view algorithmName(ConvAlgorithm a); ///< direct, im2col, fft, winograd2, winograd4, auto
+std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s); ///< also "winograd" = winograd4
+std::string_view trafficName(TrafficModel t); ///< compulsory, fused, naive, tiled
+std::optional<TrafficModel> parseTraffic(std::string_view s);
+
+/// One convolution computed one way. Counts are elements (bytes = elements x bits/8) and FLOPs of
+/// the forward pass, batch included.
+struct AlgorithmCost {
+    bool applies = true;
+    std::string whyNot; ///< when it does not apply: "Winograd needs a 3x3 kernel at stride 1"
+    double flops = 0; ///< every stage: transforms, products, inverse transforms
+    double gemmMacs = 0; ///< multiply-accumulates of its matrix-product stage (what on-chip reuse acts on)
+    double extraElements = 0; ///< DRAM traffic beyond reading input and weights and writing output
+    double workspaceElements = 0; ///< temporary buffers (lowered matrix, transforms)
+    int kernels = 1;
+};
+
+/// The forward cost of a convolution row (Op::Conv) under `algorithm` (not Auto).
+///  direct    2 * N * Cout * Hout * Wout * (Cin/g) * Kh * Kw FLOPs; no workspace.
+///  im2col    Chetlur et al. 2014 (cuDNN): the input is lowered to an (N Hout Wout) x (Cin Kh Kw) matrix L
+///            and multiplied by the (Cin Kh Kw) x Cout weights. Same FLOPs; L is written once and read once:
+///            2 L extra elements, workspace L. A 1x1 stride-1 unpadded convolution needs no lowering.
+///  fft       Mathieu et al. 2014, Vasilache et al. 2015 (fbfft): inputs, kernels and outputs move to the
+///            frequency domain on an n x n grid, n the smallest 2^a 3^b 5^c 7^d >= the padded input extent.
+///            A real 2-D FFT of n x n costs 2.5 n^2 log2(n^2) FLOPs; there are N Cin + Cout Cin + N Cout of
+///            them; the products are N Cout Cin n (n/2+1) complex multiply-accumulates, 8 FLOPs each.
+///            Workspace: the three transformed tensors (complex: 2 elements each), written and read once.
+///            Stride 1 and ungrouped only.
+///  winograd  Lavin & Gray 2016, F(m x m, 3 x 3) with m = 2 or 4 and alpha = m + 2: per tile of m x m outputs,
+///            alpha^2 products instead of 9 m^2; tiles T = N ceil(Hout/m) ceil(Wout/m). FLOPs: 2 T Cin Cout
+///            alpha^2 (products) + transforms of inputs (T Cin), outputs (T Cout) and kernels (Cin Cout),
+///            each counted from the transform matrices' non-zeros (F(2,3): 32 and 24 per tile, as the paper
+///            gives). Workspace: transformed kernels, inputs and products, written and read once ("non-fused").
+///            3x3 kernels, stride 1, ungrouped only.
+AlgorithmCost convolutionCost(const Layer& conv, ConvAlgorithm algorithm);
+
+/// Operation counts of Winograd F(m x m, 3 x 3) transforms per tile (m = 2 or 4), from the matrices.
+struct WinogradTransformOps {
+    int input; ///< B^T d B
+    int kernel; ///< G g G^T
+    int output; ///< A^T M A
+};
+WinogradTransformOps winogradTransformOps(int m);
+
+/// The smallest 2^a 3^b 5^c 7^d >= n (sizes FFT libraries handle fast).
+std::int64_t smoothFftSize(std::int64_t n);
+
+/// DRAM elements of a matrix-product row under a traffic model, given its compulsory elements
+/// (inputs, weights, outputs, plus the algorithm's extra traffic), its multiply-accumulates and its
+/// output elements:
+///  compulsory, fused  compulsory
+///  naive              max(compulsory, 2 MACs + outputs): both operands of every multiply-add come from DRAM
+///  tiled              max(compulsory, 2 MACs / b + outputs), b = floor(sqrt(S / 3)) for an on-chip
+///                     capacity of S elements holding a b x b output tile and two b-wide operand panels
+///                     (the blocked-GEMM analysis of Goto & van de Geijn 2008; Hong & Kung 1981 show
+///                     MACs / sqrt(S) is the order of the minimum), at most the naive traffic.
+double trafficElements(TrafficModel model, double compulsory, double macs, double outputs, double onchipElements);
+
+} // namespace rfx

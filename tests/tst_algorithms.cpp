@@ -1,0 +1,254 @@
+// Convolution algorithms and traffic models, each against a hand-worked example.
+#include "algorithms.h"
+#include "options.h"
+#include "roofline.h"
+#include "sweep.h"
+#include "testutils.h"
+#include "unet.h"
+
+#include <cmath>
+
+using namespace rfx;
+
+namespace {
+
+// A 3x3 stride-1 convolution: N = 1, Cin = 2, Cout = 4, 6x6 in, unpadded: 4x4 out.
+Layer smallConv()
+{
+    Layer l;
+    l.name = "c";
+    l.op = Op::Conv;
+    l.kh = l.kw = 3;
+    l.inputs = { -1 };
+    l.inShapes = { Shape { 1, 2, 6, 6 } };
+    l.out = Shape { 1, 4, 4, 4 };
+    return l;
+}
+
+} // namespace
+
+class TestAlgorithms : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Lavin & Gray 2016, section 5: F(2x2,3x3) "the data transform uses 32 additions" and "the
+    // inverse transform uses 24 additions" per tile. Counted from the matrices by hand:
+    //   B^T rows have 2 non-zeros (+-1): 1 addition per output; 4 outputs x (4 columns + 4 rows) = 32.
+    //   A^T rows have 3 non-zeros (+-1): 2 additions; 2 outputs x 2 = 4 per vector; (4 + 2) x 4 = 24.
+    //   G rows [1 0 0], [.5 .5 .5], [.5 -.5 .5], [0 0 1]: 0 + 5 + 5 + 0 = 10; (3 + 4) x 10 = 70.
+    // F(4x4,3x3): B^T rows cost 4, 5, 5, 5, 5, 4 (additions and the 4, 5, 2 scalings) = 28; x 12 = 336.
+    //   A^T rows 4, 5, 5, 6 = 20; x (6 + 4) = 200. G rows 1, 5, 5, 5, 5, 0 = 21; x (3 + 6) = 189.
+    void winogradTransformCounts()
+    {
+        const WinogradTransformOps f2 = winogradTransformOps(2);
+        QCOMPARE(f2.input, 32);
+        QCOMPARE(f2.output, 24);
+        QCOMPARE(f2.kernel, 70);
+        const WinogradTransformOps f4 = winogradTransformOps(4);
+        QCOMPARE(f4.input, 336);
+        QCOMPARE(f4.output, 200);
+        QCOMPARE(f4.kernel, 189);
+    }
+
+    // Direct: 2 * 1 * 4 * 4 * 4 * 2 * 3 * 3 = 2,304 FLOPs (1,152 MACs); no workspace.
+    // im2col: L = 1 * 4 * 4 * 2 * 3 * 3 = 288 elements, written and read: 576 extra; same FLOPs.
+    // Winograd F(2x2,3x3): tiles 1 * 2 * 2 = 4, alpha^2 = 16; products 4 * 2 * 4 * 16 = 512 MACs = 1,024
+    //   FLOPs; transforms 4 * 2 * 32 + 4 * 4 * 24 + 2 * 4 * 70 = 256 + 384 + 560; total 2,224.
+    //   Workspace 16 * (2*4 + 4*2 + 4*4) = 512 elements; extra traffic 1,024.
+    // FFT: padded extent 6 is smooth: 6x6 grid (36), spectrum 6 * (3 + 1) = 24 complex values;
+    //   transforms 1*2 + 4*2 + 1*4 = 14 of 2.5 * 36 * log2(36) FLOPs; products 1*4*2*24 = 192 complex
+    //   MACs of 8 FLOPs: 14 * 90 * log2(36) + 1,536 = 8,050.1 FLOPs. Workspace 2 * 24 * 14 = 672.
+    void algorithmsByHand()
+    {
+        const Layer l = smallConv();
+        const AlgorithmCost direct = convolutionCost(l, ConvAlgorithm::Direct);
+        QCOMPARE(direct.flops, 2304.0);
+        QCOMPARE(direct.gemmMacs, 1152.0);
+        QCOMPARE(direct.workspaceElements, 0.0);
+
+        const AlgorithmCost im2col = convolutionCost(l, ConvAlgorithm::Im2col);
+        QCOMPARE(im2col.flops, 2304.0);
+        QCOMPARE(im2col.workspaceElements, 288.0);
+        QCOMPARE(im2col.extraElements, 576.0);
+        QCOMPARE(im2col.kernels, 2);
+
+        const AlgorithmCost w2 = convolutionCost(l, ConvAlgorithm::Winograd2);
+        QVERIFY(w2.applies);
+        QCOMPARE(w2.gemmMacs, 512.0);
+        QCOMPARE(w2.flops, 2224.0);
+        QCOMPARE(w2.workspaceElements, 512.0);
+        QCOMPARE(w2.extraElements, 1024.0);
+
+        const AlgorithmCost fft = convolutionCost(l, ConvAlgorithm::Fft);
+        RFX_COMPARE_REL(fft.flops, 14 * 90 * std::log2(36.0) + 1536, 1e-12);
+        QCOMPARE(fft.workspaceElements, 672.0);
+        QCOMPARE(fft.extraElements, 1344.0);
+    }
+
+    void notApplicableIsSaid()
+    {
+        Layer strided = smallConv();
+        strided.stride = 2;
+        strided.out = Shape { 1, 4, 2, 2 };
+        const AlgorithmCost w = convolutionCost(strided, ConvAlgorithm::Winograd4);
+        QVERIFY(!w.applies);
+        QCOMPARE(w.whyNot, std::string("Winograd F(4x4,3x3) needs an ungrouped 3x3 kernel at stride 1"));
+        QCOMPARE(convolutionCost(strided, ConvAlgorithm::Fft).whyNot, std::string("FFT needs stride 1"));
+        Layer one = smallConv();
+        one.kh = one.kw = 1;
+        one.out = Shape { 1, 4, 6, 6 };
+        QCOMPARE(convolutionCost(one, ConvAlgorithm::Im2col).extraElements, 0.0); // a 1x1 needs no lowering
+
+        // In the engine: a U-Net with strided downsampling asks Winograd of its stride-2 convolutions.
+        Config c;
+        c.unet.downsample = Downsample::Strided;
+        c.unet.padding = Padding::Same;
+        c.unet.height = c.unet.width = 256;
+        c.algorithm = ConvAlgorithm::Winograd4;
+        const Report r = *analyzeConfig(c, { test::roundDevice() }).report;
+        const LayerResult& down = *std::find_if(r.results[0].layers.begin(), r.results[0].layers.end(),
+            [](const LayerResult& l) { return l.name == "enc2.conv1"; });
+        QCOMPARE(down.algorithm, ConvAlgorithm::Direct);
+        QVERIFY2(down.algorithmNote.find("needs an ungrouped 3x3 kernel at stride 1; computed direct") != std::string::npos,
+            down.algorithmNote.c_str());
+    }
+
+    void smoothSizes()
+    {
+        QCOMPARE(smoothFftSize(572), std::int64_t(576)); // 2^6 * 3^2
+        QCOMPARE(smoothFftSize(11), std::int64_t(12));
+        QCOMPARE(smoothFftSize(97), std::int64_t(98)); // 2 * 7^2
+        QCOMPARE(smoothFftSize(1), std::int64_t(1));
+    }
+
+    // The small convolution: compulsory 72 + 72 + 64 = 208 elements (input, weights, output);
+    // naive 2 * 1,152 + 64 = 2,368; tiled with 48 elements on chip: b = floor(sqrt(48 / 3)) = 4,
+    // 2 * 1,152 / 4 + 64 = 640; with ample on-chip memory the compulsory 208; with 3 elements, b = 1: naive.
+    void trafficModelsByHand()
+    {
+        QCOMPARE(trafficElements(TrafficModel::Compulsory, 208, 1152, 64, 48), 208.0);
+        QCOMPARE(trafficElements(TrafficModel::Naive, 208, 1152, 64, 48), 2368.0);
+        QCOMPARE(trafficElements(TrafficModel::Tiled, 208, 1152, 64, 48), 640.0);
+        QCOMPARE(trafficElements(TrafficModel::Tiled, 208, 1152, 64, 1e9), 208.0);
+        QCOMPARE(trafficElements(TrafficModel::Tiled, 208, 1152, 64, 3), 2368.0);
+    }
+
+    // The issue's "done when": Winograd moves the U-Net's 3x3 layers by the expected amount.
+    // enc1.conv2: 64 -> 64 channels, 568 x 568 out. Direct: 2 * 64 * 568^2 * 64 * 9 = 23,786,422,272 FLOPs.
+    // F(4x4,3x3): 142 x 142 = 20,164 tiles; products 2 * 20,164 * 64 * 64 * 36 = 5,946,605,568; transforms
+    // 20,164 * 64 * (336 + 200) + 64 * 64 * 189 = 692,480,000; total 6,639,085,568 (3.58x fewer).
+    void winogradMovesUNetLayers()
+    {
+        Config c;
+        const Device d = test::shippedDevice("rtx-2060-super");
+        const Report direct = *analyzeConfig(c, { d }).report;
+        c.algorithm = ConvAlgorithm::Winograd4;
+        const Report wino = *analyzeConfig(c, { d }).report;
+        auto row = [](const Report& r, const char* name) {
+            return *std::find_if(r.results[0].layers.begin(), r.results[0].layers.end(),
+                [&](const LayerResult& l) { return l.name == name; });
+        };
+        QCOMPARE(row(direct, "enc1.conv2").flops, 23'786'422'272.0);
+        QCOMPARE(row(wino, "enc1.conv2").flops, 6'639'085'568.0);
+        QCOMPARE(row(wino, "enc1.conv2").algorithm, ConvAlgorithm::Winograd4);
+        // Bytes: compulsory (64*570*570 = 20,793,600 in + 36,864 weights + 64*568*568 = 20,647,936 out)
+        // + 2 x workspace 36 * (64*64 + 20,164*64 + 20,164*64) = 93,063,168 elements; times 4 bytes.
+        QCOMPARE(row(wino, "enc1.conv2").bytes, (20'793'600.0 + 36'864 + 20'647'936 + 2 * 93'063'168.0) * 4);
+        QCOMPARE(row(wino, "enc1.conv2").workspace, 93'063'168.0 * 4);
+        // The 1x1 head is no 3x3 convolution: direct, with the reason.
+        QCOMPARE(row(wino, "head.conv").algorithm, ConvAlgorithm::Direct);
+        QVERIFY(!row(wino, "head.conv").algorithmNote.empty());
+        // The network is faster; the workspace counts in memory.
+        QVERIFY(wino.results[0].totals.time < direct.results[0].totals.time);
+        QVERIFY(wino.results[0].totals.memory.workspace > 0);
+    }
+
+    // Auto takes, per layer and device, the algorithm with the smallest time bound.
+    void autoPicksTheFastest()
+    {
+        Config c;
+        c.algorithm = ConvAlgorithm::Auto;
+        const Device d = test::shippedDevice("rtx-2060-super");
+        const Report r = *analyzeConfig(c, { d }).report;
+        for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
+                 ConvAlgorithm::Winograd4 }) {
+            Config fixed = c;
+            fixed.algorithm = a;
+            const Report f = *analyzeConfig(fixed, { d }).report;
+            for (size_t i = 0; i < r.results[0].layers.size(); ++i) {
+                const LayerResult& chosen = r.results[0].layers[i];
+                const LayerResult& other = f.results[0].layers[i];
+                if (other.algorithm == a) // applicable
+                    QVERIFY2(chosen.time <= other.time * (1 + 1e-12), chosen.name.c_str());
+            }
+        }
+        QVERIFY(r.results[0].totals.time < 0.9 * analyzeConfig(Config {}, { d }).report->results[0].totals.time);
+    }
+
+    // A per-layer choice overrides the global one; it survives the argument list (sessions, figures).
+    void perLayerChoice()
+    {
+        ConfigOptions o;
+        std::string error;
+        QVERIFY(parseConfigArgs({ "--algorithm", "direct", "--layer-algorithm", "enc1.conv2=winograd2" }, o, error));
+        const Report r = *analyzeConfig(o.config, { test::roundDevice() }).report;
+        for (const LayerResult& l : r.results[0].layers)
+            if (l.op == Op::Conv)
+                QCOMPARE(l.algorithm, l.name == "enc1.conv2" ? ConvAlgorithm::Winograd2 : ConvAlgorithm::Direct);
+        ConfigOptions again;
+        QVERIFY(parseConfigArgs(configToArgs(o.config), again, error));
+        QCOMPARE(again.config, o.config);
+        QVERIFY(!parseConfigArgs({ "--layer-algorithm", "enc1.conv2" }, again, error));
+        QCOMPARE(error, std::string("--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got 'enc1.conv2'"));
+        QVERIFY(!parseConfigArgs({ "--traffic", "lazy" }, again, error));
+        QVERIFY2(error.find("compulsory, fused, naive, tiled") != std::string::npos, error.c_str());
+    }
+
+    // The U-Net study's "shared memory management": the same network under no reuse, reuse in a
+    // 48 KiB shared memory, and compulsory traffic. Tiled sits between the two and is closer to the
+    // compulsory bound; the fused model removes the elementwise rows' traffic.
+    void sharedMemoryEffect()
+    {
+        const Device d = test::shippedDevice("rtx-2060-super");
+        auto timeWith = [&](TrafficModel t, int kib) {
+            Config c;
+            c.traffic = t;
+            c.onchipKiB = kib;
+            return analyzeConfig(c, { d }).report->results[0].totals;
+        };
+        const Totals naive = timeWith(TrafficModel::Naive, 0);
+        const Totals tiled = timeWith(TrafficModel::Tiled, 48);
+        const Totals tiledSmall = timeWith(TrafficModel::Tiled, 4);
+        const Totals compulsory = timeWith(TrafficModel::Compulsory, 0);
+        const Totals fused = timeWith(TrafficModel::Fused, 0);
+        QVERIFY(naive.bytes > tiledSmall.bytes && tiledSmall.bytes > tiled.bytes && tiled.bytes > compulsory.bytes);
+        QVERIFY(naive.time > 20 * tiled.time);
+        QVERIFY(tiled.time < 1.25 * compulsory.time);
+        QVERIFY(fused.bytes < compulsory.bytes);
+        QCOMPARE(fused.flops, compulsory.flops);
+        // 48 KiB at 4 bytes: b = floor(sqrt(12,288 / 3)) = 64, so a big convolution moves 2 MACs / 64 + outputs.
+        Config c;
+        c.traffic = TrafficModel::Tiled;
+        c.onchipKiB = 48;
+        const Report r = *analyzeConfig(c, { d }).report;
+        const LayerResult& conv = *std::find_if(r.results[0].layers.begin(), r.results[0].layers.end(),
+            [](const LayerResult& l) { return l.name == "enc1.conv2"; });
+        QCOMPARE(conv.bytes, (2 * 11'893'211'136.0 / 64 + 20'647'936) * 4);
+        QCOMPARE(r.results[0].onchipBytes, 48 * 1024.0);
+    }
+
+    void sweepModelSaysWhatItCovers()
+    {
+        Config c;
+        c.algorithm = ConvAlgorithm::Winograd4;
+        std::string error;
+        QVERIFY(!SweepModel::make(c, &error));
+        QCOMPARE(error, std::string("the sweep model covers direct convolution under compulsory or fused traffic"));
+        c = Config {};
+        c.traffic = TrafficModel::Fused;
+        QVERIFY(SweepModel::make(c, &error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAlgorithms)
+#include "tst_algorithms.moc"
