@@ -22,6 +22,8 @@
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
+#include <QMenu>
+#include <QUndoStack>
 #include <QDir>
 #include <QSettings>
 #include <QSlider>
@@ -164,6 +166,58 @@ private slots:
         QCOMPARE(w.report()->results[0].totals.params, std::int64_t(31'030'658));
         QCOMPARE(w.report()->input, (Shape { 1, 1, 572, 572 }));
         QVERIFY(w.controls()->filtersSlider()->isEnabled());
+    }
+
+    void algorithmAndTrafficSelectors()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const auto before = chart->layerPoints();
+        const double directTime = w.report()->results[0].totals.time;
+
+        // Winograd for every 3x3 layer: the points move (fewer FLOPs, more bytes: left), the table says so.
+        QComboBox* algorithm = w.controls()->algorithmCombo();
+        algorithm->setCurrentIndex(algorithm->findData(int(ConvAlgorithm::Winograd4)));
+        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QVERIFY(chart->layerPoints() != before);
+        QVERIFY(w.report()->results[0].totals.time < directTime);
+        int row = -1;
+        for (int r = 0; r < w.table()->model()->rowCount(); ++r)
+            if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.conv2"))
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(cell(w, row, LayerTableModel::Algorithm), QStringLiteral("winograd4"));
+        QVERIFY(!cell(w, row, LayerTableModel::Workspace).isEmpty());
+        QVERIFY(!cell(w, row, LayerTableModel::Extra).isEmpty());
+        int head = -1;
+        for (int r = 0; r < w.table()->model()->rowCount(); ++r)
+            if (cell(w, r, LayerTableModel::Name) == QStringLiteral("head.conv"))
+                head = r;
+        QCOMPARE(cell(w, head, LayerTableModel::Algorithm), QStringLiteral("direct \u26a0")); // 1x1: marked
+
+        // A layer's own algorithm from the table's context menu.
+        const int layer = w.table()->model()->index(row, 0).data(LayerTableModel::LayerIndexRole).toInt();
+        std::unique_ptr<QMenu> menu(w.layerAlgorithmMenu(layer));
+        QVERIFY(menu);
+        QAction* fft = menu->findChild<QAction*>(QStringLiteral("algorithm-fft"));
+        QVERIFY(fft);
+        fft->trigger();
+        QCOMPARE(w.report()->config.layerAlgorithms.at("enc1.conv2"), ConvAlgorithm::Fft);
+        QCOMPARE(cell(w, row, LayerTableModel::Algorithm), QStringLiteral("fft"));
+        QVERIFY(!w.layerAlgorithmMenu(layer + 1)); // enc1.conv2.bias: no algorithm
+        w.undoStack()->undo();
+        QVERIFY(w.report()->config.layerAlgorithms.empty());
+
+        // Tiled traffic with 48 KiB: more bytes than compulsory; the on-chip box is enabled only then.
+        QVERIFY(!w.controls()->onchipSpin()->isEnabled());
+        QComboBox* traffic = w.controls()->trafficCombo();
+        traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Tiled)));
+        QVERIFY(w.controls()->onchipSpin()->isEnabled());
+        w.controls()->onchipSpin()->setValue(48);
+        QCOMPARE(w.report()->config.onchipKiB, 48);
+        QCOMPARE(w.report()->results[0].onchipBytes, 48 * 1024.0);
     }
 
     void axesStayPutWhilePointsStayInside()

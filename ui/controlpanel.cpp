@@ -198,6 +198,42 @@ ControlPanel::ControlPanel(QWidget* parent)
     f2->addRow(tr("Optimizer"), m_optimizer);
     layout->addWidget(run);
 
+    auto* model = new QGroupBox(tr("Algorithm and data movement"));
+    auto* f3 = new QFormLayout(model);
+    m_algorithm = new QComboBox;
+    for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
+             ConvAlgorithm::Winograd4, ConvAlgorithm::Auto }) {
+        static const char* const labels[] = { QT_TR_NOOP("direct"), QT_TR_NOOP("im2col + GEMM"), QT_TR_NOOP("FFT"),
+            QT_TR_NOOP("Winograd F(2\u00d72, 3\u00d73)"), QT_TR_NOOP("Winograd F(4\u00d74, 3\u00d73)"),
+            QT_TR_NOOP("auto (fastest per layer)") };
+        m_algorithm->addItem(tr(labels[int(a)]), int(a));
+    }
+    m_algorithm->setToolTip(tr("How every convolution is computed (a layer's own choice, set from the table's context "
+                               "menu, wins). im2col: same FLOPs, a lowered matrix written and read. FFT: transforms and "
+                               "complex products, stride 1. Winograd: 2.25\u00d7 or 4\u00d7 fewer products for 3\u00d73 "
+                               "stride-1 layers, transformed tensors in memory. Where one does not apply, the layer is "
+                               "computed direct and the table says why."));
+    f3->addRow(tr("Convolution"), m_algorithm);
+    m_traffic = new QComboBox;
+    m_traffic->addItem(tr("compulsory (each tensor once)"), int(TrafficModel::Compulsory));
+    m_traffic->addItem(tr("fused elementwise"), int(TrafficModel::Fused));
+    m_traffic->addItem(tr("naive (no on-chip reuse)"), int(TrafficModel::Naive));
+    m_traffic->addItem(tr("tiled (reuse on chip)"), int(TrafficModel::Tiled));
+    m_traffic->setToolTip(tr("DRAM bytes charged to each row. Compulsory: inputs and weights read once, outputs written "
+                             "once. Fused: bias, batch norm and ReLU fused into the convolution. Naive: both operands of "
+                             "every multiply-add from DRAM. Tiled: reuse within the on-chip capacity below "
+                             "(2 MACs / b, b = \u221a(capacity / 3))."));
+    f3->addRow(tr("DRAM traffic"), m_traffic);
+    m_onchip = new QSpinBox;
+    m_onchip->setRange(kOnchipRange.min, kOnchipRange.max);
+    m_onchip->setSuffix(tr(" KiB"));
+    m_onchip->setSpecialValueText(tr("device L1 / shared"));
+    m_onchip->setKeyboardTracking(false);
+    m_onchip->setToolTip(tr("On-chip memory a tile of the tiled model must fit in (shared memory or cache per SM or "
+                            "core). 0: each device's own L1/shared-memory size. Try 48 KiB for a classic shared memory."));
+    f3->addRow(tr("On-chip"), m_onchip);
+    layout->addWidget(model);
+
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
     m_problem->setTextFormat(Qt::RichText);
@@ -229,7 +265,12 @@ ControlPanel::ControlPanel(QWidget* parent)
             if (!m_updating)
                 emitChanged();
         });
-    for (QSpinBox* s : { m_depth, m_inChannels, m_classes, m_widthSpin })
+    for (QComboBox* c : { m_algorithm, m_traffic })
+        connect(c, &QComboBox::currentIndexChanged, this, [this] {
+            if (!m_updating)
+                emitChanged();
+        });
+    for (QSpinBox* s : { m_depth, m_inChannels, m_classes, m_widthSpin, m_onchip })
         connect(s, &QSpinBox::valueChanged, this, [this] {
             if (!m_updating)
                 emitChanged();
@@ -268,6 +309,10 @@ void ControlPanel::setConfig(const Config& c)
     m_mode->setCurrentIndex(c.mode == Mode::Inference ? 0 : 1);
     m_optimizer->setCurrentIndex(int(c.optimizer));
     m_optimizer->setEnabled(c.mode == Mode::Training);
+    m_algorithm->setCurrentIndex(m_algorithm->findData(int(c.algorithm)));
+    m_traffic->setCurrentIndex(m_traffic->findData(int(c.traffic)));
+    m_onchip->setValue(c.onchipKiB);
+    m_onchip->setEnabled(c.traffic == TrafficModel::Tiled);
     int index = m_network->findData(QString::fromStdString(c.model));
     if (index < 0 && isNetworkFile(c.model)) {
         // A custom file: listed under its name, above the "Custom network file..." entry.
@@ -358,6 +403,9 @@ void ControlPanel::readWidgets()
     c.fusion = m_fusion->isChecked();
     c.mode = m_mode->currentIndex() == 0 ? Mode::Inference : Mode::Training;
     c.optimizer = Optimizer(std::clamp(m_optimizer->currentIndex(), 0, 2));
+    c.algorithm = ConvAlgorithm(m_algorithm->currentData().toInt());
+    c.traffic = TrafficModel(m_traffic->currentData().toInt());
+    c.onchipKiB = m_onchip->value();
     m_config = c;
 }
 

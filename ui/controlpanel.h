@@ -36,6 +36,9 @@ public:
     QSlider* strideSlider() const { return m_strideSlider; }
     QSpinBox* imageSpin() const { return m_imageSpin; }
     QComboBox* networkCombo() const { return m_network; }
+    QComboBox* algorithmCombo() const { return m_algorithm; }
+    QComboBox* trafficCombo() const { return m_traffic; }
+    QSpinBox* onchipSpin() const { return m_onchip; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
     void useNetworkFile(const QString& path);
 
@@ -52,6 +55,9 @@ private:
     Config m_config;
     bool m_updating = false;
     QComboBox* m_network = nullptr;
+    QComboBox* m_algorithm = nullptr;
+    QComboBox* m_traffic = nullptr;
+    QSpinBox* m_onchip = nullptr;
     QList<QWidget*> m_unetOnly; ///< controls that shape the U-Net only
     QList<QWidget*> m_inputControls; ///< image size, channels, classes: a network file fixes its own
     QSlider* m_imageSlider = nullptr;

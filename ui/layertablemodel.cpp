@@ -83,8 +83,18 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return qs(l.name);
         case Op:
             return qs(std::string(opName(l.op)));
+        case Algorithm:
+            if (!runsOnMatrixUnits(l.op))
+                return {};
+            // A requested algorithm that did not apply is marked, not silently replaced.
+            return QString(qs(std::string(algorithmName(l.algorithm)))
+                + (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? QString() : QStringLiteral(" \u26a0")));
         case OutputShape:
             return shapeText(l.out);
+        case Extra:
+            return l.extraBytes > 0 ? qs(formatBytes(l.extraBytes)) : QString();
+        case Workspace:
+            return l.workspace > 0 ? qs(formatBytes(l.workspace)) : QString();
         case Params:
             return l.params ? qs(formatCount(l.params)) : QStringLiteral("\u2013");
         case Flops:
@@ -108,8 +118,14 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return index.row(); // execution order
         case Op:
             return qs(std::string(opName(l.op)));
+        case Algorithm:
+            return runsOnMatrixUnits(l.op) ? qs(std::string(algorithmName(l.algorithm))) : QString();
         case OutputShape:
             return double(l.out.elements());
+        case Extra:
+            return l.extraBytes;
+        case Workspace:
+            return l.workspace;
         case Params:
             return double(l.params);
         case Flops:
@@ -133,7 +149,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     case DominantRole:
         return dominant;
     case Qt::TextAlignmentRole:
-        if (index.column() == Name || index.column() == Op || index.column() == Bound)
+        if (index.column() == Name || index.column() == Op || index.column() == Bound || index.column() == Algorithm)
             return int(Qt::AlignLeft | Qt::AlignVCenter);
         return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
@@ -143,6 +159,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return QBrush(l.bound == rfx::Bound::Memory ? m_memoryColor : m_computeColor);
         return {};
     case Qt::ToolTipRole: {
+        if (index.column() == Algorithm && runsOnMatrixUnits(l.op))
+            return l.algorithmNote.empty() ? tr("Computed %1").arg(qs(std::string(algorithmName(l.algorithm))))
+                                           : qs(l.algorithmNote);
         const QString where = l.bound == rfx::Bound::Memory
             ? QStringLiteral("left of the ridge (%1 < %2 FLOP/B): limited by DRAM bandwidth")
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)))
@@ -169,6 +188,12 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Layer");
         case Op:
             return tr("Op");
+        case Algorithm:
+            return tr("Algorithm");
+        case Extra:
+            return tr("Extra traffic");
+        case Workspace:
+            return tr("Workspace");
         case OutputShape:
             return tr("Output N\u00d7C\u00d7H\u00d7W");
         case Params:
@@ -192,7 +217,16 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case Name:
             return tr("Layer name, in execution order (sort by this column to restore the order)");
         case Op:
-            return tr("Operation: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer");
+            return tr("Operation: conv, conv_transpose, linear, maxpool, avgpool, add, concat, bias, batchnorm, relu, "
+                      "optimizer");
+        case Algorithm:
+            return tr("How the convolution is computed; \u26a0 marks a requested algorithm that does not apply "
+                      "(hover for why). Right-click a row to choose its own algorithm.");
+        case Extra:
+            return tr("DRAM traffic the algorithm adds: the lowered matrix (im2col) or transformed tensors (FFT, "
+                      "Winograd), written and read");
+        case Workspace:
+            return tr("Temporary memory the algorithm needs; the largest counts in the memory footprint");
         case OutputShape:
             return tr("Output tensor shape: batch \u00d7 channels \u00d7 height \u00d7 width");
         case Params:
@@ -200,7 +234,8 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case Flops:
             return tr("Floating-point operations; a fused multiply-add counts 2. Training: forward + backward");
         case Bytes:
-            return tr("Compulsory DRAM traffic: inputs and weights read once, outputs written once (decimal units)");
+            return tr("DRAM traffic under the active traffic model (compulsory: inputs and weights read once, outputs "
+                      "written once), decimal units");
         case Intensity:
             return tr("Arithmetic intensity = FLOPs / bytes");
         case Bound:

@@ -13,7 +13,7 @@ namespace rfx {
 class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Op, OutputShape, Params, Flops, Bytes, Intensity, Bound, Time, Share, ColumnCount };
+    enum Column { Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity, Bound, Time, Share, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole,
         ShareRole, ///< 0..1, for the in-cell bar

@@ -17,7 +17,9 @@
 #include "networks.h"
 #include "version.h"
 
+#include <QActionGroup>
 #include <QApplication>
+#include <QMenu>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -239,6 +241,16 @@ QWidget* MainWindow::buildTablePane()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegate(new CellDelegate(m_table));
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (!index.isValid())
+            return;
+        if (QMenu* menu = layerAlgorithmMenu(index.data(LayerTableModel::LayerIndexRole).toInt())) {
+            menu->exec(m_table->viewport()->mapToGlobal(pos));
+            menu->deleteLater();
+        }
+    });
     v->addWidget(m_table, 1);
 
     connect(m_tableDevice, &QComboBox::currentIndexChanged, this, [this](int) {
@@ -434,6 +446,44 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_options.screenshot.isEmpty())
         saveSettings();
     event->accept();
+}
+
+QMenu* MainWindow::layerAlgorithmMenu(int layer)
+{
+    if (!m_report || m_report->results.empty())
+        return nullptr;
+    const auto& layers = m_report->results.front().layers;
+    if (layer < 0 || size_t(layer) >= layers.size() || !runsOnMatrixUnits(layers[size_t(layer)].op))
+        return nullptr;
+    const std::string name = layers[size_t(layer)].name;
+    auto* menu = new QMenu(this);
+    menu->setTitle(tr("Algorithm for %1").arg(QString::fromStdString(name)));
+    menu->addSection(tr("Algorithm for %1").arg(QString::fromStdString(name)));
+    auto* group = new QActionGroup(menu);
+    const auto own = m_config.layerAlgorithms.find(name);
+    QAction* global = menu->addAction(tr("As the global setting (%1)").arg(QString::fromUtf8(algorithmName(m_config.algorithm).data())));
+    global->setCheckable(true);
+    global->setChecked(own == m_config.layerAlgorithms.end());
+    group->addAction(global);
+    connect(global, &QAction::triggered, this, [this, name] {
+        Config c = m_config;
+        c.layerAlgorithms.erase(name);
+        setConfig(c);
+    });
+    for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
+             ConvAlgorithm::Winograd4, ConvAlgorithm::Auto }) {
+        QAction* act = menu->addAction(QString::fromUtf8(algorithmName(a).data()));
+        act->setCheckable(true);
+        act->setChecked(own != m_config.layerAlgorithms.end() && own->second == a);
+        act->setObjectName(QStringLiteral("algorithm-%1").arg(QString::fromUtf8(algorithmName(a).data())));
+        group->addAction(act);
+        connect(act, &QAction::triggered, this, [this, name, a] {
+            Config c = m_config;
+            c.layerAlgorithms[name] = a;
+            setConfig(c);
+        });
+    }
+    return menu;
 }
 
 void MainWindow::setConfig(const Config& config)

@@ -51,6 +51,9 @@ public:
     LayerTableModel* tableModel() const { return m_model; }
     /// Layer index (into the report's layer list) selected in the table and charts, or -1.
     int selectedLayer() const { return m_selectedLayer; }
+    /// The table's context menu for a convolution row: its own algorithm, or the global one.
+    /// Nothing for other rows. The caller owns the menu.
+    QMenu* layerAlgorithmMenu(int layer);
 
     /// Sessions (.rfx.json). open leaves the current work untouched when the file is not a session;
     /// both return false with `error` naming the file, field and reason.
