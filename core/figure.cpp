@@ -130,8 +130,9 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
     for (const std::string& d : s.devices)
         devices += (devices.empty() ? "" : ", ") + d;
     return reportTitle + ". Devices: " + devices
-        + ". FLOP: a multiply-add counts 2; traffic: compulsory DRAM bytes per layer; time = max(FLOP/peak, "
-          "bytes/bandwidth). Roofline Explorer "
+        + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
+        + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
+        + "; time = max(FLOP/peak, bytes/bandwidth). Roofline Explorer "
         + kVersion;
 }
 
@@ -154,7 +155,7 @@ std::string figureToJson(const FigureSpec& s)
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
                 { "transparent", s.transparent }, { "caption", s.caption } } },
-        { "conventions", conventionsText() },
+        { "conventions", conventionsText(s.config) },
         { "command", cmd },
     };
     return doc.dump(2) + "\n";

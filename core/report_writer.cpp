@@ -201,7 +201,7 @@ std::string reportToJson(const Report& r, int indent)
         { "config", configJson(r.config) },
         { "network", json { { "name", r.network }, { "input_shape", shapeJson(r.input) },
                          { "output_shape", shapeJson(r.output) }, { "convolutions", r.convolutions } } },
-        { "conventions", conventionsText() },
+        { "conventions", conventionsText(r.config) },
         { "results", results },
         { "diagnostics", diagnostics },
     };
@@ -224,22 +224,6 @@ std::string reportToCsv(const Report& r)
         }
     }
     return s;
-}
-
-std::string trafficDescription(const Config& c)
-{
-    switch (c.traffic) {
-    case TrafficModel::Compulsory:
-        return c.fusion ? "compulsory DRAM traffic per row, elementwise rows fused" : "compulsory DRAM traffic per layer";
-    case TrafficModel::Fused:
-        return "compulsory DRAM traffic per row, elementwise rows fused";
-    case TrafficModel::Naive:
-        return "naive traffic (no on-chip reuse: both operands of every multiply-add from DRAM)";
-    case TrafficModel::Tiled:
-        return c.onchipKiB > 0 ? "tiled traffic, reuse in " + std::to_string(c.onchipKiB) + " KiB on chip"
-                               : "tiled traffic, reuse in each device's L1/shared memory";
-    }
-    return "compulsory DRAM traffic per layer";
 }
 
 std::string reportToTable(const Report& r)
@@ -368,7 +352,7 @@ std::string reportToMarkdown(const Report& r)
     std::ostringstream o;
     o << "# " << reportTitle(r) << "\n\n"
       << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
-      << " parameters. " << conventionsText() << ".\n";
+      << " parameters. " << conventionsText(r.config) << ".\n";
     for (const DeviceResult& d : r.results) {
         o << "\n## " << d.device.name << " (" << d.device.id << ")\n\n" << deviceLine(d) << "\n\n"
           << "| Layer | Op | Output | Params | FLOPs | Bytes | FLOP/B | Bound | Time | Share |\n"
@@ -395,8 +379,8 @@ std::string reportToLatex(const Report& r)
         o << "\\begin{table}[t]\n\\centering\n\\small\n"
           << "\\caption{" << latexUnits(latexEscape(reportTitle(r))) << " on " << latexEscape(d.device.name) << " ("
           << latexUnits(latexEscape(deviceLine(d))) << "). " << latexUnits(latexEscape(summaryLine(d, r.config)))
-          << ". FLOP: a multiply-add counts 2; bytes: compulsory DRAM traffic per layer; time = max(FLOP/peak, "
-             "bytes/bandwidth).}\n"
+          << ". FLOP: a multiply-add counts 2; bytes: " << latexEscape(trafficDescription(r.config))
+          << "; time = max(FLOP/peak, bytes/bandwidth).}\n"
           << "\\label{tab:roofline-" << d.device.id << "}\n"
           << "\\begin{tabular}{llrrrrrlrr}\n\\toprule\n"
           << "Layer & Op & Output & Params & FLOPs & Bytes & FLOP/B & Bound & Time & Share \\\\\n\\midrule\n";

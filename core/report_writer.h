@@ -18,8 +18,6 @@ std::string reportToCsv(const Report& report);
 /// A table for people, in human units, fitting a 100-column terminal.
 std::string reportToTable(const Report& report);
 
-/// The configuration's traffic model in words ("compulsory DRAM traffic per layer", "tiled traffic, ...").
-std::string trafficDescription(const Config& config);
 
 /// The layer table and summary of every device as Markdown (a table per device) or LaTeX (a booktabs
 /// table per device, with a caption stating the configuration and conventions).

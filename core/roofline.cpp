@@ -247,11 +247,33 @@ AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& d
     return out;
 }
 
-std::string conventionsText()
+std::string trafficDescription(const Config& c)
 {
-    return "FLOP = one floating-point operation, a fused multiply-add counts 2; "
-           "bytes = compulsory DRAM traffic per layer (inputs and weights read once, outputs written once); "
-           "time bound = max(FLOP / peak, bytes / DRAM bandwidth)";
+    switch (c.traffic) {
+    case TrafficModel::Compulsory:
+        return c.fusion ? "compulsory DRAM traffic per row, elementwise rows fused" : "compulsory DRAM traffic per layer";
+    case TrafficModel::Fused:
+        return "compulsory DRAM traffic per row, elementwise rows fused";
+    case TrafficModel::Naive:
+        return "naive traffic (no on-chip reuse: both operands of every multiply-add from DRAM)";
+    case TrafficModel::Tiled:
+        return c.onchipKiB > 0 ? "tiled traffic, reuse in " + std::to_string(c.onchipKiB) + " KiB on chip"
+                               : "tiled traffic, reuse in each device's L1/shared memory";
+    }
+    return "compulsory DRAM traffic per layer";
+}
+
+std::string conventionsText(const Config& config)
+{
+    std::string bytes = trafficDescription(config);
+    if (config.traffic == TrafficModel::Compulsory && !config.fusion)
+        bytes += " (inputs and weights read once, outputs written once)";
+    std::string algorithm;
+    if (config.algorithm != ConvAlgorithm::Direct || !config.layerAlgorithms.empty())
+        algorithm = "; convolutions computed " + std::string(algorithmName(config.algorithm))
+            + (config.layerAlgorithms.empty() ? "" : " (some layers their own way)");
+    return "FLOP = one floating-point operation, a fused multiply-add counts 2; bytes = " + bytes
+        + "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)" + algorithm;
 }
 
 } // namespace rfx

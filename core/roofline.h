@@ -91,7 +91,9 @@ struct AnalysisOutcome {
 };
 AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices);
 
-/// Conventions stamped on every report and export.
-std::string conventionsText();
+/// The configuration's traffic model in words ("compulsory DRAM traffic per layer", "tiled traffic, ...").
+std::string trafficDescription(const Config& config);
+/// Conventions stamped on every report and export, for this configuration's traffic model and algorithm.
+std::string conventionsText(const Config& config);
 
 } // namespace rfx
