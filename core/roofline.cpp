@@ -25,10 +25,14 @@ struct RowCost {
     double flops;
     double bytes;
     int kernels;
-    // Matrix-product rows under a convolution algorithm or a non-compulsory traffic model: the costs
-    // per algorithm (index = ConvAlgorithm, Auto excluded), forward only, in elements.
-    bool gemm = false;
-    std::array<AlgorithmCost, 5> algorithms {};
+    // Matrix-product rows under a convolution algorithm or a non-compulsory traffic model: index into
+    // the side table of per-algorithm costs (kept apart: most rows never need them, and a row that
+    // carried them was five strings heavier, which doubled the time of a plain analysis).
+    int gemm = -1;
+};
+
+struct GemmCost {
+    std::array<AlgorithmCost, 5> algorithms {}; ///< index = ConvAlgorithm, Auto excluded; forward, elements
     double compulsoryElements = 0; ///< inputs + weights + outputs
     double outputElements = 0;
     double epilogueFlops = 0;
@@ -41,7 +45,7 @@ bool usesAlgorithmsOrTraffic(const Config& c)
         || (c.traffic != TrafficModel::Compulsory && c.traffic != TrafficModel::Fused);
 }
 
-std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int64_t& totalParams)
+std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int64_t& totalParams, std::vector<GemmCost>& gemms)
 {
     const double e = elementBytes(config.bits);
     const bool training = config.mode == Mode::Training;
@@ -59,14 +63,16 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
             r.kernels += c.kernelsBackward;
         }
         if (advanced && runsOnMatrixUnits(l.op)) {
-            r.gemm = true;
+            GemmCost g;
             for (int k = 0; k < 5; ++k)
-                r.algorithms[size_t(k)] = convolutionCost(l, ConvAlgorithm(k));
-            r.compulsoryElements = c.bytesForward / e;
-            r.outputElements = double(l.out.elements());
-            r.epilogueFlops = c.flopsForward - r.algorithms[0].flops;
+                g.algorithms[size_t(k)] = convolutionCost(l, ConvAlgorithm(k));
+            g.compulsoryElements = c.bytesForward / e;
+            g.outputElements = double(l.out.elements());
+            g.epilogueFlops = c.flopsForward - g.algorithms[0].flops;
             auto it = config.layerAlgorithms.find(l.name);
-            r.requested = it != config.layerAlgorithms.end() ? it->second : config.algorithm;
+            g.requested = it != config.layerAlgorithms.end() ? it->second : config.algorithm;
+            r.gemm = int(gemms.size());
+            gemms.push_back(std::move(g));
         }
         rows.push_back(std::move(r));
     }
@@ -88,7 +94,7 @@ struct Chosen {
     std::string note;
 };
 
-Chosen choose(const RowCost& r, const Config& config, double e, double peak, double bandwidth, double onchipBytes)
+Chosen choose(const GemmCost& r, const Config& config, double e, double peak, double bandwidth, double onchipBytes)
 {
     const bool training = config.mode == Mode::Training;
     auto cost = [&](ConvAlgorithm a) {
@@ -143,7 +149,8 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         report.convolutions += (l.op == Op::Conv || l.op == Op::ConvTranspose) ? 1 : 0;
 
     std::int64_t totalParams = 0;
-    const std::vector<RowCost> rows = rowCosts(net, config, totalParams);
+    std::vector<GemmCost> gemms;
+    const std::vector<RowCost> rows = rowCosts(net, config, totalParams, gemms);
     const MemoryFootprint memory = memoryFootprint(net, config);
 
     for (const Device& device : devices) {
@@ -179,8 +186,8 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.flops = row.flops;
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
-            if (row.gemm) {
-                const Chosen c = choose(row, config, e, r.ceiling.flops, r.bandwidth, onchip);
+            if (row.gemm >= 0) {
+                const Chosen c = choose(gemms[size_t(row.gemm)], config, e, r.ceiling.flops, r.bandwidth, onchip);
                 lr.flops = c.flops;
                 lr.bytes = c.bytes;
                 lr.kernels = c.kernels;
