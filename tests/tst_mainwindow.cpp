@@ -178,9 +178,12 @@ private slots:
         const double directTime = w.report()->results[0].totals.time;
 
         // Winograd for every 3x3 layer: the points move (fewer FLOPs, more bytes: left), the table says so.
+        QVERIFY(w.table()->isColumnHidden(LayerTableModel::Algorithm)); // nothing to say with direct convolution
         QComboBox* algorithm = w.controls()->algorithmCombo();
         algorithm->setCurrentIndex(algorithm->findData(int(ConvAlgorithm::Winograd4)));
         QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Algorithm));
+        QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Workspace));
         QVERIFY(chart->layerPoints() != before);
         QVERIFY(w.report()->results[0].totals.time < directTime);
         int row = -1;

@@ -576,6 +576,12 @@ void MainWindow::recompute()
     updateTableDevices();
     m_model->setReport(*m_report, m_tableDevice->currentIndex());
     m_proxy->refresh();
+    // The algorithm columns say something only once an algorithm is chosen: all "direct" and empty
+    // otherwise, and three fewer columns of text to paint on every slider step.
+    const bool algorithms = m_config.algorithm != ConvAlgorithm::Direct || !m_config.layerAlgorithms.empty();
+    for (int column : { int(LayerTableModel::Algorithm), int(LayerTableModel::Extra), int(LayerTableModel::Workspace) })
+        if (m_table->isColumnHidden(column) == algorithms)
+            m_table->setColumnHidden(column, !algorithms);
     if (!m_columnsSized && m_model->rowCount() > 0) {
         // Once: sizing to contents on every slider step would cost more than the analysis.
         m_table->resizeColumnsToContents();
