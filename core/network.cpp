@@ -38,4 +38,16 @@ std::string_view opName(Op op)
 
 bool isElementwise(Op op) { return op == Op::Bias || op == Op::BatchNorm || op == Op::ReLU; }
 
+std::vector<std::pair<Op, const char*>> epilogueOps(bool bias, bool batchNorm, bool relu)
+{
+    std::vector<std::pair<Op, const char*>> ops;
+    if (bias)
+        ops.emplace_back(Op::Bias, "bias");
+    if (batchNorm)
+        ops.emplace_back(Op::BatchNorm, "bn");
+    if (relu)
+        ops.emplace_back(Op::ReLU, "relu");
+    return ops;
+}
+
 } // namespace rfx

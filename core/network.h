@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rfx {
@@ -25,6 +26,10 @@ std::string_view opName(Op op);
 
 /// Elementwise ops are those that may be fused into the producing convolution.
 bool isElementwise(Op op);
+
+/// The elementwise rows after a convolution, in order, with their name suffixes:
+/// bias ("bias"), batch norm ("bn"), ReLU ("relu"). Shared by the network builders.
+std::vector<std::pair<Op, const char*>> epilogueOps(bool bias, bool batchNorm, bool relu);
 
 /// One row of the network: a single operation with its input and output shapes.
 struct Layer {

@@ -137,14 +137,7 @@ public:
     // The elementwise rows after a convolution or linear layer: separate rows, or fused into it.
     int post(int x, const std::string& base, bool bias, bool bn, bool relu)
     {
-        std::vector<std::pair<Op, const char*>> ops;
-        if (bias)
-            ops.emplace_back(Op::Bias, "bias");
-        if (bn)
-            ops.emplace_back(Op::BatchNorm, "bn");
-        if (relu)
-            ops.emplace_back(Op::ReLU, "relu");
-        for (const auto& op : ops) {
+        for (const auto& op : epilogueOps(bias, bn, relu)) {
             if (m_fusion && x >= 0) {
                 Layer& l = m_net.layers[static_cast<size_t>(x)];
                 l.epilogue.push_back(op.first);
@@ -240,6 +233,18 @@ const ModelInfo* findModel(std::string_view id)
 
 bool isNetworkFile(std::string_view model) { return model.size() > 5 && model.ends_with(".json"); }
 
+namespace {
+// AlexNet's and VGG's classifier: fc 4096 + ReLU, fc 4096 + ReLU, fc to the classes (with biases).
+void classifier(GraphBuilder& b, int x, int classes)
+{
+    for (int i = 1; i <= 3; ++i) {
+        const std::string name = "classifier.fc" + std::to_string(i);
+        x = b.linear(name, x, i < 3 ? 4096 : classes);
+        x = b.post(x, name, true, false, i < 3);
+    }
+}
+} // namespace
+
 BuildResult buildAlexNet(const Shape& input, int classes, bool fusion)
 {
     return guarded([&] {
@@ -259,12 +264,7 @@ BuildResult buildAlexNet(const Shape& input, int classes, bool fusion)
         x = b.pool("features.pool5", Op::MaxPool, x, 3, 2, 0);
         x = b.adaptiveAvgPool("avgpool", x, 6, 6);
         // Dropout is the identity at inference and costs no FLOPs: not a row.
-        x = b.linear("classifier.fc1", x, 4096);
-        x = b.post(x, "classifier.fc1", true, false, true);
-        x = b.linear("classifier.fc2", x, 4096);
-        x = b.post(x, "classifier.fc2", true, false, true);
-        x = b.linear("classifier.fc3", x, classes);
-        b.post(x, "classifier.fc3", true, false, false);
+        classifier(b, x, classes);
         return b.take();
     });
 }
@@ -284,12 +284,7 @@ BuildResult buildVgg16(const Shape& input, int classes, bool fusion)
             x = b.pool("block" + std::to_string(s + 1) + ".pool", Op::MaxPool, x, 2, 2, 0);
         }
         x = b.adaptiveAvgPool("avgpool", x, 7, 7);
-        x = b.linear("classifier.fc1", x, 4096);
-        x = b.post(x, "classifier.fc1", true, false, true);
-        x = b.linear("classifier.fc2", x, 4096);
-        x = b.post(x, "classifier.fc2", true, false, true);
-        x = b.linear("classifier.fc3", x, classes);
-        b.post(x, "classifier.fc3", true, false, false);
+        classifier(b, x, classes);
         return b.take();
     });
 }

@@ -251,13 +251,7 @@ private:
     // The elementwise layers after a convolution: separate rows, or fused into the convolution's row.
     int post(int x, const std::string& base, bool bias, bool bn, bool relu)
     {
-        std::vector<std::pair<Op, const char*>> ops;
-        if (bias)
-            ops.emplace_back(Op::Bias, "bias");
-        if (bn)
-            ops.emplace_back(Op::BatchNorm, "bn");
-        if (relu)
-            ops.emplace_back(Op::ReLU, "relu");
+        const auto ops = epilogueOps(bias, bn, relu);
         for (const auto& [op, suffix] : ops) {
             if (m_fusion) {
                 Layer& l = m_net.layers[static_cast<size_t>(x)];
