@@ -160,7 +160,7 @@ private:
     static std::int64_t extent(const std::string& name, std::int64_t s, int k, int stride, int pad)
     {
         if (s + 2 * pad < k)
-            fail(name, "the map has shrunk to " + std::to_string(s) + " pixels, smaller than the " + std::to_string(k) + "x"
+            fail(name, "the map has shrunk to " + std::to_string(s) + (s == 1 ? " pixel" : " pixels") + ", smaller than the " + std::to_string(k) + "x"
                     + std::to_string(k) + " window" + (pad ? " even with padding" : "") + "; use a larger image");
         return (s + 2 * pad - k) / stride + 1;
     }

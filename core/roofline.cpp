@@ -151,6 +151,14 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
     std::int64_t totalParams = 0;
     std::vector<GemmCost> gemms;
     const std::vector<RowCost> rows = rowCosts(net, config, totalParams, gemms);
+    for (const auto& [layer, algorithm] : config.layerAlgorithms) {
+        (void)algorithm;
+        const bool conv = std::any_of(net.layers.begin(), net.layers.end(),
+            [&](const Layer& l) { return l.name == layer && runsOnMatrixUnits(l.op); });
+        if (!conv)
+            report.diagnostics.push_back({ Severity::Warning, "", "layer-algorithm",
+                "no convolution or linear layer named '" + layer + "' in " + net.name + "; its algorithm choice is ignored" });
+    }
     const MemoryFootprint memory = memoryFootprint(net, config);
 
     for (const Device& device : devices) {

@@ -198,6 +198,12 @@ private slots:
         ConfigOptions again;
         QVERIFY(parseConfigArgs(configToArgs(o.config), again, error));
         QCOMPARE(again.config, o.config);
+        // A name that is no convolution of this network is reported, not silently dropped.
+        Config typo = o.config;
+        typo.layerAlgorithms["enc1.conv9"] = ConvAlgorithm::Fft;
+        const Report t = *analyzeConfig(typo, { test::roundDevice() }).report;
+        QCOMPARE(t.diagnostics.size(), size_t(1));
+        QCOMPARE(t.diagnostics[0].message, std::string("no convolution or linear layer named 'enc1.conv9' in U-Net; its algorithm choice is ignored"));
         QVERIFY(!parseConfigArgs({ "--layer-algorithm", "enc1.conv2" }, again, error));
         QCOMPARE(error, std::string("--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got 'enc1.conv2'"));
         QVERIFY(!parseConfigArgs({ "--traffic", "lazy" }, again, error));

@@ -358,6 +358,7 @@ void ControlPanel::networkChosen()
     if (id.toStdString() == c.model)
         return;
     c.model = id.toStdString();
+    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
     if (const ModelInfo* m = findModel(c.model)) {
         // Each built-in network starts at the input it was published for.
         c.unet.height = m->height;
@@ -373,6 +374,7 @@ void ControlPanel::useNetworkFile(const QString& path)
 {
     Config c = m_config;
     c.model = QFileInfo(path).absoluteFilePath().toStdString();
+    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
     if (!isNetworkFile(c.model)) {
         showProblem(tr("%1: a network file must end in .json").arg(path));
         setConfig(m_config);
