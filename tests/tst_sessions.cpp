@@ -202,6 +202,19 @@ private slots:
         QVERIFY(reluHtml.contains(QStringLiteral("cannot move it")));
         QCOMPARE(tourPages(r, 0).size(), 4);
         QVERIFY(tourPages(r, 0)[2].contains(QStringLiteral("16.0 FLOP/B")));
+
+        // Another algorithm and traffic model: the panel says what the row really counts.
+        Config c;
+        c.algorithm = ConvAlgorithm::Winograd4;
+        c.traffic = TrafficModel::Tiled;
+        c.onchipKiB = 48;
+        const Report w = *analyzeConfig(c, { rfx::test::shippedDevice("rtx-2060-super") }).report;
+        const QString wHtml = explainLayer(w, 0, 3, net); // enc1.conv2
+        QVERIFY2(wHtml.contains(QStringLiteral("Computed <b>winograd4</b>")), qPrintable(wHtml));
+        QVERIFY(wHtml.contains(QStringLiteral("6.64 GFLOP")));
+        QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB on chip")));
+        const QString head = explainLayer(w, 0, int(w.results[0].layers.size()) - 2, net); // head.conv, 1x1
+        QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")), qPrintable(head));
     }
 
     void explainPanelFollowsTheSelection()

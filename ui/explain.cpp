@@ -126,6 +126,22 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                     .arg(e)
                     .arg(qs(formatBytes((in + params + out) * e)),
                         training ? QStringLiteral(" forward; %1 with the backward pass").arg(qs(formatBytes(r.bytes))) : QString());
+        // The formulas above are direct convolution under compulsory traffic; say what the row really counts.
+        const bool otherAlgorithm = runsOnMatrixUnits(l->op) && (r.algorithm != ConvAlgorithm::Direct || !r.algorithmNote.empty());
+        const bool otherTraffic = runsOnMatrixUnits(l->op) && (c.traffic == TrafficModel::Naive || c.traffic == TrafficModel::Tiled);
+        if (otherAlgorithm) {
+            const QString how = r.algorithmNote.empty() || r.algorithmNote.starts_with("auto")
+                ? QStringLiteral("Computed <b>%1</b>%2").arg(qs(std::string(algorithmName(r.algorithm))),
+                      r.algorithmNote.empty() ? QString() : QStringLiteral(" (the fastest predicted on this device)"))
+                : QStringLiteral("<b>%1</b>").arg(qs(r.algorithmNote).toHtmlEscaped());
+            html += QStringLiteral("<p>%1: the row counts <b>%2</b> and <b>%3</b> instead (extra traffic %4, "
+                                   "workspace %5).</p>")
+                        .arg(how, qs(formatSI(r.flops, "FLOP")), qs(formatBytes(r.bytes)), qs(formatBytes(r.extraBytes)),
+                            qs(formatBytes(r.workspace)));
+        }
+        if (otherTraffic)
+            html += QStringLiteral("<p>Traffic model: <b>%1</b>: %2 of DRAM traffic for this row.</p>")
+                        .arg(qs(trafficDescription(c)).toHtmlEscaped(), qs(formatBytes(r.bytes)));
     }
     html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. The ridge of this roof is I* = P / B = %2 / %3 "
                            "= %4 FLOP/B, so I %5 I*: <b>%6-bound</b>.</p>")
