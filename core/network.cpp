@@ -38,6 +38,17 @@ std::string_view opName(Op op)
 
 bool isElementwise(Op op) { return op == Op::Bias || op == Op::BatchNorm || op == Op::ReLU; }
 
+Layer singleInputLayer(const std::string& name, Op op, int input, const Shape& in)
+{
+    Layer l;
+    l.name = name;
+    l.op = op;
+    l.inputs = { input };
+    l.inShapes = { in };
+    l.out = in;
+    return l;
+}
+
 std::vector<std::pair<Op, const char*>> epilogueOps(bool bias, bool batchNorm, bool relu)
 {
     std::vector<std::pair<Op, const char*>> ops;

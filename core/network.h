@@ -52,4 +52,8 @@ struct Network {
     Shape output() const { return layers.empty() ? input : layers.back().out; }
 };
 
+/// A row reading one tensor (row `input`, or -1 for the network input) of shape `in`; its output
+/// starts with the same shape. Shared by the network builders.
+Layer singleInputLayer(const std::string& name, Op op, int input, const Shape& in);
+
 } // namespace rfx

@@ -165,16 +165,7 @@ private:
         return (s + 2 * pad - k) / stride + 1;
     }
 
-    Layer single(const std::string& name, Op op, int in) const
-    {
-        Layer l;
-        l.name = name;
-        l.op = op;
-        l.inputs = { in };
-        l.inShapes = { shapeOf(in) };
-        l.out = shapeOf(in);
-        return l;
-    }
+    Layer single(const std::string& name, Op op, int in) const { return singleInputLayer(name, op, in, shapeOf(in)); }
 
     int push(Layer layer)
     {

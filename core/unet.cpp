@@ -172,13 +172,7 @@ private:
     // A layer reading one tensor, the output of `input`.
     Layer singleInput(const std::string& name, Op op, int input) const
     {
-        Layer l;
-        l.name = name;
-        l.op = op;
-        l.inputs = { input };
-        l.inShapes = { shapeOf(input) };
-        l.out = shapeOf(input);
-        return l;
+        return singleInputLayer(name, op, input, shapeOf(input));
     }
 
     int conv(const std::string& name, int input, int cout, int k, int stride, int groups, Padding pad)

@@ -173,6 +173,7 @@ RooflineChart::RooflineChart(QWidget* parent)
 
 void RooflineChart::setFontScale(double scale)
 {
+    m_cacheDirty = true;
     auto scaled = [scale](QFont f) {
         if (f.pointSizeF() > 0)
             f.setPointSizeF(f.pointSizeF() * scale);
@@ -243,6 +244,7 @@ void RooflineChart::ensureSeries(size_t count)
         m_selection->attachAxis(m_y);
         m_chart->legend()->markers(m_selection).first()->setVisible(false);
         m_series.push_back(s);
+        m_cacheDirty = true;
     }
 }
 
@@ -346,6 +348,7 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
 
 void RooflineChart::setMinorGrid(bool on)
 {
+    m_cacheDirty = true;
     const int count = on ? -1 : 0;
     for (QLogValueAxis* a : { m_x, m_y })
         if (a->minorTickCount() != count)
@@ -521,8 +524,11 @@ void RooflineChart::cacheStaticItems()
     // again, so caching waits for a shown, sized view and every resize drops the caches
     // (tst_mainwindow::cachedItemsStillDrawn). Screen only: a figure must stay vector (SVG, PDF)
     // and sharp at 300 dpi, so print-style charts never cache.
-    if (!scene() || !isVisible() || width() < 100 || height() < 100)
+    if (!m_cacheDirty || !scene() || !isVisible() || width() < 100 || height() < 100)
         return;
+    // Walk the scene only when items may have appeared (axes, grid, fonts, series, a resize), not on
+    // every slider step.
+    m_cacheDirty = false;
     for (QGraphicsItem* item : scene()->items()) {
         if (item->cacheMode() != QGraphicsItem::NoCache)
             continue;
@@ -549,10 +555,14 @@ void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double yma
     }
     // A hair beyond the decades, so that the end ticks (and their labels) are not lost to rounding.
     const double pad = 1.0001;
-    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad)
+    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad) {
         m_x->setRange(m_xlo / pad, m_xhi * pad);
-    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad)
+        m_cacheDirty = true; // new ticks: new label and grid items
+    }
+    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad) {
         m_y->setRange(m_ylo / pad, m_yhi * pad);
+        m_cacheDirty = true;
+    }
 }
 
 int RooflineChart::layerAt(const QPointF& point, int slot, int bucket) const
@@ -631,6 +641,7 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
 
 void RooflineChart::uncacheItems()
 {
+    m_cacheDirty = true;
     if (!scene())
         return;
     for (QGraphicsItem* item : scene()->items())

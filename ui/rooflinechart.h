@@ -91,6 +91,7 @@ private:
     bool m_print = false;
     double m_printFontPx = 10;
     double m_markerScale = 1.0;
+    bool m_cacheDirty = true; ///< items may exist that cacheStaticItems() has not seen
     struct BaseFonts {
         QFont title, legend, axisLabels, axisTitle;
     } m_baseFonts;
