@@ -223,6 +223,31 @@ private slots:
         QCOMPARE(w.report()->results[0].onchipBytes, 48 * 1024.0);
     }
 
+    // A window that starts on a configuration that does not work says why where the charts would be
+    // (not "check a device", which is already checked), and recovers when the network is changed.
+    void startsOnABrokenNetworkFile()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({ "schema": 1, "name": "b", "input": { "channels": 3, "height": 32, "width": 32 },
+                    "layers": [ { "name": "a", "op": "conv", "kernel": 3 } ] })");
+        f.close();
+        GuiOptions o = fresh();
+        o.config.config.model = f.fileName().toStdString();
+        MainWindow w(o);
+        w.show();
+        QVERIFY(!w.report());
+        QVERIFY2(w.chartArea()->emptyText().contains(QStringLiteral("broken.json: layers[0] (a): out_channels: missing")),
+            qPrintable(w.chartArea()->emptyText()));
+        QComboBox* combo = w.controls()->networkCombo();
+        const int unet = combo->findData(QStringLiteral("unet"));
+        combo->setCurrentIndex(unet);
+        emit combo->activated(unet);
+        QVERIFY(w.report());
+        QCOMPARE(w.chartArea()->charts().size(), size_t(1));
+    }
+
     void axesStayPutWhilePointsStayInside()
     {
         MainWindow w(fresh());

@@ -113,6 +113,15 @@ void ChartArea::setSelectedLayer(int layer)
         p.chart->setSelectedLayer(layer);
 }
 
+void ChartArea::setProblem(const QString& message)
+{
+    m_empty->setWordWrap(true);
+    m_empty->setText(message.isEmpty() ? tr("Check one or more devices in the Devices panel to see their rooflines.")
+                                       : tr("This configuration does not work:\n%1").arg(message));
+}
+
+QString ChartArea::emptyText() const { return m_empty->text(); }
+
 void ChartArea::setFontScale(double scale)
 {
     m_fontScale = scale;

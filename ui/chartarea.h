@@ -29,6 +29,9 @@ public:
     void setSelectedLayer(int layer);
     void fitAxes();
     void setFontScale(double scale);
+    /// Before any analysis has worked, the empty area says why (empty: the "check a device" hint).
+    void setProblem(const QString& message);
+    QString emptyText() const;
 
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;

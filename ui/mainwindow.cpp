@@ -565,10 +565,13 @@ void MainWindow::recompute()
                     suggestions.append(s);
         }
         m_controls->showProblem(qs(outcome.error), suggestions);
+        if (!m_report)
+            m_charts->setProblem(qs(outcome.error)); // nothing worked yet: say why where the charts would be
         m_status->setText(tr("\u26a0 %1").arg(qs(outcome.error)));
         return;
     }
     m_controls->clearProblem();
+    m_charts->setProblem(QString());
     m_report = std::move(outcome.report);
     const qint64 analysisNs = timer.nsecsElapsed();
 
