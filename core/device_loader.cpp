@@ -48,9 +48,8 @@ std::string formatNumber(double v)
 
 class Validator {
 public:
-    Validator(const json& doc, std::string file)
-        : m_doc(doc)
-        , m_file(std::move(file))
+    explicit Validator(std::string file)
+        : m_file(std::move(file))
     {
     }
 
@@ -125,7 +124,6 @@ public:
     bool failed() const { return hasErrors(m_diagnostics); }
 
 private:
-    const json& m_doc;
     std::string m_file;
     std::vector<Diagnostic> m_diagnostics;
 };
@@ -190,7 +188,7 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
         return result;
     }
 
-    Validator v(doc, file);
+    Validator v(file);
     Device d;
     d.file = file;
 

@@ -151,8 +151,9 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
     std::int64_t totalParams = 0;
     std::vector<GemmCost> gemms;
     const std::vector<RowCost> rows = rowCosts(net, config, totalParams, gemms);
-    for (const auto& [layer, algorithm] : config.layerAlgorithms) {
-        (void)algorithm;
+    for (const auto& choice : config.layerAlgorithms) {
+        // A named variable, not a structured binding: clang 14 refuses to capture a binding in a lambda.
+        const std::string& layer = choice.first;
         const bool conv = std::any_of(net.layers.begin(), net.layers.end(),
             [&](const Layer& l) { return l.name == layer && runsOnMatrixUnits(l.op); });
         if (!conv)
