@@ -199,13 +199,28 @@ double trafficElements(TrafficModel model, double compulsory, double macs, doubl
         return compulsory;
     case TrafficModel::Naive:
         return std::max(compulsory, 2 * macs + outputs);
-    case TrafficModel::Tiled: {
-        const double b = std::max(1.0, std::floor(std::sqrt(std::max(onchipElements, 3.0) / 3)));
-        const double naive = std::max(compulsory, 2 * macs + outputs);
-        return std::min(naive, std::max(compulsory, 2 * macs / b + outputs));
-    }
+    case TrafficModel::Tiled:
+        return tileTrafficElements(
+            compulsory, macs, outputs, std::max(1.0, std::floor(std::sqrt(std::max(onchipElements, 3.0) / 3))));
     }
     return compulsory;
+}
+
+double tileTrafficElements(double compulsory, double macs, double outputs, double b)
+{
+    const double naive = std::max(compulsory, 2 * macs + outputs);
+    return std::min(naive, std::max(compulsory, 2 * macs / std::max(b, 1.0) + outputs));
+}
+
+LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements,
+    double l2Elements, bool l2Modelled, bool l1Modelled, double registerTile)
+{
+    LevelTraffic t;
+    const double shared = trafficElements(TrafficModel::Tiled, compulsory, macs, outputs, sharedElements);
+    t.dram = l2Modelled ? trafficElements(TrafficModel::Tiled, compulsory, macs, outputs, l2Elements) : shared;
+    t.l2 = l2Modelled ? std::max(shared, t.dram) : 0;
+    t.l1 = l1Modelled ? std::max(tileTrafficElements(compulsory, macs, outputs, registerTile), std::max(shared, t.dram)) : 0;
+    return t;
 }
 
 } // namespace rfx

@@ -71,4 +71,29 @@ std::int64_t smoothFftSize(std::int64_t n);
 ///                     MACs / sqrt(S) is the order of the minimum), at most the naive traffic.
 double trafficElements(TrafficModel model, double compulsory, double macs, double outputs, double onchipElements);
 
+/// The traffic of a product blocked with b x b output tiles: 2 MACs / b + outputs, clamped between the
+/// compulsory and the naive traffic (elements).
+double tileTrafficElements(double compulsory, double macs, double outputs, double b);
+
+/// Register tile edge that sets the L1/shared-memory traffic of a matrix-product row: every operand
+/// element read from shared memory feeds b multiply-adds. CUTLASS's default configurations: an 8 x 8
+/// thread tile for CUDA-core (SIMT) GEMM, a 64 x 64 warp tile for tensor-core GEMM.
+inline constexpr double kRegisterTileSimt = 8;
+inline constexpr double kRegisterTileTensor = 64;
+
+/// Elements a matrix-product row moves at each level of the memory hierarchy under the tiled model
+/// (the hierarchical roofline of Yang, Kurth & Williams 2020: one intensity per level, F / Q_level).
+/// Traffic into a level is what the tiling of the level nearer the cores leaves over:
+///  L1/shared  (registers <- L1)     tiled with the register tile b_reg
+///  L2         (L1/shared <- L2)     tiled with the shared-memory capacity S
+///  DRAM       (L2 <- DRAM)          tiled with the L2 capacity when the L2 level is modelled, else as L2
+/// Each level carries at least the traffic of the level behind it. A level that is not modelled is 0.
+struct LevelTraffic {
+    double dram = 0;
+    double l2 = 0;
+    double l1 = 0;
+};
+LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements,
+    double l2Elements, bool l2Modelled, bool l1Modelled, double registerTile);
+
 } // namespace rfx

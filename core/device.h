@@ -22,6 +22,10 @@ struct Device {
     double l1Bytes = 0; ///< per SM/core L1 or shared memory, byte (0 = unknown)
     double l2Bytes = 0; ///< byte
     double l3Bytes = 0; ///< byte (0 = none)
+    /// Aggregate L2 bandwidth to the SMs/cores, byte/s (0 = unknown: the L2 level is not modelled).
+    double l2Bandwidth = 0;
+    /// Aggregate L1/shared-memory bandwidth over all SMs/cores, byte/s (0 = unknown).
+    double l1Bandwidth = 0;
     double tdpWatts = 0;
     double idleWatts = 0;
     double baseClockHz = 0; ///< 0 = unknown

@@ -129,7 +129,7 @@ private:
 };
 
 constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
-    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "tdp_w", "idle_w",
+    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "tdp_w", "idle_w",
     "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "sources", "notes" };
 
 std::string knownPrecisionList()
@@ -251,6 +251,17 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
     d.l1Bytes = v.number(doc, "l1_kib", 1024.0, false).value_or(0);
     d.l2Bytes = v.number(doc, "l2_mib", 1024.0 * 1024, true).value_or(0);
     d.l3Bytes = v.number(doc, "l3_mib", 1024.0 * 1024, false, Validator::Sign::NonNegative).value_or(0);
+    d.l1Bandwidth = v.number(doc, "l1_gbs", 1e9, false).value_or(0);
+    d.l2Bandwidth = v.number(doc, "l2_gbs", 1e9, false).value_or(0);
+    // Each level nearer the cores is at least as fast as the one behind it; otherwise a unit slipped
+    // (TB/s written as GB/s, or a per-SM figure given for the whole chip).
+    if (d.l2Bandwidth > 0 && d.dramBandwidth > 0 && d.l2Bandwidth < d.dramBandwidth)
+        v.error("l2_gbs", "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
+                + formatNumber(d.l2Bandwidth / 1e9) + "; is it a per-slice or TB/s figure?");
+    if (d.l1Bandwidth > 0 && d.l1Bandwidth < std::max(d.l2Bandwidth, d.dramBandwidth))
+        v.error("l1_gbs", "must be at least " + std::string(d.l2Bandwidth > 0 ? "l2_gbs" : "dram_gbs") + " ("
+                + formatNumber(std::max(d.l2Bandwidth, d.dramBandwidth) / 1e9) + " GB/s), got "
+                + formatNumber(d.l1Bandwidth / 1e9) + "; give the aggregate over all SMs or cores, in GB/s");
     d.tdpWatts = v.number(doc, "tdp_w", 1, true).value_or(0);
     d.idleWatts = v.number(doc, "idle_w", 1, true, Validator::Sign::NonNegative).value_or(0);
     d.baseClockHz = v.number(doc, "base_clock_mhz", 1e6, false).value_or(0);

@@ -132,7 +132,7 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
     return reportTitle + ". Devices: " + devices
         + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
         + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
-        + "; time = max(FLOP/peak, bytes/bandwidth). Roofline Explorer "
+        + "; " + timeBoundText(s.config) + ". Roofline Explorer "
         + kVersion;
 }
 

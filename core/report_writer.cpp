@@ -144,6 +144,10 @@ std::string reportToJson(const Report& r, int indent)
         dev["ridge"] = d.ridge;
         json layers = json::array();
         dev["onchip_bytes"] = d.onchipBytes;
+        if (d.l2Bandwidth > 0)
+            dev["l2_bandwidth"] = d.l2Bandwidth;
+        if (d.l1Bandwidth > 0)
+            dev["l1_bandwidth"] = d.l1Bandwidth;
         for (const LayerResult& l : d.layers) {
             json row {
                 { "name", l.name },
@@ -160,6 +164,16 @@ std::string reportToJson(const Report& r, int indent)
                 { "share", l.share },
                 { "kernels", l.kernels },
             };
+            if (d.l2Bandwidth > 0) {
+                row["l2_bytes"] = l.l2Bytes;
+                row["l2_intensity"] = l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0;
+            }
+            if (d.l1Bandwidth > 0) {
+                row["l1_bytes"] = l.l1Bytes;
+                row["l1_intensity"] = l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0;
+            }
+            if (l.bound == Bound::Memory)
+                row["bound_level"] = memoryLevelName(l.level);
             if (runsOnMatrixUnits(l.op)) {
                 row["algorithm"] = algorithmName(l.algorithm);
                 row["workspace_bytes"] = l.workspace;
@@ -211,7 +225,7 @@ std::string reportToJson(const Report& r, int indent)
 std::string reportToCsv(const Report& r)
 {
     std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-                    "algorithm,workspace_bytes,extra_bytes\n";
+                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
             s += csvField(d.device.id) + ',' + csvField(l.name) + ',' + std::string(opName(l.op)) + ','
@@ -220,7 +234,8 @@ std::string reportToCsv(const Report& r)
                 + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','
                 + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + ','
                 + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + num(l.workspace)
-                + ',' + num(l.extraBytes) + '\n';
+                + ',' + num(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
+                + ',' + (d.l2Bandwidth > 0 ? num(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? num(l.l1Bytes) : "") + '\n';
         }
     }
     return s;
@@ -238,9 +253,7 @@ std::string reportToTable(const Report& r)
     const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8, wShare = 6;
     for (const DeviceResult& d : r.results) {
         o << "\n"
-          << d.device.name << " (" << d.device.id << "): " << precisionLabel(d.ceiling.key) << " "
-          << formatSI(d.ceiling.flops, "FLOP/s") << ", DRAM " << formatSI(d.bandwidth, "B/s") << ", ridge "
-          << formatNumber3(d.ridge) << " FLOP/B\n";
+          << d.device.name << " (" << d.device.id << "): " << ceilingsLine(d) << "\n";
         o << pad("layer", wName, false) << ' ' << pad("output CxHxW", wShape, true) << ' ' << pad("params", wParams, true)
           << ' ' << pad("FLOP", wFlop, true) << ' ' << pad("bytes", wBytes, true) << ' ' << pad("FLOP/B", wI, true) << ' '
           << pad("bound", wBound, true) << ' ' << pad("time", wTime, true) << ' ' << pad("share", wShare, true) << "\n";
@@ -248,8 +261,12 @@ std::string reportToTable(const Report& r)
             o << pad(fitName(l.name, wName), wName, false) << ' ' << pad(shapeNoBatch(l.out), wShape, true) << ' '
               << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' ' << pad(formatSI(l.flops, "FLOP"), wFlop, true)
               << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' ' << pad(formatNumber3(l.intensity), wI, true) << ' '
-              << pad(std::string(boundName(l.bound)), wBound, true) << ' ' << pad(formatTime(l.time), wTime, true) << ' '
+              << pad(boundLabel(l), wBound, true) << ' ' << pad(formatTime(l.time), wTime, true) << ' '
               << pad(formatPercent(l.share), wShare, true);
+            if (d.l2Bandwidth > 0 && l.l2Bytes > 0 && l.l2Bytes != l.bytes && l.flops > 0)
+                o << "  I(L2) " << formatNumber3(l.flops / l.l2Bytes);
+            if (d.l1Bandwidth > 0 && l.l1Bytes > 0 && l.l1Bytes != l.bytes && l.flops > 0)
+                o << "  I(L1) " << formatNumber3(l.flops / l.l1Bytes);
             if (algorithms && runsOnMatrixUnits(l.op))
                 o << "  " << algorithmName(l.algorithm) << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? "" : " (" + l.algorithmNote + ")");
             o << "\n";
@@ -277,8 +294,7 @@ std::string shapeText(const Shape& s)
 
 std::string deviceLine(const DeviceResult& d)
 {
-    return precisionLabel(d.ceiling.key) + " " + formatSI(d.ceiling.flops, "FLOP/s") + ", DRAM "
-        + formatSI(d.bandwidth, "B/s") + ", ridge " + formatNumber3(d.ridge) + " FLOP/B";
+    return ceilingsLine(d);
 }
 
 std::string summaryLine(const DeviceResult& d, const Config& c)
@@ -360,7 +376,7 @@ std::string reportToMarkdown(const Report& r)
         for (const LayerResult& l : d.layers)
             o << "| " << l.name << " | " << opName(l.op) << " | " << shapeText(l.out) << " | "
               << (l.params ? formatCount(l.params) : "-") << " | " << formatSI(l.flops, "FLOP") << " | "
-              << formatBytes(l.bytes) << " | " << formatNumber3(l.intensity) << " | " << boundName(l.bound) << " | "
+              << formatBytes(l.bytes) << " | " << formatNumber3(l.intensity) << " | " << boundLabel(l) << " | "
               << formatTime(l.time, true) << " | " << formatPercent(l.share) << " |\n";
         const Totals& t = d.totals;
         o << "| **total** | | | " << formatCount(t.params) << " | " << formatSI(t.flops, "FLOP") << " | "
@@ -380,7 +396,7 @@ std::string reportToLatex(const Report& r)
           << "\\caption{" << latexUnits(latexEscape(reportTitle(r))) << " on " << latexEscape(d.device.name) << " ("
           << latexUnits(latexEscape(deviceLine(d))) << "). " << latexUnits(latexEscape(summaryLine(d, r.config)))
           << ". FLOP: a multiply-add counts 2; bytes: " << latexEscape(trafficDescription(r.config))
-          << "; time = max(FLOP/peak, bytes/bandwidth).}\n"
+          << "; " << timeBoundText(r.config) << ".}\n"
           << "\\label{tab:roofline-" << d.device.id << "}\n"
           << "\\begin{tabular}{llrrrrrlrr}\n\\toprule\n"
           << "Layer & Op & Output & Params & FLOPs & Bytes & FLOP/B & Bound & Time & Share \\\\\n\\midrule\n";
@@ -388,7 +404,7 @@ std::string reportToLatex(const Report& r)
             o << latexEscape(l.name) << " & " << latexEscape(std::string(opName(l.op))) << " & "
               << (l.out == Shape {} ? std::string("--") : shapeString(l.out)) << " & "
               << (l.params ? formatCount(l.params) : "--") << " & " << latexUnits(formatSI(l.flops, "FLOP")) << " & "
-              << latexUnits(formatBytes(l.bytes)) << " & " << formatNumber3(l.intensity) << " & " << boundName(l.bound)
+              << latexUnits(formatBytes(l.bytes)) << " & " << formatNumber3(l.intensity) << " & " << boundLabel(l)
               << " & " << latexUnits(formatTime(l.time)) << " & " << latexUnits(formatPercent(l.share)) << " \\\\\n";
         const Totals& t = d.totals;
         o << "\\midrule\nTotal & & & " << formatCount(t.params) << " & " << latexUnits(formatSI(t.flops, "FLOP")) << " & "

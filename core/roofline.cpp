@@ -11,6 +11,37 @@ namespace rfx {
 
 std::string_view boundName(Bound b) { return b == Bound::Memory ? "memory" : "compute"; }
 
+std::string_view memoryLevelName(MemoryLevel level)
+{
+    switch (level) {
+    case MemoryLevel::L2:
+        return "L2";
+    case MemoryLevel::L1:
+        return "L1";
+    case MemoryLevel::Dram:
+        break;
+    }
+    return "DRAM";
+}
+
+std::string boundLabel(const LayerResult& row)
+{
+    if (row.bound == Bound::Compute)
+        return "compute";
+    return row.level == MemoryLevel::Dram ? "memory" : std::string(memoryLevelName(row.level));
+}
+
+std::string ceilingsLine(const DeviceResult& d)
+{
+    std::string s = precisionLabel(d.ceiling.key) + " " + formatSI(d.ceiling.flops, "FLOP/s") + ", DRAM "
+        + formatSI(d.bandwidth, "B/s");
+    if (d.l2Bandwidth > 0)
+        s += ", L2 " + formatSI(d.l2Bandwidth, "B/s");
+    if (d.l1Bandwidth > 0)
+        s += ", L1 " + formatSI(d.l1Bandwidth, "B/s");
+    return s + ", ridge " + formatNumber3(d.ridge) + " FLOP/B";
+}
+
 bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear; }
 
 namespace {
@@ -85,40 +116,85 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
     return rows;
 }
 
+// The ceilings a row runs against on one device: compute, DRAM and, under the tiled model where the
+// device file gives them, L2 and L1 (0 = not modelled).
+struct Ceilings {
+    double peak = 0;
+    double dram = 0;
+    double l2 = 0;
+    double l1 = 0;
+    double onchipBytes = 0; // shared memory / L1 capacity the tiling uses
+    double l2Bytes = 0; // L2 capacity
+};
+
+// max(F / P, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) without launch overhead; `level` names the memory term
+// that is largest, `memory` says whether it beats the compute term.
+struct RowBound {
+    double time = 0;
+    bool memory = false;
+    MemoryLevel level = MemoryLevel::Dram;
+};
+
+RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak)
+{
+    RowBound b;
+    const double compute = peak > 0 ? flops / peak : 0;
+    double memory = c.dram > 0 ? bytes / c.dram : 0;
+    if (c.l2 > 0 && l2Bytes / c.l2 > memory) {
+        memory = l2Bytes / c.l2;
+        b.level = MemoryLevel::L2;
+    }
+    if (c.l1 > 0 && l1Bytes / c.l1 > memory) {
+        memory = l1Bytes / c.l1;
+        b.level = MemoryLevel::L1;
+    }
+    b.memory = compute < memory;
+    b.time = std::max(compute, memory);
+    return b;
+}
+
 // A matrix-product row on one device: its algorithm (the requested one, the fastest one for Auto,
 // direct with a note where the requested one does not apply) and its costs under the traffic model.
 struct Chosen {
     ConvAlgorithm algorithm = ConvAlgorithm::Direct;
-    double flops = 0, bytes = 0, workspace = 0, extraBytes = 0;
+    double flops = 0, bytes = 0, workspace = 0, extraBytes = 0, l2Bytes = 0, l1Bytes = 0;
     int kernels = 1;
     std::string note;
 };
 
-Chosen choose(const GemmCost& r, const Config& config, double e, double peak, double bandwidth, double onchipBytes)
+Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings& ceil)
 {
     const bool training = config.mode == Mode::Training;
+    const double passes = training ? 3 : 1; // training: data and weight gradients, each as the forward pass (see layerCost())
     auto cost = [&](ConvAlgorithm a) {
         const AlgorithmCost& c = r.algorithms[size_t(a)];
         Chosen x;
         x.algorithm = a;
-        const double elements = trafficElements(config.traffic, r.compulsoryElements + c.extraElements, c.gemmMacs,
-            r.outputElements, onchipBytes / e);
-        // Training: data and weight gradients, each as the forward pass (see layerCost()).
-        x.flops = (training ? 3 : 1) * c.flops + (training ? 2 : 1) * r.epilogueFlops;
-        x.bytes = (training ? 3 : 1) * elements * e;
-        x.kernels = (training ? 3 : 1) * c.kernels;
+        const double compulsory = r.compulsoryElements + c.extraElements;
+        if (config.traffic == TrafficModel::Tiled) {
+            const LevelTraffic t = tiledLevelTraffic(compulsory, c.gemmMacs, r.outputElements, ceil.onchipBytes / e,
+                ceil.l2Bytes / e, ceil.l2 > 0, ceil.l1 > 0, config.tensorCores ? kRegisterTileTensor : kRegisterTileSimt);
+            x.bytes = passes * t.dram * e;
+            x.l2Bytes = passes * t.l2 * e;
+            x.l1Bytes = passes * t.l1 * e;
+        } else {
+            x.bytes = passes * trafficElements(config.traffic, compulsory, c.gemmMacs, r.outputElements, 0) * e;
+        }
+        x.flops = passes * c.flops + (training ? 2 : 1) * r.epilogueFlops;
+        x.kernels = int(passes) * c.kernels;
         x.workspace = c.workspaceElements * e;
-        x.extraBytes = (training ? 3 : 1) * c.extraElements * e;
+        x.extraBytes = passes * c.extraElements * e;
         return x;
     };
+    auto timeOf = [&](const Chosen& c) { return rowBound(c.flops, c.bytes, c.l2Bytes, c.l1Bytes, ceil, ceil.peak).time; };
     if (r.requested == ConvAlgorithm::Auto) {
         Chosen best = cost(ConvAlgorithm::Direct);
-        double bestTime = std::max(peak > 0 ? best.flops / peak : 0, bandwidth > 0 ? best.bytes / bandwidth : 0);
+        double bestTime = timeOf(best);
         for (ConvAlgorithm a : { ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2, ConvAlgorithm::Winograd4 }) {
             if (!r.algorithms[size_t(a)].applies)
                 continue;
             const Chosen c = cost(a);
-            const double t = std::max(peak > 0 ? c.flops / peak : 0, bandwidth > 0 ? c.bytes / bandwidth : 0);
+            const double t = timeOf(c);
             if (t < bestTime) {
                 best = c;
                 bestTime = t;
@@ -175,6 +251,9 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         }
         r.bandwidth = device.dramBandwidth;
         r.ridge = r.bandwidth > 0 ? r.ceiling.flops / r.bandwidth : 0;
+        const bool tiled = config.traffic == TrafficModel::Tiled;
+        r.l2Bandwidth = tiled && device.l2Bytes > 0 ? device.l2Bandwidth : 0;
+        r.l1Bandwidth = tiled ? device.l1Bandwidth : 0;
 
         Totals& t = r.totals;
         t.params = totalParams;
@@ -185,6 +264,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             : device.l1Bytes > 0                 ? device.l1Bytes
                                                  : 48 * 1024.0;
         r.onchipBytes = onchip;
+        const Ceilings ceil { r.ceiling.flops, r.bandwidth, r.l2Bandwidth, r.l1Bandwidth, onchip, device.l2Bytes };
         r.layers.reserve(rows.size());
         for (const RowCost& row : rows) {
             LayerResult lr;
@@ -195,10 +275,15 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.flops = row.flops;
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
+            // Streaming rows move the same bytes through every level.
+            lr.l2Bytes = r.l2Bandwidth > 0 ? row.bytes : 0;
+            lr.l1Bytes = r.l1Bandwidth > 0 ? row.bytes : 0;
             if (row.gemm >= 0) {
-                const Chosen c = choose(gemms[size_t(row.gemm)], config, e, r.ceiling.flops, r.bandwidth, onchip);
+                const Chosen c = choose(gemms[size_t(row.gemm)], config, e, ceil);
                 lr.flops = c.flops;
                 lr.bytes = c.bytes;
+                lr.l2Bytes = c.l2Bytes;
+                lr.l1Bytes = c.l1Bytes;
                 lr.kernels = c.kernels;
                 lr.algorithm = c.algorithm;
                 lr.algorithmNote = c.note;
@@ -208,12 +293,13 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             }
             lr.intensity = lr.bytes > 0 ? lr.flops / lr.bytes : 0;
             lr.peak = runsOnMatrixUnits(row.op) ? r.ceiling.flops : r.vectorCeiling.flops;
-            lr.attainable = std::min(lr.peak, lr.intensity * r.bandwidth);
-            const double computeTime = lr.peak > 0 ? lr.flops / lr.peak : 0;
-            const double memoryTime = r.bandwidth > 0 ? lr.bytes / r.bandwidth : 0;
-            // Memory-bound iff the row's intensity lies left of its own ridge (I < P_peak / B).
-            lr.bound = (r.bandwidth > 0 && lr.intensity * r.bandwidth < lr.peak) ? Bound::Memory : Bound::Compute;
-            lr.time = std::max(computeTime, memoryTime) + lr.kernels * device.launchOverhead;
+            // Memory-bound iff some level's traffic takes longer than the arithmetic; with DRAM alone that is
+            // iff the row's intensity lies left of its own ridge (I < P_peak / B).
+            const RowBound b = rowBound(lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak);
+            lr.bound = (r.bandwidth > 0 && b.memory) ? Bound::Memory : Bound::Compute;
+            lr.level = b.level;
+            lr.attainable = b.time > 0 ? lr.flops / b.time : 0;
+            lr.time = b.time + lr.kernels * device.launchOverhead;
             t.flops += lr.flops;
             t.bytes += lr.bytes;
             t.time += lr.time;
@@ -273,10 +359,17 @@ std::string trafficDescription(const Config& c)
     case TrafficModel::Naive:
         return "naive traffic (no on-chip reuse: both operands of every multiply-add from DRAM)";
     case TrafficModel::Tiled:
-        return c.onchipKiB > 0 ? "tiled traffic, reuse in " + std::to_string(c.onchipKiB) + " KiB on chip"
-                               : "tiled traffic, reuse in each device's L1/shared memory";
+        return (c.onchipKiB > 0 ? "tiled traffic, reuse in " + std::to_string(c.onchipKiB) + " KiB of shared memory"
+                                : std::string("tiled traffic, reuse in each device's L1/shared memory"))
+            + " (and in L2, with L2 and L1 ceilings, where the device file gives their bandwidths)";
     }
     return "compulsory DRAM traffic per layer";
+}
+
+std::string timeBoundText(const Config& config)
+{
+    return config.traffic == TrafficModel::Tiled ? "time = max(FLOP/peak, bytes/bandwidth at each modelled level)"
+                                                 : "time = max(FLOP/peak, bytes/bandwidth)";
 }
 
 std::string conventionsText(const Config& config)
@@ -289,7 +382,10 @@ std::string conventionsText(const Config& config)
         algorithm = "; convolutions computed " + std::string(algorithmName(config.algorithm))
             + (config.layerAlgorithms.empty() ? "" : " (some layers their own way)");
     return "FLOP = one floating-point operation, a fused multiply-add counts 2; bytes = " + bytes
-        + "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)" + algorithm;
+        + (config.traffic == TrafficModel::Tiled
+                  ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
+                  : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
+        + algorithm;
 }
 
 } // namespace rfx

@@ -16,6 +16,10 @@ namespace rfx {
 enum class Bound { Memory, Compute };
 std::string_view boundName(Bound b);
 
+/// The memory level whose traffic bounds a memory-bound row (DRAM unless the hierarchy is modelled).
+enum class MemoryLevel { Dram, L2, L1 };
+std::string_view memoryLevelName(MemoryLevel level); ///< "DRAM", "L2", "L1"
+
 /// Convolutions run against the (tensor-core) matrix ceiling; every other row against the vector one.
 bool runsOnMatrixUnits(Op op);
 
@@ -38,6 +42,11 @@ struct LayerResult {
     std::string algorithmNote; ///< why the requested algorithm was not used, or "auto: fastest predicted"
     double workspace = 0; ///< algorithm workspace, byte
     double extraBytes = 0; ///< the algorithm's DRAM traffic beyond inputs, weights and outputs, byte
+    /// Traffic at the inner levels under the tiled model, byte (0 = level not modelled; see
+    /// DeviceResult::l2Bandwidth). `bytes` stays the DRAM traffic.
+    double l2Bytes = 0;
+    double l1Bytes = 0;
+    MemoryLevel level = MemoryLevel::Dram; ///< the level that bounds the row when bound == Memory
 };
 
 struct Totals {
@@ -63,10 +72,20 @@ struct DeviceResult {
     double bandwidth = 0; ///< byte/s
     double ridge = 0; ///< ceiling.flops / bandwidth, FLOP/byte
     double onchipBytes = 0; ///< on-chip capacity the tiled traffic model used, byte
+    /// Inner-level ceilings in force, byte/s: the device's L2 / L1 bandwidth under the tiled traffic
+    /// model where its file gives one, else 0 (the level is not modelled; rows then carry no l2Bytes/l1Bytes).
+    double l2Bandwidth = 0;
+    double l1Bandwidth = 0;
     std::vector<LayerResult> layers;
     Totals totals;
     std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"
 };
+
+/// A row's bound in a word: "compute", "memory" (DRAM), or "L2" / "L1" when an inner level binds.
+std::string boundLabel(const LayerResult& row);
+/// The ceilings line of a device: "FP32 7.18 TFLOP/s, DRAM 448 GB/s, ridge 16.0 FLOP/B", plus the
+/// L2 and L1 bandwidths when the analysis models them.
+std::string ceilingsLine(const DeviceResult& d);
 
 /// The whole analysis, handed over as one value.
 struct Report {
@@ -82,6 +101,8 @@ struct Report {
 /// Holds the network's per-layer cost against each device's roofline:
 /// attainable P(I) = min(P_peak, I * B); ridge I* = P_peak / B; memory-bound iff I < I*;
 /// row time t = max(F / P_peak, Q / B) (+ launch overhead per kernel); network time = sum of t.
+/// Under the tiled traffic model with L2/L1 bandwidths known, each level adds its term:
+/// t = max(F / P_peak, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) (hierarchical roofline).
 Report analyze(const Network& network, const Config& config, const std::vector<Device>& devices);
 
 /// Validates the configuration, builds the network and analyses it; `error` says why not.
@@ -93,6 +114,8 @@ AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& d
 
 /// The configuration's traffic model in words ("compulsory DRAM traffic per layer", "tiled traffic, ...").
 std::string trafficDescription(const Config& config);
+/// "time = max(FLOP/peak, bytes/bandwidth)", naming the levels under the tiled model (for captions).
+std::string timeBoundText(const Config& config);
 /// Conventions stamped on every report and export, for this configuration's traffic model and algorithm.
 std::string conventionsText(const Config& config);
 

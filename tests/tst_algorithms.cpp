@@ -133,6 +133,85 @@ private slots:
         QCOMPARE(trafficElements(TrafficModel::Tiled, 208, 1152, 64, 3), 2368.0);
     }
 
+    // Per-level traffic of the small convolution (compulsory 208, 1,152 MACs, 64 outputs):
+    //   shared memory of 300 elements: b = floor(sqrt(100)) = 10, 2 * 1,152 / 10 + 64 = 294.4 -> L2 traffic
+    //   L2 of 1e9 elements: everything reused, DRAM traffic the compulsory 208
+    //   register tile 8: 2 * 1,152 / 8 + 64 = 352 -> L1 traffic
+    // Without the L2 level the DRAM carries the shared-memory tiling's 294.4 (the single-level model).
+    // A shared tile smaller than the register tile cannot feed it: L1 is raised to the L2 traffic.
+    void levelTrafficByHand()
+    {
+        LevelTraffic t = tiledLevelTraffic(208, 1152, 64, 300, 1e9, true, true, kRegisterTileSimt);
+        QCOMPARE(t.dram, 208.0);
+        QCOMPARE(t.l2, 294.4);
+        QCOMPARE(t.l1, 352.0);
+        t = tiledLevelTraffic(208, 1152, 64, 300, 1e9, false, true, kRegisterTileSimt);
+        QCOMPARE(t.dram, 294.4);
+        QCOMPARE(t.l2, 0.0);
+        QCOMPARE(t.l1, 352.0);
+        t = tiledLevelTraffic(208, 1152, 64, 300, 0, false, false, kRegisterTileSimt);
+        QCOMPARE(t.dram, trafficElements(TrafficModel::Tiled, 208, 1152, 64, 300));
+        QCOMPARE(t.l1, 0.0);
+        t = tiledLevelTraffic(208, 1152, 64, 48, 1e9, true, true, kRegisterTileSimt); // b = 4 < 8
+        QCOMPARE(t.l2, 640.0);
+        QCOMPARE(t.l1, 640.0);
+        QCOMPARE(tileTrafficElements(208, 1152, 64, 64), 208.0); // tensor-core warp tile: 100 < compulsory
+    }
+
+    // Hierarchical roofline on the A100 (L2 7,219 GB/s, L1 19,492 GB/s, 40 MiB L2, 192 KiB L1/shared),
+    // U-Net enc1.conv2 in FP32: 11,893,211,136 MACs, 20,647,936 outputs.
+    //   DRAM: the 40 MiB L2 holds b = floor(sqrt(10,485,760 / 3)) = 1,869: 2 MACs / b + outputs = 33.4 M
+    //         elements, below the compulsory 41.5 M: DRAM moves the compulsory 166 MB.
+    //   L2:   192 KiB = 49,152 elements, b = 128: (2 MACs / 128 + outputs) x 4 B = 825,917,440 B.
+    //   L1:   register tile 8: (2 MACs / 8 + outputs) x 4 B = 11,975,802,880 B.
+    //   time = max(23.79 GFLOP / 19.5 TFLOP/s, 166 MB / 2.04 TB/s, 826 MB / 7.22 TB/s, 12.0 GB / 19.5 TB/s)
+    //        = max(1.220 ms, 81 us, 114 us, 614 us): compute-bound.
+    void hierarchicalCeilings()
+    {
+        const Device a100 = test::shippedDevice("a100-sxm-80gb");
+        Config c;
+        c.traffic = TrafficModel::Tiled;
+        const Report r = *analyzeConfig(c, { a100 }).report;
+        const DeviceResult& d = r.results[0];
+        QCOMPARE(d.l2Bandwidth, a100.l2Bandwidth);
+        QCOMPARE(d.l1Bandwidth, a100.l1Bandwidth);
+        auto row = [&](const DeviceResult& dr, const char* name) {
+            return *std::find_if(dr.layers.begin(), dr.layers.end(), [&](const LayerResult& l) { return l.name == name; });
+        };
+        Config compulsory;
+        const LayerResult plain = row(analyzeConfig(compulsory, { a100 }).report->results[0], "enc1.conv2");
+        const LayerResult conv = row(d, "enc1.conv2");
+        QCOMPARE(conv.bytes, plain.bytes);
+        RFX_COMPARE_REL(conv.l2Bytes, 825'917'440.0, 1e-12);
+        RFX_COMPARE_REL(conv.l1Bytes, 11'975'802'880.0, 1e-12);
+        QCOMPARE(conv.bound, Bound::Compute);
+        RFX_COMPARE_REL(conv.time, conv.flops / d.ceiling.flops, 1e-12);
+        // Every row's time is its largest term, and a memory-bound row names the level that sets it.
+        int innerBound = 0;
+        for (const LayerResult& l : d.layers) {
+            const double terms[] = { l.flops / l.peak, l.bytes / d.bandwidth, l.l2Bytes / d.l2Bandwidth, l.l1Bytes / d.l1Bandwidth };
+            RFX_COMPARE_REL(l.time, *std::max_element(std::begin(terms), std::end(terms)), 1e-12);
+            QVERIFY(l.l1Bytes >= l.l2Bytes && l.l2Bytes >= l.bytes);
+            if (l.bound == Bound::Memory && l.level != MemoryLevel::Dram) {
+                ++innerBound;
+                QCOMPARE(boundLabel(l), std::string(memoryLevelName(l.level)));
+                QVERIFY(l.intensity > l.peak / d.bandwidth); // DRAM alone would call it compute-bound
+            }
+        }
+        // The 2x2 up-convolutions reuse each input only 4 times: the register tile cannot help, L1 binds.
+        const LayerResult up = row(d, "dec4.up");
+        QCOMPARE(up.bound, Bound::Memory);
+        QCOMPARE(up.level, MemoryLevel::L1);
+        QCOMPARE(boundLabel(up), std::string("L1"));
+        QVERIFY(innerBound >= 4);
+        // Other traffic models, and devices without the figures, model DRAM only.
+        QCOMPARE(analyzeConfig(compulsory, { a100 }).report->results[0].l2Bandwidth, 0.0);
+        QCOMPARE(plain.l2Bytes, 0.0);
+        const Report turing = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super") }).report;
+        QCOMPARE(turing.results[0].l2Bandwidth, 0.0);
+        QCOMPARE(row(turing.results[0], "enc1.conv2").l2Bytes, 0.0);
+    }
+
     // The "done when": Winograd moves the U-Net's 3x3 layers by the expected amount.
     // enc1.conv2: 64 -> 64 channels, 568 x 568 out. Direct: 2 * 64 * 568^2 * 64 * 9 = 23,786,422,272 FLOPs.
     // F(4x4,3x3): 142 x 142 = 20,164 tiles; products 2 * 20,164 * 64 * 64 * 36 = 5,946,605,568; transforms

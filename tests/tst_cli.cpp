@@ -100,9 +100,11 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.starts_with(
             "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-            "algorithm,workspace_bytes,extra_bytes\n"));
+            "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes\n"));
         QVERIFY(contains(r.out, "rtx-2060-super,enc1.conv1,conv,1,64,570,570,576,"));
-        QVERIFY(contains(r.out, ",direct,0,0\n")); // a convolution's algorithm, workspace and extra traffic
+        // A convolution's algorithm, workspace and extra traffic; the level binding it; no inner levels modelled.
+        QVERIFY(contains(r.out, ",memory,0.0005657507142857143,0.0040008931593065204,direct,0,0,DRAM,,\n")); // enc1.conv1
+        QVERIFY(contains(r.out, ",compute,0.0099372325325163633,0.070274424155131548,direct,0,0,,,\n")); // enc1.conv2
         QVERIFY(contains(r.out, "rtx-2060-super,optimizer (momentum),optimizer,0,0,0,0,0,"));
     }
 
@@ -114,7 +116,18 @@ private slots:
         QVERIFY(contains(r.out, "\"algorithm_note\": \"Winograd F(4x4,3x3) needs an ungrouped 3x3 kernel at stride 1; computed direct\""));
         r = cli({ "analyze", "--traffic", "tiled", "--onchip-kib", "48" });
         QCOMPARE(r.code, 0);
-        QVERIFY(contains(r.out, "Bytes: tiled traffic, reuse in 48 KiB on chip."));
+        QVERIFY(contains(r.out, "Bytes: tiled traffic, reuse in 48 KiB of shared memory (and in L2"));
+        // Hierarchical ceilings where the device gives them: the A100's L2 and L1 in the header, a bound
+        // level and per-level intensities on the rows; JSON carries the per-level bytes.
+        r = cli({ "analyze", "--traffic", "tiled", "--device", "a100-sxm-80gb" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "DRAM 2.04 TB/s, L2 7.22 TB/s, L1 19.5 TB/s, ridge 9.56 FLOP/B"), r.out.c_str());
+        QVERIFY(contains(r.out, "      L1 "));
+        QVERIFY(contains(r.out, "  I(L2) "));
+        r = cli({ "analyze", "--traffic", "tiled", "--device", "a100-sxm-80gb", "--format", "json" });
+        QVERIFY(contains(r.out, "\"l2_bandwidth\": 7219000000000"));
+        QVERIFY(contains(r.out, "\"bound_level\": \"L1\""));
+        QVERIFY(contains(r.out, "\"l2_bytes\": 825917440"));
         r = cli({ "analyze", "--algorithm", "strassen" });
         QCOMPARE(r.code, 2);
         QVERIFY(contains(r.err, "--algorithm"));

@@ -133,6 +133,25 @@ private slots:
         QCOMPARE(d.boostClockHz, boostMhz * 1e6);
     }
 
+    // The hierarchical ceilings: NVIDIA A100 whitepaper per-clock widths (L2 5120 B/clk, L1 128 B/clk
+    // per SM), as tabled in Ultrasonics Sonochemistry 99 (2023) 106546, Table 3 (A100 L2 7,219 GB/s at
+    // 1,410 MHz). A100 SXM: 108 SMs; H100 SXM: 132 SMs at 1,980 MHz.
+    void hierarchicalBandwidths()
+    {
+        const Device& a100 = rfx::test::shippedDevice("a100-sxm-80gb");
+        RFX_COMPARE_REL(a100.l2Bandwidth, 5120 * 1.41e9, 1e-4);
+        RFX_COMPARE_REL(a100.l1Bandwidth, 108 * 128 * 1.41e9, 1e-4);
+        const Device& h100 = rfx::test::shippedDevice("h100-sxm");
+        RFX_COMPARE_REL(h100.l2Bandwidth, 5120 * 1.98e9, 1e-4);
+        RFX_COMPARE_REL(h100.l1Bandwidth, 132 * 128 * 1.98e9, 1e-4);
+        QCOMPARE(rfx::test::shippedDevice("h200-sxm").l1Bandwidth, h100.l1Bandwidth);
+        QCOMPARE(rfx::test::shippedDevice("rtx-2060-super").l2Bandwidth, 0.0); // no published figure: not modelled
+        const DeviceLoad load = parseDevice(deviceJson("l2_gbs", "1000"), "test.json");
+        QVERIFY(load.device);
+        QCOMPARE(load.device->l2Bandwidth, 1e12);
+        QCOMPARE(load.device->l1Bandwidth, 0.0);
+    }
+
     void validDocumentParses()
     {
         const DeviceLoad load = parseDevice(deviceJson(), "test.json");
@@ -175,6 +194,14 @@ private slots:
                                  << "peak.fp32_tflops" << "required field is missing";
         QTest::newRow("idle above tdp") << QString::fromStdString(deviceJson("idle_w", "150")) << "idle_w"
                                         << "must be below tdp_w";
+        QTest::newRow("L2 slower than DRAM") << QString::fromStdString(deviceJson("l2_gbs", "50")) << "l2_gbs"
+                                             << "must be at least dram_gbs (100 GB/s), got 50";
+        QTest::newRow("L1 slower than L2")
+            << QString::fromStdString(deviceJson("l2_gbs", "400").substr(0, deviceJson("l2_gbs", "400").size() - 3)
+                   + ",\n  \"l1_gbs\": 300\n}\n")
+            << "l1_gbs" << "must be at least l2_gbs (400 GB/s), got 300";
+        QTest::newRow("negative L1") << QString::fromStdString(deviceJson("l1_gbs", "-1")) << "l1_gbs"
+                                     << "must be a positive number, got -1";
         QTest::newRow("bad id") << QString::fromStdString(deviceJson("id", "\"My GPU\"")) << "id"
                                 << "must be lower-case letters";
         QTest::newRow("bad kind") << QString::fromStdString(deviceJson("kind", "\"tpu\"")) << "kind"

@@ -3,6 +3,7 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
+#include "format.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
@@ -221,6 +222,52 @@ private slots:
         w.controls()->onchipSpin()->setValue(48);
         QCOMPARE(w.report()->config.onchipKiB, 48);
         QCOMPARE(w.report()->results[0].onchipBytes, 48 * 1024.0);
+    }
+
+    // Hierarchical ceilings: the A100 file gives L2 and L1 bandwidths. Under the tiled model its chart gains
+    // one point per matrix-product row at each inner level, at the row's own height and at x = F / Q_level,
+    // the title names the ceilings, and a row bound by an inner level says which in the table.
+    void hierarchicalCeilingsOnTheChart()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setDevices({ QStringLiteral("a100-sxm-80gb") });
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        QVERIFY(chart->levelPoints(0).empty()); // compulsory traffic: DRAM only
+        QComboBox* traffic = w.controls()->trafficCombo();
+        traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Tiled)));
+        const DeviceResult& d = w.report()->results[0];
+        QVERIFY(d.l2Bandwidth > 0 && d.l1Bandwidth > 0);
+        const auto l2 = chart->levelPoints(0);
+        const auto l1 = chart->levelPoints(1);
+        // Rows whose inner-level traffic equals their DRAM traffic (streaming rows; the 1x1 head, which
+        // reuses too little to gain from a tile) would sit on their DRAM point: they get none.
+        size_t differ2 = 0, differ1 = 0;
+        for (const LayerResult& l : d.layers) {
+            differ2 += l.l2Bytes != l.bytes;
+            differ1 += l.l1Bytes != l.bytes;
+        }
+        QCOMPARE(l2.size(), differ2);
+        QCOMPARE(l1.size(), differ1);
+        QVERIFY(l2.size() >= size_t(w.report()->convolutions) - 1);
+        const LayerResult& first = d.layers[0]; // enc1.conv1
+        QCOMPARE(l2[0].x(), first.flops / first.l2Bytes);
+        QCOMPARE(l1[0].x(), first.flops / first.l1Bytes);
+        QCOMPARE(l2[0].y(), first.attainable / chart->yScale());
+        QVERIFY(chart->chart()->title().contains(QStringLiteral("L2 7.22 TB/s")));
+        int row = -1;
+        for (int r = 0; r < w.table()->model()->rowCount(); ++r)
+            if (cell(w, r, LayerTableModel::Name) == QStringLiteral("dec4.up"))
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(cell(w, row, LayerTableModel::Bound), QStringLiteral("\u25e2 L1"));
+        QVERIFY(!w.table()->isColumnHidden(LayerTableModel::IntensityL2));
+        QCOMPARE(cell(w, 0, LayerTableModel::IntensityL1), QString::fromStdString(formatNumber3(first.flops / first.l1Bytes)));
+        // Back to compulsory: the level points and columns go.
+        traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Compulsory)));
+        QVERIFY(chart->levelPoints(0).empty());
+        QVERIFY(w.table()->isColumnHidden(LayerTableModel::IntensityL1));
     }
 
     // A window that starts on a configuration that does not work says why where the charts would be

@@ -212,7 +212,7 @@ private slots:
         const QString wHtml = explainLayer(w, 0, 3, net); // enc1.conv2
         QVERIFY2(wHtml.contains(QStringLiteral("Computed <b>winograd4</b>")), qPrintable(wHtml));
         QVERIFY(wHtml.contains(QStringLiteral("6.64 GFLOP")));
-        QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB on chip")));
+        QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB of shared memory")));
         const QString head = explainLayer(w, 0, int(w.results[0].layers.size()) - 2, net); // head.conv, 1x1
         QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")), qPrintable(head));
     }

@@ -143,14 +143,42 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
             html += QStringLiteral("<p>Traffic model: <b>%1</b>: %2 of DRAM traffic for this row.</p>")
                         .arg(qs(trafficDescription(c)).toHtmlEscaped(), qs(formatBytes(r.bytes)));
     }
+    const bool innerLevel = r.bound == Bound::Memory && r.level != MemoryLevel::Dram;
     html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. The ridge of this roof is I* = P / B = %2 / %3 "
-                           "= %4 FLOP/B, so I %5 I*: <b>%6-bound</b>.</p>")
+                           "= %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
                 .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s")),
-                    qs(formatNumber3(ridge)), r.bound == Bound::Memory ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
-                    qs(std::string(boundName(r.bound))));
-    html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
-                .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)),
-                    qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+                    qs(formatNumber3(ridge)),
+                    r.intensity < ridge ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
+                    innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
+                                     .arg(qs(std::string(memoryLevelName(r.level))))
+                               : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"));
+    if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
+        // Hierarchical roofline: one traffic, one intensity and one time term per modelled level.
+        QStringList terms { qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)) };
+        QStringList formula { QStringLiteral("F / P"), QStringLiteral("Q<sub>DRAM</sub> / B<sub>DRAM</sub>") };
+        QString levels = QStringLiteral("<p><b>Levels</b> (tiled model): DRAM %1 (I = %2)")
+                             .arg(qs(formatBytes(r.bytes)), qs(formatNumber3(r.intensity)));
+        for (int v = 0; v < 2; ++v) {
+            const double q = v == 0 ? r.l2Bytes : r.l1Bytes;
+            const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+            if (q <= 0 || bw <= 0)
+                continue;
+            const QString name = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
+            levels += QStringLiteral(", %1 %2 (I = %3, ceiling %4)")
+                          .arg(name, qs(formatBytes(q)), qs(formatNumber3(r.flops / q)), qs(formatSI(bw, "B/s")));
+            terms << qs(formatTime(q / bw, true));
+            formula << QStringLiteral("Q<sub>%1</sub> / B<sub>%1</sub>").arg(name);
+        }
+        html += levels + QStringLiteral(". Each level nearer the cores carries what the tiling of the level inside it "
+                                        "cannot keep: shared memory sets the L2 traffic, the register tile the L1 traffic.</p>");
+        html += QStringLiteral("<p><b>Time</b> = max(%1) = max(%2) = <b>%3</b> (%4-bound), %5 of the network's %6.</p>")
+                    .arg(formula.join(QStringLiteral(", ")), terms.join(QStringLiteral(", ")), qs(formatTime(r.time, true)),
+                        qs(boundLabel(r)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+    } else {
+        html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
+                    .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)),
+                        qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+    }
 
     QStringList moves;
     if (l && (l->op == Op::Conv || l->op == Op::ConvTranspose)) {

@@ -103,9 +103,17 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return qs(formatBytes(l.bytes));
         case Intensity:
             return qs(formatNumber3(l.intensity));
+        case IntensityL2:
+            return l.l2Bytes > 0 ? qs(formatNumber3(l.flops / l.l2Bytes)) : QString();
+        case IntensityL1:
+            return l.l1Bytes > 0 ? qs(formatNumber3(l.flops / l.l1Bytes)) : QString();
         case Bound:
             // Text and a glyph, so the bound reads without colour: a down-slope for memory, a roof for compute.
-            return l.bound == rfx::Bound::Memory ? QStringLiteral("\u25e2 memory") : QStringLiteral("\u25ac compute");
+            // An inner level names itself ("L2"), so a hierarchical row says which ceiling binds.
+            if (l.bound == rfx::Bound::Memory)
+                return l.level == MemoryLevel::Dram ? QStringLiteral("\u25e2 memory")
+                                                    : QStringLiteral("\u25e2 %1").arg(qs(std::string(memoryLevelName(l.level))));
+            return QStringLiteral("\u25ac compute");
         case Time:
             return qs(formatTime(l.time, true));
         case Share:
@@ -134,6 +142,10 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return l.bytes;
         case Intensity:
             return l.intensity;
+        case IntensityL2:
+            return l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0.0;
+        case IntensityL1:
+            return l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0.0;
         case Bound:
             return int(l.bound);
         case Time:
@@ -162,12 +174,17 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == Algorithm && runsOnMatrixUnits(l.op))
             return l.algorithmNote.empty() ? tr("Computed %1").arg(qs(std::string(algorithmName(l.algorithm))))
                                            : qs(l.algorithmNote);
-        const QString where = l.bound == rfx::Bound::Memory
+        const QString where = l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram
+            ? QStringLiteral("limited by %1 bandwidth: %2 at %1, intensity %3 FLOP/B there")
+                  .arg(qs(std::string(memoryLevelName(l.level))),
+                      qs(formatBytes(l.level == MemoryLevel::L2 ? l.l2Bytes : l.l1Bytes)),
+                      qs(formatNumber3(l.flops / (l.level == MemoryLevel::L2 ? l.l2Bytes : l.l1Bytes))))
+            : l.bound == rfx::Bound::Memory
             ? QStringLiteral("left of the ridge (%1 < %2 FLOP/B): limited by DRAM bandwidth")
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)))
             : QStringLiteral("right of the ridge (%1 \u2265 %2 FLOP/B): limited by the compute ceiling")
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)));
-        return QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, bytes %4<br>intensity %5 FLOP/B, %6<br>"
+        return QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
                               "time bound max(F/P, Q/B) = %7, %8 of the network")
             .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))), qs(formatSI(l.flops, "FLOP")),
                 qs(formatBytes(l.bytes)), qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)),
@@ -204,6 +221,10 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Bytes");
         case Intensity:
             return tr("FLOP/B");
+        case IntensityL2:
+            return tr("FLOP/B L2");
+        case IntensityL1:
+            return tr("FLOP/B L1");
         case Bound:
             return tr("Bound");
         case Time:
@@ -237,9 +258,16 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("DRAM traffic under the active traffic model (compulsory: inputs and weights read once, outputs "
                       "written once), decimal units");
         case Intensity:
-            return tr("Arithmetic intensity = FLOPs / bytes");
+            return tr("Arithmetic intensity = FLOPs / DRAM bytes");
+        case IntensityL2:
+            return tr("Intensity at L2 = FLOPs / bytes the SMs fetch from L2 (tiled traffic model; what the "
+                      "shared-memory tiles cannot keep)");
+        case IntensityL1:
+            return tr("Intensity at L1 = FLOPs / bytes read from L1/shared memory into registers (tiled traffic "
+                      "model; register tile 8 x 8, or 64 x 64 per warp with tensor cores)");
         case Bound:
-            return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound");
+            return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound; "
+                      "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
         case Time:
             return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
         case Share:

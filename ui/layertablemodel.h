@@ -13,7 +13,11 @@ namespace rfx {
 class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity, Bound, Time, Share, ColumnCount };
+    enum Column {
+        Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity,
+        IntensityL2, IntensityL1, ///< per-level intensities; shown when the table's device models the level
+        Bound, Time, Share, ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole,
         ShareRole, ///< 0..1, for the in-cell bar

@@ -256,6 +256,7 @@ QWidget* MainWindow::buildTablePane()
     connect(m_tableDevice, &QComboBox::currentIndexChanged, this, [this](int) {
         if (m_report)
             m_model->setReport(*m_report, m_tableDevice->currentIndex());
+        updateLevelColumns();
         m_proxy->refresh();
         selectLayer(m_selectedLayer);
     });
@@ -525,6 +526,17 @@ void MainWindow::loadPreset(int preset)
     pushState();
 }
 
+void MainWindow::updateLevelColumns()
+{
+    // Per-level intensities exist only under the tiled model, on devices whose file gives L2 / L1 bandwidths.
+    const DeviceResult* shown = m_model->deviceResult();
+    const bool l2 = shown && shown->l2Bandwidth > 0, l1 = shown && shown->l1Bandwidth > 0;
+    if (m_table->isColumnHidden(LayerTableModel::IntensityL2) == l2)
+        m_table->setColumnHidden(LayerTableModel::IntensityL2, !l2);
+    if (m_table->isColumnHidden(LayerTableModel::IntensityL1) == l1)
+        m_table->setColumnHidden(LayerTableModel::IntensityL1, !l1);
+}
+
 void MainWindow::updateTableDevices()
 {
     const QString current = m_tableDevice->currentData().toString();
@@ -585,6 +597,7 @@ void MainWindow::recompute()
     for (int column : { int(LayerTableModel::Algorithm), int(LayerTableModel::Extra), int(LayerTableModel::Workspace) })
         if (m_table->isColumnHidden(column) == algorithms)
             m_table->setColumnHidden(column, !algorithms);
+    updateLevelColumns();
     if (!m_columnsSized && m_model->rowCount() > 0) {
         // Once: sizing to contents on every slider step would cost more than the analysis.
         m_table->resizeColumnsToContents();

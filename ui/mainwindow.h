@@ -99,6 +99,7 @@ private:
     QWidget* buildTablePane();
     void recompute();
     void selectLayer(int layer);
+    void updateLevelColumns();
     void updateTableDevices();
     void restoreSettings(const GuiOptions& options);
     void saveSettings() const;

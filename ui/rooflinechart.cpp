@@ -128,6 +128,11 @@ struct RooflineChart::DeviceSeries {
     QScatterSeries* ridge = nullptr;
     std::array<std::array<QScatterSeries*, kBuckets>, 2> points {}; // [bound][bucket]
     std::array<std::array<std::vector<int>, kBuckets>, 2> layers; // layer index per point
+    // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
+    // and one point per matrix-product row at each inner level, at the row's own performance.
+    std::array<QLineSeries*, 2> levelRoofs {}; // [0] L2, [1] L1
+    std::array<QScatterSeries*, 2> levelPoints {};
+    std::array<std::vector<int>, 2> levelLayers;
 };
 
 RooflineChart::RooflineChart(QWidget* parent)
@@ -218,6 +223,17 @@ void RooflineChart::ensureSeries(size_t count)
         }
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
+        for (int v = 0; v < 2; ++v) {
+            s->levelRoofs[size_t(v)] = new QLineSeries;
+            auto* p = new QScatterSeries;
+            p->setMarkerShape(v == 0 ? QScatterSeries::MarkerShapeTriangle : QScatterSeries::MarkerShapeStar);
+            p->setMarkerSize(9 * m_markerScale);
+            s->levelPoints[size_t(v)] = p;
+            all.append(s->levelRoofs[size_t(v)]);
+            all.append(p);
+            connect(p, &QScatterSeries::hovered, this,
+                [this, slot, v](const QPointF& pt, bool state) { onLevelHovered(pt, state, slot, v); });
+        }
         for (int b = 0; b < 2; ++b) {
             for (int k = 0; k < kBuckets; ++k) {
                 auto* p = new QScatterSeries;
@@ -385,6 +401,9 @@ void RooflineChart::rebuild()
         const DeviceResult& d = m_report.results[size_t(idx)];
         xmin = std::min(xmin, d.ridge / 10);
         xmax = std::max(xmax, d.ridge * 10);
+        for (double b : { d.l2Bandwidth, d.l1Bandwidth })
+            if (b > 0)
+                xmin = std::min(xmin, d.ceiling.flops / b / 10);
         ymax = std::max(ymax, d.ceiling.flops / m_scale);
         ymin = std::min(ymin, std::min(d.ceiling.flops, d.vectorCeiling.flops) / m_scale / 100);
         const auto visible = visibleLayers(d, m_filter);
@@ -395,6 +414,9 @@ void RooflineChart::rebuild()
             xmin = std::min(xmin, l.intensity);
             xmax = std::max(xmax, l.intensity);
             ymin = std::min(ymin, l.attainable / m_scale);
+            for (double q : { l.l2Bytes, l.l1Bytes })
+                if (q > 0)
+                    xmax = std::max(xmax, l.flops / q);
         }
     }
     if (n == 0 || !(xmin > 0) || !(ymin > 0)) {
@@ -408,13 +430,22 @@ void RooflineChart::rebuild()
         const bool used = slot < n;
         setVisibleIf(s->roof, used);
         setVisibleIf(s->ridge, used);
+        for (int v = 0; v < 2; ++v) {
+            const double bw = used ? (v == 0 ? m_report.results[size_t(m_devices[slot])].l2Bandwidth
+                                             : m_report.results[size_t(m_devices[slot])].l1Bandwidth)
+                                   : 0;
+            setVisibleIf(s->levelRoofs[size_t(v)], bw > 0);
+            setVisibleIf(s->levelPoints[size_t(v)], bw > 0);
+        }
         for (auto& row : s->points)
             for (QScatterSeries* p : row)
                 setVisibleIf(p, used);
         if (!used) {
             setVisibleIf(s->vectorRoof, false);
             for (QLegendMarker* m : m_chart->legend()->markers())
-                if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof)
+                if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof
+                    || m->series() == s->levelRoofs[0] || m->series() == s->levelRoofs[1]
+                    || m->series() == s->levelPoints[0] || m->series() == s->levelPoints[1])
                     m->setVisible(false);
             continue;
         }
@@ -445,6 +476,39 @@ void RooflineChart::rebuild()
         const QString ridgeLabel = QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
         if (s->ridge->pointLabelsFormat() != ridgeLabel)
             s->ridge->setPointLabelsFormat(ridgeLabel);
+
+        for (size_t v = 0; v < 2; ++v) {
+            const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+            s->levelLayers[v].clear();
+            if (bw <= 0) {
+                if (!s->levelPoints[v]->points().isEmpty())
+                    s->levelPoints[v]->clear();
+                continue;
+            }
+            const QString level = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
+            QLineSeries* roof = s->levelRoofs[v];
+            roof->replace({ QPointF(m_xlo, m_xlo * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
+            const QPen pen(color, 1.4, v == 0 ? Qt::DashDotLine : Qt::DotLine);
+            if (roof->pen() != pen)
+                roof->setPen(pen);
+            setNameIf(roof, tr("%1 ceiling %2").arg(level, qs(formatSI(bw, "B/s"))));
+            QList<QPointF> lp;
+            const auto visibleRows = visibleLayers(d, m_filter);
+            for (size_t i = 0; i < d.layers.size(); ++i) {
+                const LayerResult& l = d.layers[i];
+                const double q = v == 0 ? l.l2Bytes : l.l1Bytes;
+                // Streaming rows move the same bytes at every level: their points would sit on the DRAM one.
+                if (!visibleRows[i] || q <= 0 || l.flops <= 0 || l.attainable <= 0 || q == l.bytes)
+                    continue;
+                lp.append(QPointF(l.flops / q, l.attainable / m_scale));
+                s->levelLayers[v].push_back(int(i));
+            }
+            QScatterSeries* p = s->levelPoints[v];
+            p->replace(lp);
+            const QColor c = overlay ? deviceColor(slot) : (v == 0 ? QColor(0x8e, 0x44, 0xad) : QColor(0x16, 0xa0, 0x85));
+            setColorsIf(p, c.lighter(dark() ? 100 : 130), c.darker(140));
+            setNameIf(p, tr("%1 intensity").arg(level));
+        }
 
         std::array<std::array<QList<QPointF>, kBuckets>, 2> pts;
         for (auto& row : s->layers)
@@ -485,6 +549,10 @@ void RooflineChart::rebuild()
                 m->setVisible(showVector && (!overlay || slot == 0));
             else if (ser == s->ridge)
                 m->setVisible(false);
+            else if (ser == s->levelRoofs[0] || ser == s->levelPoints[0])
+                m->setVisible(!overlay && d.l2Bandwidth > 0);
+            else if (ser == s->levelRoofs[1] || ser == s->levelPoints[1])
+                m->setVisible(!overlay && d.l1Bandwidth > 0);
             else {
                 for (size_t b = 0; b < 2; ++b)
                     for (size_t k = 0; k < size_t(kBuckets); ++k)
@@ -501,7 +569,12 @@ void RooflineChart::rebuild()
         const QString name = m_print ? shortDeviceName(d.device.name) : qs(d.device.name);
         title = QStringLiteral("<b>%1</b> \u2014 %2 %3, %4%5")
                     .arg(name.toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, "FLOP/s")),
-                        m_print ? QString() : QStringLiteral("DRAM "), qs(formatSI(d.bandwidth, "B/s")));
+                        m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
+                        qs(formatSI(d.bandwidth, "B/s")));
+        if (d.l2Bandwidth > 0)
+            title += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
+        if (d.l1Bandwidth > 0)
+            title += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
     } else if (n > 1) {
         title = tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
@@ -595,8 +668,38 @@ void RooflineChart::onHovered(const QPointF& point, bool state, int slot, int bu
                                  qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
                                  qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
                                  qs(formatSI(l.attainable, "FLOP/s")), qs(formatTime(l.time, true)),
-                                 qs(formatPercent(l.share)), qs(std::string(boundName(l.bound))));
-    QToolTip::showText(QCursor::pos(), text, this);
+                                 qs(formatPercent(l.share)), qs(boundLabel(l)));
+    QString levels;
+    if (l.l2Bytes > 0 && l.flops > 0)
+        levels += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l2Bytes)), qs(formatNumber3(l.flops / l.l2Bytes)));
+    if (l.l1Bytes > 0 && l.flops > 0)
+        levels += QStringLiteral("<br>L1: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l1Bytes)), qs(formatNumber3(l.flops / l.l1Bytes)));
+    QToolTip::showText(QCursor::pos(), text + levels, this);
+}
+
+void RooflineChart::onLevelHovered(const QPointF& point, bool state, int slot, int level)
+{
+    if (!state || slot >= int(m_devices.size())) {
+        QToolTip::hideText();
+        return;
+    }
+    const DeviceSeries* s = m_series[size_t(slot)];
+    const auto pts = s->levelPoints[size_t(level)]->points();
+    for (int i = 0; i < pts.size(); ++i) {
+        if (pts[i] != point)
+            continue;
+        const DeviceResult& d = m_report.results[size_t(m_devices[size_t(slot)])];
+        const LayerResult& l = d.layers[size_t(s->levelLayers[size_t(level)][size_t(i)])];
+        const double q = level == 0 ? l.l2Bytes : l.l1Bytes;
+        const double bw = level == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+        QToolTip::showText(QCursor::pos(),
+            tr("<b>%1</b> at %2<br>traffic %3, intensity %4 FLOP/B<br>this level alone would allow %5; %6-bound")
+                .arg(qs(l.name).toHtmlEscaped(), level == 0 ? QStringLiteral("L2") : QStringLiteral("L1"),
+                    qs(formatBytes(q)), qs(formatNumber3(l.flops / q)),
+                    qs(formatSI(std::min(l.peak, l.flops / q * bw), "FLOP/s")), qs(boundLabel(l))),
+            this);
+        return;
+    }
 }
 
 void RooflineChart::onClicked(const QPointF& point, int slot, int bucket)
@@ -623,6 +726,14 @@ std::vector<QPointF> RooflineChart::layerPoints() const
     for (auto& [i, p] : found)
         out.push_back(p);
     return out;
+}
+
+std::vector<QPointF> RooflineChart::levelPoints(int level) const
+{
+    if (m_devices.empty() || level < 0 || level > 1)
+        return {};
+    const auto pts = m_series.front()->levelPoints[size_t(level)]->points();
+    return { pts.begin(), pts.end() };
 }
 
 void RooflineChart::resizeEvent(QResizeEvent* event)

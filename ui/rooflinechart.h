@@ -19,6 +19,8 @@ namespace rfx {
 /// tensor cores raise the convolution roof), the ridge point, and every layer as a point at
 /// (intensity, attainable FLOP/s). Memory-bound layers are circles, compute-bound layers squares;
 /// a point's size grows with its share of the time. One device per chart, or several overlaid.
+/// Under the tiled traffic model, a device with L2 / L1 bandwidths also gets those ceilings and, per
+/// matrix-product row, a point at each level's intensity (hierarchical roofline: same height, one x per level).
 class RooflineChart : public QChartView {
     Q_OBJECT
 public:
@@ -53,6 +55,8 @@ public:
     /// For tests and exports: the plotted layer points of the first device, in layer order
     /// (x in FLOP/byte, y in units of yScale() FLOP/s).
     std::vector<QPointF> layerPoints() const;
+    /// For tests: the first device's points at level 0 (L2) or 1 (L1), in layer order.
+    std::vector<QPointF> levelPoints(int level) const;
     QPointF xRange() const;
     QPointF yRange() const;
     double yScale() const { return m_scale; }
@@ -75,6 +79,7 @@ private:
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
     void onHovered(const QPointF& point, bool state, int slot, int bucket);
     void onClicked(const QPointF& point, int slot, int bucket);
+    void onLevelHovered(const QPointF& point, bool state, int slot, int level);
     int layerAt(const QPointF& point, int slot, int bucket) const;
 
     QChart* m_chart;
