@@ -1,15 +1,18 @@
 #include "cli.h"
 
 #include "device_loader.h"
+#include "energy.h"
 #include "figure.h"
 #include "format.h"
 #include "networks.h"
 #include "options.h"
 #include "report_writer.h"
 #include "roofline.h"
+#include "tune_writer.h"
 #include "version.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -36,7 +39,9 @@ std::string usage()
 {
     std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv|markdown|latex]\n"
                     "       roofline-cli devices [--format table|json]\n"
-                    "       roofline-cli networks [--format table|json] [--format-help]\n";
+                    "       roofline-cli networks [--format table|json] [--format-help]\n"
+                    "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
+                    "                         [configuration options] [--format table|json|csv]\n";
     for (const Registered& r : registry())
         u += "       roofline-cli " + r.usage + "\n";
     return u + "       roofline-cli --help | --version\n";
@@ -50,7 +55,9 @@ void printHelp(std::ostream& out)
         << "\nCommands:\n"
            "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
            "  devices                    list the device library (shipped and user devices)\n"
-           "  networks                   list the built-in networks; --format-help: the custom network format\n";
+           "  networks                   list the built-in networks; --format-help: the custom network format\n"
+           "  tune                       sweep batch, GPU count and clock; Pareto front of time against energy\n"
+           "                             and the configurations with least time, energy and energy x delay\n";
     for (const Registered& r : registry())
         out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
     out << "\nConfiguration options (analyze, export):\n"
@@ -245,6 +252,107 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
     return out ? ExitOk : ExitFailure;
 }
 
+// "A..B" or "A" -> {A, B}; false if malformed.
+template <typename T, typename Parse>
+bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
+{
+    const size_t dots = text.find("..");
+    const auto a = parse(dots == std::string::npos ? text : text.substr(0, dots));
+    const auto b = dots == std::string::npos ? a : parse(text.substr(dots + 2));
+    if (!a || !b)
+        return false;
+    lo = *a;
+    hi = *b;
+    return true;
+}
+
+int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    options.config.mode = Mode::Training; // tuning is about training steps unless --mode says otherwise
+    Common common;
+    TuneRanges ranges;
+    ranges.batchMin = 1;
+    Objective objective = Objective::Energy;
+    auto intOf = [](const std::string& s) -> std::optional<int> {
+        int v = 0;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || p != s.data() + s.size())
+            return std::nullopt;
+        return v;
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const SplitOption split = splitOption(args[i]);
+        const std::string& name = split.name;
+        if (name == "--objective" || name == "--batch" || name == "--gpus" || name == "--clock" || name == "--clock-step") {
+            std::string value;
+            if (split.value)
+                value = *split.value;
+            else if (i + 1 < args.size())
+                value = args[++i];
+            else
+                return usageError(err, name + ": missing value");
+            bool ok = true;
+            if (name == "--objective") {
+                const auto o = parseObjective(value);
+                ok = o.has_value();
+                if (o)
+                    objective = *o;
+            } else if (name == "--batch") {
+                ok = parseRange(value, ranges.batchMin, ranges.batchMax, intOf);
+            } else if (name == "--gpus") {
+                ok = parseRange(value, ranges.gpusMin, ranges.gpusMax, intOf);
+            } else if (name == "--clock") {
+                ok = parseRange(value, ranges.clockMin, ranges.clockMax, parseClockPercent);
+            } else {
+                const auto step = parseClockPercent(value);
+                ok = step && *step >= 1;
+                if (ok)
+                    ranges.clockStep = *step;
+            }
+            if (!ok)
+                return usageError(err, name == "--objective" ? "--objective: expected time, energy or edp, got '" + value + "'"
+                        : name == "--clock" ? "--clock: expected fractions of the boost clock A..B (e.g. 0.5..1), got '" + value + "'"
+                        : name == "--clock-step" ? "--clock-step: expected a fraction such as 0.05, got '" + value + "'"
+                                                  : name + ": expected whole numbers A..B, got '" + value + "'");
+            continue;
+        }
+        std::string error;
+        OptionStatus s = applyConfigOption(args, i, options, error);
+        if (s == OptionStatus::NotConfigOption)
+            s = applyCommonOption(args, i, common, error);
+        if (s == OptionStatus::Error)
+            return usageError(err, error);
+        if (s == OptionStatus::NotConfigOption)
+            return usageError(err, "tune: unknown option '" + args[i] + "'");
+    }
+    if (common.format != "table" && common.format != "json" && common.format != "csv")
+        return usageError(err, "--format: expected table, json or csv, got '" + common.format + "'");
+    if (auto problem = validate(options.config)) {
+        err << "roofline-cli: impossible configuration: " << *problem << "\n";
+        return ExitUsage;
+    }
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    std::vector<std::string> ids = options.devices;
+    if (ids.empty())
+        ids.push_back("rtx-2060-super");
+    std::vector<Device> chosen;
+    if (lib.devices.empty() || !resolveDevices(lib, ids, chosen, err))
+        return ExitUsage;
+    const TuneOutcome outcome = tune(options.config, chosen, ranges);
+    if (!outcome.error.empty()) {
+        err << "roofline-cli: tune: " << outcome.error << "\n";
+        return ExitUsage;
+    }
+    if (common.format == "json")
+        out << tuneToJson(outcome, options.config, ranges, objective);
+    else if (common.format == "csv")
+        out << tuneToCsv(outcome);
+    else
+        out << tuneToTable(outcome, options.config, objective);
+    return out ? ExitOk : ExitFailure;
+}
+
 } // namespace
 
 void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
@@ -336,6 +444,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runDevices(rest, out, err, exeDir);
     if (command == "networks")
         return runNetworks(rest, out, err);
+    if (command == "tune")
+        return runTune(rest, out, err, exeDir);
     for (const Registered& r : registry())
         if (r.name == command)
             return r.command(rest, out, err, exeDir);

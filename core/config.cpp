@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "energy.h"
 #include "networks.h"
 
 #include <string>
@@ -36,6 +37,12 @@ std::optional<std::string> validate(const Config& c)
     if (static_cast<long long>(u.baseFilters) << u.depth > (1LL << 20))
         return "base filters * 2^depth must not exceed 1048576 channels, got " + std::to_string(u.baseFilters)
             + " * 2^" + std::to_string(u.depth);
+    if (auto err = checkRange("core clock (% of boost)", c.clockPercent, kClockRange))
+        return err;
+    if (auto err = checkRange("GPU count", c.gpus, kGpuRange))
+        return err;
+    if (auto err = interconnectError(c.interconnect))
+        return err;
     if (auto err = checkRange("on-chip capacity (KiB)", c.onchipKiB, kOnchipRange))
         return err;
     if (c.bits != 8 && c.bits != 16 && c.bits != 32 && c.bits != 64)

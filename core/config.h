@@ -47,6 +47,12 @@ struct Config {
     std::map<std::string, ConvAlgorithm> layerAlgorithms; ///< per-layer choices, by row name
     TrafficModel traffic = TrafficModel::Compulsory;
     int onchipKiB = 0; ///< on-chip capacity for the tiled model, KiB; 0 = the device's L1/shared memory
+    /// Core clock, percent of the boost clock: compute ceilings (and the on-chip L2/L1 bandwidths) scale
+    /// with it, DRAM bandwidth does not; dynamic power follows core/energy.h.
+    int clockPercent = 100;
+    int gpus = 1; ///< data-parallel GPUs, each with `batch` images per step (core/energy.h)
+    std::string interconnect = "pcie3-x16"; ///< link id for the gradient all-reduce (resources/interconnects.json)
+    bool overlap = true; ///< all-reduce overlapped with the backward pass
 
     friend bool operator==(const Config&, const Config&) = default;
 };
@@ -64,6 +70,8 @@ inline constexpr Range kDepthRange { 1, 8 };
 inline constexpr Range kStrideRange { 2, 8 };
 inline constexpr Range kBatchRange { 1, 65536 };
 inline constexpr Range kOnchipRange { 0, 1 << 20 }; ///< KiB (0 = from the device)
+inline constexpr Range kClockRange { 10, 100 }; ///< percent of the boost clock
+inline constexpr Range kGpuRange { 1, 4096 };
 
 /// Checks ranges and the bits value; returns a message naming the parameter, or nothing if valid.
 /// (Whether the U-Net's shapes work out is checked by the builder.)

@@ -3,6 +3,8 @@
 #include "networks.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 
@@ -62,6 +64,8 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         { "--no-fusion", &c.fusion, false },
         { "--tensor-cores", &c.tensorCores, true },
         { "--no-tensor-cores", &c.tensorCores, false },
+        { "--overlap", &c.overlap, true },
+        { "--no-overlap", &c.overlap, false },
     };
     for (const Flag& f : flags) {
         if (arg == f.name) {
@@ -76,7 +80,8 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
 
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
-        "--optimizer", "--device", "--algorithm", "--traffic", "--onchip-kib", "--layer-algorithm" };
+        "--optimizer", "--device", "--algorithm", "--traffic", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
+        "--interconnect" };
     bool known = false;
     for (const char* name : valued)
         known = known || arg == name;
@@ -130,6 +135,20 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         return setInt(c.bits);
     if (arg == "--onchip-kib")
         return setInt(c.onchipKiB);
+    if (arg == "--gpus")
+        return setInt(c.gpus);
+    if (arg == "--interconnect") {
+        c.interconnect = value;
+        return OptionStatus::Consumed;
+    }
+    if (arg == "--clock") {
+        if (auto percent = parseClockPercent(value)) {
+            c.clockPercent = *percent;
+            return OptionStatus::Consumed;
+        }
+        error = "--clock: expected a fraction of the boost clock (0.1 to 1) or a percentage (80%), got '" + value + "'";
+        return OptionStatus::Error;
+    }
     if (arg == "--layer-algorithm") {
         const size_t eq = value.rfind('=');
         const auto algorithm = eq == std::string::npos ? std::nullopt : parseAlgorithm(value.substr(eq + 1));
@@ -176,6 +195,25 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     return ok ? OptionStatus::Consumed : OptionStatus::Error;
 }
 
+std::optional<int> parseClockPercent(const std::string& text)
+{
+    std::string t = text;
+    const bool percent = !t.empty() && t.back() == '%';
+    if (percent)
+        t.pop_back();
+    if (t.empty() || t.size() > 32)
+        return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end != t.c_str() + t.size() || !std::isfinite(v))
+        return std::nullopt;
+    const double p = percent ? v : v * 100;
+    // Whole percent steps; out-of-range values are left to validate(), which names the range.
+    if (p < -1e6 || p > 1e6 || std::abs(p - std::round(p)) > 1e-6)
+        return std::nullopt;
+    return int(std::lround(p));
+}
+
 std::vector<std::string> configToArgs(const Config& c)
 {
     const UNetParams& u = c.unet;
@@ -190,7 +228,9 @@ std::vector<std::string> configToArgs(const Config& c)
     a.push_back(c.fusion ? "--fusion" : "--no-fusion");
     a.push_back(c.tensorCores ? "--tensor-cores" : "--no-tensor-cores");
     a.insert(a.end(), { "--algorithm", std::string(algorithmName(c.algorithm)), "--traffic", std::string(trafficName(c.traffic)),
-                          "--onchip-kib", std::to_string(c.onchipKiB) });
+                          "--onchip-kib", std::to_string(c.onchipKiB), "--clock", std::to_string(c.clockPercent) + "%",
+                          "--gpus", std::to_string(c.gpus), "--interconnect", c.interconnect });
+    a.push_back(c.overlap ? "--overlap" : "--no-overlap");
     for (const auto& [layer, algorithm] : c.layerAlgorithms)
         a.insert(a.end(), { "--layer-algorithm", layer + "=" + std::string(algorithmName(algorithm)) });
     return a;
@@ -255,6 +295,12 @@ std::string configOptionsHelp()
            "  --traffic T                DRAM traffic model: compulsory (default), fused (elementwise rows\n"
            "                             fused), naive (no on-chip reuse), tiled (reuse in --onchip-kib)\n"
            "  --onchip-kib N             on-chip capacity for tiled traffic, KiB (default: the device's L1)\n"
+           "  --clock F                  core clock as a fraction of boost (0.1 to 1, or 80%): compute\n"
+           "                             ceilings scale with it, DRAM bandwidth does not (default 1)\n"
+           "  --gpus G                   data-parallel GPUs, each with --batch images (default 1)\n"
+           "  --interconnect ID          link for the gradient all-reduce: pcie3-x16 (default), pcie4-x16,\n"
+           "                             pcie5-x16, nvlink1, nvlink2, nvlink3, nvlink4\n"
+           "  --no-overlap               all-reduce after the backward pass instead of during it\n"
            "  --device ID                device to analyse; repeat for several; 'all' for every one\n"
            "                             (default rtx-2060-super)\n";
 }

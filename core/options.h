@@ -25,6 +25,9 @@ enum class OptionStatus {
     Error, ///< a configuration option with a bad or missing value; `error` says which and why
 };
 
+/// "0.8" or "80%" -> 80 (percent of the boost clock, whole percents); nothing if not a number.
+std::optional<int> parseClockPercent(const std::string& text);
+
 /// "--name=value" -> {"--name", "value"}; anything else -> {arg, nothing}.
 struct SplitOption {
     std::string name;

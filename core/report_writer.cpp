@@ -37,6 +37,13 @@ json configJson(const Config& c)
         { "optimizer", optimizerName(c.optimizer) },
         { "fusion", c.fusion },
         { "tensor_cores", c.tensorCores },
+        { "algorithm", algorithmName(c.algorithm) },
+        { "traffic", trafficName(c.traffic) },
+        { "onchip_kib", c.onchipKiB },
+        { "clock", c.clockPercent / 100.0 },
+        { "gpus", c.gpus },
+        { "interconnect", c.interconnect },
+        { "overlap", c.overlap },
     };
 }
 

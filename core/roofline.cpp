@@ -249,11 +249,15 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
                     [&](const Diagnostic& d) { return d.message == c->note; }))
                 report.diagnostics.push_back({ Severity::Warning, device.file, "peak", c->note });
         }
+        // The core clock scales the arithmetic and the on-chip caches; DRAM keeps its own clock.
+        const double clock = config.clockPercent / 100.0;
+        r.ceiling.flops *= clock;
+        r.vectorCeiling.flops *= clock;
         r.bandwidth = device.dramBandwidth;
         r.ridge = r.bandwidth > 0 ? r.ceiling.flops / r.bandwidth : 0;
         const bool tiled = config.traffic == TrafficModel::Tiled;
-        r.l2Bandwidth = tiled && device.l2Bytes > 0 ? device.l2Bandwidth : 0;
-        r.l1Bandwidth = tiled ? device.l1Bandwidth : 0;
+        r.l2Bandwidth = tiled && device.l2Bytes > 0 ? device.l2Bandwidth * clock : 0;
+        r.l1Bandwidth = tiled ? device.l1Bandwidth * clock : 0;
 
         Totals& t = r.totals;
         t.params = totalParams;

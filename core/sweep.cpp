@@ -19,6 +19,11 @@ std::optional<SweepModel> SweepModel::make(const Config& base, std::string* erro
             *error = "the sweep model covers direct convolution under compulsory or fused traffic";
         return std::nullopt;
     }
+    if (base.clockPercent != 100) {
+        if (error)
+            *error = "the sweep model evaluates at the boost clock";
+        return std::nullopt;
+    }
     // The engine's own numbers at N = 1 and N = 2, with 1-byte elements so that bytes are elements.
     // Any positive device will do: only the FLOPs, bytes and footprints are read.
     Device probe;

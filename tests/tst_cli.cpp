@@ -11,6 +11,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 
 using namespace rfx;
@@ -150,6 +152,40 @@ private slots:
         r = cli({ "analyze", "--format=latex" });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.find("\\toprule") != std::string::npos);
+    }
+
+    // roofline-cli tune: the study's setting, in the three formats; bad ranges and objectives are named.
+    void tune()
+    {
+        Run r = cli({ "tune", "--model", "alexnet", "--device", "titan-x-maxwell", "--device", "titan-x-pascal", "--batch",
+            "64..256", "--gpus", "1..2", "--clock", "0.8..1", "--objective", "edp" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "Tuning training of alexnet, 32-bit; objective: edp per image; 30 configurations per device"),
+            r.out.c_str());
+        QVERIFY(contains(r.out, "NVIDIA Titan X (Pascal) (titan-x-pascal): 30 of 30 configurations fit in 12.0 GiB"));
+        QVERIFY(contains(r.out, "* least energy x delay: batch 256 x 2 GPUs at "));
+        QVERIFY(contains(r.out, "Pareto front (time against energy per image), fastest first:"));
+        QVERIFY(contains(r.out, "batch 128: "));
+        r = cli({ "tune", "--model", "resnet50", "--device", "titan-x-pascal", "--batch", "64..256", "--gpus", "1", "--clock", "1",
+            "--format", "json" });
+        QCOMPARE(r.code, 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        QCOMPARE(doc["results"][0]["points"].size(), size_t(3));
+        QCOMPARE(doc["results"][0]["points"][2]["fits"].get<bool>(), false); // batch 256 of ResNet-50 needs more than 12 GiB
+        QCOMPARE(doc["results"][0]["recommended"].get<int>(), 0);
+        r = cli({ "tune", "--batch", "8", "--gpus", "1..2", "--clock", "1", "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.starts_with("device,batch,gpus,clock,fits,memory_bytes,step_time_s,step_energy_j,time_per_image_s,"));
+        QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), 3L);
+        r = cli({ "tune", "--objective", "speed" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(contains(r.err, "--objective: expected time, energy or edp, got 'speed'"));
+        r = cli({ "tune", "--clock", "0.05..1" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "clock (%) range must lie within 10..100"), r.err.c_str());
+        r = cli({ "analyze", "--interconnect", "carrier-pigeon" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(contains(r.err, "unknown interconnect 'carrier-pigeon'"));
     }
 
     void allDevices()

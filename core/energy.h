@@ -1,0 +1,137 @@
+#pragma once
+
+#include "config.h"
+#include "device.h"
+#include "roofline.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// A GPU-to-GPU link (resources/interconnects.json, compiled in).
+struct Interconnect {
+    std::string id; ///< "pcie3-x16"
+    std::string name; ///< "PCIe 3.0 x16"
+    double bandwidth = 0; ///< byte/s per direction between ring neighbours
+    std::string source;
+};
+const std::vector<Interconnect>& interconnects();
+const Interconnect* findInterconnect(std::string_view id);
+/// Nothing if `id` names a known link, else a message listing the known ones.
+std::optional<std::string> interconnectError(std::string_view id);
+
+/// The power model (documented in README "Energy, clocks and multi-GPU"):
+///
+///   P(row) = P_idle + D_c * u_c * s(f) + D_m * u_m
+///
+/// with u_c = (F / P_peak(f)) / t the share of the row's time the arithmetic units are busy,
+/// u_m = (Q / B) / t the share the DRAM is busy, D = TDP - P_idle the dynamic budget, split into a
+/// memory part D_m = kMemoryPowerShare * D and a compute part D_c = D - D_m. A row busy at once on
+/// both at the boost clock draws the TDP; an idle GPU draws P_idle.
+///
+/// Clock law: the core clock f (fraction of boost) scales the compute ceilings and the on-chip
+/// bandwidths; DRAM bandwidth does not change. Dynamic power is C V^2 f with the voltage falling with
+/// the clock down to a floor reached at the knee k: s(f) = f * max(f, k)^2 (s(1) = 1). Below the knee
+/// only the frequency term falls. The knee is the base clock (base / boost) where the device file gives
+/// it, else 0.7.
+///
+/// Energy of a row: E = P * t = P_idle * t + D_c * max(f, k)^2 * F / P_peak(boost) + D_m * Q / B.
+inline constexpr double kMemoryPowerShare = 0.3;
+inline constexpr double kDefaultVoltageKnee = 0.7;
+double voltageKnee(const Device& device);
+/// s(f) = f * max(f, k)^2: dynamic power at full compute use, relative to the boost clock's.
+double dynamicPowerScale(const Device& device, double clock);
+
+/// Energy and multi-GPU figures of one device's result (the Report's clock already applied).
+struct EnergyFigures {
+    double time = 0; ///< one GPU's step: the roofline time of the batch, second
+    double energy = 0; ///< one GPU's energy for that step, joule
+    double averagePower = 0; ///< energy / time, watt
+    double flopsPerJoule = 0; ///< = FLOP/s per watt
+    // Data parallel over `gpus` GPUs, each with the configured batch; gradients all-reduced in a ring.
+    int gpus = 1;
+    double gradientBytes = 0; ///< parameters x element size (training), byte
+    double allReduceTime = 0; ///< 2 (G - 1) / G x gradient bytes / link bandwidth, second
+    double backwardTime = 0; ///< the part of the step the all-reduce may hide behind, second
+    double exposedTime = 0; ///< all-reduce time not hidden, second
+    double stepTime = 0; ///< time + exposed all-reduce, second
+    double stepEnergy = 0; ///< all GPUs, joule (GPUs idle while they wait on the link)
+    double throughput = 0; ///< images per second, all GPUs
+    double speedup = 1; ///< throughput / one GPU's throughput
+    double efficiency = 1; ///< speedup / gpus
+    double timePerImage = 0; ///< stepTime / (gpus x batch), second
+    double energyPerImage = 0; ///< joule
+    double imagesPerJoule = 0;
+    double edp = 0; ///< energy per image x time per image, joule second
+};
+
+/// `forwardTime` is the forward pass's share of the step (the time of the same configuration in
+/// inference mode); in training the all-reduce can overlap the rest of the backward pass.
+EnergyFigures energyFigures(const DeviceResult& result, const Config& config, double forwardTime);
+
+/// Analyses `config` (training or inference) on `devices` and returns the energy figures per device,
+/// in device order; `error` when the configuration does not analyse.
+struct EnergyOutcome {
+    std::optional<Report> report;
+    std::vector<EnergyFigures> figures;
+    std::string error;
+};
+EnergyOutcome analyzeEnergy(const Config& config, const std::vector<Device>& devices);
+
+/// The core clock (percent of boost, within [minPercent, 100]) with the least energy per image for
+/// `config` on `device`, scanned in 1 % steps.
+struct ClockChoice {
+    int percent = 100;
+    EnergyFigures figures;
+    EnergyFigures atBoost;
+};
+std::optional<ClockChoice> optimalClock(const Config& config, const Device& device, int minPercent = 30);
+
+/// Tuning: every combination of batch (powers of two within the range, plus its ends), GPU count and
+/// clock (steps of `clockStep` percent) for each device.
+struct TuneRanges {
+    int batchMin = 16;
+    int batchMax = 256;
+    int gpusMin = 1;
+    int gpusMax = 8;
+    int clockMin = 50; ///< percent
+    int clockMax = 100;
+    int clockStep = 5;
+};
+enum class Objective { Time, Energy, Edp };
+std::string_view objectiveName(Objective o); ///< time, energy, edp
+std::optional<Objective> parseObjective(std::string_view s);
+
+struct TunePoint {
+    int batch = 0; ///< per GPU
+    int gpus = 1;
+    int clockPercent = 100;
+    bool fits = true; ///< the per-GPU footprint fits in the device's memory
+    double memory = 0; ///< per-GPU footprint, byte
+    EnergyFigures e;
+};
+struct TuneResult {
+    Device device;
+    std::vector<TunePoint> points;
+    std::vector<std::size_t> front; ///< Pareto front (time per image vs energy per image), fitting points, by time
+    std::optional<std::size_t> bestTime, bestEnergy, bestEdp; ///< among the points that fit
+    std::optional<std::size_t> best(Objective o) const;
+};
+struct TuneOutcome {
+    std::vector<TuneResult> results; ///< per device
+    std::string error;
+};
+/// Ranges are checked (message names the range); batch, GPU count and clock of `config` are replaced.
+TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges);
+/// Why point k is where it is, in sentences comparing it with its neighbours in the sweep: the same
+/// point at 100 % clock (or the next lower clock), the next smaller and larger batch (or that it does
+/// not fit), one GPU against two. For the recommendations' reasoning (CLI and window).
+std::vector<std::string> recommendationReasons(const TuneResult& result, std::size_t k);
+/// The batches a range sweeps: powers of two inside it, and both ends.
+std::vector<int> tuneBatches(int lo, int hi);
+
+} // namespace rfx
