@@ -3,6 +3,7 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
+#include "energyview.h"
 #include "format.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
@@ -30,6 +31,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
+#include <QDockWidget>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 using namespace rfx;
@@ -514,6 +517,77 @@ private slots:
         QCOMPARE(w.report()->config.unet.padding, Padding::Same);
         QCOMPARE(w.report()->results.size(), size_t(3));
         QCOMPARE(w.report()->results[2].device.id, std::string("rtx-2060-super"));
+    }
+
+    // The energy study's preset (Castro et al. 2018): ResNet-50 training on the Maxwell and Pascal Titan X,
+    // batch 64..256, one or two GPUs. The energy view opens with its recommendations and reasons; they
+    // follow the network, the batch range and the objective live; "Use it" sets the energy-optimal clock;
+    // the charts export as PNG, SVG and PDF.
+    void energyStudyPreset()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.energyDock()->isVisible());
+        w.loadPreset(2);
+        QVERIFY(w.energyDock()->isVisible());
+        EnergyView* e = w.energyView();
+        e->flush();
+        QCOMPARE(w.report()->config.model, std::string("resnet50"));
+        QCOMPARE(w.report()->config.mode, Mode::Training);
+        QCOMPARE(e->outcome().results.size(), size_t(2));
+        QCOMPARE(e->outcome().results[0].device.id, std::string("titan-x-maxwell"));
+        const TuneResult& pascal = e->outcome().results[1];
+        QCOMPARE(pascal.points.size(), size_t(3 * 2 * 11)); // batches 64, 128, 256 x 1..2 GPUs x clocks 50..100 %
+        // Pascal needs less energy than Maxwell for the same work.
+        QVERIFY(pascal.points[*pascal.bestEnergy].e.energyPerImage
+            < e->outcome().results[0].points[*e->outcome().results[0].bestEnergy].e.energyPerImage);
+        QString html = e->recommendationsHtml();
+        QVERIFY2(html.contains(QStringLiteral("Least energy: <b>batch 64 x ")), qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral("batch 128 needs ")));
+        QVERIFY(html.contains(QStringLiteral("(recommended)")));
+        QVERIFY(!e->paretoChart()->series().isEmpty());
+        QVERIFY(!e->energyChart()->series().isEmpty());
+
+        // AlexNet from the network picker: everything fits, and the largest batch wins on energy.
+        QComboBox* network = w.controls()->networkCombo();
+        network->setCurrentIndex(network->findData(QStringLiteral("alexnet")));
+        emit network->activated(network->currentIndex()); // as a user's pick
+        QCOMPARE(w.report()->config.model, std::string("alexnet"));
+        e->flush();
+        const TuneResult& alex = e->outcome().results[1];
+        QCOMPARE(alex.points[*alex.bestEnergy].batch, 256);
+        QVERIFY(e->recommendationsHtml() != html);
+        // The objective changes the starred line.
+        e->setObjective(Objective::Time);
+        e->flush();
+        QVERIFY(e->recommendationsHtml().contains(QStringLiteral("\u2605 Least time")));
+
+        // The energy-optimal clock, one click away.
+        QVERIFY(e->optimalClockPercent() > 0 && e->optimalClockPercent() < 100);
+        emit e->clockRequested(e->optimalClockPercent());
+        QCOMPARE(w.report()->config.clockPercent, e->optimalClockPercent());
+        QCOMPARE(w.controls()->clockSlider()->value(), e->optimalClockPercent());
+
+        QTemporaryDir dir;
+        for (const char* suffix : { "png", "svg", "pdf" }) {
+            const QString path = dir.filePath(QStringLiteral("energy.") + QLatin1String(suffix));
+            QString error;
+            QVERIFY2(e->exportCharts(path, &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        const QImage png(dir.filePath(QStringLiteral("energy.png")));
+        QCOMPARE(png.size(), QSize(3000, 1120));
+        int coloured = 0; // device-coloured pixels (the series), not just frame and text
+        for (int y = 0; y < png.height(); y += 3)
+            for (int x = 0; x < png.width(); x += 3) {
+                const QColor c = png.pixelColor(x, y);
+                coloured += c.saturation() > 120 && c.value() > 80;
+            }
+        QVERIFY2(coloured > 500, qPrintable(QString::number(coloured)));
+        QString error;
+        QVERIFY(!e->exportCharts(dir.filePath(QStringLiteral("energy.bmp")), &error));
+        QVERIFY(error.contains(QStringLiteral("unknown format")));
     }
 
     void settingsRestoreConfigurationAndDevices()

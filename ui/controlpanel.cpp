@@ -1,5 +1,7 @@
 #include "controlpanel.h"
 
+#include "energy.h"
+#include "format.h"
 #include "networks.h"
 #include "unet.h"
 
@@ -234,6 +236,35 @@ ControlPanel::ControlPanel(QWidget* parent)
     f3->addRow(tr("On-chip"), m_onchip);
     layout->addWidget(model);
 
+    auto* scaling = new QGroupBox(tr("Clock and GPUs"));
+    auto* f4 = new QFormLayout(scaling);
+    f4->addRow(tr("Core clock"),
+        sliderRow(m_clockSlider, m_clockSpin, kClockRange.min, kClockRange.max, kClockRange.max,
+            tr("Core clock, percent of the boost clock: the compute roofs (and on-chip bandwidths) scale with it, DRAM "
+               "bandwidth does not. Dynamic power falls as f·V² down to the voltage floor at the base clock "
+               "(View ▸ Energy and tuning shows the energy-optimal clock).")));
+    m_clockSpin->setSuffix(tr(" %"));
+    m_gpus = new QSpinBox;
+    m_gpus->setRange(kGpuRange.min, 1024);
+    m_gpus->setKeyboardTracking(false);
+    m_gpus->setToolTip(tr("Data-parallel GPUs, each with the batch above; gradients are all-reduced in a ring every "
+                          "step (training). Affects the energy view's step time, speed-up and energy."));
+    f4->addRow(tr("GPUs"), m_gpus);
+    m_interconnect = new QComboBox;
+    for (const Interconnect& l : interconnects()) {
+        m_interconnect->addItem(tr("%1 (%2)").arg(QString::fromStdString(l.name), QString::fromStdString(formatSI(l.bandwidth, "B/s"))),
+            QString::fromStdString(l.id));
+        m_interconnect->setItemData(m_interconnect->count() - 1, QString::fromStdString(l.source), Qt::ToolTipRole);
+    }
+    m_interconnect->setToolTip(tr("Link between GPUs for the gradient all-reduce: 2 (G − 1) / G × gradient bytes "
+                                  "/ bandwidth per step"));
+    f4->addRow(tr("Link"), m_interconnect);
+    m_overlap = new QCheckBox(tr("Overlap all-reduce with the backward pass"));
+    m_overlap->setToolTip(tr("On: gradients travel while later layers still compute theirs; only the excess shows. "
+                             "Off: the all-reduce follows the backward pass."));
+    f4->addRow(QString(), m_overlap);
+    layout->addWidget(scaling);
+
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
     m_problem->setTextFormat(Qt::RichText);
@@ -260,17 +291,17 @@ ControlPanel::ControlPanel(QWidget* parent)
             if (!m_updating)
                 emitChanged();
         });
-    for (QCheckBox* c : { m_batchNorm, m_fusion, m_tensorCores, m_square })
+    for (QCheckBox* c : { m_batchNorm, m_fusion, m_tensorCores, m_square, m_overlap })
         connect(c, &QCheckBox::toggled, this, [this] {
             if (!m_updating)
                 emitChanged();
         });
-    for (QComboBox* c : { m_algorithm, m_traffic })
+    for (QComboBox* c : { m_algorithm, m_traffic, m_interconnect })
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             if (!m_updating)
                 emitChanged();
         });
-    for (QSpinBox* s : { m_depth, m_inChannels, m_classes, m_widthSpin, m_onchip })
+    for (QSpinBox* s : { m_depth, m_inChannels, m_classes, m_widthSpin, m_onchip, m_gpus })
         connect(s, &QSpinBox::valueChanged, this, [this] {
             if (!m_updating)
                 emitChanged();
@@ -313,6 +344,11 @@ void ControlPanel::setConfig(const Config& c)
     m_traffic->setCurrentIndex(m_traffic->findData(int(c.traffic)));
     m_onchip->setValue(c.onchipKiB);
     m_onchip->setEnabled(c.traffic == TrafficModel::Tiled);
+    m_clockSlider->setValue(c.clockPercent);
+    m_clockSpin->setValue(c.clockPercent);
+    m_gpus->setValue(c.gpus);
+    m_interconnect->setCurrentIndex(std::max(0, m_interconnect->findData(QString::fromStdString(c.interconnect))));
+    m_overlap->setChecked(c.overlap);
     int index = m_network->findData(QString::fromStdString(c.model));
     if (index < 0 && isNetworkFile(c.model)) {
         // A custom file: listed under its name, above the "Custom network file..." entry.
@@ -408,6 +444,10 @@ void ControlPanel::readWidgets()
     c.algorithm = ConvAlgorithm(m_algorithm->currentData().toInt());
     c.traffic = TrafficModel(m_traffic->currentData().toInt());
     c.onchipKiB = m_onchip->value();
+    c.clockPercent = m_clockSpin->value();
+    c.gpus = m_gpus->value();
+    c.interconnect = m_interconnect->currentData().toString().toStdString();
+    c.overlap = m_overlap->isChecked();
     m_config = c;
 }
 

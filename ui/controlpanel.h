@@ -39,6 +39,9 @@ public:
     QComboBox* algorithmCombo() const { return m_algorithm; }
     QComboBox* trafficCombo() const { return m_traffic; }
     QSpinBox* onchipSpin() const { return m_onchip; }
+    QSlider* clockSlider() const { return m_clockSlider; }
+    QSpinBox* gpusSpin() const { return m_gpus; }
+    QComboBox* interconnectCombo() const { return m_interconnect; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
     void useNetworkFile(const QString& path);
 
@@ -58,6 +61,11 @@ private:
     QComboBox* m_algorithm = nullptr;
     QComboBox* m_traffic = nullptr;
     QSpinBox* m_onchip = nullptr;
+    QSlider* m_clockSlider = nullptr;
+    QSpinBox* m_clockSpin = nullptr;
+    QSpinBox* m_gpus = nullptr;
+    QComboBox* m_interconnect = nullptr;
+    QCheckBox* m_overlap = nullptr;
     QList<QWidget*> m_unetOnly; ///< controls that shape the U-Net only
     QList<QWidget*> m_inputControls; ///< image size, channels, classes: a network file fixes its own
     QSlider* m_imageSlider = nullptr;

@@ -47,6 +47,15 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             o.version = true;
         } else if (arg == QLatin1String("--overlay")) {
             o.overlay = true;
+        } else if (arg == QLatin1String("--preset")) {
+            if (!needValue())
+                return o;
+            const QStringList names { QStringLiteral("classic"), QStringLiteral("study-2022"), QStringLiteral("energy-study") };
+            o.preset = int(names.indexOf(value));
+            if (o.preset < 0) {
+                o.error = QStringLiteral("--preset: expected classic, study-2022 or energy-study, got '%1'").arg(value);
+                return o;
+            }
         } else if (arg == QLatin1String("--no-restore")) {
             o.noRestore = true;
         } else if (arg == QLatin1String("--screenshot")) {
@@ -83,6 +92,8 @@ QString guiHelpText()
                           "Configuration options (as roofline-cli analyze):\n%2\n"
                           "Window options:\n"
                           "  --overlay                  all devices on one chart\n"
+                          "  --preset NAME              start on a preset (Presets menu): classic, study-2022, or\n"
+                          "                             energy-study (opens the energy and tuning view)\n"
                           "  --screenshot FILE.png      render the window for the given options to FILE.png and exit\n"
                           "  --size WxH                 window size (screenshots default to 1600x1000)\n"
                           "  --devices-dir DIR          also load device files from DIR\n"

@@ -33,6 +33,7 @@ class LayerTableModel;
 
 /// The main window: configuration and device docks, the charts, the layer table and summaries.
 /// Every change recomputes the whole Report and hands it to each view.
+class EnergyView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -42,10 +43,13 @@ public:
     /// Applies a configuration (as from the controls) and recomputes.
     void setConfig(const Config& config);
     void setDevices(const QStringList& ids);
-    void loadPreset(int preset); ///< 0: classic 2015 U-Net; 1: the 2022 study's balanced configuration
+    /// 0: classic 2015 U-Net; 1: the 2022 study's balanced configuration; 2: the energy study (opens the energy view)
+    void loadPreset(int preset);
 
     const std::optional<Report>& report() const { return m_report; }
     ControlPanel* controls() const { return m_controls; }
+    EnergyView* energyView() const { return m_energy; }
+    QDockWidget* energyDock() const { return m_energyDock; }
     ChartArea* chartArea() const { return m_charts; }
     QTableView* table() const { return m_table; }
     LayerTableModel* tableModel() const { return m_model; }
@@ -100,6 +104,7 @@ private:
     void recompute();
     void selectLayer(int layer);
     void updateLevelColumns();
+    void updateEnergy();
     void updateTableDevices();
     void restoreSettings(const GuiOptions& options);
     void saveSettings() const;
@@ -135,6 +140,8 @@ private:
     bool m_dirty = false;
     QMenu* m_recentMenu = nullptr;
     QDockWidget* m_explainDock = nullptr;
+    EnergyView* m_energy = nullptr;
+    QDockWidget* m_energyDock = nullptr;
     QTextBrowser* m_explain = nullptr;
     QFont m_baseFont;
     bool m_presentation = false;

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "energy.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTextBrowser;
+
+namespace rfx {
+
+/// Energy, clocks and multi-GPU tuning, live: energy per image against batch; step time and energy
+/// against GPU count; the Pareto chart of time against energy per image over the swept batches, GPU
+/// counts and clocks, with the least time, least energy and least energy-delay configurations marked
+/// and their reasons in words. Inputs come from the window (setInputs); the sweep ranges and the
+/// objective are this view's own. Work is coalesced: many setInputs in one event-loop turn cost one sweep.
+class EnergyView : public QWidget {
+    Q_OBJECT
+public:
+    explicit EnergyView(QWidget* parent = nullptr);
+
+    void setInputs(const Config& config, const std::vector<Device>& devices);
+    TuneRanges ranges() const;
+    void setRanges(const TuneRanges& ranges);
+    Objective objective() const;
+    void setObjective(Objective objective);
+
+    /// Runs a pending update now (tests, exports).
+    void flush();
+    const TuneOutcome& outcome() const { return m_tune; }
+    QString recommendationsHtml() const;
+    QString errorText() const;
+    /// The energy-optimal clock of the current configuration on the first device, percent (0 = none).
+    int optimalClockPercent() const { return m_optimal; }
+
+    /// Writes the three charts and the recommendation as PNG, SVG or PDF (by suffix), atomically.
+    bool exportCharts(const QString& path, QString* error);
+
+    QChart* energyChart() const;
+    QChart* scalingChart() const;
+    QChart* paretoChart() const;
+
+signals:
+    /// The user asked for the energy-optimal clock ("Use it").
+    void clockRequested(int percent);
+
+private:
+    void update();
+    void schedule();
+    void fillEnergyChart(QChart* chart, const TuneOutcome& byBatch) const;
+    void fillScalingChart(QChart* chart, const TuneOutcome& byGpus) const;
+    void fillParetoChart(QChart* chart) const;
+
+    Config m_config;
+    std::vector<Device> m_devices;
+    TuneOutcome m_tune; ///< batch x GPUs x clock
+    TuneOutcome m_byBatch; ///< the configuration's GPUs and clock, over the batch range
+    TuneOutcome m_byGpus; ///< the configuration's batch and clock, over GPU counts
+    QString m_error;
+    int m_optimal = 0;
+    QTimer m_timer;
+    bool m_pending = false;
+
+    QSpinBox* m_batchMin;
+    QSpinBox* m_batchMax;
+    QSpinBox* m_gpusMax;
+    QSpinBox* m_clockMin;
+    QComboBox* m_objective;
+    QChartView* m_energyView;
+    QChartView* m_scalingView;
+    QChartView* m_paretoView;
+    QWidget* m_charts;
+    QTextBrowser* m_text;
+    QLabel* m_caption;
+};
+
+} // namespace rfx
