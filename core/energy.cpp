@@ -69,25 +69,30 @@ double optimizerTime(const DeviceResult& r)
 
 } // namespace
 
+double rowEnergy(const LayerResult& l, const DeviceResult& r, int clockPercent)
+{
+    const Device& d = r.device;
+    const double clock = clockPercent / 100.0;
+    const double v = std::max(clock, voltageKnee(d));
+    const double dynamic = std::max(0.0, d.tdpWatts - d.idleWatts);
+    const double dm = kMemoryPowerShare * dynamic, dc = dynamic - dm;
+    // Peaks in the report are at this clock; the compute energy uses the boost-clock peak.
+    const double boostPeak = l.peak / clock;
+    double e = d.idleWatts * l.time;
+    if (boostPeak > 0)
+        e += dc * v * v * l.flops / boostPeak;
+    if (r.bandwidth > 0)
+        e += dm * l.bytes / r.bandwidth;
+    return e;
+}
+
 EnergyFigures energyFigures(const DeviceResult& r, const Config& c, double forwardTime)
 {
     EnergyFigures e;
     const Device& d = r.device;
-    const double clock = c.clockPercent / 100.0;
-    const double knee = voltageKnee(d);
-    const double v = std::max(clock, knee);
-    const double dynamic = std::max(0.0, d.tdpWatts - d.idleWatts);
-    const double dm = kMemoryPowerShare * dynamic, dc = dynamic - dm;
     double energy = 0;
-    for (const LayerResult& l : r.layers) {
-        // Peaks in the report are at this clock; the compute energy uses the boost-clock peak.
-        const double boostPeak = l.peak / clock;
-        energy += d.idleWatts * l.time;
-        if (boostPeak > 0)
-            energy += dc * v * v * l.flops / boostPeak;
-        if (r.bandwidth > 0)
-            energy += dm * l.bytes / r.bandwidth;
-    }
+    for (const LayerResult& l : r.layers)
+        energy += rowEnergy(l, r, c.clockPercent);
     e.time = r.totals.time;
     e.energy = energy;
     e.averagePower = e.time > 0 ? energy / e.time : 0;

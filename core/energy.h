@@ -46,6 +46,9 @@ double voltageKnee(const Device& device);
 /// s(f) = f * max(f, k)^2: dynamic power at full compute use, relative to the boost clock's.
 double dynamicPowerScale(const Device& device, double clock);
 
+/// One row's energy on one GPU, joule (the formula above; `result` carries the device and bandwidth).
+double rowEnergy(const LayerResult& row, const DeviceResult& result, int clockPercent);
+
 /// Energy and multi-GPU figures of one device's result (the Report's clock already applied).
 struct EnergyFigures {
     double time = 0; ///< one GPU's step: the roofline time of the batch, second

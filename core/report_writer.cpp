@@ -1,5 +1,7 @@
 #include "report_writer.h"
 
+#include "energy.h"
+
 #include "format.h"
 #include "version.h"
 
@@ -130,6 +132,16 @@ std::string shapeNoBatch(const Shape& s)
 
 std::string configToJson(const Config& config) { return configJson(config).dump(); }
 
+std::string energyLine(const DeviceResult& d, const Config& c)
+{
+    Config one = c;
+    one.gpus = 1;
+    const EnergyFigures e = energyFigures(d, one, 0);
+    return "energy " + formatSI(e.energy, "J") + " per batch (" + formatSI(e.energyPerImage, "J") + " per image, "
+        + formatNumber3(e.averagePower) + " W average, " + formatNumber3(e.flopsPerJoule / 1e9) + " GFLOP/s per W, "
+        + formatNumber3(e.imagesPerJoule) + " images/J" + (c.clockPercent != 100 ? ", at " + std::to_string(c.clockPercent) + " % clock" : "") + ")";
+}
+
 std::string reportTitle(const Report& r)
 {
     const Config& c = r.config;
@@ -170,6 +182,7 @@ std::string reportToJson(const Report& r, int indent)
                 { "time_s", l.time },
                 { "share", l.share },
                 { "kernels", l.kernels },
+                { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
             };
             if (d.l2Bandwidth > 0) {
                 row["l2_bytes"] = l.l2Bytes;
@@ -212,6 +225,14 @@ std::string reportToJson(const Report& r, int indent)
             { "fits", t.fits },
             { "largest_batch", t.largestBatch },
         };
+        Config one = r.config;
+        one.gpus = 1;
+        const EnergyFigures e = energyFigures(d, one, 0);
+        totals["energy_j"] = e.energy;
+        totals["energy_per_image_j"] = e.energyPerImage;
+        totals["images_per_joule"] = e.imagesPerJoule;
+        totals["average_power_w"] = e.averagePower;
+        totals["flops_per_joule"] = e.flopsPerJoule;
         results.push_back(json { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
     }
     json diagnostics = json::array();
@@ -232,7 +253,7 @@ std::string reportToJson(const Report& r, int indent)
 std::string reportToCsv(const Report& r)
 {
     std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes\n";
+                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
             s += csvField(d.device.id) + ',' + csvField(l.name) + ',' + std::string(opName(l.op)) + ','
@@ -242,7 +263,8 @@ std::string reportToCsv(const Report& r)
                 + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + ','
                 + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + num(l.workspace)
                 + ',' + num(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
-                + ',' + (d.l2Bandwidth > 0 ? num(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? num(l.l1Bytes) : "") + '\n';
+                + ',' + (d.l2Bandwidth > 0 ? num(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? num(l.l1Bytes) : "") + ','
+                + num(rowEnergy(l, d, r.config.clockPercent)) + '\n';
         }
     }
     return s;
@@ -287,6 +309,7 @@ std::string reportToTable(const Report& r)
           << formatSI(t.attained, "FLOP/s") << " = " << formatPercent(t.peakShare) << " of peak\n";
         o << "memory " << formatMemory(t.memory.total()) << " of " << formatMemory(t.capacity) << ": "
           << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << t.largestBatch << "\n";
+        o << energyLine(d, r.config) << "\n";
         o << d.verdict << "\n";
     }
     return o.str();
@@ -310,7 +333,8 @@ std::string summaryLine(const DeviceResult& d, const Config& c)
     return "time " + formatTime(t.time) + " per batch of " + std::to_string(c.batch) + ", " + formatNumber3(t.throughput)
         + " images/s; attained " + formatSI(t.attained, "FLOP/s") + " = " + formatPercent(t.peakShare)
         + " of peak; memory " + formatMemory(t.memory.total()) + " of " + formatMemory(t.capacity) + " ("
-        + (t.fits ? "fits" : "does not fit") + "; largest batch " + std::to_string(t.largestBatch) + "); " + d.verdict;
+        + (t.fits ? "fits" : "does not fit") + "; largest batch " + std::to_string(t.largestBatch) + "); " + d.verdict
+        + "; " + energyLine(d, c);
 }
 
 std::string latexEscape(const std::string& s)

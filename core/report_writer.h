@@ -31,6 +31,9 @@ std::string configToJson(const Config& config);
 std::string devicesToTable(const std::vector<Device>& devices);
 std::string devicesToJson(const std::vector<Device>& devices);
 
+/// "energy 9.87 J per batch (9.87 J per image, 207 W average, 37.0 GFLOP/s per W, 0.101 images/J)" on one GPU.
+std::string energyLine(const DeviceResult& result, const Config& config);
+
 /// "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference"
 std::string reportTitle(const Report& report);
 

@@ -102,11 +102,14 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.starts_with(
             "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-            "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes\n"));
+            "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j\n"));
         QVERIFY(contains(r.out, "rtx-2060-super,enc1.conv1,conv,1,64,570,570,576,"));
         // A convolution's algorithm, workspace and extra traffic; the level binding it; no inner levels modelled.
-        QVERIFY(contains(r.out, ",memory,0.0005657507142857143,0.0040008931593065204,direct,0,0,DRAM,,\n")); // enc1.conv1
-        QVERIFY(contains(r.out, ",compute,0.0099372325325163633,0.070274424155131548,direct,0,0,,,\n")); // enc1.conv2
+        // enc1.conv1's energy on the RTX 2060 Super (175 W TDP, 9 W idle: 166 W dynamic, 30 % DRAM = 49.8 W,
+        // compute 116.2 W; boost clock, so V^2 = 1): 9 W x 0.5657507 ms + 116.2 W x 1,122,854,400 / 7.181e12
+        // + 49.8 W x 253,456,320 / 448e9 = 5.0918 + 18.1696 + 28.1743 mJ = 51.436 mJ.
+        QVERIFY(contains(r.out, ",memory,0.0005657507142857143,0.0040008931593065204,direct,0,0,DRAM,,,0.0514357")); // enc1.conv1
+        QVERIFY(contains(r.out, ",compute,0.0099372325325163633,0.070274424155131548,direct,0,0,,,,")); // enc1.conv2
         QVERIFY(contains(r.out, "rtx-2060-super,optimizer (momentum),optimizer,0,0,0,0,0,"));
     }
 

@@ -1,5 +1,6 @@
 #include "layertablemodel.h"
 
+#include "energy.h"
 #include "format.h"
 
 #include <QBrush>
@@ -116,6 +117,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("\u25ac compute");
         case Time:
             return qs(formatTime(l.time, true));
+        case Energy:
+            return qs(formatSI(rowEnergy(l, *d, m_report.config.clockPercent), "J"));
         case Share:
             return qs(formatPercent(l.share));
         }
@@ -150,6 +153,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return int(l.bound);
         case Time:
             return l.time;
+        case Energy:
+            return rowEnergy(l, *d, m_report.config.clockPercent);
         case Share:
             return l.share;
         }
@@ -229,6 +234,8 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Bound");
         case Time:
             return tr("Time");
+        case Energy:
+            return tr("Energy");
         case Share:
             return tr("Share of time");
         }
@@ -270,6 +277,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
                       "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
         case Time:
             return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
+        case Energy:
+            return tr("Energy of the row on one GPU: idle power x time + compute share of the dynamic power x busy "
+                      "time x V\u00b2 + DRAM share x transfer time (README \u201cEnergy, clocks and multi-GPU\u201d)");
         case Share:
             return tr("Share of the network's time; bold rows take at least 5 %");
         }

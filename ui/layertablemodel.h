@@ -16,7 +16,7 @@ public:
     enum Column {
         Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity,
         IntensityL2, IntensityL1, ///< per-level intensities; shown when the table's device models the level
-        Bound, Time, Share, ColumnCount
+        Bound, Time, Energy, Share, ColumnCount
     };
     enum Role {
         SortRole = Qt::UserRole,

@@ -1,6 +1,7 @@
 #include "summaryview.h"
 
 #include "format.h"
+#include "report_writer.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
@@ -33,6 +34,8 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
                          t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(t.largestBatch)
                                             : QStringLiteral("not even batch 1 fits"));
     }
+    // The energy of the step on one GPU, beside the memory it needs (core/energy.h has the power model).
+    memory += QStringLiteral(" \u00b7 ") + qs(energyLine(d, config)).toHtmlEscaped();
     return QStringLiteral("<b>%1</b> per batch of %2 \u00b7 %3 images/s \u00b7 attained %4 = %5 of %6 %7<br>%8<br><i>%9</i>")
         .arg(qs(formatTime(t.time, true)))
         .arg(config.batch)
