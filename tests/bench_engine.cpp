@@ -1,5 +1,6 @@
 // Engine speed (Google Benchmark). Run: cmake --build <dir> --target bench
 #include "device_loader.h"
+#include "energy.h"
 #include "roofline.h"
 #include "sweep.h"
 #include "testpaths.h"
@@ -76,6 +77,20 @@ void sweepConfigurations(benchmark::State& state)
     state.SetItemsProcessed(configs);
 }
 BENCHMARK(sweepConfigurations);
+
+// The energy view's sweep, run on every change while the view is shown: the default U-Net in training
+// over batch 1..256 (9 batches) x clock 50..100 % (11) x 1..8 GPUs on one device.
+void tuneDefaultUNet(benchmark::State& state)
+{
+    rfx::Config config;
+    config.mode = rfx::Mode::Training;
+    const rfx::TuneRanges ranges { 1, 256, 1, 8, 50, 100, 5 };
+    const std::vector<rfx::Device> devices { device() };
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rfx::tune(config, devices, ranges));
+    state.SetItemsProcessed(state.iterations() * 9 * 11 * 8);
+}
+BENCHMARK(tuneDefaultUNet)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

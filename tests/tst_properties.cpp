@@ -3,6 +3,7 @@
 // to 1; FLOPs grow with the batch (exactly linearly) and with the image; bytes halve from 32 to
 // 16 bits; attained never exceeds peak; the largest batch that fits does fit; the closed-form
 // sweep model gives the engine's totals.
+#include "energy.h"
 #include "options.h"
 #include "roofline.h"
 #include "sweep.h"
@@ -128,6 +129,31 @@ private slots:
                             && same(p.memoryBoundTimeShare, t.memoryBoundTimeShare) && same(p.throughput, t.throughput),
                         QStringLiteral("sweep model differs from the engine (%1 s vs %2 s): ").arg(p.time).arg(t.time) + describe(c));
                 }
+            }
+
+            // Energy: finite; one GPU's average power between idle and TDP; more GPUs never speed up by
+            // more than their number; the clock and GPU settings survive configToArgs (sessions).
+            if (i % 10 == 0) {
+                Config e = c;
+                e.clockPercent = pick(kClockRange.min, 100);
+                e.gpus = pick(1, 16);
+                e.overlap = pick(0, 1);
+                e.interconnect = interconnects()[size_t(pick(0, int(interconnects().size()) - 1))].id;
+                const EnergyOutcome eo = analyzeEnergy(e, m_devices);
+                check.expect(eo.error.empty(), QStringLiteral("energy refused: ") + describe(e));
+                for (size_t k = 0; k < eo.figures.size(); ++k) {
+                    const EnergyFigures& f = eo.figures[k];
+                    const Device& d = m_devices[k];
+                    check.expect(finiteNonNegative(f.energy) && finiteNonNegative(f.energyPerImage) && finiteNonNegative(f.edp)
+                            && f.averagePower >= d.idleWatts * (1 - 1e-9) && f.averagePower <= std::max(d.tdpWatts, d.idleWatts) * (1 + 1e-9)
+                            && f.speedup <= e.gpus * (1 + 1e-12) && f.efficiency > 0 && f.efficiency <= 1 + 1e-12
+                            && f.stepTime >= f.time,
+                        QStringLiteral("energy figures out of bounds on %1: ").arg(QString::fromStdString(d.id)) + describe(e));
+                }
+                ConfigOptions back;
+                std::string error;
+                check.expect(parseConfigArgs(configToArgs(e), back, error) && back.config == e,
+                    QStringLiteral("configToArgs does not round-trip: ") + describe(e));
             }
 
             // FLOPs grow with the batch, exactly linearly when no optimizer row is involved.
