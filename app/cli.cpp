@@ -198,20 +198,29 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
     return ExitOk;
 }
 
+// Applies args[i] as a configuration or common option; the usage error's exit code when it is neither
+// or its value is bad.
+std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, ConfigOptions& options, Common& common,
+    const char* command, std::ostream& err)
+{
+    std::string error;
+    OptionStatus s = applyConfigOption(args, i, options, error);
+    if (s == OptionStatus::NotConfigOption)
+        s = applyCommonOption(args, i, common, error);
+    if (s == OptionStatus::Error)
+        return usageError(err, error);
+    if (s == OptionStatus::NotConfigOption)
+        return usageError(err, std::string(command) + ": unknown option '" + args[i] + "'");
+    return std::nullopt;
+}
+
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     Common common;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string error;
-        OptionStatus s = applyConfigOption(args, i, options, error);
-        if (s == OptionStatus::NotConfigOption)
-            s = applyCommonOption(args, i, common, error);
-        if (s == OptionStatus::Error)
-            return usageError(err, error);
-        if (s == OptionStatus::NotConfigOption)
-            return usageError(err, "analyze: unknown option '" + args[i] + "'");
-    }
+    for (size_t i = 0; i < args.size(); ++i)
+        if (auto code = takeOption(args, i, options, common, "analyze", err))
+            return *code;
     if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
         && common.format != "latex")
         return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
@@ -317,14 +326,8 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                                   : name + ": expected whole numbers A..B, got '" + value + "'");
             continue;
         }
-        std::string error;
-        OptionStatus s = applyConfigOption(args, i, options, error);
-        if (s == OptionStatus::NotConfigOption)
-            s = applyCommonOption(args, i, common, error);
-        if (s == OptionStatus::Error)
-            return usageError(err, error);
-        if (s == OptionStatus::NotConfigOption)
-            return usageError(err, "tune: unknown option '" + args[i] + "'");
+        if (auto code = takeOption(args, i, options, common, "tune", err))
+            return *code;
     }
     if (common.format != "table" && common.format != "json" && common.format != "csv")
         return usageError(err, "--format: expected table, json or csv, got '" + common.format + "'");

@@ -141,23 +141,12 @@ std::optional<Analysed> analyseWithForward(const Network& net, const Config& c, 
     return a;
 }
 
-std::optional<std::string> checkEnergyConfig(const Config& c)
-{
-    if (auto err = validate(c))
-        return err;
-    return interconnectError(c.interconnect);
-}
-
 } // namespace
 
 EnergyOutcome analyzeEnergy(const Config& config, const std::vector<Device>& devices)
 {
     EnergyOutcome out;
-    if (auto err = checkEnergyConfig(config)) {
-        out.error = *err;
-        return out;
-    }
-    BuildResult built = buildNetwork(config);
+    BuildResult built = buildCheckedNetwork(config);
     if (!built.network) {
         out.error = built.error;
         return out;
@@ -171,9 +160,7 @@ EnergyOutcome analyzeEnergy(const Config& config, const std::vector<Device>& dev
 
 std::optional<ClockChoice> optimalClock(const Config& config, const Device& device, int minPercent)
 {
-    if (checkEnergyConfig(config))
-        return std::nullopt;
-    BuildResult built = buildNetwork(config);
+    BuildResult built = buildCheckedNetwork(config);
     if (!built.network)
         return std::nullopt;
     ClockChoice best;
@@ -326,7 +313,7 @@ TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const
         out.error = "the tuning ranges make over 200,000 configurations; narrow them";
         return out;
     }
-    if (auto err = checkEnergyConfig(config)) {
+    if (auto err = validate(config)) {
         out.error = *err;
         return out;
     }

@@ -653,6 +653,16 @@ BuildResult loadNetworkFile(const std::string& path, int batch, bool fusion)
     return buildFromSpec(*c.spec, path, batch, fusion);
 }
 
+BuildResult buildCheckedNetwork(const Config& config)
+{
+    if (auto err = validate(config)) {
+        BuildResult refused;
+        refused.error = *err;
+        return refused;
+    }
+    return buildNetwork(config);
+}
+
 BuildResult buildNetwork(const Config& configIn)
 {
     // The fused traffic model is compulsory traffic with the elementwise rows fused (DESIGN.md).

@@ -28,6 +28,10 @@ bool isNetworkFile(std::string_view model);
 /// image size, input channels and classes, or a custom network file (whose own input is used).
 BuildResult buildNetwork(const Config& config);
 
+/// Validates the configuration (validate()) and builds its network; `error` says why not. For analyses
+/// that use the network more than once (the energy model's forward pass, the tuning sweeps).
+BuildResult buildCheckedNetwork(const Config& config);
+
 /// torchvision's AlexNet (Krizhevsky et al. 2012, the "one weird trick" variant torchvision ships):
 /// 5 convolutions, 3 max-pools, adaptive average pool to 6x6, 3 fully connected layers.
 /// 61,100,840 parameters at 1000 classes.

@@ -340,11 +340,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
 AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices)
 {
     AnalysisOutcome out;
-    if (auto err = validate(config)) {
-        out.error = *err;
-        return out;
-    }
-    BuildResult built = buildNetwork(config);
+    BuildResult built = buildCheckedNetwork(config);
     if (!built.network) {
         out.error = built.error;
         return out;
