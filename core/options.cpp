@@ -207,6 +207,9 @@ std::optional<int> parseClockPercent(const std::string& text)
     const double v = std::strtod(t.c_str(), &end);
     if (end != t.c_str() + t.size() || !std::isfinite(v))
         return std::nullopt;
+    // A bare number is a fraction of boost: "5" is not 5 % (nor 500 %), so it is refused, not guessed.
+    if (!percent && v > 1)
+        return std::nullopt;
     const double p = percent ? v : v * 100;
     // Whole percent steps; out-of-range values are left to validate(), which names the range.
     if (p < -1e6 || p > 1e6 || std::abs(p - std::round(p)) > 1e-6)

@@ -87,6 +87,8 @@ private slots:
         QCOMPARE(parseClockPercent("1"), std::optional<int>(100));
         QCOMPARE(parseClockPercent("0.805"), std::optional<int>());
         QCOMPARE(parseClockPercent("fast"), std::optional<int>());
+        QCOMPARE(parseClockPercent("5"), std::optional<int>()); // neither 5 % nor 500 %: refused, not guessed
+        QCOMPARE(parseClockPercent("5%"), std::optional<int>(5)); // validate() then names the range
         Config c;
         c.clockPercent = 5;
         QCOMPARE(*validate(c), std::string("core clock (% of boost) must be between 10 and 100, got 5"));
