@@ -4,6 +4,7 @@
 #include "energy.h"
 #include "figure.h"
 #include "format.h"
+#include "measurements.h"
 #include "networks.h"
 #include "options.h"
 #include "report_writer.h"
@@ -41,7 +42,8 @@ std::string usage()
                     "       roofline-cli devices [--format table|json]\n"
                     "       roofline-cli networks [--format table|json] [--format-help]\n"
                     "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
-                    "                         [configuration options] [--format table|json|csv]\n";
+                    "                         [configuration options] [--format table|json|csv]\n"
+                    "       roofline-cli compare MEASUREMENTS [configuration options] [--format table|csv]\n";
     for (const Registered& r : registry())
         u += "       roofline-cli " + r.usage + "\n";
     return u + "       roofline-cli --help | --version\n";
@@ -57,7 +59,9 @@ void printHelp(std::ostream& out)
            "  devices                    list the device library (shipped and user devices)\n"
            "  networks                   list the built-in networks; --format-help: the custom network format\n"
            "  tune                       sweep batch, GPU count and clock; Pareto front of time against energy\n"
-           "                             and the configurations with least time, energy and energy x delay\n";
+           "                             and the configurations with least time, energy and energy x delay\n"
+           "  compare                    measured layer times (plain CSV, ncu --csv, PyTorch trace) against the\n"
+           "                             model's bounds on the first --device: efficiency, error, what did not map\n";
     for (const Registered& r : registry())
         out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
     out << "\nConfiguration options (analyze, export):\n"
@@ -356,6 +360,46 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return out ? ExitOk : ExitFailure;
 }
 
+int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    Common common;
+    std::string file;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].starts_with("--") && file.empty()) {
+            file = args[i];
+            continue;
+        }
+        if (auto code = takeOption(args, i, options, common, "compare", err))
+            return *code;
+    }
+    if (file.empty())
+        return usageError(err, "compare: which measurement file? (roofline-cli compare FILE [options])");
+    if (common.format != "table" && common.format != "csv")
+        return usageError(err, "--format: expected table or csv, got '" + common.format + "'");
+    const MeasurementSet set = loadMeasurements(file);
+    for (const Diagnostic& d : set.diagnostics)
+        err << toString(d) << "\n";
+    if (!set.ok())
+        return ExitFailure;
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    std::vector<std::string> ids = options.devices;
+    if (ids.empty())
+        ids.push_back("rtx-2060-super");
+    std::vector<Device> chosen;
+    if (lib.devices.empty() || !resolveDevices(lib, { ids.front() }, chosen, err))
+        return ExitUsage;
+    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
+    if (!outcome.report) {
+        err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
+        return ExitUsage;
+    }
+    const DeviceResult& r = outcome.report->results.front();
+    const Comparison c = compareMeasurements(set, r);
+    out << (common.format == "csv" ? comparisonToCsv(c, r) : comparisonToTable(c, r, set));
+    return out ? ExitOk : ExitFailure;
+}
+
 } // namespace
 
 void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
@@ -449,6 +493,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runNetworks(rest, out, err);
     if (command == "tune")
         return runTune(rest, out, err, exeDir);
+    if (command == "compare")
+        return runCompare(rest, out, err, exeDir);
     for (const Registered& r : registry())
         if (r.name == command)
             return r.command(rest, out, err, exeDir);

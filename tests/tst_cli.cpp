@@ -191,6 +191,26 @@ private slots:
         QVERIFY(contains(r.err, "unknown interconnect 'carrier-pigeon'"));
     }
 
+    // roofline-cli compare: a measurement file against the model, and a file that cannot be read.
+    void compare()
+    {
+        const std::string dir = std::string(ROOFLINE_TEST_DATA_DIR) + "/measurements/";
+        Run r = cli({ "compare", dir + "unet-plain.csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "(plain CSV, 5 rows), mapped by name onto NVIDIA GeForce RTX 2060 Super"), r.out.c_str());
+        QVERIFY(contains(r.out, "ABOVE THE ROOF"));
+        QVERIFY(contains(r.out, "1 measured row(s) did not map: enc1.conv9 (line 7)"));
+        r = cli({ "compare", dir + "pytorch-trace.json", "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(contains(r.out, "enc1.conv1,0.00040999999999999999,"));
+        r = cli({ "compare", dir + "missing.csv" });
+        QCOMPARE(r.code, 1);
+        QVERIFY(contains(r.err, "missing.csv: cannot read"));
+        r = cli({ "compare" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(contains(r.err, "compare: which measurement file?"));
+    }
+
     void allDevices()
     {
         const Run r = cli({ "analyze", "--device", "all", "--format", "json" });

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "diagnostic.h"
+#include "roofline.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// Measured timings to hold against the model. Three formats, told apart by their content:
+///  plain CSV        header "layer,time_s" with optional "flops" and "bytes" columns; '#' starts a comment
+///  Nsight Compute   `ncu --csv` (details page: one row per kernel and metric, columns "ID", "Kernel Name",
+///                   "Metric Name", "Metric Unit", "Metric Value"): gpu__time_duration.sum, dram__bytes.sum
+///                   (or dram__bytes_read.sum + dram__bytes_write.sum), FLOPs from the
+///                   smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum counters (FMA counts 2).
+///                   Units as ncu prints them: nsecond/usecond/msecond/second; byte/Kbyte/Mbyte/Gbyte (decimal)
+///  PyTorch trace    the profiler's Chrome trace JSON (`prof.export_chrome_trace`): every complete event
+///                   ("ph": "X") of category "kernel", in start order, "dur" in microseconds
+enum class MeasurementFormat { PlainCsv, NsightCompute, PyTorchTrace };
+std::string_view measurementFormatName(MeasurementFormat f); ///< "plain CSV", "Nsight Compute CSV", "PyTorch trace"
+
+struct Measurement {
+    std::string name; ///< the layer (plain CSV), kernel (ncu, trace) name
+    double time = 0; ///< second
+    double flops = -1; ///< FLOP; negative: not measured
+    double bytes = -1; ///< DRAM byte; negative: not measured
+    int line = 0; ///< 1-based line (CSV) or event number (trace), for messages
+};
+
+struct MeasurementSet {
+    MeasurementFormat format = MeasurementFormat::PlainCsv;
+    std::string file;
+    std::vector<Measurement> rows;
+    std::vector<Diagnostic> diagnostics; ///< an error means the set is unusable; each names file, line/field, reason
+    bool ok() const { return !hasErrors(diagnostics); }
+};
+
+MeasurementSet parseMeasurements(std::string_view text, const std::string& file);
+MeasurementSet loadMeasurements(const std::filesystem::path& path);
+
+/// One model row against what was measured for it.
+struct LayerComparison {
+    std::size_t layer = 0; ///< index into DeviceResult::layers
+    double measured = 0; ///< second (the sum of the rows mapped to it)
+    double measuredFlops = -1; ///< FLOP, negative when not measured
+    double measuredBytes = -1;
+    double bound = 0; ///< the model's time bound, second
+    double efficiency = 0; ///< bound / measured: the share of the roofline bound reached
+    double error = 0; ///< measured / bound - 1
+    /// Measured faster than the roofline allows (by over 5 %): the file's units, the FLOP convention
+    /// (an FMA counted once) or a layer mapped to the wrong row.
+    bool aboveRoof = false;
+    std::vector<std::string> sources; ///< the measured rows' names
+};
+
+struct Comparison {
+    std::string mapping; ///< "by name" or "by order"
+    std::vector<LayerComparison> layers; ///< in model order
+    std::vector<std::string> unmatched; ///< measured rows that map to no layer ("name (line 12)")
+    std::vector<std::string> unmeasured; ///< model rows with no measurement (by-name mapping only)
+    double measuredTotal = 0; ///< second, over the matched layers
+    double boundTotal = 0;
+};
+
+/// Maps measured rows to the device's model rows: by name when most measured names are layer names
+/// (several rows with one name add up), else by order (the i-th measured row to the i-th model row:
+/// kernels and operators rarely carry layer names). `result` is one device of a Report.
+Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& result);
+
+/// The comparison as a table for people, and as CSV
+/// (layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources).
+std::string comparisonToTable(const Comparison& c, const DeviceResult& result, const MeasurementSet& set);
+std::string comparisonToCsv(const Comparison& c, const DeviceResult& result);
+
+} // namespace rfx

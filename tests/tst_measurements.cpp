@@ -1,0 +1,168 @@
+// Measured timings against the model (core/measurements.h): the three importers on small fixtures
+// (tests/data/measurements), malformed files, and the mapping onto model rows.
+#include "measurements.h"
+#include "testutils.h"
+
+using namespace rfx;
+
+namespace {
+
+std::string fixture(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/measurements/" + name; }
+
+Report defaultUNet()
+{
+    return *analyzeConfig(Config {}, { test::shippedDevice("rtx-2060-super") }).report;
+}
+
+std::size_t layerIndex(const DeviceResult& r, const std::string& name)
+{
+    for (std::size_t i = 0; i < r.layers.size(); ++i)
+        if (r.layers[i].name == name)
+            return i;
+    qFatal("no layer %s", name.c_str());
+}
+
+} // namespace
+
+class TestMeasurements : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Plain CSV: five rows; enc1.conv2 twice (they add up), a typo that maps nowhere.
+    void plainCsv()
+    {
+        const MeasurementSet set = loadMeasurements(fixture("unet-plain.csv"));
+        QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
+        QCOMPARE(set.format, MeasurementFormat::PlainCsv);
+        QCOMPARE(set.rows.size(), size_t(5));
+        QCOMPARE(set.rows[0].name, std::string("enc1.conv1"));
+        QCOMPARE(set.rows[0].time, 0.0004);
+        QCOMPARE(set.rows[0].flops, 374284800.0); // 2 x 64 x 570^2 x 9, as the model counts it
+        QCOMPARE(set.rows[0].bytes, -1.0); // empty: not measured
+        QCOMPARE(set.rows[4].line, 7);
+
+        const Report report = defaultUNet();
+        const DeviceResult& r = report.results[0];
+        const Comparison c = compareMeasurements(set, r);
+        QCOMPARE(c.mapping, std::string("by name"));
+        QCOMPARE(c.layers.size(), size_t(3));
+        QCOMPARE(c.unmatched, std::vector<std::string> { "enc1.conv9 (line 7)" });
+        QCOMPARE(c.unmeasured.size(), r.layers.size() - 3); // every other row (concat too: it moves data)
+        const LayerComparison& conv2 = c.layers[1];
+        QCOMPARE(conv2.layer, layerIndex(r, "enc1.conv2"));
+        RFX_COMPARE_REL(conv2.measured, 0.00662, 1e-12);
+        QCOMPARE(conv2.measuredFlops, 47572844544.0);
+        QCOMPARE(conv2.measuredBytes, 166e6);
+        QCOMPARE(conv2.bound, r.layers[conv2.layer].time);
+        RFX_COMPARE_REL(conv2.efficiency, conv2.bound / 0.00662, 1e-12);
+        RFX_COMPARE_REL(conv2.error, 0.00662 / conv2.bound - 1, 1e-12);
+        QVERIFY(!conv2.aboveRoof);
+        // 1 us for a max-pool the model bounds at hundreds of microseconds: faster than the roof allows.
+        QVERIFY(c.layers[2].aboveRoof);
+        const std::string table = comparisonToTable(c, r, set);
+        QVERIFY2(table.find("ABOVE THE ROOF") != std::string::npos, table.c_str());
+        QVERIFY(table.find("1 measured row(s) did not map: enc1.conv9 (line 7)") != std::string::npos);
+        const std::string csv = comparisonToCsv(c, r);
+        QVERIFY(csv.starts_with("layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources\n"));
+        QVERIFY(csv.find("enc1.conv2,0.0066200000000000005,") != std::string::npos || csv.find("enc1.conv2,0.00662,") != std::string::npos);
+    }
+
+    // ncu --csv (details page): three kernels, one row per metric. Kernel 0: 412.58 us, 84.51 MB, FLOPs
+    // 2 x 187,142,400 FFMA + 20,793,600 FADD = 395,078,400. Kernel 1: read + write 2 x 83.17 MB, 0.40 ms.
+    // Kernel 2: 395,104 ns (thousands separators), no bytes or FLOPs. "==PROF==" lines before the header.
+    void nsightCompute()
+    {
+        const MeasurementSet set = loadMeasurements(fixture("ncu-details.csv"));
+        QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
+        QCOMPARE(set.format, MeasurementFormat::NsightCompute);
+        QCOMPARE(set.rows.size(), size_t(3));
+        RFX_COMPARE_REL(set.rows[0].time, 412.58e-6, 1e-12);
+        RFX_COMPARE_REL(set.rows[0].bytes, 84.51e6, 1e-12);
+        QCOMPARE(set.rows[0].flops, 395078400.0);
+        RFX_COMPARE_REL(set.rows[1].bytes, 166.34e6, 1e-12);
+        RFX_COMPARE_REL(set.rows[1].time, 0.4e-3, 1e-12);
+        RFX_COMPARE_REL(set.rows[2].time, 395.104e-6, 1e-12);
+        QCOMPARE(set.rows[2].bytes, -1.0);
+        QCOMPARE(set.rows[2].flops, -1.0);
+        QVERIFY(set.rows[0].name.starts_with("void implicit_convolve_sgemm<float, float, 1024"));
+        // Kernel names are not layer names: mapped by order onto the first three rows.
+        const Report report = defaultUNet();
+        const Comparison c = compareMeasurements(set, report.results[0]);
+        QCOMPARE(c.mapping, std::string("by order"));
+        QCOMPARE(c.layers.size(), size_t(3));
+        QCOMPARE(report.results[0].layers[c.layers[1].layer].name, std::string("enc1.conv1.bias"));
+        QVERIFY(c.unmatched.empty());
+    }
+
+    // The profiler's Chrome trace: kernel events only (not cpu_op, instant or flow events), in start order.
+    void pytorchTrace()
+    {
+        const MeasurementSet set = loadMeasurements(fixture("pytorch-trace.json"));
+        QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
+        QCOMPARE(set.format, MeasurementFormat::PyTorchTrace);
+        QCOMPARE(set.rows.size(), size_t(3));
+        QCOMPARE(set.rows[0].name, std::string("implicit_convolve_sgemm"));
+        QCOMPARE(set.rows[1].name, std::string("add_bias_kernel"));
+        QCOMPARE(set.rows[2].name, std::string("relu_kernel"));
+        RFX_COMPARE_REL(set.rows[0].time, 410e-6, 1e-12);
+        RFX_COMPARE_REL(set.rows[1].time, 395.25e-6, 1e-12);
+    }
+
+    void malformed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << "" << "" << "file is empty";
+        QTest::newRow("comments only") << "# nothing\n\n" << "" << "file is empty";
+        QTest::newRow("no time column") << "layer,flops\nenc1.conv1,1\n" << "line 1: time_s" << "required column is missing";
+        QTest::newRow("unknown column") << "layer,time_ms\n" << "line 1: time_ms" << "unknown column";
+        QTest::newRow("negative time") << "layer,time_s\nenc1.conv1,-1\n" << "line 2: time_s" << "must be a positive number of seconds, got '-1'";
+        QTest::newRow("words for time") << "layer,time_s\nenc1.conv1,fast\n" << "line 2: time_s" << "got 'fast'";
+        QTest::newRow("NaN time") << "layer,time_s\nenc1.conv1,nan\n" << "line 2: time_s" << "got 'nan'";
+        QTest::newRow("field count") << "layer,time_s\nenc1.conv1,1,2\n" << "line 2" << "has 3 fields, the header 2";
+        QTest::newRow("open quote") << "layer,time_s\n\"enc1.conv1,1\n" << "line 2" << "unterminated quoted field";
+        QTest::newRow("empty name") << "layer,time_s\n,0.1\n" << "line 2: layer" << "must not be empty";
+        QTest::newRow("header only") << "layer,time_s\n" << "line 1" << "no measurement rows";
+        QTest::newRow("bad flops") << "layer,time_s,flops\nx,0.1,-3\n" << "line 2: flops" << "must be a non-negative number";
+        QTest::newRow("ncu missing column") << "\"ID\",\"Metric Name\",\"Metric Value\"\n" << "line 1"
+                                            << "needs the columns ID, Kernel Name, Metric Name, Metric Unit and Metric Value";
+        QTest::newRow("ncu unit") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                     "\"0\",\"k\",\"gpu__time_duration.sum\",\"fortnight\",\"1\"\n"
+                                  << "line 2: gpu__time_duration.sum" << "unknown time unit 'fortnight'";
+        QTest::newRow("ncu no duration") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                            "\"0\",\"k\",\"dram__bytes.sum\",\"byte\",\"10\"\n"
+                                         << "line 2: k" << "kernel has no gpu__time_duration.sum";
+        QTest::newRow("ncu bad value") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                          "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"n/a\"\n"
+                                       << "line 2: gpu__time_duration.sum" << "must be a non-negative number, got 'n/a'";
+        QTest::newRow("trace not JSON") << "{ \"traceEvents\": [" << "" << "not valid JSON";
+        QTest::newRow("trace no events") << "{ \"schemaVersion\": 1 }" << "traceEvents" << "a PyTorch profiler trace has";
+        QTest::newRow("trace no kernels") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"cpu_op\", \"dur\": 3} ] }"
+                                          << "traceEvents" << "no GPU kernel events";
+        QTest::newRow("trace bad dur") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": \"long\"} ] }"
+                                       << "traceEvents[0].dur" << "non-negative duration";
+    }
+    void malformed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        const MeasurementSet set = parseMeasurements(text.toStdString(), "m.csv");
+        QVERIFY(!set.ok());
+        const Diagnostic& d = set.diagnostics.front();
+        QCOMPARE(d.file, std::string("m.csv"));
+        QCOMPARE(QString::fromStdString(d.field), field);
+        QVERIFY2(d.message.find(message.toStdString()) != std::string::npos, toString(d).c_str());
+    }
+
+    void missingFile()
+    {
+        const MeasurementSet set = loadMeasurements(fixture("nope.csv"));
+        QVERIFY(!set.ok());
+        QVERIFY(set.diagnostics[0].message.starts_with("cannot read"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeasurements)
+#include "tst_measurements.moc"
