@@ -590,6 +590,61 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("unknown format")));
     }
 
+    // Measured against modelled: importing a file puts diamonds beside the modelled points, joined by a
+    // line, and the measured time, share of the bound and error in the table; a bad file changes nothing.
+    void importMeasurements()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.table()->isColumnHidden(LayerTableModel::Measured));
+        const QString dir = QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/");
+        QString error;
+        QVERIFY2(w.importMeasurements(dir + QStringLiteral("unet-plain.csv"), &error), qPrintable(error));
+        QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
+        QVERIFY2(w.measurementsStatus().contains(QStringLiteral("3 layers mapped by name onto NVIDIA GeForce RTX 2060 Super")),
+            qPrintable(w.measurementsStatus()));
+        QVERIFY(w.measurementsStatus().contains(QStringLiteral("1 row(s) did not map")));
+        int conv2 = -1, pool = -1;
+        for (int r = 0; r < w.table()->model()->rowCount(); ++r) {
+            if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.conv2"))
+                conv2 = r;
+            if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.pool"))
+                pool = r;
+        }
+        QCOMPARE(cell(w, conv2, LayerTableModel::Measured), QStringLiteral("6.62 ms"));
+        const LayerResult& model = w.report()->results[0].layers[size_t(
+            w.table()->model()->index(conv2, 0).data(LayerTableModel::LayerIndexRole).toInt())];
+        QCOMPARE(cell(w, conv2, LayerTableModel::OfBound), QString::fromStdString(formatPercent(model.time / 0.00662)));
+        QVERIFY(cell(w, pool, LayerTableModel::OfBound).endsWith(QStringLiteral("\u26a0"))); // beats the roof
+        QVERIFY(cell(w, 0, LayerTableModel::Measured).isEmpty() == (cell(w, 0, LayerTableModel::Name) != QStringLiteral("enc1.conv1")));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const auto measured = chart->measuredPoints();
+        QCOMPARE(measured.size(), size_t(3));
+        // enc1.conv2 measured with its own FLOPs and bytes: x = 23,786,422,272 / 166e6, y = F / 6.62 ms.
+        bool found = false;
+        for (const QPointF& p : measured)
+            found = found || (std::abs(p.x() - 23786422272.0 / 166e6) < 1e-9 * p.x()
+                                 && std::abs(p.y() - 23786422272.0 / 0.00662 / chart->yScale()) < 1e-9 * p.y());
+        QVERIFY(found);
+        // Still there after a slider step (recomputed against the new bounds).
+        w.controls()->batchSlider()->setValue(2);
+        QCOMPARE(chart->measuredPoints().size(), size_t(3));
+        // A bad file: a message with file, line and reason; the loaded measurements stay.
+        QTemporaryDir tmp;
+        const QString bad = tmp.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("layer,time_s\nenc1.conv1,-2\n");
+        f.close();
+        QVERIFY(!w.importMeasurements(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(error));
+        QCOMPARE(chart->measuredPoints().size(), size_t(3));
+        w.clearMeasurements();
+        QVERIFY(chart->measuredPoints().empty());
+        QVERIFY(w.table()->isColumnHidden(LayerTableModel::Error));
+    }
+
     void settingsRestoreConfigurationAndDevices()
     {
         {

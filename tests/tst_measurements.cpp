@@ -51,7 +51,7 @@ private slots:
         const LayerComparison& conv2 = c.layers[1];
         QCOMPARE(conv2.layer, layerIndex(r, "enc1.conv2"));
         RFX_COMPARE_REL(conv2.measured, 0.00662, 1e-12);
-        QCOMPARE(conv2.measuredFlops, 47572844544.0);
+        QCOMPARE(conv2.measuredFlops, 23786422272.0);
         QCOMPARE(conv2.measuredBytes, 166e6);
         QCOMPARE(conv2.bound, r.layers[conv2.layer].time);
         RFX_COMPARE_REL(conv2.efficiency, conv2.bound / 0.00662, 1e-12);

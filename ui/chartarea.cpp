@@ -90,6 +90,31 @@ void ChartArea::setReport(const Report& report)
     }
 }
 
+void ChartArea::setMeasured(int device, const Comparison& comparison)
+{
+    m_measuredDevice = device;
+    m_measured = comparison;
+    applyMeasured();
+}
+
+void ChartArea::clearMeasured()
+{
+    m_measuredDevice = -1;
+    m_measured = {};
+    applyMeasured();
+}
+
+void ChartArea::applyMeasured()
+{
+    for (size_t i = 0; i < m_panes.size(); ++i) {
+        const bool mine = m_measuredDevice >= 0 && i < m_shown && (m_overlay ? i == 0 : int(i) == m_measuredDevice);
+        if (mine)
+            m_panes[i].chart->setMeasured(m_measuredDevice, m_measured);
+        else
+            m_panes[i].chart->clearMeasured();
+    }
+}
+
 void ChartArea::setOverlay(bool overlay)
 {
     if (overlay == m_overlay)
@@ -97,6 +122,8 @@ void ChartArea::setOverlay(bool overlay)
     m_overlay = overlay;
     relayout(m_report.results.size());
     setReport(m_report);
+    if (m_measuredDevice >= 0)
+        applyMeasured();
 }
 
 void ChartArea::setFilter(const LayerFilter& filter)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "layerfilter.h"
+#include "measurements.h"
 #include "roofline.h"
 
 #include <QWidget>
@@ -23,6 +24,9 @@ public:
     explicit ChartArea(QWidget* parent = nullptr);
 
     void setReport(const Report& report);
+    /// Measured timings for report.results[device], drawn on that device's chart; clearMeasured() removes them.
+    void setMeasured(int device, const Comparison& comparison);
+    void clearMeasured();
     void setOverlay(bool overlay);
     bool overlay() const { return m_overlay; }
     void setFilter(const LayerFilter& filter);
@@ -59,6 +63,9 @@ private:
     LayerFilter m_filter;
     int m_selected = -1;
     double m_fontScale = 1.0;
+    int m_measuredDevice = -1;
+    Comparison m_measured;
+    void applyMeasured();
 };
 
 } // namespace rfx

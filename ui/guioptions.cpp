@@ -56,6 +56,10 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
                 o.error = QStringLiteral("--preset: expected classic, study-2022 or energy-study, got '%1'").arg(value);
                 return o;
             }
+        } else if (arg == QLatin1String("--measurements")) {
+            if (!needValue())
+                return o;
+            o.measurements = value;
         } else if (arg == QLatin1String("--no-restore")) {
             o.noRestore = true;
         } else if (arg == QLatin1String("--screenshot")) {
@@ -94,6 +98,7 @@ QString guiHelpText()
                           "  --overlay                  all devices on one chart\n"
                           "  --preset NAME              start on a preset (Presets menu): classic, study-2022, or\n"
                           "                             energy-study (opens the energy and tuning view)\n"
+                          "  --measurements FILE        import measured timings (plain CSV, ncu --csv, PyTorch trace)\n"
                           "  --screenshot FILE.png      render the window for the given options to FILE.png and exit\n"
                           "  --size WxH                 window size (screenshots default to 1600x1000)\n"
                           "  --devices-dir DIR          also load device files from DIR\n"

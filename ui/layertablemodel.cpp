@@ -56,6 +56,25 @@ void LayerTableModel::setReport(const Report& report, int device)
     endResetModel();
 }
 
+void LayerTableModel::setComparison(const std::optional<Comparison>& comparison)
+{
+    m_comparison = comparison;
+    m_measuredRow.assign(size_t(rowCount()), -1);
+    if (m_comparison)
+        for (size_t k = 0; k < m_comparison->layers.size(); ++k)
+            if (m_comparison->layers[k].layer < m_measuredRow.size())
+                m_measuredRow[m_comparison->layers[k].layer] = int(k);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, Measured), index(rowCount() - 1, Error));
+}
+
+const LayerComparison* LayerTableModel::measured(int row) const
+{
+    if (!m_comparison || row < 0 || size_t(row) >= m_measuredRow.size() || m_measuredRow[size_t(row)] < 0)
+        return nullptr;
+    return &m_comparison->layers[size_t(m_measuredRow[size_t(row)])];
+}
+
 const DeviceResult* LayerTableModel::deviceResult() const
 {
     return m_device < 0 ? nullptr : &m_report.results[size_t(m_device)];
@@ -119,6 +138,18 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return qs(formatTime(l.time, true));
         case Energy:
             return qs(formatSI(rowEnergy(l, *d, m_report.config.clockPercent), "J"));
+        case Measured:
+        case OfBound:
+        case Error: {
+            const LayerComparison* m = measured(index.row());
+            if (!m)
+                return {};
+            if (index.column() == Measured)
+                return qs(formatTime(m->measured, true));
+            if (index.column() == OfBound)
+                return QString(qs(formatPercent(m->efficiency)) + (m->aboveRoof ? QStringLiteral(" \u26a0") : QString()));
+            return QString((m->error >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + qs(formatPercent(std::abs(m->error))));
+        }
         case Share:
             return qs(formatPercent(l.share));
         }
@@ -155,6 +186,12 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return l.time;
         case Energy:
             return rowEnergy(l, *d, m_report.config.clockPercent);
+        case Measured:
+            return measured(index.row()) ? measured(index.row())->measured : -1.0;
+        case OfBound:
+            return measured(index.row()) ? measured(index.row())->efficiency : -1.0;
+        case Error:
+            return measured(index.row()) ? measured(index.row())->error : -1e300;
         case Share:
             return l.share;
         }
@@ -236,6 +273,12 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Time");
         case Energy:
             return tr("Energy");
+        case Measured:
+            return tr("Measured");
+        case OfBound:
+            return tr("Of bound");
+        case Error:
+            return tr("Error");
         case Share:
             return tr("Share of time");
         }
@@ -277,6 +320,14 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
                       "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
         case Time:
             return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
+        case Measured:
+            return tr("Measured time from the imported file (File \u25b8 Import measurements), summed over the rows "
+                      "mapped to this layer");
+        case OfBound:
+            return tr("Efficiency: the roofline bound divided by the measured time, the share of the bound reached. "
+                      "\u26a0: faster than the roof allows (units, or an FMA counted as one FLOP)");
+        case Error:
+            return tr("Model error: measured time / bound \u2212 1");
         case Energy:
             return tr("Energy of the row on one GPU: idle power x time + compute share of the dynamic power x busy "
                       "time x V\u00b2 + DRAM share x transfer time (README \u201cEnergy, clocks and multi-GPU\u201d)");

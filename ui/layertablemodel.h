@@ -1,5 +1,6 @@
 #pragma once
 
+#include "measurements.h"
 #include "roofline.h"
 
 #include <QAbstractTableModel>
@@ -16,7 +17,9 @@ public:
     enum Column {
         Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity,
         IntensityL2, IntensityL1, ///< per-level intensities; shown when the table's device models the level
-        Bound, Time, Energy, Share, ColumnCount
+        Bound, Time,
+        Measured, OfBound, Error, ///< from imported measurements; shown only with them
+        Energy, Share, ColumnCount
     };
     enum Role {
         SortRole = Qt::UserRole,
@@ -29,6 +32,8 @@ public:
 
     /// Shows `device` of `report` (an index into report.results); an out-of-range index empties the table.
     void setReport(const Report& report, int device);
+    /// Measured timings for the shown device (nothing: no measurement columns' content).
+    void setComparison(const std::optional<Comparison>& comparison);
     const DeviceResult* deviceResult() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -42,6 +47,9 @@ public:
 private:
     Report m_report;
     int m_device = -1;
+    const LayerComparison* measured(int row) const;
+    std::vector<int> m_measuredRow; ///< per layer: index into m_comparison->layers, or -1
+    std::optional<Comparison> m_comparison;
     QFont m_bold;
     QColor m_memoryColor;
     QColor m_computeColor;

@@ -192,6 +192,9 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_notes = new QLabel;
     m_notes->setVisible(false);
     statusBar()->addPermanentWidget(m_notes);
+    m_measuredLabel = new QLabel;
+    m_measuredLabel->setVisible(false);
+    statusBar()->addPermanentWidget(m_measuredLabel);
 
     buildMenus();
     reloadDevices();
@@ -208,6 +211,11 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     recompute();
     if (options.preset >= 0)
         loadPreset(options.preset);
+    if (!options.measurements.isEmpty()) {
+        QString error;
+        if (!importMeasurements(options.measurements, &error))
+            statusBar()->showMessage(error.section(QLatin1Char('\n'), 0, 1), 15000);
+    }
     m_state = { m_config, m_deviceIds };
     m_dirty = false;
     updateTitle();
@@ -276,6 +284,7 @@ QWidget* MainWindow::buildTablePane()
         if (m_report)
             m_model->setReport(*m_report, m_tableDevice->currentIndex());
         updateLevelColumns();
+        updateMeasurements();
         m_proxy->refresh();
         selectLayer(m_selectedLayer);
     });
@@ -313,6 +322,15 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Export chart\u2026"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportChartInteractive);
     file->addAction(tr("Export &table\u2026"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportTableInteractive);
     file->addAction(tr("&Copy chart"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyChart);
+    file->addSeparator();
+    file->addAction(tr("Import &measurements\u2026"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import measurements"), QString(),
+            tr("Measurements (*.csv *.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !importMeasurements(path, &error))
+            QMessageBox::warning(this, tr("Import measurements"), error);
+    });
+    file->addAction(tr("C&lear measurements"), this, &MainWindow::clearMeasurements);
     file->addSeparator();
     file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
     file->addSeparator();
@@ -582,6 +600,65 @@ void MainWindow::updateEnergy()
     m_energy->setInputs(m_config, devices);
 }
 
+bool MainWindow::importMeasurements(const QString& path, QString* error)
+{
+    MeasurementSet set = loadMeasurements(path.toStdString());
+    if (!set.ok()) {
+        QStringList lines;
+        for (const Diagnostic& d : set.diagnostics)
+            if (lines.size() < 8)
+                lines << qs(toString(d));
+        if (error)
+            *error = tr("%1 is not a measurement file the app reads:\n%2\n\nFormats: a plain CSV with layer,time_s[,flops,bytes]; "
+                        "ncu --csv (details page); a PyTorch profiler trace (export_chrome_trace).")
+                         .arg(path, lines.join(QLatin1Char('\n')));
+        return false;
+    }
+    m_measurements = std::move(set);
+    updateMeasurements();
+    return true;
+}
+
+void MainWindow::clearMeasurements()
+{
+    m_measurements.reset();
+    updateMeasurements();
+}
+
+void MainWindow::updateMeasurements()
+{
+    const int device = m_tableDevice->currentIndex();
+    const bool shown = m_measurements && m_report && device >= 0 && device < int(m_report->results.size());
+    for (int column : { int(LayerTableModel::Measured), int(LayerTableModel::OfBound), int(LayerTableModel::Error) })
+        if (m_table->isColumnHidden(column) == shown)
+            m_table->setColumnHidden(column, !shown);
+    if (!shown) {
+        m_model->setComparison(std::nullopt);
+        m_charts->clearMeasured();
+        m_measurementsStatus.clear();
+        m_measuredLabel->setVisible(false);
+        return;
+    }
+    const DeviceResult& r = m_report->results[size_t(device)];
+    const Comparison c = compareMeasurements(*m_measurements, r);
+    m_model->setComparison(c);
+    m_charts->setMeasured(device, c);
+    m_measurementsStatus = tr("Measured: %1 (%2), %3 layers mapped %4 onto %5; %6 of the bound reached%7")
+                               .arg(QFileInfo(qs(m_measurements->file)).fileName(),
+                                   qs(std::string(measurementFormatName(m_measurements->format))))
+                               .arg(c.layers.size())
+                               .arg(qs(c.mapping), qs(r.device.name),
+                                   qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
+                                   c.unmatched.empty() ? QString() : tr("; %n row(s) did not map", "", int(c.unmatched.size())));
+    m_measuredLabel->setText(m_measurementsStatus);
+    QStringList tip;
+    for (size_t i = 0; i < c.unmatched.size() && i < 30; ++i)
+        tip << qs(c.unmatched[i]);
+    m_measuredLabel->setToolTip(tip.isEmpty() ? tr("Every measured row mapped to a layer")
+                                              : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n'))));
+    m_measuredLabel->setVisible(true);
+}
+
 void MainWindow::updateLevelColumns()
 {
     // Per-level intensities exist only under the tiled model, on devices whose file gives L2 / L1 bandwidths.
@@ -655,6 +732,7 @@ void MainWindow::recompute()
         if (m_table->isColumnHidden(column) == algorithms)
             m_table->setColumnHidden(column, !algorithms);
     updateLevelColumns();
+    updateMeasurements();
     if (!m_columnsSized && m_model->rowCount() > 0) {
         // Once: sizing to contents on every slider step would cost more than the analysis.
         m_table->resizeColumnsToContents();

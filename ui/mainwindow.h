@@ -4,6 +4,7 @@
 #include "figure.h"
 #include "guioptions.h"
 #include "layerfilter.h"
+#include "measurements.h"
 #include "roofline.h"
 #include "session.h"
 
@@ -72,6 +73,13 @@ public:
     FigureSpec currentFigure() const;
     /// Writes the layer tables in the format the file's extension names (.csv .json .md .tex).
     bool exportTable(const QString& path, QString* error);
+    /// Loads measured timings (plain CSV, ncu --csv, PyTorch trace) and shows them beside the model for
+    /// the table's device; false and `error` (file, line, reason) when the file is not usable, and then
+    /// whatever was shown before stays.
+    bool importMeasurements(const QString& path, QString* error);
+    void clearMeasurements();
+    /// "measurements: FILE (format), mapped by name onto DEVICE ..." or empty.
+    QString measurementsStatus() const { return m_measurementsStatus; }
     QTextBrowser* explainView() const { return m_explain; }
     void setPresentationMode(bool on);
 
@@ -105,6 +113,7 @@ private:
     void selectLayer(int layer);
     void updateLevelColumns();
     void updateEnergy();
+    void updateMeasurements();
     void updateTableDevices();
     void restoreSettings(const GuiOptions& options);
     void saveSettings() const;
@@ -142,6 +151,9 @@ private:
     QDockWidget* m_explainDock = nullptr;
     EnergyView* m_energy = nullptr;
     QDockWidget* m_energyDock = nullptr;
+    std::optional<MeasurementSet> m_measurements;
+    QString m_measurementsStatus;
+    QLabel* m_measuredLabel = nullptr;
     QTextBrowser* m_explain = nullptr;
     QFont m_baseFont;
     bool m_presentation = false;

@@ -169,6 +169,27 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_selection->attachAxis(m_x);
     m_selection->attachAxis(m_y);
 
+    m_measuredPoints = new QScatterSeries;
+    m_measuredPoints->setName(tr("measured"));
+    m_measuredPoints->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_measuredPoints->setMarkerSize(11);
+    m_measuredPoints->setColor(Qt::transparent);
+    m_measuredPoints->setBorderColor(darkPalette() ? Qt::white : Qt::black);
+    m_measuredPoints->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 1.6));
+    m_measuredAbove = new QScatterSeries;
+    m_measuredAbove->setName(tr("measured above the roof (check units)"));
+    m_measuredAbove->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_measuredAbove->setMarkerSize(12);
+    m_measuredAbove->setColor(QColor(0xd0, 0x00, 0x00));
+    m_measuredAbove->setBorderColor(QColor(0x80, 0x00, 0x00));
+    for (QScatterSeries* m : { m_measuredPoints, m_measuredAbove }) {
+        m_chart->addSeries(m);
+        m->attachAxis(m_x);
+        m->attachAxis(m_y);
+        m->setVisible(false);
+        m_chart->legend()->markers(m).first()->setVisible(false);
+    }
+
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 260);
     ensureSeries(1);
@@ -419,6 +440,22 @@ void RooflineChart::rebuild()
                     xmax = std::max(xmax, l.flops / q);
         }
     }
+    for (int idx : m_devices) {
+        if (idx != m_measuredDevice)
+            continue;
+        const DeviceResult& d = m_report.results[size_t(idx)];
+        for (const LayerComparison& lc : m_measured.layers) {
+            if (lc.layer >= d.layers.size() || lc.measured <= 0)
+                continue;
+            const LayerResult& l = d.layers[lc.layer];
+            const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;
+            const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
+            if (f > 0 && q > 0) {
+                xmin = std::min(xmin, f / q), xmax = std::max(xmax, f / q);
+                ymin = std::min(ymin, f / lc.measured / m_scale), ymax = std::max(ymax, f / lc.measured / m_scale);
+            }
+        }
+    }
     if (n == 0 || !(xmin > 0) || !(ymin > 0)) {
         xmin = 0.01, xmax = 1e4, ymin = 1, ymax = 1e5;
     }
@@ -560,6 +597,21 @@ void RooflineChart::rebuild()
                             m->setVisible(!overlay && slot == 0 && k == 1);
             }
         }
+    }
+
+    bool measuredShown = false;
+    for (size_t slot = 0; slot < n; ++slot)
+        if (m_devices[slot] == m_measuredDevice) {
+            drawMeasured(slot, m_report.results[size_t(m_devices[slot])]);
+            measuredShown = true;
+        }
+    if (!measuredShown) {
+        setVisibleIf(m_measuredPoints, false);
+        setVisibleIf(m_measuredAbove, false);
+        for (QLineSeries* j : m_joins)
+            setVisibleIf(j, false);
+        for (QScatterSeries* m : { m_measuredPoints, m_measuredAbove })
+            m_chart->legend()->markers(m).first()->setVisible(false);
     }
 
     QString title;
@@ -725,6 +777,75 @@ std::vector<QPointF> RooflineChart::layerPoints() const
     std::vector<QPointF> out;
     for (auto& [i, p] : found)
         out.push_back(p);
+    return out;
+}
+
+void RooflineChart::setMeasured(int device, const Comparison& comparison)
+{
+    m_measuredDevice = device;
+    m_measured = comparison;
+    rebuild();
+}
+
+void RooflineChart::clearMeasured()
+{
+    if (m_measuredDevice < 0)
+        return;
+    m_measuredDevice = -1;
+    m_measured = {};
+    rebuild();
+}
+
+void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
+{
+    QList<QPointF> below, above;
+    size_t used = 0;
+    const QColor joinColor = m_devices.size() > 1 ? deviceColor(slot) : (dark() ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x55, 0x55, 0x55));
+    for (const LayerComparison& lc : m_measured.layers) {
+        if (lc.layer >= d.layers.size() || lc.measured <= 0)
+            continue;
+        const LayerResult& l = d.layers[lc.layer];
+        const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;
+        const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
+        if (!(f > 0 && q > 0) || l.intensity <= 0 || l.attainable <= 0)
+            continue; // a log axis cannot place it (zero-FLOP rows such as concat)
+        const QPointF measured(f / q, f / lc.measured / m_scale);
+        (lc.aboveRoof ? above : below).append(measured);
+        if (used == m_joins.size()) {
+            auto* j = new QLineSeries;
+            m_chart->addSeries(j);
+            j->attachAxis(m_x);
+            j->attachAxis(m_y);
+            m_chart->legend()->markers(j).first()->setVisible(false);
+            m_joins.push_back(j);
+        }
+        QLineSeries* j = m_joins[used++];
+        j->replace({ QPointF(l.intensity, l.attainable / m_scale), measured });
+        const QPen pen(joinColor, 1.0, Qt::DotLine);
+        if (j->pen() != pen)
+            j->setPen(pen);
+        setVisibleIf(j, true);
+    }
+    for (size_t k = used; k < m_joins.size(); ++k)
+        setVisibleIf(m_joins[k], false);
+    m_measuredPoints->replace(below);
+    m_measuredAbove->replace(above);
+    setVisibleIf(m_measuredPoints, true);
+    setVisibleIf(m_measuredAbove, !above.isEmpty());
+    m_chart->legend()->markers(m_measuredPoints).first()->setVisible(true);
+    m_chart->legend()->markers(m_measuredAbove).first()->setVisible(!above.isEmpty());
+    m_cacheDirty = true;
+}
+
+std::vector<QPointF> RooflineChart::measuredPoints() const
+{
+    std::vector<QPointF> out;
+    if (m_measuredDevice < 0)
+        return out;
+    for (QScatterSeries* s : { m_measuredPoints, m_measuredAbove })
+        for (const QPointF& p : s->points())
+            out.push_back(p);
+    std::sort(out.begin(), out.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "layerfilter.h"
+#include "measurements.h"
 #include "roofline.h"
 
 #include <QChartView>
@@ -55,6 +56,14 @@ public:
     /// For tests and exports: the plotted layer points of the first device, in layer order
     /// (x in FLOP/byte, y in units of yScale() FLOP/s).
     std::vector<QPointF> layerPoints() const;
+    /// Measured timings of report.results[device] beside the model: a hollow diamond per measured layer
+    /// at (F / Q, F / measured time), joined to its modelled point; red where it beats the roof. F and Q
+    /// are the measured FLOPs and bytes where the file has them, else the model's. -1 clears.
+    void setMeasured(int device, const Comparison& comparison);
+    void clearMeasured();
+    /// For tests: the measured points (x in FLOP/byte, y in units of yScale() FLOP/s), in layer order.
+    std::vector<QPointF> measuredPoints() const;
+
     /// For tests: the first device's points at level 0 (L2) or 1 (L1), in layer order.
     std::vector<QPointF> levelPoints(int level) const;
     QPointF xRange() const;
@@ -97,6 +106,12 @@ private:
     double m_printFontPx = 10;
     double m_markerScale = 1.0;
     bool m_cacheDirty = true; ///< items may exist that cacheStaticItems() has not seen
+    int m_measuredDevice = -1;
+    Comparison m_measured;
+    QScatterSeries* m_measuredPoints = nullptr;
+    QScatterSeries* m_measuredAbove = nullptr;
+    std::vector<class QLineSeries*> m_joins; ///< one per measured layer, reused
+    void drawMeasured(size_t slot, const DeviceResult& d);
     struct BaseFonts {
         QFont title, legend, axisLabels, axisTitle;
     } m_baseFonts;
