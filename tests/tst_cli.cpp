@@ -1,6 +1,7 @@
 // roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
 // executable (exit status and streams as a shell sees them).
 #include "cli.h"
+#include "device_loader.h"
 #include "options.h"
 #include "roofline.h"
 #include "testutils.h"
@@ -209,6 +210,23 @@ private slots:
         r = cli({ "compare" });
         QCOMPARE(r.code, 2);
         QVERIFY(contains(r.err, "compare: which measurement file?"));
+    }
+
+    // roofline-cli measure --quick: figures for each test, and a device file the loader accepts.
+    void measure()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("mine.json")).toStdString();
+        Run r = cli({ "measure", "--quick", "--tdp-w", "45", "--id", "mine", "--output", file });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "  FP32 peak      ") && contains(r.out, "  DRAM triad     "), r.out.c_str());
+        QVERIFY(contains(r.out, "wrote " + file + " (device id mine)"));
+        const DeviceLoad load = loadDeviceFile(file);
+        QVERIFY(load.device);
+        QCOMPARE(load.device->tdpWatts, 45.0);
+        r = cli({ "measure", "--tdp-w", "lots" });
+        QCOMPARE(r.code, 2);
+        QVERIFY(contains(r.err, "--tdp-w: expected the CPU's TDP in watts, got 'lots'"));
     }
 
     void allDevices()

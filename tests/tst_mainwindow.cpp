@@ -645,6 +645,27 @@ private slots:
         QVERIFY(w.table()->isColumnHidden(LayerTableModel::Error));
     }
 
+    // Tools > Measure this machine: a quick run writes this-machine.json to the user device folder, which
+    // appears in the device list, checked, with a chart.
+    void measureThisMachine()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MicrobenchOptions quick;
+        quick.threads = 2;
+        quick.secondsPerTest = 0.005;
+        quick.repeats = 2;
+        quick.dramBytes = 8.0 * 1024 * 1024;
+        QString summary;
+        QCOMPARE(w.measureThisMachine(quick, 65, &summary), QStringLiteral("this-machine"));
+        QVERIFY2(summary.contains(QStringLiteral("FP32 peak: ")), qPrintable(summary));
+        QVERIFY(QFileInfo::exists(QString::fromStdString((userDeviceDir() / "this-machine.json").string())));
+        QCOMPARE(w.report()->results.size(), size_t(2));
+        QCOMPARE(w.report()->results[1].device.id, std::string("this-machine"));
+        QCOMPARE(w.report()->results[1].device.kind, std::string("cpu"));
+    }
+
     void settingsRestoreConfigurationAndDevices()
     {
         {

@@ -49,8 +49,16 @@
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QEventLoop>
+#include <QThread>
+#include <QProgressDialog>
+#include <QInputDialog>
 #include <QUndoCommand>
 #include <QUndoStack>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
 
 namespace rfx {
 
@@ -352,6 +360,16 @@ void MainWindow::buildMenus()
     presets->addAction(tr("Energy study (Castro et al. 2018): ResNet-50 training, Titan X Maxwell and Pascal, "
                           "batch 64\u2013256, 1\u20132 GPUs"),
         QKeySequence(tr("Ctrl+3")), this, [this] { loadPreset(2); });
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(tr("&Measure this machine\u2026"), this, [this] {
+        QString summary;
+        const QString id = measureThisMachine(MicrobenchOptions {}, raplPackageWatts(), &summary);
+        if (!id.isEmpty())
+            QMessageBox::information(this, tr("Measure this machine"), summary);
+        else if (!summary.isEmpty())
+            statusBar()->showMessage(summary, 10000);
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
@@ -657,6 +675,93 @@ void MainWindow::updateMeasurements()
     m_measuredLabel->setToolTip(tip.isEmpty() ? tr("Every measured row mapped to a layer")
                                               : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n'))));
     m_measuredLabel->setVisible(true);
+}
+
+QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary)
+{
+    auto say = [&](const QString& text) {
+        if (summary)
+            *summary = text;
+    };
+    if (tdpWatts <= 0) {
+        bool ok = false;
+        tdpWatts = QInputDialog::getDouble(this, tr("Measure this machine"),
+            tr("The CPU's TDP in watts, for the energy model (power cannot be measured here; the device file says so "
+               "and can be edited later):"),
+            65, 1, 10000, 0, &ok);
+        if (!ok) {
+            say(tr("Measuring cancelled"));
+            return {};
+        }
+    }
+    QProgressDialog dialog(tr("Measuring this machine\u2026"), tr("Cancel"), 0, 1000, this);
+    dialog.setWindowTitle(tr("Measure this machine"));
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(0);
+    dialog.setValue(0);
+    std::atomic<int> permille { 0 };
+    std::atomic<bool> cancel { false };
+    std::mutex stageLock;
+    std::string stage = "starting";
+    std::optional<MicrobenchResult> result;
+    // The benchmarks run on their own thread (they load every core); this one keeps the dialog alive.
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        result = runMicrobenchmarks(options, [&](double fraction, const std::string& what) {
+            permille = int(fraction * 1000);
+            const std::lock_guard<std::mutex> lock(stageLock);
+            stage = what;
+            return !cancel.load();
+        });
+    }));
+    QEventLoop loop;
+    connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
+    connect(&dialog, &QProgressDialog::canceled, &loop, [&] { cancel = true; });
+    QTimer poll;
+    poll.setInterval(50);
+    connect(&poll, &QTimer::timeout, &dialog, [&] {
+        dialog.setValue(permille.load());
+        const std::lock_guard<std::mutex> lock(stageLock);
+        dialog.setLabelText(tr("Measuring this machine: %1").arg(qs(stage)));
+    });
+    worker->start();
+    poll.start();
+    if (!worker->isFinished())
+        loop.exec();
+    worker->wait();
+    poll.stop();
+    dialog.reset();
+    if (!result) {
+        say(cancel ? tr("Measuring cancelled; no device file written") : tr("Measuring failed: the benchmark arrays did not fit in memory"));
+        return {};
+    }
+    const MicrobenchResult& r = *result;
+    const std::string id = "this-machine";
+    const std::string text = microbenchDeviceJson(r, id, r.cpuName + " (measured)", tdpWatts);
+    const std::filesystem::path dir = userDeviceDir();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const QString path = qs((dir / (id + ".json")).string());
+    QSaveFile out(path); // atomic
+    if (!out.open(QIODevice::WriteOnly) || out.write(text.c_str(), qint64(text.size())) < 0 || !out.commit()) {
+        say(tr("%1: cannot write: %2").arg(path, out.errorString()));
+        return {};
+    }
+    reloadDevices();
+    QStringList ids = m_deviceIds;
+    if (!ids.contains(qs(id)))
+        ids.append(qs(id));
+    setDevices(ids);
+    auto line = [&](const QString& what, const BenchFigure& f, const char* unit) {
+        return tr("%1: %2 (repeats within %3)").arg(what, qs(formatSI(f.best, unit)), qs(formatPercent(f.spread)));
+    };
+    say(tr("%1, %2 threads, %3, in %4:\n%5\n%6\n%7\n%8\n%9\n\nWritten to %10 as device \u201cthis-machine\u201d.")
+            .arg(qs(r.cpuName))
+            .arg(r.threads)
+            .arg(qs(r.isa), qs(formatTime(r.seconds)), line(tr("FP32 peak"), r.fp32, "FLOP/s"),
+                line(tr("FP64 peak"), r.fp64, "FLOP/s"), line(tr("L1 read"), r.l1, "B/s"), line(tr("L2 read"), r.l2, "B/s"),
+                line(tr("DRAM triad"), r.dram, "B/s"))
+            .arg(path));
+    return qs(id);
 }
 
 void MainWindow::updateLevelColumns()

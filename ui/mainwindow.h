@@ -5,6 +5,7 @@
 #include "guioptions.h"
 #include "layerfilter.h"
 #include "measurements.h"
+#include "microbench.h"
 #include "roofline.h"
 #include "session.h"
 
@@ -78,6 +79,10 @@ public:
     /// whatever was shown before stays.
     bool importMeasurements(const QString& path, QString* error);
     void clearMeasurements();
+    /// Tools > Measure this machine: runs the CPU micro-benchmarks with a progress dialog that can cancel,
+    /// writes the device file to the user device folder and checks the new device. `tdpWatts` <= 0 asks.
+    /// Returns the device id written, or empty (cancelled or failed; `summary` then says why).
+    QString measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary = nullptr);
     /// "measurements: FILE (format), mapped by name onto DEVICE ..." or empty.
     QString measurementsStatus() const { return m_measurementsStatus; }
     QTextBrowser* explainView() const { return m_explain; }

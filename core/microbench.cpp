@@ -1,0 +1,441 @@
+#include "microbench.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define RFX_X86 1
+#endif
+
+namespace rfx {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// --- peak FLOP/s -------------------------------------------------------------------------------
+// Each kernel runs `iters` rounds of 12 independent FMAs and returns a value that depends on all of
+// them, so that nothing is optimised away. FLOP per call: iters x 12 x lanes x 2.
+constexpr int kChains = 12;
+
+#ifdef RFX_X86
+__attribute__((target("avx512f"))) double fma512f(long iters)
+{
+    __m512 a[kChains];
+    for (int k = 0; k < kChains; ++k)
+        a[k] = _mm512_set1_ps(1.0f + float(k) * 1e-3f);
+    const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
+    for (long i = 0; i < iters; ++i)
+        for (int k = 0; k < kChains; ++k)
+            a[k] = _mm512_fmadd_ps(a[k], b, c);
+    __m512 s = a[0];
+    for (int k = 1; k < kChains; ++k)
+        s = _mm512_add_ps(s, a[k]);
+    // Stored and summed by hand: GCC 12's _mm512_reduce_add_* warns about its own internals.
+    alignas(64) float out[16];
+    _mm512_store_ps(out, s);
+    double t = 0;
+    for (float v : out)
+        t += v;
+    return t;
+}
+__attribute__((target("avx512f"))) double fma512d(long iters)
+{
+    __m512d a[kChains];
+    for (int k = 0; k < kChains; ++k)
+        a[k] = _mm512_set1_pd(1.0 + k * 1e-3);
+    const __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-6);
+    for (long i = 0; i < iters; ++i)
+        for (int k = 0; k < kChains; ++k)
+            a[k] = _mm512_fmadd_pd(a[k], b, c);
+    __m512d s = a[0];
+    for (int k = 1; k < kChains; ++k)
+        s = _mm512_add_pd(s, a[k]);
+    alignas(64) double out[8];
+    _mm512_store_pd(out, s);
+    double t = 0;
+    for (double v : out)
+        t += v;
+    return t;
+}
+__attribute__((target("avx2,fma"))) double fma256f(long iters)
+{
+    __m256 a[kChains];
+    for (int k = 0; k < kChains; ++k)
+        a[k] = _mm256_set1_ps(1.0f + float(k) * 1e-3f);
+    const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
+    for (long i = 0; i < iters; ++i)
+        for (int k = 0; k < kChains; ++k)
+            a[k] = _mm256_fmadd_ps(a[k], b, c);
+    alignas(32) float out[8];
+    __m256 s = a[0];
+    for (int k = 1; k < kChains; ++k)
+        s = _mm256_add_ps(s, a[k]);
+    _mm256_store_ps(out, s);
+    double t = 0;
+    for (float v : out)
+        t += v;
+    return t;
+}
+__attribute__((target("avx2,fma"))) double fma256d(long iters)
+{
+    __m256d a[kChains];
+    for (int k = 0; k < kChains; ++k)
+        a[k] = _mm256_set1_pd(1.0 + k * 1e-3);
+    const __m256d b = _mm256_set1_pd(0.999999), c = _mm256_set1_pd(1e-6);
+    for (long i = 0; i < iters; ++i)
+        for (int k = 0; k < kChains; ++k)
+            a[k] = _mm256_fmadd_pd(a[k], b, c);
+    alignas(32) double out[4];
+    __m256d s = a[0];
+    for (int k = 1; k < kChains; ++k)
+        s = _mm256_add_pd(s, a[k]);
+    _mm256_store_pd(out, s);
+    return out[0] + out[1] + out[2] + out[3];
+}
+__attribute__((target("avx2"))) double sum256(const double* p, std::size_t n, long reps)
+{
+    __m256d s[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd() };
+    for (long r = 0; r < reps; ++r)
+        for (std::size_t i = 0; i + 16 <= n; i += 16) {
+            s[0] = _mm256_add_pd(s[0], _mm256_load_pd(p + i));
+            s[1] = _mm256_add_pd(s[1], _mm256_load_pd(p + i + 4));
+            s[2] = _mm256_add_pd(s[2], _mm256_load_pd(p + i + 8));
+            s[3] = _mm256_add_pd(s[3], _mm256_load_pd(p + i + 12));
+        }
+    alignas(32) double out[4];
+    _mm256_store_pd(out, _mm256_add_pd(_mm256_add_pd(s[0], s[1]), _mm256_add_pd(s[2], s[3])));
+    return out[0] + out[1] + out[2] + out[3];
+}
+#endif
+
+template <typename T>
+double fmaScalar(long iters)
+{
+    T a[kChains];
+    for (int k = 0; k < kChains; ++k)
+        a[k] = T(1) + T(k) * T(1e-3);
+    const T b = T(0.999999), c = T(1e-6);
+    for (long i = 0; i < iters; ++i)
+        for (int k = 0; k < kChains; ++k)
+            a[k] = a[k] * b + c;
+    double s = 0;
+    for (T v : a)
+        s += double(v);
+    return s;
+}
+
+double sumScalar(const double* p, std::size_t n, long reps)
+{
+    double s[4] = {};
+    for (long r = 0; r < reps; ++r)
+        for (std::size_t i = 0; i + 4 <= n; i += 4) {
+            s[0] += p[i];
+            s[1] += p[i + 1];
+            s[2] += p[i + 2];
+            s[3] += p[i + 3];
+        }
+    return s[0] + s[1] + s[2] + s[3];
+}
+
+enum class Isa { Avx512, Avx2, Scalar };
+
+Isa detectIsa()
+{
+#ifdef RFX_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return Isa::Avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return Isa::Avx2;
+#endif
+    return Isa::Scalar;
+}
+
+int lanes(Isa isa, bool single)
+{
+    switch (isa) {
+    case Isa::Avx512:
+        return single ? 16 : 8;
+    case Isa::Avx2:
+        return single ? 8 : 4;
+    case Isa::Scalar:
+        break;
+    }
+    return 1;
+}
+
+double fmaKernel(Isa isa, bool single, long iters)
+{
+#ifdef RFX_X86
+    if (isa == Isa::Avx512)
+        return single ? fma512f(iters) : fma512d(iters);
+    if (isa == Isa::Avx2)
+        return single ? fma256f(iters) : fma256d(iters);
+#endif
+    return single ? fmaScalar<float>(iters) : fmaScalar<double>(iters);
+}
+
+double sumKernel(Isa isa, const double* p, std::size_t n, long reps)
+{
+#ifdef RFX_X86
+    if (isa != Isa::Scalar)
+        return sum256(p, n, reps);
+#endif
+    return sumScalar(p, n, reps);
+}
+
+std::atomic<double> g_sink { 0 }; // results land here so that no kernel is optimised away
+
+// Runs `work(thread)` on `threads` threads at once and returns the wall time from the common start.
+template <typename Work>
+double parallel(int threads, Work work)
+{
+    std::atomic<int> ready { 0 };
+    std::atomic<bool> go { false };
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads));
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            ready.fetch_add(1);
+            while (!go.load(std::memory_order_acquire))
+                std::this_thread::yield();
+            work(t);
+        });
+    while (ready.load() < threads)
+        std::this_thread::yield();
+    const auto start = Clock::now();
+    go.store(true, std::memory_order_release);
+    for (std::thread& th : pool)
+        th.join();
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double sysconfBytes(int name)
+{
+    const long v = sysconf(name);
+    return v > 0 ? double(v) : 0;
+}
+
+std::string cpuModel()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+            std::string v = line.substr(line.find(':') + 1);
+            v.erase(0, v.find_first_not_of(' '));
+            return v;
+        }
+    return "this machine's CPU";
+}
+
+double cpuClockHz()
+{
+    std::ifstream max("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    double khz = 0;
+    if (max >> khz && khz > 0)
+        return khz * 1e3;
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("cpu MHz", 0) == 0 && line.find(':') != std::string::npos)
+            return std::atof(line.substr(line.find(':') + 1).c_str()) * 1e6;
+    return 0;
+}
+
+} // namespace
+
+double raplPackageWatts()
+{
+    std::ifstream in("/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw");
+    double uw = 0;
+    return (in >> uw && uw > 0) ? uw * 1e-6 : 0;
+}
+
+std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, const MicrobenchProgress& progress)
+{
+    const auto begin = Clock::now();
+    MicrobenchResult r;
+    const Isa isa = detectIsa();
+    r.isa = isa == Isa::Avx512 ? "AVX-512" : isa == Isa::Avx2 ? "AVX2 + FMA" : "scalar";
+    r.threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    r.cpuName = cpuModel();
+    r.memoryBytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+    r.l1Bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
+    r.l2Bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);
+    r.l3Bytes = sysconfBytes(_SC_LEVEL3_CACHE_SIZE);
+#endif
+    r.clockHz = cpuClockHz();
+    const int repeats = std::max(1, o.repeats);
+    const int steps = 5 * repeats;
+    int step = 0;
+    auto tick = [&](const std::string& stage) { return !progress || progress(double(step++) / steps, stage); };
+
+    // Repeats of one measurement: best and spread.
+    auto measure = [&](const std::string& stage, auto once) -> std::optional<BenchFigure> {
+        std::vector<double> v;
+        for (int k = 0; k < repeats; ++k) {
+            if (!tick(stage + " (" + std::to_string(k + 1) + " of " + std::to_string(repeats) + ")"))
+                return std::nullopt;
+            v.push_back(once());
+        }
+        BenchFigure f;
+        f.best = *std::max_element(v.begin(), v.end());
+        f.spread = f.best > 0 ? (f.best - *std::min_element(v.begin(), v.end())) / f.best : 0;
+        return f;
+    };
+
+    // FMA: calibrate the rounds so that one repeat lasts about secondsPerTest.
+    for (bool single : { true, false }) {
+        long iters = 1 << 14;
+        for (;;) {
+            const auto t0 = Clock::now();
+            g_sink = g_sink + fmaKernel(isa, single, iters);
+            const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (dt > o.secondsPerTest / 8 || iters > (1L << 40))
+                break;
+            iters *= 2;
+        }
+        iters = std::max(1L, long(double(iters) * o.secondsPerTest / std::max(1e-9, [&] {
+            const auto t0 = Clock::now();
+            g_sink = g_sink + fmaKernel(isa, single, iters);
+            return std::chrono::duration<double>(Clock::now() - t0).count();
+        }())));
+        const double flop = double(iters) * kChains * lanes(isa, single) * 2 * r.threads;
+        auto f = measure(single ? "FP32 FMA, all cores" : "FP64 FMA, all cores", [&] {
+            return flop / parallel(r.threads, [&](int) { g_sink = g_sink + fmaKernel(isa, single, iters); });
+        });
+        if (!f)
+            return std::nullopt;
+        (single ? r.fp32 : r.fp64) = *f;
+    }
+
+    // Cache read bandwidth: per-thread working sets that fit in L1 and in L2.
+    for (bool level1 : { true, false }) {
+        const double perCore = level1 ? 16 * 1024.0 : std::max(64 * 1024.0, (r.l2Bytes > 0 ? r.l2Bytes : 512 * 1024.0) / 4);
+        const std::size_t n = std::size_t(perCore / sizeof(double)) / 16 * 16;
+        std::vector<std::unique_ptr<double[], void (*)(void*)>> sets;
+        for (int t = 0; t < r.threads; ++t) {
+            auto* p = static_cast<double*>(std::aligned_alloc(64, n * sizeof(double)));
+            if (!p)
+                return std::nullopt;
+            std::fill(p, p + n, 1.0);
+            sets.emplace_back(p, std::free);
+        }
+        long reps = 1;
+        for (;;) {
+            const auto t0 = Clock::now();
+            g_sink = g_sink + sumKernel(isa, sets[0].get(), n, reps);
+            if (std::chrono::duration<double>(Clock::now() - t0).count() > o.secondsPerTest / 4 || reps > (1L << 40))
+                break;
+            reps *= 2;
+        }
+        const double bytes = double(n) * sizeof(double) * double(reps) * r.threads;
+        auto f = measure(level1 ? "L1 read bandwidth" : "L2 read bandwidth", [&] {
+            return bytes / parallel(r.threads, [&](int t) { g_sink = g_sink + sumKernel(isa, sets[size_t(t)].get(), n, reps); });
+        });
+        if (!f)
+            return std::nullopt;
+        (level1 ? r.l1 : r.l2) = *f;
+    }
+
+    // DRAM: the triad over arrays far beyond the last-level cache.
+    double footprint = o.dramBytes;
+    if (footprint <= 0) {
+        footprint = std::clamp(4 * std::max(r.l3Bytes, r.l2Bytes * r.threads), 256.0 * 1024 * 1024, 2048.0 * 1024 * 1024);
+        if (r.memoryBytes > 0)
+            footprint = std::min(footprint, r.memoryBytes / 4);
+    }
+    const std::size_t n = std::size_t(footprint / 3 / sizeof(double));
+    std::unique_ptr<double[]> a(new (std::nothrow) double[n]), b(new (std::nothrow) double[n]), c(new (std::nothrow) double[n]);
+    if (!a || !b || !c)
+        return std::nullopt;
+    auto slice = [&](int t) {
+        const std::size_t lo = n * std::size_t(t) / std::size_t(r.threads), hi = n * std::size_t(t + 1) / std::size_t(r.threads);
+        return std::pair { lo, hi };
+    };
+    // First touch by the thread that will use each part (NUMA placement).
+    parallel(r.threads, [&](int t) {
+        auto [lo, hi] = slice(t);
+        for (std::size_t i = lo; i < hi; ++i)
+            a[i] = 0, b[i] = 1, c[i] = 2;
+    });
+    auto triad = [&](int passes) {
+        const double s = 3.0;
+        return parallel(r.threads, [&](int t) {
+            auto [lo, hi] = slice(t);
+            double* __restrict pa = a.get();
+            const double* __restrict pb = b.get();
+            const double* __restrict pc = c.get();
+            for (int p = 0; p < passes; ++p)
+                for (std::size_t i = lo; i < hi; ++i)
+                    pa[i] = pb[i] + s * pc[i];
+        });
+    };
+    // Enough passes per repeat to last about secondsPerTest: one short pass is at the mercy of a noisy neighbour.
+    const int passes = std::clamp(int(o.secondsPerTest / std::max(1e-6, triad(1))), 1, 1000);
+    auto f = measure("DRAM triad", [&] { return 24.0 * double(n) * passes / triad(passes); });
+    if (!f)
+        return std::nullopt;
+    r.dram = *f;
+    g_sink = g_sink + a[n / 2];
+    if (progress)
+        progress(1.0, "done");
+    r.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+    return r;
+}
+
+std::string microbenchDeviceJson(const MicrobenchResult& r, const std::string& id, const std::string& name, double tdpWatts)
+{
+    auto round4 = [](double v) { return v > 0 ? std::round(v * 1e4) / 1e4 : v; };
+    std::ostringstream notes;
+    notes.precision(3);
+    notes << "Measured by Roofline Explorer's 'measure this machine' on " << r.threads << " threads (" << r.isa
+          << "): best of the repeats, spreads FP32 " << r.fp32.spread * 100 << " %, FP64 " << r.fp64.spread * 100
+          << " %, DRAM " << r.dram.spread * 100 << " %, L1 " << r.l1.spread * 100 << " %, L2 " << r.l2.spread * 100
+          << " %. tdp_w is the figure given when measuring (not measured); idle_w is taken as 10 % of it. Edit both "
+             "for the energy model.";
+    nlohmann::ordered_json d;
+    d["schema"] = 1;
+    d["id"] = id;
+    d["name"] = name;
+    d["kind"] = "cpu";
+    d["architecture"] = r.cpuName;
+    d["cores"] = r.threads;
+    d["peak"] = { { "fp32_tflops", round4(r.fp32.best / 1e12) }, { "fp64_tflops", round4(r.fp64.best / 1e12) } };
+    d["dram_gbs"] = std::round(r.dram.best / 1e9 * 10) / 10;
+    d["memory_gib"] = std::round(r.memoryBytes / double(1 << 30) * 10) / 10;
+    if (r.l1Bytes > 0)
+        d["l1_kib"] = r.l1Bytes / 1024;
+    d["l2_mib"] = r.l2Bytes > 0 ? r.l2Bytes / (1024.0 * 1024) : 0.5;
+    if (r.l3Bytes > 0)
+        d["l3_mib"] = r.l3Bytes / (1024.0 * 1024);
+    // The cache figures are measured per working set; the hierarchy wants each level at least as fast as the
+    // one behind it, which a measurement on a busy machine may not give.
+    const double l2 = std::max(r.l2.best, r.dram.best), l1 = std::max(r.l1.best, l2);
+    d["l2_gbs"] = std::round(l2 / 1e9);
+    d["l1_gbs"] = std::round(l1 / 1e9);
+    d["tdp_w"] = tdpWatts;
+    d["idle_w"] = std::round(tdpWatts * 0.1 * 10) / 10;
+    d["boost_clock_mhz"] = r.clockHz > 0 ? std::round(r.clockHz / 1e6) : 1000;
+    d["sources"] = { "Measured on this machine by roofline-cli measure / Tools > Measure this machine (method: README "
+                     "'Measure this machine')" };
+    d["notes"] = notes.str() + (r.clockHz > 0 ? "" : " boost_clock_mhz unknown here: 1000 is a stand-in.");
+    return d.dump(2) + "\n";
+}
+
+} // namespace rfx
