@@ -401,7 +401,13 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
 
 std::string microbenchDeviceJson(const MicrobenchResult& r, const std::string& id, const std::string& name, double tdpWatts)
 {
-    auto round4 = [](double v) { return v > 0 ? std::round(v * 1e4) / 1e4 : v; };
+    // Four significant digits: a laptop's 0.02391 TFLOP/s keeps its precision as well as a server's 3.456.
+    auto round4 = [](double v) {
+        if (!(v > 0))
+            return v;
+        const double scale = std::pow(10.0, 3 - std::floor(std::log10(v)));
+        return std::round(v * scale) / scale;
+    };
     std::ostringstream notes;
     notes.precision(3);
     notes << "Measured by Roofline Explorer's 'measure this machine' on " << r.threads << " threads (" << r.isa
@@ -417,7 +423,7 @@ std::string microbenchDeviceJson(const MicrobenchResult& r, const std::string& i
     d["architecture"] = r.cpuName;
     d["cores"] = r.threads;
     d["peak"] = { { "fp32_tflops", round4(r.fp32.best / 1e12) }, { "fp64_tflops", round4(r.fp64.best / 1e12) } };
-    d["dram_gbs"] = std::round(r.dram.best / 1e9 * 10) / 10;
+    d["dram_gbs"] = round4(r.dram.best / 1e9);
     d["memory_gib"] = std::round(r.memoryBytes / double(1 << 30) * 10) / 10;
     if (r.l1Bytes > 0)
         d["l1_kib"] = r.l1Bytes / 1024;
@@ -427,8 +433,8 @@ std::string microbenchDeviceJson(const MicrobenchResult& r, const std::string& i
     // The cache figures are measured per working set; the hierarchy wants each level at least as fast as the
     // one behind it, which a measurement on a busy machine may not give.
     const double l2 = std::max(r.l2.best, r.dram.best), l1 = std::max(r.l1.best, l2);
-    d["l2_gbs"] = std::round(l2 / 1e9);
-    d["l1_gbs"] = std::round(l1 / 1e9);
+    d["l2_gbs"] = round4(l2 / 1e9);
+    d["l1_gbs"] = round4(l1 / 1e9);
     d["tdp_w"] = tdpWatts;
     d["idle_w"] = std::round(tdpWatts * 0.1 * 10) / 10;
     d["boost_clock_mhz"] = r.clockHz > 0 ? std::round(r.clockHz / 1e6) : 1000;
