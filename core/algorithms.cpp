@@ -127,7 +127,11 @@ AlgorithmCost convolutionCost(const Layer& l, ConvAlgorithm algorithm)
     const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
     const Shape& o = l.out;
     const double n = double(o.n), cin = double(in.c), cout = double(o.c);
-    const double directMacs = n * cout * double(o.h) * double(o.w) * (cin / l.groups) * l.kh * l.kw;
+    // A transposed convolution is counted at its input positions (DESIGN.md): every input element meets
+    // the whole kernel once. Counted at output positions it would be stride^2 times too many.
+    const double directMacs = l.op == Op::ConvTranspose
+        ? n * cin * double(in.h) * double(in.w) * (cout / l.groups) * l.kh * l.kw
+        : n * cout * double(o.h) * double(o.w) * (cin / l.groups) * l.kh * l.kw;
     c.flops = 2 * directMacs;
     c.gemmMacs = directMacs;
     if (l.op != Op::Conv) {
