@@ -321,6 +321,25 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
         double ts;
         Measurement m;
     };
+    // Operators (cpu_op events) by their "External id": a kernel that carries the same id was launched
+    // by that operator, and its device time is counted as the operator's (per-operator device time).
+    std::map<double, size_t> opIndex;
+    std::vector<Ev> ops;
+    for (size_t i = 0; i < events->size(); ++i) {
+        const nlohmann::json& e = (*events)[i];
+        if (!e.is_object() || e.value("ph", std::string()) != "X" || lower(e.value("cat", std::string())) != "cpu_op")
+            continue;
+        const auto args = e.find("args");
+        if (args == e.end() || !args->is_object() || !args->contains("External id") || !(*args)["External id"].is_number())
+            continue;
+        const auto ts = e.find("ts");
+        Measurement m;
+        m.name = e.value("name", std::string("operator"));
+        m.line = int(i);
+        opIndex.emplace((*args)["External id"].get<double>(), ops.size());
+        ops.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
+    }
+    std::vector<bool> opUsed(ops.size(), false);
     std::vector<Ev> kernels;
     for (size_t i = 0; i < events->size(); ++i) {
         const nlohmann::json& e = (*events)[i];
@@ -333,12 +352,23 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
             error(field + ".dur", "a kernel event needs a non-negative duration in microseconds");
             continue;
         }
+        const auto args = e.find("args");
+        if (args != e.end() && args->is_object() && args->contains("External id") && (*args)["External id"].is_number()) {
+            if (auto op = opIndex.find((*args)["External id"].get<double>()); op != opIndex.end()) {
+                ops[op->second].m.time += dur->get<double>() * 1e-6;
+                opUsed[op->second] = true;
+                continue;
+            }
+        }
         Measurement m;
         m.name = e.value("name", std::string("kernel"));
         m.time = dur->get<double>() * 1e-6;
         m.line = int(i);
         kernels.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
     }
+    for (size_t k = 0; k < ops.size(); ++k)
+        if (opUsed[k])
+            kernels.push_back(std::move(ops[k]));
     std::stable_sort(kernels.begin(), kernels.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
     for (Ev& k : kernels)
         set.rows.push_back(std::move(k.m));

@@ -17,8 +17,10 @@ namespace rfx {
 ///                   (or dram__bytes_read.sum + dram__bytes_write.sum), FLOPs from the
 ///                   smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum counters (FMA counts 2).
 ///                   Units as ncu prints them: nsecond/usecond/msecond/second; byte/Kbyte/Mbyte/Gbyte (decimal)
-///  PyTorch trace    the profiler's Chrome trace JSON (`prof.export_chrome_trace`): every complete event
-///                   ("ph": "X") of category "kernel", in start order, "dur" in microseconds
+///  PyTorch trace    the profiler's Chrome trace JSON (`prof.export_chrome_trace`): complete events
+///                   ("ph": "X") of category "kernel", "dur" in microseconds, summed per launching operator
+///                   (the cpu_op with the kernel's "External id": per-operator device time); kernels
+///                   without one stay on their own; in start order
 enum class MeasurementFormat { PlainCsv, NsightCompute, PyTorchTrace };
 std::string_view measurementFormatName(MeasurementFormat f); ///< "plain CSV", "Nsight Compute CSV", "PyTorch trace"
 

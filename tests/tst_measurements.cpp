@@ -94,14 +94,16 @@ private slots:
         QVERIFY(c.unmatched.empty());
     }
 
-    // The profiler's Chrome trace: kernel events only (not cpu_op, instant or flow events), in start order.
+    // The profiler's Chrome trace: device time of the kernels (not cpu_op, instant or flow events), per
+    // launching operator where the trace links them by "External id" (the convolution kernel, id 1, counts
+    // for aten::conv2d), in start order.
     void pytorchTrace()
     {
         const MeasurementSet set = loadMeasurements(fixture("pytorch-trace.json"));
         QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
         QCOMPARE(set.format, MeasurementFormat::PyTorchTrace);
         QCOMPARE(set.rows.size(), size_t(3));
-        QCOMPARE(set.rows[0].name, std::string("implicit_convolve_sgemm"));
+        QCOMPARE(set.rows[0].name, std::string("aten::conv2d"));
         QCOMPARE(set.rows[1].name, std::string("add_bias_kernel"));
         QCOMPARE(set.rows[2].name, std::string("relu_kernel"));
         RFX_COMPARE_REL(set.rows[0].time, 410e-6, 1e-12);
