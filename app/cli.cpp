@@ -223,6 +223,26 @@ std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, C
     return std::nullopt;
 }
 
+// The devices the options name (the RTX 2060 Super when none; only the first with `firstOnly`), from
+// the shipped, extra and user folders; the exit code after saying why when that fails.
+std::optional<int> chooseDevices(const ConfigOptions& options, const Common& common, const std::filesystem::path& exeDir,
+    std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
+{
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    if (lib.devices.empty()) {
+        err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
+        return ExitFailure;
+    }
+    std::vector<std::string> ids = options.devices;
+    if (ids.empty())
+        ids.push_back("rtx-2060-super");
+    if (firstOnly)
+        ids.resize(1);
+    if (!resolveDevices(lib, ids, chosen, err))
+        return ExitUsage;
+    return std::nullopt;
+}
+
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
@@ -238,17 +258,9 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         return ExitUsage;
     }
 
-    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
-    if (lib.devices.empty()) {
-        err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
-        return ExitFailure;
-    }
-    std::vector<std::string> ids = options.devices;
-    if (ids.empty())
-        ids.push_back("rtx-2060-super");
     std::vector<Device> chosen;
-    if (!resolveDevices(lib, ids, chosen, err))
-        return ExitUsage;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
+        return *code;
 
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     if (!outcome.report) {
@@ -344,13 +356,9 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << "roofline-cli: impossible configuration: " << *problem << "\n";
         return ExitUsage;
     }
-    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
-    std::vector<std::string> ids = options.devices;
-    if (ids.empty())
-        ids.push_back("rtx-2060-super");
     std::vector<Device> chosen;
-    if (lib.devices.empty() || !resolveDevices(lib, ids, chosen, err))
-        return ExitUsage;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
+        return *code;
     const TuneOutcome outcome = tune(options.config, chosen, ranges);
     if (!outcome.error.empty()) {
         err << "roofline-cli: tune: " << outcome.error << "\n";
@@ -387,13 +395,9 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << toString(d) << "\n";
     if (!set.ok())
         return ExitFailure;
-    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
-    std::vector<std::string> ids = options.devices;
-    if (ids.empty())
-        ids.push_back("rtx-2060-super");
     std::vector<Device> chosen;
-    if (lib.devices.empty() || !resolveDevices(lib, { ids.front() }, chosen, err))
-        return ExitUsage;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
+        return *code;
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     if (!outcome.report) {
         err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
