@@ -223,11 +223,16 @@ std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, C
     return std::nullopt;
 }
 
-// The devices the options name (the RTX 2060 Super when none; only the first with `firstOnly`), from
-// the shipped, extra and user folders; the exit code after saying why when that fails.
+// Checks the configuration, then picks the devices the options name (the RTX 2060 Super when none; only
+// the first with `firstOnly`) from the shipped, extra and user folders; the exit code after saying why
+// when either fails.
 std::optional<int> chooseDevices(const ConfigOptions& options, const Common& common, const std::filesystem::path& exeDir,
     std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
 {
+    if (auto problem = validate(options.config)) {
+        err << "roofline-cli: impossible configuration: " << *problem << "\n";
+        return ExitUsage;
+    }
     const DeviceLibrary lib = loadLibrary(common, exeDir, err);
     if (lib.devices.empty()) {
         err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
@@ -253,11 +258,6 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
         && common.format != "latex")
         return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
-    if (auto problem = validate(options.config)) {
-        err << "roofline-cli: impossible configuration: " << *problem << "\n";
-        return ExitUsage;
-    }
-
     std::vector<Device> chosen;
     if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
         return *code;
@@ -352,10 +352,6 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     if (common.format != "table" && common.format != "json" && common.format != "csv")
         return usageError(err, "--format: expected table, json or csv, got '" + common.format + "'");
-    if (auto problem = validate(options.config)) {
-        err << "roofline-cli: impossible configuration: " << *problem << "\n";
-        return ExitUsage;
-    }
     std::vector<Device> chosen;
     if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
         return *code;
