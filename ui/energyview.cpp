@@ -194,7 +194,7 @@ EnergyView::EnergyView(QWidget* parent)
     });
 
     m_timer.setSingleShot(true);
-    m_timer.setInterval(0);
+    m_timer.setInterval(40);
     connect(&m_timer, &QTimer::timeout, this, &EnergyView::update);
 }
 
@@ -207,8 +207,11 @@ void EnergyView::setInputs(const Config& config, const std::vector<Device>& devi
 
 void EnergyView::schedule()
 {
+    // Throttled, not debounced: a slider drag sends a step every few milliseconds, and a sweep costs a
+    // few more; at most one sweep per 40 ms keeps the drag smooth and the view live while it moves.
     m_pending = true;
-    m_timer.start();
+    if (!m_timer.isActive())
+        m_timer.start();
 }
 
 void EnergyView::flush()

@@ -18,7 +18,7 @@ namespace rfx {
 /// against GPU count; the Pareto chart of time against energy per image over the swept batches, GPU
 /// counts and clocks, with the least time, least energy and least energy-delay configurations marked
 /// and their reasons in words. Inputs come from the window (setInputs); the sweep ranges and the
-/// objective are this view's own. Work is coalesced: many setInputs in one event-loop turn cost one sweep.
+/// objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per 40 ms.
 class EnergyView : public QWidget {
     Q_OBJECT
 public:
