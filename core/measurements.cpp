@@ -105,6 +105,13 @@ std::optional<double> number(std::string s, bool thousands)
 
 std::string where(int line) { return "line " + std::to_string(line); }
 
+// Figures beyond these are typing or unit errors, not measurements of one layer; refusing them also
+// keeps every sum of them finite.
+constexpr double kMaxSeconds = 1e6; // 11.6 days
+constexpr double kMaxCount = 1e24; // FLOP or byte: a day at 10 EFLOP/s is 8.6e23
+const char* kTooLongWhy = "is more than 1e6 s (11.6 days) for one layer; is the column in seconds?";
+const char* kTooManyWhy = "is more than 1e24, beyond any one layer's count; is the unit right?";
+
 MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t headerLine, const std::vector<std::string>& header,
     const std::string& file)
 {
@@ -154,6 +161,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
         const auto time = number(f[size_t(timeCol)], false);
         if (!time || *time <= 0)
             error(line, "time_s", "must be a positive number of seconds, got '" + f[size_t(timeCol)] + "'");
+        else if (*time > kMaxSeconds)
+            error(line, "time_s", f[size_t(timeCol)] + " " + kTooLongWhy);
         else
             m.time = *time;
         for (auto [col, target, what] : { std::tuple { flopsCol, &m.flops, "flops" }, std::tuple { bytesCol, &m.bytes, "bytes" } }) {
@@ -162,6 +171,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
             const auto v = number(f[size_t(col)], false);
             if (!v || *v < 0)
                 error(line, what, "must be a non-negative number, got '" + f[size_t(col)] + "'");
+            else if (*v > kMaxCount)
+                error(line, what, f[size_t(col)] + " " + kTooManyWhy);
             else
                 *target = *v;
         }
@@ -250,8 +261,9 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
         const std::string& name = f[size_t(metric)];
         const std::string& u = f[size_t(unit)];
         auto v = number(f[size_t(value)], true);
-        const bool wanted = name == "gpu__time_duration.sum" || name.rfind("dram__bytes", 0) == 0
-            || name.rfind("smsp__sass_thread_inst_executed_op_", 0) == 0;
+        static const std::string flopPrefix = "smsp__sass_thread_inst_executed_op_";
+        const bool wanted = name == "gpu__time_duration.sum" || name == "dram__bytes.sum" || name == "dram__bytes_read.sum"
+            || name == "dram__bytes_write.sum" || name.rfind(flopPrefix, 0) == 0;
         if (!wanted)
             continue;
         if (!v || *v < 0) {
@@ -262,15 +274,21 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
             const double s = timeUnit(u);
             if (s == 0)
                 error(line, name, "unknown time unit '" + u + "' (nsecond, usecond, msecond, second)");
+            else if (*v * s > kMaxSeconds)
+                error(line, name, f[size_t(value)] + " " + u + " " + kTooLongWhy);
             k.time = *v * s;
         } else if (name == "dram__bytes.sum" || name == "dram__bytes_read.sum" || name == "dram__bytes_write.sum") {
             const double s = byteUnit(u);
             if (s == 0)
                 error(line, name, "unknown byte unit '" + u + "' (byte, Kbyte, Mbyte, Gbyte)");
+            else if (*v * s > kMaxCount)
+                error(line, name, f[size_t(value)] + " " + u + " " + kTooManyWhy);
             (name == "dram__bytes.sum" ? k.dram : name == "dram__bytes_read.sum" ? k.dramRead : k.dramWrite) = *v * s;
+        } else if (*v > kMaxCount) {
+            error(line, name, f[size_t(value)] + " " + kTooManyWhy);
         } else {
             // smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum: thread instructions.
-            const std::string op = name.substr(std::string("smsp__sass_thread_inst_executed_op_").size());
+            const std::string op = name.substr(flopPrefix.size());
             for (const char* p : { "dadd", "fadd", "hadd", "dmul", "fmul", "hmul" })
                 if (op.rfind(p, 0) == 0)
                     k.flops += *v, k.anyFlops = true;
@@ -295,6 +313,14 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
     if (set.ok() && set.rows.empty())
         error(int(headerLine) + 1, "", "no kernels with a duration");
     return set;
+}
+
+// A string member of a trace event, or `otherwise` when it is missing or not a string (json::value
+// would throw on a number where a string belongs).
+std::string member(const nlohmann::json& e, const char* key, const char* otherwise = "")
+{
+    const auto it = e.find(key);
+    return it != e.end() && it->is_string() ? it->get<std::string>() : std::string(otherwise);
 }
 
 MeasurementSet parseTrace(std::string_view text, const std::string& file)
@@ -327,14 +353,14 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
     std::vector<Ev> ops;
     for (size_t i = 0; i < events->size(); ++i) {
         const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || e.value("ph", std::string()) != "X" || lower(e.value("cat", std::string())) != "cpu_op")
+        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "cpu_op")
             continue;
         const auto args = e.find("args");
         if (args == e.end() || !args->is_object() || !args->contains("External id") || !(*args)["External id"].is_number())
             continue;
         const auto ts = e.find("ts");
         Measurement m;
-        m.name = e.value("name", std::string("operator"));
+        m.name = member(e, "name", "operator");
         m.line = int(i);
         opIndex.emplace((*args)["External id"].get<double>(), ops.size());
         ops.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
@@ -343,13 +369,17 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
     std::vector<Ev> kernels;
     for (size_t i = 0; i < events->size(); ++i) {
         const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || e.value("ph", std::string()) != "X" || lower(e.value("cat", std::string())) != "kernel")
+        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "kernel")
             continue;
         const std::string field = "traceEvents[" + std::to_string(i) + "]";
         const auto dur = e.find("dur");
         const auto ts = e.find("ts");
         if (dur == e.end() || !dur->is_number() || dur->get<double>() < 0 || !std::isfinite(dur->get<double>())) {
             error(field + ".dur", "a kernel event needs a non-negative duration in microseconds");
+            continue;
+        }
+        if (dur->get<double>() * 1e-6 > kMaxSeconds) {
+            error(field + ".dur", dur->dump() + " us " + kTooLongWhy);
             continue;
         }
         const auto args = e.find("args");
@@ -361,7 +391,7 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
             }
         }
         Measurement m;
-        m.name = e.value("name", std::string("kernel"));
+        m.name = member(e, "name", "kernel");
         m.time = dur->get<double>() * 1e-6;
         m.line = int(i);
         kernels.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });

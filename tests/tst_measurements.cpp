@@ -138,6 +138,20 @@ private slots:
         QTest::newRow("ncu bad value") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                           "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"n/a\"\n"
                                        << "line 2: gpu__time_duration.sum" << "must be a non-negative number, got 'n/a'";
+        // Found by fuzz_measurements: figures that overflow once scaled or summed are refused.
+        QTest::newRow("time in ms as s") << "layer,time_s\nenc1.conv1,3500000\n" << "line 2: time_s"
+                                         << "3500000 is more than 1e6 s (11.6 days) for one layer";
+        QTest::newRow("huge bytes") << "layer,time_s,bytes\nx,0.1,1e300\n" << "line 2: bytes" << "is more than 1e24";
+        QTest::newRow("ncu huge Gbyte") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                           "\"0\",\"k\",\"dram__bytes.sum\",\"Gbyte\",\"1e300\"\n"
+                                        << "line 2: dram__bytes.sum" << "1e300 Gbyte is more than 1e24";
+        QTest::newRow("ncu huge second") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                            "\"0\",\"k\",\"gpu__time_duration.sum\",\"msecond\",\"1e300\"\n"
+                                         << "line 2: gpu__time_duration.sum" << "is more than 1e6 s";
+        QTest::newRow("trace huge dur") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 1e300} ] }"
+                                        << "traceEvents[0].dur" << "is more than 1e6 s";
+        QTest::newRow("trace ph number") << "{ \"traceEvents\": [ {\"ph\": 0, \"cat\": \"kernel\", \"dur\": 3} ] }"
+                                         << "traceEvents" << "no GPU kernel events"; // found by fuzz_measurements: it threw
         QTest::newRow("trace not JSON") << "{ \"traceEvents\": [" << "" << "not valid JSON";
         QTest::newRow("trace no events") << "{ \"schemaVersion\": 1 }" << "traceEvents" << "a PyTorch profiler trace has";
         QTest::newRow("trace no kernels") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"cpu_op\", \"dur\": 3} ] }"
@@ -156,6 +170,23 @@ private slots:
         QCOMPARE(d.file, std::string("m.csv"));
         QCOMPARE(QString::fromStdString(d.field), field);
         QVERIFY2(d.message.find(message.toStdString()) != std::string::npos, toString(d).c_str());
+    }
+
+    void ncuOtherMetricsIgnored()
+    {
+        // Found by fuzz_measurements: a metric that only starts like a DRAM one ("dram__bytes_read.sum.per_second")
+        // once reached the FLOP branch and threw out_of_range. Metrics the model does not use are skipped.
+        const MeasurementSet set = parseMeasurements("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                                     "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"12.5\"\n"
+                                                     "\"0\",\"k\",\"dram__bytes_read.sum.per_second\",\"Gbyte/second\",\"300\"\n"
+                                                     "\"0\",\"k\",\"dram__bytes\",\"byte\",\"7\"\n"
+                                                     "\"0\",\"k\",\"smsp__sass_thread_inst_executed_op_\",\"inst\",\"9\"\n",
+            "m.csv");
+        QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
+        QCOMPARE(set.rows.size(), size_t(1));
+        RFX_COMPARE_REL(set.rows[0].time, 12.5e-6, 1e-12);
+        QCOMPARE(set.rows[0].bytes, -1.0);
+        QCOMPARE(set.rows[0].flops, -1.0);
     }
 
     void missingFile()
