@@ -282,20 +282,6 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
     return out ? ExitOk : ExitFailure;
 }
 
-// "A..B" or "A" -> {A, B}; false if malformed.
-template <typename T, typename Parse>
-bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
-{
-    const size_t dots = text.find("..");
-    const auto a = parse(dots == std::string::npos ? text : text.substr(0, dots));
-    const auto b = dots == std::string::npos ? a : parse(text.substr(dots + 2));
-    if (!a || !b)
-        return false;
-    lo = *a;
-    hi = *b;
-    return true;
-}
-
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
@@ -304,47 +290,11 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     TuneRanges ranges;
     ranges.batchMin = 1;
     Objective objective = Objective::Energy;
-    auto intOf = [](const std::string& s) -> std::optional<int> {
-        int v = 0;
-        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc() || p != s.data() + s.size())
-            return std::nullopt;
-        return v;
-    };
     for (size_t i = 0; i < args.size(); ++i) {
-        const SplitOption split = splitOption(args[i]);
-        const std::string& name = split.name;
-        if (name == "--objective" || name == "--batch" || name == "--gpus" || name == "--clock" || name == "--clock-step") {
-            std::string value;
-            if (split.value)
-                value = *split.value;
-            else if (i + 1 < args.size())
-                value = args[++i];
-            else
-                return usageError(err, name + ": missing value");
-            bool ok = true;
-            if (name == "--objective") {
-                const auto o = parseObjective(value);
-                ok = o.has_value();
-                if (o)
-                    objective = *o;
-            } else if (name == "--batch") {
-                ok = parseRange(value, ranges.batchMin, ranges.batchMax, intOf);
-            } else if (name == "--gpus") {
-                ok = parseRange(value, ranges.gpusMin, ranges.gpusMax, intOf);
-            } else if (name == "--clock") {
-                ok = parseRange(value, ranges.clockMin, ranges.clockMax, parseClockPercent);
-            } else {
-                const auto step = parseClockPercent(value);
-                ok = step && *step >= 1;
-                if (ok)
-                    ranges.clockStep = *step;
-            }
-            if (!ok)
-                return usageError(err, name == "--objective" ? "--objective: expected time, energy or edp, got '" + value + "'"
-                        : name == "--clock" ? "--clock: expected fractions of the boost clock A..B (e.g. 0.5..1), got '" + value + "'"
-                        : name == "--clock-step" ? "--clock-step: expected a fraction such as 0.05, got '" + value + "'"
-                                                  : name + ": expected whole numbers A..B, got '" + value + "'");
+        std::string error;
+        if (const OptionStatus st = applyTuneOption(args, i, ranges, objective, error); st != OptionStatus::NotConfigOption) {
+            if (st == OptionStatus::Error)
+                return usageError(err, error);
             continue;
         }
         if (auto code = takeOption(args, i, options, common, "tune", err))

@@ -2,6 +2,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "options.h"
 #include "roofline.h"
 
 #include <cstddef>
@@ -108,6 +109,12 @@ struct TuneRanges {
 enum class Objective { Time, Energy, Edp };
 std::string_view objectiveName(Objective o); ///< time, energy, edp
 std::optional<Objective> parseObjective(std::string_view s);
+
+/// The tuning options of `roofline-cli tune`: --objective time|energy|edp, --batch A..B, --gpus A..B,
+/// --clock A..B (fractions or percents of the boost clock), --clock-step F; "--name=value" works too.
+/// A single value A means A..A. Ranges are checked by tune(), which says what it accepts.
+OptionStatus applyTuneOption(const std::vector<std::string>& args, std::size_t& i, TuneRanges& ranges, Objective& objective,
+    std::string& error);
 
 struct TunePoint {
     int batch = 0; ///< per GPU

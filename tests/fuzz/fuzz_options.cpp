@@ -1,5 +1,7 @@
-// The command line: one argument per line. Configuration and export options are parsed; a
-// configuration that parses and validates is built and analysed on a fixed device.
+// The command line: one argument per line. Configuration, export and tuning options are parsed; a
+// configuration that parses and validates is built and analysed on a fixed device, and tuned when
+// its ranges are small.
+#include "energy.h"
 #include "figure.h"
 #include "options.h"
 #include "roofline.h"
@@ -41,6 +43,37 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (error.empty()) {
         __builtin_trap();
     }
+
+    // `roofline-cli tune`: its own options first, then the configuration's (as app/cli.cpp does).
+    rfx::ConfigOptions tuneOptions;
+    rfx::TuneRanges ranges;
+    rfx::Objective objective = rfx::Objective::Energy;
+    bool tuneOk = true;
+    for (std::size_t i = 0; i < args.size() && tuneOk; ++i) {
+        rfx::OptionStatus st = rfx::applyTuneOption(args, i, ranges, objective, error);
+        if (st == rfx::OptionStatus::NotConfigOption)
+            st = rfx::applyConfigOption(args, i, tuneOptions, error);
+        if (st == rfx::OptionStatus::Error && error.empty())
+            __builtin_trap(); // a refused option must say why
+        tuneOk = st == rfx::OptionStatus::Consumed;
+    }
+    const rfx::Config& t = tuneOptions.config;
+    const long long span = (long long)ranges.gpusMax - ranges.gpusMin;
+    if (tuneOk && !rfx::validate(t) && t.unet.height <= 256 && t.unet.width <= 256 && span >= 0 && span < 4
+        && ranges.batchMax <= 64 && ranges.clockStep >= 10) {
+        rfx::Device d;
+        d.id = "fuzz";
+        d.name = "Fuzz";
+        d.peak["fp32"] = 1e13;
+        d.dramBandwidth = 1e11;
+        d.memoryBytes = 8e9;
+        d.tdpWatts = 250;
+        d.idleWatts = 30;
+        const rfx::TuneOutcome outcome = rfx::tune(t, { d }, ranges);
+        if (outcome.error.empty() == outcome.results.empty())
+            __builtin_trap(); // results or a reason, never both or neither
+    }
+
     rfx::FigureSpec spec;
     if (!rfx::parseExportArgs(args, spec, error) && error.empty())
         __builtin_trap();
