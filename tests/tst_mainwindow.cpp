@@ -30,6 +30,9 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTableView>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -374,6 +377,24 @@ private slots:
         table->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(w.selectedLayer(), 3);
         QCOMPARE(w.chartArea()->charts()[0]->selectedLayer(), 3);
+    }
+
+    void startupMessageHidesTheAnalysisLine()
+    {
+        // A message given while the window is built (here: an unknown device id) used to be drawn over
+        // the status bar's analysis line, both texts at once.
+        MainWindow w(fresh({ QStringLiteral("rtx-2060-super"), QStringLiteral("no-such-gpu") }));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Unknown device id(s) ignored: no-such-gpu"));
+        QLabel* line = nullptr;
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("U-Net")))
+                line = l;
+        QVERIFY(line);
+        QVERIFY(!line->isVisible());
+        w.statusBar()->clearMessage();
+        QVERIFY(line->isVisible());
     }
 
     void invalidSizeIsExplainedInPlace()

@@ -222,7 +222,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     if (!options.measurements.isEmpty()) {
         QString error;
         if (!importMeasurements(options.measurements, &error))
-            statusBar()->showMessage(error.section(QLatin1Char('\n'), 0, 1), 15000);
+            showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
     m_state = { m_config, m_deviceIds };
     m_dirty = false;
@@ -368,7 +368,7 @@ void MainWindow::buildMenus()
         if (!id.isEmpty())
             QMessageBox::information(this, tr("Measure this machine"), summary);
         else if (!summary.isEmpty())
-            statusBar()->showMessage(summary, 10000);
+            showStatus(summary, 10000);
     });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -470,7 +470,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         if (!m_library.find(id.toStdString()))
             unknown.append(id);
     if (!unknown.isEmpty())
-        statusBar()->showMessage(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
+        showStatus(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
     m_config = config;
     m_controls->setConfig(config);
     m_deviceIds = devices;
@@ -494,6 +494,27 @@ void MainWindow::saveSettings() const
     settings.setValue(QLatin1String(SettingsKey::Overlay), m_charts->overlay());
     settings.setValue(QLatin1String(SettingsKey::ConvOnly), m_filter.convolutionsOnly);
     settings.setValue(QLatin1String(SettingsKey::TopN), m_filter.topN);
+}
+
+void MainWindow::showStatus(const QString& message, int timeoutMs)
+{
+    // QStatusBar hides its normal widgets (the analysis line) for a message only if they are visible at
+    // that moment: a message given before the window is shown (an unknown device id on the command line,
+    // a measurement file) was drawn over that line. Such a message waits for the window to show.
+    if (!isVisible()) {
+        m_pendingStatus = { message, timeoutMs };
+        return;
+    }
+    statusBar()->showMessage(message, timeoutMs);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event); // children, the analysis line among them, are visible by now
+    if (m_pendingStatus) {
+        const auto [message, timeoutMs] = *std::exchange(m_pendingStatus, std::nullopt);
+        statusBar()->showMessage(message, timeoutMs);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -1070,7 +1091,7 @@ bool MainWindow::saveInteractive(bool saveAs)
         QMessageBox::warning(this, tr("Cannot save session"), error);
         return false;
     }
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    showStatus(tr("Saved %1").arg(path), 5000);
     return true;
 }
 
@@ -1108,7 +1129,7 @@ void MainWindow::exportChartInteractive()
         return;
     }
     QSettings().setValue(QLatin1String(SettingsKey::LastDir), QFileInfo(qs(spec.file)).absolutePath());
-    statusBar()->showMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+    showStatus(tr("Exported %1").arg(qs(spec.file)), 8000);
 }
 
 bool MainWindow::exportTable(const QString& path, QString* error)
@@ -1153,7 +1174,7 @@ void MainWindow::exportTableInteractive()
     if (!exportTable(path, &error))
         QMessageBox::warning(this, tr("Cannot export table"), error);
     else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 8000);
+        showStatus(tr("Exported %1").arg(path), 8000);
 }
 
 void MainWindow::copyChart()
@@ -1164,7 +1185,7 @@ void MainWindow::copyChart()
     spec.widthIn = 7;
     spec.dpi = 200;
     QApplication::clipboard()->setImage(renderFigureImage(*m_report, spec));
-    statusBar()->showMessage(tr("Chart copied to the clipboard"), 4000);
+    showStatus(tr("Chart copied to the clipboard"), 4000);
 }
 
 void MainWindow::updateExplain()

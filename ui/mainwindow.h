@@ -13,6 +13,7 @@
 #include <QMainWindow>
 
 #include <optional>
+#include <utility>
 
 class QAction;
 class QCheckBox;
@@ -97,8 +98,11 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    /// statusBar()->showMessage(), held back until the window is shown (see the definition).
+    void showStatus(const QString& message, int timeoutMs);
     void buildMenus();
     void pushState();
     void markDirty();
@@ -152,6 +156,8 @@ private:
     bool m_applyingState = false;
     QString m_sessionPath;
     bool m_dirty = false;
+    /// A status message given before the window was shown (showStatus), with its timeout.
+    std::optional<std::pair<QString, int>> m_pendingStatus;
     QMenu* m_recentMenu = nullptr;
     QDockWidget* m_explainDock = nullptr;
     EnergyView* m_energy = nullptr;
