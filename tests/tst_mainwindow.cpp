@@ -1,5 +1,6 @@
 // The live window, offscreen: sliders move the chart's points and the table's rows, points and rows
 // select each other, invalid input is explained in place, and the window restores its state.
+#include "celldelegate.h"
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
@@ -377,6 +378,63 @@ private slots:
         table->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(w.selectedLayer(), 3);
         QCOMPARE(w.chartArea()->charts()[0]->selectedLayer(), 3);
+    }
+
+    void tableGridIsDrawnByTheDelegate()
+    {
+        // The view's own grid is off (it was 13 % of a slider step); the delegate draws the same
+        // one-pixel lines on each cell's right and bottom edge, also on a selected row.
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTableView* table = w.table();
+        QVERIFY(!table->showGrid());
+        QStyleOptionViewItem option;
+        option.initFrom(table);
+        const QColor grid = QColor::fromRgba(QRgb(table->style()->styleHint(QStyle::SH_Table_GridLineColor, &option, table)));
+        auto check = [&](int row) {
+            const QModelIndex cell = table->model()->index(row, LayerTableModel::Params);
+            const QRect r = table->visualRect(cell);
+            const QImage image = table->viewport()->grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            auto at = [&](int x, int y) { return image.pixelColor(int(x * dpr), int(y * dpr)); };
+            QCOMPARE(at(r.right(), r.center().y()), grid); // right edge
+            QCOMPARE(at(r.left() + 2, r.bottom()), grid); // bottom edge
+            QVERIFY(at(r.left() + 2, r.bottom() - 1) != grid); // one pixel, not a band
+        };
+        check(1);
+        table->selectRow(1);
+        check(1);
+    }
+
+    void tableAndSummariesSkipShapingYetFollowTheFontSize()
+    {
+        // Live text (cells, summaries) is drawn without OpenType shaping, a tenth of a slider step;
+        // only that attribute is set, so presentation mode still makes it 1.5x larger.
+        MainWindow w(fresh());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTableView* table = w.table();
+        SummaryText* summary = w.chartArea()->summaries().front();
+        auto* delegate = qobject_cast<CellDelegate*>(table->itemDelegate());
+        QVERIFY(delegate);
+        auto cellFont = [&] { return delegate->cellFont(table->font(), table->model()->index(0, LayerTableModel::Params)); };
+        const QFont cell = cellFont();
+        QVERIFY(cell.styleStrategy() & QFont::PreferNoShaping);
+        QVERIFY(summary->document()->defaultFont().styleStrategy() & QFont::PreferNoShaping);
+        const qreal size = QApplication::font().pointSizeF();
+        QCOMPARE(cell.pointSizeF(), size);
+        QCOMPARE(summary->document()->defaultFont().pointSizeF(), size);
+        w.setPresentationMode(true);
+        QCoreApplication::processEvents(); // the application font reaches widgets by posted events
+        QCOMPARE(cellFont().pointSizeF(), size * 1.5);
+        QVERIFY(cellFont().styleStrategy() & QFont::PreferNoShaping);
+        QCOMPARE(summary->document()->defaultFont().pointSizeF(), size * 1.5);
+        w.setPresentationMode(false);
+        QCoreApplication::processEvents();
+        QCOMPARE(cellFont().pointSizeF(), size);
     }
 
     void startupMessageHidesTheAnalysisLine()

@@ -14,9 +14,7 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     // Only the roles these cells use (initStyleOption() asks for ten, each formatted by the model),
     // and the selection drawn directly: the view has already painted the (alternating) row background.
     QStyleOptionViewItem opt = option;
-    const QVariant font = index.data(Qt::FontRole);
-    if (font.isValid())
-        opt.font = qvariant_cast<QFont>(font).resolve(opt.font);
+    opt.font = cellFont(option.font, index);
     const QVariant alignment = index.data(Qt::TextAlignmentRole);
     if (alignment.isValid())
         opt.displayAlignment = Qt::Alignment(alignment.toInt());
@@ -37,6 +35,13 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
         focus.backgroundColor = opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
+
+    // The grid, one pixel on each cell's right and bottom edge where QTableView would draw it (the view
+    // has setShowGrid(false)): the view strokes its grid through the raster engine's cosmetic-pen path,
+    // 13 % of a live slider step in callgrind; a one-pixel fillRect is a span fill, a tenth of that.
+    const QColor grid = QColor::fromRgba(QRgb(style->styleHint(QStyle::SH_Table_GridLineColor, &opt, widget)));
+    painter->fillRect(QRect(opt.rect.right(), opt.rect.top(), 1, opt.rect.height()), grid);
+    painter->fillRect(QRect(opt.rect.left(), opt.rect.bottom(), opt.rect.width() - 1, 1), grid);
 
     if (index.column() == LayerTableModel::Share) {
         const double share = std::clamp(index.data(LayerTableModel::ShareRole).toDouble(), 0.0, 1.0);
@@ -78,6 +83,29 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     const double y = r.top() + (r.height() - size.height()) / 2;
     painter->drawStaticText(QPointF(x, y), *st);
     painter->restore();
+}
+
+QFont CellDelegate::cellFont(const QFont& viewFont, const QModelIndex& index) const
+{
+    const QVariant font = index.data(Qt::FontRole);
+    return unshaped(font.isValid() ? qvariant_cast<QFont>(font).resolve(viewFont) : viewFont);
+}
+
+const QFont& CellDelegate::unshaped(const QFont& font) const
+{
+    // Cells are Latin text and digits: no OpenType shaping (kerning, ligatures), which was a tenth of
+    // a live slider step (HarfBuzz, callgrind). Applied here rather than with the view's setFont(), so
+    // that the table keeps following the application font (presentation mode). Two fonts are in use
+    // (regular and bold): the last few conversions are kept.
+    for (const auto& [from, to] : m_unshaped)
+        if (from == font)
+            return to;
+    if (m_unshaped.size() >= 4)
+        m_unshaped.erase(m_unshaped.begin());
+    QFont to = font;
+    to.setStyleStrategy(QFont::PreferNoShaping);
+    m_unshaped.emplace_back(font, to);
+    return m_unshaped.back().second;
 }
 
 const QStaticText& CellDelegate::shaped(const QString& text, const QFont& font) const

@@ -276,6 +276,7 @@ QWidget* MainWindow::buildTablePane()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setItemDelegate(new CellDelegate(m_table));
+    m_table->setShowGrid(false); // CellDelegate draws the grid, at a fraction of the view's cost
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_table->indexAt(pos);

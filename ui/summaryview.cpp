@@ -56,7 +56,7 @@ SummaryText::SummaryText(QWidget* parent)
     : QWidget(parent)
 {
     m_doc.setDocumentMargin(0);
-    m_doc.setDefaultFont(font());
+    m_doc.setDefaultFont(documentFont());
     m_doc.setUndoRedoEnabled(false);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     setFixedHeight(fontMetrics().lineSpacing() * 3 + kMarginBottom + 2);
@@ -64,6 +64,16 @@ SummaryText::SummaryText(QWidget* parent)
     auto* copy = new QAction(tr("Copy summary"), this);
     connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(plainText()); });
     addAction(copy);
+}
+
+QFont SummaryText::documentFont() const
+{
+    // Rewritten on every slider step: no OpenType shaping (kerning, ligatures) for this Latin text,
+    // HarfBuzz being most of its layout's cost. Set on the document, not the widget, whose font
+    // then keeps following the application's (presentation mode).
+    QFont f = font();
+    f.setStyleStrategy(QFont::PreferNoShaping);
+    return f;
 }
 
 void SummaryText::setHtml(const QString& html)
@@ -97,7 +107,7 @@ void SummaryText::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
-        m_doc.setDefaultFont(font());
+        m_doc.setDefaultFont(documentFont());
         fit(true);
     }
 }

@@ -30,6 +30,7 @@ public:
     void setHtml(const QString& html);
     QString html() const { return m_html; }
     QString plainText() const { return m_doc.toPlainText(); }
+    const QTextDocument* document() const { return &m_doc; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -38,6 +39,7 @@ protected:
 
 private:
     void fit(bool mayShrink);
+    QFont documentFont() const;
     QTextDocument m_doc;
     QString m_html;
 };
