@@ -2,12 +2,14 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "figurerenderer.h"
+#include "energyview.h"
 #include "mainwindow.h"
 #include "rooflinechart.h"
 #include "guitestutils.h"
 #include "testutils.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QSlider>
 #include <QTableView>
@@ -108,6 +110,28 @@ private slots:
             QVERIFY(renderFigure(report, spec).ok);
         }
         QFile::remove(QString::fromStdString(spec.file));
+    }
+
+    // The energy view's update after a change (three tunings: the sweep, energy per batch and per GPU
+    // count; three charts redrawn), four devices, default U-Net in training, the view shown.
+    void energyViewUpdate4Devices()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        w.energyDock()->show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        std::vector<Device> devices;
+        for (const DeviceResult& d : w.report()->results)
+            devices.push_back(d.device);
+        Config c = w.report()->config;
+        c.mode = Mode::Training;
+        QBENCHMARK {
+            c.batch = c.batch == 1 ? 2 : 1;
+            w.energyView()->setInputs(c, devices);
+            w.energyView()->flush();
+        }
+        QVERIFY(w.energyView()->errorText().isEmpty());
     }
 
     // The engine alone for the same step: build the U-Net and analyse it on four devices.
