@@ -6,6 +6,8 @@
 #include "roofline.h"
 #include "testutils.h"
 
+#include <QFile>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -292,6 +294,26 @@ private slots:
         r = cli({ "--version" });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.starts_with("roofline-cli 0."));
+    }
+
+    void manPageCoversTheHelp()
+    {
+        // The installed man page (packaging/roofline-cli.1) names every command and option that --help
+        // does: it once stopped at the commands of its first release.
+        QFile file(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/packaging/roofline-cli.1"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString man = QString::fromUtf8(file.readAll()).replace(QStringLiteral("\\-"), QStringLiteral("-"));
+        const Run r = cli({ "--help" });
+        const QString help = QString::fromStdString(r.out);
+        const QRegularExpression option(QStringLiteral("(--[a-z][a-z0-9-]*)"));
+        int checked = 0;
+        for (auto it = option.globalMatch(help); it.hasNext(); ++checked) {
+            const QString name = it.next().captured(1);
+            QVERIFY2(man.contains(name), qPrintable(name + QStringLiteral(" is in --help, not in the man page")));
+        }
+        QVERIFY(checked > 40);
+        for (const char* command : { "analyze", "devices", "networks", "tune", "compare", "measure", "export", "reproduce" })
+            QVERIFY2(man.contains(QStringLiteral(".B roofline-cli %1").arg(QLatin1String(command))), command);
     }
 
     void devicesCommand()

@@ -1,4 +1,5 @@
 #include "guioptions.h"
+#include "testpaths.h"
 
 #include <QtTest>
 
@@ -53,6 +54,25 @@ private slots:
         const QString help = guiHelpText();
         for (const char* opt : { "--screenshot", "--overlay", "--size", "--no-restore", "--image", "--device" })
             QVERIFY2(help.contains(QLatin1String(opt)), opt);
+    }
+
+    void manPageCoversTheWindowOptions()
+    {
+        // packaging/roofline-explorer.1 names every window option of --help (configuration options are
+        // roofline-cli's, whose man page the test of roofline-cli checks).
+        QFile file(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/packaging/roofline-explorer.1"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString man = QString::fromUtf8(file.readAll()).replace(QStringLiteral("\\-"), QStringLiteral("-"));
+        const QString help = guiHelpText();
+        const QString window = help.mid(help.indexOf(QStringLiteral("Window options:")));
+        QVERIFY(window.size() < help.size());
+        const QRegularExpression option(QStringLiteral("(--[a-z][a-z0-9-]*)"));
+        int checked = 0;
+        for (auto it = option.globalMatch(window); it.hasNext(); ++checked) {
+            const QString name = it.next().captured(1);
+            QVERIFY2(man.contains(name), qPrintable(name + QStringLiteral(" is in --help, not in the man page")));
+        }
+        QVERIFY(checked >= 8);
     }
 };
 
