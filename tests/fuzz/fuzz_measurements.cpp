@@ -2,6 +2,7 @@
 // non-negative timings or a message naming file and reason, never a crash, an exception or undefined
 // behaviour; a usable set compares against the default U-Net without NaN or infinity in its figures
 // or its text.
+#include "fuzzdevice.h"
 #include "measurements.h"
 #include "roofline.h"
 
@@ -15,15 +16,7 @@ namespace {
 
 const rfx::DeviceResult& defaultResult()
 {
-    static const rfx::Report report = [] {
-        rfx::Device d;
-        d.id = "fuzz";
-        d.name = "Fuzz";
-        d.peak["fp32"] = 1e13;
-        d.dramBandwidth = 1e11;
-        d.memoryBytes = 8e9;
-        return *rfx::analyzeConfig(rfx::Config {}, { d }).report;
-    }();
+    static const rfx::Report report = *rfx::analyzeConfig(rfx::Config {}, { rfx::fuzz::device() }).report;
     return report.results.front();
 }
 

@@ -3,6 +3,7 @@
 // its ranges are small.
 #include "energy.h"
 #include "figure.h"
+#include "fuzzdevice.h"
 #include "options.h"
 #include "roofline.h"
 
@@ -32,13 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // Keep analyses small enough for the fuzzer's pace; large ones are the property tests' job.
         const rfx::Config& c = options.config;
         if (!rfx::validate(c) && c.batch <= 64 && c.unet.height <= 2048 && c.unet.width <= 2048) {
-            rfx::Device d;
-            d.id = "fuzz";
-            d.name = "Fuzz";
-            d.peak["fp32"] = 1e13;
-            d.dramBandwidth = 1e11;
-            d.memoryBytes = 8e9;
-            (void)rfx::analyzeConfig(c, { d });
+            (void)rfx::analyzeConfig(c, { rfx::fuzz::device() });
         }
     } else if (error.empty()) {
         __builtin_trap();
@@ -61,15 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const long long span = (long long)ranges.gpusMax - ranges.gpusMin;
     if (tuneOk && !rfx::validate(t) && t.unet.height <= 256 && t.unet.width <= 256 && span >= 0 && span < 4
         && ranges.batchMax <= 64 && ranges.clockStep >= 10) {
-        rfx::Device d;
-        d.id = "fuzz";
-        d.name = "Fuzz";
-        d.peak["fp32"] = 1e13;
-        d.dramBandwidth = 1e11;
-        d.memoryBytes = 8e9;
-        d.tdpWatts = 250;
-        d.idleWatts = 30;
-        const rfx::TuneOutcome outcome = rfx::tune(t, { d }, ranges);
+        const rfx::TuneOutcome outcome = rfx::tune(t, { rfx::fuzz::device() }, ranges);
         if (outcome.error.empty() == outcome.results.empty())
             __builtin_trap(); // results or a reason, never both or neither
     }
