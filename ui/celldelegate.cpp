@@ -6,6 +6,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace rfx {
 
@@ -83,6 +84,24 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     const double y = r.top() + (r.height() - size.height()) / 2;
     painter->drawStaticText(QPointF(x, y), *st);
     painter->restore();
+}
+
+QSize CellDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    // Wide enough for the text as paint() draws it (the same shaped text and margins) plus the grid's
+    // pixel, which the view no longer adds to the column (setShowGrid(false)): without it the widest
+    // cell of a column, often a bold dominant layer, came out one pixel short and elided.
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    const QString text = index.data(Qt::DisplayRole).toString();
+    if (!text.isEmpty()) {
+        const QWidget* widget = option.widget;
+        const QStyle* style = widget ? widget->style() : QApplication::style();
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
+        const double textWidth = shaped(text, cellFont(option.font, index)).size().width();
+        size.setWidth(std::max(size.width(), int(std::ceil(textWidth)) + 2 * margin));
+    }
+    size.rwidth() += 1;
+    return size;
 }
 
 QFont CellDelegate::cellFont(const QFont& viewFont, const QModelIndex& index) const

@@ -25,6 +25,7 @@ class CellDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
     /// The font a cell is drawn in: the view's, with the model's FontRole, without OpenType shaping.
     QFont cellFont(const QFont& viewFont, const QModelIndex& index) const;
 
