@@ -110,6 +110,7 @@ std::string where(int line) { return "line " + std::to_string(line); }
 constexpr double kMaxSeconds = 1e6; // 11.6 days
 constexpr double kMaxCount = 1e24; // FLOP or byte: a day at 10 EFLOP/s is 8.6e23
 const char* kTooLongWhy = "is more than 1e6 s (11.6 days) for one layer; is the column in seconds?";
+const char* kTooLongKernelWhy = "is more than 1e6 s (11.6 days) for one kernel";
 const char* kTooManyWhy = "is more than 1e24, beyond any one layer's count; is the unit right?";
 
 MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t headerLine, const std::vector<std::string>& header,
@@ -275,7 +276,7 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
             if (s == 0)
                 error(line, name, "unknown time unit '" + u + "' (nsecond, usecond, msecond, second)");
             else if (*v * s > kMaxSeconds)
-                error(line, name, f[size_t(value)] + " " + u + " " + kTooLongWhy);
+                error(line, name, f[size_t(value)] + " " + u + " " + kTooLongKernelWhy);
             k.time = *v * s;
         } else if (name == "dram__bytes.sum" || name == "dram__bytes_read.sum" || name == "dram__bytes_write.sum") {
             const double s = byteUnit(u);
@@ -379,7 +380,7 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
             continue;
         }
         if (dur->get<double>() * 1e-6 > kMaxSeconds) {
-            error(field + ".dur", dur->dump() + " us " + kTooLongWhy);
+            error(field + ".dur", dur->dump() + " us " + kTooLongKernelWhy);
             continue;
         }
         const auto args = e.find("args");
