@@ -6,9 +6,12 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
+    libqt6opengl6-dev     # Qt6Charts' CMake config needs Qt6OpenGL's, only a Recommends of qt6-base-dev
     nlohmann-json3-dev
     libbenchmark-dev      # engine benchmarks (target 'bench')
     xvfb xauth            # headless GUI tests and screenshots
+    fonts-dejavu-core     # text in the window, the exports and the screenshot tests
+    python3               # tests/gpu/validate_on_gpu.py --self-test (a ctest test)
 )
 
 missing=()
