@@ -1,7 +1,9 @@
 // A monkey at the controls: 400 random changes to every slider, spin box, combo box and check box,
 // the device list, overlay and filters, with the energy view open for 40 of them. No crash, no Qt warning, no NaN, and the window always shows
-// either a valid analysis or an explanation of the problem.
+// either a valid analysis or an explanation of the problem; after every step each chart draws exactly
+// what a chart built fresh from its state draws (tests/chartoracle.h).
 #include "chartarea.h"
+#include "chartoracle.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
 #include "energyview.h"
@@ -124,9 +126,13 @@ private slots:
                         QVERIFY(std::isfinite(l.intensity) && std::isfinite(l.time));
                 }
             }
-            for (RooflineChart* c : w.chartArea()->charts())
+            int chart = 0;
+            for (RooflineChart* c : w.chartArea()->charts()) {
                 for (const QPointF& p : c->layerPoints())
                     QVERIFY(std::isfinite(p.x()) && std::isfinite(p.y()) && p.x() > 0 && p.y() > 0);
+                const QString stale = rfx::test::chartDiffersFromFresh(c, QStringLiteral("monkey-step%1-chart%2").arg(step).arg(chart++));
+                QVERIFY2(stale.isEmpty(), qPrintable(stale));
+            }
         }
         w.grab(); // paint whatever the monkey left
         qInstallMessageHandler(previous);

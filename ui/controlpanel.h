@@ -31,6 +31,8 @@ public:
     // For tests and the benchmark: the controls a user drags.
     QSlider* imageSlider() const { return m_imageSlider; }
     QSlider* batchSlider() const { return m_batchSlider; }
+    QSpinBox* batchSpin() const { return m_batchSpin; }
+    QCheckBox* tensorCoresCheck() const { return m_tensorCores; }
     QSlider* bitsSlider() const { return m_bitsSlider; }
     QSlider* filtersSlider() const { return m_filtersSlider; }
     QSlider* strideSlider() const { return m_strideSlider; }

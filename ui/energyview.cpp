@@ -1,6 +1,7 @@
 #include "energyview.h"
 
 #include "format.h"
+#include "pointhover.h"
 #include "tune_writer.h"
 #include "version.h"
 
@@ -65,6 +66,24 @@ QChartView* makeView(const QString& title)
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(300, 240);
     return view;
+}
+
+// What a hovered point of any of the three charts stands for, in full.
+QString tunePointText(const Device& d, const TunePoint& p)
+{
+    QString text = EnergyView::tr("<b>%1</b><br>batch %2 per GPU \u00d7 %3 GPU(s) at %4 % clock<br>"
+                                  "step %5, %6 J<br>per image %7, %8<br>average power %9 W per GPU")
+                       .arg(QString::fromStdString(d.name).toHtmlEscaped())
+                       .arg(p.batch)
+                       .arg(p.gpus)
+                       .arg(p.clockPercent)
+                       .arg(QString::fromStdString(formatTime(p.e.stepTime, true)), QString::fromStdString(formatNumber3(p.e.stepEnergy)),
+                           QString::fromStdString(formatTime(p.e.timePerImage, true)),
+                           QString::fromStdString(formatSI(p.e.energyPerImage, "J")),
+                           QString::fromStdString(formatNumber3(p.e.averagePower)));
+    if (!p.fits)
+        text += EnergyView::tr("<br><b>does not fit</b>: %1 per GPU").arg(QString::fromStdString(formatBytes(p.memory)));
+    return text;
 }
 
 void clearChart(QChart* chart)
@@ -160,6 +179,20 @@ EnergyView::EnergyView(QWidget* parent)
     m_energyView = makeView(tr("Energy per image against batch"));
     m_scalingView = makeView(tr("Step time and energy against GPU count"));
     m_paretoView = makeView(tr("Time against energy per image (Pareto front)"));
+    for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
+        new PointHover(
+            v,
+            [v] {
+                std::vector<QXYSeries*> out;
+                for (QAbstractSeries* s : v->chart()->series())
+                    if (auto* xy = qobject_cast<QXYSeries*>(s))
+                        out.push_back(xy);
+                return out;
+            },
+            [this](const PointHover::Hit& hit) {
+                const auto it = m_pointText.find(hit.series);
+                return it != m_pointText.end() && hit.index < it->second.size() ? it->second[hit.index] : QString();
+            });
     row->addWidget(m_energyView);
     row->addWidget(m_scalingView);
     row->addWidget(m_paretoView);
@@ -258,6 +291,7 @@ void EnergyView::update()
     m_pending = false;
     m_timer.stop();
     m_error.clear();
+    m_pointText.clear(); // the charts' series are made anew below
     m_tune = {};
     m_optimal = 0;
     if (m_devices.empty()) {
@@ -322,7 +356,9 @@ void EnergyView::fillEnergyChart(QChart* chart, const TuneOutcome& o) const
         out->setColor(Qt::transparent);
         out->setBorderColor(deviceColor(i));
         for (const TunePoint& p : o.results[i].points) {
-            (p.fits ? static_cast<QXYSeries*>(s) : static_cast<QXYSeries*>(out))->append(p.batch, p.e.energyPerImage * 1e3);
+            QXYSeries* to = p.fits ? static_cast<QXYSeries*>(s) : static_cast<QXYSeries*>(out);
+            to->append(p.batch, p.e.energyPerImage * 1e3);
+            m_pointText[to].append(tunePointText(o.results[i].device, p));
             anyOut = anyOut || !p.fits;
             xlo = std::min(xlo, double(p.batch));
             xhi = std::max(xhi, double(p.batch));
@@ -363,6 +399,8 @@ void EnergyView::fillScalingChart(QChart* chart, const TuneOutcome& o) const
                 continue;
             time->append(p.gpus, p.e.stepTime * 1e3);
             energy->append(p.gpus, p.e.stepEnergy);
+            m_pointText[time].append(tunePointText(o.results[i].device, p));
+            m_pointText[energy].append(tunePointText(o.results[i].device, p));
             tmax = std::max(tmax, p.e.stepTime * 1e3);
             emax = std::max(emax, p.e.stepEnergy);
             gmax = std::max(gmax, p.gpus);
@@ -407,14 +445,17 @@ void EnergyView::fillParetoChart(QChart* chart) const
                 continue;
             const double x = p.e.timePerImage * 1e3, y = p.e.energyPerImage * 1e3;
             cloud->append(x, y);
+            m_pointText[cloud].append(tunePointText(t.device, p));
             xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
         }
         auto* front = new QLineSeries;
         front->setName(shortName(t.device));
         front->setPen(QPen(color, 2));
         front->setPointsVisible(true);
-        for (std::size_t k : t.front)
+        for (std::size_t k : t.front) {
             front->append(t.points[k].e.timePerImage * 1e3, t.points[k].e.energyPerImage * 1e3);
+            m_pointText[front].append(tunePointText(t.device, t.points[k]) + tr("<br>on the Pareto front"));
+        }
         all.push_back(cloud);
         all.push_back(front);
         if (const auto best = t.best(objective)) {
@@ -426,6 +467,7 @@ void EnergyView::fillParetoChart(QChart* chart) const
             mark->setBorderColor(color.darker(150));
             const TunePoint& p = t.points[*best];
             mark->append(p.e.timePerImage * 1e3, p.e.energyPerImage * 1e3);
+            m_pointText[mark].append(tunePointText(t.device, p) + tr("<br>recommended for %1").arg(m_objective->currentText()));
             mark->setPointLabelsVisible(true);
             mark->setPointLabelsClipping(false);
             mark->setPointLabelsFormat(QStringLiteral("%1\u00d7%2 @%3%").arg(p.batch).arg(p.gpus).arg(p.clockPercent));

@@ -2,7 +2,10 @@
 
 #include "energy.h"
 
+#include <QStringList>
 #include <QTimer>
+
+#include <map>
 #include <QWidget>
 
 class QChart;
@@ -11,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QSpinBox;
 class QTextBrowser;
+class QXYSeries;
 
 namespace rfx {
 
@@ -63,6 +67,8 @@ private:
     TuneOutcome m_byGpus; ///< the configuration's batch and clock, over GPU counts
     QString m_error;
     int m_optimal = 0;
+    /// The tooltip of each point of the three charts, by series (PointHover).
+    mutable std::map<const QXYSeries*, QStringList> m_pointText;
     QTimer m_timer;
     bool m_pending = false;
 

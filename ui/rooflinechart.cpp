@@ -1,6 +1,7 @@
 #include "rooflinechart.h"
 
 #include "format.h"
+#include "pointhover.h"
 
 #include <QApplication>
 #include <QChart>
@@ -192,6 +193,7 @@ RooflineChart::RooflineChart(QWidget* parent)
 
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 260);
+    m_hover = new PointHover(this, [this] { return hoverableSeries(); }, [this](const PointHover::Hit& hit) { return tooltipFor(hit); });
     ensureSeries(1);
     m_chart->legend()->markers(m_selection).first()->setVisible(false);
     m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
@@ -199,7 +201,7 @@ RooflineChart::RooflineChart(QWidget* parent)
 
 void RooflineChart::setFontScale(double scale)
 {
-    m_cacheDirty = true;
+    m_fontScale = scale;
     auto scaled = [scale](QFont f) {
         if (f.pointSizeF() > 0)
             f.setPointSizeF(f.pointSizeF() * scale);
@@ -252,8 +254,6 @@ void RooflineChart::ensureSeries(size_t count)
             s->levelPoints[size_t(v)] = p;
             all.append(s->levelRoofs[size_t(v)]);
             all.append(p);
-            connect(p, &QScatterSeries::hovered, this,
-                [this, slot, v](const QPointF& pt, bool state) { onLevelHovered(pt, state, slot, v); });
         }
         for (int b = 0; b < 2; ++b) {
             for (int k = 0; k < kBuckets; ++k) {
@@ -263,8 +263,6 @@ void RooflineChart::ensureSeries(size_t count)
                 p->setMarkerSize(kMarkerSize[size_t(k)] * m_markerScale);
                 s->points[size_t(b)][size_t(k)] = p;
                 all.append(p);
-                connect(p, &QScatterSeries::hovered, this,
-                    [this, slot, b, k](const QPointF& pt, bool state) { onHovered(pt, state, slot, b * kBuckets + k); });
                 connect(p, &QScatterSeries::clicked, this,
                     [this, slot, b, k](const QPointF& pt) { onClicked(pt, slot, b * kBuckets + k); });
             }
@@ -281,7 +279,6 @@ void RooflineChart::ensureSeries(size_t count)
         m_selection->attachAxis(m_y);
         m_chart->legend()->markers(m_selection).first()->setVisible(false);
         m_series.push_back(s);
-        m_cacheDirty = true;
     }
 }
 
@@ -385,11 +382,19 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
 
 void RooflineChart::setMinorGrid(bool on)
 {
-    m_cacheDirty = true;
     const int count = on ? -1 : 0;
     for (QLogValueAxis* a : { m_x, m_y })
         if (a->minorTickCount() != count)
             a->setMinorTickCount(count);
+}
+
+bool RooflineChart::minorGrid() const { return m_x->minorTickCount() != 0; }
+
+void RooflineChart::setAxisRange(QPointF x, QPointF y)
+{
+    m_xlo = x.x(), m_xhi = x.y(), m_ylo = y.x(), m_yhi = y.y();
+    m_sticky = true;
+    rebuild();
 }
 
 void RooflineChart::fitAxes()
@@ -636,31 +641,6 @@ void RooflineChart::rebuild()
     if (m_chart->title() != title)
         m_chart->setTitle(title);
     setSelectedLayer(m_selected);
-    if (!m_print)
-        cacheStaticItems();
-}
-
-void RooflineChart::cacheStaticItems()
-{
-    // Titles, tick labels and grid lines do not move while a slider moves, yet a live repaint drew
-    // them again each step (rich-text layout and antialiased lines: a third of a chart's repaint in
-    // callgrind). Cached as pixmaps, they are redrawn only when they change. Qt 6.4 keeps stale or
-    // empty caches for items cached before the view is shown and when the chart lays itself out
-    // again, so caching waits for a shown, sized view and every resize drops the caches
-    // (tst_mainwindow::cachedItemsStillDrawn). Screen only: a figure must stay vector (SVG, PDF)
-    // and sharp at 300 dpi, so print-style charts never cache.
-    if (!m_cacheDirty || !scene() || !isVisible() || width() < 100 || height() < 100)
-        return;
-    // Walk the scene only when items may have appeared (axes, grid, fonts, series, a resize), not on
-    // every slider step.
-    m_cacheDirty = false;
-    for (QGraphicsItem* item : scene()->items()) {
-        if (item->cacheMode() != QGraphicsItem::NoCache)
-            continue;
-        const int type = item->type();
-        if (type == QGraphicsTextItem::Type || type == QGraphicsSimpleTextItem::Type || type == QGraphicsLineItem::Type)
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-    }
 }
 
 void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)
@@ -680,14 +660,10 @@ void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double yma
     }
     // A hair beyond the decades, so that the end ticks (and their labels) are not lost to rounding.
     const double pad = 1.0001;
-    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad) {
+    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad)
         m_x->setRange(m_xlo / pad, m_xhi * pad);
-        m_cacheDirty = true; // new ticks: new label and grid items
-    }
-    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad) {
+    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad)
         m_y->setRange(m_ylo / pad, m_yhi * pad);
-        m_cacheDirty = true;
-    }
 }
 
 int RooflineChart::layerAt(const QPointF& point, int slot, int bucket) const
@@ -702,56 +678,88 @@ int RooflineChart::layerAt(const QPointF& point, int slot, int bucket) const
     return -1;
 }
 
-void RooflineChart::onHovered(const QPointF& point, bool state, int slot, int bucket)
+std::vector<QXYSeries*> RooflineChart::hoverableSeries() const
 {
-    if (!state || slot >= int(m_devices.size())) {
-        QToolTip::hideText();
-        return;
+    std::vector<QXYSeries*> out { m_measuredPoints, m_measuredAbove };
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const DeviceSeries* s = m_series[slot];
+        for (const auto& row : s->points)
+            out.insert(out.end(), row.begin(), row.end());
+        out.insert(out.end(), s->levelPoints.begin(), s->levelPoints.end());
     }
-    const int layer = layerAt(point, slot, bucket);
-    if (layer < 0)
-        return;
-    const DeviceResult& d = m_report.results[size_t(m_devices[size_t(slot)])];
-    const LayerResult& l = d.layers[size_t(layer)];
-    const QString text = QStringLiteral("<b>%1</b> (%2)%3<br>output %4<br>FLOPs %5<br>bytes %6<br>"
-                                        "intensity %7 FLOP/B (ridge %8)<br>attainable %9<br>time %10 (%11), %12-bound")
-                             .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))),
-                                 m_devices.size() > 1 ? QStringLiteral("<br>%1").arg(qs(d.device.name).toHtmlEscaped()) : QString(),
-                                 qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
-                                 qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
-                                 qs(formatSI(l.attainable, "FLOP/s")), qs(formatTime(l.time, true)),
-                                 qs(formatPercent(l.share)), qs(boundLabel(l)));
-    QString levels;
-    if (l.l2Bytes > 0 && l.flops > 0)
-        levels += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l2Bytes)), qs(formatNumber3(l.flops / l.l2Bytes)));
-    if (l.l1Bytes > 0 && l.flops > 0)
-        levels += QStringLiteral("<br>L1: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l1Bytes)), qs(formatNumber3(l.flops / l.l1Bytes)));
-    QToolTip::showText(QCursor::pos(), text + levels, this);
+    return out;
 }
 
-void RooflineChart::onLevelHovered(const QPointF& point, bool state, int slot, int level)
+QString RooflineChart::tooltipFor(const PointHover::Hit& hit) const
 {
-    if (!state || slot >= int(m_devices.size())) {
-        QToolTip::hideText();
-        return;
+    for (size_t m = 0; m < 2; ++m)
+        if (hit.series == (m == 0 ? m_measuredPoints : m_measuredAbove) && size_t(hit.index) < m_measuredRows[m].size())
+            return measuredTooltip(m_measuredRows[m][size_t(hit.index)]);
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const DeviceSeries* s = m_series[slot];
+        for (size_t b = 0; b < 2; ++b)
+            for (size_t k = 0; k < size_t(kBuckets); ++k)
+                if (hit.series == s->points[b][k] && size_t(hit.index) < s->layers[b][k].size())
+                    return layerTooltip(slot, s->layers[b][k][size_t(hit.index)]);
+        for (size_t v = 0; v < 2; ++v)
+            if (hit.series == s->levelPoints[v] && size_t(hit.index) < s->levelLayers[v].size())
+                return levelTooltip(slot, s->levelLayers[v][size_t(hit.index)], int(v));
     }
-    const DeviceSeries* s = m_series[size_t(slot)];
-    const auto pts = s->levelPoints[size_t(level)]->points();
-    for (int i = 0; i < pts.size(); ++i) {
-        if (pts[i] != point)
-            continue;
-        const DeviceResult& d = m_report.results[size_t(m_devices[size_t(slot)])];
-        const LayerResult& l = d.layers[size_t(s->levelLayers[size_t(level)][size_t(i)])];
-        const double q = level == 0 ? l.l2Bytes : l.l1Bytes;
-        const double bw = level == 0 ? d.l2Bandwidth : d.l1Bandwidth;
-        QToolTip::showText(QCursor::pos(),
-            tr("<b>%1</b> at %2<br>traffic %3, intensity %4 FLOP/B<br>this level alone would allow %5; %6-bound")
-                .arg(qs(l.name).toHtmlEscaped(), level == 0 ? QStringLiteral("L2") : QStringLiteral("L1"),
-                    qs(formatBytes(q)), qs(formatNumber3(l.flops / q)),
-                    qs(formatSI(std::min(l.peak, l.flops / q * bw), "FLOP/s")), qs(boundLabel(l))),
-            this);
-        return;
-    }
+    return {};
+}
+
+QString RooflineChart::layerTooltip(size_t slot, int layer) const
+{
+    const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+    const LayerResult& l = d.layers[size_t(layer)];
+    QString text = QStringLiteral("<b>%1</b> (%2) on %3<br>output %4<br>FLOPs %5<br>bytes %6<br>"
+                                  "intensity %7 FLOP/B (ridge %8)<br>attainable %9<br>time %10 (%11), %12-bound")
+                       .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))), qs(d.device.name).toHtmlEscaped(),
+                           qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
+                           qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
+                           qs(formatSI(l.attainable, "FLOP/s")), qs(formatTime(l.time, true)), qs(formatPercent(l.share)),
+                           qs(boundLabel(l)));
+    if (l.l2Bytes > 0 && l.flops > 0)
+        text += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l2Bytes)), qs(formatNumber3(l.flops / l.l2Bytes)));
+    if (l.l1Bytes > 0 && l.flops > 0)
+        text += QStringLiteral("<br>L1: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l1Bytes)), qs(formatNumber3(l.flops / l.l1Bytes)));
+    return text;
+}
+
+QString RooflineChart::levelTooltip(size_t slot, int layer, int level) const
+{
+    const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+    const LayerResult& l = d.layers[size_t(layer)];
+    const double q = level == 0 ? l.l2Bytes : l.l1Bytes;
+    const double bw = level == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+    return tr("<b>%1</b> at %2 on %3<br>output %4<br>FLOPs %5<br>traffic %6, intensity %7 FLOP/B<br>"
+              "this level alone would allow %8; %9-bound, time %10")
+        .arg(qs(l.name).toHtmlEscaped(), level == 0 ? QStringLiteral("L2") : QStringLiteral("L1"),
+            qs(d.device.name).toHtmlEscaped(), qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(q)),
+            qs(formatNumber3(l.flops / q)), qs(formatSI(std::min(l.peak, l.flops / q * bw), "FLOP/s")), qs(boundLabel(l)),
+            qs(formatTime(l.time, true)));
+}
+
+QString RooflineChart::measuredTooltip(size_t comparisonRow) const
+{
+    if (m_measuredDevice < 0 || comparisonRow >= m_measured.layers.size())
+        return {};
+    const DeviceResult& d = m_report.results[size_t(m_measuredDevice)];
+    const LayerComparison& lc = m_measured.layers[comparisonRow];
+    const LayerResult& l = d.layers[lc.layer];
+    const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;
+    const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
+    QString text = tr("<b>%1</b> measured on %2<br>output %3<br>FLOPs %4%5<br>bytes %6%7<br>intensity %8 FLOP/B<br>"
+                      "achieved %9<br>measured %10, bound %11 (%12 of the bound reached)")
+                       .arg(qs(l.name).toHtmlEscaped(), qs(d.device.name).toHtmlEscaped(), qs(shapeString(l.out)),
+                           qs(formatSI(f, "FLOP")), lc.measuredFlops >= 0 ? tr(" (measured)") : tr(" (model)"),
+                           qs(formatBytes(q)), lc.measuredBytes > 0 ? tr(" (measured)") : tr(" (model)"),
+                           qs(formatNumber3(f / q)), qs(formatSI(f / lc.measured, "FLOP/s")),
+                           qs(formatTime(lc.measured, true)), qs(formatTime(lc.bound, true)), qs(formatPercent(lc.efficiency)));
+    if (lc.aboveRoof)
+        text += tr("<br><b>faster than the roofline allows</b>: check the file's units, the FLOP convention "
+                   "(an FMA counted once) or the row mapping");
+    return text;
 }
 
 void RooflineChart::onClicked(const QPointF& point, int slot, int bucket)
@@ -799,9 +807,12 @@ void RooflineChart::clearMeasured()
 void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
 {
     QList<QPointF> below, above;
+    m_measuredRows[0].clear();
+    m_measuredRows[1].clear();
     size_t used = 0;
     const QColor joinColor = m_devices.size() > 1 ? deviceColor(slot) : (dark() ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x55, 0x55, 0x55));
-    for (const LayerComparison& lc : m_measured.layers) {
+    for (size_t row = 0; row < m_measured.layers.size(); ++row) {
+        const LayerComparison& lc = m_measured.layers[row];
         if (lc.layer >= d.layers.size() || lc.measured <= 0)
             continue;
         const LayerResult& l = d.layers[lc.layer];
@@ -811,6 +822,7 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
             continue; // a log axis cannot place it (zero-FLOP rows such as concat)
         const QPointF measured(f / q, f / lc.measured / m_scale);
         (lc.aboveRoof ? above : below).append(measured);
+        m_measuredRows[lc.aboveRoof ? 1 : 0].push_back(row);
         if (used == m_joins.size()) {
             auto* j = new QLineSeries;
             m_chart->addSeries(j);
@@ -828,13 +840,14 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
     }
     for (size_t k = used; k < m_joins.size(); ++k)
         setVisibleIf(m_joins[k], false);
-    m_measuredPoints->replace(below);
-    m_measuredAbove->replace(above);
+    // Shown before their points are replaced: Qt Charts 6.4 places the markers of a series made
+    // visible after its points changed a fraction of a pixel off (the chart oracle saw it).
     setVisibleIf(m_measuredPoints, true);
     setVisibleIf(m_measuredAbove, !above.isEmpty());
+    m_measuredPoints->replace(below);
+    m_measuredAbove->replace(above);
     m_chart->legend()->markers(m_measuredPoints).first()->setVisible(true);
     m_chart->legend()->markers(m_measuredAbove).first()->setVisible(!above.isEmpty());
-    m_cacheDirty = true;
 }
 
 std::vector<QPointF> RooflineChart::measuredPoints() const
@@ -867,18 +880,7 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
     m_small = small;
-    uncacheItems(); // the chart lays itself out again: cached pixmaps would keep the old layout
     QChartView::resizeEvent(event);
-}
-
-void RooflineChart::uncacheItems()
-{
-    m_cacheDirty = true;
-    if (!scene())
-        return;
-    for (QGraphicsItem* item : scene()->items())
-        if (item->cacheMode() != QGraphicsItem::NoCache)
-            item->setCacheMode(QGraphicsItem::NoCache);
 }
 
 void RooflineChart::placeLegendInPlot()
@@ -896,6 +898,12 @@ std::vector<std::pair<QColor, QString>> RooflineChart::legendEntries() const
 }
 
 QRectF RooflineChart::plotArea() const { return m_chart->plotArea(); }
+
+QPoint RooflineChart::viewportPosition(QPointF value) const
+{
+    const QAbstractSeries* any = m_series.empty() ? static_cast<QAbstractSeries*>(m_selection) : m_series.front()->roof;
+    return mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(value, const_cast<QAbstractSeries*>(any))));
+}
 
 QPointF RooflineChart::xRange() const { return { m_xlo, m_xhi }; }
 QPointF RooflineChart::yRange() const { return { m_ylo, m_yhi }; }

@@ -2,6 +2,7 @@
 
 #include "layerfilter.h"
 #include "measurements.h"
+#include "pointhover.h"
 #include "roofline.h"
 
 #include <QChartView>
@@ -12,6 +13,7 @@
 
 class QLineSeries;
 class QScatterSeries;
+class QXYSeries;
 class QLogValueAxis;
 
 namespace rfx {
@@ -46,6 +48,11 @@ public:
     void placeLegendInPlot();
     std::vector<std::pair<QColor, QString>> legendEntries() const;
     QRectF plotArea() const; ///< in the view's coordinates
+    /// Where a point of value `value` (x FLOP/byte, y in yScale() units) is drawn, in the viewport's
+    /// pixels; for tests that move the mouse onto a point.
+    QPoint viewportPosition(QPointF value) const;
+    /// The tooltip's hover logic; for tests.
+    const PointHover* hover() const { return m_hover; }
 
     /// Forgets the sticky axis range and fits the current points to decade bounds.
     void fitAxes();
@@ -71,6 +78,18 @@ public:
     double yScale() const { return m_scale; }
     const std::vector<int>& devices() const { return m_devices; }
 
+    /// What the chart was given, so that a test can build a fresh chart from the same state and
+    /// compare the two pixel for pixel (tests/chartoracle.h).
+    const Report& report() const { return m_report; }
+    const LayerFilter& filter() const { return m_filter; }
+    double fontScale() const { return m_fontScale; }
+    bool minorGrid() const;
+    int measuredDevice() const { return m_measuredDevice; }
+    const Comparison& measured() const { return m_measured; }
+    /// Holds the axes at these decade bounds (x in FLOP/byte, y in yScale() units) until the points
+    /// leave them or fitAxes() is called.
+    void setAxisRange(QPointF x, QPointF y);
+
 signals:
     /// A layer point was clicked: `layer` indexes the layer list of report.results[device].
     void layerClicked(int layer, int device);
@@ -83,12 +102,13 @@ private:
     void ensureSeries(size_t count);
     void rebuild();
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
-    void cacheStaticItems();
-    void uncacheItems();
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
-    void onHovered(const QPointF& point, bool state, int slot, int bucket);
     void onClicked(const QPointF& point, int slot, int bucket);
-    void onLevelHovered(const QPointF& point, bool state, int slot, int level);
+    std::vector<QXYSeries*> hoverableSeries() const;
+    QString tooltipFor(const PointHover::Hit& hit) const;
+    QString layerTooltip(size_t slot, int layer) const;
+    QString levelTooltip(size_t slot, int layer, int level) const;
+    QString measuredTooltip(size_t comparisonRow) const;
     int layerAt(const QPointF& point, int slot, int bucket) const;
 
     QChart* m_chart;
@@ -105,11 +125,13 @@ private:
     bool m_print = false;
     double m_printFontPx = 10;
     double m_markerScale = 1.0;
-    bool m_cacheDirty = true; ///< items may exist that cacheStaticItems() has not seen
+    double m_fontScale = 1.0;
     int m_measuredDevice = -1;
     Comparison m_measured;
     QScatterSeries* m_measuredPoints = nullptr;
     QScatterSeries* m_measuredAbove = nullptr;
+    std::array<std::vector<size_t>, 2> m_measuredRows; ///< comparison row of each measured point [below, above]
+    PointHover* m_hover = nullptr;
     std::vector<class QLineSeries*> m_joins; ///< one per measured layer, reused
     void drawMeasured(size_t slot, const DeviceResult& d);
     struct BaseFonts {
