@@ -104,11 +104,15 @@ std::optional<FigureSpec::Format> formatFromPath(const std::string& path)
 
 int gridColumns(int charts) { return charts <= 1 ? 1 : (charts <= 4 ? 2 : 3); }
 
-FigureSize resolveSize(const FigureSpec& s, int charts)
+int figureColumns(int charts, double widthIn)
+{
+    const int readable = std::max(1, int(std::floor(widthIn / 3.2)));
+    return std::min(gridColumns(std::max(charts, 1)), readable);
+}
+
+FigureSize resolveSize(const FigureSpec& s, int charts, double belowChartsIn)
 {
     FigureSize z {};
-    const int columns = gridColumns(std::max(charts, 1));
-    const int rows = (std::max(charts, 1) + columns - 1) / columns;
     if (s.widthPx > 0) {
         z.widthPx = s.widthPx;
         z.heightPx = s.heightPx;
@@ -116,9 +120,11 @@ FigureSize resolveSize(const FigureSpec& s, int charts)
         z.heightIn = s.heightPx / s.dpi;
         return z;
     }
+    const int columns = figureColumns(charts, s.widthIn);
+    const int rows = (std::max(charts, 1) + columns - 1) / columns;
     z.widthIn = s.widthIn;
-    // A chart cell is about 0.62 as high as wide (golden-ish), plus room for the caption.
-    z.heightIn = s.heightIn > 0 ? s.heightIn : s.widthIn / columns * 0.62 * rows + (s.caption ? 0.25 : 0);
+    const double below = belowChartsIn >= 0 ? belowChartsIn : (s.caption ? 0.25 : 0);
+    z.heightIn = s.heightIn > 0 ? s.heightIn : s.widthIn / columns * 0.62 * rows + below;
     z.widthPx = int(std::lround(z.widthIn * s.dpi));
     z.heightPx = int(std::lround(z.heightIn * s.dpi));
     return z;

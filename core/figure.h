@@ -36,16 +36,21 @@ struct FigureSpec {
 std::string_view formatName(FigureSpec::Format f);
 std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
 
-/// Physical size after defaults: heightIn 0 becomes 0.62 x width for one chart (or grid rows).
-/// Pixel size for rasters: explicit widthPx/heightPx, else inches x dpi (rounded).
+/// Physical size after defaults. heightIn 0: each grid row is 0.62 x the cell width (golden-ish),
+/// plus `belowChartsIn` for the legend and caption beneath the charts (the renderer measures them;
+/// negative: the estimate, 0.25 in with a caption). Pixel size for rasters: explicit
+/// widthPx/heightPx, else inches x dpi (rounded).
 struct FigureSize {
     double widthIn, heightIn;
     int widthPx, heightPx;
 };
-FigureSize resolveSize(const FigureSpec& spec, int charts);
+FigureSize resolveSize(const FigureSpec& spec, int charts, double belowChartsIn = -1);
 
-/// Grid columns for `charts` charts, as on screen: 1, 2 (up to 4 charts) or 3.
+/// Grid columns for `charts` charts on screen: 1, 2 (up to 4 charts) or 3.
 int gridColumns(int charts);
+/// Grid columns for a figure `widthIn` inches wide: as on screen, but never a cell under 3.2 in,
+/// so that each chart keeps a readable size (a 3.5-inch column stacks its charts; the page grows).
+int figureColumns(int charts, double widthIn);
 
 /// The caption stamped on figures: configuration, devices, conventions and the tool version.
 std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle);

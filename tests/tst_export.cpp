@@ -66,9 +66,11 @@ private slots:
     {
         const Run r = cli({ "export", "--png", path("fig.png").toStdString(), "--sidecar" });
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.find("2100x1377 px, 300 dpi") != std::string::npos, r.out.c_str());
+        // 7 in = 2100 px wide; the chart 0.62 x 7 in = 1302 px high, then the legend and the caption
+        // as tall as their text at 7.5 pt or more (the laid-out page: 1546 px).
+        QVERIFY2(r.out.find("2100x1546 px, 300 dpi") != std::string::npos, r.out.c_str());
         const QImage image(path("fig.png"));
-        QCOMPARE(image.size(), QSize(2100, 1377));
+        QCOMPARE(image.size(), QSize(2100, 1546));
         QCOMPARE(std::lround(image.dotsPerMeterX() * 0.0254), 300L);
         QVERIFY(colours(image) > 20);
         QCOMPARE(image.pixelColor(2, 2), QColor(Qt::white)); // print theme: white background

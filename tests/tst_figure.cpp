@@ -30,8 +30,19 @@ private slots:
         // Four charts: 2 columns, 2 rows of 3.5 x 2.17 in, plus the caption: the same 4.59 in.
         z = resolveSize(s, 4);
         QCOMPARE(z.heightPx, 1377);
-        // Nine charts: 3 columns, 3 rows: 3 x 7/3 x 0.62 + 0.25 = 4.59 in again.
-        QCOMPARE(resolveSize(s, 9).heightPx, 1377);
+        // Nine charts: never a cell under 3.2 in, so 2 columns (not the screen's 3) and 5 rows:
+        // 5 x 3.5 x 0.62 + 0.25 = 11.1 in: the page grows with the grid.
+        QCOMPARE(figureColumns(9, 7.0), 2);
+        QCOMPARE(resolveSize(s, 9).heightPx, 3330);
+        // A 3.5-inch column stacks four charts: 4 x 3.5 x 0.62 + 0.25 = 8.93 in; with 0.8 in measured
+        // for the legend and caption, 9.48 in.
+        FigureSpec column = s;
+        column.widthIn = 3.5;
+        QCOMPARE(figureColumns(4, 3.5), 1);
+        QCOMPARE(resolveSize(column, 4).heightPx, 2679);
+        QCOMPARE(resolveSize(column, 4, 0.8).heightPx, 2844);
+        QCOMPARE(figureColumns(4, 5.0), 1);
+        QCOMPARE(figureColumns(4, 6.4), 2);
         s.caption = false;
         QCOMPARE(resolveSize(s, 1).heightPx, 1302); // 4.34 in
         s.widthPx = 1200;

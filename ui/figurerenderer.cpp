@@ -1,165 +1,26 @@
 #include "figurerenderer.h"
 
+#include "figurelayout.h"
 #include "report_writer.h"
-#include "rooflinechart.h"
 #include "version.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageSize>
-#include <QFontMetricsF>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTextDocument>
 
 #include <cmath>
-#include <memory>
 
 namespace rfx {
 
 namespace {
 
-constexpr double kLogicalPerInch = 96; // the charts are laid out at 96 logical pixels per inch
+constexpr double kLogicalPerInch = 96; // FigureLayout's unit: 96 logical pixels per inch
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-// The charts of a figure, laid out offscreen at the figure's physical size.
-class FigureLayout {
-public:
-    FigureLayout(const Report& report, const FigureSpec& spec)
-        : m_spec(spec)
-    {
-        const int devices = int(report.results.size());
-        const int charts = spec.overlay ? std::min(devices, 1) : devices;
-        m_size = resolveSize(spec, std::max(charts, 1));
-        m_width = m_size.widthIn * kLogicalPerInch;
-        m_height = m_size.heightIn * kLogicalPerInch;
-        // Fonts follow the width: 10.5 px (7.9 pt printed) for a 7-inch page, 8.5 px for a 3.5-inch column.
-        m_fontPx = std::clamp(m_width / 64, 8.5, 14.0);
-        m_title = qs(reportTitle(report));
-        m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report))) : QString();
-        if (!m_caption.isEmpty()) {
-            QTextDocument doc;
-            doc.setDefaultFont(captionFont());
-            doc.setPlainText(m_caption);
-            doc.setTextWidth(m_width);
-            m_captionHeight = doc.size().height() + 2;
-        }
-        const int columns = gridColumns(std::max(charts, 1));
-        const int rows = (std::max(charts, 1) + columns - 1) / columns;
-        m_cellW = m_width / columns;
-        m_cellH = std::max(40.0, (m_height - m_captionHeight) / rows);
-        for (int i = 0; i < charts; ++i) {
-            auto chart = std::make_unique<RooflineChart>();
-            chart->setAttribute(Qt::WA_DontShowOnScreen);
-            chart->setPrintStyle(m_fontPx, spec.transparent);
-            chart->setMinorGrid(charts <= 2);
-            chart->setFilter(spec.filter);
-            std::vector<int> shown;
-            if (spec.overlay)
-                for (int d = 0; d < devices; ++d)
-                    shown.push_back(d);
-            else
-                shown.push_back(i);
-            chart->resize(int(std::lround(m_cellW)), int(std::lround(m_cellH)));
-            chart->setReport(report, shown);
-            chart->show(); // a chart that was never shown renders blank (DESIGN.md, known pitfalls)
-            m_charts.push_back(std::move(chart));
-            m_cells.emplace_back((i % columns) * m_cellW, (i / columns) * m_cellH, m_cellW, m_cellH);
-        }
-        QCoreApplication::processEvents();
-        QCoreApplication::processEvents();
-        if (spec.overlay) {
-            for (auto& c : m_charts)
-                c->placeLegendInPlot();
-            QCoreApplication::processEvents();
-        }
-    }
-
-    const FigureSize& size() const { return m_size; }
-    double logicalWidth() const { return m_width; }
-    double logicalHeight() const { return m_height; }
-    const QString& title() const { return m_title; }
-    const QString& caption() const { return m_caption; }
-
-    // Paints the whole figure into `target` (device coordinates), scaling the logical layout.
-    void paint(QPainter& p, const QRectF& target) const
-    {
-        const double sx = target.width() / m_width, sy = target.height() / m_height;
-        if (!m_spec.transparent)
-            p.fillRect(target, Qt::white);
-        p.setRenderHint(QPainter::Antialiasing);
-        p.setRenderHint(QPainter::TextAntialiasing);
-        for (size_t i = 0; i < m_charts.size(); ++i) {
-            const QRectF& c = m_cells[i];
-            const QRectF dest(target.x() + c.x() * sx, target.y() + c.y() * sy, c.width() * sx, c.height() * sy);
-            m_charts[i]->render(&p, dest, m_charts[i]->rect(), Qt::IgnoreAspectRatio);
-            if (m_spec.overlay)
-                paintLegend(p, *m_charts[i], target.topLeft() + QPointF(c.x() * sx, c.y() * sy), sx, sy);
-        }
-        if (!m_caption.isEmpty()) {
-            p.save();
-            p.translate(target.topLeft());
-            p.scale(sx, sy);
-            p.setFont(captionFont());
-            p.setPen(QColor(0x33, 0x33, 0x33));
-            p.drawText(QRectF(4, m_height - m_captionHeight, m_width - 8, m_captionHeight),
-                Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
-            p.restore();
-        }
-    }
-
-private:
-    // A boxed list in the plot's upper-left corner, in logical coordinates scaled to the target.
-    void paintLegend(QPainter& p, const RooflineChart& chart, QPointF origin, double sx, double sy) const
-    {
-        const auto entries = chart.legendEntries();
-        if (entries.size() < 2)
-            return;
-        p.save();
-        p.translate(origin);
-        p.scale(sx, sy);
-        QFont f;
-        f.setPixelSize(std::max(6, int(std::lround(m_fontPx * 0.85))));
-        p.setFont(f);
-        const QFontMetricsF fm(f);
-        const double line = fm.height() * 1.25, swatch = m_fontPx * 1.4, pad = 4;
-        double textWidth = 0;
-        for (const auto& [color, name] : entries)
-            textWidth = std::max(textWidth, fm.horizontalAdvance(name));
-        const QRectF plot = chart.plotArea();
-        const QRectF box(plot.left() + 6, plot.top() + 6, pad * 3 + swatch + textWidth, pad * 2 + line * double(entries.size()));
-        p.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 0.8));
-        p.setBrush(QColor(255, 255, 255, 235));
-        p.drawRect(box);
-        for (size_t i = 0; i < entries.size(); ++i) {
-            const double y = box.top() + pad + line * (double(i) + 0.5);
-            p.setPen(QPen(entries[i].first, 2.2));
-            p.drawLine(QPointF(box.left() + pad, y), QPointF(box.left() + pad + swatch, y));
-            p.setPen(QColor(0x11, 0x11, 0x11));
-            p.drawText(QRectF(box.left() + pad * 2 + swatch, y - line / 2, textWidth + 2, line), Qt::AlignLeft | Qt::AlignVCenter,
-                entries[i].second);
-        }
-        p.restore();
-    }
-
-    QFont captionFont() const
-    {
-        QFont f;
-        f.setPixelSize(std::max(6, int(std::lround(m_fontPx * 0.8))));
-        return f;
-    }
-
-    FigureSpec m_spec;
-    FigureSize m_size {};
-    double m_width = 0, m_height = 0, m_fontPx = 10, m_cellW = 0, m_cellH = 0, m_captionHeight = 0;
-    QString m_title, m_caption;
-    std::vector<std::unique_ptr<RooflineChart>> m_charts;
-    std::vector<QRectF> m_cells;
-};
 
 QByteArray xmpPacket(const QString& title, const QString& description)
 {
@@ -178,6 +39,11 @@ QByteArray xmpPacket(const QString& title, const QString& description)
 QString failure(const QString& file, const QString& why) { return QStringLiteral("%1: %2").arg(file, why); }
 
 } // namespace
+
+FigureGeometry figureGeometry(const Report& report, const FigureSpec& spec)
+{
+    return FigureLayout(report, spec).geometry();
+}
 
 QImage renderFigureImage(const Report& report, const FigureSpec& spec)
 {
@@ -260,7 +126,8 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
             out.cancelWriting();
             return r;
         }
-        layout.paint(p, QRectF(0, 0, pdf.width(), pdf.height()));
+        // The page is the layout's size in inches: the painter's device has its aspect ratio.
+        layout.paint(p, QRectF(0, 0, pdf.width(), pdf.width() * layout.logicalHeight() / layout.logicalWidth()));
         p.end();
         r.pixelSize = QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight())));
         break;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figure.h"
+#include "figurelayout.h"
 #include "roofline.h"
 
 #include <QImage>
@@ -21,6 +22,9 @@ struct RenderResult {
 /// print style (light theme, fonts sized for the physical width), so the figure shows what the
 /// screen shows.
 RenderResult renderFigure(const Report& report, const FigureSpec& spec);
+
+/// The laid-out figure's sizes, legends and markers, for figure checks (tests).
+FigureGeometry figureGeometry(const Report& report, const FigureSpec& spec);
 
 /// The same figure as an image (for the clipboard and tests); spec.file is not used.
 QImage renderFigureImage(const Report& report, const FigureSpec& spec);

@@ -17,6 +17,7 @@
 #include <QResizeEvent>
 #include <QPainter>
 #include <QScatterSeries>
+#include <QTextDocument>
 #include <QToolTip>
 
 #include <cmath>
@@ -317,6 +318,7 @@ bool RooflineChart::dark() const { return !m_print && darkPalette(); }
 void RooflineChart::setPrintStyle(double fontPx, bool transparent)
 {
     m_print = true;
+    setMinimumSize(1, 1); // a figure's cell decides the size; the screen's minimum would distort it
     m_chart->setTheme(QChart::ChartThemeLight);
     m_chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart->setBackgroundRoundness(0);
@@ -353,13 +355,45 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     m_selection->setVisible(false); // a figure shows the analysis, not the window's selection
     m_printFontPx = fontPx;
     // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
-    m_markerScale = std::clamp(fontPx / 14.0, 0.5, 1.0);
+    m_markerScale = std::clamp((fontPx - 6) / 8, 0.6, 1.0);
     for (DeviceSeries* s : m_series) {
         s->ridge->setMarkerSize(9 * m_markerScale);
         for (size_t b = 0; b < 2; ++b)
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
     }
+}
+
+bool RooflineChart::fitTickLabels()
+{
+    const QRectF plot = m_chart->plotArea();
+    if (!m_print || plot.width() <= 0 || plot.height() <= 0)
+        return false;
+    bool changed = false;
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        const bool vertical = a == m_y;
+        double& lo = vertical ? m_ylo : m_xlo;
+        double& hi = vertical ? m_yhi : m_xhi;
+        const QFontMetricsF fm(a->labelsFont());
+        // The widest of this axis's decade labels on x, one line of text on y, plus the text item's
+        // margins (Qt Charts truncates a label that does not fit between its neighbours).
+        double widest = 0;
+        for (int e = int(std::lround(std::log10(lo))); e <= int(std::lround(std::log10(hi))); ++e)
+            widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", std::pow(10.0, e))));
+        const double need = vertical ? fm.height() + 10 : widest + 6;
+        const double per = (vertical ? plot.height() : plot.width()) / std::max(std::log10(hi / lo), 1.0);
+        if (per >= need || a->base() == 100)
+            continue;
+        // Every other decade, from an even one to an even one, so that both ends keep their labels.
+        a->setBase(100);
+        a->setMinorTickCount(0);
+        lo = std::pow(100.0, std::floor(std::log10(lo) / 2 + 1e-9));
+        hi = std::pow(100.0, std::ceil(std::log10(hi) / 2 - 1e-9));
+        changed = true;
+    }
+    if (changed)
+        rebuild(); // the roofs span the new range
+    return changed;
 }
 
 void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border)
@@ -574,7 +608,7 @@ void RooflineChart::rebuild()
                 QScatterSeries* p = s->points[b][k];
                 p->replace(pts[b][k]);
                 const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b), dark());
-                const QColor border = overlay ? (b == size_t(Bound::Memory) ? c.darker(160) : c.lighter(150)) : c.darker(130);
+                const QColor border = overlay ? c.darker(b == size_t(Bound::Memory) ? 160 : 130) : c.darker(130);
                 setColorsIf(p, c, border);
                 setLightMarkerIf(p, c, border);
                 setNameIf(p, b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
@@ -632,8 +666,18 @@ void RooflineChart::rebuild()
             title += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
         if (d.l1Bandwidth > 0)
             title += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
+        // A narrow figure breaks the title after the name rather than cutting it (Qt elides titles).
+        if (m_print) {
+            QTextDocument doc;
+            doc.setDefaultFont(m_chart->titleFont());
+            doc.setHtml(title);
+            if (doc.idealWidth() > width() - 12)
+                title.replace(QStringLiteral(" \u2014 "), QStringLiteral("<br>"));
+        }
     } else if (n > 1) {
-        title = tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
+        // A figure's legend, below the plot, explains the shapes (FigureLayout).
+        title = m_print ? tr("<b>%n devices</b>", "", int(n))
+                        : tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
     if (hidden > 0 && n > 0 && !m_print)
         title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted</small>", "",
@@ -879,22 +923,99 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
+    const bool relayout = m_print && event->oldSize().width() != event->size().width();
     m_small = small;
     QChartView::resizeEvent(event);
+    if (relayout)
+        rebuild(); // a figure's title wraps to its width
 }
 
-void RooflineChart::placeLegendInPlot()
+void RooflineChart::hideLegendForFigure()
 {
-    // Figures draw an overlay's legend themselves, inside the plot (see legendEntries()).
-    m_chart->legend()->setVisible(m_devices.size() < 2);
+    // Figures lay out their legend themselves, below the charts (FigureLayout, legendItems()).
+    m_chart->legend()->setVisible(false);
 }
 
-std::vector<std::pair<QColor, QString>> RooflineChart::legendEntries() const
+std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
 {
-    std::vector<std::pair<QColor, QString>> entries;
-    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot)
-        entries.emplace_back(m_series[slot]->roof->pen().color(), m_series[slot]->roof->name());
-    return entries;
+    std::vector<LegendItem> items;
+    const bool overlay = m_devices.size() > 1;
+    QString vector;
+    QColor vectorColor;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const DeviceSeries* s = m_series[slot];
+        if (overlay)
+            items.push_back({ s->roof->pen().color(), s->roof->name(), Swatch::Line });
+        if (s->vectorRoof->isVisible() && vector.isEmpty()) {
+            vector = s->vectorRoof->name();
+            vectorColor = s->vectorRoof->pen().color();
+        }
+    }
+    if (!vector.isEmpty())
+        items.push_back({ overlay ? QColor(0x44, 0x44, 0x44) : vectorColor,
+            overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
+    if (!overlay && !m_series.empty() && !m_devices.empty()) {
+        const DeviceSeries* s = m_series.front();
+        for (size_t v = 0; v < 2; ++v) {
+            if (!s->levelRoofs[v]->isVisible())
+                continue;
+            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), v == 0 ? Swatch::DashDot : Swatch::Dotted });
+            if (s->levelPoints[v]->count() > 0)
+                items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(), v == 0 ? Swatch::Triangle : Swatch::Star });
+        }
+    }
+    const QColor grey(0x66, 0x66, 0x66);
+    items.push_back({ overlay ? grey : boundColor(Bound::Memory, dark()), tr("memory-bound layer"), Swatch::Circle });
+    items.push_back({ overlay ? grey : boundColor(Bound::Compute, dark()), tr("compute-bound layer"), Swatch::Square });
+    if (m_measuredPoints->isVisible())
+        items.push_back({ QColor(0x11, 0x11, 0x11), m_measuredPoints->name(), Swatch::Diamond });
+    if (m_measuredAbove->isVisible())
+        items.push_back({ m_measuredAbove->color(), m_measuredAbove->name(), Swatch::Diamond });
+    return items;
+}
+
+std::vector<QRectF> RooflineChart::markerRects() const
+{
+    std::vector<QRectF> out;
+    for (QAbstractSeries* a : m_chart->series()) {
+        auto* s = qobject_cast<QScatterSeries*>(a);
+        if (!s || !s->isVisible() || s == m_selection)
+            continue;
+        const double r = s->markerSize() / 2;
+        for (const QPointF& v : s->points()) {
+            const QPointF c = mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(v, s)));
+            out.emplace_back(c.x() - r, c.y() - r, 2 * r, 2 * r);
+        }
+    }
+    return out;
+}
+
+bool RooflineChart::legendVisible() const
+{
+    if (!m_chart->legend()->isVisible())
+        return false;
+    for (QLegendMarker* m : m_chart->legend()->markers())
+        if (m->isVisible())
+            return true;
+    return false;
+}
+
+QRectF RooflineChart::legendRect() const
+{
+    return mapFromScene(m_chart->mapToScene(m_chart->legend()->geometry())).boundingRect();
+}
+
+std::vector<double> RooflineChart::pointLabelPixelSizes() const
+{
+    std::vector<double> out;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const QScatterSeries* r = m_series[slot]->ridge;
+        if (r->isVisible() && r->pointLabelsVisible()) {
+            const QFont f = r->pointLabelsFont();
+            out.push_back(f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() * 96 / 72);
+        }
+    }
+    return out;
 }
 
 QRectF RooflineChart::plotArea() const { return m_chart->plotArea(); }

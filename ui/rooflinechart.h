@@ -40,14 +40,33 @@ public:
     /// optionally no background. Call before setReport.
     void setPrintStyle(double fontPx, bool transparent);
 
+    /// Print style: labels every other decade on an axis whose decades are too close for their tick
+    /// labels (Qt Charts would elide them to "..."); call once the chart has its size. True if it
+    /// changed anything (the chart then lays itself out again).
+    bool fitTickLabels();
+
     /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
     void setFontScale(double scale);
 
-    /// For figures: an overlay hides its legend row, which would elide long names in a narrow figure;
-    /// the figure draws legendEntries() inside the plot's empty upper-left corner instead.
-    void placeLegendInPlot();
-    std::vector<std::pair<QColor, QString>> legendEntries() const;
+    /// For figures: Qt's legend row elides long names in a narrow figure and takes more room than its
+    /// entries; the figure lays legendItems() out below its charts instead (FigureLayout).
+    void hideLegendForFigure();
+    enum class Swatch { Line, Dashed, DashDot, Dotted, Circle, Square, Triangle, Star, Diamond };
+    struct LegendItem {
+        QColor color;
+        QString text;
+        Swatch swatch = Swatch::Line;
+    };
+    /// What a figure's legend must explain of what this chart draws: the devices' roofs (overlay),
+    /// the dashed vector roofs, the L2/L1 ceilings and points, the two layer shapes, measurements.
+    std::vector<LegendItem> legendItems() const;
     QRectF plotArea() const; ///< in the view's coordinates
+    /// For figure checks, in the viewport's pixels: every visible marker's box, the legend's box
+    /// (legendVisible()), and the pixel sizes of the point labels drawn (ridge labels).
+    std::vector<QRectF> markerRects() const;
+    bool legendVisible() const;
+    QRectF legendRect() const;
+    std::vector<double> pointLabelPixelSizes() const;
     /// Where a point of value `value` (x FLOP/byte, y in yScale() units) is drawn, in the viewport's
     /// pixels; for tests that move the mouse onto a point.
     QPoint viewportPosition(QPointF value) const;

@@ -1,0 +1,155 @@
+// A journal's figure check, on ResNet-50 training on four devices, overlaid and as a grid, at 3.5,
+// 5 and 7 inches, in PNG, SVG and PDF: one scale for x and y (no squashed text or ellipses), no text
+// under 7 pt at print size (measured on the laid-out charts, not guessed), and no legend over a
+// marker. The page grows with the grid so that each chart keeps a readable size.
+#include "figurerenderer.h"
+#include "testutils.h"
+
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace rfx;
+
+namespace {
+
+FigureSpec resnetSpec(double widthIn, bool overlay)
+{
+    FigureSpec s;
+    s.config.model = "resnet50";
+    s.config.batch = 64;
+    s.config.bits = 16;
+    s.config.tensorCores = true;
+    s.config.mode = Mode::Training;
+    s.devices = { "h100-sxm", "a100-sxm-80gb", "rtx-4090", "geforce-mx230" };
+    s.overlay = overlay;
+    s.widthIn = widthIn;
+    return s;
+}
+
+Report reportFor(const FigureSpec& s)
+{
+    std::vector<Device> devices;
+    for (const auto& id : s.devices)
+        devices.push_back(rfx::test::shippedDevice(id.c_str()));
+    auto r = analyzeConfig(s.config, devices);
+    return *r.report;
+}
+
+// Every transform matrix(a,b,c,d,e,f) in an SVG scales x and y alike: rotations and translations
+// are fine, a squash is not.
+QStringList nonUniformTransforms(const QByteArray& svg)
+{
+    QStringList bad;
+    static const QRegularExpression re(QStringLiteral("matrix\\(([^)]*)\\)"));
+    auto it = re.globalMatch(QString::fromUtf8(svg));
+    while (it.hasNext()) {
+        const QStringList v = it.next().captured(1).split(QLatin1Char(','));
+        if (v.size() != 6)
+            continue;
+        const double a = v[0].toDouble(), b = v[1].toDouble(), c = v[2].toDouble(), d = v[3].toDouble();
+        const double sx = std::hypot(a, b), sy = std::hypot(c, d);
+        if (std::abs(sx - sy) > 1e-3 * std::max(sx, sy) || std::abs(a * c + b * d) > 1e-3 * sx * sy)
+            bad.append(v.join(QLatin1Char(',')));
+    }
+    return bad;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestFigureCheck : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR); }
+
+    void journalCheck_data()
+    {
+        QTest::addColumn<double>("widthIn");
+        QTest::addColumn<bool>("overlay");
+        for (double w : { 3.5, 5.0, 7.0 })
+            for (bool overlay : { true, false })
+                QTest::addRow("%s %.1f in", overlay ? "overlay" : "grid", w) << w << overlay;
+    }
+
+    void journalCheck()
+    {
+        QFETCH(double, widthIn);
+        QFETCH(bool, overlay);
+        FigureSpec spec = resnetSpec(widthIn, overlay);
+        const Report report = reportFor(spec);
+        const FigureGeometry g = figureGeometry(report, spec);
+        qInfo("%.1f in %s: page %.0f x %.0f pt, smallest text %.2f pt (%d text items), %zu markers, %zu legend entries", widthIn,
+            overlay ? "overlay" : "grid", g.widthPt, g.heightPt, g.smallestTextPt, g.textItems, g.markers.size(), g.legends.size());
+        QCOMPARE(std::lround(g.widthPt), std::lround(widthIn * 72));
+        QVERIFY2(g.smallestTextPt >= 7.0, qPrintable(QString::number(g.smallestTextPt)));
+        QVERIFY2(g.textItems >= 12 * int(g.charts.size()), qPrintable(QString::number(g.textItems))); // ticks and titles were measured
+        QVERIFY(g.markers.size() > 50);
+        QVERIFY(!g.legends.empty());
+        for (const QRectF& legend : g.legends)
+            for (const QRectF& marker : g.markers)
+                QVERIFY2(!legend.intersects(marker),
+                    qPrintable(QStringLiteral("legend (%1, %2, %3 x %4) over a marker at (%5, %6)")
+                                   .arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())
+                                   .arg(marker.center().x()).arg(marker.center().y())));
+        // Each chart keeps a readable size: at least 3.2 in wide and 1.9 in high (the grid stacks
+        // and the page grows rather than shrinking charts).
+        for (const QRectF& c : g.charts)
+            QVERIFY2(c.width() >= 3.2 * 72 - 0.5 && c.height() >= 1.9 * 72,
+                qPrintable(QStringLiteral("%1 x %2 pt").arg(c.width()).arg(c.height())));
+        if (!overlay)
+            QCOMPARE(g.charts.size(), size_t(4));
+
+        const QString base = m_dir.filePath(QStringLiteral("f%1-%2").arg(widthIn).arg(overlay));
+        // SVG: vector, one scale for x and y everywhere.
+        spec.format = FigureSpec::Format::Svg;
+        spec.file = (base + QStringLiteral(".svg")).toStdString();
+        RenderResult r = renderFigure(report, spec);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QStringList bad = nonUniformTransforms(readAll(base + QStringLiteral(".svg")));
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.mid(0, 5).join(QStringLiteral("; "))));
+        // PNG: the page at 300 dpi, exactly the laid-out aspect ratio.
+        spec.format = FigureSpec::Format::Png;
+        spec.file = (base + QStringLiteral(".png")).toStdString();
+        r = renderFigure(report, spec);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QImage png(base + QStringLiteral(".png"));
+        QCOMPARE(png.width(), int(std::lround(widthIn * 300)));
+        QVERIFY(std::abs(png.height() - g.heightPt / 72 * 300) <= 1);
+        // PDF: the page in points.
+        spec.format = FigureSpec::Format::Pdf;
+        spec.file = (base + QStringLiteral(".pdf")).toStdString();
+        r = renderFigure(report, spec);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QByteArray pdf = readAll(base + QStringLiteral(".pdf"));
+        QVERIFY2(pdf.contains(QStringLiteral("/MediaBox [0 0 %1").arg(std::lround(widthIn * 72)).toLatin1()),
+            qPrintable(QString::number(widthIn)));
+    }
+
+    // The old squash: a cell smaller than the screen chart's minimum size was drawn at that minimum
+    // and scaled to the cell in y only. A given small height now lays the chart out at that height.
+    void givenHeightIsLaidOutNotSquashed()
+    {
+        FigureSpec spec = resnetSpec(3.5, true);
+        spec.heightIn = 2.2;
+        spec.format = FigureSpec::Format::Svg;
+        spec.file = m_dir.filePath(QStringLiteral("short.svg")).toStdString();
+        const RenderResult r = renderFigure(reportFor(spec), spec);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QStringList bad = nonUniformTransforms(readAll(m_dir.filePath(QStringLiteral("short.svg"))));
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.mid(0, 5).join(QStringLiteral("; "))));
+    }
+};
+
+QTEST_MAIN(TestFigureCheck)
+#include "tst_figurecheck.moc"

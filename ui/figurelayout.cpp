@@ -1,0 +1,276 @@
+#include "figurelayout.h"
+
+#include "report_writer.h"
+#include "rooflinechart.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLegend>
+#include <QPainter>
+#include <QTextDocument>
+
+#include <algorithm>
+
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+constexpr double kLogicalPerInch = 96; // the charts are laid out at 96 logical pixels per inch
+constexpr double kPointsPerLogical = 72.0 / kLogicalPerInch;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+double fontPixels(const QFont& f) { return f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() / kPointsPerLogical; }
+
+} // namespace
+
+FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec)
+    : m_spec(spec)
+{
+    const int devices = int(report.results.size());
+    const int charts = std::max(spec.overlay ? std::min(devices, 1) : devices, 1);
+    const FigureSize planned = resolveSize(spec, charts, 0);
+    m_width = planned.widthIn * kLogicalPerInch;
+    // Titles 11.5 to 14 px, so that the smallest text (0.9 of it, rounded) is 10 px = 7.5 pt or more.
+    m_fontPx = std::clamp(m_width / 50, 11.5, 14.0);
+    m_title = qs(reportTitle(report));
+    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report))) : QString();
+    if (!m_caption.isEmpty()) {
+        QTextDocument doc;
+        doc.setDefaultFont(smallFont());
+        doc.setPlainText(m_caption);
+        doc.setTextWidth(m_width - 8);
+        m_captionHeight = doc.size().height() + 2;
+    }
+    const int columns = figureColumns(charts, planned.widthIn);
+    const int rows = (charts + columns - 1) / columns;
+    const double cellW = m_width / columns;
+    for (int i = 0; i < charts; ++i) {
+        auto chart = std::make_unique<RooflineChart>();
+        chart->setAttribute(Qt::WA_DontShowOnScreen);
+        chart->setPrintStyle(m_fontPx, spec.transparent);
+        chart->setMinorGrid(charts <= 2);
+        chart->setFilter(spec.filter);
+        std::vector<int> shown;
+        if (spec.overlay)
+            for (int d = 0; d < devices; ++d)
+                shown.push_back(d);
+        else
+            shown.push_back(i);
+        // Laid out near its final size before it gets data: Qt Charts elides tick labels laid out
+        // in a tiny default-sized view and does not always lay them out again.
+        chart->resize(int(std::lround(cellW)), int(std::lround(cellW * 0.62)));
+        chart->setReport(report, shown);
+        chart->hideLegendForFigure(); // one legend for the figure, below the charts
+        m_charts.push_back(std::move(chart));
+    }
+    m_legendHeight = legendHeight(m_width);
+    // Auto height: each chart 0.62 as high as wide, then the legend and the caption as tall as their
+    // text. A given height is shared out the same way.
+    m_size = resolveSize(spec, charts, (m_captionHeight + m_legendHeight) / kLogicalPerInch);
+    m_height = m_size.heightIn * kLogicalPerInch;
+    const double cellH = std::max(40.0, (m_height - m_captionHeight - m_legendHeight) / rows);
+    const int chartW = int(std::lround(cellW)), chartH = int(std::lround(cellH));
+    for (int i = 0; i < charts; ++i) {
+        RooflineChart* chart = m_charts[size_t(i)].get();
+        chart->resize(chartW, chartH);
+        chart->show(); // a chart that was never shown renders blank (DESIGN.md, known pitfalls)
+        m_cells.emplace_back((i % columns) * cellW, (i / columns) * cellH, cellW, cellH);
+    }
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    bool relaid = false;
+    for (auto& chart : m_charts)
+        relaid = chart->fitTickLabels() || relaid;
+    if (relaid) {
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+    }
+}
+
+FigureLayout::~FigureLayout() = default;
+
+QFont FigureLayout::smallFont() const
+{
+    QFont f;
+    f.setPixelSize(std::max(10, int(std::lround(m_fontPx * 0.9))));
+    return f;
+}
+
+// The union of the charts' legend items, in order, each text once.
+std::vector<RooflineChart::LegendItem> FigureLayout::legendEntries() const
+{
+    std::vector<RooflineChart::LegendItem> out;
+    for (const auto& chart : m_charts)
+        for (const RooflineChart::LegendItem& item : chart->legendItems())
+            if (std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.text == item.text; }))
+                out.push_back(item);
+    return out;
+}
+
+namespace {
+bool isMarker(RooflineChart::Swatch s)
+{
+    using S = RooflineChart::Swatch;
+    return s == S::Circle || s == S::Square || s == S::Triangle || s == S::Star || s == S::Diamond;
+}
+} // namespace
+
+// Entries flow left to right and wrap, like words: each a swatch and its text.
+std::vector<QRectF> FigureLayout::legendBoxes(QRectF area) const
+{
+    const QFontMetricsF fm(smallFont());
+    const double gap = m_fontPx * 0.9, line = fm.height() * 1.3, pad = 4;
+    std::vector<QRectF> boxes;
+    double x = area.left() + pad, y = area.top() + pad;
+    for (const RooflineChart::LegendItem& e : legendEntries()) {
+        const double sw = isMarker(e.swatch) ? m_fontPx * 0.8 : m_fontPx * 1.6;
+        const double w = std::min(sw + 4 + fm.horizontalAdvance(e.text), area.width() - 2 * pad);
+        if (x > area.left() + pad && x + w > area.right() - pad) {
+            x = area.left() + pad;
+            y += line;
+        }
+        boxes.emplace_back(x, y, w, line);
+        x += w + gap;
+    }
+    return boxes;
+}
+
+double FigureLayout::legendHeight(double width) const
+{
+    const auto boxes = legendBoxes(QRectF(0, 0, width, 0));
+    return boxes.empty() ? 0 : boxes.back().bottom() + 4;
+}
+
+QRectF FigureLayout::legendArea() const { return QRectF(0, m_height - m_captionHeight - m_legendHeight, m_width, m_legendHeight); }
+
+void FigureLayout::paintLegend(QPainter& p, QRectF area) const
+{
+    using S = RooflineChart::Swatch;
+    const auto entries = legendEntries();
+    const auto boxes = legendBoxes(area);
+    p.setFont(smallFont());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const QRectF& b = boxes[i];
+        const RooflineChart::LegendItem& e = entries[i];
+        const double y = b.center().y();
+        double swatch = m_fontPx * 1.6;
+        if (!isMarker(e.swatch)) {
+            const Qt::PenStyle style = e.swatch == S::Dashed ? Qt::DashLine
+                : e.swatch == S::DashDot                     ? Qt::DashDotLine
+                : e.swatch == S::Dotted                      ? Qt::DotLine
+                                                             : Qt::SolidLine;
+            p.setPen(QPen(e.color, 2.2, style));
+            p.drawLine(QPointF(b.left(), y), QPointF(b.left() + swatch, y));
+        } else {
+            swatch = m_fontPx * 0.8;
+            const QRectF m(b.left(), y - swatch / 2, swatch, swatch);
+            p.setPen(QPen(e.color.darker(130), 1));
+            p.setBrush(e.swatch == S::Diamond && e.color.lightness() < 60 ? QBrush(Qt::NoBrush) : QBrush(e.color));
+            if (e.swatch == S::Circle)
+                p.drawEllipse(m);
+            else if (e.swatch == S::Square)
+                p.drawRect(m);
+            else if (e.swatch == S::Triangle)
+                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), m.bottomRight(), m.bottomLeft() }));
+            else if (e.swatch == S::Diamond)
+                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), QPointF(m.right(), m.center().y()),
+                    QPointF(m.center().x(), m.bottom()), QPointF(m.left(), m.center().y()) }));
+            else { // star: a small asterisk-like cross of two squares
+                p.drawRect(m.adjusted(1, 1, -1, -1));
+                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), QPointF(m.right(), m.center().y()),
+                    QPointF(m.center().x(), m.bottom()), QPointF(m.left(), m.center().y()) }));
+            }
+            p.setBrush(Qt::NoBrush);
+        }
+        p.setPen(QColor(0x11, 0x11, 0x11));
+        p.drawText(QRectF(b.left() + swatch + 4, b.top(), b.width() - swatch - 4, b.height()),
+            Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, e.text);
+    }
+}
+
+void FigureLayout::paint(QPainter& p, const QRectF& target) const
+{
+    // One scale for both axes: the target has the page's aspect ratio (to the rounding of a pixel).
+    const double s = target.width() / m_width;
+    if (!m_spec.transparent)
+        p.fillRect(target, Qt::white);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    for (size_t i = 0; i < m_charts.size(); ++i) {
+        const QRectF& c = m_cells[i];
+        const RooflineChart& chart = *m_charts[i];
+        const QRectF dest(target.x() + c.x() * s, target.y() + c.y() * s, chart.width() * s, chart.height() * s);
+        m_charts[i]->render(&p, dest, chart.rect(), Qt::KeepAspectRatio);
+    }
+    if (m_legendHeight > 0) {
+        p.save();
+        p.translate(target.topLeft());
+        p.scale(s, s);
+        paintLegend(p, legendArea());
+        p.restore();
+    }
+    if (!m_caption.isEmpty()) {
+        p.save();
+        p.translate(target.topLeft());
+        p.scale(s, s);
+        p.setFont(smallFont());
+        p.setPen(QColor(0x33, 0x33, 0x33));
+        p.drawText(QRectF(4, m_height - m_captionHeight, m_width - 8, m_captionHeight),
+            Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
+        p.restore();
+    }
+}
+
+FigureGeometry FigureLayout::geometry() const
+{
+    FigureGeometry g;
+    const double k = kPointsPerLogical;
+    auto toPage = [k](QRectF r, QPointF origin) { return QRectF((r.x() + origin.x()) * k, (r.y() + origin.y()) * k, r.width() * k, r.height() * k); };
+    g.widthPt = m_width * k;
+    g.heightPt = m_height * k;
+    double smallest = INFINITY;
+    if (!m_caption.isEmpty())
+        smallest = fontPixels(smallFont());
+    for (size_t i = 0; i < m_charts.size(); ++i) {
+        const RooflineChart& chart = *m_charts[i];
+        const QPointF origin = m_cells[i].topLeft();
+        g.charts.push_back(toPage(m_cells[i], QPointF()));
+        for (QGraphicsItem* item : chart.scene()->items()) {
+            if (!item->isVisible() || (item->parentItem() && !item->parentItem()->isVisible()))
+                continue;
+            QFont f;
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && !t->toPlainText().isEmpty())
+                f = t->font();
+            else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item); st && !st->text().isEmpty())
+                f = st->font();
+            else
+                continue;
+            // The item's own scale (never set by Qt Charts, but measured rather than assumed).
+            const QTransform m = item->sceneTransform();
+            const double scale = std::sqrt(std::abs(m.determinant()));
+            smallest = std::min(smallest, fontPixels(f) * scale);
+            ++g.textItems;
+        }
+        for (double px : chart.pointLabelPixelSizes())
+            smallest = std::min(smallest, px);
+        for (const QRectF& r : chart.markerRects())
+            g.markers.push_back(toPage(r, origin));
+        if (chart.legendVisible())
+            g.legends.push_back(toPage(chart.legendRect(), origin));
+    }
+    if (m_legendHeight > 0) {
+        smallest = std::min(smallest, fontPixels(smallFont()));
+        for (const QRectF& b : legendBoxes(legendArea()))
+            g.legends.push_back(toPage(b, QPointF()));
+    }
+    g.smallestTextPt = std::isfinite(smallest) ? smallest * k : 0;
+    return g;
+}
+
+} // namespace rfx

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "figure.h"
+#include "roofline.h"
+#include "rooflinechart.h"
+
+#include <QColor>
+#include <QFont>
+#include <QRectF>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QPainter;
+
+namespace rfx {
+
+/// What a journal's figure check looks at, measured on the laid-out figure (not guessed): all in
+/// printed points (1/72 in) on the page.
+struct FigureGeometry {
+    double widthPt = 0, heightPt = 0;
+    double smallestTextPt = 0; ///< the smallest text anywhere: ticks, titles, legends, labels, caption
+    int textItems = 0; ///< the charts' text items measured (ticks, titles, axis titles)
+    std::vector<QRectF> legends; ///< every legend's box
+    std::vector<QRectF> markers; ///< every plotted marker's box
+    std::vector<QRectF> charts; ///< each chart's cell
+};
+
+/// The charts of a figure laid out at the figure's physical size, 96 logical pixels per inch, and
+/// painted with one uniform scale into any target (PNG pixels, SVG, PDF points). Text is never under
+/// 7 pt at print size; a grid that would make charts too small to read stacks them and the page
+/// grows (figureColumns); one legend for the whole figure sits below the charts, never over data.
+class FigureLayout {
+public:
+    FigureLayout(const Report& report, const FigureSpec& spec);
+    ~FigureLayout();
+
+    const FigureSize& size() const { return m_size; }
+    double logicalWidth() const { return m_width; }
+    double logicalHeight() const { return m_height; }
+    const QString& title() const { return m_title; }
+
+    /// Paints the whole figure into `target`, whose aspect ratio is the page's: one scale for x and y.
+    void paint(QPainter& p, const QRectF& target) const;
+    FigureGeometry geometry() const;
+
+private:
+    std::vector<RooflineChart::LegendItem> legendEntries() const;
+    std::vector<QRectF> legendBoxes(QRectF area) const;
+    double legendHeight(double width) const;
+    void paintLegend(QPainter& p, QRectF area) const;
+    QFont smallFont() const;
+    QRectF legendArea() const;
+
+    FigureSpec m_spec;
+    FigureSize m_size {};
+    double m_width = 0, m_height = 0; ///< logical pixels
+    double m_fontPx = 12; ///< titles; other text is smallFont()
+    double m_captionHeight = 0, m_legendHeight = 0;
+    QString m_title, m_caption;
+    std::vector<std::unique_ptr<RooflineChart>> m_charts;
+    std::vector<QRectF> m_cells; ///< chart plus its legend, logical pixels
+};
+
+} // namespace rfx
