@@ -156,7 +156,8 @@ std::string figureToJson(const FigureSpec& s)
         { "generator", std::string("Roofline Explorer ") + kVersion },
         { "config_args", args },
         { "devices", s.devices },
-        { "view", json { { "overlay", s.overlay }, { "convolutions_only", s.filter.convolutionsOnly }, { "top_n", s.filter.topN } } },
+        { "view", json { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
+                          { "top_n", s.filter.topN } } },
         { "export",
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
@@ -226,6 +227,14 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
         if (!overlay || !conv || !top || !format || !file || !w || !h || !dpi || !wpx || !hpx || !transparent || !caption)
             return std::nullopt;
         s.overlay = overlay->get<bool>();
+        // Optional: sidecars written before shared axes existed have no such member.
+        if (auto it = view->find("shared_axes"); it != view->end()) {
+            if (!it->is_boolean()) {
+                error = "view.shared_axes: wrong type";
+                return std::nullopt;
+            }
+            s.sharedAxes = it->get<bool>();
+        }
         s.filter.convolutionsOnly = conv->get<bool>();
         s.filter.topN = top->get<int>();
         const std::string f = format->get<std::string>();
@@ -271,6 +280,8 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
     a.insert(a.end(), { "--dpi", num(s.dpi) });
     if (s.overlay)
         a.push_back("--overlay");
+    if (s.sharedAxes)
+        a.push_back("--shared-axes");
     if (s.transparent)
         a.push_back("--transparent");
     if (!s.caption)
@@ -361,13 +372,15 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
             if (!takeInt(s.filter.topN))
                 return false;
         } else if (arg == "--overlay" || arg == "--transparent" || arg == "--no-caption" || arg == "--sidecar"
-            || arg == "--only-convolutions") {
+            || arg == "--only-convolutions" || arg == "--shared-axes") {
             if (hasInline) {
                 error = arg + " takes no value";
                 return false;
             }
             if (arg == "--overlay")
                 s.overlay = true;
+            else if (arg == "--shared-axes")
+                s.sharedAxes = true;
             else if (arg == "--transparent")
                 s.transparent = true;
             else if (arg == "--no-caption")
@@ -401,6 +414,7 @@ std::string exportOptionsHelp()
            "  --dpi D                    raster resolution, recorded in the PNG (default 300)\n"
            "  --width-px W --height-px H exact pixel size instead of inches\n"
            "  --overlay                  all devices on one chart (default: one chart per device)\n"
+           "  --shared-axes              one chart per device, all with the same axes and unit\n"
            "  --only-convolutions, --top N   the layer filters of the window\n"
            "  --transparent              no background\n"
            "  --no-caption               no caption line under the figure\n"

@@ -18,6 +18,7 @@ struct FigureSpec {
     Config config;
     std::vector<std::string> devices; ///< device ids, in chart order
     bool overlay = false;
+    bool sharedAxes = false; ///< a grid's charts share one x range, one y range and one unit
     LayerFilter filter;
 
     Format format = Format::Png;
@@ -64,7 +65,7 @@ std::vector<std::string> figureToArgs(const FigureSpec& spec);
 
 /// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
-/// --top N, and every configuration option. False and `error` on the first problem.
+/// --top N, --shared-axes, and every configuration option. False and `error` on the first problem.
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
 
 /// Help for the export options, one per line.

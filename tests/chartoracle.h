@@ -53,6 +53,7 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
         fresh.setFontScale(live->fontScale());
     fresh.setMinorGrid(live->minorGrid());
     fresh.setFilter(live->filter());
+    fresh.setYUnit(live->forcedYUnit());
     fresh.setReport(live->report(), live->devices());
     if (live->measuredDevice() >= 0)
         fresh.setMeasured(live->measuredDevice(), live->measured());

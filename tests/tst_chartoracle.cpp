@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QToolTip>
 
+#include <array>
+
 using namespace rfx;
 
 namespace {
@@ -102,6 +104,34 @@ private slots:
         expectAllChartsFresh(w, QStringLiteral("grid-8bit"));
         w.controls()->bitsSlider()->setValue(2);
         expectAllChartsFresh(w, QStringLiteral("grid-32bit"));
+    }
+
+    // View > Shared axes: every chart of the grid the same decades and unit, kept while a slider
+    // moves; off again, each chart fits its own device. Drawn as a fresh chart would draw it.
+    void sharedAxesInTheWindow()
+    {
+        MainWindow w(rfx::test::freshWindow({ QStringLiteral("geforce-mx230"), QStringLiteral("h100-sxm") }));
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto ranges = [&] {
+            std::vector<std::array<double, 4>> out;
+            for (RooflineChart* c : w.chartArea()->charts())
+                out.push_back({ c->xRange().x(), c->xRange().y(), c->yRange().x() * c->yScale(), c->yRange().y() * c->yScale() });
+            return out;
+        };
+        QVERIFY(ranges()[0] != ranges()[1]);
+        w.chartArea()->setSharedAxes(true);
+        QCOMPARE(ranges()[0], ranges()[1]);
+        QCOMPARE(w.chartArea()->charts()[0]->yScale(), w.chartArea()->charts()[1]->yScale());
+        expectAllChartsFresh(w, QStringLiteral("shared"));
+        w.controls()->batchSlider()->setValue(32);
+        QCoreApplication::processEvents();
+        QCOMPARE(ranges()[0], ranges()[1]);
+        expectAllChartsFresh(w, QStringLiteral("shared-batch32"));
+        w.chartArea()->setSharedAxes(false);
+        QVERIFY(ranges()[0] != ranges()[1]);
+        expectAllChartsFresh(w, QStringLiteral("unshared"));
     }
 
     void measurementsImport()

@@ -126,6 +126,32 @@ private slots:
         QVERIFY(again == s);
     }
 
+    void sharedAxesRoundTrip()
+    {
+        FigureSpec s;
+        std::string error;
+        QVERIFY2(parseExportArgs(split(QStringLiteral("--png g.png --shared-axes --device t4 --device l4")), s, error), error.c_str());
+        QVERIFY(s.sharedAxes);
+        auto back = figureFromJson(figureToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(back->sharedAxes);
+        std::vector<std::string> cmd = figureToArgs(s);
+        QVERIFY(std::find(cmd.begin(), cmd.end(), "--shared-axes") != cmd.end());
+        // A sidecar written before shared axes existed still reads, without them; a wrong type is named.
+        std::string old = figureToJson(s);
+        const auto at = old.find("\"shared_axes\": true,");
+        QVERIFY(at != std::string::npos);
+        std::string without = old;
+        without.erase(at, std::string("\"shared_axes\": true,").size());
+        back = figureFromJson(without, error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(!back->sharedAxes);
+        std::string wrong = old;
+        wrong.replace(at, std::string("\"shared_axes\": true").size(), "\"shared_axes\": 1");
+        QVERIFY(!figureFromJson(wrong, error));
+        QCOMPARE(QString::fromStdString(error), QStringLiteral("view.shared_axes: wrong type"));
+    }
+
     void sidecarErrors_data()
     {
         QTest::addColumn<QString>("json");

@@ -136,6 +136,23 @@ private slots:
             qPrintable(QString::number(widthIn)));
     }
 
+    // Shared axes: every chart of the grid has the same decades and the same y unit; without, the
+    // MX230 (12 GFLOP/s) gets its own.
+    void sharedAxes()
+    {
+        FigureSpec spec = resnetSpec(7.0, false);
+        const Report report = reportFor(spec);
+        const FigureGeometry own = figureGeometry(report, spec);
+        QCOMPARE(own.axes.size(), size_t(4));
+        QVERIFY(own.axes[3] != own.axes[0]);
+        spec.sharedAxes = true;
+        const FigureGeometry shared = figureGeometry(report, spec);
+        for (const auto& a : shared.axes)
+            QCOMPARE(a, shared.axes.front());
+        QCOMPARE(shared.axes.front()[4], 1e12); // TFLOP/s for all, as the fastest device needs
+        QVERIFY(shared.axes.front()[2] <= own.axes[3][2] && shared.axes.front()[3] >= own.axes[0][3]);
+    }
+
     // The old squash: a cell smaller than the screen chart's minimum size was drawn at that minimum
     // and scaled to the cell in y only. A given small height now lays the chart out at that height.
     void givenHeightIsLaidOutNotSquashed()

@@ -87,7 +87,25 @@ void ChartArea::setReport(const Report& report)
             m_panes[i].chart->setReport(report, { int(i) });
             m_panes[i].summary->setHtml(summaryHtml(report.results[i], report.config));
         }
+        applySharedAxes();
     }
+}
+
+void ChartArea::setSharedAxes(bool shared)
+{
+    if (shared == m_sharedAxes)
+        return;
+    m_sharedAxes = shared;
+    if (!shared)
+        for (const Pane& p : m_panes)
+            p.chart->unshareAxes();
+    applySharedAxes();
+}
+
+void ChartArea::applySharedAxes()
+{
+    if (m_sharedAxes && !m_overlay)
+        RooflineChart::shareAxes(charts());
 }
 
 void ChartArea::setMeasured(int device, const Comparison& comparison)
@@ -160,6 +178,7 @@ void ChartArea::fitAxes()
 {
     for (const Pane& p : m_panes)
         p.chart->fitAxes();
+    applySharedAxes();
 }
 
 std::vector<SummaryText*> ChartArea::summaries() const

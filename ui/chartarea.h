@@ -29,6 +29,9 @@ public:
     void clearMeasured();
     void setOverlay(bool overlay);
     bool overlay() const { return m_overlay; }
+    /// One chart per device, all with the same ranges and unit (RooflineChart::shareAxes).
+    void setSharedAxes(bool shared);
+    bool sharedAxes() const { return m_sharedAxes; }
     void setFilter(const LayerFilter& filter);
     void setSelectedLayer(int layer);
     void fitAxes();
@@ -59,6 +62,8 @@ private:
     std::vector<Pane> m_panes;
     Report m_report;
     bool m_overlay = false;
+    bool m_sharedAxes = false;
+    void applySharedAxes();
     size_t m_shown = 0; ///< panes in use
     LayerFilter m_filter;
     int m_selected = -1;

@@ -69,6 +69,12 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec)
         chart->hideLegendForFigure(); // one legend for the figure, below the charts
         m_charts.push_back(std::move(chart));
     }
+    if (spec.sharedAxes && !spec.overlay) {
+        std::vector<RooflineChart*> all;
+        for (auto& c : m_charts)
+            all.push_back(c.get());
+        RooflineChart::shareAxes(all);
+    }
     m_legendHeight = legendHeight(m_width);
     // Auto height: each chart 0.62 as high as wide, then the legend and the caption as tall as their
     // text. A given height is shared out the same way.
@@ -87,6 +93,15 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec)
     bool relaid = false;
     for (auto& chart : m_charts)
         relaid = chart->fitTickLabels() || relaid;
+    if (relaid && spec.sharedAxes && !spec.overlay) {
+        // One chart widened to even decades: the others follow, with the same labelling.
+        std::vector<RooflineChart*> all;
+        for (auto& c : m_charts)
+            all.push_back(c.get());
+        RooflineChart::shareAxes(all);
+        for (auto& chart : m_charts)
+            chart->fitTickLabels();
+    }
     if (relaid) {
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
@@ -241,6 +256,8 @@ FigureGeometry FigureLayout::geometry() const
         const RooflineChart& chart = *m_charts[i];
         const QPointF origin = m_cells[i].topLeft();
         g.charts.push_back(toPage(m_cells[i], QPointF()));
+        g.axes.push_back({ chart.xRange().x(), chart.xRange().y(), chart.yRange().x() * chart.yScale(),
+            chart.yRange().y() * chart.yScale(), chart.yScale() });
         for (QGraphicsItem* item : chart.scene()->items()) {
             if (!item->isVisible() || (item->parentItem() && !item->parentItem()->isVisible()))
                 continue;

@@ -9,6 +9,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct FigureGeometry {
     std::vector<QRectF> legends; ///< every legend's box
     std::vector<QRectF> markers; ///< every plotted marker's box
     std::vector<QRectF> charts; ///< each chart's cell
+    /// Each chart's axes: x decades (FLOP/byte) and y decades (FLOP/s), and its y unit (FLOP/s).
+    std::vector<std::array<double, 5>> axes;
 };
 
 /// The charts of a figure laid out at the figure's physical size, 96 logical pixels per inch, and

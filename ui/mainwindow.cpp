@@ -378,6 +378,10 @@ void MainWindow::buildMenus()
     m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
     connect(m_overlayAction, &QAction::toggled, m_charts, &ChartArea::setOverlay);
     connect(m_overlayAction, &QAction::toggled, this, &MainWindow::markDirty);
+    QAction* shared = view->addAction(tr("&Shared axes across devices"));
+    shared->setCheckable(true);
+    shared->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
+    connect(shared, &QAction::toggled, m_charts, &ChartArea::setSharedAxes);
     view->addAction(tr("&Fit axes"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     QAction* conv = view->addAction(tr("Only &convolutions"));
     conv->setCheckable(true);
@@ -1104,6 +1108,7 @@ FigureSpec MainWindow::currentFigure() const
         for (const DeviceResult& d : m_report->results)
             s.devices.push_back(d.device.id);
     s.overlay = m_charts->overlay();
+    s.sharedAxes = m_charts->sharedAxes();
     s.filter = m_filter;
     return s;
 }
@@ -1123,6 +1128,7 @@ void MainWindow::exportChartInteractive()
     spec.config = view.config;
     spec.devices = view.devices;
     spec.overlay = view.overlay;
+    spec.sharedAxes = view.sharedAxes;
     spec.filter = view.filter;
     const RenderResult r = renderFigure(*m_report, spec);
     if (!r.ok) {

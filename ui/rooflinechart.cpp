@@ -127,7 +127,8 @@ void setColorsIf(QScatterSeries* series, const QColor& fill, const QColor& borde
 struct RooflineChart::DeviceSeries {
     QLineSeries* roof = nullptr;
     QLineSeries* vectorRoof = nullptr;
-    QScatterSeries* ridge = nullptr;
+    QScatterSeries* ridge = nullptr; ///< a ring at the ridge point, labelled with its intensity
+    QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
     std::array<std::array<QScatterSeries*, kBuckets>, 2> points {}; // [bound][bucket]
     std::array<std::array<std::vector<int>, kBuckets>, 2> layers; // layer index per point
     // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
@@ -194,6 +195,8 @@ RooflineChart::RooflineChart(QWidget* parent)
 
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 260);
+    // Roof labels are placed in plot coordinates: follow the plot when the chart lays itself out.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { placeRoofLabels(); });
     m_hover = new PointHover(this, [this] { return hoverableSeries(); }, [this](const PointHover::Hit& hit) { return tooltipFor(hit); });
     ensureSeries(1);
     m_chart->legend()->markers(m_selection).first()->setVisible(false);
@@ -218,6 +221,7 @@ void RooflineChart::setFontScale(double scale)
     }
     for (DeviceSeries* s : m_series)
         s->ridge->setPointLabelsFont(scaled(m_baseFonts.axisLabels));
+    placeRoofLabels();
 }
 
 RooflineChart::~RooflineChart()
@@ -234,17 +238,21 @@ void RooflineChart::ensureSeries(size_t count)
         s->roof = new QLineSeries;
         s->vectorRoof = new QLineSeries;
         s->ridge = new QScatterSeries;
-        s->ridge->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        s->ridge->setMarkerSize(9 * m_markerScale);
+        // A ring, not a layer's shape: layers are solid circles and squares.
+        s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        s->ridge->setMarkerSize(11 * m_markerScale);
         s->ridge->setPointLabelsVisible(true);
         s->ridge->setPointLabelsClipping(false);
         s->ridge->setPointLabelsColor(dark() ? Qt::white : Qt::black);
         if (m_print) {
             QFont f;
-            f.setPixelSize(std::max(6, int(std::lround(m_printFontPx * 0.9))));
+            f.setPixelSize(std::max(10, int(std::lround(m_printFontPx * 0.9))));
             s->ridge->setPointLabelsFont(f);
             s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
         }
+        s->roofLabel = new QGraphicsSimpleTextItem(m_chart);
+        s->roofLabel->setZValue(20);
+        s->roofLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
         for (int v = 0; v < 2; ++v) {
@@ -357,7 +365,7 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
     m_markerScale = std::clamp((fontPx - 6) / 8, 0.6, 1.0);
     for (DeviceSeries* s : m_series) {
-        s->ridge->setMarkerSize(9 * m_markerScale);
+        s->ridge->setMarkerSize(11 * m_markerScale);
         for (size_t b = 0; b < 2; ++b)
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
@@ -431,6 +439,41 @@ void RooflineChart::setAxisRange(QPointF x, QPointF y)
     rebuild();
 }
 
+void RooflineChart::shareAxes(const std::vector<RooflineChart*>& charts)
+{
+    if (charts.size() < 2)
+        return;
+    double scale = 0, xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0; // y in FLOP/s
+    for (const RooflineChart* c : charts) {
+        scale = std::max(scale, c->m_scale);
+        xlo = std::min(xlo, c->m_xlo), xhi = std::max(xhi, c->m_xhi);
+        ylo = std::min(ylo, c->m_ylo * c->m_scale), yhi = std::max(yhi, c->m_yhi * c->m_scale);
+    }
+    for (RooflineChart* c : charts) {
+        c->setYUnit(scale);
+        c->setAxisRange({ xlo, xhi }, { ylo / scale, yhi / scale });
+    }
+}
+
+void RooflineChart::setYUnit(double flopsPerUnit)
+{
+    m_forcedScale = flopsPerUnit;
+    if (flopsPerUnit > 0 && m_scale != flopsPerUnit) {
+        // Set here rather than in rebuild(), which would take a new unit as a reason to refit.
+        m_scale = flopsPerUnit;
+        const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
+        m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
+    }
+}
+
+void RooflineChart::unshareAxes()
+{
+    if (m_forcedScale == 0)
+        return;
+    m_forcedScale = 0;
+    fitAxes();
+}
+
 void RooflineChart::fitAxes()
 {
     m_sticky = false;
@@ -446,7 +489,7 @@ void RooflineChart::rebuild()
     double maxPeak = 0;
     for (int idx : m_devices)
         maxPeak = std::max(maxPeak, m_report.results[size_t(idx)].ceiling.flops);
-    const double scale = maxPeak > 50e12 ? 1e12 : 1e9;
+    const double scale = m_forcedScale > 0 ? m_forcedScale : (maxPeak > 50e12 ? 1e12 : 1e9);
     if (scale != m_scale) {
         m_scale = scale;
         m_sticky = false;
@@ -534,10 +577,8 @@ void RooflineChart::rebuild()
         s->roof->replace({ QPointF(m_xlo, m_xlo * B), QPointF(d.ridge, P), QPointF(m_xhi, P) });
         if (s->roof->pen() != QPen(color, 2.2))
             s->roof->setPen(QPen(color, 2.2));
-        setNameIf(s->roof, QStringLiteral("%1 (ridge %2)").arg(shortDeviceName(d.device.name), qs(formatNumber3(d.ridge))));
-        // Overlaid ridge labels collide; the legend carries each device's ridge instead.
-        if (s->ridge->pointLabelsVisible() == overlay)
-            s->ridge->setPointLabelsVisible(!overlay);
+        setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
+                               qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatNumber3(d.ridge))));
         const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
         setVisibleIf(s->vectorRoof, showVector);
         if (showVector) {
@@ -548,11 +589,16 @@ void RooflineChart::rebuild()
             setNameIf(s->vectorRoof, tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
         }
         s->ridge->replace({ QPointF(d.ridge, P) });
-        setColorsIf(s->ridge, color, color);
+        setColorsIf(s->ridge, Qt::transparent, color);
+        if (s->ridge->pen() != QPen(color, 2.0))
+            s->ridge->setPen(QPen(color, 2.0));
+        // Overlaid ridge labels collide with each other and the points: the legend gives each
+        // device's ridge ("H100 (ridge 295)") and the ring marks where it is.
+        if (s->ridge->pointLabelsVisible() == overlay)
+            s->ridge->setPointLabelsVisible(!overlay);
         const QString ridgeLabel = QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
         if (s->ridge->pointLabelsFormat() != ridgeLabel)
             s->ridge->setPointLabelsFormat(ridgeLabel);
-
         for (size_t v = 0; v < 2; ++v) {
             const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
             s->levelLayers[v].clear();
@@ -685,6 +731,56 @@ void RooflineChart::rebuild()
     if (m_chart->title() != title)
         m_chart->setTitle(title);
     setSelectedLayer(m_selected);
+    placeRoofLabels();
+}
+
+void RooflineChart::placeRoofLabels()
+{
+    // Each device's roof value, right-aligned at the plot's right end just above its roof, in the
+    // roof's colour. Close roofs (an overlay) push their labels apart rather than overprint.
+    const QRectF plot = m_chart->plotArea();
+    struct Placed {
+        QGraphicsSimpleTextItem* item;
+        double y;
+    };
+    std::vector<Placed> placed;
+    const QFont font = m_x->labelsFont();
+    for (size_t slot = 0; slot < m_series.size(); ++slot) {
+        QGraphicsSimpleTextItem* label = m_series[slot]->roofLabel;
+        if (slot >= m_devices.size() || plot.width() <= 0) {
+            setVisibleIf(label, false);
+            continue;
+        }
+        const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+        const QString text = qs(formatSI(d.ceiling.flops, "FLOP/s"));
+        if (label->text() != text)
+            label->setText(text);
+        if (label->font() != font)
+            label->setFont(font);
+        const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(115) : m_series[slot]->roof->pen().color();
+        if (label->brush().color() != color)
+            label->setBrush(color);
+        const QPointF end = m_chart->mapToPosition(QPointF(m_xhi, d.ceiling.flops / m_scale), m_series[slot]->roof);
+        placed.push_back({ label, end.y() - label->boundingRect().height() - 1 });
+        setVisibleIf(label, end.y() > plot.top() && end.y() < plot.bottom());
+    }
+    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.y < b.y; });
+    double floor = -INFINITY;
+    std::vector<QRectF> markers;
+    if (!placed.empty())
+        for (const QRectF& r : markerRects()) // viewport -> chart coordinates
+            markers.push_back(m_chart->mapFromScene(mapToScene(r.toAlignedRect())).boundingRect());
+    for (Placed& p : placed) {
+        p.y = std::max(p.y, floor);
+        floor = p.y + p.item->boundingRect().height();
+        const QPointF at(plot.right() - p.item->boundingRect().width() - 3, p.y);
+        if (p.item->pos() != at)
+            p.item->setPos(at);
+        // A label over the points would hide them: then the legend alone gives the value.
+        const QRectF box(at, p.item->boundingRect().size());
+        if (std::any_of(markers.begin(), markers.end(), [&](const QRectF& m) { return m.intersects(box); }))
+            setVisibleIf(p.item, false);
+    }
 }
 
 void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)

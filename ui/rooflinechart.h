@@ -108,6 +108,14 @@ public:
     /// Holds the axes at these decade bounds (x in FLOP/byte, y in yScale() units) until the points
     /// leave them or fitAxes() is called.
     void setAxisRange(QPointF x, QPointF y);
+    /// Shared axes for a grid: every chart gets the union of their decade ranges and one y unit
+    /// (the largest any of them picked), so that devices compare by eye. Call after setReport;
+    /// unshareAxes() returns each chart to its own fit.
+    static void shareAxes(const std::vector<RooflineChart*>& charts);
+    void unshareAxes();
+    /// The y unit in FLOP/s (1e9 GFLOP/s, 1e12 TFLOP/s) this chart must use; 0: its own choice.
+    void setYUnit(double flopsPerUnit);
+    double forcedYUnit() const { return m_forcedScale; }
 
 signals:
     /// A layer point was clicked: `layer` indexes the layer list of report.results[device].
@@ -121,6 +129,7 @@ private:
     void ensureSeries(size_t count);
     void rebuild();
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
+    void placeRoofLabels();
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
     void onClicked(const QPointF& point, int slot, int bucket);
     std::vector<QXYSeries*> hoverableSeries() const;
@@ -158,6 +167,7 @@ private:
     } m_baseFonts;
     bool dark() const;
     double m_scale = 1e9; ///< FLOP/s per unit of the y axis
+    double m_forcedScale = 0; ///< a shared y unit (shareAxes), 0 = the chart's own
     double m_xlo = 0, m_xhi = 0, m_ylo = 0, m_yhi = 0;
 };
 
