@@ -52,12 +52,15 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
     if (live->fontScale() != 1.0)
         fresh.setFontScale(live->fontScale());
     fresh.setMinorGrid(live->minorGrid());
+    fresh.setLayerLabels(live->layerLabelShare());
     fresh.setFilter(live->filter());
     fresh.setYUnit(live->forcedYUnit());
     fresh.setReport(live->report(), live->devices());
     if (live->measuredDevice() >= 0)
         fresh.setMeasured(live->measuredDevice(), live->measured());
     fresh.setAxisRange(live->xRange(), live->yRange());
+    if (live->zoomed())
+        fresh.setView(live->viewRange());
     fresh.setSelectedLayer(live->selectedLayer());
     fresh.show();
     if (!QTest::qWaitForWindowExposed(&fresh))

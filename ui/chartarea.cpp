@@ -37,6 +37,7 @@ ChartArea::Pane ChartArea::makePane()
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
     if (m_fontScale != 1.0)
         p.chart->setFontScale(m_fontScale);
+    p.chart->setLayerLabels(m_labelShare);
     return p;
 }
 
@@ -172,6 +173,13 @@ void ChartArea::setFontScale(double scale)
     m_fontScale = scale;
     for (const Pane& p : m_panes)
         p.chart->setFontScale(scale);
+}
+
+void ChartArea::setLayerLabels(double share)
+{
+    m_labelShare = share;
+    for (const Pane& p : m_panes)
+        p.chart->setLayerLabels(share);
 }
 
 void ChartArea::fitAxes()

@@ -36,6 +36,8 @@ public:
     void setSelectedLayer(int layer);
     void fitAxes();
     void setFontScale(double scale);
+    /// Names the layers at or above `share` of the time on every chart (0: none).
+    void setLayerLabels(double share);
     /// Before any analysis has worked, the empty area says why (empty: the "check a device" hint).
     void setProblem(const QString& message);
     QString emptyText() const;
@@ -68,6 +70,7 @@ private:
     LayerFilter m_filter;
     int m_selected = -1;
     double m_fontScale = 1.0;
+    double m_labelShare = 0.05;
     int m_measuredDevice = -1;
     Comparison m_measured;
     void applyMeasured();

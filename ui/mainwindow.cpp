@@ -382,7 +382,11 @@ void MainWindow::buildMenus()
     shared->setCheckable(true);
     shared->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
     connect(shared, &QAction::toggled, m_charts, &ChartArea::setSharedAxes);
-    view->addAction(tr("&Fit axes"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
+    QAction* labels = view->addAction(tr("&Name the layers that take 5 % of the time or more"));
+    labels->setCheckable(true);
+    labels->setChecked(true);
+    connect(labels, &QAction::toggled, m_charts, [this](bool on) { m_charts->setLayerLabels(on ? 0.05 : 0); });
+    view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     QAction* conv = view->addAction(tr("Only &convolutions"));
     conv->setCheckable(true);
     conv->setShortcut(QKeySequence(tr("Ctrl+K")));

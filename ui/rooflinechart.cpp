@@ -1,6 +1,8 @@
 #include "rooflinechart.h"
 
 #include "format.h"
+#include "chartnavigator.h"
+#include "labelplacer.h"
 #include "pointhover.h"
 
 #include <QApplication>
@@ -11,9 +13,11 @@
 #include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QMouseEvent>
 #include <QResizeEvent>
 #include <QPainter>
 #include <QScatterSeries>
@@ -197,6 +201,15 @@ RooflineChart::RooflineChart(QWidget* parent)
     setMinimumSize(320, 260);
     // Roof labels are placed in plot coordinates: follow the plot when the chart lays itself out.
     connect(m_chart, &QChart::plotAreaChanged, this, [this] { placeRoofLabels(); });
+    m_readoutBack = new QGraphicsRectItem(m_chart);
+    m_readoutBack->setPen(Qt::NoPen);
+    m_readoutBack->setBrush(darkPalette() ? QColor(0x20, 0x20, 0x20, 225) : QColor(255, 255, 255, 225));
+    m_readoutBack->setZValue(30);
+    m_readoutBack->setVisible(false);
+    m_readout = new QGraphicsSimpleTextItem(m_readoutBack);
+    m_readout->setBrush(darkPalette() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
+    m_navigator = new ChartNavigator(
+        this, [this] { return viewRange(); }, [this](const ChartNavigator::Range& r) { setView(r); }, [this] { resetView(); });
     m_hover = new PointHover(this, [this] { return hoverableSeries(); }, [this](const PointHover::Hit& hit) { return tooltipFor(hit); });
     ensureSeries(1);
     m_chart->legend()->markers(m_selection).first()->setVisible(false);
@@ -424,13 +437,14 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
 
 void RooflineChart::setMinorGrid(bool on)
 {
+    m_minorGrid = on;
     const int count = on ? -1 : 0;
     for (QLogValueAxis* a : { m_x, m_y })
         if (a->minorTickCount() != count)
             a->setMinorTickCount(count);
 }
 
-bool RooflineChart::minorGrid() const { return m_x->minorTickCount() != 0; }
+bool RooflineChart::minorGrid() const { return m_minorGrid; }
 
 void RooflineChart::setAxisRange(QPointF x, QPointF y)
 {
@@ -477,6 +491,7 @@ void RooflineChart::unshareAxes()
 void RooflineChart::fitAxes()
 {
     m_sticky = false;
+    m_zoomed = false;
     rebuild();
 }
 
@@ -574,7 +589,8 @@ void RooflineChart::rebuild()
         const double Pv = d.vectorCeiling.flops / m_scale;
         const QColor color = overlay ? deviceColor(slot) : roofColor;
 
-        s->roof->replace({ QPointF(m_xlo, m_xlo * B), QPointF(d.ridge, P), QPointF(m_xhi, P) });
+        const double left = spanLeft(), right = spanRight();
+        s->roof->replace({ QPointF(left, left * B), QPointF(d.ridge, P), QPointF(right, P) });
         if (s->roof->pen() != QPen(color, 2.2))
             s->roof->setPen(QPen(color, 2.2));
         setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
@@ -582,7 +598,7 @@ void RooflineChart::rebuild()
         const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
         setVisibleIf(s->vectorRoof, showVector);
         if (showVector) {
-            s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(m_xhi, Pv) });
+            s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(spanRight(), Pv) });
             QPen dashed(color, 1.5, Qt::DashLine);
             if (s->vectorRoof->pen() != dashed)
                 s->vectorRoof->setPen(dashed);
@@ -609,7 +625,7 @@ void RooflineChart::rebuild()
             }
             const QString level = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
             QLineSeries* roof = s->levelRoofs[v];
-            roof->replace({ QPointF(m_xlo, m_xlo * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
+            roof->replace({ QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
             const QPen pen(color, 1.4, v == 0 ? Qt::DashDotLine : Qt::DotLine);
             if (roof->pen() != pen)
                 roof->setPen(pen);
@@ -760,7 +776,7 @@ void RooflineChart::placeRoofLabels()
         const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(115) : m_series[slot]->roof->pen().color();
         if (label->brush().color() != color)
             label->setBrush(color);
-        const QPointF end = m_chart->mapToPosition(QPointF(m_xhi, d.ceiling.flops / m_scale), m_series[slot]->roof);
+        const QPointF end = m_chart->mapToPosition(QPointF(m_zoomed ? m_view.xhi : m_xhi, d.ceiling.flops / m_scale), m_series[slot]->roof);
         placed.push_back({ label, end.y() - label->boundingRect().height() - 1 });
         setVisibleIf(label, end.y() > plot.top() && end.y() < plot.bottom());
     }
@@ -781,6 +797,106 @@ void RooflineChart::placeRoofLabels()
         if (std::any_of(markers.begin(), markers.end(), [&](const QRectF& m) { return m.intersects(box); }))
             setVisibleIf(p.item, false);
     }
+    std::vector<QRectF> obstacles = markers;
+    if (placed.empty() && !m_devices.empty())
+        for (const QRectF& r : markerRects())
+            obstacles.push_back(m_chart->mapFromScene(mapToScene(r.toAlignedRect())).boundingRect());
+    for (const Placed& p : placed)
+        if (p.item->isVisible())
+            obstacles.emplace_back(p.item->pos(), p.item->boundingRect().size());
+    placeLayerLabels(obstacles);
+}
+
+void RooflineChart::setLayerLabels(double share)
+{
+    if (share == m_labelShare)
+        return;
+    m_labelShare = share;
+    placeRoofLabels();
+}
+
+void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles)
+{
+    struct Wanted {
+        QString text;
+        QPointF at;
+        QColor color;
+        double share;
+    };
+    std::vector<Wanted> wanted;
+    const QRectF plot = m_chart->plotArea();
+    if (m_labelShare > 0 && plot.width() > 0) {
+        for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+            const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+            const auto visible = visibleLayers(d, m_filter);
+            std::vector<size_t> top;
+            for (size_t i = 0; i < d.layers.size(); ++i)
+                if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0 && d.layers[i].attainable > 0)
+                    top.push_back(i);
+            std::sort(top.begin(), top.end(), [&](size_t a, size_t b) { return d.layers[a].share > d.layers[b].share; });
+            top.resize(std::min<size_t>(top.size(), 6));
+            const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(140) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x22, 0x22, 0x22));
+            for (size_t i : top) {
+                const LayerResult& l = d.layers[i];
+                const QPointF at = m_chart->mapToPosition(QPointF(l.intensity, l.attainable / m_scale), m_series[slot]->roof);
+                if (plot.contains(at))
+                    wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color, l.share });
+            }
+        }
+    }
+    std::stable_sort(wanted.begin(), wanted.end(), [](const Wanted& a, const Wanted& b) { return a.share > b.share; });
+    while (m_layerLabels.size() < wanted.size()) {
+        auto* item = new QGraphicsSimpleTextItem(m_chart);
+        item->setZValue(19);
+        m_layerLabels.push_back(item);
+        auto* leader = new QGraphicsLineItem(m_chart);
+        leader->setZValue(18);
+        m_layerLeaders.push_back(leader);
+    }
+    std::vector<LabelRequest> requests;
+    const QFont font = m_x->labelsFont();
+    for (size_t i = 0; i < wanted.size(); ++i) {
+        QGraphicsSimpleTextItem* item = m_layerLabels[i];
+        if (item->text() != wanted[i].text)
+            item->setText(wanted[i].text);
+        if (item->font() != font)
+            item->setFont(font);
+        if (item->brush().color() != wanted[i].color)
+            item->setBrush(wanted[i].color);
+        requests.push_back({ wanted[i].at, item->boundingRect().size(), 3, kMarkerSize.back() * m_markerScale / 2 });
+    }
+    const auto spots = placeLabels(requests, obstacles, plot);
+    for (size_t i = 0; i < m_layerLabels.size(); ++i) {
+        QGraphicsSimpleTextItem* item = m_layerLabels[i];
+        QGraphicsLineItem* leader = m_layerLeaders[i];
+        const bool shown = i < spots.size() && spots[i].has_value();
+        if (shown) {
+            if (item->pos() != *spots[i])
+                item->setPos(*spots[i]);
+            // A hairline from the point to the nearest point of its label, so that a label among
+            // many points says which one it names.
+            const QRectF box(*spots[i], item->boundingRect().size());
+            const QPointF a = wanted[i].at;
+            const QPointF near(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom()));
+            const QLineF line(a, near);
+            if (leader->line() != line)
+                leader->setLine(line);
+            const QPen pen(wanted[i].color, 0.8);
+            if (leader->pen() != pen)
+                leader->setPen(pen);
+        }
+        setVisibleIf(item, shown);
+        setVisibleIf(leader, shown);
+    }
+}
+
+std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const
+{
+    std::vector<std::pair<QString, QRectF>> out;
+    for (const QGraphicsSimpleTextItem* item : m_layerLabels)
+        if (item->isVisible())
+            out.emplace_back(item->text(), QRectF(item->pos(), item->boundingRect().size()));
+    return out;
 }
 
 void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)
@@ -798,12 +914,59 @@ void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double yma
         m_ylo = std::min(m_ylo, ylo);
         m_yhi = std::max(m_yhi, yhi);
     }
-    // A hair beyond the decades, so that the end ticks (and their labels) are not lost to rounding.
+    applyAxisRanges();
+}
+
+void RooflineChart::applyAxisRanges()
+{
+    // Zoomed: exactly the user's view. Else a hair beyond the decades, so that the end ticks (and
+    // their labels) are not lost to rounding.
     const double pad = 1.0001;
-    if (m_x->min() != m_xlo / pad || m_x->max() != m_xhi * pad)
-        m_x->setRange(m_xlo / pad, m_xhi * pad);
-    if (m_y->min() != m_ylo / pad || m_y->max() != m_yhi * pad)
-        m_y->setRange(m_ylo / pad, m_yhi * pad);
+    const double xlo = m_zoomed ? m_view.xlo : m_xlo / pad, xhi = m_zoomed ? m_view.xhi : m_xhi * pad;
+    const double ylo = m_zoomed ? m_view.ylo : m_ylo / pad, yhi = m_zoomed ? m_view.yhi : m_yhi * pad;
+    if (m_x->min() != xlo || m_x->max() != xhi)
+        m_x->setRange(xlo, xhi);
+    if (m_y->min() != ylo || m_y->max() != yhi)
+        m_y->setRange(ylo, yhi);
+    if (m_print)
+        return; // figures choose their labelling in fitTickLabels()
+    // Zoomed into less than two decades, a base-10 axis would show one label or none: label the
+    // powers of two instead.
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        const double base = std::log10(a->max() / a->min()) >= 2 ? 10 : 2;
+        if (a->base() != base) {
+            a->setBase(base);
+            a->setMinorTickCount(base == 10 && m_minorGrid ? -1 : 0);
+        }
+    }
+}
+
+double RooflineChart::spanLeft() const { return m_zoomed ? std::min(m_xlo, m_view.xlo) : m_xlo; }
+double RooflineChart::spanRight() const { return m_zoomed ? std::max(m_xhi, m_view.xhi) : m_xhi; }
+
+void RooflineChart::setView(const ChartNavigator::Range& view)
+{
+    // Refuse a view no log axis can show (a zoom far past a float's range): keep the last one.
+    for (double v : { view.xlo, view.xhi, view.ylo, view.yhi })
+        if (!(v > 1e-30 && v < 1e30))
+            return;
+    // Never closer than a factor of 4 on an axis: the powers of two must still label it.
+    if (!(view.xhi >= view.xlo * 3.99 && view.yhi >= view.ylo * 3.99))
+        return;
+    m_zoomed = true;
+    m_view = view;
+    rebuild();
+}
+
+ChartNavigator::Range RooflineChart::viewRange() const
+{
+    return m_zoomed ? m_view : ChartNavigator::Range { m_x->min(), m_x->max(), m_y->min(), m_y->max() };
+}
+
+void RooflineChart::resetView()
+{
+    m_zoomed = false;
+    fitAxes();
 }
 
 int RooflineChart::layerAt(const QPointF& point, int slot, int bucket) const
@@ -1115,6 +1278,61 @@ std::vector<double> RooflineChart::pointLabelPixelSizes() const
 }
 
 QRectF RooflineChart::plotArea() const { return m_chart->plotArea(); }
+
+QString RooflineChart::readoutText(double intensity, double flops) const
+{
+    const QString where = tr("I %1 FLOP/B, P %2").arg(qs(formatNumber3(intensity)), qs(formatSI(flops, "FLOP/s")));
+    if (m_devices.empty())
+        return where;
+    // The roof that bounds this point: the lowest attainable performance at this intensity that
+    // is still above it.
+    const DeviceResult* bounding = nullptr;
+    double attainable = INFINITY;
+    for (int idx : m_devices) {
+        const DeviceResult& d = m_report.results[size_t(idx)];
+        const double a = std::min(d.ceiling.flops, intensity * d.bandwidth);
+        if (a >= flops && a < attainable)
+            attainable = a, bounding = &d;
+    }
+    if (!bounding)
+        return tr("%1: above %2 roof, not attainable").arg(where, m_devices.size() > 1 ? tr("every") : tr("the"));
+    const QString roof = intensity < bounding->ridge ? tr("memory slope") : tr("compute roof");
+    if (m_devices.size() > 1)
+        return tr("%1: under %2's %3 (%4 there)")
+            .arg(where, shortDeviceName(bounding->device.name), roof, qs(formatSI(attainable, "FLOP/s")));
+    return tr("%1: under the %2 (%3 there)").arg(where, roof, qs(formatSI(attainable, "FLOP/s")));
+}
+
+QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }
+
+void RooflineChart::mouseMoveEvent(QMouseEvent* event)
+{
+    QChartView::mouseMoveEvent(event);
+    const QPointF at = m_chart->mapFromScene(mapToScene(event->position().toPoint()));
+    const QRectF plot = m_chart->plotArea();
+    if (m_print || m_series.empty() || !plot.contains(at)) {
+        setVisibleIf(m_readoutBack, false);
+        return;
+    }
+    const QPointF v = m_chart->mapToValue(at, m_series.front()->roof);
+    const QString text = readoutText(v.x(), v.y() * m_scale);
+    if (m_readout->text() != text)
+        m_readout->setText(text);
+    if (m_readout->font() != m_x->labelsFont())
+        m_readout->setFont(m_x->labelsFont());
+    const QRectF box = m_readout->boundingRect().adjusted(-4, -2, 4, 2);
+    m_readoutBack->setRect(QRectF(QPointF(0, 0), box.size()));
+    m_readout->setPos(4, 2);
+    // Top left of the plot: the unattainable corner above the memory slope, where no point lies.
+    m_readoutBack->setPos(plot.left() + 4, plot.top() + 4);
+    setVisibleIf(m_readoutBack, true);
+}
+
+void RooflineChart::leaveEvent(QEvent* event)
+{
+    setVisibleIf(m_readoutBack, false);
+    QChartView::leaveEvent(event);
+}
 
 QPoint RooflineChart::viewportPosition(QPointF value) const
 {

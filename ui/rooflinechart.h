@@ -2,6 +2,7 @@
 
 #include "layerfilter.h"
 #include "measurements.h"
+#include "chartnavigator.h"
 #include "pointhover.h"
 #include "roofline.h"
 
@@ -45,6 +46,13 @@ public:
     /// changed anything (the chart then lays itself out again).
     bool fitTickLabels();
 
+    /// Names the layers that take at least `share` of the network's time beside their points (at
+    /// most six per device, never over another label or a point); 0 turns the labels off.
+    void setLayerLabels(double share);
+    double layerLabelShare() const { return m_labelShare; }
+    /// For tests: the layer labels now drawn, and their boxes (chart coordinates).
+    std::vector<std::pair<QString, QRectF>> layerLabels() const;
+
     /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
     void setFontScale(double scale);
 
@@ -73,8 +81,14 @@ public:
     /// The tooltip's hover logic; for tests.
     const PointHover* hover() const { return m_hover; }
 
-    /// Forgets the sticky axis range and fits the current points to decade bounds.
+    /// Forgets the sticky axis range and any zoom, and fits the current points to decade bounds.
     void fitAxes();
+    /// Zoom and pan (ChartNavigator: wheel, rubber band, middle drag, arrows, Home): the exact view
+    /// the user asked for, kept while the analysis changes, until resetView() or fitAxes().
+    void setView(const ChartNavigator::Range& view);
+    ChartNavigator::Range viewRange() const;
+    bool zoomed() const { return m_zoomed; }
+    void resetView();
     /// Minor (2..9) log gridlines: on for a large chart, off for small multiples where they are clutter
     /// (and cost most of a repaint).
     void setMinorGrid(bool on);
@@ -117,12 +131,19 @@ public:
     void setYUnit(double flopsPerUnit);
     double forcedYUnit() const { return m_forcedScale; }
 
+    /// The cursor read-out for a point of the plot (x FLOP/byte, y FLOP/s): where it is and which
+    /// roof bounds it there. Shown in the plot's corner while the mouse is over the plot.
+    QString readoutText(double intensity, double flops) const;
+    QString readoutShown() const;
+
 signals:
     /// A layer point was clicked: `layer` indexes the layer list of report.results[device].
     void layerClicked(int layer, int device);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     struct DeviceSeries;
@@ -130,6 +151,10 @@ private:
     void rebuild();
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
+    void placeLayerLabels(const std::vector<QRectF>& obstacles);
+    void applyAxisRanges();
+    double spanLeft() const; ///< where the roofs start: the decades and any zoomed view
+    double spanRight() const;
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
     void onClicked(const QPointF& point, int slot, int bucket);
     std::vector<QXYSeries*> hoverableSeries() const;
@@ -167,6 +192,15 @@ private:
     } m_baseFonts;
     bool dark() const;
     double m_scale = 1e9; ///< FLOP/s per unit of the y axis
+    class QGraphicsSimpleTextItem* m_readout = nullptr;
+    class QGraphicsRectItem* m_readoutBack = nullptr;
+    double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
+    std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
+    std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
+    bool m_zoomed = false;
+    bool m_minorGrid = true;
+    ChartNavigator::Range m_view {};
+    ChartNavigator* m_navigator = nullptr;
     double m_forcedScale = 0; ///< a shared y unit (shareAxes), 0 = the chart's own
     double m_xlo = 0, m_xhi = 0, m_ylo = 0, m_yhi = 0;
 };

@@ -1,0 +1,207 @@
+// What Nsight Compute and Intel Advisor users expect of a roofline chart: the wheel zooms about the
+// cursor, a rubber band zooms to its box (a click still picks a point), arrows pan, Home resets;
+// a cursor read-out says where the cursor is and which roof bounds it; the layers that take the
+// most time are named beside their points, never over another label or a point.
+#include "chartarea.h"
+#include "chartoracle.h"
+#include "controlpanel.h"
+#include "labelplacer.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QChart>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+
+#include <cmath>
+
+using namespace rfx;
+
+namespace {
+void wheel(QWidget* viewport, QPoint at, int notches)
+{
+    QWheelEvent e(at, viewport->mapToGlobal(at), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier,
+        Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(viewport, &e);
+    QCoreApplication::processEvents();
+}
+
+double decades(double lo, double hi) { return std::log10(hi / lo); }
+
+QRectF toViewport(const RooflineChart* c, const QRectF& chartRect)
+{
+    return c->mapFromScene(c->chart()->mapToScene(chartRect)).boundingRect();
+}
+} // namespace
+
+class TestChartNavigation : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
+        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_chartnavigation"));
+    }
+
+    void wheelZoomsAboutTheCursorAndHomeResets()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const auto before = chart->viewRange();
+        const QPoint at = chart->viewportPosition(QPointF(10, 1000));
+        wheel(chart->viewport(), at, 2); // two notches in: 1.25^2
+        QVERIFY(chart->zoomed());
+        const auto after = chart->viewRange();
+        QCOMPARE_LT(decades(after.xlo, after.xhi), decades(before.xlo, before.xhi) / 1.5);
+        // The value under the cursor stays under it.
+        const QPoint again = chart->viewportPosition(QPointF(10, 1000));
+        QVERIFY2((again - at).manhattanLength() <= 2, qPrintable(QStringLiteral("%1,%2").arg(again.x()).arg(again.y())));
+        // The zoom is kept while the analysis changes, and drawn as a fresh chart would draw it.
+        w.controls()->batchSlider()->setValue(8);
+        QCoreApplication::processEvents();
+        QVERIFY(chart->zoomed());
+        QCOMPARE(chart->viewRange().xlo, after.xlo);
+        const QString stale = rfx::test::chartDiffersFromFresh(chart, QStringLiteral("zoomed"));
+        QVERIFY2(stale.isEmpty(), qPrintable(stale));
+        // Arrows pan: right moves the view to higher intensities.
+        chart->setFocus();
+        QTest::keyClick(chart, Qt::Key_Right);
+        QCOMPARE_GT(chart->viewRange().xlo, after.xlo);
+        // Home: back to the decade fit of what is shown now (batch 8 reaches 10^4 FLOP/B).
+        QTest::keyClick(chart, Qt::Key_Home);
+        QVERIFY(!chart->zoomed());
+        const QPointF fit = chart->xRange();
+        QCOMPARE(std::log10(fit.x()), std::round(std::log10(fit.x())));
+        QCOMPARE(std::log10(fit.y()), std::round(std::log10(fit.y())));
+        QCOMPARE(chart->viewRange().xlo, fit.x() / 1.0001);
+        // A zoom no log axis can show is refused, not applied.
+        for (int i = 0; i < 40; ++i)
+            wheel(chart->viewport(), at, 3);
+        const auto deep = chart->viewRange();
+        QVERIFY(deep.xhi / deep.xlo >= 3.99 && std::isfinite(deep.xlo));
+    }
+
+    void rubberBandZoomsAndAClickStillPicks()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        int clicks = 0;
+        connect(chart, &RooflineChart::layerClicked, this, [&] { ++clicks; });
+        const QPoint a = chart->viewportPosition(QPointF(1, 100)), b = chart->viewportPosition(QPointF(100, 10000));
+        QTest::mousePress(chart->viewport(), Qt::LeftButton, {}, a);
+        QTest::mouseMove(chart->viewport(), (a + b) / 2);
+        QTest::mouseMove(chart->viewport(), b);
+        QTest::mouseRelease(chart->viewport(), Qt::LeftButton, {}, b);
+        QCoreApplication::processEvents();
+        QVERIFY(chart->zoomed());
+        const auto v = chart->viewRange();
+        QVERIFY2(std::abs(std::log10(v.xlo)) < 0.05 && std::abs(std::log10(v.xhi) - 2) < 0.05,
+            qPrintable(QStringLiteral("%1 .. %2").arg(v.xlo).arg(v.xhi)));
+        QVERIFY2(std::abs(std::log10(v.ylo) - 2) < 0.05 && std::abs(std::log10(v.yhi) - 4) < 0.05,
+            qPrintable(QStringLiteral("%1 .. %2").arg(v.ylo).arg(v.yhi)));
+        QCOMPARE(clicks, 0); // a drag is no click
+        // A plain click on a point still selects its layer.
+        const auto pts = chart->layerPoints();
+        QPointF target;
+        for (const QPointF& p : pts)
+            if (p.x() > v.xlo && p.x() < v.xhi && p.y() > v.ylo && p.y() < v.yhi)
+                target = p;
+        QVERIFY(target.x() > 0);
+        QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, chart->viewportPosition(target));
+        QCOMPARE(clicks, 1);
+    }
+
+    void cursorReadoutNamesTheRoof()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        // RTX 2060 Super: 448 GB/s, 7.18 TFLOP/s, ridge 16.0 FLOP/B. At I = 1 the slope allows
+        // 448 GFLOP/s; 100 GFLOP/s is under it, 2000 is above it.
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 100)));
+        // (The cursor sits on a whole pixel: the intensity under it is 1 to a few parts in a thousand.)
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the memory slope \\(44[6-9] GFLOP/s there\\)"))),
+            qPrintable(chart->readoutShown()));
+        QVERIFY(chart->readoutShown().startsWith(QStringLiteral("I 1")));
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2000)));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("not attainable")), qPrintable(chart->readoutShown()));
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 1000)));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the compute roof (7.18 TFLOP/s there)")),
+            qPrintable(chart->readoutShown()));
+        // In the overlay the bounding roof is named with its device: at I = 1, 100 GFLOP/s is under the
+        // MX230's compute roof? No: the MX230 FP32 roof is 784 GFLOP/s and its slope allows 48 GFLOP/s
+        // at I = 1, so the lowest roof above the point is the 2060 Super's slope (448 GFLOP/s).
+        w.setDevices({ QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super") });
+        w.chartArea()->setOverlay(true);
+        QCoreApplication::processEvents();
+        chart = w.chartArea()->charts()[0];
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 100)));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under RTX 2060 Super's memory slope")), qPrintable(chart->readoutShown()));
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 20)));
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under MX230's memory slope \\(4[78]\\.\\d GFLOP/s there\\)"))),
+            qPrintable(chart->readoutShown()));
+    }
+
+    void topLayersAreNamedWithoutOverlap()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const auto labels = chart->layerLabels();
+        QVERIFY(!labels.empty());
+        const auto markers = chart->markerRects();
+        for (size_t i = 0; i < labels.size(); ++i) {
+            const QRectF box = toViewport(chart, labels[i].second);
+            QVERIFY2(labels[i].first.contains(QStringLiteral(" %")), qPrintable(labels[i].first));
+            for (const QRectF& m : markers)
+                QVERIFY2(!box.intersects(m), qPrintable(labels[i].first));
+            for (size_t j = i + 1; j < labels.size(); ++j)
+                QVERIFY(!labels[i].second.intersects(labels[j].second));
+        }
+        // The largest layer (U-Net: dec4.conv1, 8.0 % of the time at the defaults) is the first named.
+        QVERIFY2(labels.front().first.startsWith(QStringLiteral("dec4.conv1")), qPrintable(labels.front().first));
+        chart->setLayerLabels(0);
+        QVERIFY(chart->layerLabels().empty());
+    }
+
+    // The placement rule itself, on boxes worked out by hand.
+    void placementRule()
+    {
+        const QRectF bounds(0, 0, 100, 100);
+        // A point at (50, 50) with a 20 x 10 label, marker radius 4, gap 3: right is (57, 45).
+        auto spots = placeLabels({ { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, {}, bounds);
+        QCOMPARE(*spots[0], QPointF(57, 45));
+        // Right blocked by an obstacle: left, (23, 45).
+        spots = placeLabels({ { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, { QRectF(60, 40, 5, 20) }, bounds);
+        QCOMPARE(*spots[0], QPointF(23, 45));
+        // A second label for the same point takes the next free spot (left), never the first one.
+        spots = placeLabels({ { QPointF(50, 50), QSizeF(20, 10), 3, 4 }, { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, {}, bounds);
+        QCOMPARE(*spots[0], QPointF(57, 45));
+        QCOMPARE(*spots[1], QPointF(23, 45));
+        // Nowhere to go inside the bounds: left out.
+        spots = placeLabels({ { QPointF(5, 5), QSizeF(90, 90), 3, 4 } }, {}, bounds);
+        QVERIFY(!spots[0]);
+    }
+};
+
+QTEST_MAIN(TestChartNavigation)
+#include "tst_chartnavigation.moc"
