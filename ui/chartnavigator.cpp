@@ -79,6 +79,7 @@ bool ChartNavigator::eventFilter(QObject* watched, QEvent* event)
         if (notches == 0)
             break;
         m_set(zoomedAbout(e->position(), std::pow(kWheelStep, notches)));
+        m_view->setFocus(Qt::MouseFocusReason); // so that Home, arrows, + and - reach this chart next
         e->accept();
         return true;
     }

@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -63,6 +64,18 @@ bool PointHover::eventFilter(QObject* watched, QEvent* event)
         } else if (text != m_shown || !QToolTip::isVisible()) {
             m_shown = text;
             QToolTip::showText(e->globalPosition().toPoint(), text, m_view->viewport());
+        }
+    } else if (event->type() == QEvent::ToolTip) {
+        // Qt's own tooltip event comes a moment after the mouse rests; QGraphicsScene answers it by
+        // hiding every tooltip when no item has one of its own, which took ours away. Answer it
+        // here instead: the point's tooltip again, or nothing.
+        auto* e = static_cast<QHelpEvent*>(event);
+        const Hit hit = pointAt(e->pos());
+        const QString text = hit ? m_text(hit) : QString();
+        if (!text.isEmpty()) {
+            m_shown = text;
+            QToolTip::showText(e->globalPos(), text, m_view->viewport());
+            return true;
         }
     } else if (event->type() == QEvent::Leave) {
         if (!m_shown.isEmpty())

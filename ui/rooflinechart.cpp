@@ -955,6 +955,7 @@ void RooflineChart::setView(const ChartNavigator::Range& view)
         return;
     m_zoomed = true;
     m_view = view;
+    setVisibleIf(m_readoutBack, false); // it described the old view; the next mouse move brings it back
     rebuild();
 }
 
@@ -966,6 +967,7 @@ ChartNavigator::Range RooflineChart::viewRange() const
 void RooflineChart::resetView()
 {
     m_zoomed = false;
+    setVisibleIf(m_readoutBack, false);
     fitAxes();
 }
 
