@@ -148,7 +148,14 @@ protected:
 private:
     struct DeviceSeries;
     void ensureSeries(size_t count);
-    void rebuild();
+    void rebuild(); ///< the whole chart from m_report, in the parts below
+    void chooseUnit();
+    void fitToData();
+    bool drawRoofs(size_t slot, const DeviceResult& d);
+    void drawLevels(size_t slot, const DeviceResult& d);
+    int drawPoints(size_t slot, const DeviceResult& d);
+    void updateLegendMarkers(size_t slot, const DeviceResult& d, bool showVector);
+    void updateTitle(int hidden);
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
     void placeLayerLabels(const std::vector<QRectF>& obstacles);

@@ -1,0 +1,251 @@
+// Axes: decade bounds that stay put, figure labelling, shared axes across charts, zoom and pan.
+#include "rooflinechart_p.h"
+
+#include "format.h"
+#include "chartnavigator.h"
+#include "labelplacer.h"
+#include "pointhover.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QMouseEvent>
+#include <QResizeEvent>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QTextDocument>
+#include <QToolTip>
+
+#include <cmath>
+#include <cstring>
+
+namespace rfx {
+
+using namespace chartdetail;
+
+bool RooflineChart::fitTickLabels()
+{
+    const QRectF plot = m_chart->plotArea();
+    if (!m_print || plot.width() <= 0 || plot.height() <= 0)
+        return false;
+    bool changed = false;
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        const bool vertical = a == m_y;
+        double& lo = vertical ? m_ylo : m_xlo;
+        double& hi = vertical ? m_yhi : m_xhi;
+        const QFontMetricsF fm(a->labelsFont());
+        // The widest of this axis's decade labels on x, one line of text on y, plus the text item's
+        // margins (Qt Charts truncates a label that does not fit between its neighbours).
+        double widest = 0;
+        for (int e = int(std::lround(std::log10(lo))); e <= int(std::lround(std::log10(hi))); ++e)
+            widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", std::pow(10.0, e))));
+        const double need = vertical ? fm.height() + 10 : widest + 6;
+        const double per = (vertical ? plot.height() : plot.width()) / std::max(std::log10(hi / lo), 1.0);
+        if (per >= need || a->base() == 100)
+            continue;
+        // Every other decade, from an even one to an even one, so that both ends keep their labels.
+        a->setBase(100);
+        a->setMinorTickCount(0);
+        lo = std::pow(100.0, std::floor(std::log10(lo) / 2 + 1e-9));
+        hi = std::pow(100.0, std::ceil(std::log10(hi) / 2 - 1e-9));
+        changed = true;
+    }
+    if (changed)
+        rebuild(); // the roofs span the new range
+    return changed;
+}
+
+void RooflineChart::setAxisRange(QPointF x, QPointF y)
+{
+    m_xlo = x.x(), m_xhi = x.y(), m_ylo = y.x(), m_yhi = y.y();
+    m_sticky = true;
+    rebuild();
+}
+
+void RooflineChart::shareAxes(const std::vector<RooflineChart*>& charts)
+{
+    if (charts.size() < 2)
+        return;
+    double scale = 0, xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0; // y in FLOP/s
+    for (const RooflineChart* c : charts) {
+        scale = std::max(scale, c->m_scale);
+        xlo = std::min(xlo, c->m_xlo), xhi = std::max(xhi, c->m_xhi);
+        ylo = std::min(ylo, c->m_ylo * c->m_scale), yhi = std::max(yhi, c->m_yhi * c->m_scale);
+    }
+    for (RooflineChart* c : charts) {
+        c->setYUnit(scale);
+        c->setAxisRange({ xlo, xhi }, { ylo / scale, yhi / scale });
+    }
+}
+
+void RooflineChart::setYUnit(double flopsPerUnit)
+{
+    m_forcedScale = flopsPerUnit;
+    if (flopsPerUnit > 0 && m_scale != flopsPerUnit) {
+        // Set here rather than in rebuild(), which would take a new unit as a reason to refit.
+        m_scale = flopsPerUnit;
+        const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
+        m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
+    }
+}
+
+void RooflineChart::unshareAxes()
+{
+    if (m_forcedScale == 0)
+        return;
+    m_forcedScale = 0;
+    fitAxes();
+}
+
+void RooflineChart::fitAxes()
+{
+    m_sticky = false;
+    m_zoomed = false;
+    rebuild();
+}
+
+// The data's range (roofs, ridges, every visible point, measured points), held in decade bounds.
+void RooflineChart::fitToData()
+{
+    const size_t n = m_devices.size();
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    for (int idx : m_devices) {
+        const DeviceResult& d = m_report.results[size_t(idx)];
+        xmin = std::min(xmin, d.ridge / 10);
+        xmax = std::max(xmax, d.ridge * 10);
+        for (double b : { d.l2Bandwidth, d.l1Bandwidth })
+            if (b > 0)
+                xmin = std::min(xmin, d.ceiling.flops / b / 10);
+        ymax = std::max(ymax, d.ceiling.flops / m_scale);
+        ymin = std::min(ymin, std::min(d.ceiling.flops, d.vectorCeiling.flops) / m_scale / 100);
+        const auto visible = visibleLayers(d, m_filter);
+        for (size_t i = 0; i < d.layers.size(); ++i) {
+            const LayerResult& l = d.layers[i];
+            if (!visible[i] || l.intensity <= 0 || l.attainable <= 0)
+                continue;
+            xmin = std::min(xmin, l.intensity);
+            xmax = std::max(xmax, l.intensity);
+            ymin = std::min(ymin, l.attainable / m_scale);
+            for (double q : { l.l2Bytes, l.l1Bytes })
+                if (q > 0)
+                    xmax = std::max(xmax, l.flops / q);
+        }
+    }
+    for (int idx : m_devices) {
+        if (idx != m_measuredDevice)
+            continue;
+        const DeviceResult& d = m_report.results[size_t(idx)];
+        for (const LayerComparison& lc : m_measured.layers) {
+            if (lc.layer >= d.layers.size() || lc.measured <= 0)
+                continue;
+            const LayerResult& l = d.layers[lc.layer];
+            const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;
+            const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
+            if (f > 0 && q > 0) {
+                xmin = std::min(xmin, f / q), xmax = std::max(xmax, f / q);
+                ymin = std::min(ymin, f / lc.measured / m_scale), ymax = std::max(ymax, f / lc.measured / m_scale);
+            }
+        }
+    }
+    if (n == 0 || !(xmin > 0) || !(ymin > 0)) {
+        xmin = 0.01, xmax = 1e4, ymin = 1, ymax = 1e5;
+    }
+    updateAxes(xmin, xmax, ymin, ymax);
+
+}
+
+void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)
+{
+    // Decade bounds, with room above the roof for the ridge label.
+    const double xlo = decadeFloor(xmin), xhi = decadeCeil(xmax * 1.001);
+    const double ylo = decadeFloor(ymin), yhi = decadeCeil(ymax * 2);
+    if (!m_sticky) {
+        m_xlo = xlo, m_xhi = xhi, m_ylo = ylo, m_yhi = yhi;
+        m_sticky = true;
+    } else {
+        // Stable while the points stay inside; grow (never jitter) when they leave.
+        m_xlo = std::min(m_xlo, xlo);
+        m_xhi = std::max(m_xhi, xhi);
+        m_ylo = std::min(m_ylo, ylo);
+        m_yhi = std::max(m_yhi, yhi);
+    }
+    applyAxisRanges();
+}
+
+void RooflineChart::applyAxisRanges()
+{
+    // Zoomed: exactly the user's view. Else a hair beyond the decades, so that the end ticks (and
+    // their labels) are not lost to rounding.
+    const double pad = 1.0001;
+    const double xlo = m_zoomed ? m_view.xlo : m_xlo / pad, xhi = m_zoomed ? m_view.xhi : m_xhi * pad;
+    const double ylo = m_zoomed ? m_view.ylo : m_ylo / pad, yhi = m_zoomed ? m_view.yhi : m_yhi * pad;
+    if (m_x->min() != xlo || m_x->max() != xhi)
+        m_x->setRange(xlo, xhi);
+    if (m_y->min() != ylo || m_y->max() != yhi)
+        m_y->setRange(ylo, yhi);
+    if (m_print)
+        return; // figures choose their labelling in fitTickLabels()
+    // Zoomed into less than two decades, a base-10 axis would show one label or none: label the
+    // powers of two instead.
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        const double base = std::log10(a->max() / a->min()) >= 2 ? 10 : 2;
+        if (a->base() != base) {
+            a->setBase(base);
+            a->setMinorTickCount(base == 10 && m_minorGrid ? -1 : 0);
+        }
+    }
+}
+
+double RooflineChart::spanLeft() const { return m_zoomed ? std::min(m_xlo, m_view.xlo) : m_xlo; }
+
+double RooflineChart::spanRight() const { return m_zoomed ? std::max(m_xhi, m_view.xhi) : m_xhi; }
+
+void RooflineChart::setView(const ChartNavigator::Range& view)
+{
+    // Refuse a view no log axis can show (a zoom far past a float's range): keep the last one.
+    for (double v : { view.xlo, view.xhi, view.ylo, view.yhi })
+        if (!(v > 1e-30 && v < 1e30))
+            return;
+    // Never closer than a factor of 4 on an axis: the powers of two must still label it.
+    if (!(view.xhi >= view.xlo * 3.99 && view.yhi >= view.ylo * 3.99))
+        return;
+    m_zoomed = true;
+    m_view = view;
+    setVisibleIf(m_readoutBack, false); // it described the old view; the next mouse move brings it back
+    rebuild();
+}
+
+ChartNavigator::Range RooflineChart::viewRange() const
+{
+    return m_zoomed ? m_view : ChartNavigator::Range { m_x->min(), m_x->max(), m_y->min(), m_y->max() };
+}
+
+void RooflineChart::resetView()
+{
+    m_zoomed = false;
+    setVisibleIf(m_readoutBack, false);
+    fitAxes();
+}
+
+QRectF RooflineChart::plotArea() const { return m_chart->plotArea(); }
+
+QPoint RooflineChart::viewportPosition(QPointF value) const
+{
+    const QAbstractSeries* any = m_series.empty() ? static_cast<QAbstractSeries*>(m_selection) : m_series.front()->roof;
+    return mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(value, const_cast<QAbstractSeries*>(any))));
+}
+
+QPointF RooflineChart::xRange() const { return { m_xlo, m_xhi }; }
+
+QPointF RooflineChart::yRange() const { return { m_ylo, m_yhi }; }
+
+} // namespace rfx

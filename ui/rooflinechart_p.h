@@ -1,0 +1,136 @@
+#pragma once
+// Shared by the parts of RooflineChart (rooflinechart*.cpp): constants, colours, the per-device
+// series, and the set-only-when-changed helpers. Not for use outside the chart.
+
+#include "rooflinechart.h"
+
+#include <QApplication>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QLineSeries>
+#include <QPainter>
+#include <QPen>
+#include <QScatterSeries>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace rfx::chartdetail {
+
+constexpr int kBuckets = 4;
+// Marker diameter by share of the network's time: < 1 %, < 5 %, < 15 %, >= 15 %.
+constexpr std::array<double, kBuckets> kMarkerSize { 7, 10, 14, 19 };
+
+inline int bucketOf(double share)
+{
+    if (share < 0.01)
+        return 0;
+    if (share < 0.05)
+        return 1;
+    if (share < 0.15)
+        return 2;
+    return 3;
+}
+
+inline bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+
+// Distinct, colour-blind-safe hues (Okabe-Ito) for overlaid devices.
+inline QColor deviceColor(size_t i)
+{
+    static const QColor colors[] = { QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
+        QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0x99, 0x99, 0x99),
+        QColor(0xf0, 0xe4, 0x42) };
+    return colors[i % std::size(colors)];
+}
+
+inline QColor boundColor(Bound b, bool dark)
+{
+    if (b == Bound::Memory)
+        return dark ? QColor(0xff, 0x8a, 0x3d) : QColor(0xd5, 0x5e, 0x00);
+    return dark ? QColor(0x5c, 0xa8, 0xff) : QColor(0x00, 0x5a, 0xb5);
+}
+
+// "NVIDIA GeForce RTX 2060 Super" -> "RTX 2060 Super": legends are narrow, the title has the full name.
+inline QString shortDeviceName(const std::string& name)
+{
+    QString n = QString::fromStdString(name);
+    for (const char* prefix : { "NVIDIA ", "GeForce ", "AMD ", "Intel ", "Apple " })
+        if (n.startsWith(QLatin1String(prefix)))
+            n = n.mid(int(std::strlen(prefix)));
+    return n;
+}
+
+inline double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+inline double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+
+inline QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Series properties are set only when they change, so that a live update does not ask the chart
+// to lay out again what did not move. (Legend markers are always set: their isVisible() reports
+// the drawn item, not the requested state.)
+template <typename T>
+inline void setVisibleIf(T* item, bool visible)
+{
+    if (item->isVisible() != visible)
+        item->setVisible(visible);
+}
+
+inline void setNameIf(QAbstractSeries* series, const QString& name)
+{
+    if (series->name() != name)
+        series->setName(name);
+}
+
+// A marker drawn once into an image. On screen, a scatter series with such a "light marker" paints
+// its points as image blits instead of one antialiased QGraphicsEllipseItem per point: the largest
+// single cost of a live repaint (callgrind). Clicks and hovers still work (Qt hit-tests the image).
+// Figures keep vector markers: an image would be blurred in a 300-dpi PNG and raster in SVG/PDF.
+inline QImage markerImage(QScatterSeries::MarkerShape shape, double size, const QColor& fill, const QColor& border)
+{
+    const qreal dpr = qApp->devicePixelRatio();
+    const int px = std::max(2, int(std::ceil(size * dpr)));
+    QImage image(px, px, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(border, 1.0));
+    painter.setBrush(fill);
+    const QRectF r(0.5, 0.5, size - 1.0, size - 1.0);
+    if (shape == QScatterSeries::MarkerShapeCircle)
+        painter.drawEllipse(r);
+    else
+        painter.drawRect(r);
+    return image;
+}
+
+inline void setColorsIf(QScatterSeries* series, const QColor& fill, const QColor& border)
+{
+    if (series->color() != fill)
+        series->setColor(fill);
+    if (series->borderColor() != border)
+        series->setBorderColor(border);
+}
+
+
+} // namespace rfx::chartdetail
+
+namespace rfx {
+
+struct RooflineChart::DeviceSeries {
+    QLineSeries* roof = nullptr;
+    QLineSeries* vectorRoof = nullptr;
+    QScatterSeries* ridge = nullptr; ///< a ring at the ridge point, labelled with its intensity
+    QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
+    std::array<std::array<QScatterSeries*, chartdetail::kBuckets>, 2> points {}; // [bound][bucket]
+    std::array<std::array<std::vector<int>, chartdetail::kBuckets>, 2> layers; // layer index per point
+    // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
+    // and one point per matrix-product row at each inner level, at the row's own performance.
+    std::array<QLineSeries*, 2> levelRoofs {}; // [0] L2, [1] L1
+    std::array<QScatterSeries*, 2> levelPoints {};
+    std::array<std::vector<int>, 2> levelLayers;
+};
+
+} // namespace rfx

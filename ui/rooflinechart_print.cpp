@@ -1,0 +1,172 @@
+// Figures: the print style, and what a figure needs to lay out its legend and check itself.
+#include "rooflinechart_p.h"
+
+#include "format.h"
+#include "chartnavigator.h"
+#include "labelplacer.h"
+#include "pointhover.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QMouseEvent>
+#include <QResizeEvent>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QTextDocument>
+#include <QToolTip>
+
+#include <cmath>
+#include <cstring>
+
+namespace rfx {
+
+using namespace chartdetail;
+
+void RooflineChart::setPrintStyle(double fontPx, bool transparent)
+{
+    m_print = true;
+    setMinimumSize(1, 1); // a figure's cell decides the size; the screen's minimum would distort it
+    m_chart->setTheme(QChart::ChartThemeLight);
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_chart->setBackgroundRoundness(0);
+    if (transparent) {
+        m_chart->setBackgroundVisible(false);
+        m_chart->setPlotAreaBackgroundVisible(false);
+    } else {
+        m_chart->setBackgroundBrush(Qt::white);
+        m_chart->setBackgroundPen(Qt::NoPen);
+    }
+    auto font = [](double px, bool bold = false) {
+        QFont f;
+        f.setPixelSize(std::max(6, int(std::lround(px))));
+        f.setBold(bold);
+        return f;
+    };
+    m_chart->setTitleFont(font(fontPx, true));
+    m_chart->setTitleBrush(QColor(0x11, 0x11, 0x11));
+    m_chart->legend()->setFont(font(fontPx * 0.9));
+    m_chart->legend()->setLabelColor(QColor(0x11, 0x11, 0x11));
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setLabelsFont(font(fontPx * 0.9));
+        a->setTitleFont(font(fontPx));
+        a->setLabelsColor(QColor(0x11, 0x11, 0x11));
+        a->setTitleBrush(QColor(0x11, 0x11, 0x11));
+        a->setGridLineColor(QColor(0xcc, 0xcc, 0xcc));
+        a->setMinorGridLineColor(QColor(0xea, 0xea, 0xea));
+        a->setLinePenColor(QColor(0x44, 0x44, 0x44));
+    }
+    for (DeviceSeries* s : m_series) {
+        s->ridge->setPointLabelsFont(font(fontPx * 0.9));
+        s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
+    }
+    m_selection->setVisible(false); // a figure shows the analysis, not the window's selection
+    m_printFontPx = fontPx;
+    // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
+    m_markerScale = std::clamp((fontPx - 6) / 8, 0.6, 1.0);
+    for (DeviceSeries* s : m_series) {
+        s->ridge->setMarkerSize(11 * m_markerScale);
+        for (size_t b = 0; b < 2; ++b)
+            for (size_t k = 0; k < size_t(kBuckets); ++k)
+                s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
+    }
+}
+
+void RooflineChart::hideLegendForFigure()
+{
+    // Figures lay out their legend themselves, below the charts (FigureLayout, legendItems()).
+    m_chart->legend()->setVisible(false);
+}
+
+std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
+{
+    std::vector<LegendItem> items;
+    const bool overlay = m_devices.size() > 1;
+    QString vector;
+    QColor vectorColor;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const DeviceSeries* s = m_series[slot];
+        if (overlay)
+            items.push_back({ s->roof->pen().color(), s->roof->name(), Swatch::Line });
+        if (s->vectorRoof->isVisible() && vector.isEmpty()) {
+            vector = s->vectorRoof->name();
+            vectorColor = s->vectorRoof->pen().color();
+        }
+    }
+    if (!vector.isEmpty())
+        items.push_back({ overlay ? QColor(0x44, 0x44, 0x44) : vectorColor,
+            overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
+    if (!overlay && !m_series.empty() && !m_devices.empty()) {
+        const DeviceSeries* s = m_series.front();
+        for (size_t v = 0; v < 2; ++v) {
+            if (!s->levelRoofs[v]->isVisible())
+                continue;
+            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), v == 0 ? Swatch::DashDot : Swatch::Dotted });
+            if (s->levelPoints[v]->count() > 0)
+                items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(), v == 0 ? Swatch::Triangle : Swatch::Star });
+        }
+    }
+    const QColor grey(0x66, 0x66, 0x66);
+    items.push_back({ overlay ? grey : boundColor(Bound::Memory, dark()), tr("memory-bound layer"), Swatch::Circle });
+    items.push_back({ overlay ? grey : boundColor(Bound::Compute, dark()), tr("compute-bound layer"), Swatch::Square });
+    if (m_measuredPoints->isVisible())
+        items.push_back({ QColor(0x11, 0x11, 0x11), m_measuredPoints->name(), Swatch::Diamond });
+    if (m_measuredAbove->isVisible())
+        items.push_back({ m_measuredAbove->color(), m_measuredAbove->name(), Swatch::Diamond });
+    return items;
+}
+
+std::vector<QRectF> RooflineChart::markerRects() const
+{
+    std::vector<QRectF> out;
+    for (QAbstractSeries* a : m_chart->series()) {
+        auto* s = qobject_cast<QScatterSeries*>(a);
+        if (!s || !s->isVisible() || s == m_selection)
+            continue;
+        const double r = s->markerSize() / 2;
+        for (const QPointF& v : s->points()) {
+            const QPointF c = mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(v, s)));
+            out.emplace_back(c.x() - r, c.y() - r, 2 * r, 2 * r);
+        }
+    }
+    return out;
+}
+
+bool RooflineChart::legendVisible() const
+{
+    if (!m_chart->legend()->isVisible())
+        return false;
+    for (QLegendMarker* m : m_chart->legend()->markers())
+        if (m->isVisible())
+            return true;
+    return false;
+}
+
+QRectF RooflineChart::legendRect() const
+{
+    return mapFromScene(m_chart->mapToScene(m_chart->legend()->geometry())).boundingRect();
+}
+
+std::vector<double> RooflineChart::pointLabelPixelSizes() const
+{
+    std::vector<double> out;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const QScatterSeries* r = m_series[slot]->ridge;
+        if (r->isVisible() && r->pointLabelsVisible()) {
+            const QFont f = r->pointLabelsFont();
+            out.push_back(f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() * 96 / 72);
+        }
+    }
+    return out;
+}
+
+} // namespace rfx

@@ -1,0 +1,201 @@
+// The series of one device: its roofs and ridge, its L2/L1 ceilings and points, its layer points
+// and their legend entries. rebuild() (rooflinechart.cpp) calls these for every device shown.
+#include "rooflinechart_p.h"
+
+#include "format.h"
+#include "chartnavigator.h"
+#include "labelplacer.h"
+#include "pointhover.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QMouseEvent>
+#include <QResizeEvent>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QTextDocument>
+#include <QToolTip>
+
+#include <cmath>
+#include <cstring>
+
+namespace rfx {
+
+using namespace chartdetail;
+
+// The roof, the vector roof and the ridge of one device; true when the vector roof is drawn.
+bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
+{
+    DeviceSeries* s = m_series[slot];
+    const bool overlay = m_devices.size() > 1;
+    const QColor roofColor = dark() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x22, 0x22, 0x22);
+    const double B = d.bandwidth / m_scale; // GFLOP/s (or TFLOP/s) per FLOP/byte
+    const double P = d.ceiling.flops / m_scale;
+    const double Pv = d.vectorCeiling.flops / m_scale;
+    const QColor color = overlay ? deviceColor(slot) : roofColor;
+
+    const double left = spanLeft(), right = spanRight();
+    s->roof->replace({ QPointF(left, left * B), QPointF(d.ridge, P), QPointF(right, P) });
+    if (s->roof->pen() != QPen(color, 2.2))
+        s->roof->setPen(QPen(color, 2.2));
+    setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
+                           qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatNumber3(d.ridge))));
+    const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
+    setVisibleIf(s->vectorRoof, showVector);
+    if (showVector) {
+        s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(spanRight(), Pv) });
+        QPen dashed(color, 1.5, Qt::DashLine);
+        if (s->vectorRoof->pen() != dashed)
+            s->vectorRoof->setPen(dashed);
+        setNameIf(s->vectorRoof, tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
+    }
+    s->ridge->replace({ QPointF(d.ridge, P) });
+    setColorsIf(s->ridge, Qt::transparent, color);
+    if (s->ridge->pen() != QPen(color, 2.0))
+        s->ridge->setPen(QPen(color, 2.0));
+    // Overlaid ridge labels collide with each other and the points: the legend gives each
+    // device's ridge ("H100 (ridge 295)") and the ring marks where it is.
+    if (s->ridge->pointLabelsVisible() == overlay)
+        s->ridge->setPointLabelsVisible(!overlay);
+    const QString ridgeLabel = QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
+    if (s->ridge->pointLabelsFormat() != ridgeLabel)
+        s->ridge->setPointLabelsFormat(ridgeLabel);
+    return showVector;
+}
+
+// The hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths).
+void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
+{
+    DeviceSeries* s = m_series[slot];
+    const bool overlay = m_devices.size() > 1;
+    const QColor color = overlay ? deviceColor(slot) : (dark() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x22, 0x22, 0x22));
+    const double P = d.ceiling.flops / m_scale;
+    for (size_t v = 0; v < 2; ++v) {
+        const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+        s->levelLayers[v].clear();
+        if (bw <= 0) {
+            if (!s->levelPoints[v]->points().isEmpty())
+                s->levelPoints[v]->clear();
+            continue;
+        }
+        const QString level = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
+        QLineSeries* roof = s->levelRoofs[v];
+        roof->replace({ QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
+        const QPen pen(color, 1.4, v == 0 ? Qt::DashDotLine : Qt::DotLine);
+        if (roof->pen() != pen)
+            roof->setPen(pen);
+        setNameIf(roof, tr("%1 ceiling %2").arg(level, qs(formatSI(bw, "B/s"))));
+        QList<QPointF> lp;
+        const auto visibleRows = visibleLayers(d, m_filter);
+        for (size_t i = 0; i < d.layers.size(); ++i) {
+            const LayerResult& l = d.layers[i];
+            const double q = v == 0 ? l.l2Bytes : l.l1Bytes;
+            // Streaming rows move the same bytes at every level: their points would sit on the DRAM one.
+            if (!visibleRows[i] || q <= 0 || l.flops <= 0 || l.attainable <= 0 || q == l.bytes)
+                continue;
+            lp.append(QPointF(l.flops / q, l.attainable / m_scale));
+            s->levelLayers[v].push_back(int(i));
+        }
+        QScatterSeries* p = s->levelPoints[v];
+        p->replace(lp);
+        const QColor c = overlay ? deviceColor(slot) : (v == 0 ? QColor(0x8e, 0x44, 0xad) : QColor(0x16, 0xa0, 0x85));
+        setColorsIf(p, c.lighter(dark() ? 100 : 130), c.darker(140));
+        setNameIf(p, tr("%1 intensity").arg(level));
+    }
+
+}
+
+// The layer points of one device, by bound and size bucket; returns the rows a log axis cannot show.
+int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
+{
+    DeviceSeries* s = m_series[slot];
+    const bool overlay = m_devices.size() > 1;
+    int hidden = 0;
+    std::array<std::array<QList<QPointF>, kBuckets>, 2> pts;
+    for (auto& row : s->layers)
+        for (auto& v : row)
+            v.clear();
+    const auto visible = visibleLayers(d, m_filter);
+    for (size_t i = 0; i < d.layers.size(); ++i) {
+        const LayerResult& l = d.layers[i];
+        if (!visible[i])
+            continue;
+        if (l.intensity <= 0 || l.attainable <= 0) {
+            ++hidden; // a log axis cannot show zero; the table lists these rows
+            continue;
+        }
+        const size_t b = size_t(l.bound), k = size_t(bucketOf(l.share));
+        pts[b][k].append(QPointF(l.intensity, l.attainable / m_scale));
+        s->layers[b][k].push_back(int(i));
+    }
+    for (size_t b = 0; b < 2; ++b) {
+        for (size_t k = 0; k < size_t(kBuckets); ++k) {
+            QScatterSeries* p = s->points[b][k];
+            p->replace(pts[b][k]);
+            const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b), dark());
+            const QColor border = overlay ? c.darker(b == size_t(Bound::Memory) ? 160 : 130) : c.darker(130);
+            setColorsIf(p, c, border);
+            setLightMarkerIf(p, c, border);
+            setNameIf(p, b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
+        }
+    }
+    return hidden;
+}
+
+void RooflineChart::updateLegendMarkers(size_t slot, const DeviceResult& d, bool showVector)
+{
+    const DeviceSeries* s = m_series[slot];
+    const bool overlay = m_devices.size() > 1;
+// Legend: the roof per device; one entry per bound for the points (not per size bucket).
+    for (QLegendMarker* m : m_chart->legend()->markers()) {
+        QAbstractSeries* ser = m->series();
+        // One chart per device: its name and ceilings are in the title, the ridge carries a label,
+        // so the legend keeps only short entries that fit a small chart.
+        if (ser == s->roof)
+            m->setVisible(overlay);
+        else if (ser == s->vectorRoof)
+            m->setVisible(showVector && (!overlay || slot == 0));
+        else if (ser == s->ridge)
+            m->setVisible(false);
+        else if (ser == s->levelRoofs[0] || ser == s->levelPoints[0])
+            m->setVisible(!overlay && d.l2Bandwidth > 0);
+        else if (ser == s->levelRoofs[1] || ser == s->levelPoints[1])
+            m->setVisible(!overlay && d.l1Bandwidth > 0);
+        else {
+            for (size_t b = 0; b < 2; ++b)
+                for (size_t k = 0; k < size_t(kBuckets); ++k)
+                    if (ser == s->points[b][k])
+                        m->setVisible(!overlay && slot == 0 && k == 1);
+        }
+    }
+}
+
+void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border)
+{
+    if (m_print) {
+        if (!series->lightMarker().isNull())
+            series->setLightMarker(QImage());
+        return;
+    }
+    const QString key = QStringLiteral("%1 %2 %3 %4")
+                            .arg(int(series->markerShape()))
+                            .arg(series->markerSize())
+                            .arg(fill.rgba())
+                            .arg(border.rgba());
+    if (series->property("rfxMarkerKey").toString() == key)
+        return;
+    series->setProperty("rfxMarkerKey", key);
+    series->setLightMarker(markerImage(series->markerShape(), series->markerSize(), fill, border));
+}
+
+} // namespace rfx
