@@ -3,12 +3,14 @@
 #include "cli.h"
 #include "figure.h"
 #include "figurerenderer.h"
+#include "measurements.h"
 #include "roofline.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -51,6 +53,24 @@ int draw(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs,
     if (!outcome.report) {
         err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
         return ExitUsage;
+    }
+    if (!spec.measurements.empty()) {
+        // A bad measurement file is the user's input: exit 2 with its file, line and reason.
+        const MeasurementSet set = loadMeasurements(spec.measurements);
+        if (!set.ok()) {
+            for (const Diagnostic& d : set.diagnostics)
+                if (d.severity == Severity::Error) {
+                    err << "roofline-cli: " << toString(d) << "\n";
+                    break;
+                }
+            return ExitUsage;
+        }
+        const bool known = spec.measuredDevice.empty()
+            || std::any_of(devices.begin(), devices.end(), [&](const Device& d) { return d.id == spec.measuredDevice; });
+        if (!known) {
+            err << "roofline-cli: --measured-device " << spec.measuredDevice << ": not one of the figure's devices\n";
+            return ExitUsage;
+        }
     }
     FigureSpec resolved = spec;
     resolved.devices.clear();

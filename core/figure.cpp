@@ -1,5 +1,7 @@
 #include "figure.h"
 
+#include <filesystem>
+
 #include "json_config.h"
 
 #include "options.h"
@@ -55,6 +57,8 @@ std::optional<std::string> checkSpec(const FigureSpec& s)
         return "pixel sizes must be between 64 and 20000, got " + std::to_string(s.widthPx) + "x" + std::to_string(s.heightPx);
     if (s.devices.empty())
         return std::string("no device given");
+    if (!s.measuredDevice.empty() && s.measurements.empty())
+        return std::string("--measured-device needs --measurements FILE");
     if (s.filter.topN < 0 || s.filter.topN > 9999)
         return "top must be between 0 and 9999, got " + std::to_string(s.filter.topN);
     if (auto err = validate(s.config))
@@ -138,8 +142,11 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
     return reportTitle + ". Devices: " + devices
         + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
         + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
-        + "; " + timeBoundText(s.config) + ". Roofline Explorer "
-        + kVersion;
+        + "; " + timeBoundText(s.config)
+        + (s.measurements.empty() ? std::string()
+                                  : ". Diamonds: measured (" + std::filesystem::path(s.measurements).filename().string()
+                     + (s.measuredDevice.empty() ? std::string() : ", on " + s.measuredDevice) + ")")
+        + ". Roofline Explorer " + kVersion;
 }
 
 std::string figureToJson(const FigureSpec& s)
@@ -157,7 +164,7 @@ std::string figureToJson(const FigureSpec& s)
         { "config_args", args },
         { "devices", s.devices },
         { "view", json { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
-                          { "top_n", s.filter.topN } } },
+                          { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice } } },
         { "export",
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
@@ -235,6 +242,15 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             }
             s.sharedAxes = it->get<bool>();
         }
+        for (auto [key, field] : { std::pair { "measurements", &s.measurements }, std::pair { "measured_device", &s.measuredDevice } }) {
+            if (auto it = view->find(key); it != view->end()) {
+                if (!it->is_string()) {
+                    error = std::string("view.") + key + ": wrong type";
+                    return std::nullopt;
+                }
+                *field = it->get<std::string>();
+            }
+        }
         s.filter.convolutionsOnly = conv->get<bool>();
         s.filter.topN = top->get<int>();
         const std::string f = format->get<std::string>();
@@ -282,6 +298,10 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.push_back("--overlay");
     if (s.sharedAxes)
         a.push_back("--shared-axes");
+    if (!s.measurements.empty())
+        a.insert(a.end(), { "--measurements", s.measurements });
+    if (!s.measuredDevice.empty())
+        a.insert(a.end(), { "--measured-device", s.measuredDevice });
     if (s.transparent)
         a.push_back("--transparent");
     if (!s.caption)
@@ -368,6 +388,14 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
         } else if (arg == "--height-px") {
             if (!takeInt(s.heightPx))
                 return false;
+        } else if (arg == "--measurements") {
+            if (!takeValue())
+                return false;
+            s.measurements = value;
+        } else if (arg == "--measured-device") {
+            if (!takeValue())
+                return false;
+            s.measuredDevice = value;
         } else if (arg == "--top") {
             if (!takeInt(s.filter.topN))
                 return false;
@@ -415,6 +443,8 @@ std::string exportOptionsHelp()
            "  --width-px W --height-px H exact pixel size instead of inches\n"
            "  --overlay                  all devices on one chart (default: one chart per device)\n"
            "  --shared-axes              one chart per device, all with the same axes and unit\n"
+           "  --measurements FILE        measured layer times drawn beside the model (CSV, ncu CSV, trace)\n"
+           "  --measured-device ID       the device they were measured on (default: the first)\n"
            "  --only-convolutions, --top N   the layer filters of the window\n"
            "  --transparent              no background\n"
            "  --no-caption               no caption line under the figure\n"

@@ -130,11 +130,20 @@ private slots:
     {
         FigureSpec s;
         std::string error;
-        QVERIFY2(parseExportArgs(split(QStringLiteral("--png g.png --shared-axes --device t4 --device l4")), s, error), error.c_str());
+        QVERIFY2(parseExportArgs(split(QStringLiteral("--png g.png --shared-axes --device t4 --device l4 "
+                                                      "--measurements m.csv --measured-device l4")),
+                     s, error),
+            error.c_str());
         QVERIFY(s.sharedAxes);
+        QCOMPARE(s.measurements, std::string("m.csv"));
+        QCOMPARE(s.measuredDevice, std::string("l4"));
+        FigureSpec orphan;
+        QVERIFY(!parseExportArgs(split(QStringLiteral("--png g.png --measured-device l4")), orphan, error));
+        QCOMPARE(QString::fromStdString(error), QStringLiteral("--measured-device needs --measurements FILE"));
         auto back = figureFromJson(figureToJson(s), error);
         QVERIFY2(back, error.c_str());
         QVERIFY(back->sharedAxes);
+        QVERIFY(*back == s);
         std::vector<std::string> cmd = figureToArgs(s);
         QVERIFY(std::find(cmd.begin(), cmd.end(), "--shared-axes") != cmd.end());
         // A sidecar written before shared axes existed still reads, without them; a wrong type is named.

@@ -153,6 +153,35 @@ private slots:
         QVERIFY(shared.axes.front()[2] <= own.axes[3][2] && shared.axes.front()[3] >= own.axes[0][3]);
     }
 
+    // Measured points, when loaded, are in the figure too: the diamonds, their legend entries and
+    // the caption naming the file; a bad file is an error naming file, line and reason.
+    void measuredPointsInTheFigure()
+    {
+        FigureSpec spec;
+        spec.devices = { "rtx-2060-super" };
+        spec.measurements = ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv";
+        const Report report = reportFor(spec);
+        const FigureGeometry g = figureGeometry(report, spec);
+        QCOMPARE(g.measuredPoints, 3);
+        QVERIFY(QString::fromStdString(figureCaption(spec, "U-Net")).contains(QStringLiteral("Diamonds: measured (unet-plain.csv)")));
+        for (const QRectF& legend : g.legends)
+            for (const QRectF& marker : g.markers)
+                QVERIFY(!legend.intersects(marker));
+        spec.format = FigureSpec::Format::Png;
+        spec.file = m_dir.filePath(QStringLiteral("measured.png")).toStdString();
+        QVERIFY(renderFigure(report, spec).ok);
+        QFile bad(m_dir.filePath(QStringLiteral("bad.csv")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("layer,time_s\nenc1.conv1,-2\n");
+        bad.close();
+        spec.measurements = bad.fileName().toStdString();
+        spec.file = m_dir.filePath(QStringLiteral("not-written.png")).toStdString();
+        const RenderResult r = renderFigure(report, spec);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(r.error));
+        QVERIFY(!QFile::exists(QString::fromStdString(spec.file)));
+    }
+
     // The old squash: a cell smaller than the screen chart's minimum size was drawn at that minimum
     // and scaled to the cell in y only. A given small height now lays the chart out at that height.
     void givenHeightIsLaidOutNotSquashed()

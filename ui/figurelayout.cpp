@@ -29,7 +29,7 @@ double fontPixels(const QFont& f) { return f.pixelSize() > 0 ? f.pixelSize() : f
 
 } // namespace
 
-FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec)
+FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const std::optional<Measured>& measured)
     : m_spec(spec)
 {
     const int devices = int(report.results.size());
@@ -65,6 +65,8 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec)
         // Laid out near its final size before it gets data: Qt Charts elides tick labels laid out
         // in a tiny default-sized view and does not always lay them out again.
         chart->resize(int(std::lround(cellW)), int(std::lround(cellW * 0.62)));
+        if (measured && (spec.overlay || measured->device == i))
+            chart->setMeasured(measured->device, measured->comparison);
         chart->setReport(report, shown);
         chart->hideLegendForFigure(); // one legend for the figure, below the charts
         m_charts.push_back(std::move(chart));
@@ -278,6 +280,7 @@ FigureGeometry FigureLayout::geometry() const
             smallest = std::min(smallest, px);
         for (const QRectF& r : chart.markerRects())
             g.markers.push_back(toPage(r, origin));
+        g.measuredPoints += int(chart.measuredPoints().size());
         if (chart.legendVisible())
             g.legends.push_back(toPage(chart.legendRect(), origin));
     }

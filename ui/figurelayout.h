@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figure.h"
+#include "measurements.h"
 #include "roofline.h"
 #include "rooflinechart.h"
 
@@ -11,6 +12,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QPainter;
@@ -26,6 +28,7 @@ struct FigureGeometry {
     std::vector<QRectF> legends; ///< every legend's box
     std::vector<QRectF> markers; ///< every plotted marker's box
     std::vector<QRectF> charts; ///< each chart's cell
+    int measuredPoints = 0; ///< measured diamonds drawn
     /// Each chart's axes: x decades (FLOP/byte) and y decades (FLOP/s), and its y unit (FLOP/s).
     std::vector<std::array<double, 5>> axes;
 };
@@ -36,7 +39,12 @@ struct FigureGeometry {
 /// grows (figureColumns); one legend for the whole figure sits below the charts, never over data.
 class FigureLayout {
 public:
-    FigureLayout(const Report& report, const FigureSpec& spec);
+    /// Measured timings for one device, drawn on its chart (the overlay's, or that device's).
+    struct Measured {
+        int device = -1; ///< index into report.results
+        Comparison comparison;
+    };
+    FigureLayout(const Report& report, const FigureSpec& spec, const std::optional<Measured>& measured = std::nullopt);
     ~FigureLayout();
 
     const FigureSize& size() const { return m_size; }

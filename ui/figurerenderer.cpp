@@ -40,14 +40,48 @@ QString failure(const QString& file, const QString& why) { return QStringLiteral
 
 } // namespace
 
+// The spec's measurement file, compared with its device's rows; an unusable file is an error that
+// names the file, the line and the reason.
+static std::optional<FigureLayout::Measured> measuredFor(const Report& report, const FigureSpec& spec, QString* error)
+{
+    if (spec.measurements.empty())
+        return std::nullopt;
+    const MeasurementSet set = loadMeasurements(spec.measurements);
+    if (!set.ok()) {
+        for (const Diagnostic& d : set.diagnostics)
+            if (d.severity == Severity::Error) {
+                *error = qs(toString(d));
+                break;
+            }
+        return std::nullopt;
+    }
+    int device = 0;
+    if (!spec.measuredDevice.empty()) {
+        device = -1;
+        for (size_t i = 0; i < report.results.size(); ++i)
+            if (report.results[i].device.id == spec.measuredDevice)
+                device = int(i);
+        if (device < 0) {
+            *error = QStringLiteral("--measured-device %1: not one of the figure's devices").arg(qs(spec.measuredDevice));
+            return std::nullopt;
+        }
+    }
+    if (device >= int(report.results.size()))
+        return std::nullopt;
+    return FigureLayout::Measured { device, compareMeasurements(set, report.results[size_t(device)]) };
+}
+
 FigureGeometry figureGeometry(const Report& report, const FigureSpec& spec)
 {
-    return FigureLayout(report, spec).geometry();
+    QString error;
+    const auto measured = measuredFor(report, spec, &error);
+    return FigureLayout(report, spec, measured).geometry();
 }
 
 QImage renderFigureImage(const Report& report, const FigureSpec& spec)
 {
-    FigureLayout layout(report, spec);
+    QString error;
+    FigureLayout layout(report, spec, measuredFor(report, spec, &error));
     QImage image(layout.size().widthPx, layout.size().heightPx, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     {
@@ -68,6 +102,12 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         r.error = failure(file, QStringLiteral("no device to draw"));
         return r;
     }
+    QString measuredError;
+    const auto measured = measuredFor(report, spec, &measuredError);
+    if (!measuredError.isEmpty()) {
+        r.error = measuredError;
+        return r;
+    }
     const QString json = qs(figureToJson(spec));
     QSaveFile out(file); // atomic: a temporary file renamed over the target on commit
     if (!out.open(QIODevice::WriteOnly)) {
@@ -77,7 +117,17 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
     QString description;
     switch (spec.format) {
     case FigureSpec::Format::Png: {
-        QImage image = renderFigureImage(report, spec);
+        QImage image = [&] {
+            FigureLayout layout(report, spec, measured);
+            QImage i(layout.size().widthPx, layout.size().heightPx, QImage::Format_ARGB32_Premultiplied);
+            i.fill(Qt::transparent);
+            QPainter p(&i);
+            layout.paint(p, QRectF(0, 0, i.width(), i.height()));
+            return i;
+        }();
+        const double dpm = spec.dpi / 0.0254;
+        image.setDotsPerMeterX(int(std::lround(dpm)));
+        image.setDotsPerMeterY(int(std::lround(dpm)));
         image.setText(QStringLiteral("Title"), qs(reportTitle(report)));
         image.setText(QStringLiteral("Description"), qs(figureCaption(spec, reportTitle(report))));
         image.setText(QStringLiteral("Software"), QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
@@ -92,7 +142,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         break;
     }
     case FigureSpec::Format::Svg: {
-        FigureLayout layout(report, spec);
+        FigureLayout layout(report, spec, measured);
         QSvgGenerator svg;
         svg.setOutputDevice(&out);
         svg.setResolution(int(kLogicalPerInch));
@@ -112,7 +162,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         break;
     }
     case FigureSpec::Format::Pdf: {
-        FigureLayout layout(report, spec);
+        FigureLayout layout(report, spec, measured);
         QPdfWriter pdf(&out);
         pdf.setPageSize(QPageSize(QSizeF(layout.size().widthIn, layout.size().heightIn), QPageSize::Inch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));

@@ -1114,6 +1114,11 @@ FigureSpec MainWindow::currentFigure() const
     s.overlay = m_charts->overlay();
     s.sharedAxes = m_charts->sharedAxes();
     s.filter = m_filter;
+    const int device = m_tableDevice->currentIndex();
+    if (m_measurements && m_report && device >= 0 && device < int(m_report->results.size())) {
+        s.measurements = m_measurements->file; // the figure shows the diamonds the window shows
+        s.measuredDevice = m_report->results[size_t(device)].device.id;
+    }
     return s;
 }
 
@@ -1133,6 +1138,8 @@ void MainWindow::exportChartInteractive()
     spec.devices = view.devices;
     spec.overlay = view.overlay;
     spec.sharedAxes = view.sharedAxes;
+    spec.measurements = view.measurements;
+    spec.measuredDevice = view.measuredDevice;
     spec.filter = view.filter;
     const RenderResult r = renderFigure(*m_report, spec);
     if (!r.ok) {
