@@ -164,7 +164,8 @@ std::string figureToJson(const FigureSpec& s)
         { "config_args", args },
         { "devices", s.devices },
         { "view", json { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
-                          { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice } } },
+                          { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice },
+                          { "tick_style", s.powerTicks ? "power" : "plain" } } },
         { "export",
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
@@ -242,6 +243,13 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             }
             s.sharedAxes = it->get<bool>();
         }
+        if (auto it = view->find("tick_style"); it != view->end()) {
+            if (!it->is_string() || (*it != "plain" && *it != "power")) {
+                error = "view.tick_style: expected \"plain\" or \"power\"";
+                return std::nullopt;
+            }
+            s.powerTicks = *it == "power";
+        }
         for (auto [key, field] : { std::pair { "measurements", &s.measurements }, std::pair { "measured_device", &s.measuredDevice } }) {
             if (auto it = view->find(key); it != view->end()) {
                 if (!it->is_string()) {
@@ -298,6 +306,8 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.push_back("--overlay");
     if (s.sharedAxes)
         a.push_back("--shared-axes");
+    if (s.powerTicks)
+        a.insert(a.end(), { "--tick-style", "power" });
     if (!s.measurements.empty())
         a.insert(a.end(), { "--measurements", s.measurements });
     if (!s.measuredDevice.empty())
@@ -388,6 +398,14 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
         } else if (arg == "--height-px") {
             if (!takeInt(s.heightPx))
                 return false;
+        } else if (arg == "--tick-style") {
+            if (!takeValue())
+                return false;
+            if (value != "plain" && value != "power") {
+                error = "--tick-style: expected plain or power, got '" + value + "'";
+                return false;
+            }
+            s.powerTicks = value == "power";
         } else if (arg == "--measurements") {
             if (!takeValue())
                 return false;
@@ -443,6 +461,7 @@ std::string exportOptionsHelp()
            "  --width-px W --height-px H exact pixel size instead of inches\n"
            "  --overlay                  all devices on one chart (default: one chart per device)\n"
            "  --shared-axes              one chart per device, all with the same axes and unit\n"
+           "  --tick-style plain|power   tick labels as plain numbers (default) or powers of ten\n"
            "  --measurements FILE        measured layer times drawn beside the model (CSV, ncu CSV, trace)\n"
            "  --measured-device ID       the device they were measured on (default: the first)\n"
            "  --only-convolutions, --top N   the layer filters of the window\n"

@@ -19,6 +19,7 @@ struct FigureSpec {
     std::vector<std::string> devices; ///< device ids, in chart order
     bool overlay = false;
     bool sharedAxes = false; ///< a grid's charts share one x range, one y range and one unit
+    bool powerTicks = false; ///< tick labels as powers of ten (10⁻², 10³) instead of plain numbers
     std::string measurements; ///< a measurement file (plain CSV, ncu CSV, PyTorch trace) drawn beside the model
     std::string measuredDevice; ///< the device id it was measured on; empty: the first device
     LayerFilter filter;
@@ -67,7 +68,7 @@ std::vector<std::string> figureToArgs(const FigureSpec& spec);
 
 /// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
-/// --top N, --shared-axes, --measurements FILE, --measured-device ID, and every configuration option. False and `error` on the first problem.
+/// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option. False and `error` on the first problem.
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
 
 /// Help for the export options, one per line.

@@ -53,6 +53,7 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
         fresh.setFontScale(live->fontScale());
     fresh.setMinorGrid(live->minorGrid());
     fresh.setLayerLabels(live->layerLabelShare());
+    fresh.setPowerTicks(live->powerTicks());
     fresh.setFilter(live->filter());
     fresh.setYUnit(live->forcedYUnit());
     fresh.setReport(live->report(), live->devices());

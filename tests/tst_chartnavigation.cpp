@@ -183,6 +183,28 @@ private slots:
         QVERIFY(chart->layerLabels().empty());
     }
 
+    // Tick labels as powers of ten: one per decade on both axes, drawn at Qt's own ticks (whose text
+    // is hidden); in a figure too; off again, the plain numbers are back.
+    void powerTicks()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        w.chartArea()->setPowerTicks(true);
+        QCoreApplication::processEvents();
+        // RTX 2060 Super, U-Net defaults: x 0.1 .. 1000, y 10 .. 100000 GFLOP/s.
+        const QStringList labels = chart->powerTickLabels();
+        for (const char* t : { "10\u207b\u00b9", "10\u2070", "10\u00b3", "10\u00b9", "10\u2075" })
+            QVERIFY2(labels.contains(QString::fromUtf8(t)), qPrintable(labels.join(QLatin1Char(' '))));
+        QCOMPARE(labels.size(), 5 + 5);
+        const QString stale = rfx::test::chartDiffersFromFresh(chart, QStringLiteral("power-ticks"));
+        QVERIFY2(stale.isEmpty(), qPrintable(stale));
+        w.chartArea()->setPowerTicks(false);
+        QVERIFY(chart->powerTickLabels().isEmpty());
+    }
+
     // The placement rule itself, on boxes worked out by hand.
     void placementRule()
     {

@@ -131,12 +131,16 @@ private slots:
         FigureSpec s;
         std::string error;
         QVERIFY2(parseExportArgs(split(QStringLiteral("--png g.png --shared-axes --device t4 --device l4 "
-                                                      "--measurements m.csv --measured-device l4")),
+                                                      "--measurements m.csv --measured-device l4 --tick-style power")),
                      s, error),
             error.c_str());
         QVERIFY(s.sharedAxes);
         QCOMPARE(s.measurements, std::string("m.csv"));
         QCOMPARE(s.measuredDevice, std::string("l4"));
+        QVERIFY(s.powerTicks);
+        FigureSpec wrongStyle;
+        QVERIFY(!parseExportArgs(split(QStringLiteral("--png g.png --tick-style fancy")), wrongStyle, error));
+        QCOMPARE(QString::fromStdString(error), QStringLiteral("--tick-style: expected plain or power, got 'fancy'"));
         FigureSpec orphan;
         QVERIFY(!parseExportArgs(split(QStringLiteral("--png g.png --measured-device l4")), orphan, error));
         QCOMPARE(QString::fromStdString(error), QStringLiteral("--measured-device needs --measurements FILE"));

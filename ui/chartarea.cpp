@@ -38,6 +38,7 @@ ChartArea::Pane ChartArea::makePane()
     if (m_fontScale != 1.0)
         p.chart->setFontScale(m_fontScale);
     p.chart->setLayerLabels(m_labelShare);
+    p.chart->setPowerTicks(m_powerTicks);
     return p;
 }
 
@@ -180,6 +181,13 @@ void ChartArea::setLayerLabels(double share)
     m_labelShare = share;
     for (const Pane& p : m_panes)
         p.chart->setLayerLabels(share);
+}
+
+void ChartArea::setPowerTicks(bool on)
+{
+    m_powerTicks = on;
+    for (const Pane& p : m_panes)
+        p.chart->setPowerTicks(on);
 }
 
 void ChartArea::fitAxes()

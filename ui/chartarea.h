@@ -38,6 +38,9 @@ public:
     void setFontScale(double scale);
     /// Names the layers at or above `share` of the time on every chart (0: none).
     void setLayerLabels(double share);
+    /// Tick labels as powers of ten on every chart.
+    void setPowerTicks(bool on);
+    bool powerTicks() const { return m_powerTicks; }
     /// Before any analysis has worked, the empty area says why (empty: the "check a device" hint).
     void setProblem(const QString& message);
     QString emptyText() const;
@@ -71,6 +74,7 @@ private:
     int m_selected = -1;
     double m_fontScale = 1.0;
     double m_labelShare = 0.05;
+    bool m_powerTicks = false;
     int m_measuredDevice = -1;
     Comparison m_measured;
     void applyMeasured();

@@ -54,6 +54,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
         auto chart = std::make_unique<RooflineChart>();
         chart->setAttribute(Qt::WA_DontShowOnScreen);
         chart->setPrintStyle(m_fontPx, spec.transparent);
+        chart->setPowerTicks(spec.powerTicks);
         chart->setMinorGrid(charts <= 2);
         chart->setFilter(spec.filter);
         std::vector<int> shown;

@@ -386,6 +386,9 @@ void MainWindow::buildMenus()
     labels->setCheckable(true);
     labels->setChecked(true);
     connect(labels, &QAction::toggled, m_charts, [this](bool on) { m_charts->setLayerLabels(on ? 0.05 : 0); });
+    QAction* powers = view->addAction(tr("Tick labels as &powers of ten"));
+    powers->setCheckable(true);
+    connect(powers, &QAction::toggled, m_charts, &ChartArea::setPowerTicks);
     view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     QAction* conv = view->addAction(tr("Only &convolutions"));
     conv->setCheckable(true);
@@ -1113,6 +1116,7 @@ FigureSpec MainWindow::currentFigure() const
             s.devices.push_back(d.device.id);
     s.overlay = m_charts->overlay();
     s.sharedAxes = m_charts->sharedAxes();
+    s.powerTicks = m_charts->powerTicks();
     s.filter = m_filter;
     const int device = m_tableDevice->currentIndex();
     if (m_measurements && m_report && device >= 0 && device < int(m_report->results.size())) {
@@ -1138,6 +1142,7 @@ void MainWindow::exportChartInteractive()
     spec.devices = view.devices;
     spec.overlay = view.overlay;
     spec.sharedAxes = view.sharedAxes;
+    spec.powerTicks = view.powerTicks;
     spec.measurements = view.measurements;
     spec.measuredDevice = view.measuredDevice;
     spec.filter = view.filter;

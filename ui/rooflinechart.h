@@ -8,6 +8,7 @@
 
 #include <QChartView>
 #include <QPointer>
+#include <QStringList>
 
 #include <array>
 #include <vector>
@@ -45,6 +46,12 @@ public:
     /// labels (Qt Charts would elide them to "..."); call once the chart has its size. True if it
     /// changed anything (the chart then lays itself out again).
     bool fitTickLabels();
+
+    /// Tick labels as powers of ten (10⁻², 10³) instead of plain numbers (0.01, 1000).
+    void setPowerTicks(bool on);
+    bool powerTicks() const { return m_powerTicks; }
+    /// For tests: the power-of-ten tick labels now drawn.
+    QStringList powerTickLabels() const;
 
     /// Names the layers that take at least `share` of the network's time beside their points (at
     /// most six per device, never over another label or a point); 0 turns the labels off.
@@ -159,6 +166,7 @@ private:
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
     void placeLayerLabels(const std::vector<QRectF>& obstacles);
+    void placeTickLabels();
     void applyAxisRanges();
     double spanLeft() const; ///< where the roofs start: the decades and any zoomed view
     double spanRight() const;
@@ -201,6 +209,9 @@ private:
     double m_scale = 1e9; ///< FLOP/s per unit of the y axis
     class QGraphicsSimpleTextItem* m_readout = nullptr;
     class QGraphicsRectItem* m_readoutBack = nullptr;
+    bool m_powerTicks = false;
+    QColor m_labelsColor; ///< the axes' own label colour, while power ticks hide their text
+    std::vector<class QGraphicsSimpleTextItem*> m_tickLabels; ///< reused
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point

@@ -86,7 +86,98 @@ void RooflineChart::placeRoofLabels()
     for (const Placed& p : placed)
         if (p.item->isVisible())
             obstacles.emplace_back(p.item->pos(), p.item->boundingRect().size());
+    // The ridge labels, which Qt draws centred above the ring (a point label, not an item).
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
+        const QScatterSeries* ridge = m_series[slot]->ridge;
+        if (!ridge->isVisible() || !ridge->pointLabelsVisible() || ridge->count() == 0)
+            continue;
+        const QFontMetricsF fm(ridge->pointLabelsFont());
+        const QPointF at = m_chart->mapToPosition(ridge->at(0), m_series[slot]->roof);
+        const double w = fm.horizontalAdvance(ridge->pointLabelsFormat()) + 4, h = fm.height() + 2;
+        obstacles.emplace_back(at.x() - w / 2, at.y() - ridge->markerSize() / 2 - h - 2, w, h + 2);
+    }
     placeLayerLabels(obstacles);
+    placeTickLabels();
+}
+
+void RooflineChart::setPowerTicks(bool on)
+{
+    if (on == m_powerTicks)
+        return;
+    m_powerTicks = on;
+    // Qt's labels keep their place in the layout (and the axis its size) but draw nothing; the
+    // powers are drawn over them, at the same ticks.
+    if (on)
+        m_labelsColor = m_x->labelsColor();
+    for (QLogValueAxis* a : { m_x, m_y })
+        a->setLabelsColor(on ? QColor(Qt::transparent) : m_labelsColor);
+    placeTickLabels();
+}
+
+namespace {
+QString powerOfTen(int e)
+{
+    static const char16_t digits[] = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+    QString s = QStringLiteral("10");
+    if (e < 0)
+        s += QChar(0x207b);
+    const QString n = QString::number(std::abs(e));
+    for (QChar c : n)
+        s += QChar(digits[c.digitValue()]);
+    return s;
+}
+} // namespace
+
+void RooflineChart::placeTickLabels()
+{
+    const QRectF plot = m_chart->plotArea();
+    size_t used = 0;
+    if (m_powerTicks && plot.width() > 0 && !m_series.empty()) {
+        const QFont font = m_x->labelsFont();
+        const QColor color = m_labelsColor;
+        for (QLogValueAxis* a : { m_x, m_y }) {
+            const bool vertical = a == m_y;
+            const double step = std::log10(a->base());
+            const int first = int(std::ceil(std::log10(a->min()) / step - 1e-9)), last = int(std::floor(std::log10(a->max()) / step + 1e-9));
+            for (int k = first; k <= last; ++k) {
+                const int e = int(std::lround(k * step));
+                if (std::abs(k * step - e) > 1e-9)
+                    continue; // base 2 when zoomed: only the powers of ten get a label
+                if (used == m_tickLabels.size()) {
+                    auto* item = new QGraphicsSimpleTextItem(m_chart);
+                    item->setZValue(17);
+                    m_tickLabels.push_back(item);
+                }
+                QGraphicsSimpleTextItem* item = m_tickLabels[used++];
+                const QString text = powerOfTen(e);
+                if (item->text() != text)
+                    item->setText(text);
+                if (item->font() != font)
+                    item->setFont(font);
+                if (item->brush().color() != color)
+                    item->setBrush(color);
+                const double v = std::pow(10.0, e);
+                const QPointF at = m_chart->mapToPosition(vertical ? QPointF(m_x->min(), v) : QPointF(v, m_y->min()), m_series.front()->roof);
+                const QSizeF size = item->boundingRect().size();
+                const QPointF pos = vertical ? QPointF(plot.left() - size.width() - 6, at.y() - size.height() / 2)
+                                             : QPointF(at.x() - size.width() / 2, plot.bottom() + 4);
+                if (item->pos() != pos)
+                    item->setPos(pos);
+                setVisibleIf(item, true);
+            }
+        }
+    }
+    for (size_t i = used; i < m_tickLabels.size(); ++i)
+        setVisibleIf(m_tickLabels[i], false);
+}
+
+QStringList RooflineChart::powerTickLabels() const
+{
+    QStringList out;
+    for (const QGraphicsSimpleTextItem* item : m_tickLabels)
+        if (item->isVisible())
+            out << item->text();
+    return out;
 }
 
 void RooflineChart::setLayerLabels(double share)
