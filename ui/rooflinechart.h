@@ -165,6 +165,9 @@ private:
     void updateTitle(int hidden);
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
+    void cacheGridLines();
+    void dropLineCaches();
+    std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles);
     void placeTickLabels();
     void applyAxisRanges();
@@ -215,6 +218,8 @@ private:
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
+    int m_cachedItemCount = -1; ///< scene items when cacheGridLines() last walked them
+    bool m_linesMoving = true; ///< something that places grid lines changed since the last rebuild
     bool m_zoomed = false;
     bool m_minorGrid = true;
     ChartNavigator::Range m_view {};

@@ -188,6 +188,8 @@ void RooflineChart::applyAxisRanges()
     const double pad = 1.0001;
     const double xlo = m_zoomed ? m_view.xlo : m_xlo / pad, xhi = m_zoomed ? m_view.xhi : m_xhi * pad;
     const double ylo = m_zoomed ? m_view.ylo : m_ylo / pad, yhi = m_zoomed ? m_view.yhi : m_yhi * pad;
+    if (m_x->min() != xlo || m_x->max() != xhi || m_y->min() != ylo || m_y->max() != yhi)
+        dropLineCaches(); // new ticks and grid lines
     if (m_x->min() != xlo || m_x->max() != xhi)
         m_x->setRange(xlo, xhi);
     if (m_y->min() != ylo || m_y->max() != yhi)
@@ -199,6 +201,7 @@ void RooflineChart::applyAxisRanges()
     for (QLogValueAxis* a : { m_x, m_y }) {
         const double base = std::log10(a->max() / a->min()) >= 2 ? 10 : 2;
         if (a->base() != base) {
+            dropLineCaches();
             a->setBase(base);
             a->setMinorTickCount(base == 10 && m_minorGrid ? -1 : 0);
         }

@@ -64,10 +64,7 @@ void RooflineChart::placeRoofLabels()
     }
     std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.y < b.y; });
     double floor = -INFINITY;
-    std::vector<QRectF> markers;
-    if (!placed.empty())
-        for (const QRectF& r : markerRects()) // viewport -> chart coordinates
-            markers.push_back(m_chart->mapFromScene(mapToScene(r.toAlignedRect())).boundingRect());
+    const std::vector<QRectF> markers = markerRectsInChart();
     for (Placed& p : placed) {
         p.y = std::max(p.y, floor);
         floor = p.y + p.item->boundingRect().height();
@@ -80,9 +77,6 @@ void RooflineChart::placeRoofLabels()
             setVisibleIf(p.item, false);
     }
     std::vector<QRectF> obstacles = markers;
-    if (placed.empty() && !m_devices.empty())
-        for (const QRectF& r : markerRects())
-            obstacles.push_back(m_chart->mapFromScene(mapToScene(r.toAlignedRect())).boundingRect());
     for (const Placed& p : placed)
         if (p.item->isVisible())
             obstacles.emplace_back(p.item->pos(), p.item->boundingRect().size());

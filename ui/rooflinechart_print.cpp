@@ -125,7 +125,7 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
     return items;
 }
 
-std::vector<QRectF> RooflineChart::markerRects() const
+std::vector<QRectF> RooflineChart::markerRectsInChart() const
 {
     std::vector<QRectF> out;
     for (QAbstractSeries* a : m_chart->series()) {
@@ -134,10 +134,20 @@ std::vector<QRectF> RooflineChart::markerRects() const
             continue;
         const double r = s->markerSize() / 2;
         for (const QPointF& v : s->points()) {
-            const QPointF c = mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(v, s)));
+            const QPointF c = m_chart->mapToPosition(v, s);
             out.emplace_back(c.x() - r, c.y() - r, 2 * r, 2 * r);
         }
     }
+    return out;
+}
+
+std::vector<QRectF> RooflineChart::markerRects() const
+{
+    // The chart item sits in the scene untransformed, at its position: chart to viewport is a shift.
+    const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));
+    std::vector<QRectF> out = markerRectsInChart();
+    for (QRectF& r : out)
+        r.translate(shift);
     return out;
 }
 
