@@ -198,6 +198,7 @@ void RooflineChart::ensureSeries(size_t count)
         m_selection->attachAxis(m_y);
         m_chart->legend()->markers(m_selection).first()->setVisible(false);
         m_series.push_back(s);
+        dropLineCaches(); // new series: walk the scene again
     }
 }
 
@@ -333,10 +334,9 @@ void RooflineChart::cacheGridLines()
         m_linesMoving = false;
         return;
     }
-    const int items = int(scene()->items().size());
-    if (items == m_cachedItemCount)
-        return; // walk the scene only when items appeared (new axes ticks, series, a resize)
-    m_cachedItemCount = items;
+    if (m_cachedItemCount >= 0)
+        return; // cached since the last drop: whatever adds or moves lines drops the caches first
+    m_cachedItemCount = int(scene()->items().size());
     // The axes' grid and tick lines only: the legend's line swatches move when its entries change,
     // and the layer labels' leaders move with their points.
     // (Caching the axes' text items as well, with the same invalidation, failed the oracle within
