@@ -57,20 +57,12 @@ class TestChartHover : public QObject {
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
-        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_charthover"));
-    }
+    void initTestCase() { rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_charthover")); }
 
     void everyModelledPointAnswers()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const DeviceResult& d = w.report()->results[0];
         int answered = 0;
@@ -101,9 +93,7 @@ private slots:
     void tooltipStaysWhileTheMouseRests()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const DeviceResult& d = w.report()->results[0];
         const LayerResult& l = d.layers[loneLayer(d)];
@@ -119,9 +109,7 @@ private slots:
     void overlayPointsNameTheirDevice()
     {
         MainWindow w(rfx::test::freshWindow({ QStringLiteral("geforce-mx230"), QStringLiteral("h100-sxm") }));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         w.chartArea()->setOverlay(true);
         QCoreApplication::processEvents();
         RooflineChart* chart = w.chartArea()->charts()[0];
@@ -135,9 +123,7 @@ private slots:
     void levelPointsAnswer()
     {
         MainWindow w(rfx::test::freshWindow({ QStringLiteral("h100-sxm") }));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         QComboBox* traffic = w.controls()->trafficCombo();
         traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Tiled)));
         QCoreApplication::processEvents();
@@ -158,9 +144,7 @@ private slots:
     void measuredDiamondsAnswer()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         QString error;
         QVERIFY2(w.importMeasurements(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
             qPrintable(error));
@@ -180,9 +164,7 @@ private slots:
     void energyViewPointsAnswer()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         w.energyDock()->setVisible(true);
         w.energyView()->flush();
         QCoreApplication::processEvents();

@@ -44,20 +44,12 @@ class TestChartNavigation : public QObject {
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
-        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_chartnavigation"));
-    }
+    void initTestCase() { rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_chartnavigation")); }
 
     void wheelZoomsAboutTheCursorAndHomeResets()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const auto before = chart->viewRange();
         const QPoint at = chart->viewportPosition(QPointF(10, 1000));
@@ -96,9 +88,7 @@ private slots:
     void rubberBandZoomsAndAClickStillPicks()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         int clicks = 0;
         connect(chart, &RooflineChart::layerClicked, this, [&] { ++clicks; });
@@ -129,9 +119,7 @@ private slots:
     void cursorReadoutNamesTheRoof()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         // RTX 2060 Super: 448 GB/s, 7.18 TFLOP/s, ridge 16.0 FLOP/B. At I = 1 the slope allows
         // 448 GFLOP/s; 100 GFLOP/s is under it, 2000 is above it.
@@ -162,9 +150,7 @@ private slots:
     void topLayersAreNamedWithoutOverlap()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const auto labels = chart->layerLabels();
         QVERIFY(!labels.empty());
@@ -188,9 +174,7 @@ private slots:
     void powerTicks()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         w.chartArea()->setPowerTicks(true);
         QCoreApplication::processEvents();

@@ -48,13 +48,7 @@ class TestChartOracle : public QObject {
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
-        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_chartoracle"));
-    }
+    void initTestCase() { rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_chartoracle")); }
 
     // The oracle itself: a chart drawn with other data differs (so a pass means something).
     void oracleSeesADifference()
@@ -74,9 +68,7 @@ private slots:
     void batchThenNetwork()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         w.controls()->batchSpin()->setValue(256);
         expectAllChartsFresh(w, QStringLiteral("batch256"));
         chooseNetwork(w, QStringLiteral("ResNet-50 (torchvision)"));
@@ -89,9 +81,7 @@ private slots:
     {
         MainWindow w(rfx::test::freshWindow({ QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
             QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         w.chartArea()->setOverlay(true);
         expectAllChartsFresh(w, QStringLiteral("overlay"));
         w.controls()->bitsSlider()->setValue(1); // 16 bits
@@ -111,9 +101,7 @@ private slots:
     void sharedAxesInTheWindow()
     {
         MainWindow w(rfx::test::freshWindow({ QStringLiteral("geforce-mx230"), QStringLiteral("h100-sxm") }));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         auto ranges = [&] {
             std::vector<std::array<double, 4>> out;
             for (RooflineChart* c : w.chartArea()->charts())
@@ -137,9 +125,7 @@ private slots:
     void measurementsImport()
     {
         MainWindow w(rfx::test::freshWindow());
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         QString error;
         QVERIFY2(w.importMeasurements(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
             qPrintable(error));
@@ -153,9 +139,7 @@ private slots:
     void modalDialogOverTheChart()
     {
         MainWindow w(rfx::test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(rfx::test::showAtDesktopSize(w));
         QFileDialog dialog(&w, QStringLiteral("Open"));
         dialog.setOption(QFileDialog::DontUseNativeDialog);
         dialog.open();
