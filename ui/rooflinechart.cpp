@@ -305,49 +305,6 @@ void RooflineChart::rebuild()
         cacheGridLines();
 }
 
-void RooflineChart::dropLineCaches()
-{
-    m_linesMoving = true; // Qt places the lines at its next layout: cache them after that
-    if (m_cachedItemCount < 0 || !scene())
-        return;
-    for (QGraphicsItem* item : scene()->items())
-        if (item->cacheMode() != QGraphicsItem::NoCache)
-            item->setCacheMode(QGraphicsItem::NoCache);
-    m_cachedItemCount = -1;
-}
-
-void RooflineChart::cacheGridLines()
-{
-    // Grid and tick lines do not move while a slider moves, yet drawing them antialiased each step
-    // was a quarter of a live repaint (callgrind: 21 M of 85 M instructions with four charts).
-    // Only lines are cached: Qt 6.4 kept stale or empty caches of text items (tick labels and
-    // titles vanished), so text is always drawn afresh. Qt also moves tick lines without
-    // refreshing their caches, so every cache is dropped whenever what places a line changes:
-    // an axis range, base or minor ticks (applyAxisRanges), the plot area (plotAreaChanged), the
-    // view's size (resizeEvent). The chart oracle compares every monkey step with a fresh chart,
-    // pixel for pixel, and caught the tick lines that Qt moved. Screen only: a figure stays vector.
-    if (!scene() || !isVisible())
-        return;
-    if (m_linesMoving) {
-        // Lines were moved (or are about to be, at Qt's next layout): caching them now would keep
-        // them where they were. The next rebuild, after the layout, caches them.
-        m_linesMoving = false;
-        return;
-    }
-    if (m_cachedItemCount >= 0)
-        return; // cached since the last drop: whatever adds or moves lines drops the caches first
-    m_cachedItemCount = int(scene()->items().size());
-    // The axes' grid and tick lines only: the legend's line swatches move when its entries change,
-    // and the layer labels' leaders move with their points.
-    // (Caching the axes' text items as well, with the same invalidation, failed the oracle within
-    // a hundred monkey steps: Qt 6.4 changes their text without refreshing the cache.)
-    QLegend* legend = m_chart->legend();
-    for (QGraphicsItem* item : scene()->items())
-        if (item->type() == QGraphicsLineItem::Type && item->cacheMode() == QGraphicsItem::NoCache
-            && !legend->isAncestorOf(item) && !std::count(m_layerLeaders.begin(), m_layerLeaders.end(), item))
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-}
-
 void RooflineChart::chooseUnit()
 {
     // GFLOP/s up to 100 TFLOP/s roofs, TFLOP/s above, so that tick labels stay plain numbers.
