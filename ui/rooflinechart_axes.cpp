@@ -68,6 +68,9 @@ bool RooflineChart::fitTickLabels()
 
 void RooflineChart::setAxisRange(QPointF x, QPointF y)
 {
+    // Shared axes call this for every chart on every slider step: usually nothing changes.
+    if (m_sticky && x == QPointF(m_xlo, m_xhi) && y == QPointF(m_ylo, m_yhi))
+        return;
     m_xlo = x.x(), m_xhi = x.y(), m_ylo = y.x(), m_yhi = y.y();
     m_sticky = true;
     rebuild();
@@ -95,6 +98,7 @@ void RooflineChart::setYUnit(double flopsPerUnit)
     if (flopsPerUnit > 0 && m_scale != flopsPerUnit) {
         // Set here rather than in rebuild(), which would take a new unit as a reason to refit.
         m_scale = flopsPerUnit;
+        m_sticky = false; // the points are in the old unit: the next setAxisRange must rebuild
         const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
         m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
     }
