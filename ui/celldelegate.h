@@ -2,6 +2,7 @@
 
 #include <QFont>
 #include <QHash>
+#include <QImage>
 #include <QStaticText>
 #include <QStyledItemDelegate>
 
@@ -16,8 +17,8 @@ namespace rfx {
 /// Why not QStyledItemDelegate's own text drawing: it lays out every cell with a QTextLayout and line
 /// breaking on each repaint, the largest cost of a live slider step (callgrind: 37 % of the step).
 /// Cells here are one line: each distinct text is shaped once into a QStaticText (kept in a bounded
-/// cache; names, shapes and parameter counts do not change while a slider moves) and elided only
-/// when it does not fit. Background, selection and focus are still drawn by the style. The delegate
+/// cache; names, shapes and parameter counts do not change while a slider moves), rendered once in
+/// its colour into a small image that each repaint blends in, and elided only when it does not fit. Background, selection and focus are still drawn by the style. The delegate
 /// also draws the grid (one-pixel fills on each cell's right and bottom edge): its view turns its own
 /// grid off (setShowGrid(false)), which strokes every line through the slow cosmetic-pen path.
 class CellDelegate : public QStyledItemDelegate {
@@ -30,13 +31,23 @@ public:
     QFont cellFont(const QFont& viewFont, const QModelIndex& index) const;
 
 private:
+    /// A distinct cell text in one font: shaped once, and rendered once per colour (the last one kept).
+    struct Entry {
+        QStaticText text;
+        QImage image;
+        QRgb color = 0;
+    };
+    static constexpr int kImageMargin = 2;
+    static QPointF alignedOrigin(const QRect& r, const QSizeF& size, Qt::Alignment alignment);
+    Entry& entry(const QString& text, const QFont& font) const;
     const QStaticText& shaped(const QString& text, const QFont& font) const;
+    const QImage& rendered(Entry& e, const QFont& font, const QColor& color, qreal dpr) const;
     /// `font` without OpenType shaping.
     const QFont& unshaped(const QFont& font) const;
     mutable std::vector<std::pair<QFont, QFont>> m_unshaped;
     /// Per font (the table uses two: regular and bold), text -> shaped text. Fonts are compared with
     /// ==: QFont::key() builds a string and cost 5 % of a slider step.
-    mutable std::vector<std::pair<QFont, QHash<QString, QStaticText>>> m_cache;
+    mutable std::vector<std::pair<QFont, QHash<QString, Entry>>> m_cache;
     mutable qsizetype m_cached = 0;
 };
 
