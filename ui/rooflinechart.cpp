@@ -56,6 +56,8 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_y->setTitleText(tr("Performance (GFLOP/s)"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (QLogValueAxis* a : { m_x, m_y })
+        setAxisLineWidth(a, 0); // after addAxis(), which gives the axes the theme's pens
 
     m_selection = new QScatterSeries;
     m_selection->setName(tr("selected layer"));

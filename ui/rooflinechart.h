@@ -166,6 +166,7 @@ private:
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
     void cacheGridLines();
+    static void setAxisLineWidth(QLogValueAxis* axis, qreal width);
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles);

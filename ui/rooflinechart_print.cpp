@@ -64,6 +64,7 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
         a->setGridLineColor(QColor(0xcc, 0xcc, 0xcc));
         a->setMinorGridLineColor(QColor(0xea, 0xea, 0xea));
         a->setLinePenColor(QColor(0x44, 0x44, 0x44));
+        setAxisLineWidth(a, 1); // the screen's hairlines would print one device pixel wide
     }
     for (DeviceSeries* s : m_series) {
         s->ridge->setPointLabelsFont(font(fontPx * 0.9));
