@@ -15,6 +15,7 @@
 #include "session.h"
 #include "rooflinechart.h"
 #include "celldelegate.h"
+#include "wheelguard.h"
 #include "networks.h"
 #include "version.h"
 
@@ -136,6 +137,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     , m_model(new LayerTableModel(this))
     , m_proxy(new LayerFilterProxy(this))
 {
+    WheelGuard::install(); // before the controls are polished: they take the wheel only when focused
     setWindowTitle(tr("Roofline Explorer"));
     m_proxy->setSourceModel(m_model);
 
