@@ -4,10 +4,12 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "mainwindow.h"
+#include "problemnote.h"
 #include "guitestutils.h"
 #include "testutils.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
@@ -79,6 +81,56 @@ private slots:
         batch->setFocus();
         wheelOver(batch, 1);
         QCOMPARE(c->config().batch, before.batch + 1);
+    }
+
+    // Image size 580 with valid padding: the message and its "Use 572 / Use 588" fixes sit right
+    // under the image size, inside the panel's visible area, and a banner over the charts says they
+    // show the last configuration that worked. A fix clears both.
+    void problemShowsWhereTheUserLooks_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1280x640") << QSize(1280, 640);
+    }
+    void problemShowsWhereTheUserLooks()
+    {
+        QFETCH(QSize, size);
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w, size));
+        ControlPanel* c = w.controls();
+        QScrollArea* scroll = panelScroll(w);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum()); // looking elsewhere
+        QSpinBox* image = c->imageSpin();
+        image->setValue(580);
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        ProblemNote* note = c->problemNote();
+        QVERIFY(note->isVisible());
+        QVERIFY(note->text().contains(QStringLiteral("Use 572")));
+        QVERIFY(note->text().contains(QStringLiteral("Use 588")));
+        // In the viewport: the note's rectangle, in the viewport's coordinates, lies inside it.
+        const QRect inViewport(note->mapTo(scroll->viewport(), QPoint(0, 0)), note->size());
+        QVERIFY2(scroll->viewport()->rect().contains(inViewport),
+            qPrintable(QStringLiteral("note at %1,%2 %3x%4, viewport %5x%6").arg(inViewport.x()).arg(inViewport.y())
+                           .arg(inViewport.width()).arg(inViewport.height()).arg(scroll->viewport()->width())
+                           .arg(scroll->viewport()->height())));
+        // Right under the image size row.
+        const QRect imageRow(image->parentWidget()->mapTo(c, QPoint(0, 0)), image->parentWidget()->size());
+        const QRect noteRect(note->mapTo(c, QPoint(0, 0)), note->size());
+        QVERIFY(noteRect.top() >= imageRow.bottom());
+        QVERIFY2(noteRect.top() - imageRow.bottom() < 12, "the note must follow the image size row");
+        // The stale banner over the charts, naming what they show.
+        QLabel* banner = w.chartArea()->staleBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY(banner->text().contains(QStringLiteral("Not updated")));
+        QVERIFY(banner->text().contains(QStringLiteral("572")));
+        QCOMPARE(w.report()->config.unet.height, 572);
+
+        emit note->linkActivated(QStringLiteral("588"));
+        QCoreApplication::processEvents();
+        QCOMPARE(w.report()->config.unet.height, 588);
+        QVERIFY(!note->isVisible());
+        QVERIFY(!banner->isVisible());
     }
 };
 

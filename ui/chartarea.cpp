@@ -13,9 +13,22 @@ namespace rfx {
 
 ChartArea::ChartArea(QWidget* parent)
     : QWidget(parent)
-    , m_grid(new QGridLayout(this))
+    , m_banner(new QLabel)
+    , m_grid(new QGridLayout)
     , m_empty(new QLabel(tr("Check one or more devices in the Devices panel to see their rooflines.")))
 {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(4);
+    v->addWidget(m_banner);
+    v->addLayout(m_grid, 1);
+    m_banner->setObjectName(QStringLiteral("staleBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setTextFormat(Qt::RichText);
+    m_banner->setMargin(6);
+    m_banner->setAutoFillBackground(true);
+    m_banner->setAccessibleName(tr("The charts are not current"));
+    m_banner->setVisible(false);
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
     m_empty->setAlignment(Qt::AlignCenter);
@@ -160,11 +173,26 @@ void ChartArea::setSelectedLayer(int layer)
         p.chart->setSelectedLayer(layer);
 }
 
-void ChartArea::setProblem(const QString& message)
+void ChartArea::setProblem(const QString& message, const QString& shown)
 {
     m_empty->setWordWrap(true);
-    m_empty->setText(message.isEmpty() ? tr("Check one or more devices in the Devices panel to see their rooflines.")
-                                       : tr("This configuration does not work:\n%1").arg(message));
+    if (message.isEmpty() || m_shown == 0)
+        m_empty->setText(message.isEmpty() ? tr("Check one or more devices in the Devices panel to see their rooflines.")
+                                           : tr("This configuration does not work:\n%1").arg(message));
+    const bool stale = !message.isEmpty() && m_shown > 0;
+    if (stale) {
+        // A warning strip in the palette's tooltip colours (light and dark themes alike).
+        QPalette pal = m_banner->palette();
+        pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+        pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+        m_banner->setPalette(pal);
+        m_banner->setText(QStringLiteral("<b>%1</b> %2<br>%3")
+                              .arg(tr("\u26a0 Not updated:"), message.toHtmlEscaped(),
+                                  shown.isEmpty() ? tr("The charts and summaries show the last configuration that worked.")
+                                                  : tr("The charts and summaries show the last configuration that worked (%1).")
+                                                        .arg(shown.toHtmlEscaped())));
+    }
+    m_banner->setVisible(stale);
 }
 
 QString ChartArea::emptyText() const { return m_empty->text(); }

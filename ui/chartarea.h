@@ -41,9 +41,13 @@ public:
     /// Tick labels as powers of ten on every chart.
     void setPowerTicks(bool on);
     bool powerTicks() const { return m_powerTicks; }
-    /// Before any analysis has worked, the empty area says why (empty: the "check a device" hint).
-    void setProblem(const QString& message);
+    /// The configuration does not work: before any analysis has worked, the empty area says why;
+    /// afterwards a banner over the charts says that they show the last configuration that worked
+    /// (`shown` describes it, as "image 572 x 572, batch 1"). An empty message clears both.
+    void setProblem(const QString& message, const QString& shown = QString());
     QString emptyText() const;
+    /// The banner over stale charts (hidden while the charts are current).
+    QLabel* staleBanner() const { return m_banner; }
 
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;
@@ -62,6 +66,7 @@ private:
     Pane makePane();
     void relayout(size_t devices);
 
+    QLabel* m_banner;
     QGridLayout* m_grid;
     QLabel* m_empty;
     std::vector<Pane> m_panes;

@@ -3,6 +3,7 @@
 #include "energy.h"
 #include "format.h"
 #include "networks.h"
+#include "problemnote.h"
 #include "unet.h"
 
 #include <QFileDialog>
@@ -265,13 +266,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     f4->addRow(QString(), m_overlap);
     layout->addWidget(scaling);
 
-    m_problem = new QLabel;
-    m_problem->setWordWrap(true);
-    m_problem->setTextFormat(Qt::RichText);
-    m_problem->setVisible(false);
-    m_problem->setFrameShape(QFrame::StyledPanel);
-    m_problem->setMargin(6);
-    m_problem->setAccessibleName(tr("Configuration problem"));
+    m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
         const int size = link.toInt();
         Config c = m_config;
@@ -283,7 +278,6 @@ ControlPanel::ControlPanel(QWidget* parent)
         setConfig(c);
         emit configChanged(m_config);
     });
-    layout->addWidget(m_problem);
     layout->addStretch();
 
     for (QComboBox* c : { m_padding, m_downsample, m_conv, m_mode, m_optimizer })
@@ -453,6 +447,8 @@ void ControlPanel::readWidgets()
 
 void ControlPanel::emitChanged()
 {
+    if (auto* control = qobject_cast<QWidget*>(sender()))
+        m_lastEdited = control;
     const int oldHeight = m_config.unet.height;
     readWidgets();
     // A dragged image-size slider snaps to the nearest size that works; typed sizes are explained instead.
@@ -477,7 +473,7 @@ void ControlPanel::emitChanged()
     emit configChanged(m_config);
 }
 
-void ControlPanel::showProblem(const QString& message, const QList<int>& suggestions)
+void ControlPanel::showProblem(const QString& message, const QList<int>& suggestions, bool chartsStale)
 {
     QString html = QStringLiteral("<b>%1</b><br>%2").arg(tr("This configuration does not work:"), message.toHtmlEscaped());
     if (!suggestions.isEmpty()) {
@@ -485,16 +481,13 @@ void ControlPanel::showProblem(const QString& message, const QList<int>& suggest
         for (int s : suggestions)
             html += QStringLiteral(" <a href=\"%1\">%2</a>").arg(s).arg(tr("Use %1").arg(s));
     }
-    html += QStringLiteral("<br><i>%1</i>").arg(tr("The charts show the last configuration that worked."));
-    m_problem->setText(html);
-    m_problem->setVisible(true);
+    if (chartsStale)
+        html += QStringLiteral("<br><i>%1</i>").arg(tr("The charts show the last configuration that worked."));
+    QWidget* field = m_lastEdited && isAncestorOf(m_lastEdited) ? m_lastEdited : m_imageSpin;
+    m_problem->showUnder(field, html);
 }
 
-void ControlPanel::clearProblem()
-{
-    m_problem->clear();
-    m_problem->setVisible(false);
-}
+void ControlPanel::clearProblem() { m_problem->dismiss(); }
 
 QString ControlPanel::problemText() const { return m_problem->isVisible() ? m_problem->text() : QString(); }
 

@@ -12,6 +12,8 @@ class QSpinBox;
 
 namespace rfx {
 
+class ProblemNote;
+
 /// The configuration controls: sliders with spin boxes for image size, bits, stride, filters and
 /// batch; selectors for the rest. Every change emits configChanged with the whole Config.
 class ControlPanel : public QWidget {
@@ -23,8 +25,11 @@ public:
     void setConfig(const Config& config);
     Config config() const { return m_config; }
 
-    /// Explains an invalid configuration in place; `suggestions` are image sizes offered as one-click fixes.
-    void showProblem(const QString& message, const QList<int>& suggestions = {});
+    /// Explains an invalid configuration right under the control the user changed last (the image
+    /// size when the change came from elsewhere); `suggestions` are image sizes offered as one-click fixes.
+    void showProblem(const QString& message, const QList<int>& suggestions = {}, bool chartsStale = true);
+    /// The note showing the problem (for tests: where it is and what it says).
+    ProblemNote* problemNote() const { return m_problem; }
     void clearProblem();
     QString problemText() const;
 
@@ -93,7 +98,8 @@ private:
     QCheckBox* m_tensorCores = nullptr;
     QComboBox* m_mode = nullptr;
     QComboBox* m_optimizer = nullptr;
-    QLabel* m_problem = nullptr;
+    ProblemNote* m_problem = nullptr;
+    QWidget* m_lastEdited = nullptr; ///< the control the user changed last: where a problem is shown
 };
 
 } // namespace rfx

@@ -849,9 +849,9 @@ void MainWindow::recompute()
                 if (s > 0)
                     suggestions.append(s);
         }
-        m_controls->showProblem(qs(outcome.error), suggestions);
-        if (!m_report)
-            m_charts->setProblem(qs(outcome.error)); // nothing worked yet: say why where the charts would be
+        m_controls->showProblem(qs(outcome.error), suggestions, m_report.has_value());
+        // Nothing worked yet: said where the charts would be; otherwise a banner over the stale charts.
+        m_charts->setProblem(qs(outcome.error), m_report ? qs(reportTitle(*m_report)) : QString());
         m_status->setText(tr("\u26a0 %1").arg(qs(outcome.error)));
         return;
     }
