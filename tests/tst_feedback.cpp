@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
+#include <QUndoStack>
 #include <QWheelEvent>
 
 using namespace rfx;
@@ -131,6 +132,42 @@ private slots:
         QCOMPARE(w.report()->config.unet.height, 588);
         QVERIFY(!note->isVisible());
         QVERIFY(!banner->isVisible());
+    }
+
+    // Undo and redo bring the panel and the analysis back together, through an invalid value too.
+    void undoRestoresPanelAndAnalysisTogether()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        ControlPanel* c = w.controls();
+        QComboBox* algorithm = c->algorithmCombo();
+        algorithm->setCurrentIndex(algorithm->findData(int(ConvAlgorithm::Winograd4)));
+        QCoreApplication::processEvents();
+        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        c->imageSpin()->setValue(580); // does not work
+        QCoreApplication::processEvents();
+        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        auto consistent = [&] {
+            const Config shown = c->config();
+            if (!c->problemNote()->isVisible())
+                QCOMPARE(shown, w.report()->config); // a working configuration is the one analysed
+            else
+                QVERIFY(w.chartArea()->staleBanner()->isVisible()); // otherwise the charts say they are stale
+        };
+        while (w.undoStack()->canUndo()) {
+            w.undoStack()->undo();
+            QCoreApplication::processEvents();
+            consistent();
+        }
+        QCOMPARE(c->config().algorithm, ConvAlgorithm::Direct);
+        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Direct);
+        while (w.undoStack()->canRedo()) {
+            w.undoStack()->redo();
+            QCoreApplication::processEvents();
+            consistent();
+        }
+        QCOMPARE(c->config().unet.height, 580);
+        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
     }
 };
 

@@ -28,6 +28,8 @@ public:
     /// Explains an invalid configuration right under the control the user changed last (the image
     /// size when the change came from elsewhere); `suggestions` are image sizes offered as one-click fixes.
     void showProblem(const QString& message, const QList<int>& suggestions = {}, bool chartsStale = true);
+    /// The control the user changed last (null before any change).
+    const QWidget* lastEdited() const { return m_lastEdited; }
     /// The note showing the problem (for tests: where it is and what it says).
     ProblemNote* problemNote() const { return m_problem; }
     void clearProblem();

@@ -89,10 +89,15 @@ const QStringList kStudyDevices { QStringLiteral("geforce-mx230"), QStringLitera
 // each other (a slider drag) merge into one step.
 class StateCommand : public QUndoCommand {
 public:
-    StateCommand(MainWindow* window, MainWindow::State before, MainWindow::State after)
+    /// `source`: the control whose change this is; successive changes of one control within 0.7 s
+    /// (a slider drag, a spin box held down) are one step of undo. Changes of different controls, or
+    /// from no control (devices, presets, sessions), never merge: merging them lost the step between
+    /// (undo went from an invalid image size straight past the algorithm chosen before it).
+    StateCommand(MainWindow* window, MainWindow::State before, MainWindow::State after, const QObject* source)
         : m_window(window)
         , m_before(std::move(before))
         , m_after(std::move(after))
+        , m_source(source)
     {
         setText(QObject::tr("change"));
         m_time.start();
@@ -101,7 +106,7 @@ public:
     bool mergeWith(const QUndoCommand* other) override
     {
         const auto* o = static_cast<const StateCommand*>(other);
-        if (m_time.elapsed() > 700)
+        if (m_time.elapsed() > 700 || !m_source || o->m_source != m_source)
             return false;
         m_after = o->m_after;
         m_time.restart();
@@ -120,6 +125,7 @@ public:
 private:
     MainWindow* m_window;
     MainWindow::State m_before, m_after;
+    const QObject* m_source;
     QElapsedTimer m_time;
     bool m_first = true;
 };
@@ -924,7 +930,9 @@ void MainWindow::pushState()
     const State now { m_config, m_deviceIds };
     if (m_applyingState || now == m_state)
         return;
-    m_undo->push(new StateCommand(this, m_state, now));
+    // A change from the panel names its control; any other (devices, presets, sessions) names none.
+    const QObject* source = now.devices == m_state.devices ? m_controls->lastEdited() : nullptr;
+    m_undo->push(new StateCommand(this, m_state, now, source));
     m_state = now;
     markDirty();
 }
