@@ -1,4 +1,5 @@
 #include "device_loader.h"
+#include "json_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -178,7 +179,7 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
             (void)again;
         } catch (const json::exception& e) { // parse_error, or out_of_range for a number like 1e999
             why += ": ";
-            why += e.what();
+            why += describeJsonError(e);
         }
         result.diagnostics.push_back({ Severity::Error, file, {}, why });
         return result;

@@ -1,4 +1,5 @@
 #include "measurements.h"
+#include "json_error.h"
 
 #include "format.h"
 
@@ -336,7 +337,7 @@ MeasurementSet parseTrace(std::string_view text, const std::string& file)
     try {
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        error("", std::string("not valid JSON: ") + e.what());
+        error("", "not valid JSON: " + describeJsonError(e));
         return set;
     }
     const nlohmann::json* events = doc.is_array() ? &doc : (doc.is_object() && doc.contains("traceEvents") ? &doc["traceEvents"] : nullptr);

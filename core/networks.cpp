@@ -1,4 +1,5 @@
 #include "networks.h"
+#include "json_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -402,7 +403,7 @@ NetworkSpec parseSpec(std::string_view text, const std::string& file)
         doc = json::parse(text);
     } catch (const json::exception& e) {
         // parse_error, and out_of_range for numbers such as 1e999 (found by fuzz_network).
-        throw SpecError { at + "not valid JSON (" + std::string(e.what()) + ")" };
+        throw SpecError { at + "not valid JSON: " + describeJsonError(e) };
     }
     if (!doc.is_object())
         throw SpecError { at + "expected a JSON object with \"schema\", \"name\", \"input\" and \"layers\"" };

@@ -1,4 +1,5 @@
 #include "session.h"
+#include "json_error.h"
 
 #include "json_config.h"
 
@@ -37,6 +38,12 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
     const json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) {
         error = "not valid JSON";
+        try { // again with exceptions, for the place and the reason
+            const json again = json::parse(text);
+            (void)again;
+        } catch (const json::exception& e) {
+            error += ": " + describeJsonError(e);
+        }
         return std::nullopt;
     }
     if (!doc.is_object()) {
