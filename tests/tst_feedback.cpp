@@ -9,6 +9,9 @@
 #include "testutils.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QMessageBox>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -168,6 +171,39 @@ private slots:
         }
         QCOMPARE(c->config().unet.height, 580);
         QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+    }
+
+    // A malformed network file: a dialog says which file, where and why in words; the selector
+    // stays on the network the charts show, and the broken file is not left in the list.
+    void malformedNetworkFileLeavesTheWindowAsItWas()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        ControlPanel* c = w.controls();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n");
+        f.close();
+        const int undoSteps = w.undoStack()->count();
+        c->useNetworkFile(path);
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
+        QVERIFY2(said.contains(QStringLiteral("bad-syntax.json")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("line 1, column")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("field name in double quotes")), qPrintable(said));
+        QVERIFY2(!said.contains(QStringLiteral("json.exception")), qPrintable(said));
+        QCOMPARE(c->networkCombo()->currentData().toString(), QStringLiteral("unet"));
+        QCOMPARE(c->networkCombo()->findData(path), -1);
+        QCOMPARE(c->config().model, std::string("unet"));
+        QCOMPARE(w.report()->config.model, std::string("unet"));
+        QVERIFY(c->imageSpin()->isEnabled()); // the U-Net's controls, not greyed as for a file
+        QCOMPARE(w.undoStack()->count(), undoSteps); // nothing to undo: nothing changed
+        box->close();
     }
 };
 

@@ -414,6 +414,13 @@ void ControlPanel::useNetworkFile(const QString& path)
     emit configChanged(m_config);
 }
 
+void ControlPanel::forgetNetworkFile(const QString& path)
+{
+    const int index = m_network->findData(path);
+    if (index >= 0 && isNetworkFile(path.toStdString()))
+        m_network->removeItem(index);
+}
+
 void ControlPanel::readWidgets()
 {
     Config c = m_config;

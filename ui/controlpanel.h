@@ -53,6 +53,8 @@ public:
     QComboBox* interconnectCombo() const { return m_interconnect; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
     void useNetworkFile(const QString& path);
+    /// Removes a custom file from the Network selector (one that could not be used).
+    void forgetNetworkFile(const QString& path);
 
 signals:
     void configChanged(const rfx::Config& config);

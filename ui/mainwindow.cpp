@@ -44,6 +44,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSaveFile>
@@ -816,6 +817,27 @@ void MainWindow::updateLevelColumns()
         m_table->setColumnHidden(LayerTableModel::IntensityL1, !l1);
 }
 
+void MainWindow::refuseNetworkFile(const QString& error)
+{
+    const QString path = qs(m_config.model);
+    const Config shown = m_report ? m_report->config : Config {};
+    m_controls->forgetNetworkFile(path);
+    m_config = shown;
+    m_controls->setConfig(shown); // the selector back on the network the charts show
+    QString reason = error;
+    if (reason.startsWith(path + QStringLiteral(": ")))
+        reason = reason.mid(path.size() + 2);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open network file"),
+        tr("%1 cannot be used as a network.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("networkFileError"));
+    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. The format: roofline-cli networks --format-help.")
+                                .arg(reason, QDir::toNativeSeparators(path),
+                                    m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net")));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // not exec(): no event loop nested inside an analysis
+    m_status->setText(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason));
+}
+
 void MainWindow::updateTableDevices()
 {
     const QString current = m_tableDevice->currentData().toString();
@@ -845,6 +867,10 @@ void MainWindow::recompute()
             devices.push_back(*d);
 
     AnalysisOutcome outcome = analyzeConfig(m_config, devices);
+    if (!outcome.report && isNetworkFile(m_config.model) && (!m_report || m_report->config.model != m_config.model)) {
+        refuseNetworkFile(qs(outcome.error)); // a file just chosen that cannot be used: the window stays as it was
+        return;
+    }
     if (!outcome.report) {
         QList<int> suggestions;
         if (auto err = validate(m_config); !err && m_config.model == "unet") {

@@ -105,6 +105,8 @@ private:
     void showStatus(const QString& message, int timeoutMs);
     void buildMenus();
     void pushState();
+    /// A network file just chosen cannot be used: says why in a dialog, back to what is shown.
+    void refuseNetworkFile(const QString& error);
     void markDirty();
     void updateTitle();
     bool maybeSave();
