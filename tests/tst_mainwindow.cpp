@@ -25,6 +25,7 @@
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
+#include <QMessageBox>
 #include <QMenu>
 #include <QUndoStack>
 #include <QDir>
@@ -283,8 +284,8 @@ private slots:
         QVERIFY(w.table()->isColumnHidden(LayerTableModel::IntensityL1));
     }
 
-    // A window that starts on a configuration that does not work says why where the charts would be
-    // (not "check a device", which is already checked), and recovers when the network is changed.
+    // A window that starts on a network file that cannot be used says why in a dialog (file, place,
+    // reason) and opens on the U-Net with the rest of the configuration, not on an empty window.
     void startsOnABrokenNetworkFile()
     {
         QTemporaryDir dir;
@@ -295,17 +296,20 @@ private slots:
         f.close();
         GuiOptions o = fresh();
         o.config.config.model = f.fileName().toStdString();
+        o.config.config.batch = 4;
         MainWindow w(o);
         w.show();
-        QVERIFY(!w.report());
-        QVERIFY2(w.chartArea()->emptyText().contains(QStringLiteral("broken.json: layers[0] (a): out_channels: missing")),
-            qPrintable(w.chartArea()->emptyText()));
-        QComboBox* combo = w.controls()->networkCombo();
-        const int unet = combo->findData(QStringLiteral("unet"));
-        combo->setCurrentIndex(unet);
-        emit combo->activated(unet);
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")), qPrintable(box->informativeText()));
+        QVERIFY(box->text().contains(QStringLiteral("broken.json")));
         QVERIFY(w.report());
+        QCOMPARE(w.report()->config.model, std::string("unet"));
+        QCOMPARE(w.report()->config.batch, 4);
+        QCOMPARE(w.controls()->networkCombo()->currentData().toString(), QStringLiteral("unet"));
         QCOMPARE(w.chartArea()->charts().size(), size_t(1));
+        box->close();
     }
 
     void axesStayPutWhilePointsStayInside()

@@ -820,10 +820,17 @@ void MainWindow::updateLevelColumns()
 void MainWindow::refuseNetworkFile(const QString& error)
 {
     const QString path = qs(m_config.model);
-    const Config shown = m_report ? m_report->config : Config {};
+    const bool hadReport = m_report.has_value();
+    Config shown = m_config; // nothing shown yet (started on this file): the U-Net, with the rest as given
+    shown.model = "unet";
+    shown.layerAlgorithms.clear();
+    if (hadReport)
+        shown = m_report->config;
     m_controls->forgetNetworkFile(path);
     m_config = shown;
     m_controls->setConfig(shown); // the selector back on the network the charts show
+    if (!hadReport)
+        recompute();
     QString reason = error;
     if (reason.startsWith(path + QStringLiteral(": ")))
         reason = reason.mid(path.size() + 2);
