@@ -9,6 +9,10 @@
 #include "testutils.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QListWidget>
+#include <QToolButton>
 #include <QFile>
 #include <QMessageBox>
 #include <QTemporaryDir>
@@ -204,6 +208,42 @@ private slots:
         QVERIFY(c->imageSpin()->isEnabled()); // the U-Net's controls, not greyed as for a file
         QCOMPARE(w.undoStack()->count(), undoSteps); // nothing to undo: nothing changed
         box->close();
+    }
+
+    // A malformed device file is listed in the Devices panel, beside the devices, with its file and
+    // reason; the status bar's notes button opens that list.
+    void deviceProblemsBesideTheDevices()
+    {
+        QTemporaryDir devices;
+        for (const QString& name : QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).entryList({ QStringLiteral("*.json") }))
+            QVERIFY(QFile::copy(QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).filePath(name), devices.filePath(name)));
+        QFile bad(devices.filePath(QStringLiteral("zz-broken.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"schema\": 1, \"id\": \"broken\",}");
+        bad.close();
+        qputenv("ROOFLINE_DEVICES_DIR", devices.path().toUtf8());
+        MainWindow w(test::freshWindow());
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        QVERIFY(test::showAtDesktopSize(w));
+        auto* notes = w.findChild<QListWidget*>(QStringLiteral("deviceNotes"));
+        QVERIFY(notes);
+        QVERIFY(notes->isVisible());
+        QString listed;
+        for (int i = 0; i < notes->count(); ++i)
+            listed += notes->item(i)->text() + QLatin1Char('\n');
+        QVERIFY2(listed.contains(QStringLiteral("zz-broken.json")), qPrintable(listed));
+        QVERIFY2(listed.contains(QStringLiteral("line 1, column")), qPrintable(listed));
+        // Beside the devices: the list is in the Devices dock.
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("devicesDock"));
+        QVERIFY(dock->isAncestorOf(notes));
+        dock->hide();
+        auto* button = w.findChild<QToolButton*>(QStringLiteral("notesButton"));
+        QVERIFY(button && button->isVisible());
+        QVERIFY(button->text().contains(QStringLiteral("note")));
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCoreApplication::processEvents();
+        QVERIFY(dock->isVisible());
+        QVERIFY(notes->hasFocus());
     }
 };
 

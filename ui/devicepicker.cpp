@@ -4,6 +4,8 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QStyle>
 #include <QListView>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -22,6 +24,8 @@ DevicePicker::DevicePicker(QWidget* parent)
     , m_view(new QListView)
     , m_model(new QStandardItemModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
+    , m_notesTitle(new QLabel)
+    , m_notes(new QListWidget)
 {
     auto* layout = new QVBoxLayout(this);
     m_search->setPlaceholderText(tr("Search devices (name, id, vendor, architecture)"));
@@ -36,6 +40,15 @@ DevicePicker::DevicePicker(QWidget* parent)
     auto* hint = new QLabel(tr("Check any number of devices: one chart each, or all on one chart (View \u25b8 Overlay)."));
     hint->setWordWrap(true);
     layout->addWidget(hint);
+    m_notesTitle->setVisible(false);
+    m_notes->setVisible(false);
+    m_notes->setObjectName(QStringLiteral("deviceNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setAccessibleName(tr("Device notes"));
+    m_notes->setMaximumHeight(fontMetrics().height() * 9);
+    m_notes->setIconSize(QSize(16, 16));
+    layout->addWidget(m_notesTitle);
+    layout->addWidget(m_notes);
     connect(m_search, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_model, &QStandardItemModel::itemChanged, this, [this](QStandardItem* item) {
         if (m_updating)
@@ -70,6 +83,40 @@ void DevicePicker::setDevices(const std::vector<Device>& devices)
         m_model->appendRow(item);
     }
     m_updating = false;
+}
+
+void DevicePicker::setNotes(const QStringList& deviceFileProblems, const QStringList& analysisNotes)
+{
+    m_notes->clear();
+    const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    const QIcon info = style()->standardIcon(QStyle::SP_MessageBoxInformation);
+    for (const QString& n : deviceFileProblems) {
+        auto* item = new QListWidgetItem(warning, n, m_notes);
+        item->setToolTip(n);
+    }
+    for (const QString& n : analysisNotes) {
+        auto* item = new QListWidgetItem(info, n, m_notes);
+        item->setToolTip(n);
+    }
+    const int count = m_notes->count();
+    QStringList parts;
+    if (!deviceFileProblems.isEmpty())
+        parts.append(deviceFileProblems.size() == 1 ? tr("1 device file problem")
+                                                    : tr("%1 device file problems").arg(deviceFileProblems.size()));
+    if (!analysisNotes.isEmpty())
+        parts.append(analysisNotes.size() == 1 ? tr("1 note on the analysis") : tr("%1 notes on the analysis").arg(analysisNotes.size()));
+    m_notesTitle->setText(QStringLiteral("<b>%1</b>").arg(parts.join(QStringLiteral(", "))));
+    m_notesTitle->setVisible(count > 0);
+    m_notes->setVisible(count > 0);
+}
+
+void DevicePicker::showNotes()
+{
+    if (m_notes->count() == 0)
+        return;
+    m_notes->setFocus(Qt::OtherFocusReason);
+    if (!m_notes->currentItem())
+        m_notes->setCurrentRow(0);
 }
 
 void DevicePicker::setChecked(const QStringList& ids)

@@ -5,8 +5,10 @@
 #include <QStringList>
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QListView;
+class QListWidget;
 class QSortFilterProxyModel;
 class QStandardItemModel;
 
@@ -24,6 +26,12 @@ public:
     /// Checked ids, in the order they were checked.
     QStringList checked() const { return m_checked; }
     QLineEdit* searchField() const { return m_search; }
+    /// The notes beside the devices: device files that could not be used, or only in part, and what
+    /// the analysis had to assume for a device (a missing ceiling and its fallback). Hidden when empty.
+    void setNotes(const QStringList& deviceFileProblems, const QStringList& analysisNotes);
+    /// Brings the notes into view and gives them the focus (the status bar's notes button).
+    void showNotes();
+    QListWidget* notesList() const { return m_notes; }
 
 signals:
     void checkedChanged(const QStringList& ids);
@@ -33,6 +41,8 @@ private:
     QListView* m_view;
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
+    QLabel* m_notesTitle;
+    QListWidget* m_notes;
     QStringList m_checked;
     bool m_updating = false;
 };

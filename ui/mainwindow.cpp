@@ -56,6 +56,7 @@
 #include <QProgressDialog>
 #include <QInputDialog>
 #include <QUndoCommand>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <atomic>
@@ -206,9 +207,17 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
 
     m_status = new QLabel;
     statusBar()->addWidget(m_status, 1);
-    m_notes = new QLabel;
+    m_notes = new QToolButton;
+    m_notes->setAutoRaise(true);
     m_notes->setVisible(false);
+    m_notes->setObjectName(QStringLiteral("notesButton"));
     statusBar()->addPermanentWidget(m_notes);
+    connect(m_notes, &QToolButton::clicked, this, [this, deviceDock] {
+        // The notes live beside the devices: show that panel and its list.
+        deviceDock->show();
+        deviceDock->raise();
+        m_picker->showNotes();
+    });
     m_measuredLabel = new QLabel;
     m_measuredLabel->setVisible(false);
     statusBar()->addPermanentWidget(m_measuredLabel);
@@ -929,16 +938,19 @@ void MainWindow::recompute()
                          .arg(qs(formatCount(r.results.empty() ? 0 : r.results[0].totals.params)))
                          .arg(qs(formatTime(double(analysisNs) * 1e-9, true)));
     m_status->setText(status);
-    // Notes (ceiling fallbacks, device file problems) in their own label, listed in its tooltip.
-    QStringList notes;
+    // Notes (ceiling fallbacks, device file problems): listed in the Devices panel, beside the
+    // devices; the status bar's button counts them and opens that list.
+    QStringList analysisNotes, fileProblems;
     for (const Diagnostic& d : r.diagnostics)
-        notes.append(qs(d.message));
+        analysisNotes.append(qs(d.message));
     for (const Diagnostic& d : m_library.diagnostics)
         if (d.severity != Severity::Info)
-            notes.append(qs(toString(d)));
-    m_notes->setVisible(!notes.isEmpty());
-    m_notes->setText(tr("\u26a0 %n note(s)", "", int(notes.size())));
-    m_notes->setToolTip(notes.join(QLatin1Char('\n')));
+            fileProblems.append(qs(toString(d)));
+    m_picker->setNotes(fileProblems, analysisNotes);
+    const int notes = int(analysisNotes.size() + fileProblems.size());
+    m_notes->setVisible(notes > 0);
+    m_notes->setText(notes == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(notes));
+    m_notes->setToolTip(tr("Show them in the Devices panel:\n%1").arg((fileProblems + analysisNotes).join(QLatin1Char('\n'))));
 }
 
 void MainWindow::selectLayer(int layer)
