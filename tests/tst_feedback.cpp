@@ -237,10 +237,10 @@ private slots:
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("devicesDock"));
         QVERIFY(dock->isAncestorOf(notes));
         dock->hide();
-        auto* button = w.findChild<QToolButton*>(QStringLiteral("notesButton"));
+        auto* button = w.findChild<QLabel*>(QStringLiteral("notesButton"));
         QVERIFY(button && button->isVisible());
         QVERIFY(button->text().contains(QStringLiteral("note")));
-        QTest::mouseClick(button, Qt::LeftButton);
+        QTest::mouseClick(button, Qt::LeftButton, {}, button->rect().center());
         QCoreApplication::processEvents();
         QVERIFY(dock->isVisible());
         QVERIFY(notes->hasFocus());

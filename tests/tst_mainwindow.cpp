@@ -477,7 +477,7 @@ private slots:
         MainWindow w(fresh({ QStringLiteral("rtx-2060-super"), QStringLiteral("no-such-gpu") }));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Unknown device id(s) ignored: no-such-gpu"));
+        QTRY_COMPARE(w.statusBar()->currentMessage(), QStringLiteral("Unknown device id(s) ignored: no-such-gpu"));
         QLabel* line = nullptr;
         for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
             if (l->text().startsWith(QStringLiteral("U-Net")))

@@ -207,12 +207,15 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
 
     m_status = new QLabel;
     statusBar()->addWidget(m_status, 1);
-    m_notes = new QToolButton;
-    m_notes->setAutoRaise(true);
+    // A link, not a QToolButton: a button among the status bar's permanent widgets showed the
+    // analysis line again over a message given at start-up (tst_mainwindow).
+    m_notes = new QLabel;
     m_notes->setVisible(false);
     m_notes->setObjectName(QStringLiteral("notesButton"));
+    m_notes->setTextFormat(Qt::RichText);
+    m_notes->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     statusBar()->addPermanentWidget(m_notes);
-    connect(m_notes, &QToolButton::clicked, this, [this, deviceDock] {
+    connect(m_notes, &QLabel::linkActivated, this, [this, deviceDock] {
         // The notes live beside the devices: show that panel and its list.
         deviceDock->show();
         deviceDock->raise();
@@ -949,7 +952,7 @@ void MainWindow::recompute()
     m_picker->setNotes(fileProblems, analysisNotes);
     const int notes = int(analysisNotes.size() + fileProblems.size());
     m_notes->setVisible(notes > 0);
-    m_notes->setText(notes == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(notes));
+    m_notes->setText(QStringLiteral("<a href=\"#notes\">%1</a>").arg(notes == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(notes)));
     m_notes->setToolTip(tr("Show them in the Devices panel:\n%1").arg((fileProblems + analysisNotes).join(QLatin1Char('\n'))));
 }
 

@@ -22,7 +22,6 @@ class QLabel;
 class QSpinBox;
 class QTableView;
 class QTextBrowser;
-class QToolButton;
 class QUndoStack;
 class QDockWidget;
 class QMenu;
@@ -152,7 +151,7 @@ private:
     QCheckBox* m_convOnly = nullptr;
     QSpinBox* m_topN = nullptr;
     QLabel* m_status = nullptr;
-    QToolButton* m_notes = nullptr; ///< status bar: how many notes; opens them in the Devices panel
+    QLabel* m_notes = nullptr; ///< status bar: how many notes, a link that opens them in the Devices panel
     QAction* m_overlayAction = nullptr;
     QUndoStack* m_undo = nullptr;
     State m_state; ///< what the undo stack last recorded
