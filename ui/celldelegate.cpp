@@ -67,6 +67,12 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     Entry& e = entry(text, opt.font);
     if (e.text.size().width() > r.width()) {
         // Rare (the view fits its columns to their content): elided text is drawn directly, not cached.
+        // A number must not stay cut: its column is widened at the next event.
+        const int column = index.column();
+        if (column != m_elidable && column < 64 && !(m_tooNarrow & (quint64(1) << column))) {
+            m_tooNarrow |= quint64(1) << column;
+            emit columnTooNarrow(column);
+        }
         QStaticText elided(QFontMetrics(opt.font).elidedText(text, opt.textElideMode, r.width()));
         elided.setTextFormat(Qt::PlainText);
         elided.prepare(QTransform(), opt.font);
@@ -92,6 +98,12 @@ QPointF CellDelegate::alignedOrigin(const QRect& r, const QSizeF& size, Qt::Alig
     else if (alignment & Qt::AlignHCenter)
         x = r.left() + (r.width() - size.width()) / 2;
     return { x, r.top() + (r.height() - size.height()) / 2 };
+}
+
+void CellDelegate::widened(int column) const
+{
+    if (column >= 0 && column < 64)
+        m_tooNarrow &= ~(quint64(1) << column);
 }
 
 QSize CellDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const

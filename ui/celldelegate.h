@@ -29,6 +29,13 @@ public:
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
     /// The font a cell is drawn in: the view's, with the model's FontRole, without OpenType shaping.
     QFont cellFont(const QFont& viewFont, const QModelIndex& index) const;
+    /// The one column whose text may be elided (layer names); any other cell that does not fit
+    /// emits columnTooNarrow, once until the view has dealt with it (widened()).
+    void setElidableColumn(int column) { m_elidable = column; }
+    void widened(int column) const;
+
+signals:
+    void columnTooNarrow(int column) const;
 
 private:
     /// A distinct cell text in one font: shaped once, and rendered once per colour (the last one kept).
@@ -49,6 +56,8 @@ private:
     /// ==: QFont::key() builds a string and cost 5 % of a slider step.
     mutable std::vector<std::pair<QFont, QHash<QString, Entry>>> m_cache;
     mutable qsizetype m_cached = 0;
+    int m_elidable = -1;
+    mutable quint64 m_tooNarrow = 0; ///< columns reported and not yet widened (bit per column)
 };
 
 } // namespace rfx

@@ -15,6 +15,7 @@
 #include "session.h"
 #include "rooflinechart.h"
 #include "celldelegate.h"
+#include "layertable.h"
 #include "wheelguard.h"
 #include "networks.h"
 #include "version.h"
@@ -284,20 +285,9 @@ QWidget* MainWindow::buildTablePane()
     bar->addStretch();
     v->addLayout(bar);
 
-    m_table = new QTableView;
+    m_table = new LayerTable;
     m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
     m_table->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false); // single-line cells: no text layout per cell on every repaint
-    m_table->verticalHeader()->setVisible(false);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setItemDelegate(new CellDelegate(m_table));
-    m_table->setShowGrid(false); // CellDelegate draws the grid, at a fraction of the view's cost
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_table->indexAt(pos);
@@ -316,6 +306,7 @@ QWidget* MainWindow::buildTablePane()
         updateLevelColumns();
         updateMeasurements();
         m_proxy->refresh();
+        m_table->fitColumns(); // another device's numbers
         selectLayer(m_selectedLayer);
     });
     auto filterChanged = [this] {
@@ -924,11 +915,17 @@ void MainWindow::recompute()
             m_table->setColumnHidden(column, !algorithms);
     updateLevelColumns();
     updateMeasurements();
-    if (!m_columnsSized && m_model->rowCount() > 0) {
-        // Once: sizing to contents on every slider step would cost more than the analysis.
-        m_table->resizeColumnsToContents();
-        m_table->setColumnWidth(LayerTableModel::Share, std::max(m_table->columnWidth(LayerTableModel::Share), 140));
-        m_columnsSized = true;
+    // Columns to their content when the rows change in kind (network, table device, mode, the
+    // columns shown); not on every slider step, which would cost more than the analysis: between
+    // those, the table widens a column whose number no longer fits (LayerTable).
+    const QString rowsKind = QStringLiteral("%1|%2|%3|%4|%5")
+                                 .arg(qs(m_config.model), m_tableDevice->currentData().toString())
+                                 .arg(int(m_config.mode))
+                                 .arg(algorithms)
+                                 .arg(m_model->rowCount());
+    if (rowsKind != m_rowsKind) {
+        m_table->fitColumns();
+        m_rowsKind = rowsKind;
     }
     if (m_selectedLayer >= 0 && !m_report->results.empty() && m_selectedLayer >= int(m_report->results[0].layers.size()))
         m_selectedLayer = -1;
@@ -1336,7 +1333,7 @@ void MainWindow::setPresentationMode(bool on)
     QApplication::setFont(f);
     m_charts->setFontScale(on ? 1.5 : 1.0);
     m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(f).height() + 6);
-    m_table->resizeColumnsToContents();
+    m_table->fitColumns();
 }
 
 void MainWindow::showConventions()

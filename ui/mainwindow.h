@@ -4,6 +4,7 @@
 #include "figure.h"
 #include "guioptions.h"
 #include "layerfilter.h"
+#include "layertable.h"
 #include "measurements.h"
 #include "microbench.h"
 #include "roofline.h"
@@ -30,6 +31,7 @@ namespace rfx {
 
 class ChartArea;
 class ControlPanel;
+
 class DevicePicker;
 class LayerFilterProxy;
 class LayerTableModel;
@@ -54,7 +56,7 @@ public:
     EnergyView* energyView() const { return m_energy; }
     QDockWidget* energyDock() const { return m_energyDock; }
     ChartArea* chartArea() const { return m_charts; }
-    QTableView* table() const { return m_table; }
+    LayerTable* table() const { return m_table; }
     LayerTableModel* tableModel() const { return m_model; }
     /// Layer index (into the report's layer list) selected in the table and charts, or -1.
     int selectedLayer() const { return m_selectedLayer; }
@@ -139,14 +141,14 @@ private:
     std::optional<Report> m_report;
     LayerFilter m_filter;
     int m_selectedLayer = -1;
-    bool m_columnsSized = false;
 
     ControlPanel* m_controls;
     DevicePicker* m_picker;
     ChartArea* m_charts;
     LayerTableModel* m_model;
     LayerFilterProxy* m_proxy;
-    QTableView* m_table = nullptr;
+    LayerTable* m_table = nullptr;
+    QString m_rowsKind; ///< what the table's columns were last fitted to
     QComboBox* m_tableDevice = nullptr;
     QCheckBox* m_convOnly = nullptr;
     QSpinBox* m_topN = nullptr;

@@ -1,0 +1,123 @@
+#include "layertable.h"
+
+#include "celldelegate.h"
+#include "layertablemodel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace rfx {
+
+namespace {
+/// "◢ memory" -> "memory", "winograd4 ⚠" -> "winograd4": the bound and warning marks are for the eye.
+QString withoutGlyphs(QString text)
+{
+    static const QRegularExpression glyphs(QStringLiteral("[\\x{25A0}-\\x{25FF}\\x{26A0}]\\s*|\\s*[\\x{26A0}]$"));
+    return text.remove(glyphs).trimmed();
+}
+} // namespace
+
+LayerTable::LayerTable(QWidget* parent)
+    : QTableView(parent)
+    , m_delegate(new CellDelegate(this))
+{
+    setSortingEnabled(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::ExtendedSelection); // Ctrl+A, Shift+click: rows to copy
+    setAlternatingRowColors(true);
+    setWordWrap(false); // single-line cells: no text layout per cell on every repaint
+    verticalHeader()->setVisible(false);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    horizontalHeader()->setStretchLastSection(true);
+    setItemDelegate(m_delegate);
+    m_delegate->setElidableColumn(LayerTableModel::Name);
+    setTextElideMode(Qt::ElideMiddle); // names only: the delegate widens a column rather than cut a number
+    setShowGrid(false); // CellDelegate draws the grid, at a fraction of the view's cost
+    connect(m_delegate, &CellDelegate::columnTooNarrow, this, &LayerTable::widen, Qt::QueuedConnection);
+    // After a sort, the first rows: the view kept its scroll position, mid-list in the new order.
+    connect(horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] { scrollToTop(); });
+}
+
+void LayerTable::fitColumns()
+{
+    resizeColumnsToContents();
+    setColumnWidth(LayerTableModel::Share, std::max(columnWidth(LayerTableModel::Share), 140));
+}
+
+void LayerTable::widen(int column)
+{
+    if (column < 0 || !model() || column >= model()->columnCount() || isColumnHidden(column))
+        return;
+    const int needed = std::max(sizeHintForColumn(column), horizontalHeader()->sectionSizeHint(column));
+    if (needed > columnWidth(column))
+        setColumnWidth(column, needed);
+    m_delegate->widened(column);
+}
+
+QString LayerTable::selectionAsText() const
+{
+    const QAbstractItemModel* m = model();
+    if (!m || !selectionModel())
+        return {};
+    QList<int> columns;
+    const QHeaderView* header = horizontalHeader();
+    for (int visual = 0; visual < header->count(); ++visual) {
+        const int logical = header->logicalIndex(visual);
+        if (!isColumnHidden(logical))
+            columns.append(logical);
+    }
+    QList<int> rows;
+    for (const QModelIndex& index : selectionModel()->selectedRows())
+        rows.append(index.row());
+    std::sort(rows.begin(), rows.end());
+    QStringList lines;
+    QStringList cells;
+    for (int c : columns)
+        cells.append(m->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+    lines.append(cells.join(QLatin1Char('\t')));
+    for (int r : rows) {
+        cells.clear();
+        for (int c : columns)
+            cells.append(withoutGlyphs(m->index(r, c).data(Qt::DisplayRole).toString()));
+        lines.append(cells.join(QLatin1Char('\t')));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void LayerTable::copySelection() const
+{
+    if (selectionModel() && selectionModel()->hasSelection())
+        QApplication::clipboard()->setText(selectionAsText());
+}
+
+void LayerTable::changeEvent(QEvent* event)
+{
+    QTableView::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        // Presentation mode, or a new system font: rows and columns for the new type size, once the
+        // header has its font too (it gets the change after the view).
+        QTimer::singleShot(0, this, [this] {
+            verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+            fitColumns();
+        });
+    }
+}
+
+void LayerTable::keyPressEvent(QKeyEvent* event)
+{
+    if (event == QKeySequence::Copy) {
+        copySelection();
+        event->accept();
+        return;
+    }
+    QTableView::keyPressEvent(event);
+}
+
+} // namespace rfx
