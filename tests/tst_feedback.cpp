@@ -5,9 +5,11 @@
 #include "controlpanel.h"
 #include "mainwindow.h"
 #include "problemnote.h"
+#include "summaryview.h"
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -244,6 +246,39 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY(dock->isVisible());
         QVERIFY(notes->hasFocus());
+    }
+
+    // Presentation mode at 1280 x 720: the charts get the height (the table steps aside, View >
+    // Layer table brings it back), every control of the panel can be scrolled fully into view, and
+    // figures keep their units on one line.
+    void presentationModeAt720()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+        w.setPresentationMode(true);
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        auto* tableAction = w.findChild<QAction*>(QStringLiteral("tableAction"));
+        QVERIFY(tableAction && !tableAction->isChecked());
+        QVERIFY(!w.table()->isVisible());
+        QScrollArea* scroll = panelScroll(w);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0); // the panel is as wide as its controls
+        for (QWidget* control : { static_cast<QWidget*>(w.controls()->batchSpin()), static_cast<QWidget*>(w.controls()->imageSpin()),
+                 static_cast<QWidget*>(w.controls()->algorithmCombo()) }) {
+            QCoreApplication::processEvents(); // the larger type's layout settles first
+            // The whole control (ensureWidgetVisible() brings only a spin box's text cursor into view).
+            const QRect inPanel(control->mapTo(w.controls(), QPoint(0, 0)), control->size());
+            scroll->ensureVisible(inPanel.center().x(), inPanel.center().y(), inPanel.width() / 2 + 1, inPanel.height() / 2 + 1);
+            const QRect r(control->mapTo(scroll->viewport(), QPoint(0, 0)), control->size());
+            QVERIFY2(scroll->viewport()->rect().contains(r), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in %6x%7").arg(QString::fromLatin1(control->metaObject()->className())).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(scroll->viewport()->width()).arg(scroll->viewport()->height())));
+        }
+        const QString html = w.chartArea()->summaries().front()->html();
+        QVERIFY2(html.contains(QStringLiteral("\u00a0TFLOP/\u2060s")), qPrintable(html));
+        tableAction->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(w.table()->isVisible());
+        w.setPresentationMode(false);
+        QCoreApplication::processEvents();
     }
 };
 

@@ -47,6 +47,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             o.version = true;
         } else if (arg == QLatin1String("--overlay")) {
             o.overlay = true;
+        } else if (arg == QLatin1String("--presentation")) {
+            o.presentation = true;
         } else if (arg == QLatin1String("--preset")) {
             if (!needValue())
                 return o;
@@ -96,6 +98,7 @@ QString guiHelpText()
                           "Configuration options (as roofline-cli analyze):\n%2\n"
                           "Window options:\n"
                           "  --overlay                  all devices on one chart\n"
+                          "  --presentation             presentation mode: type 1.5x larger (View menu)\n"
                           "  --preset NAME              start on a preset (Presets menu): classic, study-2022, or\n"
                           "                             energy-study (opens the energy and tuning view)\n"
                           "  --measurements FILE        import measured timings (plain CSV, ncu --csv, PyTorch trace)\n"

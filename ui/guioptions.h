@@ -15,6 +15,7 @@ struct GuiOptions {
     QString screenshot; ///< --screenshot FILE.png: render the window and exit
     QSize size; ///< --size WxH (default for screenshots 1600x1000)
     bool overlay = false;
+    bool presentation = false; ///< --presentation: start in presentation mode (type 1.5x)
     QString measurements; ///< --measurements FILE: import measured timings at start
     int preset = -1; ///< --preset classic|study-2022|energy-study: 0, 1, 2 (Presets menu); -1 none
     bool noRestore = false; ///< --no-restore: ignore the saved configuration and layout

@@ -157,7 +157,8 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     auto* configDock = new QDockWidget(tr("Configuration"), this);
     configDock->setObjectName(QStringLiteral("configurationDock"));
     configDock->setWidget(controlsScroll);
-    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As needed, not off: in presentation mode at 1280 x 720 the spin boxes were cut off at the right.
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     configDock->setMinimumWidth(m_controls->sizeHint().width() + 24);
     addDockWidget(Qt::LeftDockWidgetArea, configDock);
     auto* deviceDock = new QDockWidget(tr("Devices"), this);
@@ -238,6 +239,8 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     });
 
     restoreSettings(options);
+    if (options.presentation)
+        m_presentationAction->setChecked(true);
     recompute();
     if (options.preset >= 0)
         loadPreset(options.preset);
@@ -411,10 +414,20 @@ void MainWindow::buildMenus()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    QAction* presentation = view->addAction(tr("&Presentation mode (large type)"));
-    presentation->setCheckable(true);
-    presentation->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
-    connect(presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    QAction* tableAction = view->addAction(tr("Layer &table"));
+    tableAction->setCheckable(true);
+    tableAction->setChecked(true);
+    tableAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    tableAction->setToolTip(tr("Show or hide the layer table (hidden, the charts take the whole height)"));
+    tableAction->setObjectName(QStringLiteral("tableAction"));
+    connect(tableAction, &QAction::toggled, this, [this](bool on) {
+        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+            splitter->widget(1)->setVisible(on);
+    });
+    m_presentationAction = view->addAction(tr("&Presentation mode (large type)"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
     QAction* full = view->addAction(tr("F&ull screen"));
     full->setShortcut(QKeySequence::FullScreen);
     full->setCheckable(true);
@@ -1332,8 +1345,29 @@ void MainWindow::setPresentationMode(bool on)
         f.setPointSizeF(m_baseFont.pointSizeF() * 1.5);
     QApplication::setFont(f);
     m_charts->setFontScale(on ? 1.5 : 1.0);
-    m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(f).height() + 6);
-    m_table->fitColumns();
+    // On a projector's 720 or 1080 lines the charts need the height: the table steps aside (View >
+    // Layer table brings it back) unless the window is tall, and returns with normal type.
+    if (auto* table = findChild<QAction*>(QStringLiteral("tableAction"))) {
+        if (on && height() <= 1000 && table->isChecked()) {
+            table->setChecked(false);
+            m_tableHiddenForPresentation = true;
+            if (isVisible()) // at start-up (--presentation) the View menu says it
+                showStatus(tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it"), 10000);
+        } else if (!on && m_tableHiddenForPresentation) {
+            table->setChecked(true);
+            m_tableHiddenForPresentation = false;
+        }
+    }
+    // The panel as wide as its larger controls need, up to half the window (it scrolls beyond).
+    QTimer::singleShot(0, this, [this] {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("configurationDock"))) {
+            // The panel, its vertical scroll bar and the dock's frame, so that no horizontal bar appears.
+            const int extra = style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
+            const int wanted = std::min(m_controls->sizeHint().width() + extra, width() / 2);
+            dock->setMinimumWidth(std::max(wanted, 200));
+            resizeDocks({ dock }, { wanted }, Qt::Horizontal);
+        }
+    });
 }
 
 void MainWindow::showConventions()

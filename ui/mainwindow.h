@@ -148,6 +148,8 @@ private:
     LayerTableModel* m_model;
     LayerFilterProxy* m_proxy;
     LayerTable* m_table = nullptr;
+    QAction* m_presentationAction = nullptr;
+    bool m_tableHiddenForPresentation = false;
     QString m_rowsKind; ///< what the table's columns were last fitted to
     QComboBox* m_tableDevice = nullptr;
     QCheckBox* m_convOnly = nullptr;

@@ -134,6 +134,10 @@ void RooflineChart::setFontScale(double scale)
     for (DeviceSeries* s : m_series)
         s->ridge->setPointLabelsFont(scaled(m_baseFonts.axisLabels));
     placeRoofLabels();
+    if (isVisible()) { // the axis titles' short or long form depends on the type size too
+        QResizeEvent same(size(), size());
+        resizeEvent(&same);
+    }
 }
 
 RooflineChart::~RooflineChart()
@@ -338,14 +342,19 @@ void RooflineChart::updateTitle(int hidden)
             title += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
         if (d.l1Bandwidth > 0)
             title += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
-        // A narrow figure breaks the title after the name rather than cutting it (Qt elides titles).
-        if (m_print) {
+        // A narrow chart or figure breaks the title after the name rather than cutting it (Qt elides
+        // titles): presentation mode at 1280 x 720 cut "FP32 7.18 TFLOP/s, DRAM 448 GB/s" to "FP32 7...".
+        // Measured once per title, font and width, not on every slider step.
+        const QString key = title + QLatin1Char('|') + m_chart->titleFont().toString() + QLatin1Char('|') + QString::number(width());
+        if (key != m_titleFitKey) {
             QTextDocument doc;
             doc.setDefaultFont(m_chart->titleFont());
             doc.setHtml(title);
-            if (doc.idealWidth() > width() - 12)
-                title.replace(QStringLiteral(" \u2014 "), QStringLiteral("<br>"));
+            m_titleWraps = doc.idealWidth() > width() - 12;
+            m_titleFitKey = key;
         }
+        if (m_titleWraps)
+            title.replace(QStringLiteral(" \u2014 "), QStringLiteral("<br>"));
     } else if (n > 1) {
         // A figure's legend, below the plot, explains the shapes (FigureLayout).
         title = m_print ? tr("<b>%n devices</b>", "", int(n))
@@ -391,17 +400,18 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
 {
     // Short axis titles in small charts, so that nothing is clipped.
     // Figures lay out at 96 per inch: a 3.5-inch cell (336 px) is small, a 7-inch chart is not.
+    // On screen the limits grow with the type (presentation mode: 1.5x, "Performance (G..." otherwise).
     const bool small = m_print ? event->size().width() < 500
-                               : (event->size().height() < 420 || event->size().width() < 560);
+                               : (event->size().height() < 420 * m_fontScale || event->size().width() < 560 * m_fontScale);
     m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
     const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
     m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
-    const bool relayout = m_print && event->oldSize().width() != event->size().width();
+    const bool relayout = event->oldSize().width() != event->size().width() && !m_report.results.empty();
     m_small = small;
     dropLineCaches(); // the chart lays itself out again
     QChartView::resizeEvent(event);
     if (relayout)
-        rebuild(); // a figure's title wraps to its width
+        rebuild(); // the title wraps to the width
 }
 
 } // namespace rfx

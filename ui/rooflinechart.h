@@ -167,6 +167,8 @@ private:
     void placeRoofLabels();
     void cacheGridLines();
     static void setAxisLineWidth(QLogValueAxis* axis, qreal width);
+    QString m_titleFitKey; ///< title, font and width the wrap below was measured for
+    bool m_titleWraps = false;
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles);

@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QResizeEvent>
 
 #include <algorithm>
@@ -19,28 +20,41 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 }
 
+namespace {
+/// A figure with its unit stays on one line: "66.9 TFLOP/s" wrapped as "66.9 TFLOP/" and "s" when
+/// the summary was narrow. No break after a digit's space (no-break space) or at a slash (word joiner).
+QString unbroken(QString text)
+{
+    static const QRegularExpression digitSpace(QStringLiteral("(\\d) "));
+    text.replace(digitSpace, QStringLiteral("\\1\u00a0"));
+    text.replace(QLatin1Char('/'), QStringLiteral("/\u2060"));
+    return text;
+}
+} // namespace
+
 QString summaryHtml(const DeviceResult& d, const Config& config)
 {
     const Totals& t = d.totals;
     QString memory;
     if (t.fits) {
-        memory = QStringLiteral("memory %1 of %2 (fits; up to batch %3)")
-                     .arg(qs(formatMemory(t.memory.total())), qs(formatMemory(t.capacity)))
+        memory = QStringLiteral("memory %1 of %2 (fits; up to batch\u00a0%3)")
+                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))))
                      .arg(t.largestBatch);
     } else {
         memory = QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory %1 of %2; "
                                 "%3")
-                     .arg(qs(formatMemory(t.memory.total())), qs(formatMemory(t.capacity)),
+                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))),
                          t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(t.largestBatch)
                                             : QStringLiteral("not even batch 1 fits"));
     }
     // The energy of the step on one GPU, beside the memory it needs (core/energy.h has the power model).
-    memory += QStringLiteral(" \u00b7 ") + qs(energyLine(d, config)).toHtmlEscaped();
-    return QStringLiteral("<b>%1</b> per batch of %2 \u00b7 %3 images/s \u00b7 attained %4 = %5 of %6 %7<br>%8<br><i>%9</i>")
-        .arg(qs(formatTime(t.time, true)))
+    memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)).toHtmlEscaped());
+    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>")
+        .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(qs(formatNumber3(t.throughput)), qs(formatSI(t.attained, "FLOP/s")), qs(formatPercent(t.peakShare)),
-            qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, "FLOP/s")), memory, qs(d.verdict));
+        .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, "FLOP/s"))),
+            unbroken(qs(formatPercent(t.peakShare))), qs(precisionLabel(d.ceiling.key)),
+            unbroken(qs(formatSI(d.ceiling.flops, "FLOP/s"))), memory, unbroken(qs(d.verdict)));
 }
 
 } // namespace rfx

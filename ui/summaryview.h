@@ -29,7 +29,11 @@ public:
     explicit SummaryText(QWidget* parent = nullptr);
     void setHtml(const QString& html);
     QString html() const { return m_html; }
-    QString plainText() const { return m_doc.toPlainText(); }
+    /// The text as a user would type it: ordinary spaces, no word joiners (they only keep units whole).
+    QString plainText() const
+    {
+        return m_doc.toPlainText().replace(QChar(0x00a0), QLatin1Char(' ')).remove(QChar(0x2060));
+    }
     const QTextDocument* document() const { return &m_doc; }
 
 protected:
