@@ -11,6 +11,7 @@
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include <QSpinBox>
 #include <QChart>
 #include <QRegularExpression>
 #include <QSettings>
@@ -61,7 +62,7 @@ private slots:
         const QPoint again = chart->viewportPosition(QPointF(10, 1000));
         QVERIFY2((again - at).manhattanLength() <= 2, qPrintable(QStringLiteral("%1,%2").arg(again.x()).arg(again.y())));
         // The zoom is kept while the analysis changes, and drawn as a fresh chart would draw it.
-        w.controls()->batchSlider()->setValue(8);
+        w.controls()->batchSpin()->setValue(8);
         QCoreApplication::processEvents();
         QVERIFY(chart->zoomed());
         QCOMPARE(chart->viewRange().xlo, after.xlo);

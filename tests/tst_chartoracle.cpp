@@ -60,7 +60,7 @@ private slots:
         RooflineChart* live = w.chartArea()->charts()[0];
         QVERIFY(rfx::test::chartDiffersFromFresh(live, QStringLiteral("same")).isEmpty());
         const QImage before = live->grab().toImage();
-        w.controls()->batchSlider()->setValue(64);
+        w.controls()->batchSpin()->setValue(64);
         QCoreApplication::processEvents();
         QVERIFY(rfx::test::differingPixels(before, live->grab().toImage(), nullptr) > 100);
     }
@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(ranges()[0], ranges()[1]);
         QCOMPARE(w.chartArea()->charts()[0]->yScale(), w.chartArea()->charts()[1]->yScale());
         expectAllChartsFresh(w, QStringLiteral("shared"));
-        w.controls()->batchSlider()->setValue(32);
+        w.controls()->batchSpin()->setValue(32);
         QCoreApplication::processEvents();
         QCOMPARE(ranges()[0], ranges()[1]);
         expectAllChartsFresh(w, QStringLiteral("shared-batch32"));
@@ -130,7 +130,7 @@ private slots:
         QVERIFY2(w.importMeasurements(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
             qPrintable(error));
         expectAllChartsFresh(w, QStringLiteral("measured"));
-        w.controls()->batchSlider()->setValue(4);
+        w.controls()->batchSpin()->setValue(4);
         expectAllChartsFresh(w, QStringLiteral("measured-batch4"));
         w.clearMeasurements();
         expectAllChartsFresh(w, QStringLiteral("measured-cleared"));
@@ -144,7 +144,7 @@ private slots:
         dialog.setOption(QFileDialog::DontUseNativeDialog);
         dialog.open();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        w.controls()->batchSlider()->setValue(8);
+        w.controls()->batchSpin()->setValue(8);
         QCoreApplication::processEvents();
         dialog.reject();
         expectAllChartsFresh(w, QStringLiteral("after-dialog"));

@@ -280,6 +280,27 @@ private slots:
         w.setPresentationMode(false);
         QCoreApplication::processEvents();
     }
+
+    // The batch slider steps in powers of two, 1 to 256; the box beside it stays exact.
+    void batchSliderInPowersOfTwo()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QSlider* slider = w.controls()->batchSlider();
+        QCOMPARE(slider->minimum(), 0);
+        QCOMPARE(slider->maximum(), 8);
+        for (int position = 0; position <= 8; ++position) {
+            slider->setValue(position);
+            QCOMPARE(w.report()->config.batch, 1 << position);
+            QCOMPARE(w.controls()->batchSpin()->value(), 1 << position);
+        }
+        w.controls()->batchSpin()->setValue(48);
+        QCOMPARE(w.report()->config.batch, 48); // exact
+        QCOMPARE(slider->value(), 6); // shown at the nearest power, 64
+        w.controls()->batchSpin()->setValue(1000);
+        QCOMPARE(w.report()->config.batch, 1000);
+        QCOMPARE(slider->value(), 8); // at its end
+    }
 };
 
 QTEST_MAIN(TestFeedback)

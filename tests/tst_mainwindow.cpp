@@ -93,7 +93,7 @@ private slots:
         const auto before = chart->layerPoints();
         const QString rowBefore = cell(w, 0, LayerTableModel::OutputShape);
 
-        w.controls()->batchSlider()->setValue(8); // as a drag would
+        w.controls()->batchSpin()->setValue(8); // as a drag would
         QCOMPARE(w.report()->config.batch, 8);
         const auto after = chart->layerPoints();
         QCOMPARE(after.size(), before.size());
@@ -129,7 +129,7 @@ private slots:
         const int height = summary->height();
         QVERIFY(height >= 3 * summary->fontMetrics().height()); // three lines, none cut off
 
-        w.controls()->batchSlider()->setValue(2);
+        w.controls()->batchSpin()->setValue(2);
         QVERIFY2(summary->plainText().contains(QStringLiteral("per batch of 2")), qPrintable(summary->plainText()));
         QCOMPARE(summary->height(), height); // sticky: the chart above is not resized by a step
 
@@ -318,7 +318,7 @@ private slots:
         w.show();
         RooflineChart* chart = w.chartArea()->charts()[0];
         const QPointF x0 = chart->xRange(), y0 = chart->yRange();
-        w.controls()->batchSlider()->setValue(2);
+        w.controls()->batchSpin()->setValue(2);
         QCOMPARE(chart->xRange(), x0);
         QCOMPARE(chart->yRange(), y0);
         // decade bounds
@@ -560,7 +560,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto step = [&](int b) {
-            w.controls()->batchSlider()->setValue(b);
+            w.controls()->batchSpin()->setValue(b);
             QCoreApplication::processEvents();
         };
         step(2); // caches the first chart's items
@@ -746,7 +746,7 @@ private slots:
                                  && std::abs(p.y() - 23786422272.0 / 0.00662 / chart->yScale()) < 1e-9 * p.y());
         QVERIFY(found);
         // Still there after a slider step (recomputed against the new bounds).
-        w.controls()->batchSlider()->setValue(2);
+        w.controls()->batchSpin()->setValue(2);
         QCOMPARE(chart->measuredPoints().size(), size_t(3));
         // A bad file: a message with file, line and reason; the loaded measurements stay.
         QTemporaryDir tmp;

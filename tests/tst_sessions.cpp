@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -135,7 +136,8 @@ private slots:
         undo->undo();
         QCOMPARE(w.report()->config.batch, 1);
         QCOMPARE(w.report()->config.bits, 16);
-        QCOMPARE(w.controls()->batchSlider()->value(), 1);
+        QCOMPARE(w.controls()->batchSpin()->value(), 1);
+        QCOMPARE(w.controls()->batchSlider()->value(), 0); // 2^0: the slider steps in powers of two
         undo->undo();
         QCOMPARE(w.report()->config.bits, 32);
         undo->redo();

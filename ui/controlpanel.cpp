@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <array>
+#include <cmath>
 #include <cstdlib>
 
 namespace rfx {
@@ -36,13 +37,28 @@ int bitsIndex(int bits)
 }
 } // namespace
 
-QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip)
+namespace {
+/// Slider position of a batch on its powers-of-two slider: the nearest power, log2 rounded.
+int powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
+} // namespace
+
+QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
+    bool powersOfTwo)
 {
     auto* row = new QWidget;
     auto* h = new QHBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
     slider = new QSlider(Qt::Horizontal);
-    slider->setRange(min, sliderMax);
+    if (powersOfTwo) {
+        // Batch 1 to 16 were crammed into a few pixels of a linear 1..256 slider: one step per power
+        // of two, ticks at each; the spin box beside it stays exact (48 shows the slider at 64).
+        slider->setRange(powerPosition(min), powerPosition(sliderMax));
+        slider->setPageStep(1);
+        slider->setTickPosition(QSlider::TicksBelow);
+        slider->setTickInterval(1);
+    } else {
+        slider->setRange(min, sliderMax);
+    }
     slider->setTracking(true); // live: every step while dragging
     spin = new QSpinBox;
     spin->setRange(min, max);
@@ -53,19 +69,19 @@ QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int
     h->addWidget(spin);
     QSlider* s = slider;
     QSpinBox* p = spin;
-    connect(s, &QSlider::valueChanged, this, [this, p](int v) {
+    connect(s, &QSlider::valueChanged, this, [this, p, powersOfTwo](int v) {
         if (m_updating)
             return;
         m_updating = true;
-        p->setValue(v);
+        p->setValue(powersOfTwo ? 1 << v : v);
         m_updating = false;
         emitChanged();
     });
-    connect(p, &QSpinBox::valueChanged, this, [this, s](int v) {
+    connect(p, &QSpinBox::valueChanged, this, [this, s, powersOfTwo](int v) {
         if (m_updating)
             return;
         m_updating = true;
-        s->setValue(std::min(v, s->maximum()));
+        s->setValue(std::min(powersOfTwo ? powerPosition(v) : v, s->maximum()));
         m_updating = false;
         emitChanged();
     });
@@ -163,7 +179,9 @@ ControlPanel::ControlPanel(QWidget* parent)
     f2->addRow(tr("Batch"),
         sliderRow(m_batchSlider, m_batchSpin, kBatchRange.min, kBatchRange.max, 256,
             tr("Images per batch: activations, FLOPs and activation traffic grow with it; weight traffic does "
-               "not, so weight-heavy layers move right.")));
+               "not, so weight-heavy layers move right. The slider steps in powers of two (1 to 256); "
+               "type any batch in the box."),
+            true));
     auto* brow = new QWidget;
     auto* bl = new QHBoxLayout(brow);
     bl->setContentsMargins(0, 0, 0, 0);
@@ -325,7 +343,7 @@ void ControlPanel::setConfig(const Config& c)
     m_downsample->setCurrentIndex(u.downsample == Downsample::MaxPool ? 0 : 1);
     m_conv->setCurrentIndex(u.conv == ConvType::Standard ? 0 : 1);
     m_batchNorm->setChecked(u.batchNorm);
-    m_batchSlider->setValue(std::min(c.batch, m_batchSlider->maximum()));
+    m_batchSlider->setValue(std::min(powerPosition(c.batch), m_batchSlider->maximum()));
     m_batchSpin->setValue(c.batch);
     m_bitsSlider->setValue(bitsIndex(c.bits));
     m_bitsLabel->setText(tr("%1 bit").arg(c.bits));

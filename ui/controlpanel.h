@@ -64,7 +64,9 @@ private:
     void networkChosen();
     void updateEnabled();
     void emitChanged();
-    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip);
+    /// A slider with its spin box; `powersOfTwo`: the slider's positions are 2^0 .. sliderMax (batch).
+    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
+        bool powersOfTwo = false);
 
     Config m_config;
     bool m_updating = false;
