@@ -115,12 +115,6 @@ std::string fitName(const std::string& s, size_t width)
     return s.size() <= width ? s : "~" + s.substr(s.size() - (width - 1));
 }
 
-// Shortens a device name, keeping its start ("NVIDIA GeForce RTX 2060 S~").
-std::string fitStart(const std::string& s, size_t width)
-{
-    return s.size() <= width ? s : s.substr(0, width - 1) + "~";
-}
-
 std::string shapeNoBatch(const Shape& s)
 {
     if (s == Shape {})
@@ -452,12 +446,19 @@ std::string devicesToTable(const std::vector<Device>& devices)
         auto it = d.peak.find(key);
         return it == d.peak.end() ? std::string("-") : formatSI(it->second, "FLOP/s");
     };
-    const size_t wId = 21, wName = 24, wF = 12, wB = 10, wM = 9, wT = 6; // 100 columns
+    // The id and name columns as wide as their longest entry: a cut name made the 940MX's DDR3 and
+    // GDDR5 parts look alike ("NVIDIA GeForce 940MX (D~").
+    size_t wId = 2, wName = 4;
+    for (const Device& d : devices) {
+        wId = std::max(wId, d.id.size() + (d.userDevice ? 1 : 0));
+        wName = std::max(wName, d.name.size());
+    }
+    const size_t wF = 12, wB = 10, wM = 9, wT = 6;
     o << pad("id", wId, false) << ' ' << pad("name", wName, false) << ' ' << pad("FP32", wF, true) << ' '
       << pad("FP16", wF, true) << ' ' << pad("DRAM", wB, true) << ' ' << pad("memory", wM, true) << ' '
       << pad("TDP", wT, true) << "\n";
     for (const Device& d : devices) {
-        o << pad(d.id + (d.userDevice ? "*" : ""), wId, false) << ' ' << pad(fitStart(d.name, wName), wName, false) << ' '
+        o << pad(d.id + (d.userDevice ? "*" : ""), wId, false) << ' ' << pad(d.name, wName, false) << ' '
           << pad(peak(d, "fp32"), wF, true) << ' ' << pad(peak(d, "fp16"), wF, true) << ' '
           << pad(formatSI(d.dramBandwidth, "B/s"), wB, true) << ' ' << pad(formatMemory(d.memoryBytes), wM, true) << ' '
           << pad(formatSI(d.tdpWatts, "W"), wT, true) << "\n";

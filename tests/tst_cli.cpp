@@ -325,6 +325,18 @@ private slots:
         QCOMPARE(r.code, 0);
         const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
         QVERIFY(doc["devices"].toArray().size() >= 12);
+        // The table gives every id and name whole, on its own line (the 940MX's DDR3 and GDDR5 parts
+        // were "NVIDIA GeForce 940MX (D~" and "(G~").
+        const Run table = cli({ "devices" });
+        QVERIFY(!contains(table.out, "~"));
+        for (const QJsonValue& d : doc["devices"].toArray()) {
+            const std::string id = d["id"].toString().toStdString(), name = d["name"].toString().toStdString();
+            bool found = false;
+            std::istringstream lines(table.out);
+            for (std::string line; std::getline(lines, line);)
+                found = found || (line.rfind(id + " ", 0) == 0 && line.find(" " + name + " ") != std::string::npos);
+            QVERIFY2(found, (id + ": " + name).c_str());
+        }
     }
 
     void badUserDeviceIsReportedAndOthersStillWork()
