@@ -1,5 +1,7 @@
 #include "device.h"
 
+#include "format.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -44,9 +46,14 @@ CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor)
     for (std::string_view k : keys) {
         if (auto it = d.peak.find(k); it != d.peak.end()) {
             CeilingChoice c { std::string(k), it->second, {} };
-            if (k != keys.front())
+            if (k != keys.front()) {
                 c.note = d.name + " has no " + precisionLabel(keys.front()) + " ceiling; using its "
                     + precisionLabel(k) + " ceiling";
+                // A slow fallback is a finding in itself: the MX230's FP16 runs at 1/64 of its FP32.
+                if (auto fp32 = d.peak.find("fp32"); fp32 != d.peak.end() && it->second > 0 && fp32->second >= 2 * it->second)
+                    c.note += ", " + formatNumber3(fp32->second / it->second) + "x slower than its FP32 ceiling ("
+                        + formatSI(it->second, "FLOP/s") + " against " + formatSI(fp32->second, "FLOP/s") + ")";
+            }
             return c;
         }
     }

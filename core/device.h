@@ -49,8 +49,10 @@ struct CeilingChoice {
 };
 
 /// The ceiling for `bits` (8: int8, 16: fp16 then bf16, 32: fp32, 64: fp64). With `tensorCores`, the
-/// tensor-core ceiling of that precision (32 bits: TF32) where the device has one. A missing
-/// ceiling falls back to fp32 and says so in `note`.
+/// tensor-core ceiling of that precision (32 bits: TF32) where the device has one, else the same
+/// precision on the vector units. Only a device without any ceiling of that precision falls back
+/// to fp32. Every fallback is said in `note`, with how much slower than FP32 it is when it is at
+/// least 2x (the MX230's FP16, 1/64 of its FP32 rate).
 CeilingChoice chooseCeiling(const Device& device, int bits, bool tensorCores);
 
 /// Human name of a precision key: "FP32", "tensor FP16", "INT8".
