@@ -26,6 +26,8 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <cmath>
+
 using namespace rfx;
 
 namespace {
@@ -300,6 +302,34 @@ private slots:
         w.controls()->batchSpin()->setValue(1000);
         QCOMPARE(w.report()->config.batch, 1000);
         QCOMPARE(slider->value(), 8); // at its end
+    }
+
+    // Every summary shows all of its lines: a fallback note makes five, at any window size.
+    void summariesAreNeverCut_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QStringList>("devices");
+        QTest::newRow("MX230 tensor FP16, 1280x800") << QSize(1280, 800) << QStringList { QStringLiteral("geforce-mx230") };
+        QTest::newRow("4 devices, 1600x1000")
+            << QSize(1600, 1000)
+            << QStringList { QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"),
+                   QStringLiteral("a100-sxm-80gb") };
+    }
+    void summariesAreNeverCut()
+    {
+        QFETCH(QSize, size);
+        QFETCH(QStringList, devices);
+        GuiOptions o = test::freshWindow(devices);
+        o.config.config.bits = 16;
+        o.config.config.tensorCores = true;
+        MainWindow w(o);
+        QVERIFY(test::showAtDesktopSize(w, size));
+        QCoreApplication::processEvents();
+        for (SummaryText* s : w.chartArea()->summaries()) {
+            const int need = int(std::ceil(s->document()->size().height()));
+            QVERIFY2(s->height() >= need, qPrintable(QStringLiteral("%1 px shown of %2: %3").arg(s->height()).arg(need).arg(s->plainText())));
+            QCOMPARE(s->document()->textWidth(), qreal(std::max(40, s->width() - 12)));
+        }
     }
 };
 
