@@ -321,9 +321,21 @@ void RooflineChart::chooseUnit()
     if (scale != m_scale) {
         m_scale = scale;
         m_sticky = false;
-        const QString unit = scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
-        m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
     }
+    updateYTitle(); // the scale, or the kind of operation (8 bits: integer), may have changed
+}
+
+QString RooflineChart::axisUnit() const
+{
+    return QString::fromLatin1(m_scale == 1e12 ? "T" : "G") + QString::fromLatin1(rateUnit());
+}
+
+void RooflineChart::updateYTitle()
+{
+    const QString unit = axisUnit();
+    const QString title = m_small ? unit : tr("Performance (%1)").arg(unit);
+    if (m_y->titleText() != title)
+        m_y->setTitleText(title);
 }
 
 void RooflineChart::updateTitle(int hidden)
@@ -335,7 +347,7 @@ void RooflineChart::updateTitle(int hidden)
         // Figures are narrow: a short name; the full name is in the caption's device ids and the legend.
         const QString name = m_print ? shortDeviceName(d.device.name) : qs(d.device.name);
         title = QStringLiteral("<b>%1</b> \u2014 %2 %3, %4%5")
-                    .arg(name.toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, "FLOP/s")),
+                    .arg(name.toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
                         m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
                         qs(formatSI(d.bandwidth, "B/s")));
         if (d.l2Bandwidth > 0)
@@ -404,10 +416,9 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     const bool small = m_print ? event->size().width() < 500
                                : (event->size().height() < 420 * m_fontScale || event->size().width() < 560 * m_fontScale);
     m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
-    const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
-    m_y->setTitleText(small ? unit : tr("Performance (%1)").arg(unit));
-    const bool relayout = event->oldSize().width() != event->size().width() && !m_report.results.empty();
     m_small = small;
+    updateYTitle();
+    const bool relayout = event->oldSize().width() != event->size().width() && !m_report.results.empty();
     dropLineCaches(); // the chart lays itself out again
     QChartView::resizeEvent(event);
     if (relayout)

@@ -167,6 +167,10 @@ private:
     void placeRoofLabels();
     void cacheGridLines();
     static void setAxisLineWidth(QLogValueAxis* axis, qreal width);
+    /// "OP/s" at 8 bits (integer operations), "FLOP/s" otherwise; with the axis' prefix, "TOP/s".
+    const char* rateUnit() const { return m_report.config.bits == 8 ? "OP/s" : "FLOP/s"; }
+    QString axisUnit() const;
+    void updateYTitle(); ///< "Performance (GFLOP/s)", or the unit alone in a small chart
     QString m_titleFitKey; ///< title, font and width the wrap below was measured for
     bool m_titleWraps = false;
     void dropLineCaches();

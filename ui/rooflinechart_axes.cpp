@@ -99,8 +99,7 @@ void RooflineChart::setYUnit(double flopsPerUnit)
         // Set here rather than in rebuild(), which would take a new unit as a reason to refit.
         m_scale = flopsPerUnit;
         m_sticky = false; // the points are in the old unit: the next setAxisRange must rebuild
-        const QString unit = m_scale == 1e12 ? tr("TFLOP/s") : tr("GFLOP/s");
-        m_y->setTitleText(m_small ? unit : tr("Performance (%1)").arg(unit));
+        updateYTitle();
     }
 }
 

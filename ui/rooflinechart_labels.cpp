@@ -50,7 +50,7 @@ void RooflineChart::placeRoofLabels()
             continue;
         }
         const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
-        const QString text = qs(formatSI(d.ceiling.flops, "FLOP/s"));
+        const QString text = qs(formatSI(d.ceiling.flops, rateUnit()));
         if (label->text() != text)
             label->setText(text);
         if (label->font() != font)
@@ -268,7 +268,7 @@ std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const
 
 QString RooflineChart::readoutText(double intensity, double flops) const
 {
-    const QString where = tr("I %1 FLOP/B, P %2").arg(qs(formatNumber3(intensity)), qs(formatSI(flops, "FLOP/s")));
+    const QString where = tr("I %1 FLOP/B, P %2").arg(qs(formatNumber3(intensity)), qs(formatSI(flops, rateUnit())));
     if (m_devices.empty())
         return where;
     // The roof that bounds this point: the lowest attainable performance at this intensity that
@@ -286,8 +286,8 @@ QString RooflineChart::readoutText(double intensity, double flops) const
     const QString roof = intensity < bounding->ridge ? tr("memory slope") : tr("compute roof");
     if (m_devices.size() > 1)
         return tr("%1: under %2's %3 (%4 there)")
-            .arg(where, shortDeviceName(bounding->device.name), roof, qs(formatSI(attainable, "FLOP/s")));
-    return tr("%1: under the %2 (%3 there)").arg(where, roof, qs(formatSI(attainable, "FLOP/s")));
+            .arg(where, shortDeviceName(bounding->device.name), roof, qs(formatSI(attainable, rateUnit())));
+    return tr("%1: under the %2 (%3 there)").arg(where, roof, qs(formatSI(attainable, rateUnit())));
 }
 
 QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }

@@ -49,7 +49,7 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
     if (s->roof->pen() != QPen(color, 2.2))
         s->roof->setPen(QPen(color, 2.2));
     setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
-                           qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(formatNumber3(d.ridge))));
+                           qs(formatSI(d.ceiling.flops, rateUnit())), qs(formatNumber3(d.ridge))));
     const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
     setVisibleIf(s->vectorRoof, showVector);
     if (showVector) {

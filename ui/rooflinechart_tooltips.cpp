@@ -71,7 +71,7 @@ QString RooflineChart::layerTooltip(size_t slot, int layer) const
                        .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))), qs(d.device.name).toHtmlEscaped(),
                            qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
                            qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
-                           qs(formatSI(l.attainable, "FLOP/s")), qs(formatTime(l.time, true)), qs(formatPercent(l.share)),
+                           qs(formatSI(l.attainable, rateUnit())), qs(formatTime(l.time, true)), qs(formatPercent(l.share)),
                            qs(boundLabel(l)));
     if (l.l2Bytes > 0 && l.flops > 0)
         text += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l2Bytes)), qs(formatNumber3(l.flops / l.l2Bytes)));
@@ -90,7 +90,7 @@ QString RooflineChart::levelTooltip(size_t slot, int layer, int level) const
               "this level alone would allow %8; %9-bound, time %10")
         .arg(qs(l.name).toHtmlEscaped(), level == 0 ? QStringLiteral("L2") : QStringLiteral("L1"),
             qs(d.device.name).toHtmlEscaped(), qs(shapeString(l.out)), qs(formatSI(l.flops, "FLOP")), qs(formatBytes(q)),
-            qs(formatNumber3(l.flops / q)), qs(formatSI(std::min(l.peak, l.flops / q * bw), "FLOP/s")), qs(boundLabel(l)),
+            qs(formatNumber3(l.flops / q)), qs(formatSI(std::min(l.peak, l.flops / q * bw), rateUnit())), qs(boundLabel(l)),
             qs(formatTime(l.time, true)));
 }
 
@@ -108,7 +108,7 @@ QString RooflineChart::measuredTooltip(size_t comparisonRow) const
                        .arg(qs(l.name).toHtmlEscaped(), qs(d.device.name).toHtmlEscaped(), qs(shapeString(l.out)),
                            qs(formatSI(f, "FLOP")), lc.measuredFlops >= 0 ? tr(" (measured)") : tr(" (model)"),
                            qs(formatBytes(q)), lc.measuredBytes > 0 ? tr(" (measured)") : tr(" (model)"),
-                           qs(formatNumber3(f / q)), qs(formatSI(f / lc.measured, "FLOP/s")),
+                           qs(formatNumber3(f / q)), qs(formatSI(f / lc.measured, rateUnit())),
                            qs(formatTime(lc.measured, true)), qs(formatTime(lc.bound, true)), qs(formatPercent(lc.efficiency)));
     if (lc.aboveRoof)
         text += tr("<br><b>faster than the roofline allows</b>: check the file's units, the FLOP convention "

@@ -49,6 +49,8 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
     }
     // The energy of the step on one GPU, beside the memory it needs (core/energy.h has the power model).
     memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)).toHtmlEscaped());
+    // Integer ceilings (INT8) count operations, not floating-point ones.
+    const char* unit = d.ceiling.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";
     // A ceiling the device lacked, and what was used instead, where the eye is (not only the notes).
     const QString fallback = d.ceiling.note.empty()
         ? QString()
@@ -56,9 +58,9 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>%10")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, "FLOP/s"))),
+        .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
             unbroken(qs(formatPercent(t.peakShare))), qs(precisionLabel(d.ceiling.key)),
-            unbroken(qs(formatSI(d.ceiling.flops, "FLOP/s"))), memory, unbroken(qs(d.verdict)), fallback);
+            unbroken(qs(formatSI(d.ceiling.flops, unit))), memory, unbroken(qs(d.verdict)), fallback);
 }
 
 } // namespace rfx
