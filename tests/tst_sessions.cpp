@@ -1,4 +1,6 @@
 // Sessions, undo and redo, table export, the Explain panel and the tour, in the live window.
+#include "format.h"
+#include "networks.h"
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "explain.h"
@@ -217,6 +219,62 @@ private slots:
         QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB of shared memory")));
         const QString head = explainLayer(w, 0, int(w.results[0].layers.size()) - 2, net); // head.conv, 1x1
         QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")), qPrintable(head));
+    }
+
+    // Explain suggests only what this network and device can change, and names the roof it uses.
+    void explainSuggestsOnlyWhatCanChange()
+    {
+        const Device rtx = rfx::test::shippedDevice("rtx-2060-super");
+        // ResNet-50's conv1 is memory-bound at batch 1, but its filters are fixed: no "More filters".
+        Config c;
+        c.model = "resnet50";
+        c.unet.height = c.unet.width = 224;
+        c.unet.inChannels = 3;
+        c.unet.classes = 1000;
+        const Report r = *analyzeConfig(c, { rtx }).report;
+        const Network net = *buildCheckedNetwork(c).network;
+        int conv1 = -1;
+        for (size_t i = 0; i < r.results[0].layers.size(); ++i)
+            if (r.results[0].layers[i].name == "conv1")
+                conv1 = int(i);
+        QVERIFY(conv1 >= 0);
+        const QString html = explainLayer(r, 0, conv1, net);
+        QVERIFY2(!html.contains(QStringLiteral("More filters")), qPrintable(html));
+        // The U-Net's memory-bound enc1.conv1 keeps the suggestion (its filters are a control).
+        const Report u = *analyzeConfig(Config {}, { rtx }).report;
+        const Network unet = *buildUNet(UNetParams {}, 1, false).network;
+        QVERIFY(explainLayer(u, 0, 0, unet).contains(QStringLiteral("More filters")));
+        // A compute-bound convolution: tensor cores are suggested while off, not once on.
+        const int enc1conv2 = 3;
+        QCOMPARE(u.results[0].layers[enc1conv2].bound, Bound::Compute);
+        QVERIFY(explainLayer(u, 0, enc1conv2, unet).contains(QStringLiteral("tensor cores")));
+        Config t;
+        t.tensorCores = true;
+        const Report ut = *analyzeConfig(t, { rtx }).report;
+        if (ut.results[0].layers[enc1conv2].bound == Bound::Compute)
+            QVERIFY(!explainLayer(ut, 0, enc1conv2, unet).contains(QStringLiteral("tensor cores")));
+    }
+
+    // At 8 bits with tensor cores the elementwise rows run under the vector roof, the convolutions
+    // under the matrix roof; each says which, with its own ridge (the chart draws the vector roof dashed).
+    void explainNamesTheRoof()
+    {
+        Config c;
+        c.bits = 8;
+        c.tensorCores = true;
+        const Report r = *analyzeConfig(c, { rfx::test::shippedDevice("rtx-2060-super") }).report;
+        const Network net = *buildUNet(UNetParams {}, 1, false).network;
+        const DeviceResult& d = r.results[0];
+        int relu = 0;
+        while (d.layers[size_t(relu)].op != Op::ReLU)
+            ++relu;
+        const QString conv = explainLayer(r, 0, 0, net), elementwise = explainLayer(r, 0, relu, net);
+        QVERIFY2(conv.contains(QStringLiteral("the <b>matrix roof</b> (tensor INT8)")), qPrintable(conv));
+        QVERIFY2(elementwise.contains(QStringLiteral("the <b>vector roof</b>")), qPrintable(elementwise));
+        QVERIFY(elementwise.contains(QStringLiteral("the chart's dashed roof")));
+        QVERIFY(conv.contains(QString::fromStdString(formatNumber3(d.ceiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
+        QVERIFY(elementwise.contains(QString::fromStdString(formatNumber3(d.vectorCeiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
+        QVERIFY(conv.contains(QStringLiteral("OP/s"))); // integer rates
     }
 
     void explainPanelFollowsTheSelection()

@@ -144,14 +144,28 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                         .arg(qs(trafficDescription(c)).toHtmlEscaped(), qs(formatBytes(r.bytes)));
     }
     const bool innerLevel = r.bound == Bound::Memory && r.level != MemoryLevel::Dram;
-    html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. The ridge of this roof is I* = P / B = %2 / %3 "
-                           "= %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
-                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, "FLOP/s")), qs(formatSI(d.bandwidth, "B/s")),
+    // Which roof bounds this row: convolutions and matrix products run on the matrix roof (tensor
+    // cores where chosen), everything else on the vector roof; the chart draws the latter dashed
+    // when the two differ. At 8 bits the vector ridge (9.56) and the matrix ridge (306) were both
+    // called "the ridge".
+    const bool matrix = runsOnMatrixUnits(r.op);
+    const CeilingChoice& roof = matrix ? d.ceiling : d.vectorCeiling;
+    const char* rate = roof.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";
+    const QString roofName = QStringLiteral("the <b>%1 roof</b> (%2%3)")
+                                 .arg(matrix ? QStringLiteral("matrix") : QStringLiteral("vector"),
+                                     qs(precisionLabel(roof.key)),
+                                     !matrix && std::abs(d.vectorCeiling.flops - d.ceiling.flops) > 1e-9 * d.ceiling.flops
+                                         ? QStringLiteral(", the chart's dashed roof")
+                                         : QString());
+    html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. This row runs under %7; its ridge is "
+                           "I* = P / B = %2 / %3 = %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
+                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, rate)), qs(formatSI(d.bandwidth, "B/s")),
                     qs(formatNumber3(ridge)),
                     r.intensity < ridge ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
                     innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
                                      .arg(qs(std::string(memoryLevelName(r.level))))
-                               : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"));
+                               : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
+                    roofName);
     if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
         // Hierarchical roofline: one traffic, one intensity and one time term per modelled level.
         QStringList terms { qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)) };
@@ -188,11 +202,24 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
             moves << QStringLiteral("<b>A larger batch</b> moves it right: its %1 of weights are read once per batch "
                                     "while its FLOPs grow with every image.")
                          .arg(qs(formatBytes(weightBytes)));
-        if (r.bound == Bound::Memory)
+        // Only what can be changed for this network: the filters shape the U-Net alone, and tensor
+        // cores are suggested only to a device that has them and a configuration without them.
+        if (r.bound == Bound::Memory && c.model == "unet")
             moves << QStringLiteral("<b>More filters</b> raise its intensity: each input byte feeds more output channels.");
-        else
-            moves << QStringLiteral("It is compute-bound: only a higher roof helps: <b>tensor cores</b> where the device "
-                                    "has them, <b>fewer bits</b> where the lower precision runs faster, or a faster device.");
+        else if (r.bound == Bound::Memory)
+            moves << QStringLiteral("Its channel counts, fixed by this network, set its intensity: a wider layer would "
+                                    "raise it.");
+        else {
+            const bool hasTensor = std::any_of(d.device.peak.begin(), d.device.peak.end(),
+                [](const auto& p) { return p.first.starts_with("tensor_"); });
+            QStringList higher;
+            if (hasTensor && !c.tensorCores)
+                higher << QStringLiteral("<b>tensor cores</b> (Run \u25b8 Tensor cores)");
+            if (c.bits > 8)
+                higher << QStringLiteral("<b>fewer bits</b> where the lower precision runs faster");
+            higher << QStringLiteral("a faster device");
+            moves << QStringLiteral("It is compute-bound: only a higher roof helps: %1.").arg(higher.join(QStringLiteral(", ")));
+        }
     }
     if (l && (isElementwise(l->op) || l->op == Op::MaxPool || l->op == Op::Concat))
         moves << QStringLiteral("Its intensity is fixed by the operation (%1 FLOP/B): batch and filters cannot move it "
