@@ -276,10 +276,28 @@ QStringList tourPages(const Report& report, int device)
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
             .arg(P, B, qs(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
-                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p><p>Move the "
+                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p>%3<p>Move the "
                        "batch, bits or filter sliders and watch the points move.</p>")
-            .arg(qs(d.device.name).toHtmlEscaped(), qs(d.verdict)),
+            .arg(qs(d.device.name).toHtmlEscaped(), qs(d.verdict),
+                tourLayer(report, device) < 0
+                    ? QString()
+                    : QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>")
+                          .arg(qs(d.layers[size_t(tourLayer(report, device))].name).toHtmlEscaped(),
+                              qs(formatPercent(d.layers[size_t(tourLayer(report, device))].share)),
+                              qs(std::string(boundName(d.layers[size_t(tourLayer(report, device))].bound))))),
     };
+}
+
+int tourLayer(const Report& report, int device)
+{
+    if (device < 0 || device >= int(report.results.size()))
+        return -1;
+    const auto& layers = report.results[size_t(device)].layers;
+    int best = -1;
+    for (size_t i = 0; i < layers.size(); ++i)
+        if (layers[i].flops > 0 && (best < 0 || layers[i].share > layers[size_t(best)].share))
+            best = int(i);
+    return best;
 }
 
 } // namespace rfx

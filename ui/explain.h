@@ -18,5 +18,7 @@ QString explainOverview(const Report& report, int device);
 
 /// The guided tour of the roofline model, one page at a time, with the device's numbers.
 QStringList tourPages(const Report& report, int device);
+/// The layer the tour's last page rings: the one that takes the most time (-1 if none).
+int tourLayer(const Report& report, int device);
 
 } // namespace rfx

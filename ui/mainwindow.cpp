@@ -16,6 +16,7 @@
 #include "rooflinechart.h"
 #include "celldelegate.h"
 #include "layertable.h"
+#include "tourpanel.h"
 #include "wheelguard.h"
 #include "networks.h"
 #include "version.h"
@@ -918,6 +919,10 @@ void MainWindow::recompute()
 
     m_charts->setReport(*m_report);
     updateTableDevices();
+    if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
+        m_tour->updatePages(tourPages(*m_report, tourDevice()));
+        updateTourHighlight();
+    }
     m_model->setReport(*m_report, m_tableDevice->currentIndex());
     m_proxy->refresh();
     // The algorithm columns say something only once an algorithm is chosen: all "direct" and empty
@@ -1300,40 +1305,45 @@ void MainWindow::showTour()
         QMessageBox::information(this, tr("Guided tour"), tr("Check a device first: the tour uses its roofline."));
         return;
     }
-    const QStringList pages = tourPages(*m_report, std::max(0, m_tableDevice->currentIndex()));
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("The roofline model in four steps"));
-    QFont big = dialog.font();
-    big.setPointSizeF(big.pointSizeF() * 1.4); // readable on a projector
-    dialog.setFont(big);
-    auto* stack = new QStackedWidget;
-    for (const QString& html : pages) {
-        auto* page = new QTextBrowser;
-        page->setHtml(html);
-        page->setFrameShape(QFrame::NoFrame);
-        stack->addWidget(page);
+    // A panel docked beside the charts, not a dialog over them: each page marks on the chart what
+    // it explains (slope, roof, ridge, the layer taking the most time) and stays with the window.
+    if (!m_tour) {
+        m_tour = new TourPanel;
+        m_tourDock = new QDockWidget(tr("Guided tour"), this);
+        m_tourDock->setObjectName(QStringLiteral("tourDock"));
+        m_tourDock->setWidget(m_tour);
+        addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
+        connect(m_tour, &TourPanel::pageChanged, this, [this](int) { updateTourHighlight(); });
+        connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
+        connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
     }
-    auto* back = new QPushButton(tr("< Back"));
-    auto* next = new QPushButton(tr("Next >"));
-    auto* close = new QPushButton(tr("Close"));
-    auto update = [&] {
-        back->setEnabled(stack->currentIndex() > 0);
-        next->setEnabled(stack->currentIndex() < stack->count() - 1);
-    };
-    connect(back, &QPushButton::clicked, &dialog, [&] { stack->setCurrentIndex(stack->currentIndex() - 1); update(); });
-    connect(next, &QPushButton::clicked, &dialog, [&] { stack->setCurrentIndex(stack->currentIndex() + 1); update(); });
-    connect(close, &QPushButton::clicked, &dialog, &QDialog::accept);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(back);
-    buttons->addWidget(next);
-    buttons->addStretch();
-    buttons->addWidget(close);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(stack, 1);
-    layout->addLayout(buttons);
-    update();
-    dialog.resize(760, 480);
-    dialog.exec();
+    m_tour->setPages(tourPages(*m_report, tourDevice()));
+    m_tourDock->show();
+    m_tourDock->raise();
+    resizeDocks({ m_tourDock }, { std::max(320, width() / 4) }, Qt::Horizontal);
+    updateTourHighlight();
+}
+
+int MainWindow::tourDevice() const
+{
+    // The device of the chart the marks go on: the table's in a grid, the overlay's first.
+    return m_charts->overlay() ? 0 : std::max(0, m_tableDevice->currentIndex());
+}
+
+void MainWindow::updateTourHighlight()
+{
+    const bool on = m_tour && m_tourDock->isVisible() && m_report && !m_report->results.empty();
+    const std::vector<RooflineChart*> charts = m_charts->charts();
+    const size_t target = m_charts->overlay() ? 0 : size_t(tourDevice());
+    for (size_t i = 0; i < charts.size(); ++i) {
+        RooflineChart::Highlight what = RooflineChart::Highlight::None;
+        if (on && i == target) {
+            static constexpr RooflineChart::Highlight kPages[] = { RooflineChart::Highlight::Slope,
+                RooflineChart::Highlight::Roof, RooflineChart::Highlight::Ridge, RooflineChart::Highlight::Layer };
+            what = kPages[std::clamp(m_tour->page(), 0, 3)];
+        }
+        charts[i]->setHighlight(what, on ? tourLayer(*m_report, tourDevice()) : -1);
+    }
 }
 
 void MainWindow::setPresentationMode(bool on)

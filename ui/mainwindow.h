@@ -57,6 +57,10 @@ public:
     QDockWidget* energyDock() const { return m_energyDock; }
     ChartArea* chartArea() const { return m_charts; }
     LayerTable* table() const { return m_table; }
+    /// Help > Guided tour: opens the tour beside the charts.
+    void showTour();
+    /// The guided tour's panel (null until Help > Guided tour was opened once).
+    class TourPanel* tourPanel() const { return m_tour; }
     LayerTableModel* tableModel() const { return m_model; }
     /// Layer index (into the report's layer list) selected in the table and charts, or -1.
     int selectedLayer() const { return m_selectedLayer; }
@@ -115,7 +119,6 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateExplain();
-    void showTour();
     void exportChartInteractive();
     void exportTableInteractive();
     void copyChart();
@@ -150,6 +153,10 @@ private:
     LayerTable* m_table = nullptr;
     QAction* m_presentationAction = nullptr;
     bool m_tableHiddenForPresentation = false;
+    class TourPanel* m_tour = nullptr; ///< the guided tour, docked beside the charts (created on first use)
+    QDockWidget* m_tourDock = nullptr;
+    int tourDevice() const;
+    void updateTourHighlight();
     QString m_rowsKind; ///< what the table's columns were last fitted to
     QComboBox* m_tableDevice = nullptr;
     QCheckBox* m_convOnly = nullptr;

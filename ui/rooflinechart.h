@@ -118,6 +118,15 @@ public:
     double yScale() const { return m_scale; }
     const std::vector<int>& devices() const { return m_devices; }
 
+    /// What the guided tour points at on this chart (rooflinechart_highlight.cpp).
+    enum class Highlight { None, Slope, Roof, Ridge, Layer };
+    /// Marks the first device's memory slope, compute roof, ridge, or layer `layer`, and keeps the
+    /// mark in place as the chart changes; None removes it.
+    void setHighlight(Highlight what, int layer = -1);
+    Highlight highlight() const { return m_highlightWhat; }
+    /// The mark's extent in the chart's coordinates (empty when none): for tests.
+    QRectF highlightRect() const;
+
     /// What the chart was given, so that a test can build a fresh chart from the same state and
     /// compare the two pixel for pixel (tests/chartoracle.h).
     const Report& report() const { return m_report; }
@@ -171,6 +180,10 @@ private:
     const char* rateUnit() const { return m_report.config.bits == 8 ? "OP/s" : "FLOP/s"; }
     QString axisUnit() const;
     void updateYTitle(); ///< "Performance (GFLOP/s)", or the unit alone in a small chart
+    void updateHighlight();
+    Highlight m_highlightWhat = Highlight::None;
+    int m_highlightLayer = -1;
+    class QGraphicsPathItem* m_highlight = nullptr;
     QString m_titleFitKey; ///< title, font and width the wrap below was measured for
     bool m_titleWraps = false;
     void dropLineCaches();

@@ -91,6 +91,7 @@ void RooflineChart::placeRoofLabels()
         obstacles.emplace_back(at.x() - w / 2, at.y() - ridge->markerSize() / 2 - h - 2, w, h + 2);
     }
     placeLayerLabels(obstacles);
+    updateHighlight(); // the tour's mark moves with the plot
     placeTickLabels();
 }
 

@@ -1,0 +1,109 @@
+// The guided tour marks on the chart what each page explains: the memory slope, the compute roof,
+// the ridge, the layer that takes the most time; the marks lie on those items. Its panel is docked
+// beside the charts, not over them.
+#include "chartarea.h"
+#include "explain.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "tourpanel.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QChart>
+#include <QDockWidget>
+#include <QLineSeries>
+#include <QTextBrowser>
+
+using namespace rfx;
+
+namespace {
+// With ROOFLINE_TOUR_SHOTS=DIR, the window at each page goes to DIR/tour-N.png, for a person to look at.
+void shot(QWidget& w, int page)
+{
+    const QString dir = qEnvironmentVariable("ROOFLINE_TOUR_SHOTS");
+    if (!dir.isEmpty())
+        w.grab().save(QStringLiteral("%1/tour-%2.png").arg(dir).arg(page + 1));
+}
+} // namespace
+
+class TestTour : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_tour")); }
+
+    void marksWhatEachPageExplains()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.showTour();
+        QCoreApplication::processEvents();
+        TourPanel* tour = w.tourPanel();
+        QVERIFY(tour);
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("tourDock"));
+        QVERIFY(dock && dock->isVisible());
+        RooflineChart* chart = w.chartArea()->charts().front();
+        // Beside the chart: the panel and the chart do not overlap on screen.
+        const QRect chartOnScreen(chart->mapToGlobal(QPoint(0, 0)), chart->size());
+        const QRect dockOnScreen(dock->mapToGlobal(QPoint(0, 0)), dock->size());
+        QVERIFY(!chartOnScreen.intersects(dockOnScreen));
+
+        const DeviceResult& d = w.report()->results.front();
+        const double s = chart->yScale();
+        // Map through the roof series, which every chart has and which uses the log axes.
+        QLineSeries* roof = nullptr;
+        for (QAbstractSeries* series : chart->chart()->series())
+            if (auto* line = qobject_cast<QLineSeries*>(series); line && !roof && line->count() == 3)
+                roof = line;
+        QVERIFY(roof);
+        auto pos = [&](double x, double y) { return chart->chart()->mapToPosition(QPointF(x, y / s), roof); };
+        const QPointF ridge = pos(d.ridge, d.ceiling.flops);
+
+        // 1. The memory slope: from the left to the ridge, through a point of the slope.
+        QCOMPARE(tour->page(), 0);
+        QCOMPARE(chart->highlight(), RooflineChart::Highlight::Slope);
+        QRectF r = chart->highlightRect();
+        QVERIFY(r.adjusted(-2, -2, 2, 2).contains(ridge));
+        QVERIFY(r.adjusted(-2, -2, 2, 2).contains(pos(d.ridge / 10, d.ridge / 10 * d.bandwidth)));
+        QVERIFY(r.right() <= ridge.x() + 2); // nothing right of the ridge
+        shot(w, 0);
+        QVERIFY(tour->text()->toPlainText().contains(QStringLiteral("448 GB/s")));
+
+        // 2. The roof: from the ridge to the right, flat at P.
+        tour->setPage(1);
+        QCOMPARE(chart->highlight(), RooflineChart::Highlight::Roof);
+        r = chart->highlightRect();
+        QVERIFY(std::abs(r.top() - ridge.y()) < 1 && std::abs(r.bottom() - ridge.y()) < 1);
+        QVERIFY(std::abs(r.left() - ridge.x()) < 1);
+        QVERIFY(r.right() > ridge.x() + 100);
+        shot(w, 1);
+
+        // 3. The ridge: a ring centred on it.
+        tour->setPage(2);
+        QCOMPARE(chart->highlight(), RooflineChart::Highlight::Ridge);
+        r = chart->highlightRect();
+        QVERIFY((r.center() - ridge).manhattanLength() < 1);
+        shot(w, 2);
+
+        // 4. The layer taking the most time: a ring on its point, named on the page.
+        tour->setPage(3);
+        QCOMPARE(chart->highlight(), RooflineChart::Highlight::Layer);
+        const int top = tourLayer(*w.report(), 0);
+        QVERIFY(top >= 0);
+        const LayerResult& l = d.layers[size_t(top)];
+        r = chart->highlightRect();
+        QVERIFY((r.center() - pos(l.intensity, l.attainable)).manhattanLength() < 1);
+        QVERIFY(tour->text()->toPlainText().contains(QString::fromStdString(l.name)));
+        shot(w, 3);
+
+        // Closing the tour removes the mark.
+        dock->close();
+        QCoreApplication::processEvents();
+        QCOMPARE(chart->highlight(), RooflineChart::Highlight::None);
+        QVERIFY(chart->highlightRect().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestTour)
+#include "tst_tour.moc"
