@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QBuffer>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -21,6 +23,27 @@ namespace {
 constexpr double kLogicalPerInch = 96; // FigureLayout's unit: 96 logical pixels per inch
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+/// QSvgGenerator opens a <g> with the full painter state at every state change, and most enclose
+/// nothing (a pen set, then changed before drawing): 797 of the 1,041 groups of a 3.5-inch figure,
+/// 189 KB of its 275 KB. Empty groups are removed (repeatedly: removing one may empty its parent)
+/// and runs of blank lines squeezed; nothing drawn changes.
+QByteArray compactSvg(const QByteArray& svg)
+{
+    QString text = QString::fromUtf8(svg);
+    static const QRegularExpression emptyGroup(QStringLiteral("<g\\b[^>]*>\\s*</g>"));
+    static const QRegularExpression blankLines(QStringLiteral("\\n\\s*\\n"));
+    for (qsizetype before = -1; before != text.size();) {
+        before = text.size();
+        text.remove(emptyGroup);
+    }
+    text.replace(blankLines, QStringLiteral("\n"));
+    return text.toUtf8();
+}
+
+namespace {
 
 QByteArray xmpPacket(const QString& title, const QString& description)
 {
@@ -143,8 +166,10 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
     }
     case FigureSpec::Format::Svg: {
         FigureLayout layout(report, spec, measured);
+        QBuffer buffer; // written here, compacted, then saved (atomically, through `out`)
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
-        svg.setOutputDevice(&out);
+        svg.setOutputDevice(&buffer);
         svg.setResolution(int(kLogicalPerInch));
         svg.setSize(QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight()))));
         svg.setViewBox(QRectF(0, 0, layout.logicalWidth(), layout.logicalHeight()));
@@ -158,6 +183,12 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         }
         layout.paint(p, QRectF(0, 0, layout.logicalWidth(), layout.logicalHeight()));
         p.end();
+        const QByteArray compact = compactSvg(buffer.data());
+        if (out.write(compact) != compact.size()) {
+            r.error = failure(file, out.errorString());
+            out.cancelWriting();
+            return r;
+        }
         r.pixelSize = svg.size();
         break;
     }

@@ -26,6 +26,9 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec);
 /// The laid-out figure's sizes, legends and markers, for figure checks (tests).
 FigureGeometry figureGeometry(const Report& report, const FigureSpec& spec);
 
+/// QSvgGenerator's output without its empty groups (a third of a small figure's size).
+QByteArray compactSvg(const QByteArray& svg);
+
 /// The same figure as an image (for the clipboard and tests); spec.file is not used.
 QImage renderFigureImage(const Report& report, const FigureSpec& spec);
 
