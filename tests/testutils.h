@@ -12,6 +12,13 @@
 
 namespace rfx::test {
 
+/// Writes `bytes` to `path` (a test's own fixture file); false if it cannot.
+inline bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
 inline const Layer& layerNamed(const Network& net, const std::string& name)
 {
     auto it = std::find_if(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == name; });

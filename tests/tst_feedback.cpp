@@ -190,10 +190,7 @@ private slots:
         ControlPanel* c = w.controls();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n");
-        f.close();
+        QVERIFY(test::writeFile(path, "{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n"));
         const int undoSteps = w.undoStack()->count();
         c->useNetworkFile(path);
         QCoreApplication::processEvents();
@@ -221,10 +218,7 @@ private slots:
         QTemporaryDir devices;
         for (const QString& name : QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).entryList({ QStringLiteral("*.json") }))
             QVERIFY(QFile::copy(QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).filePath(name), devices.filePath(name)));
-        QFile bad(devices.filePath(QStringLiteral("zz-broken.json")));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("{\"schema\": 1, \"id\": \"broken\",}");
-        bad.close();
+        QVERIFY(test::writeFile(devices.filePath(QStringLiteral("zz-broken.json")), "{\"schema\": 1, \"id\": \"broken\",}"));
         qputenv("ROOFLINE_DEVICES_DIR", devices.path().toUtf8());
         MainWindow w(test::freshWindow());
         qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);

@@ -751,10 +751,7 @@ private slots:
         // A bad file: a message with file, line and reason; the loaded measurements stay.
         QTemporaryDir tmp;
         const QString bad = tmp.filePath(QStringLiteral("bad.csv"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("layer,time_s\nenc1.conv1,-2\n");
-        f.close();
+        QVERIFY(test::writeFile(bad, "layer,time_s\nenc1.conv1,-2\n"));
         QVERIFY(!w.importMeasurements(bad, &error));
         QVERIFY2(error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(error));
         QCOMPARE(chart->measuredPoints().size(), size_t(3));
