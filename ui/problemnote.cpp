@@ -42,8 +42,14 @@ void ProblemNote::detach()
             int row = -1;
             QFormLayout::ItemRole role;
             form->getWidgetPosition(this, &row, &role);
-            if (row >= 0)
-                form->takeRow(row); // the row goes; this label stays, for the next problem
+            if (row >= 0) {
+                // The row goes; this label stays, for the next problem. takeRow() hands over the
+                // layout's items (QWidgetItems wrapping the widget, not the widget): deleted here
+                // (LeakSanitizer found 39 of them after the monkey test's 400 steps).
+                const QFormLayout::TakeRowResult taken = form->takeRow(row);
+                delete taken.labelItem;
+                delete taken.fieldItem;
+            }
         }
 }
 
