@@ -357,8 +357,10 @@ void RooflineChart::updateTitle(int hidden)
         // A narrow chart or figure breaks the title after the name rather than cutting it (Qt elides
         // titles): presentation mode at 1280 x 720 cut "FP32 7.18 TFLOP/s, DRAM 448 GB/s" to "FP32 7...".
         // Measured once per title, font and width, not on every slider step.
-        const QString key = title + QLatin1Char('|') + m_chart->titleFont().toString() + QLatin1Char('|') + QString::number(width());
-        if (key != m_titleFitKey) {
+        // The font compared as a QFont (toString() on every step would build a string per chart).
+        const QString key = title + QLatin1Char('|') + QString::number(width());
+        if (key != m_titleFitKey || m_chart->titleFont() != m_titleFitFont) {
+            m_titleFitFont = m_chart->titleFont();
             QTextDocument doc;
             doc.setDefaultFont(m_chart->titleFont());
             doc.setHtml(title);

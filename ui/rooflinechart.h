@@ -185,6 +185,7 @@ private:
     int m_highlightLayer = -1;
     class QGraphicsPathItem* m_highlight = nullptr;
     QString m_titleFitKey; ///< title, font and width the wrap below was measured for
+    QFont m_titleFitFont;
     bool m_titleWraps = false;
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates

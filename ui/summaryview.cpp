@@ -8,7 +8,6 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QResizeEvent>
 
 #include <algorithm>
@@ -23,12 +22,21 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 namespace {
 /// A figure with its unit stays on one line: "66.9 TFLOP/s" wrapped as "66.9 TFLOP/" and "s" when
 /// the summary was narrow. No break after a digit's space (no-break space) or at a slash (word joiner).
-QString unbroken(QString text)
+QString unbroken(const QString& text)
 {
-    static const QRegularExpression digitSpace(QStringLiteral("(\\d) "));
-    text.replace(digitSpace, QStringLiteral("\\1\u00a0"));
-    text.replace(QLatin1Char('/'), QStringLiteral("/\u2060"));
-    return text;
+    // One pass, no regular expression: this runs for every summary on every slider step.
+    QString out;
+    out.reserve(text.size() + 8);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == QLatin1Char(' ') && i > 0 && text[i - 1].isDigit())
+            out += QChar(0x00a0);
+        else
+            out += c;
+        if (c == QLatin1Char('/'))
+            out += QChar(0x2060);
+    }
+    return out;
 }
 } // namespace
 
