@@ -290,6 +290,17 @@ private slots:
         const Device& mx = rfx::test::shippedDevice("geforce-mx230");
         QCOMPARE(chooseCeiling(mx, 16, false).key, std::string("fp16")); // the 1:64 rate, 12.25 GFLOP/s
         QCOMPARE(chooseCeiling(mx, 16, false).flops, 12.25e9);
+        // Tensor FP16 wanted, none: its FP16, 1/64 of FP32 on Pascal consumer parts (NVIDIA's Pascal
+        // tuning guide). Hand-worked: 783.9 GFLOP/s / 12.25 GFLOP/s = 63.99, said as 64.0 in the note.
+        const CeilingChoice slow = chooseCeiling(mx, 16, true);
+        QCOMPARE(slow.key, std::string("fp16"));
+        QVERIFY(std::abs(mx.peak.at("fp32") / slow.flops - 64.0) < 0.01); // 783.9 / 12.25 in the device file
+        QVERIFY2(slow.note.find("has no tensor FP16 ceiling; using its FP16 ceiling, 64.0x slower than its FP32 ceiling "
+                                "(12.2 GFLOP/s against 784 GFLOP/s)") != std::string::npos, slow.note.c_str());
+        // A fallback less than 2x slower says no ratio.
+        Device round = rfx::test::roundDevice(10e12);
+        round.peak["fp16"] = 6e12; // 1.67x: under 2x, no ratio
+        QVERIFY(chooseCeiling(round, 16, true).note.find("slower") == std::string::npos);
         const Device& maxwell = rfx::test::shippedDevice("titan-x-maxwell");
         const CeilingChoice c = chooseCeiling(maxwell, 16, false);
         QCOMPARE(c.key, std::string("fp32"));
