@@ -129,9 +129,12 @@ AlgorithmCost convolutionCost(const Layer& l, ConvAlgorithm algorithm)
     const double n = double(o.n), cin = double(in.c), cout = double(o.c);
     // A transposed convolution is counted at its input positions (DESIGN.md): every input element meets
     // the whole kernel once. Counted at output positions it would be stride^2 times too many.
+    // A linear layer flattens its input (C * H * W features); a matrix product has K = opsPerElement / 2.
     const double directMacs = l.op == Op::ConvTranspose
         ? n * cin * double(in.h) * double(in.w) * (cout / l.groups) * l.kh * l.kw
-        : n * cout * double(o.h) * double(o.w) * (cin / l.groups) * l.kh * l.kw;
+        : l.op == Op::Linear ? n * cout * cin * double(in.h) * double(in.w)
+        : l.op == Op::MatMul ? double(o.elements()) * l.opsPerElement / 2
+                             : n * cout * double(o.h) * double(o.w) * (cin / l.groups) * l.kh * l.kw;
     c.flops = 2 * directMacs;
     c.gemmMacs = directMacs;
     if (l.op != Op::Conv) {

@@ -181,6 +181,27 @@ private slots:
             QCOMPARE(up(Mode::Training, t).flops, 3 * 3'288'334'336.0);
     }
 
+    // A linear layer's matrix product flattens its input. AlexNet's classifier.fc1 reads 256x6x6 =
+    // 9,216 features into 4,096: 37,748,736 MACs (not 256 x 4,096 = 1,048,576, which the naive model
+    // once counted). Naive traffic, FP32: max(compulsory, 2 MACs + outputs) elements
+    //   compulsory = 9,216 in + 37,748,736 weights + 4,096 out = 37,762,048
+    //   2 x 37,748,736 + 4,096 = 75,501,568 elements x 4 B = 302,006,272 B.
+    void linearTrafficFlattensItsInput()
+    {
+        Config c;
+        c.model = "alexnet";
+        c.unet.height = c.unet.width = 224;
+        c.unet.inChannels = 3;
+        c.unet.classes = 1000;
+        c.traffic = TrafficModel::Naive;
+        const Report r = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super") }).report;
+        const auto& rows = r.results[0].layers;
+        const auto fc1 = std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "classifier.fc1"; });
+        QVERIFY(fc1 != rows.end());
+        QCOMPARE(fc1->flops, 2 * 37'748'736.0);
+        QCOMPARE(fc1->bytes, 302'006'272.0);
+    }
+
     // Hierarchical roofline on the A100 (L2 7,219 GB/s, L1 19,492 GB/s, 40 MiB L2, 192 KiB L1/shared),
     // U-Net enc1.conv2 in FP32: 11,893,211,136 MACs, 20,647,936 outputs.
     //   DRAM: the 40 MiB L2 holds b = floor(sqrt(10,485,760 / 3)) = 1,869: 2 MACs / b + outputs = 33.4 M
