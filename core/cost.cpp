@@ -75,6 +75,12 @@ double mainFlops(const Layer& l)
     case Op::Concat:
     case Op::Optimizer:
         return 0;
+    case Op::MatMul:
+    case Op::Eltwise:
+    case Op::Reduce:
+    case Op::Copy:
+    case Op::Uncounted:
+        return l.opsPerElement * double(o.elements());
     case Op::Bias:
     case Op::BatchNorm:
     case Op::ReLU:
@@ -95,6 +101,8 @@ double epilogueFlops(const Layer& l)
 
 std::int64_t layerParams(const Layer& l)
 {
+    if (l.storedParams >= 0)
+        return l.storedParams; // an imported row: what the file stores (its fused epilogue included)
     std::int64_t p = mainParams(l);
     for (Op op : l.epilogue)
         p += elementwiseParams(op, l.out.c);
@@ -117,6 +125,7 @@ LayerCost layerCost(const Layer& l, double e)
     case Op::Conv:
     case Op::ConvTranspose:
     case Op::Linear:
+    case Op::MatMul:
         c.flopsBackward = 2.0 * mainFlops(l) + epilogueFlops(l);
         c.bytesBackward = 2.0 * c.bytesForward;
         c.kernelsBackward = 2;

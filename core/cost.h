@@ -25,6 +25,7 @@ struct LayerCost {
 ///  conv_transpose  Cin * (Cout / groups) * Kh * Kw
 ///  linear          Cout * (Cin * Hin * Win)   (the input is flattened)
 ///  bias            C;  batchnorm 2 C (scale and shift);  others 0.
+/// An imported row's parameters are what the file stores for it (Layer::storedParams).
 std::int64_t layerParams(const Layer& layer);
 
 /// Forward FLOPs of a row (DESIGN.md conventions):
@@ -33,6 +34,7 @@ std::int64_t layerParams(const Layer& layer);
 ///  linear          2 * N * Cout * (Cin * Hin * Win)
 ///  bias 1, relu 1, add 1, batchnorm 2 per output element; maxpool (Kh*Kw - 1) and avgpool Kh*Kw
 ///  (Kh*Kw - 1 additions and one scaling) per output element; concat 0.
+///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/onnx_ops.h).
 /// Fused elementwise epilogues add their own per-element FLOPs.
 double forwardFlops(const Layer& layer);
 

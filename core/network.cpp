@@ -1,10 +1,16 @@
 #include "network.h"
 
+#include <algorithm>
+
 namespace rfx {
 
 std::string shapeString(const Shape& s)
 {
-    return std::to_string(s.n) + "x" + std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+    const std::int64_t d[] = { s.n, s.c, s.h, s.w };
+    std::string text;
+    for (int i = 0; i < std::clamp(s.rank, 1, 4); ++i)
+        text += (i ? "x" : "") + std::to_string(d[i]);
+    return text;
 }
 
 std::string_view opName(Op op)
@@ -32,6 +38,16 @@ std::string_view opName(Op op)
         return "avgpool";
     case Op::Add:
         return "add";
+    case Op::MatMul:
+        return "matmul";
+    case Op::Eltwise:
+        return "eltwise";
+    case Op::Reduce:
+        return "reduce";
+    case Op::Copy:
+        return "copy";
+    case Op::Uncounted:
+        return "uncounted";
     }
     return "conv";
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "diagnostic.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -8,20 +10,31 @@
 
 namespace rfx {
 
-/// A tensor shape in NCHW order; all extents are element counts.
+/// A tensor shape in NCHW order; all extents are element counts. Imported models (core/onnx_model.h)
+/// also have tensors of rank 1 to 3: their extents fill n, c, h in order, the rest are 1, and `rank` says
+/// how many are real ([batch, tokens, features] is {batch, tokens, features, 1}, rank 3).
 struct Shape {
     std::int64_t n = 0, c = 0, h = 0, w = 0;
+    int rank = 4;
     std::int64_t elements() const { return n * c * h * w; }
     friend bool operator==(const Shape&, const Shape&) = default;
 };
 
-/// "1x64x570x570"
+/// "1x64x570x570" (as many extents as the rank)
 std::string shapeString(const Shape& s);
 
-enum class Op { Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer, Linear, AvgPool, Add };
+enum class Op {
+    Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer, Linear, AvgPool, Add,
+    // Rows of imported models (core/onnx_ops.h); their FLOPs are Layer::opsPerElement per output element.
+    MatMul, ///< a (batched) matrix product: opsPerElement = 2 K
+    Eltwise, ///< elementwise arithmetic, activations, normalizations, softmax
+    Reduce, ///< reductions (ReduceMean, ReduceSum)
+    Copy, ///< data movement: slice, pad, transpose, gather, split, resize (nearest), ...
+    Uncounted, ///< an operator the tool does not know: it moves its inputs and outputs, FLOPs unknown (0)
+};
 
 /// Short machine name used in reports: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer,
-/// linear, avgpool, add.
+/// linear, avgpool, add, matmul, eltwise, reduce, copy, uncounted.
 std::string_view opName(Op op);
 
 /// Elementwise ops are those that may be fused into the producing convolution.
@@ -43,12 +56,25 @@ struct Layer {
     int padding = 0; ///< zero padding on each side (convolutions and pooling; shapes already include it)
     int groups = 1;
     std::vector<Op> epilogue; ///< elementwise ops fused into this row (fusion on), applied to `out`
+    // Imported rows (core/onnx_ops.h) only:
+    double opsPerElement = 0; ///< FLOPs per output element of MatMul, Eltwise, Reduce and Copy rows
+    std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
+    int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows
+};
+
+/// Where an imported row came from: the ONNX node and why it was not counted, if it was not.
+struct RowOrigin {
+    std::string node; ///< the node's name in the file
+    std::string onnxOp; ///< "Conv", "Gemm", "com.microsoft:FusedConv"
+    std::string uncounted; ///< empty, or why the row's FLOPs are not counted
 };
 
 struct Network {
     std::string name; ///< e.g. "U-Net"
     Shape input;
     std::vector<Layer> layers;
+    std::vector<RowOrigin> origins; ///< imported networks: one per ONNX node that became rows
+    std::vector<Diagnostic> diagnostics; ///< warnings from the import (missing weights, uncounted operators)
     Shape output() const { return layers.empty() ? input : layers.back().out; }
 };
 

@@ -53,7 +53,8 @@ json shapeJson(const Shape& s)
 {
     if (s == Shape {})
         return json::array();
-    return json::array({ s.n, s.c, s.h, s.w });
+    const std::int64_t d[] = { s.n, s.c, s.h, s.w };
+    return json(std::vector<std::int64_t>(d, d + std::clamp(s.rank, 1, 4)));
 }
 
 json deviceJson(const Device& d)
@@ -119,7 +120,9 @@ std::string shapeNoBatch(const Shape& s)
 {
     if (s == Shape {})
         return "-";
-    return std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+    const std::string full = shapeString(s);
+    const size_t x = full.find('x');
+    return x == std::string::npos ? full : full.substr(x + 1);
 }
 
 } // namespace

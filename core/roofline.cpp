@@ -42,7 +42,7 @@ std::string ceilingsLine(const DeviceResult& d)
     return s + ", ridge " + formatNumber3(d.ridge) + " FLOP/B";
 }
 
-bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear; }
+bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear || op == Op::MatMul; }
 
 namespace {
 

@@ -75,6 +75,17 @@ QString flopFormula(const Layer& l)
     case Op::BatchNorm:
         f = QStringLiteral("2%1elements = 2%1%2").arg(dot(), count(double(o.elements())));
         break;
+    case Op::MatMul:
+        f = QStringLiteral("2K%1outputs = %2%1%3").arg(dot()).arg(l.opsPerElement).arg(count(double(o.elements())));
+        break;
+    case Op::Eltwise:
+    case Op::Reduce:
+    case Op::Copy:
+        f = QStringLiteral("%2%1outputs = %2%1%3").arg(dot()).arg(l.opsPerElement).arg(count(double(o.elements())));
+        break;
+    case Op::Uncounted:
+        f = QStringLiteral("not counted (an operator the tool does not know)");
+        break;
     case Op::Optimizer:
         break;
     }
