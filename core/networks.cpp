@@ -1,5 +1,6 @@
 #include "networks.h"
 #include "json_error.h"
+#include "onnx_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -223,7 +224,7 @@ const ModelInfo* findModel(std::string_view id)
     return nullptr;
 }
 
-bool isNetworkFile(std::string_view model) { return model.size() > 5 && model.ends_with(".json"); }
+bool isNetworkFile(std::string_view model) { return (model.size() > 5 && model.ends_with(".json")) || isOnnxFile(model); }
 
 namespace {
 // AlexNet's and VGG's classifier: fc 4096 + ReLU, fc 4096 + ReLU, fc to the classes (with biases).
@@ -672,6 +673,10 @@ BuildResult buildNetwork(const Config& configIn)
     const UNetParams& u = config.unet;
     if (config.model == "unet")
         return buildUNet(u, config.batch, config.fusion);
+    if (isOnnxFile(config.model)) {
+        const OnnxLoad load = cachedOnnxModel(config.model);
+        return load.model ? load.model->build(config) : BuildResult { std::nullopt, load.error };
+    }
     if (isNetworkFile(config.model))
         return loadNetworkFile(config.model, config.batch, config.fusion);
     const Shape input { config.batch, u.inChannels, u.height, u.width };
@@ -687,7 +692,7 @@ BuildResult buildNetwork(const Config& configIn)
     std::string names;
     for (const ModelInfo& m : builtinModels())
         names += (names.empty() ? "" : ", ") + std::string(m.id);
-    return { std::nullopt, "unknown model '" + config.model + "' (available: " + names + ", or a network file FILE.json)" };
+    return { std::nullopt, "unknown model '" + config.model + "' (available: " + names + ", or a network file FILE.json or FILE.onnx)" };
 }
 
 std::string networkFormatHelp()

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "networks.h"
+#include "onnx_model.h"
 
 #include <charconv>
 #include <cmath>
@@ -166,6 +167,9 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
             u.width = m->width;
             u.inChannels = m->channels;
             u.classes = m->classes;
+        } else if (isOnnxFile(value) && !o.inputGiven) {
+            if (const OnnxLoad load = cachedOnnxModel(value); load.model)
+                u.height = u.width = load.model->defaultImageSize(); // else the build says why
         }
         return OptionStatus::Consumed;
     }
@@ -270,10 +274,12 @@ std::optional<Config> configFromArgList(const std::vector<std::string>& args, st
 
 std::string configOptionsHelp()
 {
-    return "  --model NAME|FILE.json     network: unet (default, the classic 2015 U-Net), alexnet, vgg16,\n"
-           "                             resnet18, resnet34, resnet50, resnet101, resnet152, or a custom\n"
-           "                             network file (roofline-cli networks --format-help); a built-in\n"
-           "                             network brings its published input unless --image etc. are given\n"
+    return "  --model NAME|FILE          network: unet (default, the classic 2015 U-Net), alexnet, vgg16,\n"
+           "                             resnet18, resnet34, resnet50, resnet101, resnet152, a custom\n"
+           "                             network file FILE.json (roofline-cli networks --format-help) or an\n"
+           "                             ONNX model FILE.onnx; a built-in network brings its published\n"
+           "                             input unless --image etc. are given; an ONNX model's symbolic\n"
+           "                             batch and image extents take --batch and --image (default 224)\n"
            "  --image N                  square input image, N x N pixels (default 572)\n"
            "  --height H, --width W      input image height and width\n"
            "  --in-channels C            input channels (default 1)\n"

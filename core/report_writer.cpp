@@ -125,6 +125,15 @@ std::string shapeNoBatch(const Shape& s)
     return x == std::string::npos ? full : full.substr(x + 1);
 }
 
+// ", 2 rows not counted (operators the tool does not know)" for imported networks that have such rows.
+std::string uncountedNote(const Report& r)
+{
+    if (r.uncountedRows == 0)
+        return {};
+    return ", " + std::to_string(r.uncountedRows) + (r.uncountedRows == 1 ? " row" : " rows")
+        + " not counted (operators the tool does not know: FLOPs 0, bytes counted)";
+}
+
 } // namespace
 
 std::string configToJson(const Config& config) { return configJson(config).dump(); }
@@ -191,6 +200,13 @@ std::string reportToJson(const Report& r, int indent)
             }
             if (l.bound == Bound::Memory)
                 row["bound_level"] = memoryLevelName(l.level);
+            if (l.origin >= 0 && size_t(l.origin) < r.origins.size()) {
+                const RowOrigin& o = r.origins[size_t(l.origin)];
+                row["onnx_op"] = o.onnxOp;
+                row["onnx_node"] = o.node;
+                if (!o.uncounted.empty())
+                    row["uncounted"] = o.uncounted;
+            }
             if (runsOnMatrixUnits(l.op)) {
                 row["algorithm"] = algorithmName(l.algorithm);
                 row["workspace_bytes"] = l.workspace;
@@ -236,10 +252,13 @@ std::string reportToJson(const Report& r, int indent)
     for (const Diagnostic& d : r.diagnostics)
         diagnostics.push_back(json { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
             { "message", d.message } });
+    json network { { "name", r.network }, { "input_shape", shapeJson(r.input) }, { "output_shape", shapeJson(r.output) },
+        { "convolutions", r.convolutions } };
+    if (!r.origins.empty())
+        network["uncounted_rows"] = r.uncountedRows;
     json doc {
         { "config", configJson(r.config) },
-        { "network", json { { "name", r.network }, { "input_shape", shapeJson(r.input) },
-                         { "output_shape", shapeJson(r.output) }, { "convolutions", r.convolutions } } },
+        { "network", network },
         { "conventions", conventionsText(r.config) },
         { "results", results },
         { "diagnostics", diagnostics },
@@ -272,7 +291,7 @@ std::string reportToTable(const Report& r)
     std::ostringstream o;
     o << reportTitle(r) << "\n"
       << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
-      << " parameters\n"
+      << " parameters" << uncountedNote(r) << "\n"
       << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << ". Time: roofline bound.\n";
     const bool algorithms = r.config.algorithm != ConvAlgorithm::Direct || !r.config.layerAlgorithms.empty();
     // Column widths: sum + separators = 98, fits a 100-column terminal.

@@ -2,6 +2,7 @@
 
 #include "format.h"
 #include "networks.h"
+#include "onnx_model.h"
 
 #include <algorithm>
 #include <array>
@@ -221,6 +222,10 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
     report.network = net.name;
     report.input = net.input;
     report.output = net.output();
+    report.origins = net.origins;
+    report.diagnostics = net.diagnostics;
+    for (const Layer& l : net.layers)
+        report.uncountedRows += l.op == Op::Uncounted ? 1 : 0;
     for (const Layer& l : net.layers)
         report.convolutions += (l.op == Op::Conv || l.op == Op::ConvTranspose) ? 1 : 0;
 
@@ -279,6 +284,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.flops = row.flops;
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
+            lr.origin = row.layer ? row.layer->origin : -1;
             // Streaming rows move the same bytes through every level.
             lr.l2Bytes = r.l2Bandwidth > 0 ? row.bytes : 0;
             lr.l1Bytes = r.l1Bandwidth > 0 ? row.bytes : 0;
@@ -385,7 +391,7 @@ std::string conventionsText(const Config& config)
         + (config.traffic == TrafficModel::Tiled
                   ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
                   : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
-        + algorithm;
+        + algorithm + (isOnnxFile(config.model) ? "; " + onnxConventions() : std::string());
 }
 
 } // namespace rfx

@@ -47,6 +47,7 @@ struct LayerResult {
     double l2Bytes = 0;
     double l1Bytes = 0;
     MemoryLevel level = MemoryLevel::Dram; ///< the level that bounds the row when bound == Memory
+    int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
 };
 
 struct Totals {
@@ -96,6 +97,8 @@ struct Report {
     int convolutions = 0; ///< conv + conv_transpose rows (a separable conv counts 2)
     std::vector<DeviceResult> results;
     std::vector<Diagnostic> diagnostics;
+    std::vector<RowOrigin> origins; ///< imported networks: the ONNX node of each row (LayerResult::origin)
+    int uncountedRows = 0; ///< rows of operators the tool does not count (imported networks)
 };
 
 /// Holds the network's per-layer cost against each device's roofline:

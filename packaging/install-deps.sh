@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
     libqt6opengl6-dev     # Qt6Charts' CMake config needs Qt6OpenGL's, only a Recommends of qt6-base-dev
     nlohmann-json3-dev
+    libonnx-dev libprotobuf-dev   # ONNX models (libonnx-dev does not pull libprotobuf-dev)
     libbenchmark-dev      # engine benchmarks (target 'bench')
     xvfb xauth            # headless GUI tests and screenshots
     fonts-dejavu-core     # text in the window, the exports and the screenshot tests

@@ -1,0 +1,81 @@
+#pragma once
+// Internal to the ONNX importer (onnx_model.cpp, onnx_shapes.cpp, onnx_ops.cpp): the one header that
+// includes ONNX's own. Nothing outside core/onnx_* includes it.
+
+#include "network.h"
+#include "onnx_model.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rfx::onnximport {
+
+/// A problem with the file: the message names the node and field where there is one.
+struct ImportError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// A small integer or float tensor whose values are known without running the network: constants and
+/// shape computations (Shape, Gather, Slice, Concat, arithmetic), as exporters emit for crops and reshapes.
+struct Value {
+    std::vector<std::int64_t> dims;
+    std::vector<double> data;
+    bool integer = true;
+};
+
+struct Initializer {
+    std::vector<std::int64_t> dims;
+    std::int64_t elements = 1;
+    bool floating = false;
+};
+
+/// The parsed model without its weights: what every configuration starts from.
+struct Skeleton {
+    onnx::ModelProto model; ///< weights moved to typed graph inputs; small integer tensors keep their values
+    std::map<std::string, Initializer, std::less<>> initializers; ///< every initializer of the file
+    /// Floating-point initializers that are not parameters: BatchNormalization's running mean and variance,
+    /// Resize's scales, Clip's bounds, Pad's value
+    std::set<std::string, std::less<>> statistics;
+    std::vector<std::string> realInputs; ///< graph inputs that are not initializers
+};
+
+/// Whether an initializer is a parameter: floating point, not in Skeleton::statistics, and not a scalar
+/// constant (a divisor, an exponent).
+inline bool isParameter(const Skeleton& s, const std::string& name, const Initializer& init)
+{
+    return init.floating && !s.statistics.count(name) && init.elements > 1;
+}
+
+/// Inferred extents of every tensor, and the values of those that are known.
+struct Shapes {
+    std::unordered_map<std::string, std::vector<std::int64_t>> dims;
+    std::unordered_map<std::string, Value> values;
+    std::set<std::string, std::less<>> assumed; ///< outputs of unknown operators, assumed shaped as their first input
+};
+
+/// Binds the inputs' symbolic extents (OnnxInput) and infers every tensor's shape with ONNX's own
+/// shape inference, evaluating shape computations in between until every shape is known.
+Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file);
+
+/// Turns the nodes into rows (onnx_ops.cpp): counted operators by the conventions of onnx_ops.h,
+/// metadata and constant computations as nothing, unknown operators as uncounted rows.
+Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file,
+    const std::string& name);
+
+/// The counting conventions (onnxConventions()).
+std::string conventionsOfImport();
+
+/// "node 'conv1' (Conv)" or "node 12 (Conv)" when the node has no name.
+std::string nodeLabel(const onnx::NodeProto& node, int index);
+
+/// Reads a tensor's values when it is small and stored in the file (integers and floats, up to 4,096).
+bool readValue(const onnx::TensorProto& tensor, Value& value);
+
+} // namespace rfx::onnximport

@@ -1,0 +1,419 @@
+// Reading, checking and caching ONNX models with the ONNX project's own library (libonnx-dev):
+// the protobuf classes of onnx-ml.pb.h, onnx::checker and onnx::shape_inference.
+#include "onnx_model.h"
+
+#include "onnx_internal.h"
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <list>
+#include <mutex>
+
+namespace rfx {
+
+using namespace onnximport;
+
+std::string onnxConventions() { return conventionsOfImport(); }
+
+bool isOnnxFile(std::string_view model) { return model.size() > 5 && model.ends_with(".onnx"); }
+
+struct OnnxModel::Impl {
+    std::string file;
+    std::string name;
+    Skeleton skeleton;
+    std::vector<OnnxInput> inputs;
+    std::int64_t parameters = 0;
+    std::vector<Diagnostic> warnings;
+    int defaultImage = 224;
+
+    // The last few configurations' networks: dragging a slider back and forth costs nothing.
+    struct Key {
+        int batch, height, width, bits;
+        bool fusion;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    mutable std::mutex mutex;
+    mutable std::list<std::pair<Key, BuildResult>> recent;
+};
+
+namespace {
+
+// protobuf reads through this, so that a large file reports progress and can be cancelled.
+class ProgressStream : public google::protobuf::io::CopyingInputStream {
+public:
+    ProgressStream(std::istream& in, std::uint64_t total, const LoadProgress& progress)
+        : m_in(in)
+        , m_total(total)
+        , m_progress(progress)
+    {
+    }
+    int Read(void* buffer, int size) override
+    {
+        if (m_cancelled)
+            return -1;
+        m_in.read(static_cast<char*>(buffer), size);
+        const auto got = m_in.gcount();
+        m_done += std::uint64_t(got);
+        if (m_progress && !m_progress(m_done, m_total)) {
+            m_cancelled = true;
+            return -1;
+        }
+        return int(got);
+    }
+    bool cancelled() const { return m_cancelled; }
+
+private:
+    std::istream& m_in;
+    std::uint64_t m_total;
+    std::uint64_t m_done = 0;
+    const LoadProgress& m_progress;
+    bool m_cancelled = false;
+};
+
+bool isFloating(int type)
+{
+    using T = onnx::TensorProto;
+    return type == T::FLOAT || type == T::DOUBLE || type == T::FLOAT16 || type == T::BFLOAT16;
+}
+
+std::string genericNameOr(const std::string& graphName, const std::string& file)
+{
+    static const char* generic[] = { "", "torch_jit", "torch-jit-export", "main_graph", "tf2onnx", "graph" };
+    if (std::find(std::begin(generic), std::end(generic), graphName) == std::end(generic))
+        return graphName;
+    return std::filesystem::path(file).stem().string();
+}
+
+void checkOpsets(const onnx::ModelProto& m, const std::string& file)
+{
+    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    if (m.opset_import_size() == 0)
+        throw ImportError(file + ": opset_import: the model names no operator set");
+    for (const auto& op : m.opset_import()) {
+        const std::string domain = op.domain() == "ai.onnx" ? "" : op.domain();
+        auto it = known.find(domain);
+        if (it != known.end() && op.version() > it->second.second)
+            throw ImportError(file + ": opset_import: " + (domain.empty() ? "the ONNX opset" : "opset of '" + domain + "'")
+                + " is version " + std::to_string(op.version()) + ", newer than this build's ONNX library knows (up to "
+                + std::to_string(it->second.second) + "); re-export with opset_version=" + std::to_string(it->second.second));
+    }
+}
+
+// The inputs the configuration binds, and checks of the extents the file fixes.
+std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file)
+{
+    std::vector<OnnxInput> inputs;
+    for (const auto& in : s.model.graph().input()) {
+        if (std::find(s.realInputs.begin(), s.realInputs.end(), in.name()) == s.realInputs.end())
+            continue;
+        OnnxInput d;
+        d.name = in.name();
+        if (!in.type().has_tensor_type())
+            throw ImportError(file + ": input '" + in.name() + "': not a tensor (sequences and maps are not modelled)");
+        const auto& t = in.type().tensor_type();
+        d.floating = isFloating(t.elem_type());
+        if (!t.has_shape())
+            throw ImportError(file + ": input '" + in.name() + "': the file gives no shape (not even its rank)");
+        const int rank = t.shape().dim_size();
+        for (int i = 0; i < rank; ++i) {
+            const auto& dim = t.shape().dim(i);
+            const bool symbolic = !dim.has_dim_value() || dim.dim_value() == -1;
+            if (!symbolic && dim.dim_value() <= 0)
+                throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " is "
+                    + std::to_string(dim.dim_value()) + "; extents must be positive (or symbolic)");
+            d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param()) : std::to_string(dim.dim_value()));
+            if (!symbolic)
+                continue;
+            if (i == 0)
+                d.batchBound = true;
+            else if (i == 2 && rank >= 3)
+                d.heightBound = true;
+            else if (i == 3 && rank == 4)
+                d.widthBound = true;
+            else
+                throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " ('" + d.dims.back()
+                    + "') is symbolic, and no control sets it (the batch sets extent 0, the image size extents 2 and 3)");
+        }
+        inputs.push_back(std::move(d));
+    }
+    if (inputs.empty())
+        throw ImportError(file + ": the graph has no input that is not an initializer");
+    return inputs;
+}
+
+// Moves every initializer out of the graph: floating-point weights become typed graph inputs (shape
+// inference needs only their shapes), small integer tensors stay with their values.
+Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::vector<Diagnostic>& warnings)
+{
+    Skeleton s;
+    s.model = std::move(model);
+    onnx::GraphProto& g = *s.model.mutable_graph();
+    std::set<std::string, std::less<>> inputNames;
+    for (const auto& in : g.input())
+        inputNames.insert(in.name());
+    std::string externalData; // the first weight file named by an initializer
+    google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+    for (auto& t : *g.mutable_initializer()) {
+        Initializer info;
+        for (auto d : t.dims()) {
+            if (d < 0)
+                throw ImportError(file + ": initializer '" + t.name() + "': extent " + std::to_string(d) + " is negative");
+            info.dims.push_back(d);
+            info.elements = d != 0 && info.elements > (std::int64_t(1) << 50) / d ? -1 : info.elements * d;
+            if (info.elements < 0)
+                throw ImportError(file + ": initializer '" + t.name() + "': its extents' product overflows");
+        }
+        info.floating = isFloating(t.data_type());
+        if (!s.initializers.emplace(t.name(), info).second)
+            throw ImportError(file + ": initializer '" + t.name() + "' is given twice");
+        Value v;
+        if (readValue(t, v)) { // small tensors keep their values: shapes, indices, scales, Clip's bounds
+            kept.Add()->CopyFrom(t);
+        } else {
+            if (t.data_location() == onnx::TensorProto::EXTERNAL && externalData.empty())
+                for (const auto& kv : t.external_data())
+                    if (kv.key() == "location")
+                        externalData = kv.value();
+            if (!inputNames.count(t.name())) {
+                onnx::ValueInfoProto* in = g.add_input();
+                in->set_name(t.name());
+                auto* tt = in->mutable_type()->mutable_tensor_type();
+                tt->set_elem_type(t.data_type());
+                auto* shape = tt->mutable_shape();
+                for (auto d : t.dims())
+                    shape->add_dim()->set_dim_value(d);
+            }
+        }
+    }
+    g.mutable_initializer()->Swap(&kept);
+    // The checker wants every graph output's shape; inference gives them anyway, so an output the
+    // exporter left without one gets an empty shape here (it is cleared before inference).
+    for (auto& out : *g.mutable_output())
+        if (out.type().has_tensor_type() && !out.type().tensor_type().has_shape())
+            out.mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (const auto& in : g.input())
+        if (!s.initializers.count(in.name()))
+            s.realInputs.push_back(in.name());
+    // Floating-point initializers that are not parameters: BatchNormalization's running statistics and
+    // the operands that steer an operator (Resize's scales, Clip's bounds, Pad's value).
+    static const std::map<std::string, std::vector<int>, std::less<>> steering {
+        { "BatchNormalization", { 3, 4 } }, { "Resize", { 1, 2 } }, { "Upsample", { 1 } }, { "Clip", { 1, 2 } }, { "Pad", { 2 } },
+    };
+    for (const auto& n : g.node())
+        if (auto it = steering.find(n.op_type()); it != steering.end() && (n.domain().empty() || n.domain() == "ai.onnx"))
+            for (int i : it->second)
+                if (i < n.input_size())
+                    s.statistics.insert(n.input(i));
+    // The weights' values are never needed, so a missing external data file costs nothing but a word.
+    if (!externalData.empty()) {
+        const auto where = std::filesystem::path(file).parent_path() / externalData;
+        std::error_code ec;
+        const bool present = std::filesystem::exists(where, ec);
+        warnings.push_back({ present ? Severity::Info : Severity::Warning, file, "initializer",
+            "the weights are external data in '" + externalData + "'"
+                + (present ? std::string("; only their shapes are needed, so it is not read")
+                           : std::string(", which is missing: only their shapes are needed, so the model opens without it")) });
+    }
+    return s;
+}
+
+std::int64_t countParameters(const Skeleton& s)
+{
+    std::int64_t total = 0;
+    for (const auto& [name, init] : s.initializers)
+        if (isParameter(s, name, init))
+            total += init.elements;
+    return total;
+}
+
+std::shared_ptr<const OnnxModel> finish(onnx::ModelProto&& model, const std::string& file)
+{
+    if (!model.has_graph() || model.graph().node_size() == 0)
+        throw ImportError(file + ": not an ONNX model (no graph, or a graph without nodes)");
+    checkOpsets(model, file);
+    auto impl = std::make_unique<OnnxModel::Impl>();
+    impl->file = file;
+    impl->name = genericNameOr(model.graph().name(), file);
+    impl->skeleton = makeSkeleton(std::move(model), file, impl->warnings);
+    try {
+        onnx::checker::check_model(impl->skeleton.model);
+    } catch (const std::exception& e) {
+        throw ImportError(file + ": " + e.what());
+    }
+    impl->inputs = describeInputs(impl->skeleton, file);
+    impl->parameters = countParameters(impl->skeleton);
+    return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
+}
+
+} // namespace
+
+OnnxModel::OnnxModel(std::unique_ptr<Impl> impl)
+    : m(std::move(impl))
+{
+    // Refuse here what cannot be analysed at all, so that the window keeps its work. A model whose image
+    // size is free opens at the first of the usual sizes that works (a valid-padded U-Net needs 572).
+    Config c;
+    c.model = m->file;
+    std::string firstError;
+    for (int size : { 224, 572, 256, 512, 384, 128, 64, 32, 1024 }) {
+        c.unet.height = c.unet.width = size;
+        const BuildResult probe = build(c);
+        if (probe.network) {
+            m->defaultImage = size;
+            const auto& dims = m->inputs.front().dims;
+            if (!imageBound() && dims.size() == 4 && std::isdigit(static_cast<unsigned char>(dims[2][0])) && dims[2].size() < 6
+                && std::stoi(dims[2]) >= kImageRange.min && std::stoi(dims[2]) <= kImageRange.max)
+                m->defaultImage = std::stoi(dims[2]); // what the file fixes, for the controls to show
+            return;
+        }
+        if (firstError.empty())
+            firstError = probe.error;
+        if (!imageBound())
+            break;
+    }
+    throw ImportError(firstError);
+}
+
+int OnnxModel::defaultImageSize() const { return m->defaultImage; }
+OnnxModel::~OnnxModel() = default;
+
+const std::string& OnnxModel::file() const { return m->file; }
+const std::string& OnnxModel::name() const { return m->name; }
+const std::vector<OnnxInput>& OnnxModel::inputs() const { return m->inputs; }
+std::int64_t OnnxModel::parameters() const { return m->parameters; }
+const std::vector<Diagnostic>& OnnxModel::loadWarnings() const { return m->warnings; }
+
+bool OnnxModel::batchBound() const
+{
+    return std::any_of(m->inputs.begin(), m->inputs.end(), [](const OnnxInput& i) { return i.batchBound; });
+}
+
+bool OnnxModel::imageBound() const
+{
+    return std::any_of(m->inputs.begin(), m->inputs.end(), [](const OnnxInput& i) { return i.heightBound || i.widthBound; });
+}
+
+namespace {
+std::string fixedReason(const OnnxModel& model, const char* what)
+{
+    const OnnxInput& in = model.inputs().front();
+    std::string dims;
+    for (const std::string& d : in.dims)
+        dims += (dims.empty() ? "" : "x") + d;
+    return std::string("the model file fixes ") + what + " (input '" + in.name + "' is " + dims + ")";
+}
+} // namespace
+
+std::string OnnxModel::batchFixedReason() const { return batchBound() ? std::string() : fixedReason(*this, "the batch"); }
+std::string OnnxModel::imageFixedReason() const { return imageBound() ? std::string() : fixedReason(*this, "the image size"); }
+
+BuildResult OnnxModel::build(const Config& config) const
+{
+    const Impl::Key key { config.batch, config.unet.height, config.unet.width, config.bits,
+        config.fusion || config.traffic == TrafficModel::Fused };
+    std::lock_guard lock(m->mutex);
+    for (auto it = m->recent.begin(); it != m->recent.end(); ++it)
+        if (it->first == key) {
+            m->recent.splice(m->recent.begin(), m->recent, it);
+            return it->second;
+        }
+    BuildResult r;
+    try {
+        Config c = config;
+        c.fusion = key.fusion;
+        const Shapes shapes = inferShapes(m->skeleton, m->inputs, c, m->file);
+        Network net = translate(m->skeleton, shapes, c, m->file, m->name);
+        net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
+        r.network = std::move(net);
+    } catch (const ImportError& e) {
+        r.error = e.what();
+    } catch (const std::exception& e) { // onnx::InferenceError, ValidationError
+        r.error = m->file + ": " + e.what();
+    }
+    m->recent.emplace_front(key, r);
+    if (m->recent.size() > 8)
+        m->recent.pop_back();
+    return r;
+}
+
+OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
+{
+    OnnxLoad out;
+    try {
+        if (bytes.empty())
+            throw ImportError(file + ": the file is empty");
+        onnx::ModelProto model;
+        if (bytes.size() > kMaxOnnxFileBytes || !model.ParseFromArray(bytes.data(), int(bytes.size())))
+            throw ImportError(file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+        out.model = finish(std::move(model), file);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
+{
+    OnnxLoad out;
+    try {
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(path, ec);
+        if (ec)
+            throw ImportError(path + ": cannot read the model file (" + ec.message() + ")");
+        if (size == 0)
+            throw ImportError(path + ": the file is empty");
+        if (size > kMaxOnnxFileBytes)
+            throw ImportError(path + ": the file is " + std::to_string(size / (1 << 20))
+                + " MiB; protobuf reads ONNX files under 2 GiB. Save the weights as external data "
+                  "(onnx.save_model(..., save_as_external_data=True)): only the graph is needed here");
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw ImportError(path + ": cannot open the model file for reading");
+        ProgressStream stream(in, size, progress);
+        google::protobuf::io::CopyingInputStreamAdaptor adaptor(&stream);
+        onnx::ModelProto model;
+        const bool parsed = model.ParseFromZeroCopyStream(&adaptor);
+        if (stream.cancelled())
+            throw ImportError(path + ": opening was cancelled");
+        if (!parsed)
+            throw ImportError(path + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+        out.model = finish(std::move(model), path);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+OnnxLoad cachedOnnxModel(const std::string& path)
+{
+    struct Cached {
+        std::filesystem::file_time_type mtime;
+        std::uintmax_t size = 0;
+        OnnxLoad load;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Cached> cache;
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(path, ec);
+    const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
+    if (ec)
+        return { nullptr, path + ": cannot read the model file (" + ec.message() + ")" };
+    std::lock_guard lock(mutex);
+    auto it = cache.find(path);
+    if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
+        return it->second.load;
+    Cached c { mtime, size, loadOnnxModel(path) };
+    if (cache.size() >= 8)
+        cache.clear(); // a handful of models per session; no need for anything smarter
+    cache[path] = c;
+    return c.load;
+}
+
+} // namespace rfx

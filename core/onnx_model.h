@@ -1,0 +1,92 @@
+#pragma once
+
+#include "config.h"
+#include "diagnostic.h"
+#include "unet.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// A model value naming an ONNX file rather than a built-in network (it ends in ".onnx").
+bool isOnnxFile(std::string_view model);
+
+/// One input of an imported model, as the file gives it, and what the configuration binds in it.
+/// Symbolic or unknown extents ("batch", "height", -1) are bound: the first from the batch, the
+/// spatial ones (extents 2 and 3 of an image, extent 2 of a sequence) from the image height and width.
+/// Extents the file fixes stay fixed.
+struct OnnxInput {
+    std::string name;
+    std::vector<std::string> dims; ///< "batch", "3", "height": each extent as the file writes it
+    bool floating = true; ///< a floating-point input (token ids are integers)
+    bool batchBound = false; ///< the batch control sets extent 0
+    bool heightBound = false; ///< the image height sets extent 2
+    bool widthBound = false; ///< the image width sets extent 3
+};
+
+/// A parsed ONNX model: parsed and checked once (weights dropped, shapes kept), then re-derived for
+/// each configuration (batch, image size, precision, fusion) by shape inference. Thread-safe.
+class OnnxModel {
+public:
+    struct Impl;
+    explicit OnnxModel(std::unique_ptr<Impl> impl);
+    ~OnnxModel();
+    OnnxModel(const OnnxModel&) = delete;
+    OnnxModel& operator=(const OnnxModel&) = delete;
+
+    const std::string& file() const;
+    /// The graph's name, or the file's name when the exporter left a generic one ("torch_jit", "main_graph").
+    const std::string& name() const;
+    const std::vector<OnnxInput>& inputs() const;
+    /// Whether the batch / the image size change the model (some input has that extent symbolic).
+    bool batchBound() const;
+    bool imageBound() const;
+    /// Why the batch or image controls cannot change this model ("the file fixes the input at 1x3x224x224"),
+    /// empty when they can.
+    std::string batchFixedReason() const;
+    std::string imageFixedReason() const;
+    /// The image size the model opens at when the configuration names none: 224, or the first of the usual
+    /// sizes at which every shape works out (572 for a valid-padded U-Net). Fixed extents win over it.
+    int defaultImageSize() const;
+    /// Floating-point initializers, each counted once, BatchNormalization's running statistics excluded.
+    std::int64_t parameters() const;
+    /// Warnings of the load itself (missing external weights, ...): every build repeats them.
+    const std::vector<Diagnostic>& loadWarnings() const;
+
+    /// The network for this configuration: shapes inferred with the configuration's batch and image
+    /// size, one or more rows per counted node. Recent configurations are cached.
+    BuildResult build(const Config& config) const;
+
+private:
+    std::unique_ptr<Impl> m;
+};
+
+struct OnnxLoad {
+    std::shared_ptr<const OnnxModel> model;
+    std::string error; ///< set when model is null: "FILE: node 'x' (Conv): ..."
+};
+
+/// Called while a file is read with the bytes read so far and the file's size; return false to cancel.
+using LoadProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+
+/// Reads, parses and checks an ONNX file (onnx::checker, then shape inference at the default
+/// configuration, so that a model that cannot be analysed is refused here, with the reason).
+OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress = {});
+/// The same from bytes in memory; `file` names the source in messages (the fuzz target).
+OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file);
+/// loadOnnxModel, cached by path, modification time and size (what each slider step uses).
+OnnxLoad cachedOnnxModel(const std::string& path);
+
+/// How imported operators are counted, for every report's conventions (README "ONNX models").
+std::string onnxConventions();
+
+/// The largest file protobuf can parse (just under 2 GiB); bigger models keep their weights as
+/// external data, which the importer does not need.
+inline constexpr std::uint64_t kMaxOnnxFileBytes = (std::uint64_t(1) << 31) - 1;
+
+} // namespace rfx

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Makes the ONNX test fixtures under tests/data/onnx/ (run it from anywhere; it writes next to itself).
+
+Needs Debian 12's python3-onnx (1.12), python3-torch and python3-torchvision (CPU). The fixtures are
+committed, so the tests need none of these.
+
+- Real models come from PyTorch's own exporter (torch.onnx.export, opset 13) with a dynamic batch and,
+  where the network allows, a dynamic image size. Their weights are moved to an external data file
+  that is *not* shipped (the importer only needs shapes; a missing weight file is a warning).
+- ops/*.onnx: one small graph per operator, built with onnx.helper, for the hand-worked tests in
+  tests/tst_onnx_ops.cpp.
+"""
+import os
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def strip_weights(path, data_name):
+    """Moves every initializer's data to `data_name` beside the model, then deletes that file."""
+    model = onnx.load(path)
+    onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True,
+                    location=data_name, size_threshold=0)
+    os.remove(os.path.join(os.path.dirname(path), data_name))
+
+
+def randomize(module):
+    """Random weights and statistics: the exporter merges initializers that are equal (fresh batch norms
+    fold into identical zero biases), which would hide how many the real, trained model stores."""
+    import torch
+    torch.manual_seed(0)
+    with torch.no_grad():
+        for t in list(module.parameters()) + [b for b in module.buffers() if b.dtype.is_floating_point]:
+            t.copy_(torch.rand_like(t) + 0.5)
+
+
+def export(module, sample, name, dynamic_size=True):
+    import torch
+    randomize(module)
+    module.eval()
+    path = os.path.join(HERE, name + ".onnx")
+    axes = {0: "batch"}
+    if dynamic_size:
+        axes.update({2: "height", 3: "width"})
+    torch.onnx.export(module, sample, path, input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": axes, "output": {0: "batch"}}, opset_version=13,
+                      do_constant_folding=True)
+    strip_weights(path, name + ".weights")
+    print("wrote", path)
+
+
+def unet():
+    """The classic U-Net (Ronneberger et al. 2015): valid 3x3 convolutions, 2x2 max-pools, 2x2 up-convolutions
+    and centre crops of the skip connections (the crop is traced as Shape/Slice arithmetic)."""
+    import torch
+    from torch import nn
+
+    def block(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3), nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3),
+                             nn.ReLU(inplace=True))
+
+    class UNet(nn.Module):
+        def __init__(self, cin=1, classes=2, f=64, depth=4):
+            super().__init__()
+            ch = [f * 2 ** d for d in range(depth + 1)]
+            self.down = nn.ModuleList([block(cin if d == 0 else ch[d - 1], ch[d]) for d in range(depth)])
+            self.bottom = block(ch[depth - 1], ch[depth])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(ch[d + 1], ch[d], 2, stride=2) for d in reversed(range(depth))])
+            self.dec = nn.ModuleList([block(2 * ch[d], ch[d]) for d in reversed(range(depth))])
+            self.head = nn.Conv2d(ch[0], classes, 1)
+            self.pool = nn.MaxPool2d(2)
+
+        def forward(self, x):
+            skips = []
+            for b in self.down:
+                x = b(x)
+                skips.append(x)
+                x = self.pool(x)
+            x = self.bottom(x)
+            for up, dec, s in zip(self.up, self.dec, reversed(skips)):
+                x = up(x)
+                dy = (s.shape[2] - x.shape[2]) // 2
+                dx = (s.shape[3] - x.shape[3]) // 2
+                s = s[:, :, dy:dy + x.shape[2], dx:dx + x.shape[3]]
+                x = dec(torch.cat([s, x], dim=1))
+            return self.head(x)
+
+    export(UNet(), torch.randn(1, 1, 572, 572), "unet")
+
+
+def torchvision_models():
+    import torch
+    import torchvision
+    export(torchvision.models.alexnet(), torch.randn(1, 3, 224, 224), "alexnet", dynamic_size=False)
+    export(torchvision.models.resnet50(), torch.randn(1, 3, 224, 224), "resnet50")
+
+
+# --- one small graph per operator -----------------------------------------------------------------
+F = TensorProto.FLOAT
+
+
+def const(name, values, dims=None, dtype=F):
+    import numpy as np
+    arr = np.array(values, dtype=np.float32 if dtype == F else np.int64)
+    return helper.make_tensor(name, dtype, dims if dims is not None else arr.shape, arr.flatten().tolist())
+
+
+def weight(name, dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return helper.make_tensor(name, F, dims, [0.5] * n)
+
+
+def op_model(name, nodes, x_dims, initializers=(), opset=13, x_type=F, extra_inputs=()):
+    x = helper.make_tensor_value_info("x", x_type, x_dims)
+    y = helper.make_tensor_value_info("y", F, None)
+    graph = helper.make_graph(nodes, name, [x] + list(extra_inputs), [y], list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="make_fixtures.py")
+    os.makedirs(os.path.join(HERE, "ops"), exist_ok=True)
+    onnx.save(model, os.path.join(HERE, "ops", name + ".onnx"))
+
+
+def n(op, inputs, outputs=("y",), **attrs):
+    return helper.make_node(op, list(inputs), list(outputs), name=op.lower(), **attrs)
+
+
+X4 = ["N", 4, 8, 8]  # 256 elements at batch 1
+
+
+def operators():
+    op_model("conv2d", [n("Conv", ["x", "w", "b"], pads=[1, 1, 1, 1])], X4, [weight("w", [8, 4, 3, 3]), weight("b", [8])])
+    op_model("conv1d", [n("Conv", ["x", "w"])], ["N", 4, 16], [weight("w", [8, 4, 3])])
+    op_model("conv_grouped", [n("Conv", ["x", "w"], group=2, strides=[2, 2], dilations=[2, 2], pads=[1, 0, 0, 1])], X4,
+             [weight("w", [8, 2, 3, 3])])
+    op_model("conv_autopad", [n("Conv", ["x", "w"], strides=[2, 2], auto_pad="SAME_UPPER")], X4, [weight("w", [8, 4, 3, 3])])
+    op_model("conv_transpose", [n("ConvTranspose", ["x", "w"], strides=[2, 2], output_padding=[1, 1])], X4,
+             [weight("w", [4, 6, 2, 2])])
+    op_model("conv_transpose_shape", [n("ConvTranspose", ["x", "w"], strides=[2, 2], output_shape=[16, 16])], X4,
+             [weight("w", [4, 6, 2, 2])])
+    op_model("gemm", [n("Gemm", ["x", "w", "b"], transB=1)], ["N", 16], [weight("w", [8, 16]), weight("b", [8])])
+    op_model("gemm_transa", [n("Gemm", ["x", "w"], transA=1)], [16, 3], [weight("w", [16, 8])])
+    op_model("matmul3d", [n("MatMul", ["x", "w"])], ["N", 5, 6], [weight("w", [6, 7])])
+    op_model("matmul4d", [n("MatMul", ["x", "w"])], ["N", 2, 5, 6], [weight("w", [1, 6, 3])])
+    op_model("batchnorm", [n("BatchNormalization", ["x", "s", "b", "m", "v"])], X4,
+             [weight("s", [4]), weight("b", [4]), weight("m", [4]), weight("v", [4])])
+    op_model("instancenorm", [n("InstanceNormalization", ["x", "s", "b"])], X4, [weight("s", [4]), weight("b", [4])])
+    op_model("layernorm", [n("LayerNormalization", ["x", "s", "b"], axis=-1)], ["N", 5, 6], [weight("s", [6]), weight("b", [6])],
+             opset=17)
+    for op in ["Relu", "Sigmoid", "Tanh", "HardSigmoid", "Erf", "Sqrt", "Exp", "Neg", "Reciprocal"]:
+        op_model(op.lower(), [n(op, ["x"])], X4)
+    op_model("hardswish", [n("HardSwish", ["x"])], X4, opset=14)
+    op_model("leakyrelu", [n("LeakyRelu", ["x"], alpha=0.1)], X4)
+    op_model("prelu", [n("PRelu", ["x", "slope"])], X4, [weight("slope", [4, 1, 1])])
+    op_model("clip", [n("Clip", ["x", "lo", "hi"])], X4, [const("lo", 0.0, []), const("hi", 6.0, [])])
+    op_model("softmax", [n("Softmax", ["x"], axis=1)], X4)
+    op_model("logsoftmax", [n("LogSoftmax", ["x"], axis=1)], X4)
+    for op in ["Add", "Sub", "Mul", "Div", "Pow"]:  # broadcasting a per-channel constant
+        op_model(op.lower(), [n(op, ["x", "k"])], X4, [const("k", [1.0, 2.0, 3.0, 4.0], [4, 1, 1])])
+    op_model("add_residual", [n("Relu", ["x"], ["r"]), n("Add", ["x", "r"])], X4)
+    op_model("reducemean", [n("ReduceMean", ["x"], axes=[2, 3])], X4)
+    op_model("reducesum", [n("ReduceSum", ["x", "axes"])], X4, [const("axes", [2, 3], dtype=TensorProto.INT64)])
+    op_model("maxpool", [n("MaxPool", ["x"], kernel_shape=[2, 2], strides=[2, 2])], X4)
+    op_model("averagepool", [n("AveragePool", ["x"], kernel_shape=[3, 3], pads=[1, 1, 1, 1])], X4)
+    op_model("globalaveragepool", [n("GlobalAveragePool", ["x"])], X4)
+    op_model("globalmaxpool", [n("GlobalMaxPool", ["x"])], X4)
+    op_model("concat", [n("Relu", ["x"], ["r"]), n("Concat", ["x", "r"], axis=1)], X4)
+    op_model("split", [n("Split", ["x"], ["y", "z"], axis=1)], X4)
+    op_model("slice", [n("Slice", ["x", "st", "en", "ax"])], X4,
+             [const("st", [2], dtype=TensorProto.INT64), const("en", [6], dtype=TensorProto.INT64),
+              const("ax", [2], dtype=TensorProto.INT64)])
+    op_model("pad", [n("Pad", ["x", "p"])], X4, [const("p", [0, 0, 1, 1, 0, 0, 1, 1], dtype=TensorProto.INT64)])
+    op_model("resize_nearest", [n("Resize", ["x", "", "sc"], mode="nearest")], X4, [const("sc", [1.0, 1.0, 2.0, 2.0])])
+    op_model("resize_linear", [n("Resize", ["x", "", "sc"], mode="linear")], X4, [const("sc", [1.0, 1.0, 2.0, 2.0])])
+    op_model("upsample", [n("Upsample", ["x", "sc"], mode="nearest")], X4, [const("sc", [1.0, 1.0, 2.0, 2.0])], opset=9)
+    op_model("transpose", [n("Transpose", ["x"], perm=[0, 2, 3, 1])], X4)
+    op_model("gather", [n("Gather", ["x", "i"], axis=1)], X4, [const("i", [0, 2], dtype=TensorProto.INT64)])
+    op_model("where", [n("Greater", ["x", "zero"], ["c"]), n("Where", ["c", "x", "zero"])], X4, [const("zero", 0.0, [])])
+    op_model("expand", [n("Expand", ["x", "s"])], ["N", 4, 1, 8], [const("s", [1, 4, 8, 8], dtype=TensorProto.INT64)])
+    op_model("tile", [n("Tile", ["x", "r"])], X4, [const("r", [1, 1, 2, 1], dtype=TensorProto.INT64)])
+    # Free operators: a chain of metadata ops around one ReLU is one row.
+    op_model("free", [n("Reshape", ["x", "s"], ["a"]), n("Identity", ["a"], ["b"]), n("Dropout", ["b"], ["c"]),
+                      n("Unsqueeze", ["c", "ax"], ["d"]), n("Squeeze", ["d", "ax"], ["e"]), n("Flatten", ["e"], ["f"], axis=1),
+                      n("Relu", ["f"])], X4,
+             [const("s", [0, 16, 16], dtype=TensorProto.INT64), const("ax", [1], dtype=TensorProto.INT64)])
+    # An operator the tool does not know (a custom domain) between two it does.
+    unknown = helper.make_node("Frobnicate", ["r"], ["u"], name="frob", domain="com.example")
+    x = helper.make_tensor_value_info("x", F, X4)
+    y = helper.make_tensor_value_info("y", F, None)
+    graph = helper.make_graph([n("Relu", ["x"], ["r"]), unknown, n("Sigmoid", ["u"])], "unknown", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)])
+    onnx.save(model, os.path.join(HERE, "ops", "unknown.onnx"))
+    print("wrote", os.path.join(HERE, "ops"))
+
+
+if __name__ == "__main__":
+    operators()
+    torchvision_models()
+    unet()

@@ -1,0 +1,192 @@
+// Real models exported by PyTorch (tests/data/onnx/make_fixtures.py) against published counts and the
+// built-in networks: the importer counts what PyTorch's own model is.
+#include "cost.h"
+#include "networks.h"
+#include "onnx_model.h"
+#include "roofline.h"
+#include "testpaths.h"
+#include "testutils.h"
+
+#include <numeric>
+
+using namespace rfx;
+
+namespace {
+
+std::string fixture(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/" + name; }
+
+Config onnxConfig(const char* name, int batch = 1, int image = 224)
+{
+    Config c;
+    c.model = fixture(name);
+    c.batch = batch;
+    c.unet.height = c.unet.width = image;
+    return c;
+}
+
+Network built(const Config& c)
+{
+    BuildResult b = buildNetwork(c);
+    if (!b.network)
+        qFatal("%s", b.error.c_str());
+    return std::move(*b.network);
+}
+
+// Multiply-adds of the matrix rows (convolutions, linear layers, matrix products): what torchvision's
+// model cards and the papers publish.
+double macs(const Network& net)
+{
+    double m = 0;
+    for (const Layer& l : net.layers)
+        if (runsOnMatrixUnits(l.op))
+            m += forwardFlops(l) / 2;
+    return m;
+}
+
+std::int64_t params(const Network& net)
+{
+    return std::accumulate(net.layers.begin(), net.layers.end(), std::int64_t { 0 },
+        [](std::int64_t s, const Layer& l) { return s + layerParams(l); });
+}
+
+} // namespace
+
+class TestOnnx : public QObject {
+    Q_OBJECT
+
+private slots:
+    // torchvision's AlexNet: 61,100,840 parameters (torchvision's model card, and the built-in
+    // network's test), 714,188,480 multiply-adds at 224 x 224 (torchvision's "0.71 GFLOPS").
+    void alexNetMatchesTorchvision()
+    {
+        const Network net = built(onnxConfig("alexnet.onnx"));
+        QCOMPARE(params(net), std::int64_t { 61'100'840 });
+        QCOMPARE(macs(net), 714'188'480.0);
+        const OnnxLoad load = cachedOnnxModel(fixture("alexnet.onnx"));
+        QVERIFY(load.model);
+        QCOMPARE(load.model->parameters(), std::int64_t { 61'100'840 });
+        QCOMPARE(load.model->name(), std::string("alexnet")); // "torch_jit" is generic: the file's name
+        QCOMPARE(net.layers.front().name, std::string("features.0/Conv"));
+        QCOMPARE(net.origins[size_t(net.layers.front().origin)].onnxOp, std::string("Conv"));
+    }
+
+    // torchvision's ResNet-50: 4,089,184,256 multiply-adds at 224 x 224 (torchvision's "4.09 GFLOPS").
+    // The exporter folds each batch norm into its convolution's bias, so the file stores 25,530,472
+    // floats, counted by onnx's Python API in make_fixtures.py, not torchvision's 25,557,032.
+    void resNet50MatchesTorchvision()
+    {
+        const Network net = built(onnxConfig("resnet50.onnx"));
+        QCOMPARE(macs(net), 4'089'184'256.0);
+        QCOMPARE(params(net), std::int64_t { 25'530'472 });
+        // Every batch: the multiply-adds scale with it, the parameters do not.
+        const Network four = built(onnxConfig("resnet50.onnx", 4));
+        QCOMPARE(macs(four), 4 * 4'089'184'256.0);
+        QCOMPARE(params(four), std::int64_t { 25'530'472 });
+        QCOMPARE(four.input, (Shape { 4, 3, 224, 224 }));
+        // The built-in ResNet-50's convolutions and linear layer: the same multiply-adds.
+        Config builtin;
+        builtin.model = "resnet50";
+        builtin.unet.height = builtin.unet.width = 224;
+        builtin.unet.inChannels = 3;
+        builtin.unet.classes = 1000;
+        QCOMPARE(macs(built(builtin)), 4'089'184'256.0);
+    }
+
+    // The image size binds the symbolic height and width: at 160 x 160 every spatial extent scales by
+    // (160/224)^2 except where rounding differs, so compare with the built-in network at 160.
+    void dynamicImageSizeFollowsTheConfiguration()
+    {
+        for (int image : { 160, 256, 320 }) {
+            Config builtin;
+            builtin.model = "resnet50";
+            builtin.unet.height = builtin.unet.width = image;
+            builtin.unet.inChannels = 3;
+            builtin.unet.classes = 1000;
+            QCOMPARE(macs(built(onnxConfig("resnet50.onnx", 1, image))), macs(built(builtin)));
+        }
+        const OnnxLoad load = cachedOnnxModel(fixture("resnet50.onnx"));
+        QVERIFY(load.model->batchBound());
+        QVERIFY(load.model->imageBound());
+        QCOMPARE(load.model->defaultImageSize(), 224);
+    }
+
+    // AlexNet was exported with a fixed 224 x 224 input: the image size cannot change it, and the
+    // model says why (the window's tooltip, the CLI's warning).
+    void fixedExtentsStayFixed()
+    {
+        const OnnxLoad load = cachedOnnxModel(fixture("alexnet.onnx"));
+        QVERIFY(load.model->batchBound());
+        QVERIFY(!load.model->imageBound());
+        QCOMPARE(load.model->imageFixedReason(), std::string("the model file fixes the image size (input 'input' is batchx3x224x224)"));
+        QCOMPARE(load.model->batchFixedReason(), std::string());
+        QCOMPARE(macs(built(onnxConfig("alexnet.onnx", 1, 320))), 714'188'480.0); // 320 does not apply
+    }
+
+    // The classic U-Net written in PyTorch (valid convolutions, centre crops traced as Shape, Gather,
+    // Sub, Div, Cast, Unsqueeze and Slice) gives the built-in U-Net's convolution rows exactly, at the
+    // default 572 x 572 and at another size and batch, once the exporter's crops are evaluated.
+    void unetEqualsTheBuiltInUNet()
+    {
+        for (auto [batch, image] : { std::pair { 1, 572 }, std::pair { 2, 668 } }) {
+            Config c = onnxConfig("unet.onnx", batch, image);
+            Config builtin;
+            builtin.batch = batch;
+            builtin.unet.height = builtin.unet.width = image;
+            std::vector<double> mine, theirs;
+            for (const Layer& l : built(c).layers)
+                if (l.op == Op::Conv || l.op == Op::ConvTranspose)
+                    mine.push_back(forwardFlops(l));
+            for (const Layer& l : built(builtin).layers)
+                if (l.op == Op::Conv || l.op == Op::ConvTranspose)
+                    theirs.push_back(forwardFlops(l));
+            QCOMPARE(mine.size(), size_t(23));
+            QCOMPARE(mine, theirs);
+        }
+        const Network net = built(onnxConfig("unet.onnx", 1, 572));
+        QCOMPARE(net.output(), (Shape { 1, 2, 388, 388 }));
+        // The same parameters as the built-in network (31,030,658: convolutions and biases).
+        Config builtin;
+        QCOMPARE(params(net), params(built(builtin)));
+        const OnnxLoad load = cachedOnnxModel(fixture("unet.onnx"));
+        QCOMPARE(load.model->defaultImageSize(), 224); // PyTorch's crop works at any size the pools allow
+    }
+
+    // Fusion folds the bias and ReLU rows into the convolution, as for the built-in networks.
+    void fusionFoldsTheEpilogues()
+    {
+        Config c = onnxConfig("alexnet.onnx");
+        const Network plain = built(c);
+        c.fusion = true;
+        const Network fused = built(c);
+        QCOMPARE(fused.layers.size(), size_t(12)); // 5 conv, 3 pool, avgpool, 3 linear
+        QCOMPARE(fused.layers.front().name, std::string("features.0/Conv+bias+relu"));
+        double a = 0, b = 0;
+        for (const Layer& l : plain.layers)
+            a += forwardFlops(l);
+        for (const Layer& l : fused.layers)
+            b += forwardFlops(l);
+        QCOMPARE(a, b);
+        QCOMPARE(params(fused), std::int64_t { 61'100'840 });
+    }
+
+    // Every analysis works on an imported model: training adds the backward pass and the optimizer.
+    void analysesRunOnImportedModels()
+    {
+        Config c = onnxConfig("resnet50.onnx", 8);
+        c.mode = Mode::Training;
+        c.tensorCores = true;
+        c.bits = 16;
+        const AnalysisOutcome out = analyzeConfig(c, { test::shippedDevice("a100-sxm-80gb") });
+        QVERIFY2(out.report, out.error.c_str());
+        const auto& rows = out.report->results[0].layers;
+        QCOMPARE(rows.back().op, Op::Optimizer);
+        QVERIFY(out.report->results[0].totals.time > 0);
+        QCOMPARE(out.report->uncountedRows, 0);
+        // The missing weight file is a warning, not an error.
+        QVERIFY(std::any_of(out.report->diagnostics.begin(), out.report->diagnostics.end(),
+            [](const Diagnostic& d) { return d.severity == Severity::Warning && d.message.find("resnet50.weights") != std::string::npos; }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnx)
+#include "tst_onnx.moc"
