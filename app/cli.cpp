@@ -7,6 +7,7 @@
 #include "measurements.h"
 #include "microbench.h"
 #include "networks.h"
+#include "onnx_model.h"
 #include "options.h"
 #include "report_writer.h"
 #include "roofline.h"
@@ -42,7 +43,7 @@ std::string usage()
 {
     std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv|markdown|latex]\n"
                     "       roofline-cli devices [--format table|json]\n"
-                    "       roofline-cli networks [--format table|json] [--format-help]\n"
+                    "       roofline-cli networks [--model FILE]... [--format table|json] [--format-help]\n"
                     "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
                     "                         [configuration options] [--format table|json|csv]\n"
                     "       roofline-cli compare MEASUREMENTS [configuration options] [--format table|csv]\n"
@@ -60,7 +61,9 @@ void printHelp(std::ostream& out)
         << "\nCommands:\n"
            "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
            "  devices                    list the device library (shipped and user devices)\n"
-           "  networks                   list the built-in networks; --format-help: the custom network format\n"
+           "  networks                   list the built-in networks; --model FILE: describe a model file (its\n"
+           "                             inputs, what binds them, counts, operators); --format-help: the custom\n"
+           "                             network format\n"
            "  tune                       sweep batch, GPU count and clock; Pareto front of time against energy\n"
            "                             and the configurations with least time, energy and energy x delay\n"
            "  compare                    measured layer times (plain CSV, ncu --csv, PyTorch trace) against the\n"
@@ -116,12 +119,6 @@ DeviceLibrary loadLibrary(const Common& common, const std::filesystem::path& exe
     return loadCliDevices(common.extraDirs, exeDir, err);
 }
 
-int usageError(std::ostream& err, const std::string& message)
-{
-    err << "roofline-cli: " << message << "\n" << usage() << "Try 'roofline-cli --help'.\n";
-    return ExitUsage;
-}
-
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     Common common;
@@ -141,69 +138,6 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
         return ExitFailure;
     }
     out << (common.format == "json" ? devicesToJson(lib.devices) : devicesToTable(lib.devices));
-    return ExitOk;
-}
-
-// The built-in networks at their published input: parameters and multiply-accumulates of the
-// convolutions and fully connected layers (the figure torchvision's model table quotes as "GFLOPS").
-int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
-{
-    std::string format = "table";
-    for (size_t i = 0; i < args.size(); ++i) {
-        const SplitOption split = splitOption(args[i]);
-        if (split.name == "--format-help" && !split.value) {
-            out << networkFormatHelp();
-            return ExitOk;
-        }
-        if (split.name == "--format") {
-            if (split.value)
-                format = *split.value;
-            else if (i + 1 < args.size())
-                format = args[++i];
-            else
-                return usageError(err, "--format: missing value");
-            continue;
-        }
-        return usageError(err, "networks: unknown option '" + args[i] + "'");
-    }
-    if (format != "table" && format != "json")
-        return usageError(err, "--format: expected table or json for 'networks', got '" + format + "'");
-    nlohmann::json list = nlohmann::json::array();
-    std::ostringstream table;
-    table << std::left << std::setw(11) << "model" << std::setw(34) << "network" << std::setw(16) << "input"
-          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC" << "\n";
-    for (const ModelInfo& m : builtinModels()) {
-        Config c;
-        c.model = std::string(m.id);
-        c.unet.height = m.height;
-        c.unet.width = m.width;
-        c.unet.inChannels = m.channels;
-        c.unet.classes = m.classes;
-        const BuildResult built = buildNetwork(c);
-        if (!built.network) {
-            err << "roofline-cli: " << m.id << ": " << built.error << "\n";
-            return ExitFailure;
-        }
-        std::int64_t params = 0;
-        double macs = 0;
-        for (const Layer& l : built.network->layers) {
-            params += layerParams(l);
-            if (runsOnMatrixUnits(l.op))
-                macs += forwardFlops(l) / 2;
-        }
-        const std::string input = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
-        list.push_back({ { "id", m.id }, { "name", m.title }, { "input", { m.channels, m.height, m.width } },
-            { "classes", m.classes }, { "params", params }, { "macs", macs } });
-        char gmac[32];
-        std::snprintf(gmac, sizeof gmac, "%.2f", macs / 1e9);
-        table << std::left << std::setw(11) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
-              << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
-    }
-    if (format == "json")
-        out << list.dump(2) << "\n";
-    else
-        out << table.str() << "GMAC: multiply-accumulates of convolutions and linear layers, forward, batch 1 (1 MAC = 2 FLOP).\n"
-            << "Custom networks: --model FILE.json; 'roofline-cli networks --format-help' documents the format.\n";
     return ExitOk;
 }
 
@@ -233,6 +167,14 @@ std::optional<int> chooseDevices(const ConfigOptions& options, const Common& com
         err << "roofline-cli: impossible configuration: " << *problem << "\n";
         return ExitUsage;
     }
+    // An ONNX model's fixed extents win over the options: say so rather than ignore them silently.
+    if (isOnnxFile(options.config.model))
+        if (const OnnxLoad load = cachedOnnxModel(options.config.model); load.model) {
+            if (options.inputGiven && !load.model->imageBound())
+                err << "roofline-cli: warning: --image does not apply: " << load.model->imageFixedReason() << "\n";
+            if (options.config.batch != 1 && !load.model->batchBound())
+                err << "roofline-cli: warning: --batch does not apply: " << load.model->batchFixedReason() << "\n";
+        }
     const DeviceLibrary lib = loadLibrary(common, exeDir, err);
     if (lib.devices.empty()) {
         err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
@@ -264,7 +206,7 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
 
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     if (!outcome.report) {
-        err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
+        err << configFailure(options.config, outcome.error) << "\n";
         return ExitUsage;
     }
     for (const Diagnostic& d : outcome.report->diagnostics)
@@ -346,7 +288,7 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         return *code;
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     if (!outcome.report) {
-        err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
+        err << configFailure(options.config, outcome.error) << "\n";
         return ExitUsage;
     }
     const DeviceResult& r = outcome.report->results.front();
@@ -553,6 +495,19 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (r.name == command)
             return r.command(rest, out, err, exeDir);
     return usageError(err, "unknown command '" + command + "'");
+}
+
+std::string configFailure(const Config& config, const std::string& error)
+{
+    if (isNetworkFile(config.model) && error.starts_with(config.model + ":"))
+        return "roofline-cli: cannot use the model file: " + error;
+    return "roofline-cli: impossible configuration: " + error;
+}
+
+int usageError(std::ostream& err, const std::string& message)
+{
+    err << "roofline-cli: " << message << "\n" << usage() << "Try 'roofline-cli --help'.\n";
+    return ExitUsage;
 }
 
 } // namespace rfx

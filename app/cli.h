@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config.h"
 #include "device_loader.h"
 
 #include <filesystem>
@@ -24,6 +25,16 @@ void registerCliCommand(const std::string& name, CliCommand command, const std::
     const std::string& description);
 
 /// Takes every "--devices-dir DIR" out of `args`; false and `error` when DIR is missing.
+/// Says what was wrong, then the usage; returns ExitUsage.
+int usageError(std::ostream& err, const std::string& message);
+
+/// roofline-cli networks (app/cli_networks.cpp).
+int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// "roofline-cli: impossible configuration: WHY", or "roofline-cli: cannot use the model file: FILE: WHY"
+/// when the error is the network file's (an ONNX or JSON model that cannot be read or analysed).
+std::string configFailure(const Config& config, const std::string& error);
+
 bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error);
 
 /// Loads the shipped, extra and user device folders; prints file problems to `err`.

@@ -51,7 +51,7 @@ int draw(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs,
         return ExitUsage;
     AnalysisOutcome outcome = analyzeConfig(spec.config, devices);
     if (!outcome.report) {
-        err << "roofline-cli: impossible configuration: " << outcome.error << "\n";
+        err << configFailure(spec.config, outcome.error) << "\n";
         return ExitUsage;
     }
     if (!spec.measurements.empty()) {

@@ -224,6 +224,30 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
     return s;
 }
 
+// ONNX 1.12's shape functions divide by these without checking (a zero stride is a SIGFPE inside
+// libonnx, found by fuzz_onnx): refuse them first, naming the node and attribute.
+void checkAttributes(const onnx::GraphProto& g, const std::string& file)
+{
+    static const char* positive[] = { "strides", "dilations", "kernel_shape", "blocksize", "group", "size" };
+    for (int i = 0; i < g.node_size(); ++i) {
+        const onnx::NodeProto& n = g.node(i);
+        for (const auto& a : n.attribute()) {
+            if (std::find_if(std::begin(positive), std::end(positive), [&](const char* p) { return a.name() == p; }) == std::end(positive))
+                continue;
+            bool ok = a.type() != onnx::AttributeProto::INT || a.i() > 0;
+            for (auto v : a.ints())
+                ok = ok && v > 0 && v < (std::int64_t(1) << 31);
+            if (!ok || (a.type() == onnx::AttributeProto::INT && a.i() >= (std::int64_t(1) << 31)))
+                throw ImportError(file + ": " + nodeLabel(n, i) + ": " + a.name() + ": every value must be a positive whole number");
+        }
+        for (const auto& a : n.attribute())
+            if (a.name() == "pads")
+                for (auto v : a.ints())
+                    if (v < 0 || v >= (std::int64_t(1) << 31))
+                        throw ImportError(file + ": " + nodeLabel(n, i) + ": pads: every value must be 0 or more");
+    }
+}
+
 std::int64_t countParameters(const Skeleton& s)
 {
     std::int64_t total = 0;
@@ -245,8 +269,15 @@ std::shared_ptr<const OnnxModel> finish(onnx::ModelProto&& model, const std::str
     try {
         onnx::checker::check_model(impl->skeleton.model);
     } catch (const std::exception& e) {
-        throw ImportError(file + ": " + e.what());
+        // The checker's messages span lines ("node: \nname: relu OpType: Relu\n is not ..."): one line here.
+        std::string why = e.what();
+        std::replace(why.begin(), why.end(), '\n', ' ');
+        why.erase(std::unique(why.begin(), why.end(), [](char a, char b) { return a == ' ' && b == ' '; }), why.end());
+        if (why.find("topologically sorted") != std::string::npos)
+            why += " (a cycle, a node out of order, or a tensor that no node produces)";
+        throw ImportError(file + ": " + why);
     }
+    checkAttributes(impl->skeleton.model.graph(), file);
     impl->inputs = describeInputs(impl->skeleton, file);
     impl->parameters = countParameters(impl->skeleton);
     return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
@@ -391,7 +422,7 @@ OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
     return out;
 }
 
-OnnxLoad cachedOnnxModel(const std::string& path)
+OnnxLoad cachedOnnxModel(const std::string& path, const LoadProgress& progress)
 {
     struct Cached {
         std::filesystem::file_time_type mtime;
@@ -405,11 +436,22 @@ OnnxLoad cachedOnnxModel(const std::string& path)
     const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
     if (ec)
         return { nullptr, path + ": cannot read the model file (" + ec.message() + ")" };
+    {
+        std::lock_guard lock(mutex);
+        auto it = cache.find(path);
+        if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
+            return it->second.load;
+    }
+    // Read without the lock: a large model on the window's worker thread must not stall a slider step
+    // on another model.
+    bool cancelled = false;
+    Cached c { mtime, size, loadOnnxModel(path, [&](std::uint64_t done, std::uint64_t total) {
+                  cancelled = progress && !progress(done, total);
+                  return !cancelled;
+              }) };
+    if (cancelled)
+        return c.load;
     std::lock_guard lock(mutex);
-    auto it = cache.find(path);
-    if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
-        return it->second.load;
-    Cached c { mtime, size, loadOnnxModel(path) };
     if (cache.size() >= 8)
         cache.clear(); // a handful of models per session; no need for anything smarter
     cache[path] = c;

@@ -79,8 +79,10 @@ using LoadProgress = std::function<bool(std::uint64_t done, std::uint64_t total)
 OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress = {});
 /// The same from bytes in memory; `file` names the source in messages (the fuzz target).
 OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file);
-/// loadOnnxModel, cached by path, modification time and size (what each slider step uses).
-OnnxLoad cachedOnnxModel(const std::string& path);
+/// loadOnnxModel, cached by path, modification time and size (what each slider step uses). `progress`
+/// sees the reading when the file is not cached yet (the window opens models through it, on a worker
+/// thread); a cancelled load is not cached.
+OnnxLoad cachedOnnxModel(const std::string& path, const LoadProgress& progress = {});
 
 /// How imported operators are counted, for every report's conventions (README "ONNX models").
 std::string onnxConventions();

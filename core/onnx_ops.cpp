@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -160,9 +161,12 @@ private:
                     + std::to_string(i) + " at this configuration (extents must be positive; is the image too small?)");
             p *= double(d);
         }
-        if (p > 1e15)
-            throw ImportError(m_file + ": " + where + ": '" + tensor + "' has " + std::to_string(p)
+        if (p > 1e15) {
+            char count[32];
+            std::snprintf(count, sizeof count, "%.3g", p);
+            throw ImportError(m_file + ": " + where + ": '" + tensor + "' has " + count
                 + " elements, beyond what the tool models (over 10^15)");
+        }
         if (it->second.size() > 4)
             throw ImportError(m_file + ": " + where + ": '" + tensor + "' has rank " + std::to_string(it->second.size())
                 + "; tensors of rank 5 and more (3-D convolutions, video) are not modelled yet");
@@ -353,6 +357,12 @@ private:
             if (l.groups < 1 || in.c % l.groups != 0)
                 throw ImportError(m_file + ": " + where + ": group: " + std::to_string(l.groups) + " does not divide the "
                     + std::to_string(in.c) + " input channels");
+            // ONNX's shape function does not compare the channels: a wrong weight would count silently.
+            const auto& w = dims(n.input(1), where);
+            const std::int64_t expected = l.op == Op::Conv ? w[1] * l.groups : w[0];
+            if (expected != in.c)
+                throw ImportError(m_file + ": " + where + ": the weight '" + n.input(1) + "' expects " + std::to_string(expected)
+                    + " input channels, the input has " + std::to_string(in.c));
             return true;
         }
         if (op == "Gemm") {

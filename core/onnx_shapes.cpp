@@ -1,15 +1,18 @@
-// Shapes of an imported model at one configuration: the inputs' symbolic extents bound, then ONNX's own
-// shape inference (onnx::shape_inference::InferShapes, strict) alternating with the evaluation of shape
-// computations (Shape -> Gather -> Sub -> Div -> Slice, as PyTorch's exporter emits for a crop), whose
-// results go back into the graph as constants until nothing new is learnt.
+// Shapes of an imported model at one configuration: the inputs' symbolic extents bound, then, node by
+// node, ONNX's own shape functions (the schema registry's, through onnx::InferenceContextImpl) and the
+// evaluation of shape computations (Shape -> Gather -> Sub -> Div -> Slice, as PyTorch's exporter emits
+// for a crop), whose values the following shape functions read as constants.
 #include "onnx_internal.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <optional>
+#include <string_view>
 
 namespace rfx::onnximport {
 
@@ -293,25 +296,69 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
     return std::nullopt;
 }
 
-void collectDims(const onnx::ValueInfoProto& vi, Shapes& s)
+// What ONNX 1.12's shape functions take on trust: they divide by steps and read attributes by the
+// input's rank without checking (a zero Slice step, a 2-D input to Conv: crashes inside libonnx found by
+// fuzz_onnx). Refused here, with the node named.
+void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::string& file)
 {
-    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape())
-        return;
-    std::vector<std::int64_t> dims;
-    for (const auto& d : vi.type().tensor_type().shape().dim()) {
-        if (!d.has_dim_value())
-            return;
-        dims.push_back(d.dim_value());
+    struct Rule {
+        const char* op;
+        int input;
+        double min; // every value must be >= min (nonzero: must not be 0)
+        bool nonzero;
+        const char* what;
+    };
+    static const Rule rules[] = {
+        { "Slice", 4, 0, true, "steps: must not be 0" },
+        { "Resize", 2, 1e-6, false, "scales: must be positive" },
+        { "Resize", 3, 1, false, "sizes: must be positive" },
+        { "Upsample", 1, 1e-6, false, "scales: must be positive" },
+        { "Tile", 1, 0, false, "repeats: must be 0 or more" },
+        { "Reshape", 1, -1, false, "shape: extents must be -1, 0 or positive" },
+        { "Expand", 1, 0, false, "shape: extents must be 0 or more" },
+        { "ConstantOfShape", 0, 0, false, "input: extents must be 0 or more" },
+        { "Range", 2, 0, true, "delta: must not be 0" },
+        { "TopK", 1, 0, false, "k: must be 0 or more" },
+    };
+    auto fail = [&](const std::string& why) { throw ImportError(file + ": " + nodeLabel(n, index) + ": " + why); };
+    const std::string& op = n.op_type();
+    for (const Rule& r : rules) {
+        if (op != r.op || r.input >= n.input_size())
+            continue;
+        auto it = s.values.find(n.input(r.input));
+        if (it == s.values.end())
+            continue;
+        for (double v : it->second.data)
+            if (r.nonzero ? v == 0 : (v < r.min || v > 1e12))
+                fail(r.what);
     }
-    s.dims[vi.name()] = std::move(dims);
-}
-
-int defaultOpset(const onnx::ModelProto& m)
-{
-    for (const auto& o : m.opset_import())
-        if (o.domain().empty() || o.domain() == "ai.onnx")
-            return int(o.version());
-    return 1;
+    static const char* convPool[] = { "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool",
+        "GlobalMaxPool", "GlobalLpPool", "ConvInteger", "QLinearConv", "MaxRoiPool", "MaxUnpool" };
+    if (std::find_if(std::begin(convPool), std::end(convPool), [&](const char* c) { return op == c; }) == std::end(convPool))
+        return;
+    auto rankOf = [&](int input) -> int {
+        if (input >= n.input_size())
+            return -1;
+        auto it = s.dims.find(n.input(input));
+        return it == s.dims.end() ? -1 : int(it->second.size());
+    };
+    const int rank = rankOf(0);
+    if (rank >= 0 && rank < 3)
+        fail("the input has rank " + std::to_string(rank) + "; convolutions and pools need [N, C, spatial...]");
+    const bool weighted = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
+    if (weighted && rank >= 0 && rankOf(1) >= 0 && rankOf(1) != rank)
+        fail("the weight has rank " + std::to_string(rankOf(1)) + ", the input rank " + std::to_string(rank));
+    if (rank < 0)
+        return;
+    for (const auto& a : n.attribute()) {
+        const int expected = a.name() == "pads" ? 2 * (rank - 2)
+            : (a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations" || a.name() == "output_padding"
+                  || a.name() == "output_shape")
+            ? rank - 2
+            : -1;
+        if (expected >= 0 && a.ints_size() != expected)
+            fail(a.name() + ": " + std::to_string(a.ints_size()) + " values for " + std::to_string(rank - 2) + " spatial dimensions");
+    }
 }
 
 } // namespace
@@ -363,86 +410,93 @@ bool readValue(const onnx::TensorProto& t, Value& v)
 
 Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
 {
-    onnx::ModelProto work = skeleton.model;
-    onnx::GraphProto& g = *work.mutable_graph();
-    // Bind the inputs' symbolic extents; forget what the exporter wrote about other tensors' shapes
-    // (written at the size it traced, they would contradict another size).
-    for (auto& in : *g.mutable_input()) {
-        auto it = std::find_if(inputs.begin(), inputs.end(), [&](const OnnxInput& i) { return i.name == in.name(); });
-        if (it == inputs.end())
-            continue;
-        auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
-        const std::int64_t bound[] = { config.batch, 0, config.unet.height, config.unet.width };
-        const bool isBound[] = { it->batchBound, false, it->heightBound, it->widthBound };
-        for (int i = 0; i < shape->dim_size() && i < 4; ++i)
-            if (isBound[i])
-                shape->mutable_dim(i)->set_dim_value(bound[i]);
-    }
-    g.clear_value_info();
-    for (auto& out : *g.mutable_output())
-        out.mutable_type()->mutable_tensor_type()->clear_shape();
+    // One pass in node order (the checker made sure it is topological): each node's own shape function
+    // from ONNX's schema registry (onnx::InferenceContextImpl), after the checks its inputs need, then its
+    // value when it is a shape computation, which the next nodes' shape functions read as constant data.
+    onnx::GraphProto g = skeleton.model.graph();
+    std::map<std::string, int> opsets;
+    for (const auto& o : skeleton.model.opset_import())
+        opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = int(o.version());
+    const int opset = opsets.count("") ? opsets[""] : 1;
 
+    std::unordered_map<std::string, onnx::TypeProto> types;
+    std::unordered_map<std::string, onnx::TypeProto*> typeOf;
+    std::unordered_map<std::string, const onnx::TensorProto*> dataOf;
+    std::deque<onnx::TensorProto> computed; // the values of shape computations, as tensors
     Shapes s;
+    auto setType = [&](const std::string& name, const onnx::TypeProto& t) {
+        onnx::TypeProto& stored = types[name];
+        stored = t;
+        typeOf[name] = &stored;
+        if (!t.has_tensor_type() || !t.tensor_type().has_shape())
+            return;
+        std::vector<std::int64_t> dims;
+        for (const auto& d : t.tensor_type().shape().dim()) {
+            if (!d.has_dim_value())
+                return;
+            dims.push_back(d.dim_value());
+        }
+        s.dims[name] = std::move(dims);
+    };
+    // Bind the inputs' symbolic extents.
+    for (const auto& in : g.input()) {
+        onnx::TypeProto t = in.type();
+        auto it = std::find_if(inputs.begin(), inputs.end(), [&](const OnnxInput& i) { return i.name == in.name(); });
+        if (it != inputs.end() && t.has_tensor_type()) {
+            auto* shape = t.mutable_tensor_type()->mutable_shape();
+            const std::int64_t bound[] = { config.batch, 0, config.unet.height, config.unet.width };
+            const bool isBound[] = { it->batchBound, false, it->heightBound, it->widthBound };
+            for (int i = 0; i < shape->dim_size() && i < 4; ++i)
+                if (isBound[i])
+                    shape->mutable_dim(i)->set_dim_value(bound[i]);
+        }
+        setType(in.name(), t);
+    }
     for (const auto& t : g.initializer()) {
+        onnx::TypeProto type;
+        type.mutable_tensor_type()->set_elem_type(t.data_type());
+        type.mutable_tensor_type()->mutable_shape(); // a scalar has a shape too: rank 0
+        for (auto d : t.dims())
+            type.mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+        setType(t.name(), type);
+        dataOf[t.name()] = &t;
         Value v;
         if (readValue(t, v))
             s.values[t.name()] = std::move(v);
     }
-    std::set<std::string> injected;
-    const int opset = defaultOpset(work);
-    std::map<std::string, int> opsets;
-    for (const auto& o : work.opset_import())
-        opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = int(o.version());
-    const onnx::ShapeInferenceOptions strict(false, 1, true);
-    for (int round = 0; round < 64; ++round) {
-        onnx::shape_inference::InferShapes(work, onnx::OpSchemaRegistry::Instance(), strict);
-        s.dims.clear();
-        for (const auto& t : g.initializer())
-            s.dims[t.name()].assign(t.dims().begin(), t.dims().end());
-        for (const auto& vi : g.input())
-            collectDims(vi, s);
-        for (const auto& vi : g.value_info())
-            collectDims(vi, s);
-        for (const auto& vi : g.output())
-            collectDims(vi, s);
-        bool learnt = false;
-        // An operator without a shape function (a custom domain, one newer than the library): assume its
-        // output is shaped as its first input, so that the rest of the graph can be followed; the row says so.
-        for (const auto& n : g.node()) {
-            if (n.output_size() == 0 || n.input_size() == 0 || s.dims.count(n.output(0)) || !s.dims.count(n.input(0))
-                || s.assumed.count(n.output(0)))
-                continue;
-            const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
-            auto version = opsets.find(domain);
-            if (version != opsets.end()
-                && onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain) != nullptr)
-                continue;
-            onnx::ValueInfoProto* vi = g.add_value_info();
-            vi->set_name(n.output(0));
-            auto* tt = vi->mutable_type()->mutable_tensor_type();
-            tt->set_elem_type(onnx::TensorProto::FLOAT);
-            for (auto d : s.dims.at(n.input(0)))
-                tt->mutable_shape()->add_dim()->set_dim_value(d);
-            s.assumed.insert(n.output(0));
-            learnt = true;
-        }
-        for (const auto& n : g.node()) {
-            if (n.output_size() == 0 || s.values.count(n.output(0)))
-                continue;
-            std::optional<Value> v = evaluate(n, s, opset);
-            if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
-                continue;
-            s.values[n.output(0)] = *v;
-            // Constants are seen by inference already; computed values must be told.
-            if (n.op_type() != "Constant" && injected.insert(n.output(0)).second) {
-                *g.add_initializer() = toTensor(n.output(0), *v);
-                learnt = true;
+    for (int i = 0; i < g.node_size(); ++i) {
+        onnx::NodeProto& n = *g.mutable_node(i);
+        checkNode(n, i, s, file);
+        const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+        auto version = opsets.find(domain);
+        const onnx::OpSchema* schema = version == opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+        const bool controlFlow = domain.empty() && (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan");
+        if (schema && schema->has_type_and_shape_inference_function() && !controlFlow) {
+            onnx::shape_inference::InferenceContextImpl ctx(n, typeOf, dataOf, {});
+            try {
+                schema->GetTypeAndShapeInferenceFunction()(ctx);
+            } catch (const std::exception& e) { // onnx::InferenceError and friends
+                throw ImportError(file + ": " + nodeLabel(n, i) + ": " + e.what());
             }
+            for (int o = 0; o < n.output_size(); ++o)
+                if (!n.output(o).empty())
+                    if (const onnx::TypeProto* t = ctx.getOutputType(size_t(o)))
+                        setType(n.output(o), *t);
+        } else if (n.output_size() > 0 && n.input_size() > 0 && typeOf.count(n.input(0))) {
+            // No shape function (a custom domain, control flow): assume the output is shaped as the
+            // first input, so that the rest of the graph can be followed; the row says so.
+            setType(n.output(0), *typeOf[n.input(0)]);
+            s.assumed.insert(n.output(0));
         }
-        if (!learnt)
-            break;
+        if (n.output_size() == 0 || n.output(0).empty())
+            continue;
+        std::optional<Value> v = evaluate(n, s, opset);
+        if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
+            continue;
+        computed.push_back(toTensor(n.output(0), *v));
+        dataOf[n.output(0)] = &computed.back();
+        s.values[n.output(0)] = std::move(*v);
     }
-    (void)file;
     return s;
 }
 

@@ -1,5 +1,7 @@
 #include "controlpanel.h"
 
+#include "onnx_model.h"
+
 #include "energy.h"
 #include "format.h"
 #include "networks.h"
@@ -99,10 +101,10 @@ ControlPanel::ControlPanel(QWidget* parent)
     for (const ModelInfo& m : builtinModels())
         m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
     m_network->insertSeparator(m_network->count());
-    m_network->addItem(tr("Custom network file…"), QStringLiteral("@open"));
+    m_network->addItem(tr("Open model file…"), QStringLiteral("@open"));
     m_network->setToolTip(tr("The network to analyse: the U-Net (all its controls below), the published AlexNet, "
-                             "VGG-16 and ResNets at their ImageNet input, or a JSON layer list "
-                             "(roofline-cli networks --format-help)"));
+                             "VGG-16 and ResNets at their ImageNet input, your own ONNX model (.onnx, any "
+                             "framework's export) or a JSON layer list (roofline-cli networks --format-help)"));
     connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
     f1->addRow(tr("Network"), m_network);
     f1->addRow(tr("Image size"),
@@ -384,22 +386,41 @@ void ControlPanel::updateEnabled()
         w->setToolTip(unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
                            : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
     }
-    for (QWidget* w : m_inputControls)
-        w->setEnabled(!file);
-    m_widthSpin->setEnabled(!file && m_config.unet.height != m_config.unet.width);
+    // An ONNX model: the image size and the batch apply where the file leaves them symbolic; where it
+    // fixes them, the control is off and its tooltip says why.
+    std::shared_ptr<const OnnxModel> onnx;
+    if (isOnnxFile(m_config.model))
+        onnx = cachedOnnxModel(m_config.model).model;
+    const bool image = onnx ? onnx->imageBound() : !file;
+    const QString imageWhy = onnx && !image ? QString::fromStdString(onnx->imageFixedReason())
+        : file && !onnx                    ? tr("the network file fixes its input")
+                                           : QString();
+    for (QWidget* w : m_inputControls) {
+        const bool channelsOrClasses = w == m_inChannels || w == m_classes;
+        const bool on = channelsOrClasses ? !file : image;
+        w->setEnabled(on);
+        QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
+        if (!on && file)
+            tip += QStringLiteral("\n\n") + (channelsOrClasses ? tr("The model file fixes it.") : tr("Off: %1.").arg(imageWhy));
+        w->setToolTip(tip);
+    }
+    m_widthSpin->setEnabled(image && m_config.unet.height != m_config.unet.width);
+    const bool batch = !onnx || onnx->batchBound();
+    for (QWidget* w : { static_cast<QWidget*>(m_batchSlider), static_cast<QWidget*>(m_batchSpin) }) {
+        w->setEnabled(batch);
+        QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
+        if (!batch)
+            tip += QStringLiteral("\n\n") + tr("Off: %1.").arg(QString::fromStdString(onnx->batchFixedReason()));
+        w->setToolTip(tip);
+    }
 }
 
 void ControlPanel::networkChosen()
 {
     const QString id = m_network->currentData().toString();
     if (id == QLatin1String("@open")) {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open network file"), QString(),
-            tr("Network files (*.json);;All files (*)"));
-        if (path.isEmpty()) {
-            setConfig(m_config); // back to the network shown before
-            return;
-        }
-        useNetworkFile(path);
+        setConfig(m_config); // the network shown, until a file is read and works
+        emit openFileRequested();
         return;
     }
     Config c = m_config;
@@ -418,16 +439,18 @@ void ControlPanel::networkChosen()
     emit configChanged(m_config);
 }
 
-void ControlPanel::useNetworkFile(const QString& path)
+void ControlPanel::useNetworkFile(const QString& path, int imageSize)
 {
     Config c = m_config;
     c.model = QFileInfo(path).absoluteFilePath().toStdString();
     c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
     if (!isNetworkFile(c.model)) {
-        showProblem(tr("%1: a network file must end in .json").arg(path));
+        showProblem(tr("%1: a model file must end in .onnx or .json").arg(path));
         setConfig(m_config);
         return;
     }
+    if (imageSize > 0)
+        c.unet.height = c.unet.width = imageSize;
     setConfig(c);
     emit configChanged(m_config);
 }

@@ -52,12 +52,16 @@ public:
     QSpinBox* gpusSpin() const { return m_gpus; }
     QComboBox* interconnectCombo() const { return m_interconnect; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
-    void useNetworkFile(const QString& path);
+    /// Analyses a model file (ONNX or our JSON); `imageSize` > 0 also sets the image size (the size an
+    /// ONNX model with a free image size opens at).
+    void useNetworkFile(const QString& path, int imageSize = 0);
     /// Removes a custom file from the Network selector (one that could not be used).
     void forgetNetworkFile(const QString& path);
 
 signals:
     void configChanged(const rfx::Config& config);
+    /// "Open model file..." chosen in the Network selector (the window asks for the file and reads it).
+    void openFileRequested();
 
 private:
     void readWidgets();

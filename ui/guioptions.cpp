@@ -2,6 +2,7 @@
 
 #include "version.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 namespace rfx {
@@ -83,8 +84,19 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
                 return o;
             }
             o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        } else if (!arg.startsWith(QLatin1Char('-')) && (arg.endsWith(QLatin1String(".onnx")) || (arg.endsWith(QLatin1String(".json")) && !arg.endsWith(QLatin1String(".rfx.json"))))) {
+            // roofline-explorer model.onnx: as --model, with the file's absolute path.
+            std::vector<std::string> model { "--model", QFileInfo(arg).absoluteFilePath().toStdString() };
+            size_t k = 0;
+            std::string why;
+            if (applyConfigOption(model, k, o.config, why) == OptionStatus::Error) {
+                o.error = QString::fromStdString(why);
+                return o;
+            }
+            o.configGiven = true;
         } else {
-            o.error = QStringLiteral("unknown option '%1'").arg(arg);
+            o.error = arg.startsWith(QLatin1Char('-')) ? QStringLiteral("unknown option '%1'").arg(arg)
+                                                       : QStringLiteral("'%1': the window opens model files (.onnx, .json) given on the command line").arg(arg);
             return o;
         }
     }
@@ -94,7 +106,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
 QString guiHelpText()
 {
     return QStringLiteral("roofline-explorer %1: where a convolutional network's time goes on GPUs and CPUs.\n\n"
-                          "usage: roofline-explorer [configuration options] [window options]\n\n"
+                          "usage: roofline-explorer [FILE.onnx|FILE.json] [configuration options] [window options]\n\n"
+                          "FILE: your own model, an ONNX file or a JSON layer list (as --model FILE).\n\n"
                           "Configuration options (as roofline-cli analyze):\n%2\n"
                           "Window options:\n"
                           "  --overlay                  all devices on one chart\n"

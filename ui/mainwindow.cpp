@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "modelopener.h"
+
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
@@ -26,6 +28,10 @@
 #include <QMenu>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -232,6 +238,18 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     reloadDevices();
 
     connect(m_controls, &ControlPanel::configChanged, this, &MainWindow::setConfig);
+    m_opener = new ModelOpener(this);
+    connect(m_controls, &ControlPanel::openFileRequested, m_opener, &ModelOpener::chooseAndOpen);
+    connect(m_opener, &ModelOpener::opened, this, [this](const QString& path, int imageSize) {
+        m_controls->useNetworkFile(path, imageSize);
+        if (isNetworkFile(m_config.model) && m_config.model == path.toStdString())
+            addRecent(path); // it worked: the analysis now shows it
+    });
+    connect(m_opener, &ModelOpener::failed, this, [this](const QString& path, const QString& reason) {
+        ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
+        m_status->setText(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason));
+    });
+    setAcceptDrops(true);
     connect(m_picker, &DevicePicker::checkedChanged, this, &MainWindow::setDevices);
     connect(m_charts, &ChartArea::layerClicked, this, [this](int layer, int device) {
         if (!m_charts->overlay() && device != m_tableDevice->currentIndex())
@@ -339,6 +357,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open session\u2026"), QKeySequence::Open, this, &MainWindow::openInteractive);
+    file->addAction(tr("Open &model file\u2026"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] { m_opener->chooseAndOpen(); })
+        ->setToolTip(tr("Analyse your own network: an ONNX model (.onnx) or a JSON layer list. You can also drop the file on the window."));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveInteractive(false); });
@@ -851,14 +871,7 @@ void MainWindow::refuseNetworkFile(const QString& error)
     QString reason = error;
     if (reason.startsWith(path + QStringLiteral(": ")))
         reason = reason.mid(path.size() + 2);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open network file"),
-        tr("%1 cannot be used as a network.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("networkFileError"));
-    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. The format: roofline-cli networks --format-help.")
-                                .arg(reason, QDir::toNativeSeparators(path),
-                                    m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net")));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open(); // not exec(): no event loop nested inside an analysis
+    ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
     m_status->setText(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason));
 }
 
@@ -1136,6 +1149,10 @@ void MainWindow::rebuildRecentMenu()
     const QStringList recent = QSettings().value(QLatin1String(SettingsKey::Recent)).toStringList();
     for (const QString& path : recent) {
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (ModelOpener::isModelPath(path)) {
+                m_opener->open(path); // a model file: it joins the current work (undo takes it back)
+                return;
+            }
             if (!maybeSave())
                 return;
             QString error;
@@ -1144,6 +1161,27 @@ void MainWindow::rebuildRecentMenu()
         })->setToolTip(path);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+// Dropping a model file analyses it; dropping a session opens it (after asking to save).
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    event->acceptProposedAction();
+    if (path.endsWith(QLatin1String(".rfx.json"))) {
+        QString error;
+        if (maybeSave() && !openSession(path, &error))
+            QMessageBox::warning(this, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+        return;
+    }
+    m_opener->open(path); // a model, or a message saying what the window opens
 }
 
 void MainWindow::openInteractive()

@@ -29,6 +29,8 @@ class QMenu;
 
 namespace rfx {
 
+class ModelOpener;
+
 class ChartArea;
 class ControlPanel;
 
@@ -104,6 +106,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
@@ -172,6 +176,7 @@ private:
     /// A status message given before the window was shown (showStatus), with its timeout.
     std::optional<std::pair<QString, int>> m_pendingStatus;
     QMenu* m_recentMenu = nullptr;
+    ModelOpener* m_opener = nullptr; ///< the user's model files: dialog, recent files, drops
     QDockWidget* m_explainDock = nullptr;
     EnergyView* m_energy = nullptr;
     QDockWidget* m_energyDock = nullptr;

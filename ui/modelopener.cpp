@@ -1,0 +1,119 @@
+#include "modelopener.h"
+
+#include "onnx_model.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+ModelOpener::ModelOpener(QWidget* window)
+    : QObject(window)
+    , m_window(window)
+{
+}
+
+bool ModelOpener::isModelPath(const QString& path)
+{
+    const QString lower = path.toLower();
+    return lower.endsWith(QLatin1String(".onnx")) || (lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".rfx.json")));
+}
+
+void ModelOpener::chooseAndOpen()
+{
+    const QString dir = QSettings().value(QStringLiteral("session/lastDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open model file"), dir,
+        tr("Models (*.onnx *.json);;ONNX models (*.onnx);;Network layer lists (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        open(path);
+}
+
+void ModelOpener::open(const QString& pathIn)
+{
+    const QString path = QFileInfo(pathIn).absoluteFilePath();
+    if (m_busy)
+        return;
+    if (!isModelPath(path)) {
+        emit failed(path, tr("not a model file: the window opens ONNX models (.onnx) and network layer lists (.json)"));
+        return;
+    }
+    if (!path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
+        emit opened(path, 0); // a JSON layer list: small, parsed when the configuration is built
+        return;
+    }
+    // The reading runs on a worker; the dialog (after half a second) shows the bytes read and cancels.
+    m_busy = true;
+    auto progress = std::make_shared<std::atomic<int>>(0);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto result = std::make_shared<OnnxLoad>();
+    auto* dialog = new QProgressDialog(tr("Reading %1\u2026").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, m_window);
+    dialog->setObjectName(QStringLiteral("modelProgress"));
+    dialog->setWindowTitle(tr("Open model file"));
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(500);
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    dialog->setValue(0);
+    connect(dialog, &QProgressDialog::canceled, this, [cancel] { *cancel = true; });
+    const std::string file = path.toStdString();
+    QThread* worker = QThread::create([file, progress, cancel, result] {
+        *result = cachedOnnxModel(file, [&](std::uint64_t done, std::uint64_t total) {
+            *progress = total ? int(1000 * done / total) : 0;
+            return !cancel->load();
+        });
+    });
+    auto* poll = new QTimer(dialog);
+    poll->setInterval(50);
+    connect(poll, &QTimer::timeout, dialog, [dialog, progress] {
+        const int v = progress->load();
+        dialog->setValue(v >= 1000 ? 999 : v); // checking and shape inference follow the reading
+        if (v >= 1000)
+            dialog->setLabelText(tr("Checking the model and inferring its shapes\u2026"));
+    });
+    connect(worker, &QThread::finished, this, [this, worker, dialog, result, cancel, path] {
+        worker->deleteLater();
+        dialog->deleteLater();
+        m_busy = false;
+        if (cancel->load())
+            return; // cancelled: nothing changes
+        if (!result->model) {
+            QString reason = qs(result->error);
+            if (reason.startsWith(path + QStringLiteral(": ")))
+                reason = reason.mid(path.size() + 2);
+            emit failed(path, reason);
+            return;
+        }
+        emit opened(path, result->model->imageBound() ? result->model->defaultImageSize() : 0);
+    });
+    poll->start();
+    worker->start();
+}
+
+void ModelOpener::showError(QWidget* window, const QString& path, const QString& reason, const QString& stillShown)
+{
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open model file"),
+        tr("%1 cannot be used as a network.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, window);
+    box->setObjectName(QStringLiteral("networkFileError"));
+    const QString format = path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)
+        ? tr("ONNX models up to opset 17 open; roofline-cli networks --model FILE describes one.")
+        : tr("The format: roofline-cli networks --format-help.");
+    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4").arg(reason, QDir::toNativeSeparators(path), stillShown, format));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // not exec(): no event loop nested inside an analysis
+}
+
+} // namespace rfx
