@@ -151,9 +151,11 @@ std::string energyLine(const DeviceResult& d, const Config& c)
 std::string reportTitle(const Report& r)
 {
     const Config& c = r.config;
-    return r.network + " " + std::to_string(r.input.h) + "x" + std::to_string(r.input.w) + "x"
-        + std::to_string(r.input.c) + " -> " + std::to_string(r.output.h) + "x" + std::to_string(r.output.w) + "x"
-        + std::to_string(r.output.c) + ", batch " + std::to_string(c.batch) + ", " + std::to_string(c.bits) + "-bit, "
+    // An image HxWxC; other ranks as their extents without the batch ([N, 1000] -> "1000").
+    auto extents = [](const Shape& s) {
+        return s.rank == 4 ? std::to_string(s.h) + "x" + std::to_string(s.w) + "x" + std::to_string(s.c) : shapeNoBatch(s);
+    };
+    return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + std::to_string(c.bits) + "-bit, "
         + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
 }
 

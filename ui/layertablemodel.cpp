@@ -102,7 +102,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Name:
             return qs(l.name);
         case Op:
-            return qs(std::string(opName(l.op)));
+            // An operator the tool does not count is marked, never a quiet zero.
+            return l.op == rfx::Op::Uncounted ? QStringLiteral("\u26a0 uncounted") : qs(std::string(opName(l.op)));
         case Algorithm:
             if (!runsOnMatrixUnits(l.op))
                 return {};
@@ -226,11 +227,20 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)))
             : QStringLiteral("right of the ridge (%1 \u2265 %2 FLOP/B): limited by the compute ceiling")
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)));
-        return QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
+        // Imported rows name their ONNX node; uncounted ones say why first.
+        QString op = qs(std::string(opName(l.op)));
+        QString note;
+        if (l.origin >= 0 && size_t(l.origin) < m_report.origins.size()) {
+            const RowOrigin& o = m_report.origins[size_t(l.origin)];
+            op += QStringLiteral(", ONNX %1").arg(qs(o.onnxOp).toHtmlEscaped());
+            if (!o.uncounted.empty())
+                note = QStringLiteral("\u26a0 FLOPs not counted: %1<br>").arg(qs(o.uncounted).toHtmlEscaped());
+        }
+        return QVariant(note + QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
                               "time bound max(F/P, Q/B) = %7, %8 of the network")
-            .arg(qs(l.name).toHtmlEscaped(), qs(std::string(opName(l.op))), qs(formatSI(l.flops, "FLOP")),
+            .arg(qs(l.name).toHtmlEscaped(), op, qs(formatSI(l.flops, "FLOP")),
                 qs(formatBytes(l.bytes)), qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)),
-                qs(formatPercent(l.share)));
+                qs(formatPercent(l.share))));
     }
     default:
         return {};

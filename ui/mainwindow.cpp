@@ -968,12 +968,14 @@ void MainWindow::recompute()
                          .arg(r.convolutions)
                          .arg(qs(formatCount(r.results.empty() ? 0 : r.results[0].totals.params)))
                          .arg(qs(formatTime(double(analysisNs) * 1e-9, true)));
+    if (r.uncountedRows > 0)
+        status += tr(" \u00b7 \u26a0 %n row(s) not counted (unknown operators)", "", r.uncountedRows);
     m_status->setText(status);
     // Notes (ceiling fallbacks, device file problems): listed in the Devices panel, beside the
     // devices; the status bar's button counts them and opens that list.
     QStringList analysisNotes, fileProblems;
-    for (const Diagnostic& d : r.diagnostics)
-        analysisNotes.append(qs(d.message));
+    for (const Diagnostic& d : r.diagnostics) // an imported node's note names the node
+        analysisNotes.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
     for (const Diagnostic& d : m_library.diagnostics)
         if (d.severity != Severity::Info)
             fileProblems.append(qs(toString(d)));

@@ -375,7 +375,7 @@ void RooflineChart::updateTitle(int hidden)
                         : tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
     if (hidden > 0 && n > 0 && !m_print)
-        title += tr("<br><small>%n zero-FLOP row(s) (concat) not plotted</small>", "",
+        title += tr("<br><small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>", "",
             hidden / int(std::max<size_t>(n, 1)));
     if (m_chart->title() != title) {
         dropLineCaches();

@@ -1,0 +1,120 @@
+// The user's own model in the window: opened from the selector, the File menu, the recent files and
+// a drop; read on a worker thread; controls the file fixes are off and say why; a file that cannot be
+// used leaves the window on what it showed.
+#include "controlpanel.h"
+#include "layertablemodel.h"
+#include "mainwindow.h"
+#include "modelopener.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QComboBox>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QUrl>
+
+using namespace rfx;
+
+namespace {
+QString fixture(const char* name) { return QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/") + QLatin1String(name); }
+
+// Opens through the window's opener and waits for the worker.
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    ModelOpener* opener = w.findChild<ModelOpener*>();
+    QSignalSpy opened(opener, &ModelOpener::opened), failed(opener, &ModelOpener::failed);
+    opener->open(path);
+    return QTest::qWaitFor([&] { return !opened.isEmpty() || !failed.isEmpty(); }, 20000) && !opened.isEmpty();
+}
+} // namespace
+
+class TestModelOpen : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_modelopen")); }
+
+    // ResNet-50 with a free batch and image size: both controls work, and the table names the ONNX node.
+    void openAnOnnxModel()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        ControlPanel* c = w.controls();
+        QCOMPARE(c->networkCombo()->itemText(c->networkCombo()->count() - 1), QStringLiteral("Open model file…"));
+        QVERIFY(openAndWait(w, fixture("resnet50.onnx")));
+        QCOMPARE(w.report()->network, std::string("resnet50"));
+        QCOMPARE(c->imageSpin()->value(), 224); // the size it opens at
+        QVERIFY(c->imageSpin()->isEnabled());
+        QVERIFY(c->batchSpin()->isEnabled());
+        c->batchSpin()->setValue(8);
+        QCOMPARE(w.report()->input, (Shape { 8, 3, 224, 224 }));
+        auto* table = w.findChild<QTableView*>();
+        const QString tip = table->model()->index(0, LayerTableModel::Name).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("conv, ONNX Conv")), qPrintable(tip));
+        // It is a recent file now.
+        const QStringList recent = QSettings().value(QStringLiteral("session/recentFiles")).toStringList();
+        QVERIFY(recent.contains(fixture("resnet50.onnx")));
+    }
+
+    // AlexNet fixes 224 x 224: the image controls are off, and their tooltip says why.
+    void fixedExtentsTurnTheControlOff()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QVERIFY(openAndWait(w, fixture("alexnet.onnx")));
+        ControlPanel* c = w.controls();
+        QVERIFY(!c->imageSpin()->isEnabled());
+        QVERIFY2(c->imageSpin()->toolTip().contains(QStringLiteral("the model file fixes the image size (input 'input' is batchx3x224x224)")),
+            qPrintable(c->imageSpin()->toolTip()));
+        QVERIFY(c->batchSpin()->isEnabled());
+        // Back on the U-Net, the controls work again and the reason is gone.
+        c->networkCombo()->setCurrentIndex(c->networkCombo()->findData(QStringLiteral("unet")));
+        emit c->networkCombo()->activated(c->networkCombo()->currentIndex());
+        QVERIFY(c->imageSpin()->isEnabled());
+        QVERIFY(!c->imageSpin()->toolTip().contains(QStringLiteral("fixes")));
+    }
+
+    // A broken model: a dialog names the file and the reason; the window keeps what it showed.
+    void brokenModelLeavesTheWork()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QVERIFY(openAndWait(w, fixture("alexnet.onnx")));
+        QVERIFY(!openAndWait(w, fixture("bad/cycle.onnx")));
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box && box->isVisible());
+        const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
+        QVERIFY2(said.contains(QStringLiteral("cycle.onnx")) && said.contains(QStringLiteral("a cycle, a node out of order")), qPrintable(said));
+        QCOMPARE(w.report()->network, std::string("alexnet"));
+        QVERIFY(w.controls()->config().model.ends_with("alexnet.onnx"));
+        box->close();
+    }
+
+    // Dropping a model file on the window opens it.
+    void dropAModel()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(fixture("unet.onnx")) });
+        QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        ModelOpener* opener = w.findChild<ModelOpener*>();
+        QSignalSpy opened(opener, &ModelOpener::opened);
+        QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(QTest::qWaitFor([&] { return !opened.isEmpty(); }, 20000));
+        QCOMPARE(w.report()->network, std::string("unet"));
+        // The nodes that became rows: 19 Conv, 4 ConvTranspose, 18 Relu, 4 MaxPool, 8 Slice, 4 Concat.
+        QCOMPARE(w.report()->origins.size(), size_t(57));
+    }
+};
+
+QTEST_MAIN(TestModelOpen)
+#include "tst_modelopen.moc"
