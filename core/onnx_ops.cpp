@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 #include <optional>
 
 namespace rfx::onnximport {
@@ -122,6 +123,8 @@ public:
     Network run(const std::string& name)
     {
         const onnx::GraphProto& g = m_s.model.graph();
+        m_sources.reserve(size_t(g.node_size()) * 2 + m_s.initializers.size());
+        m_consumers.reserve(size_t(g.node_size()) * 2);
         for (const auto& n : g.node())
             for (const auto& in : n.input())
                 ++m_consumers[in];
@@ -443,8 +446,8 @@ private:
     const Config& m_config;
     const std::string& m_file;
     Network m_net;
-    std::map<std::string, Source> m_sources;
-    std::map<std::string, int> m_consumers;
+    std::unordered_map<std::string, Source> m_sources;
+    std::unordered_map<std::string, int> m_consumers;
     std::set<std::string> m_credited;
     std::set<std::string> m_names;
 };

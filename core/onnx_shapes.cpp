@@ -413,17 +413,24 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
     // One pass in node order (the checker made sure it is topological): each node's own shape function
     // from ONNX's schema registry (onnx::InferenceContextImpl), after the checks its inputs need, then its
     // value when it is a shape computation, which the next nodes' shape functions read as constant data.
-    onnx::GraphProto g = skeleton.model.graph();
+    // The nodes are read, not changed: InferenceContextImpl asks for a mutable node only to reach graph
+    // attributes (control flow), which are not inferred here. No copy of the graph per configuration.
+    const onnx::GraphProto& g = skeleton.model.graph();
     std::map<std::string, int> opsets;
     for (const auto& o : skeleton.model.opset_import())
         opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = int(o.version());
     const int opset = opsets.count("") ? opsets[""] : 1;
 
+    const size_t tensors = size_t(g.node_size()) * 2 + size_t(g.input_size() + g.initializer_size());
     std::unordered_map<std::string, onnx::TypeProto> types;
     std::unordered_map<std::string, onnx::TypeProto*> typeOf;
     std::unordered_map<std::string, const onnx::TensorProto*> dataOf;
+    types.reserve(tensors);
+    typeOf.reserve(tensors);
+    dataOf.reserve(tensors);
     std::deque<onnx::TensorProto> computed; // the values of shape computations, as tensors
     Shapes s;
+    s.dims.reserve(tensors);
     auto setType = [&](const std::string& name, const onnx::TypeProto& t) {
         onnx::TypeProto& stored = types[name];
         stored = t;
@@ -465,7 +472,7 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
             s.values[t.name()] = std::move(v);
     }
     for (int i = 0; i < g.node_size(); ++i) {
-        onnx::NodeProto& n = *g.mutable_node(i);
+        onnx::NodeProto& n = const_cast<onnx::NodeProto&>(g.node(i));
         checkNode(n, i, s, file);
         const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
         auto version = opsets.find(domain);

@@ -1,6 +1,7 @@
 // Engine speed (Google Benchmark). Run: cmake --build <dir> --target bench
 #include "device_loader.h"
 #include "energy.h"
+#include "onnx_model.h"
 #include "roofline.h"
 #include "sweep.h"
 #include "testpaths.h"
@@ -91,6 +92,52 @@ void tuneDefaultUNet(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * 9 * 11 * 8);
 }
 BENCHMARK(tuneDefaultUNet)->Unit(benchmark::kMillisecond);
+
+// ONNX (issue 16): torchvision's ResNet-50 exported by PyTorch, opened (parse, check, shape inference at
+// the default configuration) and analysed for 4 devices, as when the user opens the file.
+std::vector<rfx::Device> fourDevices()
+{
+    static const rfx::DeviceLibrary lib = rfx::loadDeviceLibrary({ ROOFLINE_TEST_DEVICES_DIR });
+    std::vector<rfx::Device> devices;
+    for (const char* id : { "rtx-2060-super", "geforce-mx230", "h100-sxm", "ryzen-9-5950x" })
+        devices.push_back(*lib.find(id));
+    return devices;
+}
+
+const std::string kResNet50 = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/resnet50.onnx";
+
+void onnxOpenAndAnalyseResNet50(benchmark::State& state)
+{
+    const std::vector<rfx::Device> devices = fourDevices();
+    for (auto _ : state) {
+        const rfx::OnnxLoad load = rfx::loadOnnxModel(kResNet50);
+        rfx::Config c;
+        c.model = kResNet50;
+        c.unet.height = c.unet.width = 224;
+        benchmark::DoNotOptimize(rfx::analyze(*load.model->build(c).network, c, devices));
+    }
+}
+BENCHMARK(onnxOpenAndAnalyseResNet50)->Unit(benchmark::kMillisecond);
+
+// A batch-slider step with 4 devices: a batch not seen before (the model caches the last 8), so shape
+// inference runs again; against the built-in ResNet-50's step.
+void batchStep(benchmark::State& state, const std::string& model)
+{
+    const std::vector<rfx::Device> devices = fourDevices();
+    rfx::Config c;
+    c.model = model;
+    c.unet.height = c.unet.width = 224;
+    c.unet.inChannels = 3;
+    c.unet.classes = 1000;
+    int batch = 1;
+    for (auto _ : state) {
+        c.batch = batch;
+        batch = batch % 64 + 1;
+        benchmark::DoNotOptimize(rfx::analyzeConfig(c, devices));
+    }
+}
+BENCHMARK_CAPTURE(batchStep, onnxResNet50, kResNet50)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(batchStep, builtinResNet50, std::string("resnet50"))->Unit(benchmark::kMicrosecond);
 
 } // namespace
 
