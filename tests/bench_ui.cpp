@@ -50,6 +50,38 @@ private slots:
         QCOMPARE(w.report()->results.size(), size_t(4));
     }
 
+    // The same repainted step on ResNet-50, imported from ONNX (issue 16) and built in, side by side.
+    void resNet50SliderStep_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("onnx") << QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/resnet50.onnx");
+        QTest::newRow("builtin") << QStringLiteral("resnet50");
+    }
+    void resNet50SliderStep()
+    {
+        QFETCH(QString, model);
+        GuiOptions o = options();
+        std::vector<std::string> args { "--model", model.toStdString() };
+        size_t i = 0;
+        std::string error;
+        QVERIFY(applyConfigOption(args, i, o.config, error) == OptionStatus::Consumed);
+        o.configGiven = true;
+        MainWindow w(o);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.report()->network, std::string(model.endsWith(QLatin1String(".onnx")) ? "resnet50" : "ResNet-50"));
+        QSpinBox* batch = w.controls()->batchSpin();
+        int value = 1;
+        QBENCHMARK {
+            value = value % 48 + 1;
+            batch->setValue(value);
+            for (RooflineChart* c : w.chartArea()->charts())
+                c->viewport()->repaint();
+            w.table()->viewport()->repaint();
+        }
+    }
+
     // The same step split: the update without painting, and painting alone.
     void sliderStepNoRepaint4Devices()
     {
