@@ -72,6 +72,21 @@ Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& 
 /// The counting conventions (onnxConventions()).
 std::string conventionsOfImport();
 
+/// A node's attribute by name, or null; an integer attribute, or `fallback` when absent.
+inline const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name)
+{
+    for (const auto& a : n.attribute())
+        if (a.name() == name)
+            return &a;
+    return nullptr;
+}
+
+inline std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int64_t fallback)
+{
+    const auto* a = attribute(n, name);
+    return a ? a->i() : fallback;
+}
+
 /// "node 'conv1' (Conv)" or "node 12 (Conv)" when the node has no name.
 std::string nodeLabel(const onnx::NodeProto& node, int index);
 

@@ -19,20 +19,6 @@ namespace rfx::onnximport {
 
 namespace {
 
-const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name)
-{
-    for (const auto& a : n.attribute())
-        if (a.name() == name)
-            return &a;
-    return nullptr;
-}
-
-std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int64_t fallback)
-{
-    const auto* a = attribute(n, name);
-    return a ? a->i() : fallback;
-}
-
 std::string stringAttr(const onnx::NodeProto& n, const char* name, const std::string& fallback)
 {
     const auto* a = attribute(n, name);

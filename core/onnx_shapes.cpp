@@ -67,20 +67,6 @@ bool isIntegerType(int type)
         || type == T::UINT16 || type == T::UINT32 || type == T::UINT64 || type == T::BOOL;
 }
 
-const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name)
-{
-    for (const auto& a : n.attribute())
-        if (a.name() == name)
-            return &a;
-    return nullptr;
-}
-
-std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int64_t fallback)
-{
-    const auto* a = attribute(n, name);
-    return a ? a->i() : fallback;
-}
-
 // Elementwise arithmetic on known values, with numpy broadcasting of a scalar or a length-1 side.
 std::optional<Value> binary(const Value& a, const Value& b, const std::string& op)
 {

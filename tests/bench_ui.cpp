@@ -17,6 +17,15 @@
 
 using namespace rfx;
 
+namespace {
+void repaintChartsAndTable(MainWindow& w)
+{
+    for (RooflineChart* c : w.chartArea()->charts())
+        c->viewport()->repaint();
+    w.table()->viewport()->repaint();
+}
+} // namespace
+
 class BenchUi : public QObject {
     Q_OBJECT
     const QStringList m_devices { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
@@ -43,9 +52,7 @@ private slots:
         QBENCHMARK {
             value = value % 48 + 1;
             batch->setValue(value);
-            for (RooflineChart* c : w.chartArea()->charts())
-                c->viewport()->repaint();
-            w.table()->viewport()->repaint();
+            repaintChartsAndTable(w);
         }
         QCOMPARE(w.report()->results.size(), size_t(4));
     }
@@ -76,9 +83,7 @@ private slots:
         QBENCHMARK {
             value = value % 48 + 1;
             batch->setValue(value);
-            for (RooflineChart* c : w.chartArea()->charts())
-                c->viewport()->repaint();
-            w.table()->viewport()->repaint();
+            repaintChartsAndTable(w);
         }
     }
 
@@ -104,9 +109,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QBENCHMARK {
-            for (RooflineChart* c : w.chartArea()->charts())
-                c->viewport()->repaint();
-            w.table()->viewport()->repaint();
+            repaintChartsAndTable(w);
         }
     }
 

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "device.h"
+#include "cost.h"
 #include "device_loader.h"
 #include "network.h"
+#include "roofline.h"
 #include "testpaths.h"
 
 #include <QtTest>
@@ -17,6 +19,25 @@ inline bool writeFile(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// The network's learnable parameters, and the multiply-adds of its matrix rows (convolutions, linear
+/// layers, matrix products): what torchvision's model table and the papers quote.
+inline std::int64_t params(const Network& net)
+{
+    std::int64_t p = 0;
+    for (const Layer& l : net.layers)
+        p += layerParams(l);
+    return p;
+}
+
+inline double macs(const Network& net)
+{
+    double m = 0;
+    for (const Layer& l : net.layers)
+        if (runsOnMatrixUnits(l.op))
+            m += forwardFlops(l) / 2;
+    return m;
 }
 
 inline const Layer& layerNamed(const Network& net, const std::string& name)

@@ -17,26 +17,14 @@
 
 using namespace rfx;
 
+using test::macs;
+using test::params;
+
 namespace {
 
 Shape imagenet(int batch = 1) { return Shape { batch, 3, 224, 224 }; }
 
-std::int64_t params(const Network& net)
-{
-    std::int64_t p = 0;
-    for (const Layer& l : net.layers)
-        p += layerParams(l);
-    return p;
-}
 
-double macs(const Network& net)
-{
-    double m = 0;
-    for (const Layer& l : net.layers)
-        if (runsOnMatrixUnits(l.op))
-            m += forwardFlops(l) / 2;
-    return m;
-}
 
 Network build(const std::string& model, bool fusion = false)
 {

@@ -11,6 +11,9 @@
 
 using namespace rfx;
 
+using test::macs;
+using test::params;
+
 namespace {
 
 std::string fixture(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/" + name; }
@@ -30,23 +33,6 @@ Network built(const Config& c)
     if (!b.network)
         qFatal("%s", b.error.c_str());
     return std::move(*b.network);
-}
-
-// Multiply-adds of the matrix rows (convolutions, linear layers, matrix products): what torchvision's
-// model cards and the papers publish.
-double macs(const Network& net)
-{
-    double m = 0;
-    for (const Layer& l : net.layers)
-        if (runsOnMatrixUnits(l.op))
-            m += forwardFlops(l) / 2;
-    return m;
-}
-
-std::int64_t params(const Network& net)
-{
-    return std::accumulate(net.layers.begin(), net.layers.end(), std::int64_t { 0 },
-        [](std::int64_t s, const Layer& l) { return s + layerParams(l); });
 }
 
 } // namespace
