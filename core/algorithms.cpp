@@ -131,16 +131,17 @@ AlgorithmCost convolutionCost(const Layer& l, ConvAlgorithm algorithm)
     // the whole kernel once. Counted at output positions it would be stride^2 times too many.
     // A linear layer flattens its input (C * H * W features); a matrix product has K = opsPerElement / 2.
     const double directMacs = l.op == Op::ConvTranspose
-        ? n * cin * double(in.h) * double(in.w) * (cout / l.groups) * l.kh * l.kw
-        : l.op == Op::Linear ? n * cout * cin * double(in.h) * double(in.w)
+        ? n * cin * double(in.spatial()) * (cout / l.groups) * l.kd * l.kh * l.kw
+        : l.op == Op::Linear ? n * cout * cin * double(in.spatial())
         : l.op == Op::MatMul ? double(o.elements()) * l.opsPerElement / 2
-                             : n * cout * double(o.h) * double(o.w) * (cin / l.groups) * l.kh * l.kw;
+                             : n * cout * double(o.spatial()) * (cin / l.groups) * l.kd * l.kh * l.kw;
     c.flops = 2 * directMacs;
     c.gemmMacs = directMacs;
-    if (l.op != Op::Conv) {
+    if (l.op != Op::Conv || l.out.rank == 5) {
         if (algorithm != ConvAlgorithm::Direct) {
             c.applies = false;
-            c.whyNot = std::string(algorithmName(algorithm)) + " applies to convolutions only";
+            c.whyNot = std::string(algorithmName(algorithm))
+                + (l.op == Op::Conv ? " is modelled for 2-D convolutions only" : " applies to convolutions only");
         }
         return c;
     }

@@ -45,11 +45,11 @@ std::int64_t mainParams(const Layer& l)
     const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
     switch (l.op) {
     case Op::Conv:
-        return l.out.c * (in.c / l.groups) * l.kh * l.kw;
+        return l.out.c * (in.c / l.groups) * l.kd * l.kh * l.kw;
     case Op::ConvTranspose:
-        return in.c * (l.out.c / l.groups) * l.kh * l.kw;
+        return in.c * (l.out.c / l.groups) * l.kd * l.kh * l.kw;
     case Op::Linear:
-        return l.out.c * in.c * in.h * in.w; // the input is flattened: C * H * W features
+        return l.out.c * in.c * in.spatial(); // the input is flattened: C * H * W features
     default:
         return elementwiseParams(l.op, l.out.c);
     }
@@ -61,15 +61,15 @@ double mainFlops(const Layer& l)
     const Shape& o = l.out;
     switch (l.op) {
     case Op::Conv:
-        return 2.0 * double(o.n) * double(o.c) * double(o.h) * double(o.w) * double(in.c / l.groups) * l.kh * l.kw;
+        return 2.0 * double(o.n) * double(o.c) * double(o.spatial()) * double(in.c / l.groups) * l.kd * l.kh * l.kw;
     case Op::ConvTranspose:
-        return 2.0 * double(in.n) * double(in.c) * double(in.h) * double(in.w) * double(o.c / l.groups) * l.kh * l.kw;
+        return 2.0 * double(in.n) * double(in.c) * double(in.spatial()) * double(o.c / l.groups) * l.kd * l.kh * l.kw;
     case Op::Linear:
-        return 2.0 * double(o.n) * double(o.c) * double(in.c) * double(in.h) * double(in.w);
+        return 2.0 * double(o.n) * double(o.c) * double(in.c) * double(in.spatial());
     case Op::MaxPool:
-        return double(l.kh * l.kw - 1) * double(o.elements());
+        return (double(l.kd) * l.kh * l.kw - 1) * double(o.elements());
     case Op::AvgPool:
-        return double(l.kh * l.kw) * double(o.elements()); // k*k - 1 additions and one scaling
+        return double(l.kd) * l.kh * l.kw * double(o.elements()); // k*k - 1 additions and one scaling
     case Op::Add:
         return double(o.elements());
     case Op::Concat:

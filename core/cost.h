@@ -21,7 +21,7 @@ struct LayerCost {
 };
 
 /// Learnable parameters of a row:
-///  conv            Cout * (Cin / groups) * Kh * Kw
+///  conv            Cout * (Cin / groups) * Kh * Kw   (3-D: * Kd; spatial extents D * H * W)
 ///  conv_transpose  Cin * (Cout / groups) * Kh * Kw
 ///  linear          Cout * (Cin * Hin * Win)   (the input is flattened)
 ///  bias            C;  batchnorm 2 C (scale and shift);  others 0.

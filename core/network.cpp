@@ -6,10 +6,11 @@ namespace rfx {
 
 std::string shapeString(const Shape& s)
 {
-    const std::int64_t d[] = { s.n, s.c, s.h, s.w };
+    const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
+    const std::int64_t* e = s.rank == 5 ? five : four;
     std::string text;
-    for (int i = 0; i < std::clamp(s.rank, 1, 4); ++i)
-        text += (i ? "x" : "") + std::to_string(d[i]);
+    for (int i = 0; i < std::clamp(s.rank, 1, 5); ++i)
+        text += (i ? "x" : "") + std::to_string(e[i]);
     return text;
 }
 

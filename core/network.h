@@ -11,12 +11,16 @@
 namespace rfx {
 
 /// A tensor shape in NCHW order; all extents are element counts. Imported models (core/onnx_model.h)
-/// also have tensors of rank 1 to 3: their extents fill n, c, h in order, the rest are 1, and `rank` says
-/// how many are real ([batch, tokens, features] is {batch, tokens, features, 1}, rank 3).
+/// also have tensors of rank 1 to 3 and 5. Ranks 1 to 3 fill n, c, h in order, the rest are 1
+/// ([batch, tokens, features] is {batch, tokens, features, 1}, rank 3); rank 5 is [N, C, D, H, W]
+/// with the depth D in `d` (3-D convolutions, video). `rank` says how many extents are real.
 struct Shape {
     std::int64_t n = 0, c = 0, h = 0, w = 0;
     int rank = 4;
-    std::int64_t elements() const { return n * c * h * w; }
+    std::int64_t d = 1; ///< depth, rank 5 only
+    std::int64_t elements() const { return n * c * d * h * w; }
+    /// The spatial extents' product: D x H x W (H x W for an image).
+    std::int64_t spatial() const { return d * h * w; }
     friend bool operator==(const Shape&, const Shape&) = default;
 };
 
@@ -52,6 +56,7 @@ struct Layer {
     std::vector<Shape> inShapes; ///< shapes actually read (a cropped skip connection reads only the crop)
     Shape out;
     int kh = 1, kw = 1; ///< kernel (convolutions) or window (pooling)
+    int kd = 1; ///< kernel or window depth (3-D convolutions and pools of imported models)
     int stride = 1;
     int padding = 0; ///< zero padding on each side (convolutions and pooling; shapes already include it)
     int groups = 1;

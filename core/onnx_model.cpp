@@ -131,15 +131,19 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
             d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param()) : std::to_string(dim.dim_value()));
             if (!symbolic)
                 continue;
+            // The image's height and width: extents 2 and 3 of [N, C, H, W], 3 and 4 of [N, C, D, H, W],
+            // extent 2 (the length) of [N, C, L].
+            const int heightAt = rank == 5 ? 3 : 2, widthAt = rank == 5 ? 4 : rank == 4 ? 3 : -1;
             if (i == 0)
                 d.batchBound = true;
-            else if (i == 2 && rank >= 3)
+            else if (i == heightAt && rank >= 3)
                 d.heightBound = true;
-            else if (i == 3 && rank == 4)
+            else if (i == widthAt)
                 d.widthBound = true;
             else
                 throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " ('" + d.dims.back()
-                    + "') is symbolic, and no control sets it (the batch sets extent 0, the image size extents 2 and 3)");
+                    + "') is symbolic, and no control sets it (the batch sets extent 0, the image size the height and "
+                      "width: extents 2 and 3 of an image, 3 and 4 of a video)");
         }
         inputs.push_back(std::move(d));
     }

@@ -60,9 +60,10 @@ bool isDataMovement(const std::string& op)
 Shape toShape(const std::vector<std::int64_t>& d)
 {
     Shape s { 1, 1, 1, 1, int(d.size()) };
-    std::int64_t* e[] = { &s.n, &s.c, &s.h, &s.w };
-    for (size_t i = 0; i < d.size() && i < 4; ++i)
-        *e[i] = d[i];
+    std::int64_t* four[] = { &s.n, &s.c, &s.h, &s.w };
+    std::int64_t* five[] = { &s.n, &s.c, &s.d, &s.h, &s.w };
+    for (size_t i = 0; i < d.size() && i < 5; ++i)
+        *(d.size() == 5 ? five[i] : four[i]) = d[i];
     if (d.empty())
         s.rank = 1; // a scalar: one element
     return s;
@@ -156,9 +157,9 @@ private:
             throw ImportError(m_file + ": " + where + ": '" + tensor + "' has " + count
                 + " elements, beyond what the tool models (over 10^15)");
         }
-        if (it->second.size() > 4)
+        if (it->second.size() > 5)
             throw ImportError(m_file + ": " + where + ": '" + tensor + "' has rank " + std::to_string(it->second.size())
-                + "; tensors of rank 5 and more (3-D convolutions, video) are not modelled yet");
+                + "; the tool models tensors of rank up to 5 ([N, C, D, H, W])");
         return it->second;
     }
 
@@ -328,8 +329,11 @@ private:
             if (int(w.size()) != rankNeeded)
                 throw ImportError(m_file + ": " + where + ": the weight has rank " + std::to_string(w.size()) + ", the input rank "
                     + std::to_string(rankNeeded));
-            l.kh = int(w.size() > 2 ? w[2] : 1);
-            l.kw = int(w.size() > 3 ? w[3] : 1);
+            // [Cout, Cin/g, k...]: 1-D k = Kh; 2-D Kh, Kw; 3-D Kd, Kh, Kw.
+            const size_t k = w.size() == 5 ? 3 : 2;
+            l.kd = int(w.size() == 5 ? w[2] : 1);
+            l.kh = int(w.size() > k ? w[k] : 1);
+            l.kw = int(w.size() > k + 1 ? w[k + 1] : 1);
         };
         auto firstOf = [&](const char* name, int fallback) {
             const auto* a = attribute(n, name);
@@ -398,8 +402,11 @@ private:
             const bool global = op.starts_with("Global");
             l.op = op == "MaxPool" || op == "GlobalMaxPool" ? Op::MaxPool : Op::AvgPool;
             const auto* k = attribute(n, "kernel_shape");
-            l.kh = global ? int(in.rank > 2 ? in.h : 1) : (k && k->ints_size() > 0 ? int(k->ints(0)) : 1);
-            l.kw = global ? int(in.rank > 3 ? in.w : 1) : (k && k->ints_size() > 1 ? int(k->ints(1)) : 1);
+            const int first = in.rank == 5 ? 1 : 0; // 3-D windows: Kd first
+            auto window = [&](int i) { return k && k->ints_size() > i ? int(k->ints(i)) : 1; };
+            l.kd = global ? int(in.d) : (in.rank == 5 ? window(0) : 1);
+            l.kh = global ? int(in.rank > 2 ? in.h : 1) : window(first);
+            l.kw = global ? int(in.rank > 3 ? in.w : 1) : window(first + 1);
             l.stride = firstOf("strides", 1);
             l.padding = firstOf("pads", 0);
             return true;

@@ -53,8 +53,9 @@ json shapeJson(const Shape& s)
 {
     if (s == Shape {})
         return json::array();
-    const std::int64_t d[] = { s.n, s.c, s.h, s.w };
-    return json(std::vector<std::int64_t>(d, d + std::clamp(s.rank, 1, 4)));
+    const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
+    const std::int64_t* e = s.rank == 5 ? five : four;
+    return json(std::vector<std::int64_t>(e, e + std::clamp(s.rank, 1, 5)));
 }
 
 json deviceJson(const Device& d)

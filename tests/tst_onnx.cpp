@@ -137,6 +137,34 @@ private slots:
         QCOMPARE(load.model->defaultImageSize(), 224); // PyTorch's crop works at any size the pools allow
     }
 
+    // Rank 5: a 3-D CNN on clips [N, 3, 8, H, W] exported by PyTorch (batch norm folded into the
+    // convolution). At batch 1, 32 x 32, worked by hand:
+    //   conv 1: W [8,3,3,3,3], pads 1: out [1,8,8,32,32] = 65,536; 2 x 65,536 x 3 x 27 = 10,616,832;
+    //           648 weights, bias row 65,536 FLOPs and 8 parameters
+    //   relu 65,536; max-pool 2x2x2: out [1,8,4,16,16] = 8,192 x 7 comparisons = 57,344
+    //   conv 2: W [16,8,1,3,3]: out [1,16,4,14,14] = 12,544; 2 x 12,544 x 8 x 9 = 1,806,336; 1,152 + 16
+    //   global average pool: 4 x 14 x 14 = 784 per output x 16 = 12,544; linear 2 x 10 x 16 = 320, 160 + 10
+    void videoConvolutionsOfRankFive()
+    {
+        const Network net = built(onnxConfig("video3d.onnx", 1, 32));
+        const std::vector<std::pair<const char*, double>> rows {
+            { "conv", 10'616'832 }, { "bias", 65'536 }, { "relu", 65'536 }, { "maxpool", 57'344 },
+            { "conv", 1'806'336 }, { "bias", 12'544 }, { "avgpool", 12'544 }, { "linear", 320 }, { "bias", 10 },
+        };
+        QCOMPARE(net.layers.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(std::string(opName(net.layers[i].op)), std::string(rows[i].first));
+            QCOMPARE(forwardFlops(net.layers[i]), rows[i].second);
+        }
+        QCOMPARE(params(net), std::int64_t { 648 + 8 + 1'152 + 16 + 160 + 10 });
+        QCOMPARE(shapeString(net.layers[0].out), std::string("1x8x8x32x32"));
+        QCOMPARE(net.input, (Shape { 1, 3, 32, 32, 5, 8 }));
+        // The image size binds the height and width (extents 3 and 4); the 8 frames stay.
+        const Network big = built(onnxConfig("video3d.onnx", 2, 64));
+        QCOMPARE(shapeString(big.layers[0].out), std::string("2x8x8x64x64"));
+        QCOMPARE(forwardFlops(big.layers[0]), 2 * 4 * 10'616'832.0);
+    }
+
     // Fusion folds the bias and ReLU rows into the convolution, as for the built-in networks.
     void fusionFoldsTheEpilogues()
     {

@@ -26,6 +26,23 @@ QString flopFormula(const Layer& l)
     const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
     const Shape& o = l.out;
     QString f;
+    if ((l.op == Op::Conv || l.op == Op::ConvTranspose) && (l.out.rank == 5 || in.rank == 5)) {
+        // A 3-D convolution: the spatial extents are D x H x W, the kernel Kd x Kh x Kw.
+        const bool conv = l.op == Op::Conv;
+        const Shape& at = conv ? o : in;
+        return QStringLiteral("2%1N%1C%2%1(D%1H%1W)%3%1(C%4/groups)%1K<sub>d</sub>%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%5%1%6%1%7%1%8%1%9%1%10%1%11%12")
+            .arg(dot(), conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
+                conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
+                conv ? QStringLiteral("<sub>in</sub>") : QStringLiteral("<sub>out</sub>"))
+            .arg(at.n)
+            .arg(at.c)
+            .arg(at.spatial())
+            .arg((conv ? in.c : o.c) / l.groups)
+            .arg(l.kd)
+            .arg(l.kh)
+            .arg(l.kw)
+            .arg(conv ? QString() : QStringLiteral(" (counted at input positions)"));
+    }
     switch (l.op) {
     case Op::Conv:
         f = QStringLiteral("2%1N%1C<sub>out</sub>%1H<sub>out</sub>%1W<sub>out</sub>%1(C<sub>in</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8")

@@ -18,7 +18,7 @@ QString shapeText(const Shape& s)
 {
     if (s == Shape {})
         return QStringLiteral("\u2013");
-    return QStringLiteral("%1\u00d7%2\u00d7%3\u00d7%4").arg(s.n).arg(s.c).arg(s.h).arg(s.w);
+    return QString::fromStdString(shapeString(s)).replace(QLatin1Char('x'), QChar(0x00d7)); // every extent of its rank
 }
 } // namespace
 

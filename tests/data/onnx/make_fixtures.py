@@ -91,6 +91,22 @@ def unet():
     export(UNet(), torch.randn(1, 1, 572, 572), "unet")
 
 
+def video3d():
+    """A small 3-D CNN (video clips [N, 3, 8 frames, H, W]): Conv3d, BatchNorm3d (folded into the
+    convolution by the exporter), MaxPool3d, a (1,3,3) Conv3d, global average pool, linear."""
+    import torch
+    from torch import nn
+    model = nn.Sequential(nn.Conv3d(3, 8, 3, padding=1), nn.BatchNorm3d(8), nn.ReLU(), nn.MaxPool3d(2),
+                          nn.Conv3d(8, 16, (1, 3, 3)), nn.AdaptiveAvgPool3d(1), nn.Flatten(), nn.Linear(16, 10))
+    randomize(model)
+    model.eval()
+    path = os.path.join(HERE, "video3d.onnx")
+    torch.onnx.export(model, torch.randn(1, 3, 8, 32, 32), path, input_names=["clip"], output_names=["output"],
+                      dynamic_axes={"clip": {0: "batch", 3: "height", 4: "width"}, "output": {0: "batch"}},
+                      opset_version=13)
+    print("wrote", path)
+
+
 def torchvision_models():
     import torch
     import torchvision
@@ -230,5 +246,6 @@ def bad_inputs():
 if __name__ == "__main__":
     bad_inputs()
     operators()
+    video3d()
     torchvision_models()
     unet()
