@@ -131,16 +131,18 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
             d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param()) : std::to_string(dim.dim_value()));
             if (!symbolic)
                 continue;
-            // The image's height and width: extents 2 and 3 of [N, C, H, W], 3 and 4 of [N, C, D, H, W],
-            // extent 2 (the length) of [N, C, L].
+            // The image's height and width: extents 2 and 3 of [N, C, H, W], 3 and 4 of [N, C, D, H, W];
+            // a sequence of rank 2 or 3 ([N, L] ids, [N, L, F] tokens, [N, C, L] signals): its length.
             const int heightAt = rank == 5 ? 3 : 2, widthAt = rank == 5 ? 4 : rank == 4 ? 3 : -1;
-            if (i == 0)
+            if (i == 0) {
                 d.batchBound = true;
-            else if (i == heightAt && rank >= 3)
+            } else if ((i == heightAt && rank >= 3) || (rank <= 3 && i >= 1)) {
                 d.heightBound = true;
-            else if (i == widthAt)
+                d.heightAt.push_back(i);
+            } else if (i == widthAt) {
                 d.widthBound = true;
-            else
+                d.widthAt.push_back(i);
+            } else
                 throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " ('" + d.dims.back()
                     + "') is symbolic, and no control sets it (the batch sets extent 0, the image size the height and "
                       "width: extents 2 and 3 of an image, 3 and 4 of a video)");

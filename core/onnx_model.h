@@ -18,16 +18,18 @@ bool isOnnxFile(std::string_view model);
 
 /// One input of an imported model, as the file gives it, and what the configuration binds in it.
 /// Symbolic or unknown extents ("batch", "height", -1) are bound: the first from the batch, the
-/// spatial ones (extents 2 and 3 of an image, 3 and 4 of a video [N, C, D, H, W], extent 2 of a
-/// sequence) from the image height and width.
+/// spatial ones (extents 2 and 3 of an image, 3 and 4 of a video [N, C, D, H, W]) from the image
+/// height and width; a sequence's symbolic extents ([N, L] token ids, [N, L, F], [N, C, L]) from the
+/// image height, which is then the sequence length.
 /// Extents the file fixes stay fixed.
 struct OnnxInput {
     std::string name;
     std::vector<std::string> dims; ///< "batch", "3", "height": each extent as the file writes it
     bool floating = true; ///< a floating-point input (token ids are integers)
     bool batchBound = false; ///< the batch control sets extent 0
-    bool heightBound = false; ///< the image height sets extent 2 (3 of a video)
+    bool heightBound = false; ///< the image height sets extent 2 (3 of a video; the sequence of tokens)
     bool widthBound = false; ///< the image width sets extent 3 (4 of a video)
+    std::vector<int> heightAt, widthAt; ///< the extents the image height and width set
 };
 
 /// A parsed ONNX model: parsed and checked once (weights dropped, shapes kept), then re-derived for

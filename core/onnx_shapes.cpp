@@ -437,14 +437,12 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
         auto it = std::find_if(inputs.begin(), inputs.end(), [&](const OnnxInput& i) { return i.name == in.name(); });
         if (it != inputs.end() && t.has_tensor_type()) {
             auto* shape = t.mutable_tensor_type()->mutable_shape();
-            const int rank = shape->dim_size();
-            const int heightAt = rank == 5 ? 3 : 2, widthAt = rank == 5 ? 4 : 3; // as describeInputs binds them
-            if (it->batchBound && rank > 0)
+            if (it->batchBound && shape->dim_size() > 0)
                 shape->mutable_dim(0)->set_dim_value(config.batch);
-            if (it->heightBound && heightAt < rank)
-                shape->mutable_dim(heightAt)->set_dim_value(config.unet.height);
-            if (it->widthBound && widthAt < rank)
-                shape->mutable_dim(widthAt)->set_dim_value(config.unet.width);
+            for (int i : it->heightAt)
+                shape->mutable_dim(i)->set_dim_value(config.unet.height);
+            for (int i : it->widthAt)
+                shape->mutable_dim(i)->set_dim_value(config.unet.width);
         }
         setType(in.name(), t);
     }

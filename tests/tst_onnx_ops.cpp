@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <tuple>
+
 using namespace rfx;
 
 Q_DECLARE_METATYPE(std::vector<std::string>)
@@ -137,6 +139,31 @@ private slots:
             for (size_t i = 0; i < ops.size(); ++i)
                 QCOMPARE(forwardFlops(two.layers[i]), 2 * flops[i]);
         }
+    }
+
+    // Token ids [N, L] (rank 2, integers): the image height binds the sequence length L. At N = 2,
+    // L = 10: Gather from the embedding [100,16] is a copy of [2,10,16] (the table, 1,600 parameters);
+    // MatMul by [16,16]: 320 outputs x 2 x 16 = 10,240, 256 parameters; the bias Add 320, 16; Softmax 5 x 320.
+    void sequenceLengthFromTheImageHeight()
+    {
+        Config c;
+        c.model = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/ops/tokens.onnx";
+        c.batch = 2;
+        c.unet.height = c.unet.width = 10;
+        const BuildResult b = buildNetwork(c);
+        QVERIFY2(b.network, b.error.c_str());
+        const std::vector<std::tuple<Op, double, std::int64_t>> rows {
+            { Op::Copy, 0, 1'600 }, { Op::MatMul, 10'240, 256 }, { Op::Eltwise, 320, 16 }, { Op::Eltwise, 1'600, 0 } };
+        QCOMPARE(b.network->layers.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(b.network->layers[i].op, std::get<0>(rows[i]));
+            QCOMPARE(forwardFlops(b.network->layers[i]), std::get<1>(rows[i]));
+            QCOMPARE(layerParams(b.network->layers[i]), std::get<2>(rows[i]));
+        }
+        QCOMPARE(shapeString(b.network->layers[1].out), std::string("2x10x16"));
+        const OnnxLoad load = cachedOnnxModel(c.model);
+        QVERIFY(load.model->imageBound());
+        QCOMPARE(load.model->inputs().front().heightAt, std::vector<int> { 1 });
     }
 
     // An uncounted row is said: in the row's origin, in the diagnostics and in the report's count.

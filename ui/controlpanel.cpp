@@ -402,6 +402,8 @@ void ControlPanel::updateEnabled()
         QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
         if (!on && file)
             tip += QStringLiteral("\n\n") + (channelsOrClasses ? tr("The model file fixes it.") : tr("Off: %1.").arg(imageWhy));
+        else if (on && onnx && !channelsOrClasses && onnx->inputs().front().dims.size() <= 3)
+            tip += QStringLiteral("\n\n") + tr("For this model (a sequence input) the height is the sequence length.");
         w->setToolTip(tip);
     }
     m_widthSpin->setEnabled(image && m_config.unet.height != m_config.unet.width);

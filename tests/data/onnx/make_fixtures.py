@@ -197,6 +197,14 @@ def operators():
     op_model("where", [n("Greater", ["x", "zero"], ["c"]), n("Where", ["c", "x", "zero"])], X4, [const("zero", 0.0, [])])
     op_model("expand", [n("Expand", ["x", "s"])], ["N", 4, 1, 8], [const("s", [1, 4, 8, 8], dtype=TensorProto.INT64)])
     op_model("tile", [n("Tile", ["x", "r"])], X4, [const("r", [1, 1, 2, 1], dtype=TensorProto.INT64)])
+    # Token ids [N, L] through an embedding, a projection, a bias and a softmax (a transformer's first steps).
+    ids = helper.make_tensor_value_info("x", TensorProto.INT64, ["batch", "sequence"])
+    y = helper.make_tensor_value_info("y", F, None)
+    graph = helper.make_graph([n("Gather", ["emb", "x"], ["e"]), n("MatMul", ["e", "w"], ["m"]), n("Add", ["m", "b"], ["a"]),
+                               n("Softmax", ["a"], axis=-1)], "tokens", [ids], [y],
+                              [weight("emb", [100, 16]), weight("w", [16, 16]), weight("b", [16])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.save(model, os.path.join(HERE, "ops", "tokens.onnx"))
     # Free operators: a chain of metadata ops around one ReLU is one row.
     op_model("free", [n("Reshape", ["x", "s"], ["a"]), n("Identity", ["a"], ["b"]), n("Dropout", ["b"], ["c"]),
                       n("Unsqueeze", ["c", "ax"], ["d"]), n("Squeeze", ["d", "ax"], ["e"]), n("Flatten", ["e"], ["f"], axis=1),
