@@ -34,11 +34,22 @@ bool fromRaw(const std::string& raw, std::vector<double>& out)
     return true;
 }
 
+// A value as a whole number, clamped into int64's range first (a cast of an out-of-range or NaN double
+// is undefined behaviour).
+std::int64_t whole(double x)
+{
+    if (!(x == x))
+        return 0;
+    return std::int64_t(std::clamp(x, -9.2e18, 9.2e18));
+}
+
+// The extents' product, or -1 when it overflows (a huge inferred shape must not be undefined behaviour).
 std::int64_t product(const std::vector<std::int64_t>& dims)
 {
     std::int64_t p = 1;
     for (auto d : dims)
-        p *= d;
+        if (__builtin_mul_overflow(p, d, &p))
+            return -1;
     return p;
 }
 
@@ -51,7 +62,7 @@ onnx::TensorProto toTensor(const std::string& name, const Value& v)
     if (v.integer) {
         t.set_data_type(onnx::TensorProto::INT64);
         for (double x : v.data)
-            t.add_int64_data(std::int64_t(x));
+            t.add_int64_data(whole(x));
     } else {
         t.set_data_type(onnx::TensorProto::FLOAT);
         for (double x : v.data)
@@ -197,7 +208,7 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
             return std::nullopt;
         Value v { idx->dims, {}, a->integer };
         for (double i : idx->data) {
-            const auto k = std::int64_t(i) < 0 ? std::int64_t(i) + std::int64_t(a->data.size()) : std::int64_t(i);
+            const auto k = whole(i) < 0 ? whole(i) + std::int64_t(a->data.size()) : whole(i);
             if (k < 0 || k >= std::int64_t(a->data.size()))
                 return std::nullopt;
             v.data.push_back(a->data[size_t(k)]);
@@ -230,9 +241,9 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
             const Value *st = in(1), *en = in(2), *steps = in(4);
             if (!st || !en || st->data.size() != 1 || en->data.size() != 1)
                 return std::nullopt;
-            start = std::int64_t(st->data[0]), end = std::int64_t(std::clamp(en->data[0], -9e18, 9e18));
+            start = whole(st->data[0]), end = whole(en->data[0]);
             if (steps && steps->data.size() == 1)
-                step = std::int64_t(steps->data[0]);
+                step = whole(steps->data[0]);
         }
         if (step != 1)
             return std::nullopt;
