@@ -271,7 +271,7 @@ private:
         if (produced.size() > 1 && op == "Split") {
             l.out = l.inShapes.front(); // all the pieces together
         }
-        if (!standard || !counted(n, l, where)) {
+        if (!(standard ? counted(n, l, where) : countedContrib(n, l))) {
             std::string reason = !standard ? "operator of domain '" + n.domain() + "', which the tool does not know"
                 : (op == "If" || op == "Loop" || op == "Scan") ? "control flow (" + op + ") is not counted"
                                                                : "operator " + op + " is not counted by the tool";
@@ -317,6 +317,22 @@ private:
             && fuse(live.front(), l.op, l.op == Op::ReLU ? "relu" : "bn", l.storedParams, produced.front()))
             return;
         push(std::move(l), n, produced);
+    }
+
+    // ONNX Runtime's contrib operators that exporters and optimizers emit for Gelu (Gelu is in the
+    // standard opset only from 20, newer than Debian's library): x/2 (1 + erf(x/sqrt 2)) = 5 FLOPs an
+    // element; BiasGelu adds its bias first (6); FastGelu, x/2 (1 + tanh(c (x + 0.044715 x^3))), 9;
+    // QuickGelu, x sigmoid(1.702 x), 6 (a sigmoid is 4). Their output has the input's shape.
+    static bool countedContrib(const onnx::NodeProto& n, Layer& l)
+    {
+        if (n.domain() != "com.microsoft")
+            return false;
+        const std::string& op = n.op_type();
+        if (op != "Gelu" && op != "FastGelu" && op != "BiasGelu" && op != "QuickGelu")
+            return false;
+        l.op = Op::Eltwise;
+        l.opsPerElement = op == "BiasGelu" ? 6 : op == "FastGelu" ? 9 : op == "QuickGelu" ? 6 : 5;
+        return true;
     }
 
     // Sets the row's operator and counts; false when the operator is not one the tool counts.

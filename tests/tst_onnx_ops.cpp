@@ -92,6 +92,7 @@ private slots:
         add("hardswish", { { "eltwise", 1'280, 0 } }); // hardsigmoid and a multiply
         add("clip", { { "eltwise", 512, 0 } }); // min, max; the bounds are not parameters
         add("erf", { { "eltwise", 256, 0 } });
+        add("gelu", { { "eltwise", 1'280, 0 } }); // com.microsoft:Gelu, x/2 (1 + erf(x / sqrt 2)): 5 per element
         add("softmax", { { "eltwise", 1'280, 0 } }); // max, subtract, exp, sum, divide
         add("logsoftmax", { { "eltwise", 1'280, 0 } });
         for (const char* op : { "add", "sub", "mul", "div", "pow" }) // broadcast a [4,1,1] constant: 256

@@ -205,6 +205,11 @@ def operators():
                               [weight("emb", [100, 16]), weight("w", [16, 16]), weight("b", [16])])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     onnx.save(model, os.path.join(HERE, "ops", "tokens.onnx"))
+    # Gelu as ONNX Runtime's contrib operator (the standard Gelu is opset 20).
+    gelu = helper.make_node("Gelu", ["x"], ["y"], name="gelu", domain="com.microsoft")
+    graph = helper.make_graph([gelu], "gelu", [helper.make_tensor_value_info("x", F, X4)], [helper.make_tensor_value_info("y", F, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
+    onnx.save(model, os.path.join(HERE, "ops", "gelu.onnx"))
     # Free operators: a chain of metadata ops around one ReLU is one row.
     op_model("free", [n("Reshape", ["x", "s"], ["a"]), n("Identity", ["a"], ["b"]), n("Dropout", ["b"], ["c"]),
                       n("Unsqueeze", ["c", "ax"], ["d"]), n("Squeeze", ["d", "ax"], ["e"]), n("Flatten", ["e"], ["f"], axis=1),
