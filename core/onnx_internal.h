@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -69,8 +71,20 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
 Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file,
     const std::string& name);
 
-/// The counting conventions (onnxConventions()).
+/// Checks a parsed model, drops its weights and probes its image size (onnx_model.cpp); throws ImportError.
+std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std::string& file);
+
+/// onnx_optable.cpp: the counting conventions (onnxConventions()); FLOPs per output element of an
+/// elementwise operator (nothing if it is not one); the free metadata operators; the data-movement
+/// operators; ONNX Runtime's Gelu contrib operators (sets the row, false if not one); the engine shape
+/// of ONNX extents; a row name from a node name (PyTorch's scopes shortened).
 std::string conventionsOfImport();
+std::optional<double> elementwiseOps(const std::string& op);
+bool isFree(const std::string& op);
+bool isDataMovement(const std::string& op);
+bool countedContrib(const onnx::NodeProto& node, Layer& row);
+Shape toShape(const std::vector<std::int64_t>& extents);
+std::string shortName(const std::string& nodeName);
 
 /// A node's attribute by name, or null; an integer attribute, or `fallback` when absent.
 inline const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name)
@@ -90,7 +104,16 @@ inline std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int
 /// "node 'conv1' (Conv)" or "node 12 (Conv)" when the node has no name.
 std::string nodeLabel(const onnx::NodeProto& node, int index);
 
+/// Values are kept for tensors of at most this many elements.
+inline constexpr size_t kMaxValueElements = 4096;
+
 /// Reads a tensor's values when it is small and stored in the file (integers and floats, up to 4,096).
 bool readValue(const onnx::TensorProto& tensor, Value& value);
+
+/// onnx_values.cpp: the values of a node's first output when all that it reads is known (small tensors
+/// only); the extents' product (-1 on overflow); a value as an INT64 or FLOAT tensor named `name`.
+std::optional<Value> evaluateNode(const onnx::NodeProto& node, const Shapes& shapes, int opset);
+std::int64_t product(const std::vector<std::int64_t>& dims);
+onnx::TensorProto valueTensor(const std::string& name, const Value& value);
 
 } // namespace rfx::onnximport

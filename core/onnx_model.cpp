@@ -1,5 +1,5 @@
-// Reading, checking and caching ONNX models with the ONNX project's own library (libonnx-dev):
-// the protobuf classes of onnx-ml.pb.h, onnx::checker and onnx::shape_inference.
+// An ONNX model once parsed (onnx_reader.cpp): checked with onnx::checker, its weights dropped, its
+// inputs described; then built for each configuration (onnx_shapes.cpp, onnx_ops.cpp), cached.
 #include "onnx_model.h"
 
 #include "onnx_internal.h"
@@ -7,12 +7,9 @@
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <list>
 #include <mutex>
 
@@ -44,38 +41,6 @@ struct OnnxModel::Impl {
 };
 
 namespace {
-
-// protobuf reads through this, so that a large file reports progress and can be cancelled.
-class ProgressStream : public google::protobuf::io::CopyingInputStream {
-public:
-    ProgressStream(std::istream& in, std::uint64_t total, const LoadProgress& progress)
-        : m_in(in)
-        , m_total(total)
-        , m_progress(progress)
-    {
-    }
-    int Read(void* buffer, int size) override
-    {
-        if (m_cancelled)
-            return -1;
-        m_in.read(static_cast<char*>(buffer), size);
-        const auto got = m_in.gcount();
-        m_done += std::uint64_t(got);
-        if (m_progress && !m_progress(m_done, m_total)) {
-            m_cancelled = true;
-            return -1;
-        }
-        return int(got);
-    }
-    bool cancelled() const { return m_cancelled; }
-
-private:
-    std::istream& m_in;
-    std::uint64_t m_total;
-    std::uint64_t m_done = 0;
-    const LoadProgress& m_progress;
-    bool m_cancelled = false;
-};
 
 bool isFloating(int type)
 {
@@ -263,7 +228,9 @@ std::int64_t countParameters(const Skeleton& s)
     return total;
 }
 
-std::shared_ptr<const OnnxModel> finish(onnx::ModelProto&& model, const std::string& file)
+} // namespace
+
+std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& model, const std::string& file)
 {
     if (!model.has_graph() || model.graph().node_size() == 0)
         throw ImportError(file + ": not an ONNX model (no graph, or a graph without nodes)");
@@ -289,7 +256,6 @@ std::shared_ptr<const OnnxModel> finish(onnx::ModelProto&& model, const std::str
     return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
 }
 
-} // namespace
 
 OnnxModel::OnnxModel(std::unique_ptr<Impl> impl)
     : m(std::move(impl))
@@ -378,90 +344,6 @@ BuildResult OnnxModel::build(const Config& config) const
     if (m->recent.size() > 8)
         m->recent.pop_back();
     return r;
-}
-
-OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
-{
-    OnnxLoad out;
-    try {
-        if (bytes.empty())
-            throw ImportError(file + ": the file is empty");
-        onnx::ModelProto model;
-        if (bytes.size() > kMaxOnnxFileBytes || !model.ParseFromArray(bytes.data(), int(bytes.size())))
-            throw ImportError(file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
-        out.model = finish(std::move(model), file);
-    } catch (const std::exception& e) {
-        out.error = e.what();
-    }
-    return out;
-}
-
-OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
-{
-    OnnxLoad out;
-    try {
-        std::error_code ec;
-        const std::uint64_t size = std::filesystem::file_size(path, ec);
-        if (ec)
-            throw ImportError(path + ": cannot read the model file (" + ec.message() + ")");
-        if (size == 0)
-            throw ImportError(path + ": the file is empty");
-        if (size > kMaxOnnxFileBytes)
-            throw ImportError(path + ": the file is " + std::to_string(size / (1 << 20))
-                + " MiB; protobuf reads ONNX files under 2 GiB. Save the weights as external data "
-                  "(onnx.save_model(..., save_as_external_data=True)): only the graph is needed here");
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            throw ImportError(path + ": cannot open the model file for reading");
-        ProgressStream stream(in, size, progress);
-        google::protobuf::io::CopyingInputStreamAdaptor adaptor(&stream);
-        onnx::ModelProto model;
-        const bool parsed = model.ParseFromZeroCopyStream(&adaptor);
-        if (stream.cancelled())
-            throw ImportError(path + ": opening was cancelled");
-        if (!parsed)
-            throw ImportError(path + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
-        out.model = finish(std::move(model), path);
-    } catch (const std::exception& e) {
-        out.error = e.what();
-    }
-    return out;
-}
-
-OnnxLoad cachedOnnxModel(const std::string& path, const LoadProgress& progress)
-{
-    struct Cached {
-        std::filesystem::file_time_type mtime;
-        std::uintmax_t size = 0;
-        OnnxLoad load;
-    };
-    static std::mutex mutex;
-    static std::map<std::string, Cached> cache;
-    std::error_code ec;
-    const auto mtime = std::filesystem::last_write_time(path, ec);
-    const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
-    if (ec)
-        return { nullptr, path + ": cannot read the model file (" + ec.message() + ")" };
-    {
-        std::lock_guard lock(mutex);
-        auto it = cache.find(path);
-        if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
-            return it->second.load;
-    }
-    // Read without the lock: a large model on the window's worker thread must not stall a slider step
-    // on another model.
-    bool cancelled = false;
-    Cached c { mtime, size, loadOnnxModel(path, [&](std::uint64_t done, std::uint64_t total) {
-                  cancelled = progress && !progress(done, total);
-                  return !cancelled;
-              }) };
-    if (cancelled)
-        return c.load;
-    std::lock_guard lock(mutex);
-    if (cache.size() >= 8)
-        cache.clear(); // a handful of models per session; no need for anything smarter
-    cache[path] = c;
-    return c.load;
 }
 
 } // namespace rfx

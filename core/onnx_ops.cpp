@@ -25,71 +25,6 @@ std::string stringAttr(const onnx::NodeProto& n, const char* name, const std::st
     return a ? a->s() : fallback;
 }
 
-// FLOPs per output element of the elementwise operators (each arithmetic operation and each
-// transcendental function counts 1; comparisons count 1).
-std::optional<double> elementwiseOps(const std::string& op)
-{
-    static const std::map<std::string, double, std::less<>> table {
-        { "Relu", 1 }, { "LeakyRelu", 2 }, { "PRelu", 2 }, { "Elu", 3 }, { "Selu", 4 }, { "Sigmoid", 4 },
-        { "Tanh", 1 }, { "HardSigmoid", 4 }, { "HardSwish", 5 }, { "Clip", 2 }, { "Erf", 1 }, { "Gelu", 5 },
-        { "Softplus", 3 }, { "Mish", 6 }, { "Add", 1 }, { "Sub", 1 }, { "Mul", 1 }, { "Div", 1 }, { "Pow", 1 },
-        { "Sqrt", 1 }, { "Exp", 1 }, { "Log", 1 }, { "Neg", 1 }, { "Abs", 1 }, { "Reciprocal", 1 }, { "Floor", 1 },
-        { "Ceil", 1 }, { "Round", 1 }, { "Sign", 1 }, { "Sin", 1 }, { "Cos", 1 }, { "Min", 1 }, { "Max", 1 },
-        { "Mean", 1 }, { "Sum", 1 }, { "Where", 1 }, { "Equal", 1 }, { "Less", 1 }, { "Greater", 1 },
-        { "LessOrEqual", 1 }, { "GreaterOrEqual", 1 }, { "Not", 1 }, { "And", 1 }, { "Or", 1 }, { "Xor", 1 },
-        { "Softmax", 5 }, { "LogSoftmax", 5 }, { "InstanceNormalization", 7 }, { "LayerNormalization", 7 },
-        { "GroupNormalization", 7 }, { "LpNormalization", 3 },
-    };
-    auto it = table.find(op);
-    return it == table.end() ? std::nullopt : std::optional<double>(it->second);
-}
-
-bool isFree(const std::string& op)
-{
-    return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" || op == "Dropout"
-        || op == "Shape" || op == "Size" || op == "Constant" || op == "ConstantOfShape";
-}
-
-bool isDataMovement(const std::string& op)
-{
-    return op == "Split" || op == "Slice" || op == "Pad" || op == "Transpose" || op == "Gather" || op == "GatherElements"
-        || op == "Expand" || op == "Tile" || op == "Cast" || op == "DepthToSpace" || op == "SpaceToDepth" || op == "ScatterND"
-        || op == "GatherND" || op == "CastLike";
-}
-
-Shape toShape(const std::vector<std::int64_t>& d)
-{
-    Shape s { 1, 1, 1, 1, int(d.size()) };
-    std::int64_t* four[] = { &s.n, &s.c, &s.h, &s.w };
-    std::int64_t* five[] = { &s.n, &s.c, &s.d, &s.h, &s.w };
-    for (size_t i = 0; i < d.size() && i < 5; ++i)
-        *(d.size() == 5 ? five[i] : four[i]) = d[i];
-    if (d.empty())
-        s.rank = 1; // a scalar: one element
-    return s;
-}
-
-// PyTorch's scope names repeat each parent: "/layer1/layer1.0/conv1/Conv" -> "layer1.0/conv1/Conv",
-// "/features/features.0/Conv" -> "features.0/Conv". Other names stay as they are.
-std::string shortName(const std::string& name)
-{
-    if (name.size() < 2 || name.front() != '/')
-        return name;
-    std::vector<std::string> parts;
-    for (size_t at = 1; at <= name.size();) {
-        const size_t slash = std::min(name.find('/', at), name.size());
-        parts.push_back(name.substr(at, slash - at));
-        at = slash + 1;
-    }
-    std::string out;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        const bool parentOfNext = i + 1 < parts.size() && parts[i + 1].starts_with(parts[i] + ".");
-        if (!parentOfNext && !parts[i].empty())
-            out += (out.empty() ? "" : "/") + parts[i];
-    }
-    return out.empty() ? name : out;
-}
-
 // Where a tensor comes from.
 struct Source {
     enum Kind { Constant, Live } kind = Constant;
@@ -319,22 +254,6 @@ private:
         push(std::move(l), n, produced);
     }
 
-    // ONNX Runtime's contrib operators that exporters and optimizers emit for Gelu (Gelu is in the
-    // standard opset only from 20, newer than Debian's library): x/2 (1 + erf(x/sqrt 2)) = 5 FLOPs an
-    // element; BiasGelu adds its bias first (6); FastGelu, x/2 (1 + tanh(c (x + 0.044715 x^3))), 9;
-    // QuickGelu, x sigmoid(1.702 x), 6 (a sigmoid is 4). Their output has the input's shape.
-    static bool countedContrib(const onnx::NodeProto& n, Layer& l)
-    {
-        if (n.domain() != "com.microsoft")
-            return false;
-        const std::string& op = n.op_type();
-        if (op != "Gelu" && op != "FastGelu" && op != "BiasGelu" && op != "QuickGelu")
-            return false;
-        l.op = Op::Eltwise;
-        l.opsPerElement = op == "BiasGelu" ? 6 : op == "FastGelu" ? 9 : op == "QuickGelu" ? 6 : 5;
-        return true;
-    }
-
     // Sets the row's operator and counts; false when the operator is not one the tool counts.
     bool counted(const onnx::NodeProto& n, Layer& l, const std::string& where)
     {
@@ -462,18 +381,6 @@ private:
 };
 
 } // namespace
-
-std::string conventionsOfImport()
-{
-    return "ONNX operators: Conv, ConvTranspose, Gemm and MatMul count 2 FLOP a multiply-add (ConvTranspose at its "
-           "input positions) and run on the matrix ceiling; a bias is its own row (1 FLOP an element); elementwise "
-           "operators count each arithmetic operation and each transcendental as 1 FLOP an output element "
-           "(Sigmoid 4, HardSwish 5, Gelu 5, Softmax 5, Instance/LayerNormalization 7, BatchNormalization 2); "
-           "reductions and pools count their window; data movement (Slice, Pad, Transpose, Gather, Concat, Resize "
-           "nearest) 0 FLOP; Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout and shape computations are "
-           "free and not rows; operators the tool does not know are rows with 0 FLOP, marked uncounted; parameters "
-           "are the file's floating-point initializers, each once, without BatchNormalization's running statistics";
-}
 
 Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file, const std::string& name)
 {

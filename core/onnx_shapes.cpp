@@ -8,8 +8,6 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <deque>
 #include <optional>
 #include <string_view>
@@ -17,281 +15,6 @@
 namespace rfx::onnximport {
 
 namespace {
-
-constexpr size_t kMaxValueElements = 4096;
-
-template <typename T>
-bool fromRaw(const std::string& raw, std::vector<double>& out)
-{
-    if (raw.size() % sizeof(T) != 0)
-        return false;
-    out.resize(raw.size() / sizeof(T));
-    for (size_t i = 0; i < out.size(); ++i) {
-        T v;
-        std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));
-        out[i] = double(v);
-    }
-    return true;
-}
-
-// A value as a whole number, clamped into int64's range first (a cast of an out-of-range or NaN double
-// is undefined behaviour).
-std::int64_t whole(double x)
-{
-    if (!(x == x))
-        return 0;
-    return std::int64_t(std::clamp(x, -9.2e18, 9.2e18));
-}
-
-// The extents' product, or -1 when it overflows (a huge inferred shape must not be undefined behaviour).
-std::int64_t product(const std::vector<std::int64_t>& dims)
-{
-    std::int64_t p = 1;
-    for (auto d : dims)
-        if (__builtin_mul_overflow(p, d, &p))
-            return -1;
-    return p;
-}
-
-onnx::TensorProto toTensor(const std::string& name, const Value& v)
-{
-    onnx::TensorProto t;
-    t.set_name(name);
-    for (auto d : v.dims)
-        t.add_dims(d);
-    if (v.integer) {
-        t.set_data_type(onnx::TensorProto::INT64);
-        for (double x : v.data)
-            t.add_int64_data(whole(x));
-    } else {
-        t.set_data_type(onnx::TensorProto::FLOAT);
-        for (double x : v.data)
-            t.add_float_data(float(x));
-    }
-    return t;
-}
-
-bool isIntegerType(int type)
-{
-    using T = onnx::TensorProto;
-    return type == T::INT64 || type == T::INT32 || type == T::INT16 || type == T::INT8 || type == T::UINT8
-        || type == T::UINT16 || type == T::UINT32 || type == T::UINT64 || type == T::BOOL;
-}
-
-// Elementwise arithmetic on known values, with numpy broadcasting of a scalar or a length-1 side.
-std::optional<Value> binary(const Value& a, const Value& b, const std::string& op)
-{
-    const size_t n = std::max(a.data.size(), b.data.size());
-    if (!(a.data.size() == n || a.data.size() == 1) || !(b.data.size() == n || b.data.size() == 1))
-        return std::nullopt;
-    Value r;
-    r.dims = a.data.size() >= b.data.size() ? a.dims : b.dims;
-    r.integer = a.integer && b.integer;
-    for (size_t i = 0; i < n; ++i) {
-        const double x = a.data[a.data.size() == 1 ? 0 : i], y = b.data[b.data.size() == 1 ? 0 : i];
-        double z = 0;
-        if (op == "Add")
-            z = x + y;
-        else if (op == "Sub")
-            z = x - y;
-        else if (op == "Mul")
-            z = x * y;
-        else if (op == "Div") {
-            if (y == 0)
-                return std::nullopt;
-            z = r.integer ? std::trunc(x / y) : x / y;
-        } else if (op == "Mod") {
-            if (y == 0)
-                return std::nullopt;
-            z = std::fmod(x, y);
-        } else if (op == "Min")
-            z = std::min(x, y);
-        else if (op == "Max")
-            z = std::max(x, y);
-        else if (op == "Pow")
-            z = std::pow(x, y);
-        else if (op == "Equal")
-            z = x == y;
-        else if (op == "Less")
-            z = x < y;
-        else if (op == "Greater")
-            z = x > y;
-        else
-            return std::nullopt;
-        r.data.push_back(z);
-    }
-    if (op == "Equal" || op == "Less" || op == "Greater")
-        r.integer = true;
-    return r;
-}
-
-// Normalizes a possibly negative index into [0, size]; clamps as Slice does.
-std::int64_t clampIndex(std::int64_t i, std::int64_t size)
-{
-    if (i < 0)
-        i += size;
-    return std::clamp<std::int64_t>(i, 0, size);
-}
-
-// The values of a node's first output when all that it reads is known (small tensors only).
-std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int opset)
-{
-    const std::string& op = n.op_type();
-    auto in = [&](int i) -> const Value* {
-        if (i >= n.input_size() || n.input(i).empty())
-            return nullptr;
-        auto it = s.values.find(n.input(i));
-        return it == s.values.end() ? nullptr : &it->second;
-    };
-    if (op == "Constant") {
-        Value v;
-        if (const auto* a = attribute(n, "value"))
-            return readValue(a->t(), v) ? std::optional<Value>(v) : std::nullopt;
-        if (const auto* a = attribute(n, "value_int"))
-            return Value { {}, { double(a->i()) }, true };
-        if (const auto* a = attribute(n, "value_ints"))
-            return Value { { a->ints_size() }, std::vector<double>(a->ints().begin(), a->ints().end()), true };
-        if (const auto* a = attribute(n, "value_float"))
-            return Value { {}, { double(a->f()) }, false };
-        return std::nullopt;
-    }
-    if (op == "Shape" || op == "Size") {
-        auto it = s.dims.find(n.input(0));
-        if (it == s.dims.end())
-            return std::nullopt;
-        const auto& d = it->second;
-        if (op == "Size")
-            return Value { {}, { double(product(d)) }, true };
-        const auto rank = std::int64_t(d.size());
-        const std::int64_t start = clampIndex(intAttr(n, "start", 0), rank), end = clampIndex(intAttr(n, "end", rank), rank);
-        Value v;
-        for (auto i = start; i < end; ++i)
-            v.data.push_back(double(d[size_t(i)]));
-        v.dims = { std::int64_t(v.data.size()) };
-        return v;
-    }
-    const Value* a = in(0);
-    if (!a)
-        return std::nullopt;
-    if (op == "Identity" || op == "Cast") {
-        Value v = *a;
-        if (op == "Cast") {
-            v.integer = isIntegerType(int(intAttr(n, "to", onnx::TensorProto::INT64)));
-            if (v.integer)
-                for (double& x : v.data)
-                    x = std::trunc(x);
-        }
-        return v;
-    }
-    if (op == "Unsqueeze" || op == "Squeeze") {
-        Value v = *a;
-        auto it = s.dims.find(n.output(0));
-        if (it != s.dims.end())
-            v.dims = it->second;
-        else if (op == "Unsqueeze" && a->dims.empty())
-            v.dims = { 1 };
-        else if (op == "Squeeze" && a->data.size() == 1)
-            v.dims = {};
-        else
-            return std::nullopt;
-        return v;
-    }
-    if (op == "Neg" || op == "Abs" || op == "Floor" || op == "Ceil" || op == "Sqrt") {
-        Value v = *a;
-        for (double& x : v.data)
-            x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : op == "Floor" ? std::floor(x) : op == "Ceil" ? std::ceil(x) : std::sqrt(x);
-        return v;
-    }
-    if (op == "Gather") {
-        const Value* idx = in(1);
-        if (!idx || a->dims.size() != 1 || intAttr(n, "axis", 0) != 0)
-            return std::nullopt;
-        Value v { idx->dims, {}, a->integer };
-        for (double i : idx->data) {
-            const auto k = whole(i) < 0 ? whole(i) + std::int64_t(a->data.size()) : whole(i);
-            if (k < 0 || k >= std::int64_t(a->data.size()))
-                return std::nullopt;
-            v.data.push_back(a->data[size_t(k)]);
-        }
-        return v;
-    }
-    if (op == "Concat") {
-        Value v { {}, {}, true };
-        for (int i = 0; i < n.input_size(); ++i) {
-            const Value* x = in(i);
-            if (!x || x->dims.size() > 1)
-                return std::nullopt;
-            v.data.insert(v.data.end(), x->data.begin(), x->data.end());
-            v.integer = v.integer && x->integer;
-        }
-        v.dims = { std::int64_t(v.data.size()) };
-        return v;
-    }
-    if (op == "Slice") {
-        if (a->dims.size() != 1)
-            return std::nullopt;
-        std::int64_t start = 0, end = 0, step = 1;
-        if (opset < 10) {
-            const auto* st = attribute(n, "starts");
-            const auto* en = attribute(n, "ends");
-            if (!st || !en || st->ints_size() != 1 || en->ints_size() != 1)
-                return std::nullopt;
-            start = st->ints(0), end = en->ints(0);
-        } else {
-            const Value *st = in(1), *en = in(2), *steps = in(4);
-            if (!st || !en || st->data.size() != 1 || en->data.size() != 1)
-                return std::nullopt;
-            start = whole(st->data[0]), end = whole(en->data[0]);
-            if (steps && steps->data.size() == 1)
-                step = whole(steps->data[0]);
-        }
-        if (step != 1)
-            return std::nullopt;
-        const auto size = std::int64_t(a->data.size());
-        start = clampIndex(start, size), end = clampIndex(end, size);
-        Value v { {}, {}, a->integer };
-        for (auto i = start; i < end; ++i)
-            v.data.push_back(a->data[size_t(i)]);
-        v.dims = { std::int64_t(v.data.size()) };
-        return v;
-    }
-    if (op == "ReduceProd" || op == "ReduceSum") {
-        if (a->dims.size() > 1)
-            return std::nullopt;
-        double r = op == "ReduceProd" ? 1 : 0;
-        for (double x : a->data)
-            r = op == "ReduceProd" ? r * x : r + x;
-        return Value { intAttr(n, "keepdims", 1) ? std::vector<std::int64_t> { 1 } : std::vector<std::int64_t> {}, { r }, a->integer };
-    }
-    if (op == "Range") {
-        const Value *l = in(1), *d = in(2);
-        if (!l || !d || a->data.size() != 1 || l->data.size() != 1 || d->data.size() != 1 || d->data[0] == 0)
-            return std::nullopt;
-        const double count = std::max(0.0, std::ceil((l->data[0] - a->data[0]) / d->data[0]));
-        if (count > double(kMaxValueElements))
-            return std::nullopt;
-        Value v { { std::int64_t(count) }, {}, a->integer };
-        for (int i = 0; i < int(count); ++i)
-            v.data.push_back(a->data[0] + i * d->data[0]);
-        return v;
-    }
-    if (op == "Where") {
-        const Value *x = in(1), *y = in(2);
-        if (!x || !y)
-            return std::nullopt;
-        const size_t len = std::max({ a->data.size(), x->data.size(), y->data.size() });
-        Value v { a->data.size() == len ? a->dims : x->data.size() == len ? x->dims : y->dims, {}, x->integer && y->integer };
-        for (size_t i = 0; i < len; ++i) {
-            auto at = [&](const Value& t) { return t.data[t.data.size() == 1 ? 0 : std::min(i, t.data.size() - 1)]; };
-            v.data.push_back(at(*a) != 0 ? at(*x) : at(*y));
-        }
-        return v;
-    }
-    if (n.input_size() == 2)
-        if (const Value* b = in(1))
-            return binary(*a, *b, op);
-    return std::nullopt;
-}
 
 // What ONNX 1.12's shape functions take on trust: they divide by steps and read attributes by the
 // input's rank without checking (a zero Slice step, a 2-D input to Conv: crashes inside libonnx found by
@@ -358,52 +81,8 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
     }
 }
 
-} // namespace
 
-bool readValue(const onnx::TensorProto& t, Value& v)
-{
-    using T = onnx::TensorProto;
-    if (t.data_location() == T::EXTERNAL)
-        return false;
-    std::int64_t count = 1;
-    for (auto d : t.dims()) {
-        if (d < 0 || d > std::int64_t(kMaxValueElements))
-            return false;
-        count *= d;
-        if (count > std::int64_t(kMaxValueElements))
-            return false;
-    }
-    v.dims.assign(t.dims().begin(), t.dims().end());
-    v.data.clear();
-    v.integer = isIntegerType(t.data_type());
-    const bool raw = t.has_raw_data();
-    bool ok = true;
-    switch (t.data_type()) {
-    case T::INT64:
-        ok = raw ? fromRaw<std::int64_t>(t.raw_data(), v.data) : (v.data.assign(t.int64_data().begin(), t.int64_data().end()), true);
-        break;
-    case T::INT32:
-    case T::INT16:
-    case T::INT8:
-    case T::UINT8:
-    case T::BOOL:
-        ok = raw ? (t.data_type() == T::INT32 ? fromRaw<std::int32_t>(t.raw_data(), v.data)
-                       : t.data_type() == T::INT16 ? fromRaw<std::int16_t>(t.raw_data(), v.data)
-                       : t.data_type() == T::INT8  ? fromRaw<std::int8_t>(t.raw_data(), v.data)
-                                                   : fromRaw<std::uint8_t>(t.raw_data(), v.data))
-                 : (v.data.assign(t.int32_data().begin(), t.int32_data().end()), true);
-        break;
-    case T::FLOAT:
-        ok = raw ? fromRaw<float>(t.raw_data(), v.data) : (v.data.assign(t.float_data().begin(), t.float_data().end()), true);
-        break;
-    case T::DOUBLE:
-        ok = raw ? fromRaw<double>(t.raw_data(), v.data) : (v.data.assign(t.double_data().begin(), t.double_data().end()), true);
-        break;
-    default:
-        return false;
-    }
-    return ok && std::int64_t(v.data.size()) == count;
-}
+} // namespace
 
 Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
 {
@@ -495,10 +174,10 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
         }
         if (n.output_size() == 0 || n.output(0).empty())
             continue;
-        std::optional<Value> v = evaluate(n, s, opset);
+        std::optional<Value> v = evaluateNode(n, s, opset);
         if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
             continue;
-        computed.push_back(toTensor(n.output(0), *v));
+        computed.push_back(valueTensor(n.output(0), *v));
         dataOf[n.output(0)] = &computed.back();
         s.values[n.output(0)] = std::move(*v);
     }
@@ -510,5 +189,6 @@ std::string nodeLabel(const onnx::NodeProto& node, int index)
     const std::string op = node.domain().empty() || node.domain() == "ai.onnx" ? node.op_type() : node.domain() + ":" + node.op_type();
     return (node.name().empty() ? "node " + std::to_string(index) : "node '" + node.name() + "'") + " (" + op + ")";
 }
+
 
 } // namespace rfx::onnximport

@@ -1,0 +1,139 @@
+// Reading ONNX files: protobuf parsing (progress, cancel, the 2 GiB limit), from a file, from bytes
+// (the fuzz target), and the cache by path, modification time and size that each slider step uses.
+#include "onnx_model.h"
+
+#include "onnx_internal.h"
+
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+namespace rfx {
+
+using namespace onnximport;
+
+namespace {
+
+// protobuf reads through this, so that a large file reports progress and can be cancelled.
+class ProgressStream : public google::protobuf::io::CopyingInputStream {
+public:
+    ProgressStream(std::istream& in, std::uint64_t total, const LoadProgress& progress)
+        : m_in(in)
+        , m_total(total)
+        , m_progress(progress)
+    {
+    }
+    int Read(void* buffer, int size) override
+    {
+        if (m_cancelled)
+            return -1;
+        m_in.read(static_cast<char*>(buffer), size);
+        const auto got = m_in.gcount();
+        m_done += std::uint64_t(got);
+        if (m_progress && !m_progress(m_done, m_total)) {
+            m_cancelled = true;
+            return -1;
+        }
+        return int(got);
+    }
+    bool cancelled() const { return m_cancelled; }
+
+private:
+    std::istream& m_in;
+    std::uint64_t m_total;
+    std::uint64_t m_done = 0;
+    const LoadProgress& m_progress;
+    bool m_cancelled = false;
+};
+
+
+} // namespace
+
+OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
+{
+    OnnxLoad out;
+    try {
+        if (bytes.empty())
+            throw ImportError(file + ": the file is empty");
+        onnx::ModelProto model;
+        if (bytes.size() > kMaxOnnxFileBytes || !model.ParseFromArray(bytes.data(), int(bytes.size())))
+            throw ImportError(file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+        out.model = finishModel(std::move(model), file);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
+{
+    OnnxLoad out;
+    try {
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(path, ec);
+        if (ec)
+            throw ImportError(path + ": cannot read the model file (" + ec.message() + ")");
+        if (size == 0)
+            throw ImportError(path + ": the file is empty");
+        if (size > kMaxOnnxFileBytes)
+            throw ImportError(path + ": the file is " + std::to_string(size / (1 << 20))
+                + " MiB; protobuf reads ONNX files under 2 GiB. Save the weights as external data "
+                  "(onnx.save_model(..., save_as_external_data=True)): only the graph is needed here");
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw ImportError(path + ": cannot open the model file for reading");
+        ProgressStream stream(in, size, progress);
+        google::protobuf::io::CopyingInputStreamAdaptor adaptor(&stream);
+        onnx::ModelProto model;
+        const bool parsed = model.ParseFromZeroCopyStream(&adaptor);
+        if (stream.cancelled())
+            throw ImportError(path + ": opening was cancelled");
+        if (!parsed)
+            throw ImportError(path + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+        out.model = finishModel(std::move(model), path);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+OnnxLoad cachedOnnxModel(const std::string& path, const LoadProgress& progress)
+{
+    struct Cached {
+        std::filesystem::file_time_type mtime;
+        std::uintmax_t size = 0;
+        OnnxLoad load;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Cached> cache;
+    std::error_code ec;
+    const auto mtime = std::filesystem::last_write_time(path, ec);
+    const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
+    if (ec)
+        return { nullptr, path + ": cannot read the model file (" + ec.message() + ")" };
+    {
+        std::lock_guard lock(mutex);
+        auto it = cache.find(path);
+        if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
+            return it->second.load;
+    }
+    // Read without the lock: a large model on the window's worker thread must not stall a slider step
+    // on another model.
+    bool cancelled = false;
+    Cached c { mtime, size, loadOnnxModel(path, [&](std::uint64_t done, std::uint64_t total) {
+                  cancelled = progress && !progress(done, total);
+                  return !cancelled;
+              }) };
+    if (cancelled)
+        return c.load;
+    std::lock_guard lock(mutex);
+    if (cache.size() >= 8)
+        cache.clear(); // a handful of models per session; no need for anything smarter
+    cache[path] = c;
+    return c.load;
+}
+
+} // namespace rfx
