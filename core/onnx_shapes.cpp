@@ -52,6 +52,49 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
             if (r.nonzero ? v == 0 : (v < r.min || v > 1e12))
                 fail(r.what);
     }
+    // Axes and permutations within the input's rank (LayerNormalization's shape function indexes by its
+    // axis unchecked: a SEGV found by fuzz_onnx).
+    auto inputRank = [&]() -> int {
+        if (n.input_size() == 0)
+            return -1;
+        auto it = s.dims.find(n.input(0));
+        return it == s.dims.end() ? -1 : int(it->second.size());
+    };
+    if (const int r = inputRank(); r >= 0) {
+        const bool growing = op == "Unsqueeze";
+        for (const auto& a : n.attribute()) {
+            const std::int64_t hi = op == "Flatten" ? r + 1 : growing ? r + a.ints_size() : r;
+            auto inRange = [&](std::int64_t v) { return v >= -hi && v < hi; };
+            if (a.name() == "axis" && a.type() == onnx::AttributeProto::INT && !inRange(a.i()))
+                fail("axis: " + std::to_string(a.i()) + " is outside the input's " + std::to_string(r) + " dimensions");
+            if (a.name() == "axes")
+                for (auto v : a.ints())
+                    if (!inRange(v))
+                        fail("axes: " + std::to_string(v) + " is outside the input's " + std::to_string(r) + " dimensions");
+            if (a.name() == "perm") {
+                std::vector<bool> seen(size_t(r), false);
+                bool ok = a.ints_size() == r;
+                for (auto v : a.ints()) {
+                    ok = ok && v >= 0 && v < r && !seen[size_t(v)];
+                    if (ok)
+                        seen[size_t(v)] = true;
+                }
+                if (!ok)
+                    fail("perm: not a permutation of the input's " + std::to_string(r) + " dimensions");
+            }
+        }
+        // Operands whose length must match the rank.
+        auto length = [&](int input) -> long {
+            if (input >= n.input_size())
+                return -1;
+            auto it = s.values.find(n.input(input));
+            return it == s.values.end() ? -1 : long(it->second.data.size());
+        };
+        if ((op == "Tile" && length(1) >= 0 && length(1) != r) || (op == "Pad" && length(1) >= 0 && length(1) != 2 * r)
+            || (op == "Resize" && ((length(2) > 0 && length(2) != r) || (length(3) > 0 && length(3) != r)))
+            || (op == "Upsample" && length(1) >= 0 && length(1) != r))
+            fail("an operand's length does not match the input's " + std::to_string(r) + " dimensions");
+    }
     static const char* convPool[] = { "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool",
         "GlobalMaxPool", "GlobalLpPool", "ConvInteger", "QLinearConv", "MaxRoiPool", "MaxUnpool" };
     if (std::find_if(std::begin(convPool), std::end(convPool), [&](const char* c) { return op == c; }) == std::end(convPool))
