@@ -66,9 +66,11 @@ private slots:
     {
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
+        w.controls()->imageSpin()->setValue(388); // the U-Net at another size first
         QVERIFY(openAndWait(w, fixture("alexnet.onnx")));
         ControlPanel* c = w.controls();
         QVERIFY(!c->imageSpin()->isEnabled());
+        QCOMPARE(c->imageSpin()->value(), 224); // the size the file fixes, not the one shown before
         QVERIFY2(c->imageSpin()->toolTip().contains(QStringLiteral("the model file fixes the image size (input 'input' is batchx3x224x224)")),
             qPrintable(c->imageSpin()->toolTip()));
         QVERIFY(c->batchSpin()->isEnabled());

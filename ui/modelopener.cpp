@@ -97,7 +97,8 @@ void ModelOpener::open(const QString& pathIn)
             emit failed(path, reason);
             return;
         }
-        emit opened(path, result->model->imageBound() ? result->model->defaultImageSize() : 0);
+        // A free image size opens at the model's own default; a fixed one is shown as the file fixes it.
+        emit opened(path, result->model->defaultImageSize());
     });
     poll->start();
     worker->start();

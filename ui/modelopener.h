@@ -30,7 +30,8 @@ public:
     static void showError(QWidget* window, const QString& path, const QString& reason, const QString& stillShown);
 
 signals:
-    /// `imageSize`: the size the model opens at (its own default), 0 when the model fixes it or has none.
+    /// `imageSize`: the size the model opens at (its own default, or the one its file fixes); 0 for a
+    /// JSON layer list.
     void opened(const QString& absolutePath, int imageSize);
     void failed(const QString& absolutePath, const QString& reason);
 
