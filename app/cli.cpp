@@ -2,6 +2,7 @@
 
 #include "device_loader.h"
 #include "energy.h"
+#include "tune_options.h"
 #include "figure.h"
 #include "format.h"
 #include "measurements.h"

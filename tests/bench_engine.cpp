@@ -1,6 +1,7 @@
 // Engine speed (Google Benchmark). Run: cmake --build <dir> --target bench
 #include "device_loader.h"
 #include "energy.h"
+#include "tuning.h"
 #include "onnx_model.h"
 #include "roofline.h"
 #include "sweep.h"

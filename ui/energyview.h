@@ -1,6 +1,7 @@
 #pragma once
 
 #include "energy.h"
+#include "tuning.h"
 
 #include <QStringList>
 #include <QTimer>

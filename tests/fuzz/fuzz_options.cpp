@@ -2,6 +2,7 @@
 // configuration that parses and validates is built and analysed on a fixed device, and tuned when
 // its ranges are small.
 #include "energy.h"
+#include "tune_options.h"
 #include "figure.h"
 #include "fuzzdevice.h"
 #include "options.h"

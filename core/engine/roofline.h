@@ -1,5 +1,6 @@
 #pragma once
 
+#include "algorithms.h"
 #include "config.h"
 #include "cost.h"
 #include "device.h"
@@ -19,9 +20,6 @@ std::string_view boundName(Bound b);
 /// The memory level whose traffic bounds a memory-bound row (DRAM unless the hierarchy is modelled).
 enum class MemoryLevel { Dram, L2, L1 };
 std::string_view memoryLevelName(MemoryLevel level); ///< "DRAM", "L2", "L1"
-
-/// Convolutions run against the (tensor-core) matrix ceiling; every other row against the vector one.
-bool runsOnMatrixUnits(Op op);
 
 /// One row of the analysis on one device. In training, FLOPs and bytes are forward + backward.
 struct LayerResult {

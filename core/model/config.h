@@ -1,13 +1,21 @@
 #pragma once
 
-#include "algorithms.h"
-
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace rfx {
+
+/// How a convolution is computed (the GPU CNN study, SEEDS.md study 2).
+enum class ConvAlgorithm { Direct, Im2col, Fft, Winograd2, Winograd4, Auto };
+/// What DRAM traffic a row is charged with.
+enum class TrafficModel { Compulsory, Fused, Naive, Tiled };
+
+std::string_view algorithmName(ConvAlgorithm a); ///< direct, im2col, fft, winograd2, winograd4, auto
+std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s); ///< also "winograd" = winograd4
+std::string_view trafficName(TrafficModel t); ///< compulsory, fused, naive, tiled
+std::optional<TrafficModel> parseTraffic(std::string_view s);
 
 enum class Padding { Valid, Same };
 enum class Downsample { MaxPool, Strided };

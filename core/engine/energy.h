@@ -2,28 +2,14 @@
 
 #include "config.h"
 #include "device.h"
-#include "options.h"
+#include "interconnects.h"
 #include "roofline.h"
 
-#include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace rfx {
-
-/// A GPU-to-GPU link (resources/interconnects.json, compiled in).
-struct Interconnect {
-    std::string id; ///< "pcie3-x16"
-    std::string name; ///< "PCIe 3.0 x16"
-    double bandwidth = 0; ///< byte/s per direction between ring neighbours
-    std::string source;
-};
-const std::vector<Interconnect>& interconnects();
-const Interconnect* findInterconnect(std::string_view id);
-/// Nothing if `id` names a known link, else a message listing the known ones.
-std::optional<std::string> interconnectError(std::string_view id);
 
 /// The power model (documented in README "Energy, clocks and multi-GPU"):
 ///
@@ -77,6 +63,14 @@ struct EnergyFigures {
 /// inference mode); in training the all-reduce can overlap the rest of the backward pass.
 EnergyFigures energyFigures(const DeviceResult& result, const Config& config, double forwardTime);
 
+/// A built network analysed on `devices`, with each device's forward time (the same configuration in
+/// inference mode; equal to the step's time in inference): what energyFigures() needs.
+struct Analysed {
+    Report report;
+    std::vector<double> forward; // per device
+};
+std::optional<Analysed> analyseWithForward(const Network& net, const Config& config, const std::vector<Device>& devices);
+
 /// Analyses `config` (training or inference) on `devices` and returns the energy figures per device,
 /// in device order; `error` when the configuration does not analyse.
 struct EnergyOutcome {
@@ -94,54 +88,5 @@ struct ClockChoice {
     EnergyFigures atBoost;
 };
 std::optional<ClockChoice> optimalClock(const Config& config, const Device& device, int minPercent = 30);
-
-/// Tuning: every combination of batch (powers of two within the range, plus its ends), GPU count and
-/// clock (steps of `clockStep` percent) for each device.
-struct TuneRanges {
-    int batchMin = 16;
-    int batchMax = 256;
-    int gpusMin = 1;
-    int gpusMax = 8;
-    int clockMin = 50; ///< percent
-    int clockMax = 100;
-    int clockStep = 5;
-};
-enum class Objective { Time, Energy, Edp };
-std::string_view objectiveName(Objective o); ///< time, energy, edp
-std::optional<Objective> parseObjective(std::string_view s);
-
-/// The tuning options of `roofline-cli tune`: --objective time|energy|edp, --batch A..B, --gpus A..B,
-/// --clock A..B (fractions or percents of the boost clock), --clock-step F; "--name=value" works too.
-/// A single value A means A..A. Ranges are checked by tune(), which says what it accepts.
-OptionStatus applyTuneOption(const std::vector<std::string>& args, std::size_t& i, TuneRanges& ranges, Objective& objective,
-    std::string& error);
-
-struct TunePoint {
-    int batch = 0; ///< per GPU
-    int gpus = 1;
-    int clockPercent = 100;
-    bool fits = true; ///< the per-GPU footprint fits in the device's memory
-    double memory = 0; ///< per-GPU footprint, byte
-    EnergyFigures e;
-};
-struct TuneResult {
-    Device device;
-    std::vector<TunePoint> points;
-    std::vector<std::size_t> front; ///< Pareto front (time per image vs energy per image), fitting points, by time
-    std::optional<std::size_t> bestTime, bestEnergy, bestEdp; ///< among the points that fit
-    std::optional<std::size_t> best(Objective o) const;
-};
-struct TuneOutcome {
-    std::vector<TuneResult> results; ///< per device
-    std::string error;
-};
-/// Ranges are checked (message names the range); batch, GPU count and clock of `config` are replaced.
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges);
-/// Why point k is where it is, in sentences comparing it with its neighbours in the sweep: the same
-/// point at 100 % clock (or the next lower clock), the next smaller and larger batch (or that it does
-/// not fit), one GPU against two. For the recommendations' reasoning (CLI and window).
-std::vector<std::string> recommendationReasons(const TuneResult& result, std::size_t k);
-/// The batches a range sweeps: powers of two inside it, and both ends.
-std::vector<int> tuneBatches(int lo, int hi);
 
 } // namespace rfx

@@ -40,6 +40,9 @@ enum class Op {
 /// Short machine name used in reports: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer,
 /// linear, avgpool, add, matmul, eltwise, reduce, copy, uncounted.
 std::string_view opName(Op op);
+/// Convolutions and matrix products run against the (tensor-core) matrix ceiling; every other row
+/// against the vector one.
+bool runsOnMatrixUnits(Op op);
 
 /// Elementwise ops are those that may be fused into the producing convolution.
 bool isElementwise(Op op);

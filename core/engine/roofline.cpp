@@ -43,8 +43,6 @@ std::string ceilingsLine(const DeviceResult& d)
     return s + ", ridge " + formatNumber3(d.ridge) + " FLOP/B";
 }
 
-bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear || op == Op::MatMul; }
-
 namespace {
 
 // Per-row costs that do not depend on the device, computed once for all devices.

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "energy.h"
+#include "tuning.h"
 
 #include <string>
 

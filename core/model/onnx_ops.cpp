@@ -6,7 +6,6 @@
 // same tensor as their input, or a constant. Every other operator becomes a row; one the tool does
 // not know moves its inputs and outputs and is marked uncounted, never a silent zero.
 #include "onnx_internal.h"
-#include "roofline.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "energy.h"
+#include "interconnects.h"
 #include "networks.h"
 
 #include <string>
@@ -107,6 +107,59 @@ std::optional<Optimizer> parseOptimizer(std::string_view s)
         return Optimizer::Momentum;
     if (s == "adam")
         return Optimizer::Adam;
+    return std::nullopt;
+}
+
+std::string_view algorithmName(ConvAlgorithm a)
+{
+    switch (a) {
+    case ConvAlgorithm::Direct:
+        return "direct";
+    case ConvAlgorithm::Im2col:
+        return "im2col";
+    case ConvAlgorithm::Fft:
+        return "fft";
+    case ConvAlgorithm::Winograd2:
+        return "winograd2";
+    case ConvAlgorithm::Winograd4:
+        return "winograd4";
+    case ConvAlgorithm::Auto:
+        return "auto";
+    }
+    return "direct";
+}
+
+std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s)
+{
+    for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
+             ConvAlgorithm::Winograd4, ConvAlgorithm::Auto })
+        if (s == algorithmName(a))
+            return a;
+    if (s == "winograd")
+        return ConvAlgorithm::Winograd4;
+    return std::nullopt;
+}
+
+std::string_view trafficName(TrafficModel t)
+{
+    switch (t) {
+    case TrafficModel::Compulsory:
+        return "compulsory";
+    case TrafficModel::Fused:
+        return "fused";
+    case TrafficModel::Naive:
+        return "naive";
+    case TrafficModel::Tiled:
+        return "tiled";
+    }
+    return "compulsory";
+}
+
+std::optional<TrafficModel> parseTraffic(std::string_view s)
+{
+    for (TrafficModel t : { TrafficModel::Compulsory, TrafficModel::Fused, TrafficModel::Naive, TrafficModel::Tiled })
+        if (s == trafficName(t))
+            return t;
     return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config.h"
 #include "network.h"
 
 #include <optional>
@@ -7,16 +8,6 @@
 #include <string_view>
 
 namespace rfx {
-
-/// How a convolution is computed (the GPU CNN study, SEEDS.md study 2).
-enum class ConvAlgorithm { Direct, Im2col, Fft, Winograd2, Winograd4, Auto };
-/// What DRAM traffic a row is charged with.
-enum class TrafficModel { Compulsory, Fused, Naive, Tiled };
-
-std::string_view algorithmName(ConvAlgorithm a); ///< direct, im2col, fft, winograd2, winograd4, auto
-std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s); ///< also "winograd" = winograd4
-std::string_view trafficName(TrafficModel t); ///< compulsory, fused, naive, tiled
-std::optional<TrafficModel> parseTraffic(std::string_view s);
 
 /// One convolution computed one way. Counts are elements (bytes = elements x bits/8) and FLOPs of
 /// the forward pass, batch included.
