@@ -1,6 +1,7 @@
 #include "modelopener.h"
 
 #include "onnx_model.h"
+#include "windowsettings.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -8,7 +9,6 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QProgressDialog>
-#include <QSettings>
 #include <QThread>
 #include <QTimer>
 
@@ -35,7 +35,7 @@ bool ModelOpener::isModelPath(const QString& path)
 
 void ModelOpener::chooseAndOpen()
 {
-    const QString dir = QSettings().value(QStringLiteral("session/lastDirectory")).toString();
+    const QString dir = lastDirectory();
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open model file"), dir,
         tr("Models (*.onnx *.json);;ONNX models (*.onnx);;Network layer lists (*.json);;All files (*)"));
     if (!path.isEmpty())

@@ -1,0 +1,114 @@
+#include "exportcontroller.h"
+
+#include "exportdialog.h"
+#include "figurerenderer.h"
+#include "mainwindow.h"
+#include "report_writer.h"
+#include "windowsettings.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSaveFile>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+ExportController::ExportController(MainWindow* window)
+    : QObject(window)
+    , m_window(window)
+{
+}
+
+void ExportController::exportChartInteractive()
+{
+    if (!m_window->report() || m_window->report()->results.empty()) {
+        QMessageBox::information(m_window, tr("Export chart"), tr("Check a device first: there is no chart to export."));
+        return;
+    }
+    const QString dir = lastDirectory(QDir::homePath());
+    ExportDialog dialog(QDir(dir).filePath(QStringLiteral("roofline.png")), m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    FigureSpec spec = dialog.spec();
+    const FigureSpec view = m_window->currentFigure();
+    spec.config = view.config;
+    spec.devices = view.devices;
+    spec.overlay = view.overlay;
+    spec.sharedAxes = view.sharedAxes;
+    spec.powerTicks = view.powerTicks;
+    spec.measurements = view.measurements;
+    spec.measuredDevice = view.measuredDevice;
+    spec.filter = view.filter;
+    const RenderResult r = renderFigure(*m_window->report(), spec);
+    if (!r.ok) {
+        QMessageBox::warning(m_window, tr("Cannot export chart"), r.error);
+        return;
+    }
+    setLastDirectory(QFileInfo(qs(spec.file)).absolutePath());
+    emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+}
+
+bool ExportController::exportTable(const QString& path, QString* error)
+{
+    if (!m_window->report()) {
+        if (error)
+            *error = tr("nothing to export");
+        return false;
+    }
+    const QString ext = QFileInfo(path).suffix().toLower();
+    std::string text;
+    if (ext == QLatin1String("csv"))
+        text = reportToCsv(*m_window->report());
+    else if (ext == QLatin1String("json"))
+        text = reportToJson(*m_window->report());
+    else if (ext == QLatin1String("md") || ext == QLatin1String("markdown"))
+        text = reportToMarkdown(*m_window->report());
+    else if (ext == QLatin1String("tex"))
+        text = reportToLatex(*m_window->report());
+    else {
+        if (error)
+            *error = tr("%1: unknown table format; use .csv, .json, .md or .tex").arg(path);
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text)) < 0 || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void ExportController::exportTableInteractive()
+{
+    const QString dir = lastDirectory(QDir::homePath());
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")),
+        tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md);;LaTeX booktabs (*.tex)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTable(path, &error))
+        QMessageBox::warning(m_window, tr("Cannot export table"), error);
+    else
+        emit statusMessage(tr("Exported %1").arg(path), 8000);
+}
+
+void ExportController::copyChart()
+{
+    if (!m_window->report() || m_window->report()->results.empty())
+        return;
+    FigureSpec spec = m_window->currentFigure();
+    spec.widthIn = 7;
+    spec.dpi = 200;
+    QApplication::clipboard()->setImage(renderFigureImage(*m_window->report(), spec));
+    emit statusMessage(tr("Chart copied to the clipboard"), 4000);
+}
+
+} // namespace rfx

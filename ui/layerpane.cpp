@@ -1,0 +1,180 @@
+#include "layerpane.h"
+
+#include "layerfilterproxy.h"
+#include "layertable.h"
+#include "layertablemodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace rfx {
+
+LayerPane::LayerPane(QWidget* parent)
+    : QWidget(parent)
+    , m_device(new QComboBox)
+    , m_convOnly(new QCheckBox(tr("Only convolutions")))
+    , m_topN(new QSpinBox)
+    , m_table(new LayerTable)
+    , m_model(new LayerTableModel(this))
+    , m_proxy(new LayerFilterProxy(this))
+{
+    m_proxy->setSourceModel(m_model);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Layers on")));
+    m_device->setToolTip(tr("The device whose per-layer figures the table shows"));
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_device);
+    bar->addSpacing(16);
+    m_convOnly->setToolTip(tr("Show only conv and conv_transpose rows, in the charts and the table"));
+    bar->addWidget(m_convOnly);
+    bar->addSpacing(8);
+    bar->addWidget(new QLabel(tr("Top")));
+    m_topN->setRange(0, 999);
+    m_topN->setSpecialValueText(tr("all"));
+    m_topN->setSuffix(tr(" by time"));
+    m_topN->setToolTip(tr("Show only the N layers that take the most time (0 = all)"));
+    bar->addWidget(m_topN);
+    bar->addStretch();
+    v->addLayout(bar);
+
+    m_table->setModel(m_proxy);
+    m_table->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (index.isValid())
+            emit layerMenuRequested(index.data(LayerTableModel::LayerIndexRole).toInt(), m_table->viewport()->mapToGlobal(pos));
+    });
+    v->addWidget(m_table, 1);
+
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this](int index) { emit deviceChanged(index); });
+    auto onFilter = [this] {
+        m_filter.convolutionsOnly = m_convOnly->isChecked();
+        m_filter.topN = m_topN->value();
+        m_proxy->setLayerFilter(m_filter);
+        emit filterChanged(m_filter);
+    };
+    connect(m_convOnly, &QCheckBox::toggled, this, onFilter);
+    connect(m_topN, &QSpinBox::valueChanged, this, onFilter);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (current.isValid())
+            emit layerActivated(m_proxy->mapToSource(current).row());
+    });
+}
+
+int LayerPane::device() const { return m_device->currentIndex(); }
+
+QString LayerPane::deviceId() const { return m_device->currentData().toString(); }
+
+bool LayerPane::setDeviceId(const QString& id)
+{
+    const int i = m_device->findData(id);
+    if (i >= 0)
+        m_device->setCurrentIndex(i);
+    return i >= 0;
+}
+
+void LayerPane::setFilter(bool convolutionsOnly, int topN)
+{
+    m_convOnly->setChecked(convolutionsOnly);
+    m_topN->setValue(topN);
+}
+
+void LayerPane::updateDevices(const Report& report)
+{
+    const QString current = deviceId();
+    QStringList ids;
+    for (const DeviceResult& d : report.results)
+        ids.append(QString::fromStdString(d.device.id));
+    QStringList existing;
+    for (int i = 0; i < m_device->count(); ++i)
+        existing.append(m_device->itemData(i).toString());
+    if (existing == ids)
+        return;
+    const QSignalBlocker block(m_device);
+    m_device->clear();
+    for (const DeviceResult& d : report.results)
+        m_device->addItem(QString::fromStdString(d.device.name), QString::fromStdString(d.device.id));
+    const int keep = int(ids.indexOf(current));
+    m_device->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
+void LayerPane::setColumnShown(int column, bool shown)
+{
+    if (m_table->isColumnHidden(column) == shown)
+        m_table->setColumnHidden(column, !shown);
+}
+
+void LayerPane::updateLevelColumns()
+{
+    // Per-level intensities exist only under the tiled model, on devices whose file gives L2 / L1 bandwidths.
+    const DeviceResult* shown = m_model->deviceResult();
+    setColumnShown(LayerTableModel::IntensityL2, shown && shown->l2Bandwidth > 0);
+    setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0);
+}
+
+void LayerPane::setReport(const Report& report)
+{
+    updateDevices(report);
+    m_model->setReport(report, device());
+    m_proxy->refresh();
+    // The algorithm columns say something only once an algorithm is chosen: all "direct" and empty
+    // otherwise, and three fewer columns of text to paint on every slider step.
+    const Config& c = report.config;
+    const bool algorithms = c.algorithm != ConvAlgorithm::Direct || !c.layerAlgorithms.empty();
+    for (int column : { int(LayerTableModel::Algorithm), int(LayerTableModel::Extra), int(LayerTableModel::Workspace) })
+        setColumnShown(column, algorithms);
+    updateLevelColumns();
+    m_reportKind = QStringLiteral("%1|%2|%3|%4|%5")
+                       .arg(QString::fromStdString(c.model), deviceId())
+                       .arg(int(c.mode))
+                       .arg(algorithms)
+                       .arg(m_model->rowCount());
+}
+
+void LayerPane::showDevice(const Report& report)
+{
+    m_model->setReport(report, device());
+    updateLevelColumns();
+}
+
+void LayerPane::setMeasuredColumnsShown(bool shown)
+{
+    for (int column : { int(LayerTableModel::Measured), int(LayerTableModel::OfBound), int(LayerTableModel::Error) })
+        setColumnShown(column, shown);
+}
+
+void LayerPane::fitColumnsIfRowsChanged()
+{
+    if (m_reportKind != m_rowsKind) {
+        m_table->fitColumns();
+        m_rowsKind = m_reportKind;
+    }
+}
+
+void LayerPane::refit()
+{
+    m_proxy->refresh();
+    m_table->fitColumns();
+}
+
+void LayerPane::selectLayer(int layer)
+{
+    if (layer < 0) {
+        m_table->clearSelection();
+        return;
+    }
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(layer, 0));
+    if (proxyIndex.isValid()) {
+        m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(proxyIndex);
+    }
+}
+
+} // namespace rfx

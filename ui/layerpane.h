@@ -1,0 +1,80 @@
+#pragma once
+
+#include "layerfilter.h"
+#include "roofline.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QSpinBox;
+
+namespace rfx {
+
+class LayerFilterProxy;
+class LayerTable;
+class LayerTableModel;
+
+/// The layer table with its bar: the device whose rows it shows, "Only convolutions", "Top N by
+/// time". It shows what the window hands it and says what the user did; the window decides what
+/// follows (charts, explanations, measurements).
+class LayerPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayerPane(QWidget* parent = nullptr);
+
+    LayerTable* table() const { return m_table; }
+    LayerTableModel* model() const { return m_model; }
+    QCheckBox* convolutionsOnlyBox() const { return m_convOnly; }
+
+    /// The device the table shows: an index into the report's results (-1 before the first
+    /// report), and its id.
+    int device() const;
+    QString deviceId() const;
+    /// Shows that device's rows when the report has it (sessions restore it); false otherwise.
+    bool setDeviceId(const QString& id);
+
+    const LayerFilter& filter() const { return m_filter; }
+    void setFilter(bool convolutionsOnly, int topN);
+
+    /// A new analysis: the device list, the rows, and the columns that say something for it (the
+    /// algorithm columns once an algorithm is chosen; L2 / L1 intensities where the device has them).
+    void setReport(const Report& report);
+    /// The rows of the table's device again (another device chosen).
+    void showDevice(const Report& report);
+    /// The measured, of-bound and error columns, shown with measurements only.
+    void setMeasuredColumnsShown(bool shown);
+    /// Columns to their content when the rows changed in kind since the last fit (network, table
+    /// device, mode, the columns shown); not on every slider step, which would cost more than the
+    /// analysis: between those, the table widens a column whose number no longer fits.
+    void fitColumnsIfRowsChanged();
+    /// Refits now (another device's numbers).
+    void refit();
+    /// Selects the row of `layer` (index into the report's layers) and scrolls to it; -1 clears.
+    void selectLayer(int layer);
+
+signals:
+    void deviceChanged(int device);
+    void filterChanged(const LayerFilter& filter);
+    /// The current row moved to `layer` (keyboard or mouse).
+    void layerActivated(int layer);
+    /// A right click on the row of `layer`, at `globalPos`.
+    void layerMenuRequested(int layer, const QPoint& globalPos);
+
+private:
+    void updateDevices(const Report& report);
+    void updateLevelColumns();
+    void setColumnShown(int column, bool shown);
+
+    QComboBox* m_device;
+    QCheckBox* m_convOnly;
+    QSpinBox* m_topN;
+    LayerTable* m_table;
+    LayerTableModel* m_model;
+    LayerFilterProxy* m_proxy;
+    LayerFilter m_filter;
+    QString m_rowsKind; ///< what the columns were last fitted to
+    QString m_reportKind; ///< the same for the report shown now
+};
+
+} // namespace rfx

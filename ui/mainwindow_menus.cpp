@@ -1,0 +1,140 @@
+// MainWindow, third file: the menu bar. Each entry names what it does and its shortcut, and hands
+// the work to the part that does it (sessions, export, measurements, teaching, the chart area).
+#include "mainwindow.h"
+
+#include "chartarea.h"
+#include "exportcontroller.h"
+#include "helpdialogs.h"
+#include "layerpane.h"
+#include "modelopener.h"
+#include "sessioncontroller.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QUndoStack>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open session\u2026"), QKeySequence::Open, m_sessions, &SessionController::openInteractive);
+    file->addAction(tr("Open &model file\u2026"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] { m_opener->chooseAndOpen(); })
+        ->setToolTip(tr("Analyse your own network: an ONNX model (.onnx) or a JSON layer list. You can also drop the file on the window."));
+    m_sessions->setRecentMenu(file->addMenu(tr("Open &recent")));
+    file->addAction(tr("&Save session"), QKeySequence::Save, m_sessions, [this] { m_sessions->saveInteractive(false); });
+    file->addAction(tr("Save session &as\u2026"), QKeySequence::SaveAs, m_sessions, [this] { m_sessions->saveInteractive(true); });
+    file->addSeparator();
+    file->addAction(tr("&Export chart\u2026"), QKeySequence(tr("Ctrl+E")), m_export, &ExportController::exportChartInteractive);
+    file->addAction(tr("Export &table\u2026"), QKeySequence(tr("Ctrl+Shift+E")), m_export, &ExportController::exportTableInteractive);
+    file->addAction(tr("&Copy chart"), QKeySequence(tr("Ctrl+Shift+C")), m_export, &ExportController::copyChart);
+    file->addSeparator();
+    file->addAction(tr("Import &measurements\u2026"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import measurements"), QString(),
+            tr("Measurements (*.csv *.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !importMeasurements(path, &error))
+            QMessageBox::warning(this, tr("Import measurements"), error);
+    });
+    file->addAction(tr("C&lear measurements"), this, &MainWindow::clearMeasurements);
+    file->addSeparator();
+    file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->addAction(tr("Classic U-Net (Ronneberger 2015): 572\u00d7572, valid padding"), QKeySequence(tr("Ctrl+1")),
+        this, [this] { loadPreset(0); });
+    presets->addAction(tr("2022 study, balanced: 128\u00d7128, batch 16, 32-bit, same padding, three GPUs"),
+        QKeySequence(tr("Ctrl+2")), this, [this] { loadPreset(1); });
+    presets->addAction(tr("Energy study (Castro et al. 2018): ResNet-50 training, Titan X Maxwell and Pascal, "
+                          "batch 64\u2013256, 1\u20132 GPUs"),
+        QKeySequence(tr("Ctrl+3")), this, [this] { loadPreset(2); });
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(tr("&Measure this machine\u2026"), this, [this] {
+        QString summary;
+        const QString id = measureThisMachine(MicrobenchOptions {}, raplPackageWatts(), &summary);
+        if (!id.isEmpty())
+            QMessageBox::information(this, tr("Measure this machine"), summary);
+        else if (!summary.isEmpty())
+            showStatus(summary, 10000);
+    });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
+    m_overlayAction->setCheckable(true);
+    m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    connect(m_overlayAction, &QAction::toggled, m_charts, &ChartArea::setOverlay);
+    connect(m_overlayAction, &QAction::toggled, m_sessions, &SessionController::markDirty);
+    QAction* shared = view->addAction(tr("&Shared axes across devices"));
+    shared->setCheckable(true);
+    shared->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
+    connect(shared, &QAction::toggled, m_charts, &ChartArea::setSharedAxes);
+    QAction* labels = view->addAction(tr("&Name the layers that take 5 % of the time or more"));
+    labels->setCheckable(true);
+    labels->setChecked(true);
+    connect(labels, &QAction::toggled, m_charts, [this](bool on) { m_charts->setLayerLabels(on ? 0.05 : 0); });
+    QAction* powers = view->addAction(tr("Tick labels as &powers of ten"));
+    powers->setCheckable(true);
+    connect(powers, &QAction::toggled, m_charts, &ChartArea::setPowerTicks);
+    view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
+    QAction* conv = view->addAction(tr("Only &convolutions"));
+    conv->setCheckable(true);
+    conv->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(conv, &QAction::toggled, m_pane->convolutionsOnlyBox(), &QCheckBox::setChecked);
+    connect(m_pane->convolutionsOnlyBox(), &QCheckBox::toggled, conv, &QAction::setChecked);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QAction* tableAction = view->addAction(tr("Layer &table"));
+    tableAction->setCheckable(true);
+    tableAction->setChecked(true);
+    tableAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    tableAction->setToolTip(tr("Show or hide the layer table (hidden, the charts take the whole height)"));
+    tableAction->setObjectName(QStringLiteral("tableAction"));
+    connect(tableAction, &QAction::toggled, this, [this](bool on) {
+        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+            splitter->widget(1)->setVisible(on);
+    });
+    m_presentationAction = view->addAction(tr("&Presentation mode (large type)"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
+    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    QAction* full = view->addAction(tr("F&ull screen"));
+    full->setShortcut(QKeySequence::FullScreen);
+    full->setCheckable(true);
+    connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, [this] { showConventions(this); });
+    help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), this, &MainWindow::showTour);
+    help->addAction(tr("Device &problems\u2026"), this, [this] {
+        QString text;
+        for (const Diagnostic& d : m_library.diagnostics)
+            text += qs(toString(d)) + QLatin1Char('\n');
+        QMessageBox::information(this, tr("Device files"),
+            text.isEmpty() ? tr("Every device file loaded without problems.") : text);
+    });
+    help->addAction(tr("&About Roofline Explorer"), this, [this] { showAbout(this); });
+}
+
+} // namespace rfx

@@ -1,0 +1,223 @@
+// MainWindow, second file: the work as a value (a session, a figure, the settings kept between
+// runs), the window's events (close, drops, status messages) and the entry points of the parts
+// beside it. mainwindow.cpp has the composition and the loop; mainwindow_menus.cpp the menu bar.
+#include "mainwindow.h"
+
+#include "algorithmmenu.h"
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "devicepicker.h"
+#include "exportcontroller.h"
+#include "layerpane.h"
+#include "measurementsview.h"
+#include "modelopener.h"
+#include "sessioncontroller.h"
+#include "teaching.h"
+#include "thismachine.h"
+#include "windowsettings.h"
+
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUrl>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+
+void MainWindow::restoreSettings(const GuiOptions& o)
+{
+    Config config;
+    QStringList devices { QStringLiteral("rtx-2060-super") };
+    bool overlay = o.overlay;
+    resize(1440, 900); // first start; a saved geometry replaces it
+    if (!o.noRestore) {
+        const StoredWindow s = loadStoredWindow();
+        restoreGeometry(s.geometry);
+        restoreState(s.state, kWindowStateVersion);
+        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+            splitter->restoreState(s.splitter);
+        config = s.config.value_or(config);
+        devices = s.devices.value_or(devices);
+        overlay = overlay || s.overlay;
+        m_pane->setFilter(s.convolutionsOnly, s.topN);
+    }
+    if (o.configGiven) {
+        config = o.config.config;
+        if (!o.config.devices.empty()) {
+            devices.clear();
+            for (const std::string& id : o.config.devices)
+                devices.append(qs(id));
+            if (devices.contains(QStringLiteral("all"))) {
+                devices.clear();
+                for (const Device& d : m_library.devices)
+                    devices.append(qs(d.id));
+            }
+        }
+    }
+    QStringList unknown;
+    for (const QString& id : devices)
+        if (!m_library.find(id.toStdString()))
+            unknown.append(id);
+    if (!unknown.isEmpty())
+        showStatus(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
+    m_config = config;
+    m_controls->setConfig(config);
+    m_deviceIds = devices;
+    m_picker->setChecked(devices);
+    m_deviceIds = m_picker->checked();
+    m_overlayAction->setChecked(overlay);
+}
+
+void MainWindow::saveSettings() const
+{
+    StoredWindow s;
+    s.geometry = saveGeometry();
+    s.state = saveState(kWindowStateVersion);
+    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+        s.splitter = splitter->saveState();
+    s.config = m_config;
+    s.devices = m_deviceIds;
+    s.overlay = m_charts->overlay();
+    s.convolutionsOnly = m_pane->filter().convolutionsOnly;
+    s.topN = m_pane->filter().topN;
+    saveStoredWindow(s);
+}
+
+void MainWindow::showStatus(const QString& message, int timeoutMs)
+{
+    // QStatusBar hides its normal widgets (the analysis line) for a message only if they are visible at
+    // that moment: a message given before the window is shown (an unknown device id on the command line,
+    // a measurement file) was drawn over that line. Such a message waits for the window to show.
+    if (!isVisible()) {
+        m_pendingStatus = { message, timeoutMs };
+        return;
+    }
+    statusBar()->showMessage(message, timeoutMs);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event); // children, the analysis line among them, are visible by now
+    if (m_pendingStatus) {
+        const auto [message, timeoutMs] = *std::exchange(m_pendingStatus, std::nullopt);
+        statusBar()->showMessage(message, timeoutMs);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_options.screenshot.isEmpty() && !m_sessions->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_options.screenshot.isEmpty())
+        saveSettings();
+    event->accept();
+}
+
+// Dropping a model file analyses it; dropping a session opens it (after asking to save).
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    event->acceptProposedAction();
+    if (path.endsWith(QLatin1String(".rfx.json")))
+        m_sessions->openFromUser(path);
+    else
+        m_opener->open(path); // a model, or a message saying what the window opens
+}
+
+Session MainWindow::currentSession() const
+{
+    Session s;
+    s.config = m_config;
+    for (const QString& id : m_deviceIds)
+        s.devices.push_back(id.toStdString());
+    s.overlay = m_charts->overlay();
+    s.filter = m_pane->filter();
+    s.tableDevice = m_pane->deviceId().toStdString();
+    return s;
+}
+
+void MainWindow::showSession(const Session& session)
+{
+    m_config = session.config;
+    m_controls->setConfig(session.config);
+    m_deviceIds.clear();
+    for (const std::string& d : session.devices)
+        m_deviceIds.append(qs(d));
+    m_picker->setChecked(m_deviceIds);
+    m_overlayAction->setChecked(session.overlay);
+    m_pane->setFilter(session.filter.convolutionsOnly, session.filter.topN);
+    recompute();
+    m_pane->setDeviceId(qs(session.tableDevice));
+}
+
+FigureSpec MainWindow::currentFigure() const
+{
+    FigureSpec s;
+    s.config = m_config;
+    if (m_report)
+        for (const DeviceResult& d : m_report->results)
+            s.devices.push_back(d.device.id);
+    s.overlay = m_charts->overlay();
+    s.sharedAxes = m_charts->sharedAxes();
+    s.powerTicks = m_charts->powerTicks();
+    s.filter = m_pane->filter();
+    const int device = m_pane->device();
+    if (m_measured->measurements() && m_report && device >= 0 && device < int(m_report->results.size())) {
+        s.measurements = m_measured->measurements()->file; // the figure shows the diamonds the window shows
+        s.measuredDevice = m_report->results[size_t(device)].device.id;
+    }
+    return s;
+}
+
+QMenu* MainWindow::layerAlgorithmMenu(int layer)
+{
+    return rfx::layerAlgorithmMenu(m_report ? &*m_report : nullptr, m_config, layer, [this](const Config& c) { setConfig(c); }, this);
+}
+
+QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary)
+{
+    const QString id = rfx::measureThisMachine(this, options, tdpWatts, summary);
+    if (!id.isEmpty()) {
+        reloadDevices();
+        QStringList ids = m_deviceIds;
+        if (!ids.contains(id))
+            ids.append(id);
+        setDevices(ids);
+    }
+    return id;
+}
+
+LayerTable* MainWindow::table() const { return m_pane->table(); }
+LayerTableModel* MainWindow::tableModel() const { return m_pane->model(); }
+int MainWindow::tableDevice() const { return m_pane->device(); }
+bool MainWindow::saveSession(const QString& path, QString* error) { return m_sessions->save(path, error); }
+bool MainWindow::openSession(const QString& path, QString* error) { return m_sessions->open(path, error); }
+QString MainWindow::sessionPath() const { return m_sessions->path(); }
+bool MainWindow::isDirty() const { return m_sessions->isDirty(); }
+QUndoStack* MainWindow::undoStack() const { return m_sessions->undoStack(); }
+bool MainWindow::exportTable(const QString& path, QString* error) { return m_export->exportTable(path, error); }
+bool MainWindow::importMeasurements(const QString& path, QString* error) { return m_measured->import(path, error); }
+void MainWindow::clearMeasurements() { m_measured->clear(); }
+QString MainWindow::measurementsStatus() const { return m_measured->status(); }
+QTextBrowser* MainWindow::explainView() const { return m_teaching->explainView(); }
+void MainWindow::setPresentationMode(bool on) { m_teaching->setPresentationMode(on); }
+void MainWindow::showTour() { m_teaching->showTour(); }
+TourPanel* MainWindow::tourPanel() const { return m_teaching->tourPanel(); }
+
+} // namespace rfx

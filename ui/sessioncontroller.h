@@ -1,0 +1,81 @@
+#pragma once
+
+#include "config.h"
+#include "session.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QMenu;
+class QUndoStack;
+
+namespace rfx {
+
+class MainWindow;
+
+/// What the user's work is and where it is kept: the undo history of configuration and device
+/// changes, the session file (.rfx.json) with its unsaved-changes mark in the title, saving before
+/// quitting, and File > Open recent. It asks the window for the work (MainWindow::currentSession)
+/// and hands it back (MainWindow::showSession, MainWindow::showState).
+class SessionController : public QObject {
+    Q_OBJECT
+public:
+    /// What undo and redo step through.
+    struct State {
+        Config config;
+        QStringList devices;
+        bool operator==(const State&) const = default;
+    };
+
+    explicit SessionController(MainWindow* window);
+
+    QUndoStack* undoStack() const { return m_undo; }
+    /// The window now shows `now`: one step of undo, merged with the last one when it is the same
+    /// control's change within 0.7 s (`source`: that control, or null for devices, presets, sessions).
+    void record(const State& now, const QObject* source);
+    /// The state the history starts from (nothing unsaved).
+    void start(const State& state);
+    /// Shows `state` (undo and redo): the window takes it without recording a step.
+    void apply(const State& state);
+    const State& state() const { return m_state; }
+
+    void markDirty();
+    bool isDirty() const { return m_dirty; }
+    QString path() const { return m_path; }
+
+    /// Sessions (.rfx.json). open leaves the current work untouched when the file is not a session;
+    /// both return false with `error` naming the file, field and reason. Saving is atomic.
+    bool save(const QString& path, QString* error);
+    bool open(const QString& path, QString* error);
+    /// Asks to save unsaved changes to the session file; false when the user cancels.
+    bool maybeSave();
+    /// File > Open session..., Save session (as...): with dialogs and messages.
+    void openInteractive();
+    bool saveInteractive(bool saveAs);
+    /// Opens a session the user pointed at (recent files, a drop): asks to save first, says why not.
+    void openFromUser(const QString& path);
+
+    /// File > Open recent: fills `menu` now and whenever the list changes.
+    void setRecentMenu(QMenu* menu);
+    void addRecent(const QString& path);
+
+signals:
+    /// A model file chosen from Open recent (the window opens it; undo takes it back).
+    void recentModelChosen(const QString& path);
+    void statusMessage(const QString& message, int timeoutMs);
+
+private:
+    void updateTitle();
+    void rebuildRecentMenu();
+
+    MainWindow* m_window;
+    QUndoStack* m_undo;
+    State m_state; ///< what the undo stack last recorded
+    bool m_applying = false;
+    QString m_path;
+    bool m_dirty = false;
+    QMenu* m_recentMenu = nullptr;
+};
+
+} // namespace rfx

@@ -1,0 +1,151 @@
+#include "teaching.h"
+
+#include "chartarea.h"
+#include "controlpanel.h"
+#include "explain.h"
+#include "mainwindow.h"
+#include "networks.h"
+#include "rooflinechart.h"
+#include "tourpanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMessageBox>
+#include <QStyle>
+#include <QTextBrowser>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace rfx {
+
+Teaching::Teaching(MainWindow* window)
+    : QObject(window)
+    , m_window(window)
+    , m_explain(new QTextBrowser)
+    , m_explainDock(new QDockWidget(tr("Explain"), window))
+    , m_baseFont(QApplication::font())
+{
+    m_explain->setOpenExternalLinks(false);
+    m_explainDock->setObjectName(QStringLiteral("explainDock"));
+    m_explainDock->setWidget(m_explain);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+    m_explainDock->hide();
+    m_explainDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F9));
+    connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateExplain(); });
+}
+
+Teaching::~Teaching()
+{
+    // QWidget's destructor hides the docks before QObject's disconnects them: a visibility signal
+    // would then call into a half-destroyed window (UBSan caught it).
+    disconnect(m_explainDock, nullptr, this, nullptr);
+    if (m_tourDock)
+        disconnect(m_tourDock, nullptr, this, nullptr);
+}
+
+void Teaching::reportChanged()
+{
+    if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
+        m_tour->updatePages(tourPages(*m_window->report(), tourDevice()));
+        updateTourHighlight();
+    }
+}
+
+void Teaching::updateExplain()
+{
+    if (!m_explainDock->isVisible() || !m_window->report() || m_window->report()->results.empty()) {
+        return;
+    }
+    const int device = std::max(0, m_window->tableDevice());
+    if (m_window->selectedLayer() < 0) {
+        m_explain->setHtml(explainOverview(*m_window->report(), device));
+        return;
+    }
+    const BuildResult built = buildNetwork(m_window->config());
+    if (built.network)
+        m_explain->setHtml(explainLayer(*m_window->report(), device, m_window->selectedLayer(), *built.network));
+}
+
+void Teaching::showTour()
+{
+    if (!m_window->report() || m_window->report()->results.empty()) {
+        QMessageBox::information(m_window, tr("Guided tour"), tr("Check a device first: the tour uses its roofline."));
+        return;
+    }
+    // A panel docked beside the charts, not a dialog over them: each page marks on the chart what
+    // it explains (slope, roof, ridge, the layer taking the most time) and stays with the window.
+    if (!m_tour) {
+        m_tour = new TourPanel;
+        m_tourDock = new QDockWidget(tr("Guided tour"), m_window);
+        m_tourDock->setObjectName(QStringLiteral("tourDock"));
+        m_tourDock->setWidget(m_tour);
+        m_window->addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
+        connect(m_tour, &TourPanel::pageChanged, this, [this](int) { updateTourHighlight(); });
+        connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
+        connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
+    }
+    m_tour->setPages(tourPages(*m_window->report(), tourDevice()));
+    m_tourDock->show();
+    m_tourDock->raise();
+    m_window->resizeDocks({ m_tourDock }, { std::max(320, m_window->width() / 4) }, Qt::Horizontal);
+    updateTourHighlight();
+}
+
+int Teaching::tourDevice() const
+{
+    // The device of the chart the marks go on: the table's in a grid, the overlay's first.
+    return m_window->chartArea()->overlay() ? 0 : std::max(0, m_window->tableDevice());
+}
+
+void Teaching::updateTourHighlight()
+{
+    const bool on = m_tour && m_tourDock->isVisible() && m_window->report() && !m_window->report()->results.empty();
+    const std::vector<RooflineChart*> charts = m_window->chartArea()->charts();
+    const size_t target = m_window->chartArea()->overlay() ? 0 : size_t(tourDevice());
+    for (size_t i = 0; i < charts.size(); ++i) {
+        RooflineChart::Highlight what = RooflineChart::Highlight::None;
+        if (on && i == target) {
+            static constexpr RooflineChart::Highlight kPages[] = { RooflineChart::Highlight::Slope,
+                RooflineChart::Highlight::Roof, RooflineChart::Highlight::Ridge, RooflineChart::Highlight::Layer };
+            what = kPages[std::clamp(m_tour->page(), 0, 3)];
+        }
+        charts[i]->setHighlight(what, on ? tourLayer(*m_window->report(), tourDevice()) : -1);
+    }
+}
+
+void Teaching::setPresentationMode(bool on)
+{
+    // Everything 1.5x larger for a projector: widgets, table, and the charts' text.
+    QFont f = m_baseFont;
+    if (on)
+        f.setPointSizeF(m_baseFont.pointSizeF() * 1.5);
+    QApplication::setFont(f);
+    m_window->chartArea()->setFontScale(on ? 1.5 : 1.0);
+    // On a projector's 720 or 1080 lines the charts need the height: the table steps aside (View >
+    // Layer table brings it back) unless the window is tall, and returns with normal type.
+    if (auto* table = m_window->findChild<QAction*>(QStringLiteral("tableAction"))) {
+        if (on && m_window->height() <= 1000 && table->isChecked()) {
+            table->setChecked(false);
+            m_tableHiddenForPresentation = true;
+            if (m_window->isVisible()) // at start-up (--presentation) the View menu says it
+                m_window->showStatus(tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it"), 10000);
+        } else if (!on && m_tableHiddenForPresentation) {
+            table->setChecked(true);
+            m_tableHiddenForPresentation = false;
+        }
+    }
+    // The panel as wide as its larger controls need, up to half the window (it scrolls beyond).
+    QTimer::singleShot(0, this, [this] {
+        if (auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("configurationDock"))) {
+            // The panel, its vertical scroll bar and the dock's frame, so that no horizontal bar appears.
+            const int extra = m_window->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * m_window->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
+            const int wanted = std::min(m_window->controls()->sizeHint().width() + extra, m_window->width() / 2);
+            dock->setMinimumWidth(std::max(wanted, 200));
+            m_window->resizeDocks({ dock }, { wanted }, Qt::Horizontal);
+        }
+    });
+}
+
+} // namespace rfx
