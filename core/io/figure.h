@@ -66,6 +66,10 @@ std::optional<FigureSpec> figureFromJson(const std::string& json, std::string& e
 /// The command line that reproduces the figure (roofline-cli export ...).
 std::vector<std::string> figureToArgs(const FigureSpec& spec);
 
+/// The ranges a figure must keep (size, dpi, pixels, top N, devices, the configuration), shared by
+/// the command line and the sidecar reader: a message naming what is out of range, or nothing.
+std::optional<std::string> checkFigureSpec(const FigureSpec& spec);
+
 /// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
 /// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option. False and `error` on the first problem.

@@ -1,11 +1,10 @@
+// Reports as text: the terminal table, CSV, Markdown and LaTeX (JSON: report_json.cpp).
 #include "report_writer.h"
 
 #include "energy.h"
 
 #include "format.h"
 #include "version.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,72 +14,8 @@ namespace rfx {
 
 namespace {
 
-using json = nlohmann::ordered_json;
 
-json configJson(const Config& c)
-{
-    const UNetParams& u = c.unet;
-    return json {
-        { "model", c.model },
-        { "height", u.height },
-        { "width", u.width },
-        { "in_channels", u.inChannels },
-        { "classes", u.classes },
-        { "filters", u.baseFilters },
-        { "depth", u.depth },
-        { "padding", paddingName(u.padding) },
-        { "stride", u.stride },
-        { "downsample", downsampleName(u.downsample) },
-        { "conv", convTypeName(u.conv) },
-        { "batch_norm", u.batchNorm },
-        { "batch", c.batch },
-        { "bits", c.bits },
-        { "mode", modeName(c.mode) },
-        { "optimizer", optimizerName(c.optimizer) },
-        { "fusion", c.fusion },
-        { "tensor_cores", c.tensorCores },
-        { "algorithm", algorithmName(c.algorithm) },
-        { "traffic", trafficName(c.traffic) },
-        { "onchip_kib", c.onchipKiB },
-        { "clock", c.clockPercent / 100.0 },
-        { "gpus", c.gpus },
-        { "interconnect", c.interconnect },
-        { "overlap", c.overlap },
-    };
-}
 
-json shapeJson(const Shape& s)
-{
-    if (s == Shape {})
-        return json::array();
-    const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
-    const std::int64_t* e = s.rank == 5 ? five : four;
-    return json(std::vector<std::int64_t>(e, e + std::clamp(s.rank, 1, 5)));
-}
-
-json deviceJson(const Device& d)
-{
-    json peaks = json::object();
-    for (const auto& [key, flops] : d.peak)
-        peaks[key] = flops;
-    return json {
-        { "id", d.id },
-        { "name", d.name },
-        { "kind", d.kind },
-        { "vendor", d.vendor },
-        { "architecture", d.architecture },
-        { "peak_flops_by_precision", peaks },
-        { "dram_bandwidth", d.dramBandwidth },
-        { "memory_bytes", d.memoryBytes },
-        { "l2_bytes", d.l2Bytes },
-        { "tdp_w", d.tdpWatts },
-        { "idle_w", d.idleWatts },
-        { "boost_clock_hz", d.boostClockHz },
-        { "sources", d.sources },
-        { "file", d.file },
-        { "user_device", d.userDevice },
-    };
-}
 
 std::string csvField(const std::string& s)
 {
@@ -137,7 +72,6 @@ std::string uncountedNote(const Report& r)
 
 } // namespace
 
-std::string configToJson(const Config& config) { return configJson(config).dump(); }
 
 std::string energyLine(const DeviceResult& d, const Config& c)
 {
@@ -160,114 +94,6 @@ std::string reportTitle(const Report& r)
         + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
 }
 
-std::string reportToJson(const Report& r, int indent)
-{
-    json results = json::array();
-    for (const DeviceResult& d : r.results) {
-        json dev = deviceJson(d.device);
-        dev["precision"] = d.ceiling.key;
-        dev["peak_flops"] = d.ceiling.flops;
-        dev["vector_precision"] = d.vectorCeiling.key;
-        dev["vector_peak_flops"] = d.vectorCeiling.flops;
-        dev["ridge"] = d.ridge;
-        json layers = json::array();
-        dev["onchip_bytes"] = d.onchipBytes;
-        if (d.l2Bandwidth > 0)
-            dev["l2_bandwidth"] = d.l2Bandwidth;
-        if (d.l1Bandwidth > 0)
-            dev["l1_bandwidth"] = d.l1Bandwidth;
-        for (const LayerResult& l : d.layers) {
-            json row {
-                { "name", l.name },
-                { "op", opName(l.op) },
-                { "output_shape", shapeJson(l.out) },
-                { "params", l.params },
-                { "flops", l.flops },
-                { "bytes", l.bytes },
-                { "intensity", l.intensity },
-                { "peak_flops", l.peak },
-                { "attainable_flops", l.attainable },
-                { "bound", boundName(l.bound) },
-                { "time_s", l.time },
-                { "share", l.share },
-                { "kernels", l.kernels },
-                { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
-            };
-            if (d.l2Bandwidth > 0) {
-                row["l2_bytes"] = l.l2Bytes;
-                row["l2_intensity"] = l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0;
-            }
-            if (d.l1Bandwidth > 0) {
-                row["l1_bytes"] = l.l1Bytes;
-                row["l1_intensity"] = l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0;
-            }
-            if (l.bound == Bound::Memory)
-                row["bound_level"] = memoryLevelName(l.level);
-            if (l.origin >= 0 && size_t(l.origin) < r.origins.size()) {
-                const RowOrigin& o = r.origins[size_t(l.origin)];
-                row["onnx_op"] = o.onnxOp;
-                row["onnx_node"] = o.node;
-                if (!o.uncounted.empty())
-                    row["uncounted"] = o.uncounted;
-            }
-            if (runsOnMatrixUnits(l.op)) {
-                row["algorithm"] = algorithmName(l.algorithm);
-                row["workspace_bytes"] = l.workspace;
-                row["extra_bytes"] = l.extraBytes;
-                if (!l.algorithmNote.empty())
-                    row["algorithm_note"] = l.algorithmNote;
-            }
-            layers.push_back(std::move(row));
-        }
-        const Totals& t = d.totals;
-        json totals {
-            { "params", t.params },
-            { "flops", t.flops },
-            { "bytes", t.bytes },
-            { "intensity", t.intensity },
-            { "time_s", t.time },
-            { "throughput_per_s", t.throughput },
-            { "attained_flops", t.attained },
-            { "peak_share", t.peakShare },
-            { "memory_bound_time_share", t.memoryBoundTimeShare },
-            { "memory_bytes", t.memory.total() },
-            { "memory", json {
-                { "weights", t.memory.weights },
-                { "gradients", t.memory.gradients },
-                { "optimizer_state", t.memory.optimizerState },
-                { "activations", t.memory.activations },
-                { "workspace", t.memory.workspace } } },
-            { "capacity_bytes", t.capacity },
-            { "fits", t.fits },
-            { "largest_batch", t.largestBatch },
-        };
-        Config one = r.config;
-        one.gpus = 1;
-        const EnergyFigures e = energyFigures(d, one, 0);
-        totals["energy_j"] = e.energy;
-        totals["energy_per_image_j"] = e.energyPerImage;
-        totals["images_per_joule"] = e.imagesPerJoule;
-        totals["average_power_w"] = e.averagePower;
-        totals["flops_per_joule"] = e.flopsPerJoule;
-        results.push_back(json { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
-    }
-    json diagnostics = json::array();
-    for (const Diagnostic& d : r.diagnostics)
-        diagnostics.push_back(json { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
-            { "message", d.message } });
-    json network { { "name", r.network }, { "input_shape", shapeJson(r.input) }, { "output_shape", shapeJson(r.output) },
-        { "convolutions", r.convolutions } };
-    if (!r.origins.empty())
-        network["uncounted_rows"] = r.uncountedRows;
-    json doc {
-        { "config", configJson(r.config) },
-        { "network", network },
-        { "conventions", conventionsText(r.config) },
-        { "results", results },
-        { "diagnostics", diagnostics },
-    };
-    return doc.dump(indent) + "\n";
-}
 
 std::string reportToCsv(const Report& r)
 {
@@ -493,12 +319,5 @@ std::string devicesToTable(const std::vector<Device>& devices)
     return o.str();
 }
 
-std::string devicesToJson(const std::vector<Device>& devices)
-{
-    json list = json::array();
-    for (const Device& d : devices)
-        list.push_back(deviceJson(d));
-    return json { { "devices", list } }.dump(2) + "\n";
-}
 
 } // namespace rfx

@@ -1,5 +1,7 @@
 #include "microbench.h"
 
+#include "cpu_kernels.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,188 +16,13 @@
 
 #include <unistd.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define RFX_X86 1
-#endif
-
 namespace rfx {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// --- peak FLOP/s -------------------------------------------------------------------------------
-// Each kernel runs `iters` rounds of 12 independent FMAs and returns a value that depends on all of
-// them, so that nothing is optimised away. FLOP per call: iters x 12 x lanes x 2.
-constexpr int kChains = 12;
-
-#ifdef RFX_X86
-__attribute__((target("avx512f"))) double fma512f(long iters)
-{
-    __m512 a[kChains];
-    for (int k = 0; k < kChains; ++k)
-        a[k] = _mm512_set1_ps(1.0f + float(k) * 1e-3f);
-    const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < kChains; ++k)
-            a[k] = _mm512_fmadd_ps(a[k], b, c);
-    __m512 s = a[0];
-    for (int k = 1; k < kChains; ++k)
-        s = _mm512_add_ps(s, a[k]);
-    // Stored and summed by hand: GCC 12's _mm512_reduce_add_* warns about its own internals.
-    alignas(64) float out[16];
-    _mm512_store_ps(out, s);
-    double t = 0;
-    for (float v : out)
-        t += v;
-    return t;
-}
-__attribute__((target("avx512f"))) double fma512d(long iters)
-{
-    __m512d a[kChains];
-    for (int k = 0; k < kChains; ++k)
-        a[k] = _mm512_set1_pd(1.0 + k * 1e-3);
-    const __m512d b = _mm512_set1_pd(0.999999), c = _mm512_set1_pd(1e-6);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < kChains; ++k)
-            a[k] = _mm512_fmadd_pd(a[k], b, c);
-    __m512d s = a[0];
-    for (int k = 1; k < kChains; ++k)
-        s = _mm512_add_pd(s, a[k]);
-    alignas(64) double out[8];
-    _mm512_store_pd(out, s);
-    double t = 0;
-    for (double v : out)
-        t += v;
-    return t;
-}
-__attribute__((target("avx2,fma"))) double fma256f(long iters)
-{
-    __m256 a[kChains];
-    for (int k = 0; k < kChains; ++k)
-        a[k] = _mm256_set1_ps(1.0f + float(k) * 1e-3f);
-    const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < kChains; ++k)
-            a[k] = _mm256_fmadd_ps(a[k], b, c);
-    alignas(32) float out[8];
-    __m256 s = a[0];
-    for (int k = 1; k < kChains; ++k)
-        s = _mm256_add_ps(s, a[k]);
-    _mm256_store_ps(out, s);
-    double t = 0;
-    for (float v : out)
-        t += v;
-    return t;
-}
-__attribute__((target("avx2,fma"))) double fma256d(long iters)
-{
-    __m256d a[kChains];
-    for (int k = 0; k < kChains; ++k)
-        a[k] = _mm256_set1_pd(1.0 + k * 1e-3);
-    const __m256d b = _mm256_set1_pd(0.999999), c = _mm256_set1_pd(1e-6);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < kChains; ++k)
-            a[k] = _mm256_fmadd_pd(a[k], b, c);
-    alignas(32) double out[4];
-    __m256d s = a[0];
-    for (int k = 1; k < kChains; ++k)
-        s = _mm256_add_pd(s, a[k]);
-    _mm256_store_pd(out, s);
-    return out[0] + out[1] + out[2] + out[3];
-}
-__attribute__((target("avx2"))) double sum256(const double* p, std::size_t n, long reps)
-{
-    __m256d s[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd() };
-    for (long r = 0; r < reps; ++r)
-        for (std::size_t i = 0; i + 16 <= n; i += 16) {
-            s[0] = _mm256_add_pd(s[0], _mm256_load_pd(p + i));
-            s[1] = _mm256_add_pd(s[1], _mm256_load_pd(p + i + 4));
-            s[2] = _mm256_add_pd(s[2], _mm256_load_pd(p + i + 8));
-            s[3] = _mm256_add_pd(s[3], _mm256_load_pd(p + i + 12));
-        }
-    alignas(32) double out[4];
-    _mm256_store_pd(out, _mm256_add_pd(_mm256_add_pd(s[0], s[1]), _mm256_add_pd(s[2], s[3])));
-    return out[0] + out[1] + out[2] + out[3];
-}
-#endif
-
-template <typename T>
-double fmaScalar(long iters)
-{
-    T a[kChains];
-    for (int k = 0; k < kChains; ++k)
-        a[k] = T(1) + T(k) * T(1e-3);
-    const T b = T(0.999999), c = T(1e-6);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < kChains; ++k)
-            a[k] = a[k] * b + c;
-    double s = 0;
-    for (T v : a)
-        s += double(v);
-    return s;
-}
-
-double sumScalar(const double* p, std::size_t n, long reps)
-{
-    double s[4] = {};
-    for (long r = 0; r < reps; ++r)
-        for (std::size_t i = 0; i + 4 <= n; i += 4) {
-            s[0] += p[i];
-            s[1] += p[i + 1];
-            s[2] += p[i + 2];
-            s[3] += p[i + 3];
-        }
-    return s[0] + s[1] + s[2] + s[3];
-}
-
-enum class Isa { Avx512, Avx2, Scalar };
-
-Isa detectIsa()
-{
-#ifdef RFX_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return Isa::Avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return Isa::Avx2;
-#endif
-    return Isa::Scalar;
-}
-
-int lanes(Isa isa, bool single)
-{
-    switch (isa) {
-    case Isa::Avx512:
-        return single ? 16 : 8;
-    case Isa::Avx2:
-        return single ? 8 : 4;
-    case Isa::Scalar:
-        break;
-    }
-    return 1;
-}
-
-double fmaKernel(Isa isa, bool single, long iters)
-{
-#ifdef RFX_X86
-    if (isa == Isa::Avx512)
-        return single ? fma512f(iters) : fma512d(iters);
-    if (isa == Isa::Avx2)
-        return single ? fma256f(iters) : fma256d(iters);
-#endif
-    return single ? fmaScalar<float>(iters) : fmaScalar<double>(iters);
-}
-
-double sumKernel(Isa isa, const double* p, std::size_t n, long reps)
-{
-#ifdef RFX_X86
-    if (isa != Isa::Scalar)
-        return sum256(p, n, reps);
-#endif
-    return sumScalar(p, n, reps);
-}
+using namespace cpu;
 
 std::atomic<double> g_sink { 0 }; // results land here so that no kernel is optimised away
 

@@ -2,6 +2,7 @@
 // (the fuzz target), and the cache by path, modification time and size that each slider step uses.
 #include "onnx_model.h"
 
+#include "file_cache.h"
 #include "onnx_internal.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -102,38 +103,23 @@ OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
 
 OnnxLoad cachedOnnxModel(const std::string& path, const LoadProgress& progress)
 {
-    struct Cached {
-        std::filesystem::file_time_type mtime;
-        std::uintmax_t size = 0;
-        OnnxLoad load;
-    };
-    static std::mutex mutex;
-    static std::map<std::string, Cached> cache;
-    std::error_code ec;
-    const auto mtime = std::filesystem::last_write_time(path, ec);
-    const auto size = ec ? 0 : std::filesystem::file_size(path, ec);
-    if (ec)
-        return { nullptr, path + ": cannot read the model file (" + ec.message() + ")" };
-    {
-        std::lock_guard lock(mutex);
-        auto it = cache.find(path);
-        if (it != cache.end() && it->second.mtime == mtime && it->second.size == size)
-            return it->second.load;
-    }
+    static FileCache<OnnxLoad> cache;
+    std::string why;
+    const auto stamp = fileStamp(path, why);
+    if (!stamp)
+        return { nullptr, path + ": cannot read the model file (" + why + ")" };
+    if (auto cached = cache.find(path, *stamp))
+        return *cached;
     // Read without the lock: a large model on the window's worker thread must not stall a slider step
     // on another model.
     bool cancelled = false;
-    Cached c { mtime, size, loadOnnxModel(path, [&](std::uint64_t done, std::uint64_t total) {
-                  cancelled = progress && !progress(done, total);
-                  return !cancelled;
-              }) };
-    if (cancelled)
-        return c.load;
-    std::lock_guard lock(mutex);
-    if (cache.size() >= 8)
-        cache.clear(); // a handful of models per session; no need for anything smarter
-    cache[path] = c;
-    return c.load;
+    OnnxLoad load = loadOnnxModel(path, [&](std::uint64_t done, std::uint64_t total) {
+        cancelled = progress && !progress(done, total);
+        return !cancelled;
+    });
+    if (!cancelled)
+        cache.store(path, *stamp, load);
+    return load;
 }
 
 } // namespace rfx

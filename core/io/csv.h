@@ -1,0 +1,24 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Reading comma-separated text as profilers and spreadsheets write it (RFC 4180): the measurement
+/// importers' tokenizer.
+namespace rfx::csv {
+
+/// `s` without leading and trailing white space.
+std::string trim(std::string_view s);
+/// ASCII lower case.
+std::string lower(std::string s);
+/// One RFC 4180 record from one line: quoted fields may hold commas and doubled quotes; unquoted
+/// fields are trimmed. False for an unterminated quoted field.
+bool splitCsvLine(std::string_view line, std::vector<std::string>& out);
+/// The text's lines, "\r\n" or "\n" ended; views into `text`.
+std::vector<std::string_view> lines(std::string_view text);
+/// A finite number, "1,234.5" thousands separators allowed when `thousands` (ncu prints them).
+std::optional<double> number(std::string s, bool thousands);
+
+} // namespace rfx::csv

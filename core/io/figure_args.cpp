@@ -1,0 +1,168 @@
+// roofline-cli export's options: parsed into a FigureSpec, with the same checks the sidecar reader
+// makes (checkFigureSpec), and their help text.
+#include "figure.h"
+
+#include "options.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+std::optional<double> parseNumber(const std::string& s)
+{
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+} // namespace
+
+bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::string& error)
+{
+    ConfigOptions options;
+    bool formatGiven = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const OptionStatus st = applyConfigOption(args, i, options, error);
+        if (st == OptionStatus::Error)
+            return false;
+        if (st == OptionStatus::Consumed)
+            continue;
+        const SplitOption split = splitOption(args[i]);
+        const std::string arg = split.name; // lambdas capture it: no structured binding (clang 14)
+        const bool hasInline = split.value.has_value();
+        std::string value = split.value.value_or("");
+        auto takeValue = [&]() -> bool {
+            if (hasInline)
+                return true;
+            if (i + 1 >= args.size()) {
+                error = arg + ": missing value";
+                return false;
+            }
+            value = args[++i];
+            return true;
+        };
+        auto takeNumber = [&](double& out) -> bool {
+            if (!takeValue())
+                return false;
+            if (auto v = parseNumber(value)) {
+                out = *v;
+                return true;
+            }
+            error = arg + ": expected a number, got '" + value + "'";
+            return false;
+        };
+        auto takeInt = [&](int& out) -> bool {
+            double v = 0;
+            if (!takeNumber(v))
+                return false;
+            if (v != std::floor(v) || std::fabs(v) > 1e6) {
+                error = arg + ": expected a whole number, got '" + value + "'";
+                return false;
+            }
+            out = int(v);
+            return true;
+        };
+        if (arg == "--png" || arg == "--svg" || arg == "--pdf") {
+            if (formatGiven) {
+                error = "give one of --png, --svg or --pdf";
+                return false;
+            }
+            formatGiven = true;
+            s.format = arg == "--png" ? FigureSpec::Format::Png
+                                      : (arg == "--svg" ? FigureSpec::Format::Svg : FigureSpec::Format::Pdf);
+            if (!takeValue())
+                return false;
+            s.file = value;
+        } else if (arg == "--width-in") {
+            if (!takeNumber(s.widthIn))
+                return false;
+        } else if (arg == "--height-in") {
+            if (!takeNumber(s.heightIn))
+                return false;
+        } else if (arg == "--dpi") {
+            if (!takeNumber(s.dpi))
+                return false;
+        } else if (arg == "--width-px") {
+            if (!takeInt(s.widthPx))
+                return false;
+        } else if (arg == "--height-px") {
+            if (!takeInt(s.heightPx))
+                return false;
+        } else if (arg == "--tick-style") {
+            if (!takeValue())
+                return false;
+            if (value != "plain" && value != "power") {
+                error = "--tick-style: expected plain or power, got '" + value + "'";
+                return false;
+            }
+            s.powerTicks = value == "power";
+        } else if (arg == "--measurements") {
+            if (!takeValue())
+                return false;
+            s.measurements = value;
+        } else if (arg == "--measured-device") {
+            if (!takeValue())
+                return false;
+            s.measuredDevice = value;
+        } else if (arg == "--top") {
+            if (!takeInt(s.filter.topN))
+                return false;
+        } else if (arg == "--overlay" || arg == "--transparent" || arg == "--no-caption" || arg == "--sidecar"
+            || arg == "--only-convolutions" || arg == "--shared-axes") {
+            if (hasInline) {
+                error = arg + " takes no value";
+                return false;
+            }
+            if (arg == "--overlay")
+                s.overlay = true;
+            else if (arg == "--shared-axes")
+                s.sharedAxes = true;
+            else if (arg == "--transparent")
+                s.transparent = true;
+            else if (arg == "--no-caption")
+                s.caption = false;
+            else if (arg == "--sidecar")
+                s.sidecar = true;
+            else
+                s.filter.convolutionsOnly = true;
+        } else {
+            error = "export: unknown option '" + args[i] + "'";
+            return false;
+        }
+    }
+    if (!formatGiven) {
+        error = "export: give the output as --png FILE, --svg FILE or --pdf FILE";
+        return false;
+    }
+    s.config = options.config;
+    s.devices = options.devices.empty() ? std::vector<std::string> { "rtx-2060-super" } : options.devices;
+    if (auto err = checkFigureSpec(s)) {
+        error = *err;
+        return false;
+    }
+    return true;
+}
+
+std::string exportOptionsHelp()
+{
+    return "  --png FILE | --svg FILE | --pdf FILE   output format and file\n"
+           "  --width-in W [--height-in H]  physical size in inches (default 7 wide; height follows)\n"
+           "  --dpi D                    raster resolution, recorded in the PNG (default 300)\n"
+           "  --width-px W --height-px H exact pixel size instead of inches\n"
+           "  --overlay                  all devices on one chart (default: one chart per device)\n"
+           "  --shared-axes              one chart per device, all with the same axes and unit\n"
+           "  --tick-style plain|power   tick labels as plain numbers (default) or powers of ten\n"
+           "  --measurements FILE        measured layer times drawn beside the model (CSV, ncu CSV, trace)\n"
+           "  --measured-device ID       the device they were measured on (default: the first)\n"
+           "  --only-convolutions, --top N   the layer filters of the window\n"
+           "  --transparent              no background\n"
+           "  --no-caption               no caption line under the figure\n"
+           "  --sidecar                  also write FILE.json to reproduce the figure\n";
+}
+
+} // namespace rfx

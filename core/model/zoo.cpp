@@ -1,0 +1,132 @@
+// The built-in networks of the literature, layer by layer as torchvision builds them: AlexNet,
+// VGG-16 and the ResNets (the U-Net has its own builder, unet.cpp).
+#include "graph_builder.h"
+#include "networks.h"
+
+#include <array>
+#include <string>
+
+namespace rfx {
+
+using detail::GraphBuilder;
+using detail::guarded;
+
+namespace {
+// AlexNet's and VGG's classifier: fc 4096 + ReLU, fc 4096 + ReLU, fc to the classes (with biases).
+void classifier(GraphBuilder& b, int x, int classes)
+{
+    for (int i = 1; i <= 3; ++i) {
+        const std::string name = "classifier.fc" + std::to_string(i);
+        x = b.linear(name, x, i < 3 ? 4096 : classes);
+        x = b.post(x, name, true, false, i < 3);
+    }
+}
+} // namespace
+
+BuildResult buildAlexNet(const Shape& input, int classes, bool fusion)
+{
+    return guarded([&] {
+        GraphBuilder b("AlexNet", input, fusion);
+        int x = -1;
+        auto convRelu = [&](const std::string& name, std::int64_t cout, int k, int stride, int pad) {
+            x = b.conv(name, x, cout, k, stride, pad);
+            x = b.post(x, name, true, false, true);
+        };
+        convRelu("features.conv1", 64, 11, 4, 2);
+        x = b.pool("features.pool1", Op::MaxPool, x, 3, 2, 0);
+        convRelu("features.conv2", 192, 5, 1, 2);
+        x = b.pool("features.pool2", Op::MaxPool, x, 3, 2, 0);
+        convRelu("features.conv3", 384, 3, 1, 1);
+        convRelu("features.conv4", 256, 3, 1, 1);
+        convRelu("features.conv5", 256, 3, 1, 1);
+        x = b.pool("features.pool5", Op::MaxPool, x, 3, 2, 0);
+        x = b.adaptiveAvgPool("avgpool", x, 6, 6);
+        // Dropout is the identity at inference and costs no FLOPs: not a row.
+        classifier(b, x, classes);
+        return b.take();
+    });
+}
+
+BuildResult buildVgg16(const Shape& input, int classes, bool fusion)
+{
+    return guarded([&] {
+        GraphBuilder b("VGG-16", input, fusion);
+        int x = -1;
+        const int blocks[5][2] = { { 2, 64 }, { 2, 128 }, { 3, 256 }, { 3, 512 }, { 3, 512 } };
+        for (int s = 0; s < 5; ++s) {
+            for (int i = 0; i < blocks[s][0]; ++i) {
+                const std::string name = "block" + std::to_string(s + 1) + ".conv" + std::to_string(i + 1);
+                x = b.conv(name, x, blocks[s][1], 3, 1, 1);
+                x = b.post(x, name, true, false, true);
+            }
+            x = b.pool("block" + std::to_string(s + 1) + ".pool", Op::MaxPool, x, 2, 2, 0);
+        }
+        x = b.adaptiveAvgPool("avgpool", x, 7, 7);
+        classifier(b, x, classes);
+        return b.take();
+    });
+}
+
+BuildResult buildResNet(int depth, const Shape& input, int classes, bool fusion)
+{
+    std::array<int, 4> blocks {};
+    bool bottleneck = true;
+    switch (depth) {
+    case 18:
+        blocks = { 2, 2, 2, 2 }, bottleneck = false;
+        break;
+    case 34:
+        blocks = { 3, 4, 6, 3 }, bottleneck = false;
+        break;
+    case 50:
+        blocks = { 3, 4, 6, 3 };
+        break;
+    case 101:
+        blocks = { 3, 4, 23, 3 };
+        break;
+    case 152:
+        blocks = { 3, 8, 36, 3 };
+        break;
+    default:
+        return { std::nullopt, "ResNet depth must be 18, 34, 50, 101 or 152, got " + std::to_string(depth) };
+    }
+    return guarded([&] {
+        GraphBuilder b("ResNet-" + std::to_string(depth), input, fusion);
+        auto convBn = [&](const std::string& name, int in, std::int64_t cout, int k, int stride, int pad, bool relu) {
+            const int x = b.conv(name, in, cout, k, stride, pad);
+            return b.post(x, name, false, true, relu);
+        };
+        int x = convBn("conv1", -1, 64, 7, 2, 3, true);
+        x = b.pool("maxpool", Op::MaxPool, x, 3, 2, 1);
+        const int expansion = bottleneck ? 4 : 1;
+        std::int64_t channels = 64;
+        for (int s = 0; s < 4; ++s) {
+            const std::int64_t width = 64LL << s;
+            for (int i = 0; i < blocks[static_cast<size_t>(s)]; ++i) {
+                const std::string name = "layer" + std::to_string(s + 1) + "." + std::to_string(i);
+                const int stride = (i == 0 && s > 0) ? 2 : 1;
+                const int identity = x;
+                if (bottleneck) {
+                    x = convBn(name + ".conv1", x, width, 1, 1, 0, true);
+                    x = convBn(name + ".conv2", x, width, 3, stride, 1, true);
+                    x = convBn(name + ".conv3", x, width * expansion, 1, 1, 0, false);
+                } else {
+                    x = convBn(name + ".conv1", x, width, 3, stride, 1, true);
+                    x = convBn(name + ".conv2", x, width, 3, 1, 1, false);
+                }
+                int shortcut = identity;
+                if (stride != 1 || channels != width * expansion)
+                    shortcut = convBn(name + ".downsample", identity, width * expansion, 1, stride, 0, false);
+                x = b.add(name + ".add", x, shortcut);
+                x = b.elementwise(name + ".relu", Op::ReLU, x);
+                channels = width * expansion;
+            }
+        }
+        x = b.adaptiveAvgPool("avgpool", x, 1, 1);
+        x = b.linear("fc", x, classes);
+        b.post(x, "fc", true, false, false);
+        return b.take();
+    });
+}
+
+} // namespace rfx
