@@ -24,17 +24,14 @@ using CliCommand = int (*)(const std::vector<std::string>& args, std::ostream& o
 void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
     const std::string& description);
 
-/// Takes every "--devices-dir DIR" out of `args`; false and `error` when DIR is missing.
 /// Says what was wrong, then the usage; returns ExitUsage.
 int usageError(std::ostream& err, const std::string& message);
-
-/// roofline-cli networks (app/cli_networks.cpp).
-int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 /// "roofline-cli: impossible configuration: WHY", or "roofline-cli: cannot use the model file: FILE: WHY"
 /// when the error is the network file's (an ONNX or JSON model that cannot be read or analysed).
 std::string configFailure(const Config& config, const std::string& error);
 
+/// Takes every "--devices-dir DIR" out of `args`; false and `error` when DIR is missing.
 bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error);
 
 /// Loads the shipped, extra and user device folders; prints file problems to `err`.

@@ -1,3 +1,5 @@
+// roofline-cli export: the window's charts drawn offscreen in the print style as PNG, SVG or PDF,
+// with a sidecar that reproduces them (reproduce: cli_reproduce.cpp).
 #include "cli_export.h"
 
 #include "cli.h"
@@ -42,7 +44,9 @@ void ensureApplication()
     static std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
 }
 
-int draw(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs, std::ostream& out, std::ostream& err,
+} // namespace
+
+int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs, std::ostream& out, std::ostream& err,
     const std::filesystem::path& exeDir)
 {
     const DeviceLibrary lib = loadCliDevices(dirs, exeDir, err);
@@ -90,6 +94,8 @@ int draw(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs,
     return ExitOk;
 }
 
+namespace {
+
 int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     std::vector<std::string> args = argsIn;
@@ -100,60 +106,9 @@ int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::os
         err << "roofline-cli: " << error << "\nTry 'roofline-cli --help'.\n";
         return ExitUsage;
     }
-    return draw(spec, dirs, out, err, exeDir);
+    return drawFigure(spec, dirs, out, err, exeDir);
 }
 
-int runReproduce(const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err,
-    const std::filesystem::path& exeDir)
-{
-    std::vector<std::string> args = argsIn;
-    std::vector<std::filesystem::path> dirs;
-    std::string error;
-    if (!takeDevicesDirs(args, dirs, error)) {
-        err << "roofline-cli: " << error << "\n";
-        return ExitUsage;
-    }
-    std::string sidecar, output;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--output" && i + 1 < args.size())
-            output = args[++i];
-        else if (args[i].starts_with("--")) {
-            err << "roofline-cli: reproduce: unknown option '" << args[i] << "'\n";
-            return ExitUsage;
-        } else if (sidecar.empty())
-            sidecar = args[i];
-        else {
-            err << "roofline-cli: reproduce takes one sidecar file\n";
-            return ExitUsage;
-        }
-    }
-    if (sidecar.empty()) {
-        err << "roofline-cli: usage: roofline-cli reproduce FIGURE.json [--output FILE]\n";
-        return ExitUsage;
-    }
-    std::ifstream in(sidecar, std::ios::binary);
-    if (!in) {
-        err << "roofline-cli: " << sidecar << ": cannot open for reading\n";
-        return ExitFailure;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    auto spec = figureFromJson(text.str(), error);
-    if (!spec) {
-        err << "roofline-cli: " << sidecar << ": " << error << "\n";
-        return ExitUsage;
-    }
-    if (!output.empty()) {
-        spec->file = output;
-        if (auto f = formatFromPath(output))
-            spec->format = *f;
-    } else if (QFileInfo(QString::fromStdString(spec->file)).isRelative()) {
-        // A relative figure path is relative to the sidecar, so a figure folder can be moved whole.
-        spec->file = QFileInfo(QString::fromStdString(sidecar)).dir().filePath(QString::fromStdString(spec->file)).toStdString();
-    }
-    spec->sidecar = false;
-    return draw(*spec, dirs, out, err, exeDir);
-}
 
 } // namespace
 

@@ -1,6 +1,6 @@
 // roofline-cli networks: the built-in networks at their published input, or (--model FILE) what an
 // imported or custom model file holds and how the configuration binds it.
-#include "cli.h"
+#include "cli_commands.h"
 
 #include "cost.h"
 #include "format.h"

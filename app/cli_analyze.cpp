@@ -1,0 +1,45 @@
+// roofline-cli analyze: the per-layer analysis of the configured network on each device, as a table, JSON, CSV, Markdown or LaTeX.
+#include "cli_commands.h"
+
+#include "report_writer.h"
+#include "roofline.h"
+
+#include <ostream>
+
+namespace rfx {
+
+int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    CommonOptions common;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (auto code = takeOption(args, i, options, common, "analyze", err))
+            return *code;
+    if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
+        && common.format != "latex")
+        return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
+    std::vector<Device> chosen;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
+        return *code;
+
+    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
+    if (!outcome.report) {
+        err << configFailure(options.config, outcome.error) << "\n";
+        return ExitUsage;
+    }
+    for (const Diagnostic& d : outcome.report->diagnostics)
+        err << toString(d) << "\n";
+    if (common.format == "json")
+        out << reportToJson(*outcome.report);
+    else if (common.format == "csv")
+        out << reportToCsv(*outcome.report);
+    else if (common.format == "markdown")
+        out << reportToMarkdown(*outcome.report);
+    else if (common.format == "latex")
+        out << reportToLatex(*outcome.report);
+    else
+        out << reportToTable(*outcome.report);
+    return out ? ExitOk : ExitFailure;
+}
+
+} // namespace rfx

@@ -1,0 +1,48 @@
+#pragma once
+// Internal to app/: what roofline-cli's subcommands share. Each subcommand is one file
+// (cli_analyze.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp,
+// cli_networks.cpp; export and reproduce in cli_export.cpp and cli_reproduce.cpp, which need Qt),
+// over the options below (cli_options.cpp) and the configuration options of core/io/options.h.
+
+#include "cli.h"
+#include "options.h"
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+/// The options every subcommand takes: --format and --devices-dir.
+struct CommonOptions {
+    std::string format = "table";
+    std::vector<std::filesystem::path> extraDirs;
+};
+
+/// Applies args[i] when it is --format or --devices-dir (with its value); NotConfigOption otherwise.
+OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, CommonOptions& c, std::string& error);
+
+/// The shipped, --devices-dir and user device folders; prints file problems to `err`.
+DeviceLibrary loadLibrary(const CommonOptions& common, const std::filesystem::path& exeDir, std::ostream& err);
+
+/// Applies args[i] as a configuration or common option; the usage error's exit code when it is neither
+/// or its value is bad.
+std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, ConfigOptions& options, CommonOptions& common,
+    const char* command, std::ostream& err);
+
+/// Checks the configuration, then picks the devices the options name (the RTX 2060 Super when none; only
+/// the first with `firstOnly`) from the shipped, extra and user folders; the exit code after saying why
+/// when either fails.
+std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common, const std::filesystem::path& exeDir,
+    std::ostream& err, std::vector<Device>& chosen, bool firstOnly);
+
+int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace rfx

@@ -1,0 +1,148 @@
+// roofline-cli's shared options: --format and --devices-dir, configuration options with usage
+// errors, the device library and the device choice.
+#include "cli_commands.h"
+
+#include "device_loader.h"
+#include "networks.h"
+#include "onnx_model.h"
+
+#include <algorithm>
+
+namespace rfx {
+
+OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, CommonOptions& c, std::string& error)
+{
+    const SplitOption split = splitOption(args[i]);
+    const std::string arg = split.name;
+    const bool hasInline = split.value.has_value();
+    std::string value = split.value.value_or("");
+    if (arg != "--format" && arg != "--devices-dir")
+        return OptionStatus::NotConfigOption;
+    if (!hasInline) {
+        if (i + 1 >= args.size()) {
+            error = arg + ": missing value";
+            return OptionStatus::Error;
+        }
+        value = args[++i];
+    }
+    if (arg == "--format")
+        c.format = value;
+    else
+        c.extraDirs.emplace_back(value);
+    return OptionStatus::Consumed;
+}
+
+DeviceLibrary loadLibrary(const CommonOptions& common, const std::filesystem::path& exeDir, std::ostream& err)
+{
+    return loadCliDevices(common.extraDirs, exeDir, err);
+}
+
+std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, ConfigOptions& options, CommonOptions& common,
+    const char* command, std::ostream& err)
+{
+    std::string error;
+    OptionStatus s = applyConfigOption(args, i, options, error);
+    if (s == OptionStatus::NotConfigOption)
+        s = applyCommonOption(args, i, common, error);
+    if (s == OptionStatus::Error)
+        return usageError(err, error);
+    if (s == OptionStatus::NotConfigOption)
+        return usageError(err, std::string(command) + ": unknown option '" + args[i] + "'");
+    return std::nullopt;
+}
+
+std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common, const std::filesystem::path& exeDir,
+    std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
+{
+    if (auto problem = validate(options.config)) {
+        err << "roofline-cli: impossible configuration: " << *problem << "\n";
+        return ExitUsage;
+    }
+    // An ONNX model's fixed extents win over the options: say so rather than ignore them silently.
+    if (isOnnxFile(options.config.model))
+        if (const OnnxLoad load = cachedOnnxModel(options.config.model); load.model) {
+            if (options.inputGiven && !load.model->imageBound())
+                err << "roofline-cli: warning: --image does not apply: " << load.model->imageFixedReason() << "\n";
+            if (options.config.batch != 1 && !load.model->batchBound())
+                err << "roofline-cli: warning: --batch does not apply: " << load.model->batchFixedReason() << "\n";
+        }
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    if (lib.devices.empty()) {
+        err << "roofline-cli: no device files found in " << shippedDeviceDir(exeDir).string() << "\n";
+        return ExitFailure;
+    }
+    std::vector<std::string> ids = options.devices;
+    if (ids.empty())
+        ids.push_back("rtx-2060-super");
+    if (firstOnly)
+        ids.resize(1);
+    if (!resolveDevices(lib, ids, chosen, err))
+        return ExitUsage;
+    return std::nullopt;
+}
+
+bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error)
+{
+    std::vector<std::string> rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--devices-dir") {
+            if (i + 1 >= args.size()) {
+                error = "--devices-dir: missing value";
+                return false;
+            }
+            dirs.emplace_back(args[++i]);
+        } else if (args[i].starts_with("--devices-dir=")) {
+            dirs.emplace_back(args[i].substr(14));
+        } else {
+            rest.push_back(args[i]);
+        }
+    }
+    args = std::move(rest);
+    return true;
+}
+
+DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& exeDir,
+    std::ostream& err)
+{
+    std::vector<std::filesystem::path> dirs { shippedDeviceDir(exeDir) };
+    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
+    if (auto user = userDeviceDir(); !user.empty())
+        dirs.push_back(user);
+    DeviceLibrary lib = loadDeviceLibrary(dirs);
+    for (const Diagnostic& d : lib.diagnostics) {
+        if (d.severity != Severity::Info)
+            err << toString(d) << "\n";
+    }
+    return lib;
+}
+
+bool resolveDevices(const DeviceLibrary& lib, const std::vector<std::string>& ids, std::vector<Device>& chosen,
+    std::ostream& err)
+{
+    for (const std::string& id : ids) {
+        if (id == "all") {
+            chosen = lib.devices;
+            return true;
+        }
+        const Device* d = lib.find(id);
+        if (!d) {
+            std::string known;
+            for (const Device& x : lib.devices)
+                known += (known.empty() ? "" : ", ") + x.id;
+            err << "roofline-cli: unknown device '" << id << "'; known devices: " << known << "\n";
+            return false;
+        }
+        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d->id; }))
+            chosen.push_back(*d);
+    }
+    return true;
+}
+
+std::string configFailure(const Config& config, const std::string& error)
+{
+    if (isNetworkFile(config.model) && error.starts_with(config.model + ":"))
+        return "roofline-cli: cannot use the model file: " + error;
+    return "roofline-cli: impossible configuration: " + error;
+}
+
+} // namespace rfx
