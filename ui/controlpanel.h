@@ -69,6 +69,12 @@ private:
     void updateEnabled();
     void emitChanged();
     /// A slider with its spin box; `powersOfTwo`: the slider's positions are 2^0 .. sliderMax (batch).
+    /// Slider position of a batch on its powers-of-two slider: the nearest power, log2 rounded.
+    static int powerPosition(int value);
+    QWidget* buildInputGroup();
+    QWidget* buildRunGroup();
+    QWidget* buildAlgorithmGroup();
+    QWidget* buildScalingGroup();
     QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
         bool powersOfTwo = false);
 

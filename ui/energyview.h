@@ -57,9 +57,6 @@ signals:
 private:
     void update();
     void schedule();
-    void fillEnergyChart(QChart* chart, const TuneOutcome& byBatch) const;
-    void fillScalingChart(QChart* chart, const TuneOutcome& byGpus) const;
-    void fillParetoChart(QChart* chart) const;
 
     Config m_config;
     std::vector<Device> m_devices;
@@ -69,7 +66,7 @@ private:
     QString m_error;
     int m_optimal = 0;
     /// The tooltip of each point of the three charts, by series (PointHover).
-    mutable std::map<const QXYSeries*, QStringList> m_pointText;
+    std::map<const QXYSeries*, QStringList> m_pointText;
     QTimer m_timer;
     bool m_pending = false;
 

@@ -311,33 +311,6 @@ void RooflineChart::rebuild()
         cacheGridLines();
 }
 
-void RooflineChart::chooseUnit()
-{
-    // GFLOP/s up to 100 TFLOP/s roofs, TFLOP/s above, so that tick labels stay plain numbers.
-    double maxPeak = 0;
-    for (int idx : m_devices)
-        maxPeak = std::max(maxPeak, m_report.results[size_t(idx)].ceiling.flops);
-    const double scale = m_forcedScale > 0 ? m_forcedScale : (maxPeak > 50e12 ? 1e12 : 1e9);
-    if (scale != m_scale) {
-        m_scale = scale;
-        m_sticky = false;
-    }
-    updateYTitle(); // the scale, or the kind of operation (8 bits: integer), may have changed
-}
-
-QString RooflineChart::axisUnit() const
-{
-    return QString::fromLatin1(m_scale == 1e12 ? "T" : "G") + QString::fromLatin1(rateUnit());
-}
-
-void RooflineChart::updateYTitle()
-{
-    const QString unit = axisUnit();
-    const QString title = m_small ? unit : tr("Performance (%1)").arg(unit);
-    if (m_y->titleText() != title)
-        m_y->setTitleText(title);
-}
-
 void RooflineChart::updateTitle(int hidden)
 {
     const size_t n = m_devices.size();
@@ -381,33 +354,6 @@ void RooflineChart::updateTitle(int hidden)
         dropLineCaches();
         m_chart->setTitle(title);
     }
-}
-
-std::vector<QPointF> RooflineChart::layerPoints() const
-{
-    std::vector<std::pair<int, QPointF>> found;
-    if (m_devices.empty())
-        return {};
-    const DeviceSeries* s = m_series.front();
-    for (size_t b = 0; b < 2; ++b)
-        for (size_t k = 0; k < size_t(kBuckets); ++k) {
-            const auto pts = s->points[b][k]->points();
-            for (int i = 0; i < pts.size(); ++i)
-                found.emplace_back(s->layers[b][k][size_t(i)], pts[i]);
-        }
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<QPointF> out;
-    for (auto& [i, p] : found)
-        out.push_back(p);
-    return out;
-}
-
-std::vector<QPointF> RooflineChart::levelPoints(int level) const
-{
-    if (m_devices.empty() || level < 0 || level > 1)
-        return {};
-    const auto pts = m_series.front()->levelPoints[size_t(level)]->points();
-    return { pts.begin(), pts.end() };
 }
 
 void RooflineChart::resizeEvent(QResizeEvent* event)

@@ -316,4 +316,31 @@ void RooflineChart::cacheGridLines()
             item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
 }
 
+void RooflineChart::chooseUnit()
+{
+    // GFLOP/s up to 100 TFLOP/s roofs, TFLOP/s above, so that tick labels stay plain numbers.
+    double maxPeak = 0;
+    for (int idx : m_devices)
+        maxPeak = std::max(maxPeak, m_report.results[size_t(idx)].ceiling.flops);
+    const double scale = m_forcedScale > 0 ? m_forcedScale : (maxPeak > 50e12 ? 1e12 : 1e9);
+    if (scale != m_scale) {
+        m_scale = scale;
+        m_sticky = false;
+    }
+    updateYTitle(); // the scale, or the kind of operation (8 bits: integer), may have changed
+}
+
+QString RooflineChart::axisUnit() const
+{
+    return QString::fromLatin1(m_scale == 1e12 ? "T" : "G") + QString::fromLatin1(rateUnit());
+}
+
+void RooflineChart::updateYTitle()
+{
+    const QString unit = axisUnit();
+    const QString title = m_small ? unit : tr("Performance (%1)").arg(unit);
+    if (m_y->titleText() != title)
+        m_y->setTitleText(title);
+}
+
 } // namespace rfx

@@ -198,4 +198,31 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
     series->setLightMarker(markerImage(series->markerShape(), series->markerSize(), fill, border));
 }
 
+std::vector<QPointF> RooflineChart::layerPoints() const
+{
+    std::vector<std::pair<int, QPointF>> found;
+    if (m_devices.empty())
+        return {};
+    const DeviceSeries* s = m_series.front();
+    for (size_t b = 0; b < 2; ++b)
+        for (size_t k = 0; k < size_t(kBuckets); ++k) {
+            const auto pts = s->points[b][k]->points();
+            for (int i = 0; i < pts.size(); ++i)
+                found.emplace_back(s->layers[b][k][size_t(i)], pts[i]);
+        }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<QPointF> out;
+    for (auto& [i, p] : found)
+        out.push_back(p);
+    return out;
+}
+
+std::vector<QPointF> RooflineChart::levelPoints(int level) const
+{
+    if (m_devices.empty() || level < 0 || level > 1)
+        return {};
+    const auto pts = m_series.front()->levelPoints[size_t(level)]->points();
+    return { pts.begin(), pts.end() };
+}
+
 } // namespace rfx

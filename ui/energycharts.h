@@ -1,0 +1,35 @@
+#pragma once
+
+#include "tuning.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <map>
+
+class QChart;
+class QChartView;
+class QXYSeries;
+
+namespace rfx {
+
+/// The energy view's three charts, drawn from tuning outcomes: energy per image against batch,
+/// step time and energy against GPU count, and the Pareto chart of time against energy per image
+/// with the recommended configuration marked. Each point's tooltip text lands in `texts`, by series
+/// (PointHover shows it).
+class EnergyCharts {
+    Q_DECLARE_TR_FUNCTIONS(rfx::EnergyView)
+public:
+    using PointTexts = std::map<const QXYSeries*, QStringList>;
+
+    /// An empty chart in a view, titled, legend below, no animation.
+    static QChartView* makeView(const QString& title);
+    /// Removes every series and axis.
+    static void clear(QChart* chart);
+
+    static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);
+    static void fillScaling(QChart* chart, const TuneOutcome& byGpus, int batch, PointTexts& texts);
+    static void fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts);
+};
+
+} // namespace rfx
