@@ -55,7 +55,7 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
                          t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(t.largestBatch)
                                             : QStringLiteral("not even batch 1 fits"));
     }
-    // The energy of the step on one GPU, beside the memory it needs (core/energy.h has the power model).
+    // The energy of the step on one GPU, beside the memory it needs (core/engine/energy.h has the power model).
     memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)).toHtmlEscaped());
     // Integer ceilings (INT8) count operations, not floating-point ones.
     const char* unit = d.ceiling.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";

@@ -34,7 +34,7 @@ std::int64_t layerParams(const Layer& layer);
 ///  linear          2 * N * Cout * (Cin * Hin * Win)
 ///  bias 1, relu 1, add 1, batchnorm 2 per output element; maxpool (Kh*Kw - 1) and avgpool Kh*Kw
 ///  (Kh*Kw - 1 additions and one scaling) per output element; concat 0.
-///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/onnx_ops.h).
+///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/model/onnx_ops.cpp).
 /// Fused elementwise epilogues add their own per-element FLOPs.
 double forwardFlops(const Layer& layer);
 

@@ -56,9 +56,9 @@ struct Config {
     TrafficModel traffic = TrafficModel::Compulsory;
     int onchipKiB = 0; ///< on-chip capacity for the tiled model, KiB; 0 = the device's L1/shared memory
     /// Core clock, percent of the boost clock: compute ceilings (and the on-chip L2/L1 bandwidths) scale
-    /// with it, DRAM bandwidth does not; dynamic power follows core/energy.h.
+    /// with it, DRAM bandwidth does not; dynamic power follows core/engine/energy.h.
     int clockPercent = 100;
-    int gpus = 1; ///< data-parallel GPUs, each with `batch` images per step (core/energy.h)
+    int gpus = 1; ///< data-parallel GPUs, each with `batch` images per step (core/engine/energy.h)
     std::string interconnect = "pcie3-x16"; ///< link id for the gradient all-reduce (resources/interconnects.json)
     bool overlap = true; ///< all-reduce overlapped with the backward pass
 

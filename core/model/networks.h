@@ -22,7 +22,7 @@ const std::vector<ModelInfo>& builtinModels();
 const ModelInfo* findModel(std::string_view id);
 
 /// A model value naming a network file rather than a built-in network: our JSON layer list (".json")
-/// or an ONNX model (".onnx", core/onnx_model.h).
+/// or an ONNX model (".onnx", core/model/onnx_model.h).
 bool isNetworkFile(std::string_view model);
 
 /// Builds the configured network: the U-Net from its parameters, a built-in preset at the configured

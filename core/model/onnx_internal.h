@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the ONNX importer (onnx_model.cpp, onnx_shapes.cpp, onnx_ops.cpp): the one header that
-// includes ONNX's own. Nothing outside core/onnx_* includes it.
+// includes ONNX's own. Nothing outside core/model/onnx_* includes it.
 
 #include "network.h"
 #include "onnx_model.h"

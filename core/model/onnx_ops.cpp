@@ -1,4 +1,4 @@
-// ONNX nodes to rows, by the conventions of onnxConventions() (core/onnx_model.h, README "ONNX models").
+// ONNX nodes to rows, by the conventions of onnxConventions() (core/model/onnx_model.h, README "ONNX models").
 //
 // A node is a row when it reads a live tensor (one computed from the graph's inputs). Nodes that only
 // compute on constants and shapes (Shape, Gather on shapes, Cast of a constant, ...) and the metadata

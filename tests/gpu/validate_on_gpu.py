@@ -2,7 +2,7 @@
 """Times each row of a configured U-Net on a CUDA GPU and writes Roofline Explorer's plain
 measurement CSV (layer,time_s), ready for `roofline-cli compare FILE` or File > Import measurements.
 
-The network is built row by row as the engine counts it (core/unet.cpp): every 3x3 convolution
+The network is built row by row as the engine counts it (core/model/unet.cpp): every 3x3 convolution
 without bias, then its bias add and its ReLU as their own rows, 2x2 max-pool, 2x2 transposed
 convolution plus bias, crop-and-concatenate, the 1x1 head plus bias. Each row is timed alone
 with CUDA events on its real input (median of --repeats after --warmup), so the CSV has one
@@ -27,7 +27,7 @@ import sys
 def unet_rows(image, in_channels=1, classes=2, filters=64, depth=4, padding="valid"):
     """The model's rows in execution order: (name, op, params) with the shapes each op needs.
 
-    Mirrors core/unet.cpp for the classic U-Net (max-pool downsampling, stride 2, standard
+    Mirrors core/model/unet.cpp for the classic U-Net (max-pool downsampling, stride 2, standard
     convolutions, no batch norm). Raises ValueError for a size that does not work, as the app does.
     """
     pad = 1 if padding == "same" else 0
