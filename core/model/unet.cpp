@@ -39,6 +39,13 @@ std::string levelName(int d, int depth)
     return d == depth ? std::string("bottom") : "enc" + std::to_string(d + 1);
 }
 
+// A level's two 3x3 convolutions (the first with the level's stride): the extent after them.
+std::optional<int> levelExtent(int s, int firstStride, const UNetParams& p, std::string* reason, const std::string& level)
+{
+    const auto a = convExtent(s, firstStride, p.padding, reason, level + ".conv1");
+    return a ? convExtent(*a, 1, p.padding, reason, level + ".conv2") : std::nullopt;
+}
+
 } // namespace
 
 std::optional<int> unetOutputExtent(int extent, const UNetParams& p, std::string* reason)
@@ -61,13 +68,10 @@ std::optional<int> unetOutputExtent(int extent, const UNetParams& p, std::string
                 firstStride = p.stride;
             }
         }
-        auto a = convExtent(s, firstStride, p.padding, reason, level + ".conv1");
-        if (!a)
+        const auto out = levelExtent(s, firstStride, p, reason, level);
+        if (!out)
             return std::nullopt;
-        auto b = convExtent(*a, 1, p.padding, reason, level + ".conv2");
-        if (!b)
-            return std::nullopt;
-        s = *b;
+        s = *out;
         if (d < p.depth)
             skip[static_cast<size_t>(d)] = s;
     }
@@ -81,13 +85,10 @@ std::optional<int> unetOutputExtent(int extent, const UNetParams& p, std::string
                     + " pixels)";
             return std::nullopt;
         }
-        auto a = convExtent(s, 1, p.padding, reason, level + ".conv1");
-        if (!a)
+        const auto out = levelExtent(s, 1, p, reason, level);
+        if (!out)
             return std::nullopt;
-        auto b = convExtent(*a, 1, p.padding, reason, level + ".conv2");
-        if (!b)
-            return std::nullopt;
-        s = *b;
+        s = *out;
     }
     return s;
 }
