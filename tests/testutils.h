@@ -3,6 +3,7 @@
 #include "device.h"
 #include "cost.h"
 #include "device_loader.h"
+#include "microbench.h"
 #include "network.h"
 #include "roofline.h"
 #include "testpaths.h"
@@ -13,6 +14,17 @@
 #include <string>
 
 namespace rfx::test {
+
+/// Micro-benchmark options that finish in well under a second: figures to check, not to trust.
+inline MicrobenchOptions quickMicrobench()
+{
+    MicrobenchOptions o;
+    o.threads = 2;
+    o.secondsPerTest = 0.005;
+    o.repeats = 2;
+    o.dramBytes = 8.0 * 1024 * 1024;
+    return o;
+}
 
 /// Writes `bytes` to `path` (a test's own fixture file); false if it cannot.
 inline bool writeFile(const QString& path, const QByteArray& bytes)

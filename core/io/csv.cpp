@@ -89,4 +89,17 @@ std::optional<double> number(std::string s, bool thousands)
     return v;
 }
 
+std::string field(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char ch : s) {
+        if (ch == '"')
+            q += '"';
+        q += ch;
+    }
+    return q + '"';
+}
+
 } // namespace rfx::csv

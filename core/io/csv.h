@@ -18,6 +18,8 @@ std::string lower(std::string s);
 bool splitCsvLine(std::string_view line, std::vector<std::string>& out);
 /// The text's lines, "\r\n" or "\n" ended; views into `text`.
 std::vector<std::string_view> lines(std::string_view text);
+/// `s` as one CSV field: quoted, quotes doubled, when it holds a comma, quote or line break.
+std::string field(const std::string& s);
 /// A finite number, "1,234.5" thousands separators allowed when `thousands` (ncu prints them).
 std::optional<double> number(std::string s, bool thousands);
 

@@ -3,6 +3,7 @@
 #include "measurements.h"
 
 #include "csv.h"
+#include "measurement_trace.h"
 #include "json_error.h"
 
 #include "format.h"
@@ -34,10 +35,8 @@ std::string where(int line) { return "line " + std::to_string(line); }
 
 // Figures beyond these are typing or unit errors, not measurements of one layer; refusing them also
 // keeps every sum of them finite.
-constexpr double kMaxSeconds = 1e6; // 11.6 days
 constexpr double kMaxCount = 1e24; // FLOP or byte: a day at 10 EFLOP/s is 8.6e23
 const char* kTooLongWhy = "is more than 1e6 s (11.6 days) for one layer; is the column in seconds?";
-const char* kTooLongKernelWhy = "is more than 1e6 s (11.6 days) for one kernel";
 const char* kTooManyWhy = "is more than 1e24, beyond any one layer's count; is the unit right?";
 
 MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t headerLine, const std::vector<std::string>& header,
@@ -49,12 +48,22 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
     auto error = [&](int line, const std::string& field, const std::string& why) {
         set.diagnostics.push_back({ Severity::Error, file, where(line) + (field.empty() ? "" : ": " + field), why });
     };
-    int layerCol = -1, timeCol = -1, flopsCol = -1, bytesCol = -1;
+    // roofline-cli measure --network adds best_s, median_s, spread, runs, reorder_s and primitive.
+    int layerCol = -1, timeCol = -1, flopsCol = -1, bytesCol = -1, bestCol = -1, medianCol = -1, spreadCol = -1, runsCol = -1,
+        reorderCol = -1, primitiveCol = -1;
+    const std::pair<const char*, int*> columns[] = { { "layer", &layerCol }, { "time_s", &timeCol }, { "flops", &flopsCol },
+        { "bytes", &bytesCol }, { "best_s", &bestCol }, { "median_s", &medianCol }, { "spread", &spreadCol }, { "runs", &runsCol },
+        { "reorder_s", &reorderCol }, { "primitive", &primitiveCol } };
     for (size_t i = 0; i < header.size(); ++i) {
         const std::string h = lower(header[i]);
-        int* col = h == "layer" ? &layerCol : h == "time_s" ? &timeCol : h == "flops" ? &flopsCol : h == "bytes" ? &bytesCol : nullptr;
+        int* col = nullptr;
+        for (const auto& [name, where] : columns)
+            if (h == name)
+                col = where;
         if (!col) {
-            error(int(headerLine) + 1, header[i], "unknown column; a plain measurement file has layer,time_s[,flops,bytes]");
+            error(int(headerLine) + 1, header[i],
+                "unknown column; a plain measurement file has layer,time_s[,flops,bytes] (and from roofline-cli measure "
+                "--network best_s,median_s,spread,runs,reorder_s,primitive)");
             return set;
         }
         if (*col >= 0) {
@@ -101,6 +110,18 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
                 error(line, what, "must be a non-negative number, got '" + f[size_t(col)] + "'");
             else if (*v > kMaxCount)
                 error(line, what, f[size_t(col)] + " " + kTooManyWhy);
+            else
+                *target = *v;
+        }
+        // The network measurement's statistics: seconds (and a ratio, a count) within the same limits.
+        for (auto [col, target, what] : { std::tuple { bestCol, &m.best, "best_s" }, std::tuple { medianCol, &m.median, "median_s" },
+                 std::tuple { spreadCol, &m.spread, "spread" }, std::tuple { runsCol, &m.runs, "runs" },
+                 std::tuple { reorderCol, &m.reorder, "reorder_s" } }) {
+            if (col < 0 || f[size_t(col)].empty())
+                continue;
+            const auto v = number(f[size_t(col)], false);
+            if (!v || *v < 0 || *v > kMaxSeconds)
+                error(line, what, "must be a number from 0 to 1e6, got '" + f[size_t(col)] + "'");
             else
                 *target = *v;
         }
@@ -243,106 +264,13 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
     return set;
 }
 
-// A string member of a trace event, or `otherwise` when it is missing or not a string (json::value
-// would throw on a number where a string belongs).
-std::string member(const nlohmann::json& e, const char* key, const char* otherwise = "")
-{
-    const auto it = e.find(key);
-    return it != e.end() && it->is_string() ? it->get<std::string>() : std::string(otherwise);
-}
-
-MeasurementSet parseTrace(std::string_view text, const std::string& file)
-{
-    MeasurementSet set;
-    set.format = MeasurementFormat::PyTorchTrace;
-    set.file = file;
-    auto error = [&](const std::string& field, const std::string& why) {
-        set.diagnostics.push_back({ Severity::Error, file, field, why });
-    };
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        error("", "not valid JSON: " + describeJsonError(e));
-        return set;
-    }
-    const nlohmann::json* events = doc.is_array() ? &doc : (doc.is_object() && doc.contains("traceEvents") ? &doc["traceEvents"] : nullptr);
-    if (!events || !events->is_array()) {
-        error("traceEvents", "a PyTorch profiler trace has a \"traceEvents\" list (prof.export_chrome_trace)");
-        return set;
-    }
-    struct Ev {
-        double ts;
-        Measurement m;
-    };
-    // Operators (cpu_op events) by their "External id": a kernel that carries the same id was launched
-    // by that operator, and its device time is counted as the operator's (per-operator device time).
-    std::map<double, size_t> opIndex;
-    std::vector<Ev> ops;
-    for (size_t i = 0; i < events->size(); ++i) {
-        const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "cpu_op")
-            continue;
-        const auto args = e.find("args");
-        if (args == e.end() || !args->is_object() || !args->contains("External id") || !(*args)["External id"].is_number())
-            continue;
-        const auto ts = e.find("ts");
-        Measurement m;
-        m.name = member(e, "name", "operator");
-        m.line = int(i);
-        opIndex.emplace((*args)["External id"].get<double>(), ops.size());
-        ops.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
-    }
-    std::vector<bool> opUsed(ops.size(), false);
-    std::vector<Ev> kernels;
-    for (size_t i = 0; i < events->size(); ++i) {
-        const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "kernel")
-            continue;
-        const std::string field = "traceEvents[" + std::to_string(i) + "]";
-        const auto dur = e.find("dur");
-        const auto ts = e.find("ts");
-        if (dur == e.end() || !dur->is_number() || dur->get<double>() < 0 || !std::isfinite(dur->get<double>())) {
-            error(field + ".dur", "a kernel event needs a non-negative duration in microseconds");
-            continue;
-        }
-        if (dur->get<double>() * 1e-6 > kMaxSeconds) {
-            error(field + ".dur", dur->dump() + " us " + kTooLongKernelWhy);
-            continue;
-        }
-        const auto args = e.find("args");
-        if (args != e.end() && args->is_object() && args->contains("External id") && (*args)["External id"].is_number()) {
-            if (auto op = opIndex.find((*args)["External id"].get<double>()); op != opIndex.end()) {
-                ops[op->second].m.time += dur->get<double>() * 1e-6;
-                opUsed[op->second] = true;
-                continue;
-            }
-        }
-        Measurement m;
-        m.name = member(e, "name", "kernel");
-        m.time = dur->get<double>() * 1e-6;
-        m.line = int(i);
-        kernels.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
-    }
-    for (size_t k = 0; k < ops.size(); ++k)
-        if (opUsed[k])
-            kernels.push_back(std::move(ops[k]));
-    std::stable_sort(kernels.begin(), kernels.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
-    for (Ev& k : kernels)
-        set.rows.push_back(std::move(k.m));
-    if (set.ok() && set.rows.empty())
-        error("traceEvents", "no GPU kernel events (\"ph\": \"X\", \"cat\": \"kernel\"); was the profiler run with "
-                             "ProfilerActivity.CUDA?");
-    return set;
-}
-
 } // namespace
 
 MeasurementSet parseMeasurements(std::string_view text, const std::string& file)
 {
     const std::string start = trim(text.substr(0, std::min<size_t>(text.size(), 4096)));
     if (!start.empty() && (start[0] == '{' || start[0] == '['))
-        return parseTrace(text, file);
+        return parsePyTorchTrace(text, file);
     const std::vector<std::string_view> ls = lines(text);
     // The header: the first line that is neither empty nor a comment (ncu prints "==PROF==" lines first).
     size_t h = 0;

@@ -29,6 +29,12 @@ struct Measurement {
     double time = 0; ///< second
     double flops = -1; ///< FLOP; negative: not measured
     double bytes = -1; ///< DRAM byte; negative: not measured
+    // From roofline-cli measure --network (negative: not in the file):
+    double best = -1; ///< the fastest timed run, second (time is the median)
+    double median = -1; ///< second
+    double spread = -1; ///< (slowest - fastest) / median
+    double runs = -1; ///< timed runs
+    double reorder = -1; ///< reorders into and out of the library's formats, second
     int line = 0; ///< 1-based line (CSV) or event number (trace), for messages
 };
 

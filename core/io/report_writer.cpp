@@ -1,6 +1,8 @@
 // Reports as text: the terminal table, CSV, Markdown and LaTeX (JSON: report_json.cpp).
 #include "report_writer.h"
 
+#include "csv.h"
+
 #include "energy.h"
 
 #include "format.h"
@@ -16,19 +18,6 @@ namespace {
 
 
 
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"')
-            q += '"';
-        q += c;
-    }
-    return q + '"';
-}
 
 std::string num(double v)
 {
@@ -101,7 +90,7 @@ std::string reportToCsv(const Report& r)
                     "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
-            s += csvField(d.device.id) + ',' + csvField(l.name) + ',' + std::string(opName(l.op)) + ','
+            s += csv::field(d.device.id) + ',' + csv::field(l.name) + ',' + std::string(opName(l.op)) + ','
                 + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
                 + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + num(l.flops) + ',' + num(l.bytes)
                 + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','

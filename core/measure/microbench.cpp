@@ -85,6 +85,8 @@ double cpuClockHz()
 
 } // namespace
 
+std::string cpuModelName() { return cpuModel(); }
+
 double raplPackageWatts()
 {
     std::ifstream in("/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw");

@@ -58,4 +58,7 @@ std::string microbenchDeviceJson(const MicrobenchResult& result, const std::stri
 /// The RAPL package power limit in watts where /sys/class/powercap exposes it, else 0.
 double raplPackageWatts();
 
+/// This CPU's model name as /proc/cpuinfo gives it, or "this machine's CPU".
+std::string cpuModelName();
+
 } // namespace rfx

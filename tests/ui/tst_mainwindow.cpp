@@ -767,11 +767,7 @@ private slots:
         MainWindow w(fresh());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        MicrobenchOptions quick;
-        quick.threads = 2;
-        quick.secondsPerTest = 0.005;
-        quick.repeats = 2;
-        quick.dramBytes = 8.0 * 1024 * 1024;
+        const MicrobenchOptions quick = test::quickMicrobench();
         QString summary;
         QCOMPARE(w.measureThisMachine(quick, 65, &summary), QStringLiteral("this-machine"));
         QVERIFY2(summary.contains(QStringLiteral("FP32 peak: ")), qPrintable(summary));

@@ -11,15 +11,7 @@ using namespace rfx;
 
 namespace {
 
-MicrobenchOptions quick()
-{
-    MicrobenchOptions o;
-    o.threads = 2;
-    o.secondsPerTest = 0.005;
-    o.repeats = 2;
-    o.dramBytes = 8.0 * 1024 * 1024;
-    return o;
-}
+MicrobenchOptions quick() { return test::quickMicrobench(); }
 
 bool sane(const BenchFigure& f) { return std::isfinite(f.best) && f.best > 0 && f.spread >= 0 && f.spread <= 1; }
 

@@ -1,0 +1,68 @@
+#pragma once
+// Internal to measure/: one row of a network as oneDNN primitives (layer_bench.cpp times them).
+// Only this header and onednn_rows.cpp include oneDNN's.
+
+#include "network.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rfx::onednn {
+
+/// Why a row cannot run; the message says what and why ("conv_transpose: 3-D ...").
+struct Unsupported {
+    std::string reason;
+};
+
+/// A reorder from the plain layout a framework keeps into the one the primitive chose, or back.
+struct Reorder {
+    dnnl::reorder primitive;
+    dnnl::memory from, to;
+};
+
+/// A row ready to run: the primitive with its (filled) arguments and the reorders its formats cost.
+struct PreparedRow {
+    dnnl::primitive primitive;
+    std::unordered_map<int, dnnl::memory> args;
+    std::vector<Reorder> reorders;
+    std::string name; ///< "convolution (brg:avx2)"
+};
+
+// Shared by onednn_rows.cpp (convolutions and matrix products) and onednn_data_rows.cpp (the rest).
+dnnl::memory::dims dimsOf(const Shape& s);
+dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
+dnnl::memory::desc chosenByLibrary(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
+/// Small pseudo-random values in [-0.5, 0.5), the same on every run; `constant` >= 0 fills that value.
+void fill(const dnnl::memory& m, float constant = -1);
+dnnl::memory filled(const dnnl::memory::desc& desc, const dnnl::engine& engine, float constant = -1);
+/// The last real extent of a shape (its features): [N, F] -> F, [N, L, F] -> F.
+std::int64_t lastExtent(const Shape& s);
+
+/// Kernel, strides and paddings of a convolution, transposed convolution or pool over 1 to 3
+/// spatial extents; the right padding is what gives the row's output extent.
+struct Window {
+    dnnl::memory::dims kernel, strides, padL, padR;
+};
+Window windowOf(const Layer& layer, const Shape& in, bool transposed);
+
+PreparedRow pooling(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+PreparedRow batchNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+/// ReLU, bias and add rows, and imported elementwise rows whose ONNX operator is one eltwise or
+/// binary algorithm.
+PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp);
+PreparedRow concatenation(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+PreparedRow copy(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+
+/// Bytes of the buffers the row allocates (plain and reordered copies), estimated from its shapes
+/// before anything is allocated.
+double rowBytes(const Layer& layer, double elementBytes);
+
+/// The row as primitives at `type`, on `engine`; throws Unsupported. `onnxOp` names the imported
+/// operator of elementwise rows ("Sigmoid"), empty for built-in rows.
+PreparedRow prepareRow(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp);
+
+} // namespace rfx::onednn

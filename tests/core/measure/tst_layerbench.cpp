@@ -1,0 +1,214 @@
+// Measuring a network's rows with oneDNN (issue 18), in quick mode: every row runs or says why not,
+// times are positive and ordered (best <= median), the CSV reads back through the measurement
+// importer and maps onto the model's rows, budgets, memory limits, cancelling and refused
+// configurations behave. No assertion on how fast anything is: the machine decides that.
+#include "layer_bench.h"
+#include "measurements.h"
+#include "networks.h"
+#include "roofline.h"
+#include "testpaths.h"
+
+#include <QTest>
+
+using namespace rfx;
+
+namespace {
+
+// Every op of the JSON format at small sizes: convolutions with and without batch norm and ReLU,
+// pools, a residual add, a concat, a transposed convolution, a linear layer.
+const char* kSmallNet = R"({
+  "schema": 1, "name": "every op",
+  "input": { "channels": 3, "height": 16, "width": 16 },
+  "layers": [
+    { "name": "conv1", "op": "conv", "out_channels": 8, "kernel": 3, "padding": 1, "relu": true },
+    { "name": "conv2", "op": "conv", "out_channels": 8, "kernel": 3, "padding": 1, "batch_norm": true, "bias": false },
+    { "name": "res", "op": "add", "inputs": ["conv1", "conv2"] },
+    { "name": "pool", "op": "maxpool", "kernel": 2 },
+    { "name": "grouped", "op": "conv", "out_channels": 8, "kernel": 3, "padding": 1, "groups": 4 },
+    { "name": "up", "op": "conv_transpose", "out_channels": 8, "kernel": 2, "stride": 2 },
+    { "name": "join", "op": "concat", "inputs": ["up", "res"] },
+    { "name": "avg", "op": "avgpool", "kernel": 16 },
+    { "name": "fc", "op": "linear", "out_features": 10 }
+  ] })";
+
+Network smallNet()
+{
+    BuildResult b = parseNetworkJson(kSmallNet, "every-op.json", 2, false);
+    if (!b.network)
+        qFatal("%s", b.error.c_str());
+    return std::move(*b.network);
+}
+
+void expectEveryRowAccounted(const Network& net, const NetworkMeasurement& m)
+{
+    QCOMPARE(m.rows.size(), net.layers.size());
+    for (size_t i = 0; i < net.layers.size(); ++i) {
+        const RowMeasurement& r = m.rows[i];
+        QCOMPARE(r.layer, net.layers[i].name);
+        QVERIFY2(r.measured != !r.skipped.empty(), r.layer.c_str());
+        if (!r.measured)
+            continue;
+        QVERIFY2(r.best > 0 && r.best <= r.median, r.layer.c_str());
+        QVERIFY(r.spread >= 0);
+        QVERIFY(r.runs >= 1 && r.runs <= LayerBenchOptions::quickMode().runs);
+        QVERIFY(r.reorder >= 0);
+        QVERIFY2(!r.primitive.empty(), r.layer.c_str());
+    }
+}
+
+} // namespace
+
+class TestLayerBench : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyOpOfTheJsonFormatRuns()
+    {
+        const Network net = smallNet();
+        std::vector<double> fractions;
+        const NetworkMeasurement m = measureNetwork(net, Config {}, LayerBenchOptions::quickMode(), [&](double f, const std::string&) {
+            fractions.push_back(f);
+            return true;
+        });
+        QVERIFY2(m.error.empty(), m.error.c_str());
+        QVERIFY(!m.cancelled);
+        expectEveryRowAccounted(net, m);
+        for (const RowMeasurement& r : m.rows)
+            QVERIFY2(r.measured, (r.layer + ": " + r.skipped).c_str());
+        QCOMPARE(m.dataType, std::string("f32"));
+        QVERIFY(m.library.starts_with("oneDNN 2."));
+        QVERIFY(m.threads >= 1);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QCOMPARE(fractions.back(), 1.0);
+        // The row kinds map onto the primitives named.
+        auto primitiveOf = [&](const std::string& layer) {
+            for (const RowMeasurement& r : m.rows)
+                if (r.layer == layer)
+                    return r.primitive;
+            return std::string();
+        };
+        QVERIFY(primitiveOf("conv1").starts_with("convolution ("));
+        QVERIFY(primitiveOf("up").starts_with("deconvolution ("));
+        QVERIFY(primitiveOf("fc").starts_with("inner_product ("));
+        QVERIFY(primitiveOf("pool").starts_with("pooling ("));
+        QVERIFY(primitiveOf("join").starts_with("concat ("));
+        QVERIFY(primitiveOf("res").starts_with("binary ("));
+    }
+
+    void theCsvReadsBackAndMapsOntoTheModel()
+    {
+        const Network net = smallNet();
+        const NetworkMeasurement m = measureNetwork(net, Config {}, LayerBenchOptions::quickMode());
+        const std::string csv = networkMeasurementCsv(m, { "--model", "every-op.json" }, "2026-12-01T18:00Z");
+        QVERIFY(csv.starts_with("# Measured by roofline-cli measure --network with oneDNN 2."));
+        QVERIFY(csv.find("# configuration: --model every-op.json\n") != std::string::npos);
+        const MeasurementSet set = parseMeasurements(csv, "m.csv");
+        QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics.front()).c_str());
+        QCOMPARE(int(set.rows.size()), m.measuredCount());
+        for (size_t i = 0; i < set.rows.size(); ++i) {
+            QCOMPARE(set.rows[i].name, m.rows[i].layer);
+            QCOMPARE(set.rows[i].time, set.rows[i].median); // time_s is the median
+            QVERIFY(set.rows[i].best > 0 && set.rows[i].best <= set.rows[i].median * (1 + 1e-5));
+            QVERIFY(set.rows[i].runs >= 1);
+        }
+        // Every measured row lands on its model row.
+        Device cpu;
+        cpu.id = "cpu";
+        cpu.name = "a CPU";
+        cpu.kind = "cpu";
+        cpu.peak["fp32"] = 1e11;
+        cpu.dramBandwidth = 2e10;
+        cpu.memoryBytes = 16e9;
+        const Report report = analyze(net, Config {}, { cpu });
+        const Comparison c = compareMeasurements(set, report.results.front());
+        QCOMPARE(int(c.layers.size()), m.measuredCount());
+        QVERIFY(c.unmatched.empty());
+    }
+
+    void aRowTooLargeIsSkippedBeforeAllocating()
+    {
+        LayerBenchOptions o = LayerBenchOptions::quickMode();
+        o.memoryLimitBytes = 64; // every row of the network needs more
+        const Network net = smallNet();
+        const NetworkMeasurement m = measureNetwork(net, Config {}, o);
+        QCOMPARE(m.rows.size(), net.layers.size());
+        for (const RowMeasurement& r : m.rows) {
+            QVERIFY(!r.measured);
+            QVERIFY2(r.skipped.find(" B a row may use") != std::string::npos, r.skipped.c_str());
+        }
+    }
+
+    void theTotalBudgetStopsTheMeasurement()
+    {
+        LayerBenchOptions o = LayerBenchOptions::quickMode();
+        o.totalBudgetSeconds = 0; // spent after the first row
+        const NetworkMeasurement m = measureNetwork(smallNet(), Config {}, o);
+        QVERIFY(m.rows.front().measured || m.rows.front().skipped.find("time budget") != std::string::npos);
+        QVERIFY2(m.rows.back().skipped.find("time budget (0 s") != std::string::npos, m.rows.back().skipped.c_str());
+    }
+
+    void cancellingStopsAtOnceAndKeepsNothingHalfDone()
+    {
+        int calls = 0;
+        const Network net = smallNet();
+        const NetworkMeasurement m = measureNetwork(net, Config {}, LayerBenchOptions::quickMode(), [&](double, const std::string&) {
+            return ++calls < 3;
+        });
+        QVERIFY(m.cancelled);
+        QVERIFY(m.rows.size() < net.layers.size());
+        for (const RowMeasurement& r : m.rows)
+            QVERIFY(r.measured || !r.skipped.empty());
+    }
+
+    void configurationsItCannotMeasureAreRefused()
+    {
+        const Network net = smallNet();
+        Config training;
+        training.mode = Mode::Training;
+        QVERIFY(measureNetwork(net, training, LayerBenchOptions::quickMode()).error.find("training is not measured") != std::string::npos);
+        for (int bits : { 8, 64 }) {
+            Config c;
+            c.bits = bits;
+            const NetworkMeasurement m = measureNetwork(net, c, LayerBenchOptions::quickMode());
+            QVERIFY2(m.error.find(std::to_string(bits) + "-bit numbers are not measured") != std::string::npos, m.error.c_str());
+            QVERIFY(m.rows.empty());
+        }
+    }
+
+    void theUNetRunsRowByRow()
+    {
+        Config c;
+        c.unet.height = c.unet.width = 64;
+        c.unet.padding = Padding::Same;
+        c.unet.baseFilters = 8;
+        const BuildResult b = buildNetwork(c);
+        QVERIFY(b.network);
+        const NetworkMeasurement m = measureNetwork(*b.network, c, LayerBenchOptions::quickMode());
+        expectEveryRowAccounted(*b.network, m);
+        QCOMPARE(m.measuredCount(), int(b.network->layers.size())); // conv, bias, relu, pool, up-convolution, concat
+    }
+
+    void importedRowsRunOrSayWhyNot()
+    {
+        for (const char* name : { "sigmoid", "matmul3d", "gemm", "conv1d", "softmax", "reducemean" }) {
+            Config c;
+            c.model = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/ops/" + name + ".onnx";
+            const BuildResult b = buildNetwork(c);
+            QVERIFY2(b.network, b.error.c_str());
+            const NetworkMeasurement m = measureNetwork(*b.network, c, LayerBenchOptions::quickMode());
+            expectEveryRowAccounted(*b.network, m);
+            const bool runs = std::string(name) != "softmax" && std::string(name) != "reducemean";
+            QVERIFY2(m.rows.front().measured == runs, (std::string(name) + ": " + m.rows.front().skipped).c_str());
+        }
+    }
+
+    void badStatisticsColumnsAreRefused()
+    {
+        const MeasurementSet set = parseMeasurements("layer,time_s,best_s\nconv1,0.001,-2\n", "m.csv");
+        QVERIFY(!set.ok());
+        QCOMPARE(toString(set.diagnostics.front()), std::string("error: m.csv: line 2: best_s: must be a number from 0 to 1e6, got '-2'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayerBench)
+#include "tst_layerbench.moc"
