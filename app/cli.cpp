@@ -36,7 +36,8 @@ std::string usage()
                     "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
                     "                         [configuration options] [--format table|json|csv]\n"
                     "       roofline-cli compare MEASUREMENTS [configuration options] [--format table|csv]\n"
-                    "       roofline-cli measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]\n";
+                    "       roofline-cli measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]\n"
+                    "       roofline-cli measure --network [configuration options] [--quick|--full] [--output FILE|-]\n";
     for (const Registered& r : registry())
         u += "       roofline-cli " + r.usage + "\n";
     return u + "       roofline-cli --help | --version\n";
@@ -58,7 +59,10 @@ void printHelp(std::ostream& out)
            "  compare                    measured layer times (plain CSV, ncu --csv, PyTorch trace) against the\n"
            "                             model's bounds on the first --device: efficiency, error, what did not map\n"
            "  measure                    micro-benchmark this machine's CPU (FMA peak per precision, cache and\n"
-           "                             DRAM bandwidth) and write a device file to the user device folder\n";
+           "                             DRAM bandwidth) and write a device file to the user device folder;\n"
+           "                             --network: run every row of the configured network on this CPU with\n"
+           "                             oneDNN (best, median, spread, reorders), write the measurement CSV and\n"
+           "                             hold it against this machine's roofline (its ceilings measured first)\n";
     for (const Registered& r : registry())
         out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
     out << "\nConfiguration options (analyze, export):\n"
@@ -113,8 +117,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runTune(rest, out, err, exeDir);
     if (command == "compare")
         return runCompare(rest, out, err, exeDir);
-    if (command == "measure")
+    if (command == "measure") {
+        std::vector<std::string> measureArgs = rest;
+        if (const auto it = std::find(measureArgs.begin(), measureArgs.end(), "--network"); it != measureArgs.end()) {
+            measureArgs.erase(it);
+            return runMeasureNetwork(measureArgs, out, err, exeDir);
+        }
         return runMeasure(rest, out, err);
+    }
     for (const Registered& r : registry())
         if (r.name == command)
             return r.command(rest, out, err, exeDir);

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to app/: what roofline-cli's subcommands share. Each subcommand is one file
-// (cli_analyze.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp,
+// (cli_analyze.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp, cli_measure_network.cpp,
 // cli_networks.cpp; export and reproduce in cli_export.cpp and cli_reproduce.cpp, which need Qt),
 // over the options below (cli_options.cpp) and the configuration options of core/io/options.h.
 
@@ -38,11 +38,17 @@ std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, C
 std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common, const std::filesystem::path& exeDir,
     std::ostream& err, std::vector<Device>& chosen, bool firstOnly);
 
+/// Writes `text` to `target` through a temporary file and a rename: the old file or the new one,
+/// never half of one; false after saying why on `err`.
+bool writeFileAtomically(const std::filesystem::path& target, const std::string& text, std::ostream& err);
+
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
+int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace rfx

@@ -86,23 +86,8 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
         return out ? ExitOk : ExitFailure;
     }
     const std::filesystem::path target = output.empty() ? userDeviceDir() / (id + ".json") : std::filesystem::path(output);
-    std::error_code ec;
-    if (target.has_parent_path())
-        std::filesystem::create_directories(target.parent_path(), ec);
-    const std::filesystem::path tmp = target.string() + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        f << text;
-        if (!f) {
-            err << "roofline-cli: measure: cannot write " << tmp.string() << "\n";
-            return ExitFailure;
-        }
-    }
-    std::filesystem::rename(tmp, target, ec); // atomic: the old file or the new one, never half of one
-    if (ec) {
-        err << "roofline-cli: measure: cannot write " << target.string() << ": " << ec.message() << "\n";
+    if (!writeFileAtomically(target, text, err))
         return ExitFailure;
-    }
     out << "wrote " << target.string() << " (device id " << id << ")\n";
     return ExitOk;
 }

@@ -7,6 +7,7 @@
 #include "onnx_model.h"
 
 #include <algorithm>
+#include <fstream>
 
 namespace rfx {
 
@@ -143,6 +144,26 @@ std::string configFailure(const Config& config, const std::string& error)
     if (isNetworkFile(config.model) && error.starts_with(config.model + ":"))
         return "roofline-cli: cannot use the model file: " + error;
     return "roofline-cli: impossible configuration: " + error;
+}
+
+bool writeFileAtomically(const std::filesystem::path& target, const std::string& text, std::ostream& err)
+{
+    std::error_code ec;
+    if (target.has_parent_path())
+        std::filesystem::create_directories(target.parent_path(), ec);
+    const std::filesystem::path tmp = target.string() + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        f << text;
+        if (!f) {
+            err << "roofline-cli: cannot write " << tmp.string() << "\n";
+            return false;
+        }
+    }
+    std::filesystem::rename(tmp, target, ec); // the old file or the new one, never half of one
+    if (ec)
+        err << "roofline-cli: cannot write " << target.string() << ": " << ec.message() << "\n";
+    return !ec;
 }
 
 } // namespace rfx

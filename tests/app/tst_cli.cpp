@@ -1,6 +1,7 @@
 // roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
 // executable (exit status and streams as a shell sees them).
 #include "cli.h"
+#include "measurements.h"
 #include "device_loader.h"
 #include "options.h"
 #include "roofline.h"
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
@@ -293,6 +295,39 @@ private slots:
         r = cli({ "measure", "--tdp-w", "lots" });
         QCOMPARE(r.code, 2);
         QVERIFY(contains(r.err, "--tdp-w: expected the CPU's TDP in watts, got 'lots'"));
+    }
+
+    // roofline-cli measure --network: this CPU's ceilings first (no this-machine yet), every row of
+    // the network with oneDNN, the CSV written and held against this machine's roofline.
+    void measureNetwork()
+    {
+        QTemporaryDir dir, home; // its own user folder: the this-machine.json it writes stays there
+        const QByteArray before = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        const auto restore = qScopeGuard([&] { qputenv("XDG_DATA_HOME", before); });
+        const std::string file = dir.filePath(QStringLiteral("unet.csv")).toStdString();
+        Run r = cli({ "measure", "--network", "--quick", "--image", "32", "--padding", "same", "--filters", "8", "--depth", "2",
+            "--output", file });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(contains(r.err, "no device 'this-machine' yet: measuring this CPU's ceilings first"), r.err.c_str());
+        QVERIFY2(contains(r.out, " rows measured with oneDNN 2."), r.out.c_str());
+        QVERIFY(contains(r.out, "; wrote " + file));
+        QVERIFY2(contains(r.out, "mapped by name onto") && contains(r.out, "(this-machine)"), r.out.c_str());
+        const MeasurementSet set = loadMeasurements(file);
+        QVERIFY(set.ok());
+        QVERIFY(set.rows.size() > 10);
+        // To stdout when no file is given; the second run finds the ceilings measured.
+        r = cli({ "measure", "--network", "--quick", "--image", "32", "--padding", "same", "--filters", "8", "--depth", "2" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(!contains(r.err, "ceilings first"));
+        QVERIFY(r.out.starts_with("# Measured by roofline-cli measure --network with oneDNN 2."));
+        // Configurations it cannot measure say why, with exit 2.
+        r = cli({ "measure", "--network", "--quick", "--mode", "training" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "roofline-cli: measure: training is not measured"), r.err.c_str());
+        r = cli({ "measure", "--network", "--image", "7" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "impossible configuration"), r.err.c_str());
     }
 
     void allDevices()

@@ -1,0 +1,102 @@
+// roofline-cli measure --network: every row of the configured network run alone on this CPU with
+// oneDNN, written as a plain measurement CSV, and held at once against this machine's roofline
+// (its ceilings measured first when the device file "this-machine" is missing).
+#include "cli_commands.h"
+
+#include "device_loader.h"
+#include "format.h"
+#include "layer_bench.h"
+#include "measurements.h"
+#include "networks.h"
+#include "roofline.h"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+namespace rfx {
+
+namespace {
+
+std::string utcNow()
+{
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", std::gmtime(&t));
+    return buf;
+}
+
+} // namespace
+
+int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    CommonOptions common;
+    std::string output = "-";
+    bool quick = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const SplitOption split = splitOption(args[i]);
+        if ((split.name == "--quick" || split.name == "--full") && !split.value) {
+            quick = split.name == "--quick";
+            continue;
+        }
+        if (split.name == "--output") {
+            if (!split.value && i + 1 >= args.size())
+                return usageError(err, "--output: missing value");
+            output = split.value ? *split.value : args[++i];
+            continue;
+        }
+        if (auto code = takeOption(args, i, options, common, "measure --network", err))
+            return *code;
+    }
+    // This CPU's ceilings: the device the measurement is held against, measured first when missing.
+    if (options.devices.empty()) {
+        const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+        if (!lib.find("this-machine")) {
+            err << "roofline-cli: measure: no device 'this-machine' yet: measuring this CPU's ceilings first\n";
+            if (const int code = runMeasure(quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {}, err, err))
+                return code;
+        }
+        options.devices = { "this-machine" };
+    }
+    std::vector<Device> chosen;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
+        return *code;
+    const BuildResult built = buildCheckedNetwork(options.config);
+    if (!built.network) {
+        err << configFailure(options.config, built.error) << "\n";
+        return ExitUsage;
+    }
+    const LayerBenchOptions bench = quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode();
+    std::string shown; // one progress line a row, not one a run
+    const NetworkMeasurement m = measureNetwork(*built.network, options.config, bench, [&](double fraction, const std::string& row) {
+        if (row != shown && !row.empty())
+            err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
+        shown = row;
+        return true;
+    });
+    err << "\r" << std::string(60, ' ') << "\r";
+    if (!m.error.empty()) {
+        err << "roofline-cli: measure: " << m.error << "\n";
+        return ExitUsage;
+    }
+    const std::string csv = networkMeasurementCsv(m, configToArgs(options.config), utcNow());
+    std::ostream& report = output == "-" ? err : out; // the CSV on stdout leaves the summary to stderr
+    if (output == "-")
+        out << csv;
+    else if (!writeFileAtomically(output, csv, err))
+        return ExitFailure;
+    report << m.measuredCount() << " of " << m.rows.size() << " rows measured with " << m.library << " (" << m.dataType << ", "
+           << m.threads << " threads) in " << formatTime(m.seconds) << (output == "-" ? "" : "; wrote " + output) << "\n";
+    for (const RowMeasurement& r : m.rows)
+        if (!r.measured)
+            report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
+    // Held against this machine's roofline, as `roofline-cli compare` would.
+    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
+    const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);
+    if (outcome.report && set.ok())
+        report << comparisonToTable(compareMeasurements(set, outcome.report->results.front()), outcome.report->results.front(), set);
+    return out ? ExitOk : ExitFailure;
+}
+
+} // namespace rfx
