@@ -4,6 +4,7 @@
 #include "figure.h"
 #include "guioptions.h"
 #include "layerfilter.h"
+#include "layer_bench.h"
 #include "layertable.h"
 #include "measurements.h"
 #include "microbench.h"
@@ -96,6 +97,12 @@ public:
     /// Tools > Measure this machine (thismachine.h); the device written joins the checked ones.
     /// Returns its id, or empty (cancelled or failed; `summary` then says why).
     QString measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary = nullptr);
+    /// Tools > Measure this network on this machine (thisnetwork.h): this CPU's ceilings first when no
+    /// device "this-machine" exists (`ceilings`, `tdpWatts` as above), then every row of the shown
+    /// network; the measurement is imported and shown on this machine's chart. Returns the CSV
+    /// written, or empty (`summary` says why).
+    QString measureThisNetwork(const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts,
+        QString* summary = nullptr);
 
     QTextBrowser* explainView() const;
     void setPresentationMode(bool on);

@@ -78,6 +78,15 @@ void MainWindow::buildMenus()
             showStatus(summary, 10000);
     });
 
+    tools->addAction(tr("Measure this &network on this machine\u2026"), this, [this] {
+        QString summary;
+        const QString path = measureThisNetwork(LayerBenchOptions::fullMode(), MicrobenchOptions {}, raplPackageWatts(), &summary);
+        if (!path.isEmpty())
+            QMessageBox::information(this, tr("Measure this network"), summary);
+        else if (!summary.isEmpty())
+            QMessageBox::warning(this, tr("Measure this network"), summary);
+    })->setToolTip(tr("Run every row of the network alone on this CPU (oneDNN) and show the measured times under this machine's roofline"));
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
     m_overlayAction->setCheckable(true);

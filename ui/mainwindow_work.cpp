@@ -14,6 +14,7 @@
 #include "sessioncontroller.h"
 #include "teaching.h"
 #include "thismachine.h"
+#include "thisnetwork.h"
 #include "windowsettings.h"
 
 #include <QCloseEvent>
@@ -201,6 +202,25 @@ QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double 
         setDevices(ids);
     }
     return id;
+}
+
+QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts,
+    QString* summary)
+{
+    const QString machine = QStringLiteral("this-machine");
+    if (!m_library.find(machine.toStdString()) && measureThisMachine(ceilings, tdpWatts, summary).isEmpty())
+        return {};
+    if (!m_deviceIds.contains(machine))
+        setDevices(m_deviceIds + QStringList { machine });
+    const QString path = rfx::measureThisNetwork(this, m_config, options, summary);
+    QString error;
+    if (path.isEmpty() || !importMeasurements(path, &error)) {
+        if (!error.isEmpty() && summary)
+            *summary = error;
+        return {};
+    }
+    m_pane->setDeviceId(machine); // the diamonds on this machine's chart
+    return path;
 }
 
 LayerTable* MainWindow::table() const { return m_pane->table(); }

@@ -2,18 +2,12 @@
 
 #include "device_loader.h"
 #include "format.h"
+#include "progressrun.h"
 
-#include <QEventLoop>
 #include <QInputDialog>
-#include <QProgressDialog>
 #include <QSaveFile>
-#include <QThread>
-#include <QTimer>
 
-#include <atomic>
 #include <filesystem>
-#include <memory>
-#include <mutex>
 
 namespace rfx {
 
@@ -38,44 +32,11 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
             return {};
         }
     }
-    QProgressDialog dialog(QObject::tr("Measuring this machine\u2026"), QObject::tr("Cancel"), 0, 1000, parent);
-    dialog.setWindowTitle(QObject::tr("Measure this machine"));
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(0);
-    dialog.setValue(0);
-    std::atomic<int> permille { 0 };
-    std::atomic<bool> cancel { false };
-    std::mutex stageLock;
-    std::string stage = "starting";
     std::optional<MicrobenchResult> result;
-    // The benchmarks run on their own thread (they load every core); this one keeps the dialog alive.
-    std::unique_ptr<QThread> worker(QThread::create([&] {
-        result = runMicrobenchmarks(options, [&](double fraction, const std::string& what) {
-            permille = int(fraction * 1000);
-            const std::lock_guard<std::mutex> lock(stageLock);
-            stage = what;
-            return !cancel.load();
-        });
-    }));
-    QEventLoop loop;
-    QObject::connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&dialog, &QProgressDialog::canceled, &loop, [&] { cancel = true; });
-    QTimer poll;
-    poll.setInterval(50);
-    QObject::connect(&poll, &QTimer::timeout, &dialog, [&] {
-        dialog.setValue(permille.load());
-        const std::lock_guard<std::mutex> lock(stageLock);
-        dialog.setLabelText(QObject::tr("Measuring this machine: %1").arg(qs(stage)));
-    });
-    worker->start();
-    poll.start();
-    if (!worker->isFinished())
-        loop.exec();
-    worker->wait();
-    poll.stop();
-    dialog.reset();
+    const bool finished = runWithProgress(parent, QObject::tr("Measure this machine"), QObject::tr("Measuring this machine"),
+        [&](const ProgressReport& report) { result = runMicrobenchmarks(options, report); });
     if (!result) {
-        say(cancel ? QObject::tr("Measuring cancelled; no device file written") : QObject::tr("Measuring failed: the benchmark arrays did not fit in memory"));
+        say(!finished ? QObject::tr("Measuring cancelled; no device file written") : QObject::tr("Measuring failed: the benchmark arrays did not fit in memory"));
         return {};
     }
     const MicrobenchResult& r = *result;

@@ -1,0 +1,110 @@
+// Tools > Measure this network on this machine (issue 18): with no device "this-machine" yet, this
+// CPU's ceilings are measured first; every row of the shown network runs with oneDNN; the CSV is
+// written to the user's measurement folder and shown at once as diamonds on this machine's chart,
+// with the measured columns in the table. Cancelling writes nothing and changes nothing.
+#include "chartarea.h"
+#include "layertablemodel.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "thisnetwork.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QTimer>
+
+using namespace rfx;
+
+namespace {
+
+Config smallUNet()
+{
+    Config c;
+    c.unet.height = c.unet.width = 64;
+    c.unet.padding = Padding::Same;
+    c.unet.baseFilters = 8;
+    return c;
+}
+
+} // namespace
+
+class TestMeasureNetwork : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        test::isolateGuiTest(m_dir, QStringLiteral("tst_measurenetwork"));
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8()); // this-machine.json and the CSVs
+    }
+
+    void cancellingWritesNothing()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        Config c; // the U-Net at 128 x 128 takes seconds: long enough to cancel
+        c.unet.height = c.unet.width = 128;
+        c.unet.padding = Padding::Same;
+        w.setConfig(c);
+        const size_t devicesBefore = w.report()->results.size();
+        // Cancel from the progress dialog as soon as it shows (after the ceilings, which come first).
+        QElapsedTimer cancelledAt;
+        QTimer cancel;
+        cancel.setInterval(5);
+        QObject::connect(&cancel, &QTimer::timeout, &w, [&] {
+            for (QProgressDialog* d : w.findChildren<QProgressDialog*>())
+                if (d->windowTitle() == QStringLiteral("Measure this network") && d->value() > 0)
+                    if (auto* button = d->findChild<QPushButton*>()) {
+                        cancelledAt.start();
+                        button->click(); // as the user does
+                    }
+        });
+        cancel.start();
+        QString summary;
+        QVERIFY(w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary).isEmpty());
+        QCOMPARE(summary, QStringLiteral("Measuring cancelled; nothing written"));
+        QVERIFY(cancelledAt.isValid());
+        QVERIFY2(cancelledAt.elapsed() < 1000, qPrintable(QString::number(cancelledAt.elapsed()))); // within a second
+        QVERIFY(QDir(measurementFolder()).entryList(QDir::Files).isEmpty());
+        QVERIFY(w.measurementsStatus().isEmpty());
+        QCOMPARE(w.report()->results.size(), devicesBefore + 1); // this machine joined: its ceilings were measured
+    }
+
+    void theLayersLandUnderThisMachinesRoofline()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.setConfig(smallUNet());
+        QString summary;
+        const QString path = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
+        QVERIFY2(!path.isEmpty(), qPrintable(summary));
+        QVERIFY(path.startsWith(measurementFolder()));
+        QVERIFY(QFileInfo::exists(path));
+        const size_t rows = w.report()->results.front().layers.size();
+        QVERIFY2(summary.startsWith(QStringLiteral("%1 of %1 rows measured with oneDNN 2.").arg(rows)), qPrintable(summary));
+        // Shown at once: the status line, the table's measured column, the diamonds on this machine's chart.
+        QVERIFY2(w.measurementsStatus().contains(QStringLiteral("%1 layers mapped").arg(rows)), qPrintable(w.measurementsStatus()));
+        QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
+        const Report& r = *w.report();
+        int machine = -1;
+        for (size_t i = 0; i < r.results.size(); ++i)
+            if (r.results[i].device.id == "this-machine")
+                machine = int(i);
+        QVERIFY(machine >= 0);
+        QCOMPARE(w.tableDevice(), machine);
+        const std::vector<RooflineChart*> charts = w.chartArea()->charts();
+        const auto& layers = r.results[size_t(machine)].layers; // zero-FLOP rows (concat) have no place on the chart
+        const auto plotted = size_t(std::count_if(layers.begin(), layers.end(), [](const LayerResult& l) { return l.flops > 0; }));
+        QVERIFY(plotted < rows);
+        QCOMPARE(charts[size_t(machine)]->measuredPoints().size(), plotted);
+        for (const QPointF& p : charts[size_t(machine)]->measuredPoints())
+            QVERIFY(std::isfinite(p.x()) && std::isfinite(p.y()) && p.y() > 0);
+    }
+};
+
+QTEST_MAIN(TestMeasureNetwork)
+#include "tst_measurenetwork.moc"

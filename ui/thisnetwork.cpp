@@ -1,0 +1,70 @@
+#include "thisnetwork.h"
+
+#include "device_loader.h"
+#include "format.h"
+#include "networks.h"
+#include "options.h"
+#include "progressrun.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace rfx {
+
+QString measurementFolder()
+{
+    // Beside the user device folder (…/roofline-explorer/devices): …/roofline-explorer/measurements.
+    const std::filesystem::path devices = userDeviceDir();
+    return devices.empty() ? QDir::home().filePath(QStringLiteral(".roofline-explorer-measurements"))
+                           : QString::fromStdString((devices.parent_path() / "measurements").string());
+}
+
+QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBenchOptions& options, QString* summary)
+{
+    auto say = [&](const QString& text) {
+        if (summary)
+            *summary = text;
+    };
+    const BuildResult built = buildCheckedNetwork(config);
+    if (!built.network) {
+        say(QObject::tr("Cannot measure this configuration: %1").arg(QString::fromStdString(built.error)));
+        return {};
+    }
+    NetworkMeasurement m;
+    const bool finished = runWithProgress(parent, QObject::tr("Measure this network"), QObject::tr("Running the network's rows on this CPU"),
+        [&](const ProgressReport& report) { m = measureNetwork(*built.network, config, options, report); });
+    if (!finished || m.cancelled) {
+        say(QObject::tr("Measuring cancelled; nothing written"));
+        return {};
+    }
+    if (!m.error.empty()) {
+        say(QObject::tr("Cannot measure this configuration: %1").arg(QString::fromStdString(m.error)));
+        return {};
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const std::string csv = networkMeasurementCsv(m, configToArgs(config), now.toString(Qt::ISODate).toStdString());
+    const QString model = QFileInfo(QString::fromStdString(config.model)).completeBaseName();
+    const QString path = QDir(measurementFolder()).filePath(QStringLiteral("%1-%2.csv").arg(model, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    QDir().mkpath(measurementFolder());
+    QSaveFile out(path); // atomic
+    if (!out.open(QIODevice::WriteOnly) || out.write(csv.c_str(), qint64(csv.size())) < 0 || !out.commit()) {
+        say(QObject::tr("%1: cannot write: %2").arg(path, out.errorString()));
+        return {};
+    }
+    QStringList notRun;
+    for (const RowMeasurement& r : m.rows)
+        if (!r.measured)
+            notRun << QObject::tr("%1: %2").arg(QString::fromStdString(r.layer), QString::fromStdString(r.skipped));
+    say(QObject::tr("%1 of %2 rows measured with %3 (%4, %5 threads) in %6; written to %7.%8")
+            .arg(m.measuredCount())
+            .arg(m.rows.size())
+            .arg(QString::fromStdString(m.library), QString::fromStdString(m.dataType))
+            .arg(m.threads)
+            .arg(QString::fromStdString(formatTime(m.seconds)), path,
+                notRun.isEmpty() ? QString() : QObject::tr("\n\nNot run:\n%1").arg(notRun.join(QLatin1Char('\n')))));
+    return path;
+}
+
+} // namespace rfx

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "config.h"
+#include "layer_bench.h"
+
+#include <QString>
+
+class QWidget;
+
+namespace rfx {
+
+/// Tools > Measure this network on this machine: every row of the configured network run alone on
+/// this CPU with oneDNN (core/measure/layer_bench.h) on a worker thread behind a progress dialog
+/// that can cancel, written atomically as a plain measurement CSV in the user's measurement folder.
+/// Returns the file written, or empty (refused, cancelled: nothing written, or failed; `summary`
+/// then says why); on success `summary` says how many rows ran and which did not, and why.
+QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBenchOptions& options, QString* summary = nullptr);
+
+/// Where measureThisNetwork writes: the user data folder's "measurements" (XDG_DATA_HOME).
+QString measurementFolder();
+
+} // namespace rfx
