@@ -13,14 +13,12 @@
 #include <sstream>
 #include <thread>
 
-#include <unistd.h>
 
 namespace rfx {
 
 LayerBenchOptions LayerBenchOptions::quickMode()
 {
     LayerBenchOptions o;
-    o.quick = true;
     o.warmups = 1;
     o.runs = 5;
     o.rowBudgetSeconds = 0.25;
@@ -40,12 +38,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-double physicalMemory()
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && size > 0 ? double(pages) * double(size) : 8e9;
-}
 
 // The oneDNN data type of a configuration's bits, or why there is none here.
 std::optional<dnnl::memory::data_type> dataType(int bits, std::string& why)
@@ -125,7 +117,8 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
     try {
         dnnl::engine engine(dnnl::engine::kind::cpu, 0);
         dnnl::stream stream(engine);
-        const double limit = o.memoryLimitBytes > 0 ? o.memoryLimitBytes : physicalMemory() / 2;
+        const double ram = physicalMemoryBytes(); // 8 GB assumed where the system does not say
+        const double limit = o.memoryLimitBytes > 0 ? o.memoryLimitBytes : (ram > 0 ? ram : 8e9) / 2;
         const size_t count = net.layers.size();
         for (size_t i = 0; i < count && !m.cancelled; ++i) {
             const Layer& l = net.layers[i];

@@ -13,7 +13,6 @@ namespace rfx {
 /// then timed runs until `runs` or the row's time budget, whichever comes first (at least one);
 /// the best and the median are kept, benchdnn's way.
 struct LayerBenchOptions {
-    bool quick = false; ///< quick: 1 warm-up, up to 5 runs, 0.25 s a row, 60 s in all; full: 3, 25, 2 s, 15 min
     int warmups = 3;
     int runs = 25;
     double rowBudgetSeconds = 2;
@@ -21,7 +20,9 @@ struct LayerBenchOptions {
     /// Buffers one row may allocate, byte (0: half of this machine's physical memory). A row that
     /// needs more is skipped before anything is allocated.
     double memoryLimitBytes = 0;
+    /// 1 warm-up, up to 5 runs, 0.25 s a row, 60 s in all.
     static LayerBenchOptions quickMode();
+    /// The defaults: 3 warm-ups, up to 25 runs, 2 s a row, 15 minutes in all.
     static LayerBenchOptions fullMode();
 };
 

@@ -87,6 +87,8 @@ double cpuClockHz()
 
 std::string cpuModelName() { return cpuModel(); }
 
+double physicalMemoryBytes() { return sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE); }
+
 double raplPackageWatts()
 {
     std::ifstream in("/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw");
@@ -102,7 +104,7 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
     r.isa = isa == Isa::Avx512 ? "AVX-512" : isa == Isa::Avx2 ? "AVX2 + FMA" : "scalar";
     r.threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     r.cpuName = cpuModel();
-    r.memoryBytes = sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
+    r.memoryBytes = physicalMemoryBytes();
 #ifdef _SC_LEVEL1_DCACHE_SIZE
     r.l1Bytes = sysconfBytes(_SC_LEVEL1_DCACHE_SIZE);
     r.l2Bytes = sysconfBytes(_SC_LEVEL2_CACHE_SIZE);

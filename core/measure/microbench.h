@@ -60,5 +60,7 @@ double raplPackageWatts();
 
 /// This CPU's model name as /proc/cpuinfo gives it, or "this machine's CPU".
 std::string cpuModelName();
+/// This machine's physical memory, byte (0 when the system does not say).
+double physicalMemoryBytes();
 
 } // namespace rfx
