@@ -49,6 +49,16 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         if (auto code = takeOption(args, i, options, common, "measure --network", err))
             return *code;
     }
+    // An impossible configuration is said before anything is measured.
+    const BuildResult built = buildCheckedNetwork(options.config);
+    if (!built.network) {
+        err << configFailure(options.config, built.error) << "\n";
+        return ExitUsage;
+    }
+    if (const auto why = measurementRefusal(options.config)) {
+        err << "roofline-cli: measure: " << *why << "\n";
+        return ExitUsage;
+    }
     // This CPU's ceilings: the device the measurement is held against, measured first when missing.
     if (options.devices.empty()) {
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
@@ -62,20 +72,19 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
     std::vector<Device> chosen;
     if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
         return *code;
-    const BuildResult built = buildCheckedNetwork(options.config);
-    if (!built.network) {
-        err << configFailure(options.config, built.error) << "\n";
-        return ExitUsage;
-    }
     const LayerBenchOptions bench = quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode();
     std::string shown; // one progress line a row, not one a run
+    bool printed = false;
     const NetworkMeasurement m = measureNetwork(*built.network, options.config, bench, [&](double fraction, const std::string& row) {
-        if (row != shown && !row.empty())
+        if (row != shown && !row.empty()) {
             err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
+            printed = true;
+        }
         shown = row;
         return true;
     });
-    err << "\r" << std::string(60, ' ') << "\r";
+    if (printed)
+        err << "\r" << std::string(60, ' ') << "\r";
     if (!m.error.empty()) {
         err << "roofline-cli: measure: " << m.error << "\n";
         return ExitUsage;

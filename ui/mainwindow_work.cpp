@@ -208,6 +208,11 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
     QString* summary)
 {
     const QString machine = QStringLiteral("this-machine");
+    if (const auto why = measurementRefusal(m_config)) { // said before the ceilings are measured
+        if (summary)
+            *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(*why));
+        return {};
+    }
     if (!m_library.find(machine.toStdString()) && measureThisMachine(ceilings, tdpWatts, summary).isEmpty())
         return {};
     if (!m_deviceIds.contains(machine))

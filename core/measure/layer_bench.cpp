@@ -98,6 +98,16 @@ bool timeRow(onednn::PreparedRow& r, dnnl::stream& s, const LayerBenchOptions& o
 
 } // namespace
 
+std::optional<std::string> measurementRefusal(const Config& config)
+{
+    if (config.mode == Mode::Training)
+        return "training is not measured: the rows run for inference (the forward pass); use --mode inference";
+    std::string why;
+    if (!dataType(config.bits, why))
+        return why;
+    return std::nullopt;
+}
+
 NetworkMeasurement measureNetwork(const Network& net, const Config& config, const LayerBenchOptions& o, const LayerBenchProgress& progress)
 {
     NetworkMeasurement m;
@@ -106,13 +116,11 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
     m.cpu = cpuModelName();
     m.threads = int(std::max(1u, std::thread::hardware_concurrency())); // oneDNN's OpenMP runtime uses every core
     const auto start = Clock::now();
-    if (config.mode == Mode::Training) {
-        m.error = "training is not measured: the rows run for inference (the forward pass); use --mode inference";
+    if (auto why = measurementRefusal(config)) {
+        m.error = *why;
         return m;
     }
     const auto type = dataType(config.bits, m.error);
-    if (!type)
-        return m;
     m.dataType = *type == dnnl::memory::data_type::f32 ? "f32" : "bf16";
     try {
         dnnl::engine engine(dnnl::engine::kind::cpu, 0);

@@ -4,6 +4,7 @@
 #include "network.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ struct NetworkMeasurement {
 /// `fraction` done (0..1) and the row being measured; return false to cancel. Called between runs,
 /// so that a cancel takes effect within one run of one row.
 using LayerBenchProgress = std::function<bool(double fraction, const std::string& row)>;
+
+/// Why `config` cannot be measured on this CPU (training; 8 or 64 bits; 16 bits without AVX-512),
+/// or nothing: asked before anything is measured, and by measureNetwork itself.
+std::optional<std::string> measurementRefusal(const Config& config);
 
 /// Runs every row of `network` (built for `config`) alone on this CPU with oneDNN at the
 /// configuration's precision (32 bits: f32; 16: bf16 where the CPU has it; 8 and 64 are refused

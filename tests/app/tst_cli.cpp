@@ -305,6 +305,13 @@ private slots:
         const QByteArray before = qgetenv("XDG_DATA_HOME");
         qputenv("XDG_DATA_HOME", home.path().toUtf8());
         const auto restore = qScopeGuard([&] { qputenv("XDG_DATA_HOME", before); });
+        // What cannot be measured is said first, before this CPU's ceilings are measured.
+        Run refused = cli({ "measure", "--network", "--bits", "8" });
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(contains(refused.err, "8-bit numbers are not measured") && !contains(refused.err, "ceilings first"), refused.err.c_str());
+        refused = cli({ "measure", "--network", "--image", "7" });
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(contains(refused.err, "impossible configuration") && !contains(refused.err, "ceilings first"), refused.err.c_str());
         const std::string file = dir.filePath(QStringLiteral("unet.csv")).toStdString();
         Run r = cli({ "measure", "--network", "--quick", "--image", "32", "--padding", "same", "--filters", "8", "--depth", "2",
             "--output", file });
