@@ -16,6 +16,21 @@ namespace rfx::onnximport {
 
 namespace {
 
+// The axis an operator takes when its node names none (ONNX's operator docs, opsets 13-17), for the
+// operators whose shape functions index the input's dimensions by it.
+std::optional<std::int64_t> defaultAxis(const std::string& op)
+{
+    static const std::pair<const char*, std::int64_t> defaults[] = {
+        { "LayerNormalization", -1 }, { "Softmax", -1 }, { "LogSoftmax", -1 }, { "Hardmax", -1 }, { "TopK", -1 },
+        { "Gather", 0 }, { "GatherElements", 0 }, { "Split", 0 }, { "ArgMax", 0 }, { "ArgMin", 0 },
+        { "Flatten", 1 },
+    };
+    for (const auto& [name, axis] : defaults)
+        if (op == name)
+            return axis;
+    return std::nullopt;
+}
+
 // What ONNX 1.12's shape functions take on trust: they divide by steps and read attributes by the
 // input's rank without checking (a zero Slice step, a 2-D input to Conv: crashes inside libonnx found by
 // fuzz_onnx). Refused here, with the node named.
@@ -62,6 +77,14 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
     };
     if (const int r = inputRank(); r >= 0) {
         const bool growing = op == "Unsqueeze";
+        // An absent axis takes the operator's default, which the shape functions index by just as
+        // unchecked: LayerNormalization's -1 on a rank-0 input is a SEGV inside libonnx (fuzz_onnx, CI).
+        if (const auto d = defaultAxis(op); d
+            && std::none_of(n.attribute().begin(), n.attribute().end(), [](const auto& a) { return a.name() == "axis"; })) {
+            const std::int64_t hi = op == "Flatten" ? r + 1 : r;
+            if (*d < -hi || *d >= hi)
+                fail("axis: the default " + std::to_string(*d) + " is outside the input's " + std::to_string(r) + " dimensions");
+        }
         for (const auto& a : n.attribute()) {
             const std::int64_t hi = op == "Flatten" ? r + 1 : growing ? r + a.ints_size() : r;
             auto inRange = [&](std::int64_t v) { return v >= -hi && v < hi; };

@@ -252,7 +252,9 @@ def bad_inputs():
     save("opset18", [n("Relu", ["x"])], X4, opset=18)
     save("bad_conv", [n("Conv", ["x", "w"])], X4, [weight("w", [8, 3, 3, 3])])  # 3 channels expected, 4 given
     # bad/conv_stride0.onnx and bad/conv_rank2.onnx are not made here: they are fuzz_onnx's first two
-    # finds (crashes inside ONNX 1.12's Conv shape function), kept as they were found.
+    # finds (crashes inside ONNX 1.12's Conv shape function), kept as they were found; so are
+    # layernorm_axis.onnx and layernorm_rank0.onnx (LayerNormalization's shape function indexes by an
+    # unchecked axis: given, and the default -1 on a rank-0 input; CI's fuzz runs).
     print("wrote", d)
 
 
