@@ -95,6 +95,15 @@ std::string formatCount(std::int64_t value)
     return value < 0 ? "-" + out : out;
 }
 
+std::string formatSignedPercent(double change, bool unicodeMinus)
+{
+    if (!std::isfinite(change))
+        return "n/a";
+    if (std::fabs(change) * 100 < 0.05)
+        return "0 %";
+    return (change > 0 ? "+" : unicodeMinus ? "\u2212" : "-") + formatPercent(std::fabs(change));
+}
+
 std::string formatPercent(double share)
 {
     if (!std::isfinite(share))

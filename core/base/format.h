@@ -24,6 +24,9 @@ std::string formatCount(std::int64_t value);
 
 /// A share 0..1 as a percentage: "78 %", "4.5 %", "0 %".
 std::string formatPercent(double share);
+/// An error or change as a signed percent: "+4.2 %", "-13 %" ("\u2212" with `unicodeMinus`); "0 %" without a
+/// sign when it rounds to nothing.
+std::string formatSignedPercent(double change, bool unicodeMinus = false);
 
 /// Three significant digits without a prefix: "4.50", "16.0", "1230".
 std::string formatNumber3(double value);

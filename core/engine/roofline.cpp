@@ -332,13 +332,18 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         perBatch.workspace = 0;
         t.largestBatch = largestBatchThatFits(perBatch, config.batch, device.memoryBytes);
 
-        const bool memoryBound = t.memoryBoundTimeShare >= 0.5;
-        const double share = memoryBound ? t.memoryBoundTimeShare : 1 - t.memoryBoundTimeShare;
-        r.verdict = std::string(memoryBound ? "memory-bound: " : "compute-bound: ") + formatPercent(share)
-            + " of time in layers " + (memoryBound ? "left" : "right") + " of the ridge";
+        r.verdict = verdictText(t.memoryBoundTimeShare);
         report.results.push_back(std::move(r));
     }
     return report;
+}
+
+std::string verdictText(double memoryBoundTimeShare)
+{
+    const bool memoryBound = memoryBoundTimeShare >= 0.5;
+    const double share = memoryBound ? memoryBoundTimeShare : 1 - memoryBoundTimeShare;
+    return std::string(memoryBound ? "memory-bound: " : "compute-bound: ") + formatPercent(share) + " of time in layers "
+        + (memoryBound ? "left" : "right") + " of the ridge";
 }
 
 AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices)

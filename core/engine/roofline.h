@@ -46,6 +46,8 @@ struct LayerResult {
     double l1Bytes = 0;
     MemoryLevel level = MemoryLevel::Dram; ///< the level that bounds the row when bound == Memory
     int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
+    double calibratedTime = -1; ///< the calibration's prediction, second; negative: not calibrated
+    double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
 };
 
 struct Totals {
@@ -62,6 +64,8 @@ struct Totals {
     double capacity = 0; ///< device memory, byte
     bool fits = true;
     std::int64_t largestBatch = 0; ///< largest batch that fits in device memory
+    double calibratedTime = -1; ///< sum of the rows' calibrated times, second; negative: not calibrated
+    double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
 };
 
 struct DeviceResult {
@@ -78,13 +82,26 @@ struct DeviceResult {
     std::vector<LayerResult> layers;
     Totals totals;
     std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"
+    std::string calibration; ///< the calibration applied ("calibrated with FILE"), or empty
+    bool timesCalibrated = false; ///< `time` holds calibrated times (calibratedView)
 };
+
+/// The roofline bound of a row or of the totals, also in a calibrated view (where `time` is calibrated).
+inline double boundTimeOf(const LayerResult& l) { return l.boundTime >= 0 ? l.boundTime : l.time; }
+inline double boundTimeOf(const Totals& t) { return t.boundTime >= 0 ? t.boundTime : t.time; }
+
+/// Where a row's point sits on a roofline chart, FLOP/s: its attainable rate, or in a calibrated view
+/// the rate its calibrated time gives (below the roof where kernels fall short of it).
+inline double plottedRate(const LayerResult& l) { return l.boundTime >= 0 && l.time > 0 ? l.flops / l.time : l.attainable; }
 
 /// A row's bound in a word: "compute", "memory" (DRAM), or "L2" / "L1" when an inner level binds.
 std::string boundLabel(const LayerResult& row);
 /// The ceilings line of a device: "FP32 7.18 TFLOP/s, DRAM 448 GB/s, ridge 16.0 FLOP/B", plus the
 /// L2 and L1 bandwidths when the analysis models them.
 std::string ceilingsLine(const DeviceResult& d);
+
+/// "memory-bound: 78 % of time in layers left of the ridge" (or compute-bound, from the other side).
+std::string verdictText(double memoryBoundTimeShare);
 
 /// The whole analysis, handed over as one value.
 struct Report {

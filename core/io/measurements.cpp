@@ -68,14 +68,25 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         lc.sources.push_back(m.name);
     }
     std::sort(c.layers.begin(), c.layers.end(), [](const LayerComparison& a, const LayerComparison& b) { return a.layer < b.layer; });
+    bool calibrated = !c.layers.empty();
     for (LayerComparison& lc : c.layers) {
-        lc.bound = r.layers[lc.layer].time;
+        const LayerResult& row = r.layers[lc.layer];
+        lc.bound = row.boundTime >= 0 ? row.boundTime : row.time; // a calibrated view keeps the bound there
+        if (row.calibratedTime >= 0) {
+            lc.calibrated = row.calibratedTime;
+            lc.calibratedError = lc.measured > 0 ? lc.calibrated / lc.measured - 1 : 0;
+            c.calibratedTotal = std::max(0.0, c.calibratedTotal) + lc.calibrated;
+        } else {
+            calibrated = false;
+        }
         lc.efficiency = lc.measured > 0 ? lc.bound / lc.measured : 0;
         lc.error = lc.bound > 0 ? lc.measured / lc.bound - 1 : 0;
         lc.aboveRoof = lc.measured > 0 && lc.measured < lc.bound / 1.05;
         c.measuredTotal += lc.measured;
         c.boundTotal += lc.bound;
     }
+    if (!calibrated)
+        c.calibratedTotal = -1;
     if (c.mapping == "by name")
         for (size_t i = 0; i < r.layers.size(); ++i)
             if (slot[i] < 0 && r.layers[i].time > 0)
@@ -83,26 +94,55 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
     return c;
 }
 
+std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const DeviceResult& r)
+{
+    std::vector<CalibrationSample> samples;
+    for (const LayerComparison& lc : c.layers) {
+        const LayerResult& row = r.layers[lc.layer];
+        if (lc.measured > 0 && lc.bound > 0)
+            samples.push_back({ row.name, std::string(calibrationClass(row.op)), row.bound, lc.bound, lc.measured });
+    }
+    return samples;
+}
+
 std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const MeasurementSet& set)
 {
     std::ostringstream o;
     o << set.file << " (" << measurementFormatName(set.format) << ", " << set.rows.size() << " rows), mapped " << c.mapping
       << " onto " << r.device.name << " (" << r.device.id << ")\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "%-24s %11s %11s %10s %9s\n", "layer", "measured", "bound", "of bound", "error");
+    const bool cal = c.calibratedTotal >= 0;
+    char line[320];
+    std::snprintf(line, sizeof line, "%-24s %11s %11s %10s %9s", "layer", "measured", "bound", "of bound", "error");
     o << line;
+    if (cal) {
+        std::snprintf(line, sizeof line, " %11s %9s", "calibrated", "cal. err");
+        o << line;
+    }
+    o << "\n";
     for (const LayerComparison& lc : c.layers) {
         std::string name = r.layers[lc.layer].name;
         if (name.size() > 24)
             name = name.substr(0, 23) + "~";
-        std::snprintf(line, sizeof line, "%-24s %11s %11s %10s %8s%s\n", name.c_str(), formatTime(lc.measured).c_str(),
-            formatTime(lc.bound).c_str(), formatPercent(lc.efficiency).c_str(),
-            ((lc.error >= 0 ? "+" : "-") + formatPercent(std::abs(lc.error))).c_str(),
-            lc.aboveRoof ? "  ABOVE THE ROOF: check units and the FLOP convention" : "");
+        std::snprintf(line, sizeof line, "%-24s %11s %11s %10s %9s", name.c_str(), formatTime(lc.measured).c_str(),
+            formatTime(lc.bound).c_str(), formatPercent(lc.efficiency).c_str(), formatSignedPercent(lc.error).c_str());
         o << line;
+        if (cal) {
+            std::snprintf(line, sizeof line, " %11s %9s", formatTime(lc.calibrated).c_str(), formatSignedPercent(lc.calibratedError).c_str());
+            o << line;
+        }
+        // Faster than DRAM allows is what a cache does for tensors that stay in it; faster than the compute
+        // roof means the counting or the ceilings are wrong for the row.
+        if (lc.aboveRoof)
+            o << (r.layers[lc.layer].bound == Bound::Memory ? "  ABOVE THE ROOF (DRAM): its tensors stayed in cache, or units"
+                                                            : "  ABOVE THE ROOF: check units, the FLOP convention or the ceilings");
+        o << "\n";
     }
     o << "total " << formatTime(c.measuredTotal) << " measured against a bound of " << formatTime(c.boundTotal) << ": "
       << formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0) << " of the bound reached\n";
+    if (cal)
+        o << "calibrated (" << r.calibration << "): " << formatTime(c.calibratedTotal) << " predicted, "
+          << formatSignedPercent(c.measuredTotal > 0 ? c.calibratedTotal / c.measuredTotal - 1 : 0)
+          << " against the measured total\n";
     if (!c.unmatched.empty()) {
         o << c.unmatched.size() << " measured row(s) did not map:";
         for (size_t i = 0; i < c.unmatched.size() && i < 10; ++i)
@@ -130,15 +170,23 @@ std::string comparisonToCsv(const Comparison& c, const DeviceResult& r)
             q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
         return q + "\"";
     };
-    std::string s = "layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources\n";
+    const bool cal = c.calibratedTotal >= 0;
+    std::string s = "layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources";
+    s += cal ? ",calibrated_s,calibrated_error\n" : "\n";
     for (const LayerComparison& lc : c.layers) {
         std::string sources;
         for (const std::string& src : lc.sources)
             sources += (sources.empty() ? "" : ";") + src;
         s += quote(r.layers[lc.layer].name) + ',' + num(lc.measured) + ',' + num(lc.bound) + ',' + num(lc.efficiency) + ','
             + num(lc.error) + ',' + (lc.aboveRoof ? "true" : "false") + ',' + (lc.measuredFlops >= 0 ? num(lc.measuredFlops) : "")
-            + ',' + (lc.measuredBytes >= 0 ? num(lc.measuredBytes) : "") + ',' + quote(sources) + '\n';
+            + ',' + (lc.measuredBytes >= 0 ? num(lc.measuredBytes) : "") + ',' + quote(sources);
+        s += cal ? ',' + num(lc.calibrated) + ',' + num(lc.calibratedError) + '\n' : "\n";
     }
+    if (cal) // the network's total, named so that no layer can be mistaken for it
+        s += "(total)," + num(c.measuredTotal) + ',' + num(c.boundTotal) + ','
+            + num(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0) + ','
+            + num(c.boundTotal > 0 ? c.measuredTotal / c.boundTotal - 1 : 0) + ",false,,,," + num(c.calibratedTotal) + ','
+            + num(c.measuredTotal > 0 ? c.calibratedTotal / c.measuredTotal - 1 : 0) + '\n';
     return s;
 }
 

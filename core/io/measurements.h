@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "calibration.h"
 #include "roofline.h"
 
 #include <filesystem>
@@ -62,6 +63,8 @@ struct LayerComparison {
     /// (an FMA counted once) or a layer mapped to the wrong row.
     bool aboveRoof = false;
     std::vector<std::string> sources; ///< the measured rows' names
+    double calibrated = -1; ///< the calibrated prediction, second; negative: the device is not calibrated
+    double calibratedError = 0; ///< calibrated / measured - 1
 };
 
 struct Comparison {
@@ -71,6 +74,7 @@ struct Comparison {
     std::vector<std::string> unmeasured; ///< model rows with no measurement (by-name mapping only)
     double measuredTotal = 0; ///< second, over the matched layers
     double boundTotal = 0;
+    double calibratedTotal = -1; ///< over the matched layers, second; negative: not calibrated
 };
 
 /// Maps measured rows to the device's model rows: by name when most measured names are layer names
@@ -78,8 +82,14 @@ struct Comparison {
 /// kernels and operators rarely carry layer names). `result` is one device of a Report.
 Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& result);
 
+/// The matched rows as samples for a calibration fit: class, bound side, bound and measured time. Rows
+/// measured as nothing (0 s) or bounded by nothing are left out.
+std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const DeviceResult& result);
+
 /// The comparison as a table for people, and as CSV
-/// (layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources).
+/// (layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources, then
+/// calibrated_s,calibrated_error when the device is calibrated). With a calibration, both end on the
+/// network's total: measured, bound and calibrated, and the calibrated prediction's error.
 std::string comparisonToTable(const Comparison& c, const DeviceResult& result, const MeasurementSet& set);
 std::string comparisonToCsv(const Comparison& c, const DeviceResult& result);
 

@@ -111,7 +111,7 @@ std::string reportToJson(const Report& r, int indent)
                 { "peak_flops", l.peak },
                 { "attainable_flops", l.attainable },
                 { "bound", boundName(l.bound) },
-                { "time_s", l.time },
+                { "time_s", boundTimeOf(l) }, // the bound, also when the window shows calibrated times
                 { "share", l.share },
                 { "kernels", l.kernels },
                 { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
@@ -133,6 +133,8 @@ std::string reportToJson(const Report& r, int indent)
                 if (!o.uncounted.empty())
                     row["uncounted"] = o.uncounted;
             }
+            if (l.calibratedTime >= 0)
+                row["calibrated_time_s"] = l.calibratedTime;
             if (runsOnMatrixUnits(l.op)) {
                 row["algorithm"] = algorithmName(l.algorithm);
                 row["workspace_bytes"] = l.workspace;
@@ -148,7 +150,7 @@ std::string reportToJson(const Report& r, int indent)
             { "flops", t.flops },
             { "bytes", t.bytes },
             { "intensity", t.intensity },
-            { "time_s", t.time },
+            { "time_s", boundTimeOf(t) },
             { "throughput_per_s", t.throughput },
             { "attained_flops", t.attained },
             { "peak_share", t.peakShare },
@@ -164,6 +166,12 @@ std::string reportToJson(const Report& r, int indent)
             { "fits", t.fits },
             { "largest_batch", t.largestBatch },
         };
+        if (t.calibratedTime >= 0) {
+            totals["calibrated_time_s"] = t.calibratedTime;
+            totals["calibrated_throughput_per_s"] = t.calibratedTime > 0 ? r.config.batch / t.calibratedTime : 0;
+        }
+        if (!d.calibration.empty())
+            dev["calibration"] = d.calibration;
         Config one = r.config;
         one.gpus = 1;
         const EnergyFigures e = energyFigures(d, one, 0);

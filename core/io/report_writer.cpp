@@ -86,19 +86,30 @@ std::string reportTitle(const Report& r)
 
 std::string reportToCsv(const Report& r)
 {
+    // A calibration adds a column, and a "(total)" line per device with the network's bound and
+    // calibrated times (op "total"), so that a reader never sums it by mistake with the rows.
+    const bool calibrated = std::any_of(r.results.begin(), r.results.end(), [](const DeviceResult& d) { return d.totals.calibratedTime >= 0; });
     std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j\n";
+                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j";
+    s += calibrated ? ",calibrated_time_s\n" : "\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
             s += csv::field(d.device.id) + ',' + csv::field(l.name) + ',' + std::string(opName(l.op)) + ','
                 + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
                 + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + num(l.flops) + ',' + num(l.bytes)
                 + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','
-                + std::string(boundName(l.bound)) + ',' + num(l.time) + ',' + num(l.share) + ','
+                + std::string(boundName(l.bound)) + ',' + num(boundTimeOf(l)) + ',' + num(l.share) + ','
                 + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + num(l.workspace)
                 + ',' + num(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
                 + ',' + (d.l2Bandwidth > 0 ? num(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? num(l.l1Bytes) : "") + ','
-                + num(rowEnergy(l, d, r.config.clockPercent)) + '\n';
+                + num(rowEnergy(l, d, r.config.clockPercent));
+            s += !calibrated ? "\n" : l.calibratedTime >= 0 ? ',' + num(l.calibratedTime) + '\n' : ",\n";
+        }
+        if (calibrated) {
+            const Totals& t = d.totals;
+            s += csv::field(d.device.id) + ",(total),total,,,,," + std::to_string(t.params) + ',' + num(t.flops) + ','
+                + num(t.bytes) + ',' + num(t.intensity) + ',' + num(d.ceiling.flops) + ',' + num(t.attained) + ",," + num(boundTimeOf(t))
+                + ",1,,,,,,,," + (t.calibratedTime >= 0 ? num(t.calibratedTime) : "") + '\n';
         }
     }
     return s;
@@ -124,12 +135,14 @@ std::string reportToTable(const Report& r)
             o << pad(fitName(l.name, wName), wName, false) << ' ' << pad(shapeNoBatch(l.out), wShape, true) << ' '
               << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' ' << pad(formatSI(l.flops, "FLOP"), wFlop, true)
               << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' ' << pad(formatNumber3(l.intensity), wI, true) << ' '
-              << pad(boundLabel(l), wBound, true) << ' ' << pad(formatTime(l.time), wTime, true) << ' '
+              << pad(boundLabel(l), wBound, true) << ' ' << pad(formatTime(boundTimeOf(l)), wTime, true) << ' '
               << pad(formatPercent(l.share), wShare, true);
             if (d.l2Bandwidth > 0 && l.l2Bytes > 0 && l.l2Bytes != l.bytes && l.flops > 0)
                 o << "  I(L2) " << formatNumber3(l.flops / l.l2Bytes);
             if (d.l1Bandwidth > 0 && l.l1Bytes > 0 && l.l1Bytes != l.bytes && l.flops > 0)
                 o << "  I(L1) " << formatNumber3(l.flops / l.l1Bytes);
+            if (l.calibratedTime >= 0)
+                o << "  calibrated " << formatTime(l.calibratedTime);
             if (algorithms && runsOnMatrixUnits(l.op))
                 o << "  " << algorithmName(l.algorithm) << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? "" : " (" + l.algorithmNote + ")");
             o << "\n";
@@ -145,6 +158,10 @@ std::string reportToTable(const Report& r)
           << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << t.largestBatch << "\n";
         o << energyLine(d, r.config) << "\n";
         o << d.verdict << "\n";
+        if (t.calibratedTime >= 0)
+            o << "calibrated with " << d.calibration << ": " << formatTime(t.calibratedTime) << " per batch, "
+              << formatNumber3(t.calibratedTime > 0 ? r.config.batch / t.calibratedTime : 0) << " images/s ("
+              << formatNumber3(t.time > 0 ? t.calibratedTime / t.time : 0) << "x the roofline bound)\n";
     }
     return o.str();
 }
@@ -164,7 +181,10 @@ std::string deviceLine(const DeviceResult& d)
 std::string summaryLine(const DeviceResult& d, const Config& c)
 {
     const Totals& t = d.totals;
-    return "time " + formatTime(t.time) + " per batch of " + std::to_string(c.batch) + ", " + formatNumber3(t.throughput)
+    const std::string calibrated = d.timesCalibrated ? "times calibrated with " + d.calibration + " (roofline bound "
+            + formatTime(boundTimeOf(t)) + " per batch); "
+                                                     : std::string();
+    return calibrated + "time " + formatTime(t.time) + " per batch of " + std::to_string(c.batch) + ", " + formatNumber3(t.throughput)
         + " images/s; attained " + formatSI(t.attained, "FLOP/s") + " = " + formatPercent(t.peakShare)
         + " of peak; memory " + formatMemory(t.memory.total()) + " of " + formatMemory(t.capacity) + " ("
         + (t.fits ? "fits" : "does not fit") + "; largest batch " + std::to_string(t.largestBatch) + "); " + d.verdict

@@ -53,6 +53,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (l.layer >= result.layers.size() || !std::isfinite(l.measured) || !std::isfinite(l.efficiency)
             || !std::isfinite(l.error))
             __builtin_trap();
+    // The calibration fitted on whatever was measured predicts finite, non-negative times.
+    if (const auto samples = rfx::calibrationSamples(c, result); !samples.empty()) {
+        const rfx::Calibration cal = rfx::fitCalibration(samples);
+        for (const rfx::CalibrationGroup& g : cal.groups)
+            if (!std::isfinite(g.overhead) || g.overhead < 0 || !std::isfinite(g.efficiency) || g.efficiency <= 0
+                || !std::isfinite(g.rmsError))
+                __builtin_trap();
+    }
     // Names come from the file and may hold any text; the figures around them must not.
     rfx::MeasurementSet unnamed = set;
     for (rfx::Measurement& m : unnamed.rows)

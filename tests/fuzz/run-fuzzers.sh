@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for target in device session figure options network measurements onnx; do
+for target in device session figure options network measurements onnx calibration; do
     mkdir -p "$work/$target"
     cp "$here/corpus/$target/"* "$work/$target/"
     echo "fuzz_$target: ${seconds}s"

@@ -1,0 +1,88 @@
+#pragma once
+// Calibration: how far this machine's real kernels fall below the roofline bound, fitted from measured
+// rows, and the calibrated time it predicts for other rows, batches, sizes and networks.
+//
+// The model, stated (README "Calibration"): per operator class and bound side (memory or compute),
+//
+//     measured time  ~  overhead + bound / efficiency
+//
+// a fixed cost per kernel (start-up, threads waking, small-tile waste) plus the roofline bound at the
+// fraction `efficiency` of the roof that large rows reach. Fitted by least squares on the time (the rows
+// that take the time weigh the most), with overhead >= 0 and efficiency > 0. An efficiency
+// above 1 is possible and meaningful for memory-bound rows whose tensors stay in cache (the bound is the
+// DRAM roof). A class with no measured row borrows the fit of its bound side pooled over every class.
+// Measurements stay beside the model: the bound is untouched; calibrated times are a second figure.
+
+#include "network.h"
+#include "roofline.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// The operator classes fitted separately: "conv", "conv_transpose", "matrix" (linear, matmul),
+/// "elementwise" (bias, batch norm, ReLU, add, other elementwise, the optimizer), "pool" (pools and
+/// reductions), "data" (concat, copies, uncounted operators).
+std::string_view calibrationClass(Op op);
+/// Every class name, in that order.
+const std::vector<std::string>& calibrationClasses();
+
+/// One measured row: its class and side, the model's bound and the measured time (second).
+struct CalibrationSample {
+    std::string layer;
+    std::string opClass;
+    Bound bound = Bound::Memory;
+    double boundTime = 0;
+    double measured = 0;
+};
+
+/// The fit of one class and side; opClass "all" is the side pooled over every class.
+struct CalibrationGroup {
+    std::string opClass;
+    Bound bound = Bound::Memory;
+    double overhead = 0; ///< second per row, >= 0
+    double efficiency = 1; ///< fraction of the roof reached, > 0
+    int samples = 0;
+    double rmsError = 0; ///< root mean square of (fit - measured) / measured over the samples
+    double r2 = 0; ///< of log10 time: 1 - SS_res / SS_tot (1 when every sample has the same time and fits)
+    double minBound = 0, maxBound = 0; ///< the bounds fitted on, second: predictions outside extrapolate
+    /// The calibrated time of a row with this bound, second.
+    double predict(double boundTime) const { return overhead + boundTime / efficiency; }
+};
+
+struct Calibration {
+    int schema = 1;
+    std::string deviceId; ///< the device whose roofline the fit is relative to
+    std::string deviceName;
+    std::string measurements; ///< the measurement file fitted on
+    std::string fittedOn; ///< the configuration fitted on, as roofline-cli options
+    std::string created; ///< ISO date
+    std::string tool; ///< "Roofline Explorer 1.4.0"
+    std::vector<CalibrationGroup> groups; ///< per class and side, then the pooled "all" per side
+    std::string file; ///< where it was read from (not stored)
+
+    /// The group that predicts a row of this class and side: its own, else the side's pooled one.
+    const CalibrationGroup* groupFor(std::string_view opClass, Bound bound) const;
+};
+
+/// Fits every class and side with samples, and each side pooled; samples with non-positive or
+/// non-finite times are ignored. Throws std::invalid_argument when no sample is usable.
+Calibration fitCalibration(const std::vector<CalibrationSample>& samples);
+
+/// Fits one group (the least-squares problem above) on the samples given.
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples);
+
+/// Sets every row's and the totals' calibrated time on the devices whose id is the calibration's, and
+/// names the calibration there. Returns how many devices it applied to.
+int applyCalibration(Report& report, const Calibration& calibration, const std::string& label);
+
+/// The report as the calibration sees it: on calibrated devices each row's time becomes its calibrated
+/// time (the bound moves to boundTime), with shares, totals (time, throughput, attained, peak share,
+/// memory-bound share) and the verdict following; timesCalibrated says so. Devices without calibration
+/// are unchanged.
+Report calibratedView(const Report& report);
+
+} // namespace rfx

@@ -1,0 +1,224 @@
+// Calibration files: the fit as JSON, read back with every field checked (file, field, reason), and the
+// fit as a table for people.
+#include "calibration_file.h"
+
+#include "format.h"
+#include "json_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace rfx {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using json = nlohmann::json;
+
+struct Bad {
+    std::string field, why;
+};
+
+const json& member(const json& obj, const std::string& key, const std::string& path)
+{
+    auto it = obj.find(key);
+    if (it == obj.end())
+        throw Bad { path + key, "missing" };
+    return *it;
+}
+
+std::string text(const json& obj, const std::string& key, const std::string& path, bool required = true)
+{
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            throw Bad { path + key, "missing" };
+        return {};
+    }
+    if (!it->is_string())
+        throw Bad { path + key, "must be text" };
+    return it->get<std::string>();
+}
+
+double number(const json& obj, const std::string& key, const std::string& path, double lo, double hi, bool loOpen)
+{
+    const json& v = member(obj, key, path);
+    if (!v.is_number())
+        throw Bad { path + key, "must be a number" };
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < lo || (loOpen && d == lo) || d > hi) {
+        char range[96];
+        std::snprintf(range, sizeof range, "must be a number %s %g and at most %g", loOpen ? "above" : "from", lo, hi);
+        throw Bad { path + key, std::string(range) + ", got " + v.dump() };
+    }
+    return d;
+}
+
+} // namespace
+
+std::string calibrationToJson(const Calibration& c)
+{
+    ojson groups = ojson::array();
+    for (const CalibrationGroup& g : c.groups)
+        groups.push_back(ojson {
+            { "class", g.opClass },
+            { "bound", boundName(g.bound) },
+            { "overhead_s", g.overhead },
+            { "efficiency", g.efficiency },
+            { "samples", g.samples },
+            { "rms_relative_error", g.rmsError },
+            { "r2_log_time", g.r2 },
+            { "min_bound_s", g.samples > 0 ? g.minBound : 0 },
+            { "max_bound_s", g.samples > 0 ? g.maxBound : 0 },
+        });
+    const ojson doc {
+        { "schema", kCalibrationSchema },
+        { "kind", "roofline-explorer calibration" },
+        { "model", "measured_s = overhead_s + bound_s / efficiency, per operator class and bound side; class 'all' is a "
+                   "side pooled over every class, used where a class has no fit of its own" },
+        { "device", c.deviceId },
+        { "device_name", c.deviceName },
+        { "measurements", c.measurements },
+        { "fitted_on", c.fittedOn },
+        { "created", c.created },
+        { "generator", c.tool },
+        { "groups", groups },
+    };
+    return doc.dump(2) + "\n";
+}
+
+CalibrationLoad parseCalibration(std::string_view textIn, const std::string& file)
+{
+    CalibrationLoad out;
+    auto fail = [&](const std::string& field, const std::string& why) {
+        out.diagnostics.push_back({ Severity::Error, file, field, why });
+        return out;
+    };
+    if (textIn.size() > kMaxCalibrationBytes)
+        return fail("", "larger than 1 MiB; not a calibration file");
+    json doc;
+    try {
+        doc = json::parse(textIn);
+    } catch (const json::exception& e) {
+        return fail("", "not valid JSON: " + describeJsonError(e));
+    }
+    if (!doc.is_object())
+        return fail("", "expected a JSON object (a calibration file from roofline-cli calibrate)");
+    try {
+        Calibration c;
+        const json& schema = member(doc, "schema", "");
+        if (!schema.is_number_integer())
+            throw Bad { "schema", "must be a whole number" };
+        if (schema.get<long long>() != kCalibrationSchema)
+            throw Bad { "schema", "version " + schema.dump() + " is not supported (this version reads "
+                    + std::to_string(kCalibrationSchema) + ")" };
+        if (text(doc, "kind", "") != "roofline-explorer calibration")
+            throw Bad { "kind", "must be \"roofline-explorer calibration\"" };
+        c.deviceId = text(doc, "device", "");
+        if (c.deviceId.empty())
+            throw Bad { "device", "must name the device the fit is relative to" };
+        c.deviceName = text(doc, "device_name", "", false);
+        c.measurements = text(doc, "measurements", "", false);
+        c.fittedOn = text(doc, "fitted_on", "", false);
+        c.created = text(doc, "created", "", false);
+        c.tool = text(doc, "generator", "", false);
+        const json& groups = member(doc, "groups", "");
+        if (!groups.is_array() || groups.empty())
+            throw Bad { "groups", "must be a non-empty list of fits" };
+        if (groups.size() > 1000)
+            throw Bad { "groups", "more than 1000 fits; not a calibration file" };
+        for (size_t i = 0; i < groups.size(); ++i) {
+            const std::string path = "groups[" + std::to_string(i) + "].";
+            const json& g = groups[i];
+            if (!g.is_object())
+                throw Bad { "groups[" + std::to_string(i) + "]", "must be an object" };
+            CalibrationGroup f;
+            f.opClass = text(g, "class", path);
+            const auto& classes = calibrationClasses();
+            if (f.opClass != "all" && std::find(classes.begin(), classes.end(), f.opClass) == classes.end())
+                throw Bad { path + "class", "'" + f.opClass + "' is not a class (conv, conv_transpose, matrix, elementwise, "
+                                            "pool, data or all)" };
+            const std::string side = text(g, "bound", path);
+            if (side != "memory" && side != "compute")
+                throw Bad { path + "bound", "must be \"memory\" or \"compute\", got \"" + side + "\"" };
+            f.bound = side == "memory" ? Bound::Memory : Bound::Compute;
+            f.overhead = number(g, "overhead_s", path, 0, 3600, false);
+            f.efficiency = number(g, "efficiency", path, 0, 1e6, true);
+            f.samples = int(number(g, "samples", path, 0, 1e9, false));
+            f.rmsError = g.contains("rms_relative_error") ? number(g, "rms_relative_error", path, 0, 1e12, false) : 0;
+            f.r2 = g.contains("r2_log_time") ? number(g, "r2_log_time", path, -1e12, 1, false) : 0;
+            f.minBound = g.contains("min_bound_s") ? number(g, "min_bound_s", path, 0, 1e9, false) : 0;
+            f.maxBound = g.contains("max_bound_s") ? number(g, "max_bound_s", path, 0, 1e9, false) : 0;
+            for (const CalibrationGroup& other : c.groups)
+                if (other.opClass == f.opClass && other.bound == f.bound)
+                    throw Bad { path + "class", "a second fit for " + f.opClass + " (" + side + "-bound)" };
+            c.groups.push_back(f);
+        }
+        for (Bound b : { Bound::Memory, Bound::Compute })
+            if (!c.groupFor("all", b))
+                throw Bad { "groups", std::string("no pooled fit (class \"all\") for ") + std::string(boundName(b))
+                        + "-bound rows, which rows of other classes need" };
+        c.file = file;
+        out.calibration = std::move(c);
+    } catch (const Bad& b) {
+        return fail(b.field, b.why);
+    } catch (const json::exception& e) { // a number out of a whole number's range, and the like
+        return fail("", e.what());
+    }
+    return out;
+}
+
+CalibrationLoad loadCalibration(const std::filesystem::path& path)
+{
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        CalibrationLoad out;
+        out.diagnostics.push_back({ Severity::Error, path.string(), "", "cannot read: " + ec.message() });
+        return out;
+    }
+    if (size > kMaxCalibrationBytes) {
+        CalibrationLoad out;
+        out.diagnostics.push_back({ Severity::Error, path.string(), "", "larger than 1 MiB; not a calibration file" });
+        return out;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (!in && !in.eof()) {
+        CalibrationLoad out;
+        out.diagnostics.push_back({ Severity::Error, path.string(), "", "cannot read the file" });
+        return out;
+    }
+    return parseCalibration(s.str(), path.string());
+}
+
+std::string calibrationToTable(const Calibration& c)
+{
+    std::ostringstream o;
+    o << "calibration for " << (c.deviceName.empty() ? c.deviceId : c.deviceName + " (" + c.deviceId + ")");
+    if (!c.measurements.empty())
+        o << ", fitted on " << c.measurements;
+    o << "\nmodel: measured = overhead + bound / efficiency, per operator class and bound side\n";
+    char line[200];
+    std::snprintf(line, sizeof line, "%-15s %-8s %5s %10s %11s %10s %7s\n", "class", "bound", "rows", "overhead", "efficiency",
+        "fit error", "R2 log");
+    o << line;
+    for (const CalibrationGroup& g : c.groups) {
+        std::snprintf(line, sizeof line, "%-15s %-8s %5d %10s %11s %10s %7s\n", g.opClass.c_str(),
+            std::string(boundName(g.bound)).c_str(), g.samples, formatTime(g.overhead).c_str(),
+            formatPercent(g.efficiency).c_str(), g.samples > 0 ? formatPercent(g.rmsError).c_str() : "borrowed",
+            g.samples > 1 ? formatNumber3(g.r2).c_str() : "-");
+        o << line;
+    }
+    o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the DRAM roof,\n"
+         "tensors held in cache); fit error: root mean square of the relative error on the rows fitted\n";
+    return o.str();
+}
+
+} // namespace rfx

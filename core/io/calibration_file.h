@@ -1,0 +1,33 @@
+#pragma once
+// Calibration files (.cal.json): a fitted calibration (core/engine/calibration.h) for one device, as
+// `roofline-cli calibrate` and the window's Tools > Calibrate write it and `analyze --calibration`,
+// `compare --calibration` and the window's View > Calibrated times read it.
+
+#include "calibration.h"
+#include "diagnostic.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+inline constexpr int kCalibrationSchema = 1;
+inline constexpr std::size_t kMaxCalibrationBytes = 1 << 20;
+
+std::string calibrationToJson(const Calibration& calibration);
+
+struct CalibrationLoad {
+    std::optional<Calibration> calibration;
+    std::vector<Diagnostic> diagnostics; ///< an error names the file, the field and the reason
+};
+/// Reads a calibration document; `file` names it in messages and in Calibration::file.
+CalibrationLoad parseCalibration(std::string_view text, const std::string& file);
+CalibrationLoad loadCalibration(const std::filesystem::path& path);
+
+/// The fit as a table for people: one line per class and side (rows, overhead, efficiency, fit error).
+std::string calibrationToTable(const Calibration& calibration);
+
+} // namespace rfx

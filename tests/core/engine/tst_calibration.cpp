@@ -1,0 +1,176 @@
+// The calibration fit (core/engine/calibration.h): measured ~ overhead + bound / efficiency per class and
+// bound side, checked against least-squares solutions worked by hand on small synthetic sets, and its use
+// on a report (calibrated times beside the bound; the calibrated view's totals and shares).
+#include "calibration.h"
+#include "testutils.h"
+
+using namespace rfx;
+
+namespace {
+
+CalibrationSample sample(const char* cls, Bound side, double bound, double measured)
+{
+    return { "row", cls, side, bound, measured };
+}
+
+} // namespace
+
+class TestCalibration : public QObject {
+    Q_OBJECT
+
+private slots:
+    void classes()
+    {
+        QCOMPARE(calibrationClass(Op::Conv), std::string_view("conv"));
+        QCOMPARE(calibrationClass(Op::ConvTranspose), std::string_view("conv_transpose"));
+        QCOMPARE(calibrationClass(Op::Linear), std::string_view("matrix"));
+        QCOMPARE(calibrationClass(Op::MatMul), std::string_view("matrix"));
+        QCOMPARE(calibrationClass(Op::BatchNorm), std::string_view("elementwise"));
+        QCOMPARE(calibrationClass(Op::MaxPool), std::string_view("pool"));
+        QCOMPARE(calibrationClass(Op::Reduce), std::string_view("pool"));
+        QCOMPARE(calibrationClass(Op::Concat), std::string_view("data"));
+        QCOMPARE(calibrationClasses().size(), size_t(6));
+    }
+
+    // Three rows that follow the model exactly, measured = 2 us + bound / 0.5:
+    //   bound 1 us -> 4 us, 10 us -> 22 us, 100 us -> 202 us.
+    // The least-squares fit must return the generating figures and a zero error.
+    void recoversAnExactModel()
+    {
+        const std::vector<CalibrationSample> s { sample("conv", Bound::Compute, 1e-6, 4e-6),
+            sample("conv", Bound::Compute, 1e-5, 2.2e-5), sample("conv", Bound::Compute, 1e-4, 2.02e-4) };
+        const CalibrationGroup g = fitGroup(s);
+        QCOMPARE(g.samples, 3);
+        RFX_COMPARE_REL(g.overhead, 2e-6, 1e-9);
+        RFX_COMPARE_REL(g.efficiency, 0.5, 1e-9);
+        QVERIFY(g.rmsError < 1e-9);
+        RFX_COMPARE_REL(g.r2, 1.0, 1e-9);
+        QCOMPARE(g.minBound, 1e-6);
+        QCOMPARE(g.maxBound, 1e-4);
+        RFX_COMPARE_REL(g.predict(1e-3), 2e-6 + 2e-3, 1e-9); // extrapolates along the line
+    }
+
+    // Worked by hand: bounds 1 and 2 s, measured 1 and 3 s. Two points fit exactly with
+    //   overhead + 1 / efficiency = 1 and overhead + 2 / efficiency = 3: overhead -1 s, not allowed,
+    // so the overhead is 0 and 1/efficiency = Sbm / Sbb = (1*1 + 2*3) / (1 + 4) = 7/5: efficiency 5/7.
+    // Relative errors then: 7/5 / 1 - 1 = 2/5 and 14/5 / 3 - 1 = -1/15; rms = sqrt((4/25 + 1/225) / 2)
+    // = sqrt(37/450).
+    void negativeOverheadIsRefitWithoutIt()
+    {
+        const CalibrationGroup g = fitGroup({ sample("pool", Bound::Memory, 1, 1), sample("pool", Bound::Memory, 2, 3) });
+        QCOMPARE(g.overhead, 0.0);
+        RFX_COMPARE_REL(g.efficiency, 5.0 / 7.0, 1e-12);
+        RFX_COMPARE_REL(g.rmsError, std::sqrt(37.0 / 450.0), 1e-12);
+    }
+
+    // Least squares on the time: the row that takes the time decides. Bounds 1 ms and 100 ms measured
+    // 2 ms and 110 ms; through both points: 1/efficiency = (110 - 2) / (100 - 1) = 108/99, overhead
+    // 2 - 108/99 ms = 90/99 ms. The big row is met exactly, the small one too (two points, two unknowns).
+    // A third small row at 1 ms measured 4 ms moves the overhead, hardly the efficiency:
+    //   n = 3, Sb = 102, Sbb = 10002, Sm = 116, Sbm = 11006 (ms):
+    //   det = 3*10002 - 102^2 = 19602; overhead = (116*10002 - 11006*102) / 19602 = 37620/19602 ms;
+    //   1/efficiency = (11006*3 - 116*102) / 19602 = 21186/19602.
+    void timeWeightedFit()
+    {
+        CalibrationGroup g = fitGroup({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 0.1, 0.11) });
+        RFX_COMPARE_REL(g.efficiency, 99.0 / 108.0, 1e-9);
+        RFX_COMPARE_REL(g.overhead, 90.0 / 99.0 * 1e-3, 1e-9);
+        g = fitGroup({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 0.1, 0.11),
+            sample("conv", Bound::Compute, 1e-3, 4e-3) });
+        RFX_COMPARE_REL(g.overhead, 37620.0 / 19602.0 * 1e-3, 1e-9);
+        RFX_COMPARE_REL(g.efficiency, 19602.0 / 21186.0, 1e-9);
+    }
+
+    // One row: no overhead can be told apart; the efficiency is bound / measured.
+    void oneRowGivesItsOwnEfficiency()
+    {
+        const CalibrationGroup g = fitGroup({ sample("data", Bound::Memory, 3e-6, 1e-6) });
+        QCOMPARE(g.overhead, 0.0);
+        RFX_COMPARE_REL(g.efficiency, 3.0, 1e-12); // 3x faster than the DRAM roof: held in cache
+        QVERIFY(g.rmsError < 1e-12);
+    }
+
+    void unusableRowsAreIgnoredAndNoneIsAnError()
+    {
+        const CalibrationGroup g = fitGroup({ sample("conv", Bound::Compute, 1e-6, 2e-6), sample("conv", Bound::Compute, 0, 1),
+            sample("conv", Bound::Compute, 1e-6, std::nan("")), sample("conv", Bound::Compute, 1e-6, 0) });
+        QCOMPARE(g.samples, 1);
+        RFX_COMPARE_REL(g.efficiency, 0.5, 1e-12);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitCalibration({ sample("conv", Bound::Compute, 0, 0) }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitCalibration({}));
+    }
+
+    // Classes with rows get their own fit, every side a pooled one; a class without rows borrows its side's
+    // pooled fit, and a side without rows the other side's.
+    void groupsAndFallbacks()
+    {
+        const Calibration c = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
+            sample("matrix", Bound::Compute, 1e-3, 4e-3) });
+        const CalibrationGroup* conv = c.groupFor("conv", Bound::Compute);
+        QVERIFY(conv && conv->opClass == "conv");
+        RFX_COMPARE_REL(conv->efficiency, 0.5, 1e-9);
+        const CalibrationGroup* matrix = c.groupFor("matrix", Bound::Compute);
+        QVERIFY(matrix && matrix->opClass == "matrix");
+        RFX_COMPARE_REL(matrix->efficiency, 0.25, 1e-9);
+        const CalibrationGroup* deconv = c.groupFor("conv_transpose", Bound::Compute);
+        QVERIFY(deconv && deconv->opClass == "all" && deconv->samples == 3);
+        const CalibrationGroup* memory = c.groupFor("elementwise", Bound::Memory);
+        QVERIFY(memory && memory->opClass == "all" && memory->bound == Bound::Memory);
+        QCOMPARE(memory->samples, 0); // borrowed from the compute side
+        QCOMPARE(memory->efficiency, deconv->efficiency);
+    }
+
+    // Applied to the default U-Net: every row at efficiency 1/2 and no overhead takes twice its bound; the
+    // calibrated view doubles the time, halves throughput and attained rate and keeps every share.
+    void appliedToAReport()
+    {
+        const Device d = test::roundDevice();
+        Report report = *analyzeConfig(Config {}, { d }).report;
+        Calibration c;
+        c.deviceId = d.id;
+        for (Bound side : { Bound::Compute, Bound::Memory })
+            c.groups.push_back({ "all", side, 0, 0.5, 10, 0, 1, 0, 0 });
+        Report other = report;
+        c.deviceId = "not-this-one";
+        QCOMPARE(applyCalibration(other, c, "cal.json"), 0);
+        QCOMPARE(other.results[0].totals.calibratedTime, -1.0);
+        c.deviceId = d.id;
+        QCOMPARE(applyCalibration(report, c, "cal.json"), 1);
+        const DeviceResult& r = report.results[0];
+        QCOMPARE(r.calibration, std::string("cal.json"));
+        for (const LayerResult& l : r.layers)
+            RFX_COMPARE_REL(l.calibratedTime, 2 * l.time, 1e-12);
+        RFX_COMPARE_REL(r.totals.calibratedTime, 2 * r.totals.time, 1e-12);
+
+        const Report view = calibratedView(report);
+        const DeviceResult& v = view.results[0];
+        QVERIFY(v.timesCalibrated);
+        RFX_COMPARE_REL(v.totals.time, 2 * r.totals.time, 1e-12);
+        QCOMPARE(v.totals.boundTime, r.totals.time);
+        RFX_COMPARE_REL(v.totals.throughput, r.totals.throughput / 2, 1e-12);
+        RFX_COMPARE_REL(v.totals.peakShare, r.totals.peakShare / 2, 1e-12);
+        for (size_t i = 0; i < r.layers.size(); ++i) {
+            RFX_COMPARE_REL(v.layers[i].share, r.layers[i].share, 1e-12);
+            QCOMPARE(v.layers[i].boundTime, r.layers[i].time);
+        }
+        // Taking the view twice changes nothing more.
+        QCOMPARE(calibratedView(view).results[0].totals.time, v.totals.time);
+    }
+
+    // An overhead moves time towards the many small rows: 1 ms on each of the U-Net's rows.
+    void overheadShiftsTheShares()
+    {
+        const Device d = test::roundDevice();
+        Report report = *analyzeConfig(Config {}, { d }).report;
+        Calibration c;
+        c.deviceId = d.id;
+        for (Bound side : { Bound::Compute, Bound::Memory })
+            c.groups.push_back({ "all", side, 1e-3, 1, 10, 0, 1, 0, 0 });
+        applyCalibration(report, c, "cal.json");
+        const DeviceResult& r = report.results[0];
+        RFX_COMPARE_REL(r.totals.calibratedTime, r.totals.time + 1e-3 * double(r.layers.size()), 1e-12);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCalibration)
+#include "tst_calibration.moc"
