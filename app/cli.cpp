@@ -30,12 +30,15 @@ std::vector<Registered>& registry()
 
 std::string usage()
 {
-    std::string u = "usage: roofline-cli analyze [configuration options] [--format table|json|csv|markdown|latex]\n"
+    std::string u = "usage: roofline-cli analyze [configuration options] [--calibration CAL.json]\n"
+                    "                            [--format table|json|csv|markdown|latex]\n"
                     "       roofline-cli devices [--format table|json]\n"
                     "       roofline-cli networks [--model FILE]... [--format table|json] [--format-help]\n"
                     "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
                     "                         [configuration options] [--format table|json|csv]\n"
-                    "       roofline-cli compare MEASUREMENTS [configuration options] [--format table|csv]\n"
+                    "       roofline-cli compare MEASUREMENTS [configuration options] [--calibration CAL.json]\n"
+                    "                            [--format table|csv]\n"
+                    "       roofline-cli calibrate MEASUREMENTS --device ID [configuration options] --output CAL.json|-\n"
                     "       roofline-cli measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]\n"
                     "       roofline-cli measure --network [configuration options] [--quick|--full] [--output FILE|-]\n";
     for (const Registered& r : registry())
@@ -57,7 +60,13 @@ void printHelp(std::ostream& out)
            "  tune                       sweep batch, GPU count and clock; Pareto front of time against energy\n"
            "                             and the configurations with least time, energy and energy x delay\n"
            "  compare                    measured layer times (plain CSV, ncu --csv, PyTorch trace) against the\n"
-           "                             model's bounds on the first --device: efficiency, error, what did not map\n"
+           "                             model's bounds on the first --device: efficiency, error, what did not map;\n"
+           "                             --calibration: the calibrated prediction and its error, per layer and in\n"
+           "                             total (fit on one configuration, check on another)\n"
+           "  calibrate                  fit how far this machine's kernels fall below the roofline (measured =\n"
+           "                             overhead + bound / efficiency, per operator class and bound side) from a\n"
+           "                             measurement file of the configured network on --device; write it as a\n"
+           "                             calibration file. analyze --calibration adds calibrated_time_s\n"
            "  measure                    micro-benchmark this machine's CPU (FMA peak per precision, cache and\n"
            "                             DRAM bandwidth) and write a device file to the user device folder;\n"
            "                             --network: run every row of the configured network on this CPU with\n"
@@ -117,6 +126,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runTune(rest, out, err, exeDir);
     if (command == "compare")
         return runCompare(rest, out, err, exeDir);
+    if (command == "calibrate")
+        return runCalibrate(rest, out, err, exeDir);
     if (command == "measure") {
         std::vector<std::string> measureArgs = rest;
         if (const auto it = std::find(measureArgs.begin(), measureArgs.end(), "--network"); it != measureArgs.end()) {

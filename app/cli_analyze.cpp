@@ -12,9 +12,16 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
 {
     ConfigOptions options;
     CommonOptions common;
-    for (size_t i = 0; i < args.size(); ++i)
+    std::string calibration;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (auto code = takeCalibrationOption(args, i, calibration, err)) {
+            if (*code != ExitOk)
+                return *code;
+            continue;
+        }
         if (auto code = takeOption(args, i, options, common, "analyze", err))
             return *code;
+    }
     if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
         && common.format != "latex")
         return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
@@ -27,6 +34,8 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << configFailure(options.config, outcome.error) << "\n";
         return ExitUsage;
     }
+    if (auto code = applyCalibrationFile(calibration, *outcome.report, err))
+        return *code;
     for (const Diagnostic& d : outcome.report->diagnostics)
         err << toString(d) << "\n";
     if (common.format == "json")

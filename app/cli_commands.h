@@ -1,11 +1,13 @@
 #pragma once
 // Internal to app/: what roofline-cli's subcommands share. Each subcommand is one file
-// (cli_analyze.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp, cli_measure_network.cpp,
+// (cli_analyze.cpp, cli_calibrate.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp, cli_measure_network.cpp,
 // cli_networks.cpp; export and reproduce in cli_export.cpp and cli_reproduce.cpp, which need Qt),
 // over the options below (cli_options.cpp) and the configuration options of core/io/options.h.
 
 #include "cli.h"
+#include "measurements.h"
 #include "options.h"
+#include "roofline.h"
 
 #include <filesystem>
 #include <optional>
@@ -42,9 +44,32 @@ std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptio
 /// never half of one; false after saying why on `err`.
 bool writeFileAtomically(const std::filesystem::path& target, const std::string& text, std::ostream& err);
 
+/// Takes args[i] when it is --calibration FILE: nothing when it is not; ExitOk when taken, or the usage
+/// error's exit code.
+std::optional<int> takeCalibrationOption(const std::vector<std::string>& args, size_t& i, std::string& file, std::ostream& err);
+/// Loads the calibration file (when `file` is not empty) and applies it to the report's device of its
+/// id; the exit code after saying why when the file is bad or names no device analysed.
+std::optional<int> applyCalibrationFile(const std::string& file, Report& report, std::ostream& err);
+
+/// The current UTC time in strftime's `format`.
+std::string utcNow(const char* format);
+
+/// A measurement file held against the configured network on the first chosen device (calibrated
+/// with `calibration` when it is not empty).
+struct MeasuredRun {
+    MeasurementSet set;
+    Report report;
+    Comparison comparison;
+};
+/// Loads, analyses and compares; the exit code after saying why when a step fails.
+std::optional<int> compareMeasurementFile(const std::string& file, const ConfigOptions& options, const CommonOptions& common,
+    const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err, MeasuredRun& run);
+
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// roofline-cli calibrate (cli_calibrate.cpp).
+int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".

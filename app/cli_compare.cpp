@@ -10,10 +10,15 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
 {
     ConfigOptions options;
     CommonOptions common;
-    std::string file;
+    std::string file, calibration;
     for (size_t i = 0; i < args.size(); ++i) {
         if (!args[i].starts_with("--") && file.empty()) {
             file = args[i];
+            continue;
+        }
+        if (auto code = takeCalibrationOption(args, i, calibration, err)) {
+            if (*code != ExitOk)
+                return *code;
             continue;
         }
         if (auto code = takeOption(args, i, options, common, "compare", err))
@@ -23,21 +28,12 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         return usageError(err, "compare: which measurement file? (roofline-cli compare FILE [options])");
     if (common.format != "table" && common.format != "csv")
         return usageError(err, "--format: expected table or csv, got '" + common.format + "'");
-    const MeasurementSet set = loadMeasurements(file);
-    for (const Diagnostic& d : set.diagnostics)
-        err << toString(d) << "\n";
-    if (!set.ok())
-        return ExitFailure;
-    std::vector<Device> chosen;
-    if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
+    MeasuredRun run;
+    if (auto code = compareMeasurementFile(file, options, common, calibration, exeDir, err, run))
         return *code;
-    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
-    if (!outcome.report) {
-        err << configFailure(options.config, outcome.error) << "\n";
-        return ExitUsage;
-    }
-    const DeviceResult& r = outcome.report->results.front();
-    const Comparison c = compareMeasurements(set, r);
+    const DeviceResult& r = run.report.results.front();
+    const Comparison& c = run.comparison;
+    const MeasurementSet& set = run.set;
     out << (common.format == "csv" ? comparisonToCsv(c, r) : comparisonToTable(c, r, set));
     return out ? ExitOk : ExitFailure;
 }

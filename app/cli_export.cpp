@@ -2,7 +2,10 @@
 // with a sidecar that reproduces them (reproduce: cli_reproduce.cpp).
 #include "cli_export.h"
 
+#include "calibration.h"
+
 #include "cli.h"
+#include "cli_commands.h"
 #include "figure.h"
 #include "figurerenderer.h"
 #include "measurements.h"
@@ -76,6 +79,10 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
             return ExitUsage;
         }
     }
+    if (auto code = applyCalibrationFile(spec.calibration, *outcome.report, err))
+        return *code;
+    if (!spec.calibration.empty())
+        *outcome.report = calibratedView(*outcome.report);
     FigureSpec resolved = spec;
     resolved.devices.clear();
     for (const Device& d : devices)

@@ -16,18 +16,6 @@
 
 namespace rfx {
 
-namespace {
-
-std::string utcNow()
-{
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", std::gmtime(&t));
-    return buf;
-}
-
-} // namespace
-
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
@@ -89,7 +77,7 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         err << "roofline-cli: measure: " << m.error << "\n";
         return ExitUsage;
     }
-    const std::string csv = networkMeasurementCsv(m, configToArgs(options.config), utcNow());
+    const std::string csv = networkMeasurementCsv(m, configToArgs(options.config), utcNow("%Y-%m-%dT%H:%MZ"));
     std::ostream& report = output == "-" ? err : out; // the CSV on stdout leaves the summary to stderr
     if (output == "-")
         out << csv;

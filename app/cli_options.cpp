@@ -2,6 +2,10 @@
 // errors, the device library and the device choice.
 #include "cli_commands.h"
 
+#include "measurements.h"
+
+#include <ctime>
+
 #include "device_loader.h"
 #include "networks.h"
 #include "onnx_model.h"
@@ -164,6 +168,37 @@ bool writeFileAtomically(const std::filesystem::path& target, const std::string&
     if (ec)
         err << "roofline-cli: cannot write " << target.string() << ": " << ec.message() << "\n";
     return !ec;
+}
+
+std::string utcNow(const char* format)
+{
+    const std::time_t t = std::time(nullptr);
+    char buf[64];
+    std::strftime(buf, sizeof buf, format, std::gmtime(&t));
+    return buf;
+}
+
+std::optional<int> compareMeasurementFile(const std::string& file, const ConfigOptions& options, const CommonOptions& common,
+    const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err, MeasuredRun& run)
+{
+    run.set = loadMeasurements(file);
+    for (const Diagnostic& d : run.set.diagnostics)
+        err << toString(d) << "\n";
+    if (!run.set.ok())
+        return ExitFailure;
+    std::vector<Device> chosen;
+    if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
+        return code;
+    AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
+    if (!outcome.report) {
+        err << configFailure(options.config, outcome.error) << "\n";
+        return ExitUsage;
+    }
+    run.report = std::move(*outcome.report);
+    if (auto code = applyCalibrationFile(calibration, run.report, err))
+        return code;
+    run.comparison = compareMeasurements(run.set, run.report.results.front());
+    return std::nullopt;
 }
 
 } // namespace rfx

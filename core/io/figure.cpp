@@ -136,6 +136,9 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
         + (s.measurements.empty() ? std::string()
                                   : ". Diamonds: measured (" + std::filesystem::path(s.measurements).filename().string()
                      + (s.measuredDevice.empty() ? std::string() : ", on " + s.measuredDevice) + ")")
+        + (s.calibration.empty() ? std::string()
+                                 : ". Times calibrated with " + std::filesystem::path(s.calibration).filename().string()
+                     + " (points at the calibrated rate)")
         + ". Roofline Explorer " + kVersion;
 }
 
@@ -155,6 +158,7 @@ std::string figureToJson(const FigureSpec& s)
         { "devices", s.devices },
         { "view", json { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
                           { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice },
+                          { "calibration", s.calibration },
                           { "tick_style", s.powerTicks ? "power" : "plain" } } },
         { "export",
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
@@ -240,7 +244,8 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             }
             s.powerTicks = *it == "power";
         }
-        for (auto [key, field] : { std::pair { "measurements", &s.measurements }, std::pair { "measured_device", &s.measuredDevice } }) {
+        for (auto [key, field] : { std::pair { "measurements", &s.measurements }, std::pair { "measured_device", &s.measuredDevice },
+                 std::pair { "calibration", &s.calibration } }) {
             if (auto it = view->find(key); it != view->end()) {
                 if (!it->is_string()) {
                     error = std::string("view.") + key + ": wrong type";
@@ -302,6 +307,8 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.insert(a.end(), { "--measurements", s.measurements });
     if (!s.measuredDevice.empty())
         a.insert(a.end(), { "--measured-device", s.measuredDevice });
+    if (!s.calibration.empty())
+        a.insert(a.end(), { "--calibration", s.calibration });
     if (s.transparent)
         a.push_back("--transparent");
     if (!s.caption)

@@ -22,6 +22,7 @@ struct FigureSpec {
     bool powerTicks = false; ///< tick labels as powers of ten (10⁻², 10³) instead of plain numbers
     std::string measurements; ///< a measurement file (plain CSV, ncu CSV, PyTorch trace) drawn beside the model
     std::string measuredDevice; ///< the device id it was measured on; empty: the first device
+    std::string calibration; ///< a calibration file: its device's times (and points) are the calibrated ones
     LayerFilter filter;
 
     Format format = Format::Png;

@@ -105,6 +105,10 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
             if (!takeValue())
                 return false;
             s.measurements = value;
+        } else if (arg == "--calibration") {
+            if (!takeValue())
+                return false;
+            s.calibration = value;
         } else if (arg == "--measured-device") {
             if (!takeValue())
                 return false;
@@ -159,6 +163,8 @@ std::string exportOptionsHelp()
            "  --tick-style plain|power   tick labels as plain numbers (default) or powers of ten\n"
            "  --measurements FILE        measured layer times drawn beside the model (CSV, ncu CSV, trace)\n"
            "  --measured-device ID       the device they were measured on (default: the first)\n"
+           "  --calibration CAL.json     that device's times calibrated (roofline-cli calibrate): its points at\n"
+           "                             the calibrated rate, the caption stamped\n"
            "  --only-convolutions, --top N   the layer filters of the window\n"
            "  --transparent              no background\n"
            "  --no-caption               no caption line under the figure\n"

@@ -39,6 +39,12 @@ Run cli(std::vector<std::string> args)
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
+std::string readAll(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -337,6 +343,98 @@ private slots:
         r = cli({ "measure", "--network", "--image", "7" });
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "impossible configuration"), r.err.c_str());
+    }
+
+    // calibrate, analyze --calibration and compare --calibration on synthetic measurements that follow
+    // the model exactly: every row measured = 10 us + bound / 0.5 (RTX 2060 Super, U-Net 128, same
+    // padding). The fit must return those figures, and predict a batch of 4 it was not fitted on exactly.
+    void calibrateAndApply()
+    {
+        QTemporaryDir dir;
+        auto synthetic = [&](const std::vector<std::string>& config, const QString& name) {
+            std::vector<std::string> args { "analyze", "--device", "rtx-2060-super", "--format", "json" };
+            args.insert(args.end(), config.begin(), config.end());
+            const Run a = cli(args);
+            const auto rows = nlohmann::json::parse(a.out)["results"][0]["layers"];
+            std::string csv = "layer,time_s\n";
+            for (const auto& row : rows)
+                csv += row["name"].get<std::string>() + ',' + nlohmann::json(10e-6 + row["time_s"].get<double>() / 0.5).dump() + '\n';
+            const QString path = dir.filePath(name);
+            QVERIFY(test::writeFile(path, QByteArray::fromStdString(csv)));
+        };
+        const std::vector<std::string> fit { "--image", "128", "--padding", "same" };
+        const std::vector<std::string> heldOut { "--image", "128", "--padding", "same", "--batch", "4" };
+        synthetic(fit, QStringLiteral("b1.csv"));
+        synthetic(heldOut, QStringLiteral("b4.csv"));
+        const std::string b1 = dir.filePath(QStringLiteral("b1.csv")).toStdString();
+        const std::string b4 = dir.filePath(QStringLiteral("b4.csv")).toStdString();
+        const std::string cal = dir.filePath(QStringLiteral("unet.cal.json")).toStdString();
+
+        Run r = cli({ "calibrate", b1, "--image", "128", "--padding", "same", "--device", "rtx-2060-super", "--output", cal });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(contains(r.out, "conv            compute") && contains(r.out, "wrote " + cal), r.out.c_str());
+        const auto doc = nlohmann::json::parse(readAll(cal));
+        QCOMPARE(doc["device"].get<std::string>(), std::string("rtx-2060-super"));
+        QVERIFY(doc["fitted_on"].get<std::string>().starts_with("--model unet --height 128 --width 128"));
+        for (const auto& g : doc["groups"]) {
+            // The four up-convolutions all have one bound (each level halves the channels and doubles the
+            // extent): overhead and efficiency cannot be told apart there, and the fit takes no overhead.
+            if (g["class"] == "conv_transpose") {
+                QCOMPARE(g["overhead_s"].get<double>(), 0.0);
+                continue;
+            }
+            RFX_COMPARE_REL(g["efficiency"].get<double>(), 0.5, 1e-9);
+            RFX_COMPARE_REL(g["overhead_s"].get<double>(), 10e-6, 1e-6);
+        }
+
+        // analyze --calibration: calibrated_time_s on every row and in the totals, for another batch.
+        r = cli({ "analyze", "--image", "128", "--padding", "same", "--batch", "4", "--device", "rtx-2060-super", "--calibration", cal,
+            "--format", "json" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto result = nlohmann::json::parse(r.out)["results"][0];
+        QCOMPARE(result["device"]["calibration"].get<std::string>(), cal);
+        double sum = 0;
+        for (const auto& row : result["layers"]) {
+            if (row["op"] != "conv_transpose")
+                RFX_COMPARE_REL(row["calibrated_time_s"].get<double>(), 10e-6 + 2 * row["time_s"].get<double>(), 1e-9);
+            sum += row["calibrated_time_s"].get<double>();
+        }
+        RFX_COMPARE_REL(result["totals"]["calibrated_time_s"].get<double>(), sum, 1e-9);
+        r = cli({ "analyze", "--image", "128", "--padding", "same", "--device", "rtx-2060-super", "--calibration", cal, "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, ",energy_j,calibrated_time_s\n") && contains(r.out, "\nrtx-2060-super,(total),total,"), r.out.c_str());
+        r = cli({ "analyze", "--image", "128", "--padding", "same", "--device", "rtx-2060-super", "--calibration", cal });
+        QVERIFY2(contains(r.out, "calibrated with " + cal + ": "), r.out.c_str());
+
+        // compare --calibration on the held-out batch: the calibrated prediction's error per layer and in total.
+        r = cli({ "compare", b4, "--image", "128", "--padding", "same", "--batch", "4", "--device", "rtx-2060-super",
+            "--calibration", cal });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(contains(r.out, "calibrated") && contains(r.out, "cal. err"), r.out.c_str());
+        QVERIFY2(contains(r.out, "calibrated (" + cal + "): ") && contains(r.out, " against the measured total"), r.out.c_str());
+        r = cli({ "compare", b4, "--image", "128", "--padding", "same", "--batch", "4", "--device", "rtx-2060-super",
+            "--calibration", cal, "--format", "csv" });
+        QVERIFY2(contains(r.out, ",calibrated_s,calibrated_error\n") && contains(r.out, "\n(total),"), r.out.c_str());
+
+        // What goes wrong says where.
+        r = cli({ "analyze", "--device", "h100-sxm", "--calibration", cal });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "the calibration is for 'rtx-2060-super'") && contains(r.err, "--device rtx-2060-super"), r.err.c_str());
+        const std::string bad = dir.filePath(QStringLiteral("bad.cal.json")).toStdString();
+        QVERIFY(test::writeFile(QString::fromStdString(bad), "{\"schema\": 1, \"kind\": \"roofline-explorer calibration\"}"));
+        r = cli({ "analyze", "--device", "rtx-2060-super", "--calibration", bad });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "error: " + bad + ": device: missing"), r.err.c_str());
+        r = cli({ "analyze", "--calibration" });
+        QCOMPARE(r.code, 2);
+        r = cli({ "calibrate", b1, "--output", cal });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--device: which device's roofline"), r.err.c_str());
+        r = cli({ "calibrate", b1, "--device", "rtx-2060-super" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--output: where to write"), r.err.c_str());
+        r = cli({ "calibrate", b1, "--device", "rtx-2060-super", "--output", "/proc/nope/x.cal.json" });
+        QCOMPARE(r.code, 1);
     }
 
     void allDevices()

@@ -1,0 +1,128 @@
+// roofline-cli calibrate: fits this machine's kernels against the roofline (measured ~ overhead + bound /
+// efficiency per operator class and bound side) from a measurement file, and writes the calibration file
+// that analyze, compare and the window apply with --calibration / View > Calibrated times.
+#include "cli_commands.h"
+
+#include "calibration_file.h"
+#include "format.h"
+#include "measurements.h"
+#include "roofline.h"
+#include "version.h"
+
+#include <cmath>
+#include <ctime>
+#include <numeric>
+
+namespace rfx {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& args)
+{
+    return std::accumulate(args.begin(), args.end(), std::string(),
+        [](const std::string& a, const std::string& b) { return a.empty() ? b : a + ' ' + b; });
+}
+
+} // namespace
+
+std::optional<int> takeCalibrationOption(const std::vector<std::string>& args, size_t& i, std::string& file, std::ostream& err)
+{
+    const SplitOption split = splitOption(args[i]);
+    if (split.name != "--calibration")
+        return std::nullopt;
+    if (!split.value && i + 1 >= args.size())
+        return usageError(err, "--calibration: which calibration file? (from roofline-cli calibrate)");
+    file = split.value ? *split.value : args[++i];
+    return ExitOk;
+}
+
+std::optional<int> applyCalibrationFile(const std::string& file, Report& report, std::ostream& err)
+{
+    if (file.empty())
+        return std::nullopt;
+    const CalibrationLoad load = loadCalibration(file);
+    for (const Diagnostic& d : load.diagnostics)
+        err << toString(d) << "\n";
+    if (!load.calibration)
+        return ExitUsage;
+    if (applyCalibration(report, *load.calibration, file) == 0) {
+        err << "roofline-cli: " << file << ": device: the calibration is for '" << load.calibration->deviceId
+            << "', which is not among the devices analysed (add --device " << load.calibration->deviceId << ")\n";
+        return ExitUsage;
+    }
+    return std::nullopt;
+}
+
+int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    ConfigOptions options;
+    CommonOptions common;
+    std::string file, output;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (!args[i].starts_with("--") && file.empty()) {
+            file = args[i];
+            continue;
+        }
+        const SplitOption split = splitOption(args[i]);
+        if (split.name == "--output") {
+            if (!split.value && i + 1 >= args.size())
+                return usageError(err, "--output: missing value");
+            output = split.value ? *split.value : args[++i];
+            continue;
+        }
+        if (auto code = takeOption(args, i, options, common, "calibrate", err))
+            return *code;
+    }
+    if (file.empty())
+        return usageError(err, "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS --device ID --output CAL.json)");
+    if (output.empty())
+        return usageError(err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
+    if (options.devices.empty())
+        return usageError(err, "calibrate: --device: which device's roofline the measurements ran on (for this CPU: this-machine)");
+    MeasuredRun run;
+    if (auto code = compareMeasurementFile(file, options, common, {}, exeDir, err, run))
+        return *code;
+    const MeasurementSet& set = run.set;
+    const DeviceResult& r = run.report.results.front();
+    const Comparison& c = run.comparison;
+    Calibration cal;
+    try {
+        cal = fitCalibration(calibrationSamples(c, r));
+    } catch (const std::invalid_argument& e) {
+        err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
+            << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";
+        return ExitFailure;
+    }
+    cal.deviceId = r.device.id;
+    cal.deviceName = r.device.name;
+    cal.measurements = file;
+    cal.fittedOn = joined(configToArgs(options.config));
+    cal.created = utcNow("%Y-%m-%d");
+    cal.tool = std::string("Roofline Explorer ") + kVersion;
+    const std::string doc = calibrationToJson(cal);
+    if (output == "-")
+        out << doc;
+    else if (!writeFileAtomically(output, doc, err))
+        return ExitFailure;
+
+    // The fit, and how it does on the rows it was fitted on (held-out work: compare --calibration).
+    std::ostream& report = output == "-" ? err : out;
+    report << calibrationToTable(cal);
+    Report calibrated = run.report;
+    applyCalibration(calibrated, cal, output == "-" ? "the fit" : output);
+    const Comparison fitted = compareMeasurements(set, calibrated.results.front());
+    if (fitted.measuredTotal > 0)
+        report << "on the rows fitted (" << fitted.layers.size() << " of " << r.layers.size() << "): measured "
+               << formatTime(fitted.measuredTotal) << ", bound " << formatTime(fitted.boundTotal) << " ("
+               << formatPercent(fitted.boundTotal / fitted.measuredTotal) << " of it reached), calibrated "
+               << formatTime(fitted.calibratedTotal) << " (" << formatSignedPercent(fitted.calibratedTotal / fitted.measuredTotal - 1)
+               << ")\n";
+    if (!c.unmatched.empty())
+        report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
+    if (output != "-")
+        report << "wrote " << output << "; apply it with: roofline-cli analyze --device " << cal.deviceId
+               << " --calibration " << output << "\n";
+    return report ? ExitOk : ExitFailure;
+}
+
+} // namespace rfx
