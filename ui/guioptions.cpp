@@ -63,6 +63,10 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             if (!needValue())
                 return o;
             o.measurements = value;
+        } else if (arg == QLatin1String("--calibration")) {
+            if (!needValue())
+                return o;
+            o.calibration = value;
         } else if (arg == QLatin1String("--no-restore")) {
             o.noRestore = true;
         } else if (arg == QLatin1String("--screenshot")) {
@@ -115,6 +119,7 @@ QString guiHelpText()
                           "  --preset NAME              start on a preset (Presets menu): classic, study-2022, or\n"
                           "                             energy-study (opens the energy and tuning view)\n"
                           "  --measurements FILE        import measured timings (plain CSV, ncu --csv, PyTorch trace)\n"
+                          "  --calibration CAL.json     open a calibration and show calibrated times (View menu)\n"
                           "  --screenshot FILE.png      render the window for the given options to FILE.png and exit\n"
                           "  --size WxH                 window size (screenshots default to 1600x1000)\n"
                           "  --devices-dir DIR          also load device files from DIR\n"

@@ -17,6 +17,7 @@ struct GuiOptions {
     bool overlay = false;
     bool presentation = false; ///< --presentation: start in presentation mode (type 1.5x)
     QString measurements; ///< --measurements FILE: import measured timings at start
+    QString calibration; ///< --calibration CAL.json: open a calibration at start, calibrated times shown
     int preset = -1; ///< --preset classic|study-2022|energy-study: 0, 1, 2 (Presets menu); -1 none
     bool noRestore = false; ///< --no-restore: ignore the saved configuration and layout
     QStringList deviceDirs;

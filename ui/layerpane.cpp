@@ -131,11 +131,13 @@ void LayerPane::setReport(const Report& report)
     for (int column : { int(LayerTableModel::Algorithm), int(LayerTableModel::Extra), int(LayerTableModel::Workspace) })
         setColumnShown(column, algorithms);
     updateLevelColumns();
-    m_reportKind = QStringLiteral("%1|%2|%3|%4|%5")
+    // Calibrated times rename the Time and Error columns ("Calibrated time"): fit them again then too.
+    m_reportKind = QStringLiteral("%1|%2|%3|%4|%5|%6")
                        .arg(QString::fromStdString(c.model), deviceId())
                        .arg(int(c.mode))
                        .arg(algorithms)
-                       .arg(m_model->rowCount());
+                       .arg(m_model->rowCount())
+                       .arg(m_model->calibrated());
 }
 
 void LayerPane::showDevice(const Report& report)

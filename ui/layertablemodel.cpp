@@ -45,9 +45,12 @@ void LayerTableModel::setReport(const Report& report, int device)
     m_memoryColor = dark ? QColor(0xff, 0x9e, 0x5e) : QColor(0xb3, 0x40, 0x00);
     m_computeColor = dark ? QColor(0x7a, 0xb8, 0xff) : QColor(0x0b, 0x4f, 0x9c);
     if (sameRows) {
+        const bool wasCalibrated = calibrated();
         m_report = report;
         m_device = newDevice;
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        if (calibrated() != wasCalibrated) // "Time" becomes "Calibrated time", and back
+            emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
         return;
     }
     beginResetModel();
@@ -73,6 +76,12 @@ const LayerComparison* LayerTableModel::measured(int row) const
     if (!m_comparison || row < 0 || size_t(row) >= m_measuredRow.size() || m_measuredRow[size_t(row)] < 0)
         return nullptr;
     return &m_comparison->layers[size_t(m_measuredRow[size_t(row)])];
+}
+
+bool LayerTableModel::calibrated() const
+{
+    const DeviceResult* d = deviceResult();
+    return d && d->timesCalibrated;
 }
 
 const DeviceResult* LayerTableModel::deviceResult() const
@@ -149,7 +158,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                 return qs(formatTime(m->measured, true));
             if (index.column() == OfBound)
                 return QString(qs(formatPercent(m->efficiency)) + (m->aboveRoof ? QStringLiteral(" \u26a0") : QString()));
-            return QString((m->error >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + qs(formatPercent(std::abs(m->error))));
+            // With calibrated times shown, the error is the calibrated prediction's against the measured time.
+            const double e = d->timesCalibrated && m->calibrated >= 0 ? m->calibratedError : m->error;
+            return qs(formatSignedPercent(e, true));
         }
         case Share:
             return qs(formatPercent(l.share));
@@ -192,7 +203,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case OfBound:
             return measured(index.row()) ? measured(index.row())->efficiency : -1.0;
         case Error:
-            return measured(index.row()) ? measured(index.row())->error : -1e300;
+            if (const LayerComparison* m = measured(index.row()))
+                return d->timesCalibrated && m->calibrated >= 0 ? m->calibratedError : m->error;
+            return -1e300;
         case Share:
             return l.share;
         }
@@ -280,7 +293,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case Bound:
             return tr("Bound");
         case Time:
-            return tr("Time");
+            return calibrated() ? tr("Calibrated time") : tr("Time");
         case Energy:
             return tr("Energy");
         case Measured:
@@ -288,7 +301,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case OfBound:
             return tr("Of bound");
         case Error:
-            return tr("Error");
+            return calibrated() ? tr("Cal. error") : tr("Error");
         case Share:
             return tr("Share of time");
         }
@@ -329,6 +342,10 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound; "
                       "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
         case Time:
+            if (calibrated())
+                return tr("Calibrated time: overhead + bound / efficiency, fitted per operator class and bound side on "
+                          "this machine's measured kernels (%1); the roofline bound is in each point's tooltip")
+                    .arg(qs(deviceResult()->calibration));
             return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
         case Measured:
             return tr("Measured time from the imported file (File \u25b8 Import measurements), summed over the rows "
@@ -337,7 +354,8 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Efficiency: the roofline bound divided by the measured time, the share of the bound reached. "
                       "\u26a0: faster than the roof allows (units, or an FMA counted as one FLOP)");
         case Error:
-            return tr("Model error: measured time / bound \u2212 1");
+            return calibrated() ? tr("Calibrated prediction's error: calibrated time / measured time \u2212 1")
+                                : tr("Model error: measured time / bound \u2212 1");
         case Energy:
             return tr("Energy of the row on one GPU: idle power x time + compute share of the dynamic power x busy "
                       "time x V\u00b2 + DRAM share x transfer time (README \u201cEnergy, clocks and multi-GPU\u201d)");

@@ -35,6 +35,8 @@ public:
     /// Measured timings for the shown device (nothing: no measurement columns' content).
     void setComparison(const std::optional<Comparison>& comparison);
     const DeviceResult* deviceResult() const;
+    /// The shown device's times are calibrated (View > Calibrated times): Time and Error say so.
+    bool calibrated() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "algorithmmenu.h"
+#include "calibrationview.h"
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     , m_sessions(new SessionController(this))
     , m_export(new ExportController(this))
     , m_measured(new MeasurementsView(m_pane, m_charts, this))
+    , m_calibration(new CalibrationView(this, this))
     , m_teaching(nullptr)
     , m_opener(new ModelOpener(this))
 {
@@ -117,6 +119,11 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         if (!importMeasurements(options.measurements, &error))
             showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
+    if (!options.calibration.isEmpty()) {
+        QString error;
+        if (!m_calibration->open(options.calibration, &error))
+            showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
+    }
     m_sessions->start({ m_config, m_deviceIds });
 }
 
@@ -167,6 +174,7 @@ void MainWindow::connectParts()
     connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
     connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
     connect(m_measured, &MeasurementsView::changed, this, &MainWindow::updateMeasurements);
+    connect(m_calibration, &CalibrationView::changed, this, &MainWindow::recompute);
     connect(m_picker, &DevicePicker::checkedChanged, this, &MainWindow::setDevices);
     connect(m_charts, &ChartArea::layerClicked, this, [this](int layer, int device) {
         if (!m_charts->overlay() && device != m_pane->device() && m_report && device < int(m_report->results.size()))
@@ -255,6 +263,7 @@ void MainWindow::recompute()
     m_controls->clearProblem();
     m_charts->setProblem(QString());
     m_report = std::move(outcome.report);
+    m_calibration->apply(*m_report); // calibrated times beside the bounds; in their place when shown
     updateEnergy();
     const qint64 analysisNs = timer.nsecsElapsed();
 

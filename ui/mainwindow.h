@@ -33,6 +33,7 @@ class ExportController;
 class LayerPane;
 class LayerTableModel;
 class MeasurementsView;
+class CalibrationView;
 class ModelOpener;
 class SessionController;
 class Teaching;
@@ -104,6 +105,12 @@ public:
     QString measureThisNetwork(const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts,
         QString* summary = nullptr);
 
+    /// Calibrated times (CalibrationView): File > Open calibration, Tools > Calibrate, View > Calibrated times.
+    CalibrationView* calibrationView() const { return m_calibration; }
+    /// Tools > Calibrate from the measurements without the dialogs: fits the imported measurements
+    /// against the table's device, writes `path` and shows calibrated times; `summary` says how the fit did.
+    bool calibrateFromMeasurements(const QString& path, QString* summary, QString* error);
+
     QTextBrowser* explainView() const;
     void setPresentationMode(bool on);
     /// Help > Guided tour: opens the tour beside the charts.
@@ -136,6 +143,8 @@ private:
     void selectLayer(int layer);
     void updateEnergy();
     void updateMeasurements();
+    /// Tools > Calibrate: asks where to save (the user's calibration folder proposed), then calibrates.
+    bool calibrateInteractive(QString* summary, QString* error);
     void restoreSettings(const GuiOptions& options);
     void saveSettings() const;
     void reloadDevices();
@@ -164,6 +173,7 @@ private:
     SessionController* m_sessions;
     ExportController* m_export;
     MeasurementsView* m_measured;
+    CalibrationView* m_calibration;
     Teaching* m_teaching;
     ModelOpener* m_opener;
 };

@@ -2,6 +2,8 @@
 // the work to the part that does it (sessions, export, measurements, teaching, the chart area).
 #include "mainwindow.h"
 
+#include "calibrationview.h"
+
 #include "chartarea.h"
 #include "exportcontroller.h"
 #include "helpdialogs.h"
@@ -13,6 +15,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -46,6 +49,14 @@ void MainWindow::buildMenus()
             QMessageBox::warning(this, tr("Import measurements"), error);
     });
     file->addAction(tr("C&lear measurements"), this, &MainWindow::clearMeasurements);
+    file->addAction(tr("Open c&alibration\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open calibration"),
+            QFileInfo(CalibrationView::defaultPath(QStringLiteral("x"))).absolutePath(),
+            tr("Calibrations (*.cal.json *.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !m_calibration->open(path, &error))
+            QMessageBox::warning(this, tr("Open calibration"), error);
+    })->setToolTip(tr("Times calibrated to a machine's measured kernels (from Tools \u25b8 Calibrate or roofline-cli calibrate)"));
     file->addSeparator();
     file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
     file->addSeparator();
@@ -86,6 +97,18 @@ void MainWindow::buildMenus()
         else if (!summary.isEmpty())
             QMessageBox::warning(this, tr("Measure this network"), summary);
     })->setToolTip(tr("Run every row of the network alone on this CPU (oneDNN) and show the measured times under this machine's roofline"));
+    tools->addAction(tr("&Calibrate from the measurements\u2026"), this, [this] {
+        QString summary, error;
+        if (!calibrateInteractive(&summary, &error)) {
+            if (!error.isEmpty())
+                QMessageBox::warning(this, tr("Calibrate"), error);
+            return;
+        }
+        QMessageBox box(QMessageBox::Information, tr("Calibrate"), summary.section(QLatin1Char('\n'), 0, 0), QMessageBox::Ok, this);
+        box.setDetailedText(summary);
+        box.exec();
+    })->setToolTip(tr("Fit how far this machine's kernels fall below the roofline (overhead + bound / efficiency per "
+                      "operator class) from the imported measurements, save it, and show calibrated times"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
@@ -105,6 +128,7 @@ void MainWindow::buildMenus()
     powers->setCheckable(true);
     connect(powers, &QAction::toggled, m_charts, &ChartArea::setPowerTicks);
     view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
+    view->addAction(m_calibration->toggleAction());
     QAction* conv = view->addAction(tr("Only &convolutions"));
     conv->setCheckable(true);
     conv->setShortcut(QKeySequence(tr("Ctrl+K")));

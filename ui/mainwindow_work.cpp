@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 
 #include "algorithmmenu.h"
+#include "calibrationview.h"
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
@@ -20,6 +21,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QMimeData>
 #include <QSplitter>
 #include <QStatusBar>
@@ -183,7 +185,32 @@ FigureSpec MainWindow::currentFigure() const
         s.measurements = m_measured->measurements()->file; // the figure shows the diamonds the window shows
         s.measuredDevice = m_report->results[size_t(device)].device.id;
     }
+    if (m_calibration->shown())
+        s.calibration = m_calibration->file().toStdString(); // the figure shows the times the window shows
     return s;
+}
+
+bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary, QString* error)
+{
+    const int device = m_pane->device();
+    if (!m_measured->measurements() || !m_report) {
+        if (error)
+            *error = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
+                        "on this machine): the calibration is fitted on them.");
+        return false;
+    }
+    return m_calibration->calibrate(*m_measured->measurements(), *m_report, device, path, summary, error);
+}
+
+bool MainWindow::calibrateInteractive(QString* summary, QString* error)
+{
+    const int device = m_pane->device();
+    if (!m_measured->measurements() || !m_report || device < 0 || device >= int(m_report->results.size()))
+        return calibrateFromMeasurements(QString(), summary, error); // says what is missing
+    const QString id = qs(m_report->results[size_t(device)].device.id);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the calibration"), CalibrationView::defaultPath(id),
+        tr("Calibrations (*.cal.json)"));
+    return !path.isEmpty() && calibrateFromMeasurements(path, summary, error);
 }
 
 QMenu* MainWindow::layerAlgorithmMenu(int layer)

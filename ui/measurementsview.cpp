@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QLabel>
 
+#include <cmath>
+
 namespace rfx {
 
 namespace {
@@ -63,8 +65,15 @@ void MeasurementsView::show(const Report* report, int device)
     const Comparison c = compareMeasurements(*m_set, r);
     m_pane->model()->setComparison(c);
     m_charts->setMeasured(device, c);
-    m_status = tr("Measured: %1 (%2), %3 layers mapped %4 onto %5; %6 of the bound reached%7")
-                   .arg(QFileInfo(qs(m_set->file)).fileName(), qs(std::string(measurementFormatName(m_set->format))))
+    // The calibration's prediction against what was measured comes first, where the status bar shows it:
+    // on a configuration the calibration was not fitted on, this is its held-out error.
+    QString calibrated;
+    if (c.calibratedTotal >= 0 && c.measuredTotal > 0)
+        calibrated = tr(" calibrated %1 against %2 measured (%3, %4);")
+                         .arg(qs(formatTime(c.calibratedTotal)), qs(formatTime(c.measuredTotal)),
+                             qs(formatSignedPercent(c.calibratedTotal / c.measuredTotal - 1, true)), qs(r.calibration));
+    m_status = tr("Measured: %1 (%2):%3 %4 layers mapped %5 onto %6; %7 of the bound reached%8")
+                   .arg(QFileInfo(qs(m_set->file)).fileName(), qs(std::string(measurementFormatName(m_set->format))), calibrated)
                    .arg(c.layers.size())
                    .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
                        c.unmatched.empty() ? QString() : tr("; %n row(s) did not map", "", int(c.unmatched.size())));

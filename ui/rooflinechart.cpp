@@ -78,7 +78,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_measuredPoints->setBorderColor(darkPalette() ? Qt::white : Qt::black);
     m_measuredPoints->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 1.6));
     m_measuredAbove = new QScatterSeries;
-    m_measuredAbove->setName(tr("measured above the roof (check units)"));
+    m_measuredAbove->setName(tr("measured above the roof (cache, or check units)"));
     m_measuredAbove->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     m_measuredAbove->setMarkerSize(12);
     m_measuredAbove->setColor(QColor(0xd0, 0x00, 0x00));
@@ -232,7 +232,7 @@ void RooflineChart::setSelectedLayer(int layer)
     if (!m_devices.empty() && layer >= 0) {
         const DeviceResult& d = m_report.results[size_t(m_devices.front())];
         if (layer < int(d.layers.size()) && d.layers[size_t(layer)].intensity > 0)
-            pts.append(QPointF(d.layers[size_t(layer)].intensity, d.layers[size_t(layer)].attainable / m_scale));
+            pts.append(QPointF(d.layers[size_t(layer)].intensity, plottedRate(d.layers[size_t(layer)]) / m_scale));
     }
     if (!m_print)
         m_selection->replace(pts);
@@ -347,6 +347,12 @@ void RooflineChart::updateTitle(int hidden)
         title = m_print ? tr("<b>%n devices</b>", "", int(n))
                         : tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
     }
+    // Calibrated points sit at the rate their calibrated time gives, not on the roof: the chart says so.
+    for (size_t slot = 0; slot < n && !m_print; ++slot)
+        if (const DeviceResult& d = m_report.results[size_t(m_devices[slot])]; d.timesCalibrated) {
+            title += tr("<br><small>points at calibrated times (%1)</small>").arg(QString::fromStdString(d.calibration).toHtmlEscaped());
+            break;
+        }
     if (hidden > 0 && n > 0 && !m_print)
         title += tr("<br><small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>", "",
             hidden / int(std::max<size_t>(n, 1)));

@@ -135,11 +135,11 @@ void RooflineChart::fitToData()
         const auto visible = visibleLayers(d, m_filter);
         for (size_t i = 0; i < d.layers.size(); ++i) {
             const LayerResult& l = d.layers[i];
-            if (!visible[i] || l.intensity <= 0 || l.attainable <= 0)
+            if (!visible[i] || l.intensity <= 0 || plottedRate(l) <= 0)
                 continue;
             xmin = std::min(xmin, l.intensity);
             xmax = std::max(xmax, l.intensity);
-            ymin = std::min(ymin, l.attainable / m_scale);
+            ymin = std::min(ymin, plottedRate(l) / m_scale);
             for (double q : { l.l2Bytes, l.l1Bytes })
                 if (q > 0)
                     xmax = std::max(xmax, l.flops / q);

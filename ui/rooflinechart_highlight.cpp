@@ -62,7 +62,7 @@ void RooflineChart::updateHighlight()
             return;
         }
         const LayerResult& l = d.layers[size_t(m_highlightLayer)];
-        const QPointF c = at(l.intensity, l.attainable / m_scale);
+        const QPointF c = at(l.intensity, plottedRate(l) / m_scale);
         path.addEllipse(c, 18, 18);
         width = 6;
         break;

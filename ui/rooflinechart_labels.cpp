@@ -199,14 +199,14 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles)
             const auto visible = visibleLayers(d, m_filter);
             std::vector<size_t> top;
             for (size_t i = 0; i < d.layers.size(); ++i)
-                if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0 && d.layers[i].attainable > 0)
+                if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0 && plottedRate(d.layers[i]) > 0)
                     top.push_back(i);
             std::sort(top.begin(), top.end(), [&](size_t a, size_t b) { return d.layers[a].share > d.layers[b].share; });
             top.resize(std::min<size_t>(top.size(), 6));
             const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(140) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x22, 0x22, 0x22));
             for (size_t i : top) {
                 const LayerResult& l = d.layers[i];
-                const QPointF at = m_chart->mapToPosition(QPointF(l.intensity, l.attainable / m_scale), m_series[slot]->roof);
+                const QPointF at = m_chart->mapToPosition(QPointF(l.intensity, plottedRate(l) / m_scale), m_series[slot]->roof);
                 if (plot.contains(at))
                     wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color, l.share });
             }

@@ -62,7 +62,7 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
         const LayerResult& l = d.layers[lc.layer];
         const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;
         const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
-        if (!(f > 0 && q > 0) || l.intensity <= 0 || l.attainable <= 0)
+        if (!(f > 0 && q > 0) || l.intensity <= 0 || plottedRate(l) <= 0)
             continue; // a log axis cannot place it (zero-FLOP rows such as concat)
         const QPointF measured(f / q, f / lc.measured / m_scale);
         (lc.aboveRoof ? above : below).append(measured);
@@ -76,7 +76,7 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
             m_joins.push_back(j);
         }
         QLineSeries* j = m_joins[used++];
-        j->replace({ QPointF(l.intensity, l.attainable / m_scale), measured });
+        j->replace({ QPointF(l.intensity, plottedRate(l) / m_scale), measured });
         const QPen pen(joinColor, 1.0, Qt::DotLine);
         if (j->pen() != pen)
             j->setPen(pen);

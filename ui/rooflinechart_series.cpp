@@ -101,9 +101,9 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
             const LayerResult& l = d.layers[i];
             const double q = v == 0 ? l.l2Bytes : l.l1Bytes;
             // Streaming rows move the same bytes at every level: their points would sit on the DRAM one.
-            if (!visibleRows[i] || q <= 0 || l.flops <= 0 || l.attainable <= 0 || q == l.bytes)
+            if (!visibleRows[i] || q <= 0 || l.flops <= 0 || plottedRate(l) <= 0 || q == l.bytes)
                 continue;
-            lp.append(QPointF(l.flops / q, l.attainable / m_scale));
+            lp.append(QPointF(l.flops / q, plottedRate(l) / m_scale));
             s->levelLayers[v].push_back(int(i));
         }
         QScatterSeries* p = s->levelPoints[v];
@@ -130,12 +130,12 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
         const LayerResult& l = d.layers[i];
         if (!visible[i])
             continue;
-        if (l.intensity <= 0 || l.attainable <= 0) {
+        if (l.intensity <= 0 || plottedRate(l) <= 0) {
             ++hidden; // a log axis cannot show zero; the table lists these rows
             continue;
         }
         const size_t b = size_t(l.bound), k = size_t(bucketOf(l.share));
-        pts[b][k].append(QPointF(l.intensity, l.attainable / m_scale));
+        pts[b][k].append(QPointF(l.intensity, plottedRate(l) / m_scale));
         s->layers[b][k].push_back(int(i));
     }
     for (size_t b = 0; b < 2; ++b) {

@@ -73,6 +73,10 @@ QString RooflineChart::layerTooltip(size_t slot, int layer) const
                            qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d.bandwidth)),
                            qs(formatSI(l.attainable, rateUnit())), qs(formatTime(l.time, true)), qs(formatPercent(l.share)),
                            qs(boundLabel(l)));
+    if (l.boundTime >= 0) // a calibrated view: the time above is the calibration's
+        text += QStringLiteral("<br>calibrated (%1): roofline bound %2, %3 of the roof")
+                    .arg(qs(d.calibration).toHtmlEscaped(), qs(formatTime(l.boundTime, true)),
+                        qs(formatPercent(l.time > 0 ? l.boundTime / l.time : 0)));
     if (l.l2Bytes > 0 && l.flops > 0)
         text += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qs(formatBytes(l.l2Bytes)), qs(formatNumber3(l.flops / l.l2Bytes)));
     if (l.l1Bytes > 0 && l.flops > 0)

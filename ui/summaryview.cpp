@@ -63,12 +63,17 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
     const QString fallback = d.ceiling.note.empty()
         ? QString()
         : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qs(d.ceiling.note).toHtmlEscaped());
+    // Calibrated times say so, with the bound they replace, where the figure is read.
+    const QString calibrated = d.timesCalibrated
+        ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2</span>")
+              .arg(qs(d.calibration).toHtmlEscaped(), unbroken(qs(formatTime(boundTimeOf(t), true))))
+        : QString();
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>%10")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)
         .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
             unbroken(qs(formatPercent(t.peakShare))), qs(precisionLabel(d.ceiling.key)),
-            unbroken(qs(formatSI(d.ceiling.flops, unit))), memory, unbroken(qs(d.verdict)), fallback);
+            unbroken(qs(formatSI(d.ceiling.flops, unit))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
 }
 
 } // namespace rfx

@@ -1,0 +1,164 @@
+#include "calibrationview.h"
+
+#include "calibration_file.h"
+#include "device_loader.h"
+#include "format.h"
+#include "options.h"
+#include "version.h"
+
+#include <QAction>
+#include <QDate>
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QWidget>
+
+#include <filesystem>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+CalibrationView::CalibrationView(QWidget* window, QObject* parent)
+    : QObject(parent)
+    , m_window(window)
+    , m_toggle(new QAction(tr("&Calibrated times"), this))
+{
+    m_toggle->setCheckable(true);
+    connect(m_toggle, &QAction::toggled, this, [this](bool on) {
+        if (on && !m_calibration) {
+            m_toggle->setChecked(false); // nothing to show: Tools > Calibrate or File > Open calibration first
+            return;
+        }
+        emit changed();
+    });
+    updateAction();
+}
+
+QString CalibrationView::file() const { return m_calibration ? qs(m_calibration->file) : QString(); }
+
+bool CalibrationView::open(const QString& path, QString* error)
+{
+    const CalibrationLoad load = loadCalibration(path.toStdString());
+    if (!load.calibration) {
+        QStringList lines;
+        for (const Diagnostic& d : load.diagnostics)
+            lines << qs(toString(d));
+        if (error)
+            *error = tr("%1 is not a calibration file the app reads:\n%2\n\nCalibration files come from Tools \u25b8 Calibrate "
+                        "from the measurements or roofline-cli calibrate.")
+                         .arg(path, lines.join(QLatin1Char('\n')));
+        return false;
+    }
+    m_calibration = *load.calibration;
+    updateAction();
+    const QSignalBlocker block(m_toggle);
+    m_toggle->setChecked(true);
+    emit changed();
+    return true;
+}
+
+bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path,
+    QString* summary, QString* error)
+{
+    if (device < 0 || device >= int(report.results.size())) {
+        if (error)
+            *error = tr("No device to calibrate: check the device the measurements ran on.");
+        return false;
+    }
+    // The bounds the fit is relative to: the report's own, never calibrated ones.
+    const DeviceResult& r = report.results[size_t(device)];
+    const Comparison c = compareMeasurements(set, r);
+    Calibration cal;
+    try {
+        cal = fitCalibration(calibrationSamples(c, r));
+    } catch (const std::invalid_argument& e) {
+        if (error)
+            *error = tr("%1: %2 (%3 of %4 measured rows matched a layer of %5)")
+                         .arg(qs(set.file), qs(e.what()))
+                         .arg(c.layers.size())
+                         .arg(set.rows.size())
+                         .arg(qs(report.network));
+        return false;
+    }
+    cal.deviceId = r.device.id;
+    cal.deviceName = r.device.name;
+    cal.measurements = set.file;
+    std::string args;
+    for (const std::string& a : configToArgs(report.config))
+        args += (args.empty() ? "" : " ") + a;
+    cal.fittedOn = args;
+    cal.created = QDate::currentDate().toString(Qt::ISODate).toStdString();
+    cal.tool = std::string("Roofline Explorer ") + kVersion;
+    const std::string doc = calibrationToJson(cal);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile out(path); // atomic: the old file or the new one, never half of one
+    if (!out.open(QIODevice::WriteOnly) || out.write(doc.c_str(), qint64(doc.size())) < 0 || !out.commit()) {
+        if (error)
+            *error = tr("%1: cannot write: %2").arg(path, out.errorString());
+        return false;
+    }
+    cal.file = path.toStdString();
+    m_calibration = cal;
+    updateAction();
+    {
+        const QSignalBlocker block(m_toggle);
+        m_toggle->setChecked(true);
+    }
+    if (summary) {
+        Report fitted = report;
+        applyCalibration(fitted, cal, QFileInfo(path).fileName().toStdString());
+        const Comparison back = compareMeasurements(set, fitted.results[size_t(device)]);
+        *summary = tr("Saved %1.\n\n%2\nOn the %3 rows fitted: measured %4, roofline bound %5, calibrated %6.\n\n"
+                      "Calibrated times are on (View \u25b8 Calibrated times). Import measurements of another batch, "
+                      "size or network to see the calibrated prediction's error on work it was not fitted on.")
+                       .arg(path, qs(calibrationToTable(cal)))
+                       .arg(back.layers.size())
+                       .arg(qs(formatTime(back.measuredTotal)), qs(formatTime(back.boundTotal)), qs(formatTime(back.calibratedTotal)));
+    }
+    emit changed();
+    return true;
+}
+
+void CalibrationView::clear()
+{
+    m_calibration.reset();
+    updateAction();
+    const QSignalBlocker block(m_toggle);
+    m_toggle->setChecked(false);
+    emit changed();
+}
+
+void CalibrationView::setShown(bool on) { m_toggle->setChecked(on && m_calibration); }
+
+bool CalibrationView::shown() const { return m_calibration && m_toggle->isChecked(); }
+
+void CalibrationView::apply(Report& report) const
+{
+    if (!m_calibration)
+        return;
+    if (applyCalibration(report, *m_calibration, QFileInfo(file()).fileName().toStdString()) > 0 && shown())
+        report = calibratedView(report);
+}
+
+QString CalibrationView::defaultPath(const QString& deviceId)
+{
+    // Beside the user device folder (…/roofline-explorer/devices): …/roofline-explorer/calibrations.
+    const std::filesystem::path devices = userDeviceDir();
+    const QString folder = devices.empty() ? QDir::home().filePath(QStringLiteral(".roofline-explorer-calibrations"))
+                                           : qs((devices.parent_path() / "calibrations").string());
+    return QDir(folder).filePath(QStringLiteral("%1-%2.cal.json").arg(deviceId, QDate::currentDate().toString(Qt::ISODate)));
+}
+
+void CalibrationView::updateAction()
+{
+    m_toggle->setEnabled(m_calibration.has_value());
+    m_toggle->setToolTip(m_calibration
+            ? tr("Show times calibrated to %1's measured kernels (%2) instead of the roofline bound")
+                  .arg(qs(m_calibration->deviceName.empty() ? m_calibration->deviceId : m_calibration->deviceName), file())
+            : tr("No calibration yet: Tools \u25b8 Calibrate from the measurements, or File \u25b8 Open calibration"));
+}
+
+} // namespace rfx

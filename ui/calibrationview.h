@@ -1,0 +1,64 @@
+#pragma once
+
+#include "calibration.h"
+#include "measurements.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+
+class QAction;
+class QWidget;
+
+namespace rfx {
+
+/// Calibrated times in the window (core/engine/calibration.h): File > Open calibration…, Tools >
+/// Calibrate from the measurements… (fits the shown measurements against their device and saves the
+/// calibration file) and View > Calibrated times (a toggle). MainWindow's recompute hands each new
+/// report to apply(): the calibration's device gets calibrated times beside its bounds and, with the
+/// toggle on, every part (table, summaries, charts, exports) shows the calibrated view, stamped
+/// "calibrated with FILE". Measurements imported from another configuration then show the calibrated
+/// prediction's error per layer (the table's Cal. error) and in total (the status bar): held-out work.
+class CalibrationView : public QObject {
+    Q_OBJECT
+public:
+    CalibrationView(QWidget* window, QObject* parent);
+
+    /// Loads a calibration file and turns calibrated times on; false and `error` (file, field, reason)
+    /// when it is not usable, and then the calibration shown before stays.
+    bool open(const QString& path, QString* error);
+    /// Fits the measurements against `device` of `report` (the bounds they are relative to), writes the
+    /// calibration to `path` atomically, loads it and turns calibrated times on; `summary` says how the
+    /// fit did. False and `error` when nothing could be fitted or written.
+    bool calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path, QString* summary,
+        QString* error);
+    void clear();
+
+    /// View > Calibrated times: on shows calibrated times everywhere (only with a calibration loaded).
+    void setShown(bool on);
+    bool shown() const;
+    QAction* toggleAction() const { return m_toggle; }
+    const std::optional<Calibration>& calibration() const { return m_calibration; }
+    /// The file the calibration came from, or empty.
+    QString file() const;
+
+    /// On a fresh report: calibrated times on the calibration's device and, when shown, the calibrated view.
+    void apply(Report& report) const;
+
+    /// Where Tools > Calibrate proposes to save: the user data folder's calibrations/DEVICE-DATE.cal.json.
+    static QString defaultPath(const QString& deviceId);
+
+signals:
+    /// Loaded, cleared or toggled: the window recomputes.
+    void changed();
+
+private:
+    void updateAction();
+
+    QWidget* m_window;
+    QAction* m_toggle;
+    std::optional<Calibration> m_calibration;
+};
+
+} // namespace rfx
