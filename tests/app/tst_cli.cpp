@@ -437,6 +437,28 @@ private slots:
         QCOMPARE(r.code, 1);
     }
 
+    // The first shipped measurement (resources/measurements, README "Calibration"): the files load, and the
+    // held-out errors the README states are what the tool computes from them.
+    void shippedMeasurementMatchesTheReadme()
+    {
+        const std::string m = ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/";
+        const std::vector<std::string> device { "--device", "xeon-2vcpu-vm", "--devices-dir", m + "device", "--calibration",
+            m + "xeon-2vcpu-vm-unet128.cal.json" };
+        const std::pair<std::vector<std::string>, std::string> cases[] = {
+            { { "compare", m + "unet128-same-b1.csv", "--image", "128", "--padding", "same" }, "103 ms predicted, +3.3 %" },
+            { { "compare", m + "unet128-same-b4.csv", "--image", "128", "--padding", "same", "--batch", "4" }, "410 ms predicted, -6.9 %" },
+            { { "compare", m + "unet256-same-b1.csv", "--image", "256", "--padding", "same" }, "410 ms predicted, -9.3 %" },
+            { { "compare", m + "resnet50-b1.csv", "--model", "resnet50" }, "36.8 ms predicted, -19 %" },
+        };
+        for (auto [args, expected] : cases) {
+            args.insert(args.end(), device.begin(), device.end());
+            const Run r = cli(args);
+            QVERIFY2(r.code == 0, r.err.c_str());
+            QVERIFY2(contains(r.out, expected + " against the measured total"), r.out.c_str());
+            QVERIFY2(!contains(r.out, "did not map"), r.out.c_str());
+        }
+    }
+
     void allDevices()
     {
         const Run r = cli({ "analyze", "--device", "all", "--format", "json" });
