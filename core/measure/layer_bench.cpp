@@ -51,7 +51,17 @@ std::optional<dnnl::memory::data_type> dataType(int bits, std::string& why)
         why = "16-bit numbers are measured as bf16, which oneDNN runs on CPUs with AVX-512 only; this CPU has not: use --bits 32";
         return std::nullopt;
     }
-    why = std::to_string(bits) + "-bit numbers are not measured: oneDNN runs f32 and, on CPUs with AVX-512, bf16 (--bits 32 or 16)";
+    if (bits == 8) {
+        // int8 inference as frameworks quantise it: u8 activations, s8 weights, f32 bias. oneDNN's int8
+        // kernels start at AVX2 (AVX-512 VNNI and AMX run them fastest).
+        const auto isa = unsigned(dnnl::get_effective_cpu_isa()), avx2 = unsigned(dnnl::cpu_isa::avx2);
+        if ((isa & avx2) == avx2)
+            return dnnl::memory::data_type::u8;
+        why = "8-bit numbers are measured as int8, which oneDNN runs on CPUs with AVX2 or newer; this CPU has not: use --bits 32";
+        return std::nullopt;
+    }
+    why = std::to_string(bits) + "-bit numbers are not measured: oneDNN runs f32, bf16 (AVX-512) and int8 (AVX2) on CPUs "
+                                 "(--bits 32, 16 or 8)";
     return std::nullopt;
 }
 
@@ -121,7 +131,7 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
         return m;
     }
     const auto type = dataType(config.bits, m.error);
-    m.dataType = *type == dnnl::memory::data_type::f32 ? "f32" : "bf16";
+    m.dataType = *type == dnnl::memory::data_type::f32 ? "f32" : *type == dnnl::memory::data_type::bf16 ? "bf16" : "int8 (u8 activations, s8 weights)";
     try {
         dnnl::engine engine(dnnl::engine::kind::cpu, 0);
         dnnl::stream stream(engine);

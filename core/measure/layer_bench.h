@@ -59,13 +59,13 @@ struct NetworkMeasurement {
 /// so that a cancel takes effect within one run of one row.
 using LayerBenchProgress = std::function<bool(double fraction, const std::string& row)>;
 
-/// Why `config` cannot be measured on this CPU (training; 8 or 64 bits; 16 bits without AVX-512),
+/// Why `config` cannot be measured on this CPU (training; 64 bits; 16 bits without AVX-512; 8 without AVX2),
 /// or nothing: asked before anything is measured, and by measureNetwork itself.
 std::optional<std::string> measurementRefusal(const Config& config);
 
 /// Runs every row of `network` (built for `config`) alone on this CPU with oneDNN at the
-/// configuration's precision (32 bits: f32; 16: bf16 where the CPU has it; 8 and 64 are refused
-/// with a message). Inference rows only: training is refused. Rows oneDNN cannot run are listed
+/// configuration's precision (32 bits: f32; 16: bf16 where the CPU has it; 8: int8, u8 activations and
+/// s8 weights with f32 bias, where the CPU has AVX2; 64 is refused with a message). Inference rows only: training is refused. Rows oneDNN cannot run are listed
 /// with the reason.
 NetworkMeasurement measureNetwork(const Network& network, const Config& config, const LayerBenchOptions& options,
     const LayerBenchProgress& progress = {});

@@ -66,10 +66,24 @@ void fill(const memory& m, float constant)
             std::memcpy(&u, &v, sizeof u);
             h[i] = std::uint16_t(u >> 16);
         }
+    } else if (d.data_type() == dt::u8 || d.data_type() == dt::s8) {
+        // Quantised data: small whole numbers (0..15 unsigned, -8..7 signed), as a scale maps [-0.5, 0.5) there.
+        auto* b = static_cast<std::uint8_t*>(p);
+        const bool isSigned = d.data_type() == dt::s8;
+        for (size_t i = 0; i < bytes; ++i) {
+            const int v = int((next() + 0.5f) * 16) - (isSigned ? 8 : 0);
+            b[i] = std::uint8_t(std::int8_t(std::clamp(v, isSigned ? -8 : 0, isSigned ? 7 : 15)));
+        }
     } else {
         std::memset(p, 0, bytes);
     }
 }
+
+namespace {
+// int8 rows: u8 activations, s8 weights, f32 bias (oneDNN's int8 convolutions and inner products).
+dt weightType(dt activations) { return activations == dt::u8 ? dt::s8 : activations; }
+dt biasType(dt activations) { return activations == dt::u8 ? dt::f32 : activations; }
+} // namespace
 
 memory filled(const memory::desc& d, const engine& eng, float constant)
 {
@@ -156,7 +170,7 @@ PreparedRow convolution(const Layer& l, const engine& eng, dt type, bool transpo
     const Window w = windowOf(l, in, transposed);
     const memory::dims src = dimsOf(in), dst = dimsOf(l.out), wei = weightDims(l, in, w), bias { l.out.c };
     const bool withBias = hasEpilogue(l, Op::Bias);
-    const auto s = chosenByLibrary(src, type), wd = chosenByLibrary(wei, type), b = chosenByLibrary(bias, type),
+    const auto s = chosenByLibrary(src, type), wd = chosenByLibrary(wei, weightType(type)), b = chosenByLibrary(bias, biasType(type)),
                d = chosenByLibrary(dst, type);
     PreparedRow r;
     memory::desc srcDesc, weiDesc, dstDesc;
@@ -174,10 +188,10 @@ PreparedRow convolution(const Layer& l, const engine& eng, dt type, bool transpo
     else
         make(static_cast<convolution_forward*>(nullptr), algorithm::convolution_direct, "convolution");
     r.args[DNNL_ARG_SRC] = argument(srcDesc, src, type, eng, r.reorders);
-    r.args[DNNL_ARG_WEIGHTS] = argument(weiDesc, wei, type, eng, r.reorders);
+    r.args[DNNL_ARG_WEIGHTS] = argument(weiDesc, wei, weightType(type), eng, r.reorders);
     r.args[DNNL_ARG_DST] = argument(dstDesc, dst, type, eng, r.reorders, true);
     if (withBias)
-        r.args[DNNL_ARG_BIAS] = filled(plain(bias, type), eng);
+        r.args[DNNL_ARG_BIAS] = filled(plain(bias, biasType(type)), eng);
     return r;
 }
 
@@ -190,18 +204,19 @@ PreparedRow innerProduct(const Layer& l, const engine& eng, dt type)
     const memory::dims src { m, k }, wei { n, k }, dst { m, n }, bias { n };
     const bool withBias = hasEpilogue(l, Op::Bias);
     const auto desc = withBias ? inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
-                                     chosenByLibrary(wei, type), chosenByLibrary(bias, type), chosenByLibrary(dst, type))
+                                     chosenByLibrary(wei, weightType(type)), chosenByLibrary(bias, biasType(type)),
+                                     chosenByLibrary(dst, type))
                                : inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
-                                     chosenByLibrary(wei, type), chosenByLibrary(dst, type));
+                                     chosenByLibrary(wei, weightType(type)), chosenByLibrary(dst, type));
     const inner_product_forward::primitive_desc pd(desc, fusedAttributes(l), eng);
     PreparedRow r;
     r.primitive = inner_product_forward(pd);
     r.name = std::string("inner_product (") + pd.impl_info_str() + ")";
     r.args[DNNL_ARG_SRC] = argument(pd.src_desc(), src, type, eng, r.reorders);
-    r.args[DNNL_ARG_WEIGHTS] = argument(pd.weights_desc(), wei, type, eng, r.reorders);
+    r.args[DNNL_ARG_WEIGHTS] = argument(pd.weights_desc(), wei, weightType(type), eng, r.reorders);
     r.args[DNNL_ARG_DST] = argument(pd.dst_desc(), dst, type, eng, r.reorders, true);
     if (withBias)
-        r.args[DNNL_ARG_BIAS] = filled(plain(bias, type), eng);
+        r.args[DNNL_ARG_BIAS] = filled(plain(bias, biasType(type)), eng);
     return r;
 }
 
@@ -217,12 +232,12 @@ PreparedRow matrixProduct(const Layer& l, const engine& eng, dt type)
     const memory::dims src = b > 1 ? memory::dims { b, m, k } : memory::dims { m, k };
     const memory::dims wei = b > 1 ? memory::dims { b, k, n } : memory::dims { k, n };
     const memory::dims dst = b > 1 ? memory::dims { b, m, n } : memory::dims { m, n };
-    const matmul::primitive_desc pd(matmul::desc(plain(src, type), chosenByLibrary(wei, type), plain(dst, type)), eng);
+    const matmul::primitive_desc pd(matmul::desc(plain(src, type), chosenByLibrary(wei, weightType(type)), plain(dst, type)), eng);
     PreparedRow r;
     r.primitive = matmul(pd);
     r.name = std::string("matmul (") + pd.impl_info_str() + ")";
     r.args[DNNL_ARG_SRC] = filled(pd.src_desc(), eng);
-    r.args[DNNL_ARG_WEIGHTS] = argument(pd.weights_desc(), wei, type, eng, r.reorders);
+    r.args[DNNL_ARG_WEIGHTS] = argument(pd.weights_desc(), wei, weightType(type), eng, r.reorders);
     r.args[DNNL_ARG_DST] = filled(pd.dst_desc(), eng);
     return r;
 }
@@ -295,6 +310,8 @@ PreparedRow prepareRow(const Layer& l, const engine& eng, dt type, const std::st
     try {
         return prepare(l, eng, type, onnxOp);
     } catch (const dnnl::error& e) {
+        if (type == dt::u8) // int8 kernels exist for convolutions, matrix products, pools and elementwise rows
+            throw Unsupported { std::string("oneDNN has no int8 kernel for it (") + e.what() + ")" };
         throw Unsupported { std::string("oneDNN cannot run it: ") + e.what() };
     }
 }
