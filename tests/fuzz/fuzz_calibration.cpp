@@ -5,6 +5,7 @@
 #include "fuzzdevice.h"
 #include "report_writer.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,9 +14,17 @@
 
 namespace {
 
+// "nan" or "inf" as a word of its own (printf's spelling of a non-number), not inside "inference".
 bool showsNonNumber(const std::string& text)
 {
-    return text.find("nan") != std::string::npos || text.find("inf") != std::string::npos;
+    for (const char* word : { "nan", "inf" })
+        for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+            const bool letterBefore = at > 0 && std::isalpha(static_cast<unsigned char>(text[at - 1]));
+            const bool letterAfter = at + 3 < text.size() && std::isalpha(static_cast<unsigned char>(text[at + 3]));
+            if (!letterBefore && !letterAfter)
+                return true;
+        }
+    return false;
 }
 
 } // namespace
