@@ -20,8 +20,10 @@
 
 #include <QCloseEvent>
 #include <QDragEnterEvent>
+#include <QDir>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMimeData>
 #include <QSplitter>
 #include <QStatusBar>
@@ -208,8 +210,11 @@ bool MainWindow::calibrateInteractive(QString* summary, QString* error)
     if (!m_measured->measurements() || !m_report || device < 0 || device >= int(m_report->results.size()))
         return calibrateFromMeasurements(QString(), summary, error); // says what is missing
     const QString id = qs(m_report->results[size_t(device)].device.id);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the calibration"), CalibrationView::defaultPath(id),
-        tr("Calibrations (*.cal.json)"));
+    // The proposed folder must exist: a file dialog opened on a missing one falls back to the working
+    // directory, and the calibration landed there (seen in a real window under Xvfb).
+    const QString proposed = CalibrationView::defaultPath(id);
+    QDir().mkpath(QFileInfo(proposed).absolutePath());
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the calibration"), proposed, tr("Calibrations (*.cal.json)"));
     return !path.isEmpty() && calibrateFromMeasurements(path, summary, error);
 }
 
