@@ -85,6 +85,12 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
     const MeasurementSet& set = run.set;
     const DeviceResult& r = run.report.results.front();
     const Comparison& c = run.comparison;
+    // Fitting one network's times on another's rows gives a calibration that looks fine and is not:
+    // rows that map only by order mean the names did not match, and the configuration may differ.
+    if (c.mapping == "by order")
+        err << "warning: " << file << ": the measured rows' names are not the layers of " << run.report.network
+            << ", so they were mapped by order; check that the measurement is of this configuration (a measurement"
+               " CSV names it in its '# configuration:' line)\n";
     Calibration cal;
     try {
         cal = fitCalibration(calibrationSamples(c, r));

@@ -117,6 +117,11 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
                        .arg(path, qs(calibrationToTable(cal)))
                        .arg(back.layers.size())
                        .arg(qs(formatTime(back.measuredTotal)), qs(formatTime(back.boundTotal)), qs(formatTime(back.calibratedTotal)));
+        if (c.mapping == "by order") // another network's or configuration's measurement fits, and means nothing
+            *summary = tr("Warning: the measured rows' names are not the layers of %1, so they were mapped by order. "
+                          "Check that the measurement is of this configuration.\n\n")
+                           .arg(qs(report.network))
+                + *summary;
     }
     emit changed();
     return true;

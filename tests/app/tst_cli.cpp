@@ -435,6 +435,9 @@ private slots:
         QVERIFY2(contains(r.err, "--output: where to write"), r.err.c_str());
         r = cli({ "calibrate", b1, "--device", "rtx-2060-super", "--output", "/proc/nope/x.cal.json" });
         QCOMPARE(r.code, 1);
+        // Another network's measurement: its names do not match, and the user is told.
+        r = cli({ "calibrate", b1, "--model", "resnet50", "--device", "rtx-2060-super", "--output", "-" });
+        QVERIFY2(contains(r.err, "were mapped by order; check that the measurement is of this configuration"), r.err.c_str());
     }
 
     // The first shipped measurement (resources/measurements, README "Calibration"): the files load, and the
