@@ -3,6 +3,7 @@
 #include "calibration.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -182,8 +183,28 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
     return c;
 }
 
+namespace {
+
+// The value of "--bits N" in the configuration a calibration was fitted on, or 0.
+int fittedBits(const std::string& fittedOn)
+{
+    const auto at = fittedOn.find("--bits ");
+    return at == std::string::npos ? 0 : std::atoi(fittedOn.c_str() + at + 7);
+}
+
+} // namespace
+
 int applyCalibration(Report& report, const Calibration& calibration, const std::string& label)
 {
+    // What the fit saw and what it is asked to predict can differ in kind: said, not refused.
+    const std::string where = calibration.file.empty() ? label : calibration.file;
+    if (report.config.mode == Mode::Training)
+        report.diagnostics.push_back({ Severity::Warning, where, "",
+            "fitted on inference kernels, applied to training rows (forward + backward): a rougher prediction" });
+    if (const int bits = fittedBits(calibration.fittedOn); bits > 0 && bits != report.config.bits)
+        report.diagnostics.push_back({ Severity::Warning, where, "fitted_on",
+            "fitted on " + std::to_string(bits) + "-bit kernels, applied to " + std::to_string(report.config.bits)
+                + "-bit rows: their kernels differ, so does their efficiency" });
     int applied = 0;
     for (DeviceResult& d : report.results) {
         if (d.device.id != calibration.deviceId)

@@ -82,7 +82,7 @@ struct DeviceResult {
     std::vector<LayerResult> layers;
     Totals totals;
     std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"
-    std::string calibration; ///< the calibration applied ("calibrated with FILE"), or empty
+    std::string calibration; ///< the calibration applied (its label: the file), or empty
     bool timesCalibrated = false; ///< `time` holds calibrated times (calibratedView)
 };
 

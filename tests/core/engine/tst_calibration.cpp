@@ -157,6 +157,32 @@ private slots:
         QCOMPARE(calibratedView(view).results[0].totals.time, v.totals.time);
     }
 
+    // A fit applied to work of another kind says so: training rows, another precision.
+    void otherKindsOfWorkAreNoted()
+    {
+        const Device d = test::roundDevice();
+        Calibration c;
+        c.deviceId = d.id;
+        c.file = "cal.json";
+        c.fittedOn = "--model unet --height 128 --bits 32 --mode inference";
+        for (Bound side : { Bound::Compute, Bound::Memory })
+            c.groups.push_back({ "all", side, 0, 0.5, 10, 0, 1, 0, 0 });
+        Report same = *analyzeConfig(Config {}, { d }).report;
+        const size_t before = same.diagnostics.size();
+        applyCalibration(same, c, "cal.json");
+        QCOMPARE(same.diagnostics.size(), before);
+        Config other;
+        other.bits = 16;
+        other.mode = Mode::Training;
+        Report training = *analyzeConfig(other, { d }).report;
+        const size_t trainingBefore = training.diagnostics.size();
+        applyCalibration(training, c, "cal.json");
+        QCOMPARE(training.diagnostics.size(), trainingBefore + 2);
+        QVERIFY(training.diagnostics[trainingBefore].message.find("training rows") != std::string::npos);
+        QCOMPARE(training.diagnostics[trainingBefore + 1].field, std::string("fitted_on"));
+        QVERIFY(training.diagnostics[trainingBefore + 1].message.find("fitted on 32-bit kernels, applied to 16-bit rows") != std::string::npos);
+    }
+
     // An overhead moves time towards the many small rows: 1 ms on each of the U-Net's rows.
     void overheadShiftsTheShares()
     {
