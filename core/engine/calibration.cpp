@@ -189,7 +189,10 @@ namespace {
 int fittedBits(const std::string& fittedOn)
 {
     const auto at = fittedOn.find("--bits ");
-    return at == std::string::npos ? 0 : std::atoi(fittedOn.c_str() + at + 7);
+    if (at == std::string::npos)
+        return 0;
+    const long bits = std::strtol(fittedOn.c_str() + at + 7, nullptr, 10); // clamps, where atoi's overflow is undefined
+    return bits > 0 && bits <= 64 ? int(bits) : 0;
 }
 
 } // namespace
