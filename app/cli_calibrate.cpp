@@ -7,23 +7,11 @@
 #include "format.h"
 #include "measurements.h"
 #include "roofline.h"
-#include "version.h"
 
 #include <cmath>
 #include <ctime>
-#include <numeric>
 
 namespace rfx {
-
-namespace {
-
-std::string joined(const std::vector<std::string>& args)
-{
-    return std::accumulate(args.begin(), args.end(), std::string(),
-        [](const std::string& a, const std::string& b) { return a.empty() ? b : a + ' ' + b; });
-}
-
-} // namespace
 
 std::optional<int> takeCalibrationOption(const std::vector<std::string>& args, size_t& i, std::string& file, std::ostream& err)
 {
@@ -93,18 +81,12 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
                " CSV names it in its '# configuration:' line)\n";
     Calibration cal;
     try {
-        cal = fitCalibration(calibrationSamples(c, r));
+        cal = calibrateFrom(c, r, options.config, file, utcNow("%Y-%m-%d"));
     } catch (const std::invalid_argument& e) {
         err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
             << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";
         return ExitFailure;
     }
-    cal.deviceId = r.device.id;
-    cal.deviceName = r.device.name;
-    cal.measurements = file;
-    cal.fittedOn = joined(configToArgs(options.config));
-    cal.created = utcNow("%Y-%m-%d");
-    cal.tool = std::string("Roofline Explorer ") + kVersion;
     const std::string doc = calibrationToJson(cal);
     if (output == "-")
         out << doc;

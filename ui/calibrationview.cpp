@@ -3,15 +3,12 @@
 #include "calibration_file.h"
 #include "device_loader.h"
 #include "format.h"
-#include "options.h"
-#include "version.h"
 
 #include <QAction>
 #include <QDate>
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QWidget>
 
 #include <filesystem>
 
@@ -21,9 +18,8 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-CalibrationView::CalibrationView(QWidget* window, QObject* parent)
+CalibrationView::CalibrationView(QObject* parent)
     : QObject(parent)
-    , m_window(window)
     , m_toggle(new QAction(tr("&Calibrated times"), this))
 {
     m_toggle->setCheckable(true);
@@ -73,7 +69,7 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     const Comparison c = compareMeasurements(set, r);
     Calibration cal;
     try {
-        cal = fitCalibration(calibrationSamples(c, r));
+        cal = calibrateFrom(c, r, report.config, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString());
     } catch (const std::invalid_argument& e) {
         if (error)
             *error = tr("%1: %2 (%3 of %4 measured rows matched a layer of %5)")
@@ -83,15 +79,6 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
                          .arg(qs(report.network));
         return false;
     }
-    cal.deviceId = r.device.id;
-    cal.deviceName = r.device.name;
-    cal.measurements = set.file;
-    std::string args;
-    for (const std::string& a : configToArgs(report.config))
-        args += (args.empty() ? "" : " ") + a;
-    cal.fittedOn = args;
-    cal.created = QDate::currentDate().toString(Qt::ISODate).toStdString();
-    cal.tool = std::string("Roofline Explorer ") + kVersion;
     const std::string doc = calibrationToJson(cal);
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile out(path); // atomic: the old file or the new one, never half of one
@@ -127,17 +114,6 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     return true;
 }
 
-void CalibrationView::clear()
-{
-    m_calibration.reset();
-    updateAction();
-    const QSignalBlocker block(m_toggle);
-    m_toggle->setChecked(false);
-    emit changed();
-}
-
-void CalibrationView::setShown(bool on) { m_toggle->setChecked(on && m_calibration); }
-
 bool CalibrationView::shown() const { return m_calibration && m_toggle->isChecked(); }
 
 void CalibrationView::apply(Report& report) const
@@ -145,7 +121,7 @@ void CalibrationView::apply(Report& report) const
     if (!m_calibration)
         return;
     if (applyCalibration(report, *m_calibration, QFileInfo(file()).fileName().toStdString()) > 0 && shown())
-        report = calibratedView(report);
+        showCalibratedTimes(report); // in place: this runs on every slider step
 }
 
 QString CalibrationView::defaultPath(const QString& deviceId)

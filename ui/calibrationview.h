@@ -9,7 +9,6 @@
 #include <optional>
 
 class QAction;
-class QWidget;
 
 namespace rfx {
 
@@ -23,7 +22,7 @@ namespace rfx {
 class CalibrationView : public QObject {
     Q_OBJECT
 public:
-    CalibrationView(QWidget* window, QObject* parent);
+    explicit CalibrationView(QObject* parent);
 
     /// Loads a calibration file and turns calibrated times on; false and `error` (file, field, reason)
     /// when it is not usable, and then the calibration shown before stays.
@@ -33,10 +32,7 @@ public:
     /// fit did. False and `error` when nothing could be fitted or written.
     bool calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path, QString* summary,
         QString* error);
-    void clear();
-
-    /// View > Calibrated times: on shows calibrated times everywhere (only with a calibration loaded).
-    void setShown(bool on);
+    /// View > Calibrated times is on (and a calibration is loaded).
     bool shown() const;
     QAction* toggleAction() const { return m_toggle; }
     const std::optional<Calibration>& calibration() const { return m_calibration; }
@@ -56,7 +52,6 @@ signals:
 private:
     void updateAction();
 
-    QWidget* m_window;
     QAction* m_toggle;
     std::optional<Calibration> m_calibration;
 };

@@ -61,7 +61,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     , m_sessions(new SessionController(this))
     , m_export(new ExportController(this))
     , m_measured(new MeasurementsView(m_pane, m_charts, this))
-    , m_calibration(new CalibrationView(this, this))
+    , m_calibration(new CalibrationView(this))
     , m_teaching(nullptr)
     , m_opener(new ModelOpener(this))
 {

@@ -228,6 +228,12 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
 Report calibratedView(const Report& report)
 {
     Report view = report;
+    showCalibratedTimes(view);
+    return view;
+}
+
+void showCalibratedTimes(Report& view)
+{
     for (DeviceResult& d : view.results) {
         if (d.totals.calibratedTime < 0 || d.timesCalibrated)
             continue;
@@ -243,14 +249,13 @@ Report calibratedView(const Report& report)
         t.time = t.calibratedTime;
         for (LayerResult& l : d.layers)
             l.share = t.time > 0 ? l.time / t.time : 0;
-        t.throughput = t.time > 0 ? report.config.batch / t.time : 0;
+        t.throughput = t.time > 0 ? view.config.batch / t.time : 0;
         t.attained = t.time > 0 ? t.flops / t.time : 0;
         t.peakShare = d.ceiling.flops > 0 ? t.attained / d.ceiling.flops : 0;
         t.memoryBoundTimeShare = t.time > 0 ? memoryBound / t.time : 0;
         d.verdict = verdictText(t.memoryBoundTimeShare);
         d.timesCalibrated = true;
     }
-    return view;
 }
 
 } // namespace rfx

@@ -84,5 +84,7 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
 /// memory-bound share) and the verdict following; timesCalibrated says so. Devices without calibration
 /// are unchanged.
 Report calibratedView(const Report& report);
+/// The same, in place (the window's recompute: no copy of the report per slider step).
+void showCalibratedTimes(Report& report);
 
 } // namespace rfx

@@ -4,6 +4,8 @@
 
 #include "format.h"
 #include "json_error.h"
+#include "options.h"
+#include "version.h"
 
 #include <nlohmann/json.hpp>
 
@@ -196,6 +198,20 @@ CalibrationLoad loadCalibration(const std::filesystem::path& path)
         return out;
     }
     return parseCalibration(s.str(), path.string());
+}
+
+Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
+    const std::string& measurementFile, const std::string& date)
+{
+    Calibration c = fitCalibration(calibrationSamples(comparison, result));
+    c.deviceId = result.device.id;
+    c.deviceName = result.device.name;
+    c.measurements = measurementFile;
+    for (const std::string& a : configToArgs(config))
+        c.fittedOn += (c.fittedOn.empty() ? "" : " ") + a;
+    c.created = date;
+    c.tool = std::string("Roofline Explorer ") + kVersion;
+    return c;
 }
 
 std::string calibrationToTable(const Calibration& c)

@@ -5,6 +5,7 @@
 
 #include "calibration.h"
 #include "diagnostic.h"
+#include "measurements.h"
 
 #include <filesystem>
 #include <optional>
@@ -26,6 +27,13 @@ struct CalibrationLoad {
 /// Reads a calibration document; `file` names it in messages and in Calibration::file.
 CalibrationLoad parseCalibration(std::string_view text, const std::string& file);
 CalibrationLoad loadCalibration(const std::filesystem::path& path);
+
+/// Fits a calibration on the measurements held against `result` (the comparison's matched rows) and
+/// stamps it: the device, the measurement file, the configuration it was fitted on (as options), the
+/// date (ISO, given) and the tool. Throws std::invalid_argument when no row can be fitted. Used by
+/// roofline-cli calibrate and the window's Tools > Calibrate alike.
+Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
+    const std::string& measurementFile, const std::string& date);
 
 /// The fit as a table for people: one line per class and side (rows, overhead, efficiency, fit error).
 std::string calibrationToTable(const Calibration& calibration);
