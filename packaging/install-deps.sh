@@ -9,6 +9,7 @@ packages=(
     libqt6opengl6-dev     # Qt6Charts' CMake config needs Qt6OpenGL's, only a Recommends of qt6-base-dev
     nlohmann-json3-dev
     libonnx-dev libprotobuf-dev   # ONNX models (libonnx-dev does not pull libprotobuf-dev)
+    libonnx-testdata      # ONNX's own conformance models, opened by tst_onnx_conformance
     libdnnl-dev ocl-icd-opencl-dev   # oneDNN 2.6 runs the network's rows on this CPU; its CMake config asks for OpenCL
     libbenchmark-dev      # engine benchmarks (target 'bench')
     xvfb xauth            # headless GUI tests and screenshots

@@ -109,13 +109,13 @@ std::int64_t layerParams(const Layer& l)
     return p;
 }
 
-double forwardFlops(const Layer& l) { return mainFlops(l) + epilogueFlops(l); }
+double forwardFlops(const Layer& l) { return (mainFlops(l) + epilogueFlops(l)) * l.repeats; }
 
 LayerCost layerCost(const Layer& l, double e)
 {
     LayerCost c;
     c.params = layerParams(l);
-    c.flopsForward = forwardFlops(l);
+    c.flopsForward = mainFlops(l) + epilogueFlops(l); // one run; repeats applied below
     const double in = double(inputElements(l));
     const double out = double(l.out.elements());
     const double params = double(c.params);
@@ -138,6 +138,12 @@ LayerCost layerCost(const Layer& l, double e)
         c.flopsBackward = c.flopsForward;
         c.bytesBackward = (out + 2.0 * in + 2.0 * params) * e;
         break;
+    }
+    if (l.repeats != 1) { // a Loop's body or a Scan's step, run `repeats` times
+        c.flopsForward *= l.repeats;
+        c.bytesForward *= l.repeats;
+        c.flopsBackward *= l.repeats;
+        c.bytesBackward *= l.repeats;
     }
     return c;
 }

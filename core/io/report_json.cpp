@@ -51,7 +51,7 @@ json shapeJson(const Shape& s)
     if (s == Shape {})
         return json::array();
     const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
-    const std::int64_t* e = s.rank == 5 ? five : four;
+    const std::int64_t* e = s.rank >= 5 ? five : four; // ranks 6-8: the middle extents folded
     return json(std::vector<std::int64_t>(e, e + std::clamp(s.rank, 1, 5)));
 }
 

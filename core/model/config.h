@@ -61,6 +61,9 @@ struct Config {
     int gpus = 1; ///< data-parallel GPUs, each with `batch` images per step (core/engine/energy.h)
     std::string interconnect = "pcie3-x16"; ///< link id for the gradient all-reduce (resources/interconnects.json)
     bool overlap = true; ///< all-reduce overlapped with the backward pass
+    /// Values bound to an imported model's one-element inputs (--input-value NAME=V): the flag an If
+    /// tests, a count a Loop runs. Unbound, such an input is unknown and the heavier branch is counted.
+    std::map<std::string, double> inputValues;
 
     friend bool operator==(const Config&, const Config&) = default;
 };

@@ -7,7 +7,7 @@ namespace rfx {
 std::string shapeString(const Shape& s)
 {
     const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
-    const std::int64_t* e = s.rank == 5 ? five : four;
+    const std::int64_t* e = s.rank >= 5 ? five : four; // ranks 6-8: the middle extents folded
     std::string text;
     for (int i = 0; i < std::clamp(s.rank, 1, 5); ++i)
         text += (i ? "x" : "") + std::to_string(e[i]);

@@ -11,9 +11,11 @@
 namespace rfx {
 
 /// A tensor shape in NCHW order; all extents are element counts. Imported models (core/model/onnx_model.h)
-/// also have tensors of rank 1 to 3 and 5. Ranks 1 to 3 fill n, c, h in order, the rest are 1
+/// also have tensors of rank 1 to 3 and 5 to 8. Ranks 1 to 3 fill n, c, h in order, the rest are 1
 /// ([batch, tokens, features] is {batch, tokens, features, 1}, rank 3); rank 5 is [N, C, D, H, W]
-/// with the depth D in `d` (3-D convolutions, video). `rank` says how many extents are real.
+/// with the depth D in `d` (3-D convolutions, video); ranks 6 to 8 (a PixelShuffle's or window
+/// attention's reshapes) keep the first two and the last two extents and fold the middle ones into `d`.
+/// `rank` says how many extents are real.
 struct Shape {
     std::int64_t n = 0, c = 0, h = 0, w = 0;
     int rank = 4;
@@ -68,6 +70,7 @@ struct Layer {
     double opsPerElement = 0; ///< FLOPs per output element of MatMul, Eltwise, Reduce and Copy rows
     std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
     int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows
+    double repeats = 1; ///< times the row runs per pass: the trip count of an imported Loop's body, a Scan's steps
 };
 
 /// Where an imported row came from: the ONNX node and why it was not counted, if it was not.

@@ -8,6 +8,8 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,30 +38,57 @@ struct Initializer {
     std::vector<std::int64_t> dims;
     std::int64_t elements = 1;
     bool floating = false;
+    /// The weights a packed initializer holds, when not its elements (MatMulNBits' N x K in 4-bit pairs); -1: elements
+    std::int64_t packedWeights = -1;
 };
 
 /// The parsed model without its weights: what every configuration starts from.
 struct Skeleton {
     onnx::ModelProto model; ///< weights moved to typed graph inputs; small integer tensors keep their values
     std::map<std::string, Initializer, std::less<>> initializers; ///< every initializer of the file
-    /// Floating-point initializers that are not parameters: BatchNormalization's running mean and variance,
-    /// Resize's scales, Clip's bounds, Pad's value
+    /// Initializers that steer an operator and are never parameters: BatchNormalization's running mean and
+    /// variance, Resize's scales, Clip's bounds, Pad's value, quantization's scales and zero points
     std::set<std::string, std::less<>> statistics;
+    /// Initializers that are parameters (onnx_params.cpp: learned operands whatever their size or type, and
+    /// other floating-point initializers of more than one element)
+    std::set<std::string, std::less<>> parameters;
     std::vector<std::string> realInputs; ///< graph inputs that are not initializers
+    bool zeroSized = false; ///< an input has a fixed extent of 0 (an empty tensor by design): zero extents are allowed
 };
 
-/// Whether an initializer is a parameter: floating point, not in Skeleton::statistics, and not a scalar
-/// constant (a divisor, an exponent).
-inline bool isParameter(const Skeleton& s, const std::string& name, const Initializer& init)
-{
-    return init.floating && !s.statistics.count(name) && init.elements > 1;
-}
+/// Whether an initializer is a parameter (Skeleton::parameters).
+inline bool isParameter(const Skeleton& s, const std::string& name) { return s.parameters.count(name) > 0; }
+
+/// onnx_normalize.cpp: graphs as converters write them, in the one form the importer reads: model-local
+/// functions inlined, Constant nodes and subgraph initializers made initializers of the main graph, the
+/// nodes sorted topologically (a note says so when they were not).
+void normalizeGraph(onnx::ModelProto& model, const std::string& file, std::vector<Diagnostic>& warnings);
+
+/// onnx_params.cpp: fills Skeleton::statistics and Skeleton::parameters from how the nodes use the
+/// initializers.
+void classifyInitializers(Skeleton& skeleton);
+
+/// One node to translate, in order: the main graph's nodes, with the nodes of the control flow's chosen
+/// branches and bodies spliced in after the node that runs them (onnx_control.cpp).
+struct Step {
+    const onnx::NodeProto* node = nullptr; ///< null for a link
+    int index = 0; ///< the main graph's node (labels and default row names)
+    double repeats = 1; ///< times the node runs: a Loop's trip count, a Scan's steps (nested: multiplied)
+    std::string scope; ///< prefix of the row names: "" in the main graph, "loop/body/" in a body
+    /// A link (node null): tensor `to` is tensor `from` (a subgraph's output becoming the node's, an
+    /// actual input becoming a body's formal one); `from` empty: a constant (a Loop's iteration number)
+    std::string from, to;
+};
 
 /// Inferred extents of every tensor, and the values of those that are known.
 struct Shapes {
     std::unordered_map<std::string, std::vector<std::int64_t>> dims;
     std::unordered_map<std::string, Value> values;
     std::set<std::string, std::less<>> assumed; ///< outputs of unknown operators, assumed shaped as their first input
+    std::vector<Step> steps; ///< what to translate, in order
+    std::vector<Diagnostic> notes; ///< what the walk decided: the branch an If took, a Loop's trip count
+    /// Tensors that are not numbers: "a sequence", "a map", "an optional value", "strings" (why no row can read them)
+    std::unordered_map<std::string, std::string> unmodelled;
 };
 
 /// Binds the inputs' symbolic extents (OnnxInput) and infers every tensor's shape with ONNX's own
@@ -76,15 +105,62 @@ std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std
 
 /// onnx_optable.cpp: the counting conventions (onnxConventions()); FLOPs per output element of an
 /// elementwise operator (nothing if it is not one); the free metadata operators; the data-movement
-/// operators; ONNX Runtime's Gelu contrib operators (sets the row, false if not one); the engine shape
-/// of ONNX extents; a row name from a node name (PyTorch's scopes shortened).
+/// operators; the engine shape of ONNX extents; a row name from a node name (PyTorch's scopes shortened).
 std::string conventionsOfImport();
 std::optional<double> elementwiseOps(const std::string& op);
 bool isFree(const std::string& op);
 bool isDataMovement(const std::string& op);
-bool countedContrib(const onnx::NodeProto& node, Layer& row);
 Shape toShape(const std::vector<std::int64_t>& extents);
 std::string shortName(const std::string& nodeName);
+
+/// The newest ONNX opset whose operators the importer knows (onnx_adapt.cpp; ONNX 1.18's set).
+inline constexpr int kNewestOpset = 23;
+/// The private domain of the standard operators that ONNX 1.12's checker and shape functions cannot take
+/// (opset-18-23 signatures, operators new since 17, unknown ones): onnx_adapt.cpp moves them there.
+inline constexpr const char* kAdaptedDomain = "org.roofline-explorer.adapted";
+
+/// Whether a node is a standard ONNX operator (the default domain, "ai.onnx", or adapted).
+inline bool isStandard(const onnx::NodeProto& n)
+{
+    return n.domain().empty() || n.domain() == "ai.onnx" || n.domain() == kAdaptedDomain;
+}
+
+/// onnx_adapt.cpp: brings opsets 18-23 in front of ONNX 1.12 (the standard opset set to 17, the changed
+/// and new operators moved to kAdaptedDomain) and newer versions of other domains down to 1.12's.
+void adaptOpsets(onnx::ModelProto& model, const std::string& file, std::vector<Diagnostic>& warnings);
+
+using TypeMap = std::unordered_map<std::string, onnx::TypeProto*>;
+using DataMap = std::unordered_map<std::string, const onnx::TensorProto*>;
+using Outputs = std::vector<std::optional<onnx::TypeProto>>;
+/// onnx_adapted_shapes.cpp: the output types of an adapted node from its inputs' types and known values
+/// (empty or unset: unknown); throws ImportError (without file and node, which the caller adds).
+Outputs adaptedShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
+/// The same for ONNX Runtime's contrib operators (com.microsoft: MatMulNBits, QGemm, FusedConv, ...).
+Outputs contribShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
+/// Shapes ONNX 1.12's own functions leave unknown though the inputs fix them: LayerNormalization's Mean
+/// and InvStdDev, Einsum's output, Gradient's outputs.
+Outputs missingShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
+/// Einsum's FLOPs: 2 per combination of its letters' indices with two or more operands (a multiply and an
+/// add), 1 with one (a sum); -1 when the equation cannot be read.
+double einsumFlops(const onnx::NodeProto& node, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims);
+/// Operators new since 17 whose output has their first input's shape (Gelu, GroupNormalization, ...).
+bool sameShapeAsInput(const std::string& op);
+
+/// onnx_count.cpp: a counted node's row. `dims` gives a tensor's extents (throwing ImportError when they
+/// are unknown); `file` and `where` ("node 'x' (Conv)") name the node in messages.
+struct CountContext {
+    std::function<const std::vector<std::int64_t>&(const std::string&)> dims;
+    const std::string& file;
+    const std::string& where;
+};
+/// Sets the row's operator and counts (Layer::op, opsPerElement, kernel, groups); false when the tool
+/// does not count the operator.
+bool countRow(const onnx::NodeProto& node, Layer& row, const CountContext& context);
+/// The inputs that hold a matrix row's weight and bias (-1: none): Conv 1 and 2, QLinearConv 3 and 8, ...
+struct MatrixOperands {
+    int weight = -1, bias = -1;
+};
+MatrixOperands matrixOperands(const onnx::NodeProto& node);
 
 /// A node's attribute by name, or null; an integer attribute, or `fallback` when absent.
 inline const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name)

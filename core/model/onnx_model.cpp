@@ -34,6 +34,7 @@ struct OnnxModel::Impl {
     struct Key {
         int batch, height, width, bits;
         bool fusion;
+        std::map<std::string, double> values;
         friend bool operator==(const Key&, const Key&) = default;
     };
     mutable std::mutex mutex;
@@ -56,19 +57,25 @@ std::string genericNameOr(const std::string& graphName, const std::string& file)
     return std::filesystem::path(file).stem().string();
 }
 
-void checkOpsets(const onnx::ModelProto& m, const std::string& file)
+enum class DimRole { Unknown, Batch, Sequence, Height, Width };
+
+// What a symbolic extent's name says it is: "batch", "batch_size", "N", "B" are the batch; "sequence",
+// "seq_len", "tokens", "time", "L", "T" a sequence; "height", "H"; "width", "W".
+DimRole roleOfName(const std::string& name)
 {
-    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    if (m.opset_import_size() == 0)
-        throw ImportError(file + ": opset_import: the model names no operator set");
-    for (const auto& op : m.opset_import()) {
-        const std::string domain = op.domain() == "ai.onnx" ? "" : op.domain();
-        auto it = known.find(domain);
-        if (it != known.end() && op.version() > it->second.second)
-            throw ImportError(file + ": opset_import: " + (domain.empty() ? "the ONNX opset" : "opset of '" + domain + "'")
-                + " is version " + std::to_string(op.version()) + ", newer than this build's ONNX library knows (up to "
-                + std::to_string(it->second.second) + "); re-export with opset_version=" + std::to_string(it->second.second));
-    }
+    std::string n;
+    for (char ch : name)
+        n += char(std::tolower(static_cast<unsigned char>(ch)));
+    auto has = [&](const char* w) { return n.find(w) != std::string::npos; };
+    if (has("batch") || n == "n" || n == "b" || n == "bs")
+        return DimRole::Batch;
+    if (has("height") || n == "h")
+        return DimRole::Height;
+    if (has("width") || n == "w")
+        return DimRole::Width;
+    if (has("seq") || has("len") || has("token") || has("time") || n == "l" || n == "t" || n == "s")
+        return DimRole::Sequence;
+    return DimRole::Unknown;
 }
 
 // The inputs the configuration binds, and checks of the extents the file fixes.
@@ -90,17 +97,30 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
         for (int i = 0; i < rank; ++i) {
             const auto& dim = t.shape().dim(i);
             const bool symbolic = !dim.has_dim_value() || dim.dim_value() == -1;
-            if (!symbolic && dim.dim_value() <= 0)
+            // An empty index or axes input (ReduceSum's "no axes") is fine; an empty tensor of numbers leaves
+            // nothing to count.
+            if (!symbolic && (dim.dim_value() < 0 || (dim.dim_value() == 0 && d.floating)))
                 throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " is "
-                    + std::to_string(dim.dim_value()) + "; extents must be positive (or symbolic)");
+                    + std::to_string(dim.dim_value()) + "; extents must be positive (or symbolic)"
+                    + (dim.dim_value() == 0 ? ": an empty input leaves nothing to count" : ""));
             d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param()) : std::to_string(dim.dim_value()));
             if (!symbolic)
                 continue;
-            // The image's height and width: extents 2 and 3 of [N, C, H, W], 3 and 4 of [N, C, D, H, W];
-            // a sequence of rank 2 or 3 ([N, L] ids, [N, L, F] tokens, [N, C, L] signals): its length.
+            // A name the exporter gave says what it is ("batch", "N", "sequence", "height"); otherwise the
+            // place: the batch is extent 0; the image's height and width extents 2 and 3 of [N, C, H, W],
+            // 3 and 4 of [N, C, D, H, W]; a sequence of rank 2 or 3 ([N, L] ids, [N, L, F] tokens,
+            // [N, C, L] signals): its length.
             const int heightAt = rank == 5 ? 3 : 2, widthAt = rank == 5 ? 4 : rank == 4 ? 3 : -1;
-            if (i == 0) {
+            const DimRole role = roleOfName(dim.dim_param());
+            if (role == DimRole::Batch || (role == DimRole::Unknown && i == 0)) {
                 d.batchBound = true;
+                d.batchAt.push_back(i);
+            } else if (role == DimRole::Sequence || role == DimRole::Height) {
+                d.heightBound = true;
+                d.heightAt.push_back(i);
+            } else if (role == DimRole::Width) {
+                d.widthBound = true;
+                d.widthAt.push_back(i);
             } else if ((i == heightAt && rank >= 3) || (rank <= 3 && i >= 1)) {
                 d.heightBound = true;
                 d.heightAt.push_back(i);
@@ -125,6 +145,8 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
 {
     Skeleton s;
     s.model = std::move(model);
+    normalizeGraph(s.model, file, warnings);
+    adaptOpsets(s.model, file, warnings);
     onnx::GraphProto& g = *s.model.mutable_graph();
     std::set<std::string, std::less<>> inputNames;
     for (const auto& in : g.input())
@@ -172,16 +194,7 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
     for (const auto& in : g.input())
         if (!s.initializers.count(in.name()))
             s.realInputs.push_back(in.name());
-    // Floating-point initializers that are not parameters: BatchNormalization's running statistics and
-    // the operands that steer an operator (Resize's scales, Clip's bounds, Pad's value).
-    static const std::map<std::string, std::vector<int>, std::less<>> steering {
-        { "BatchNormalization", { 3, 4 } }, { "Resize", { 1, 2 } }, { "Upsample", { 1 } }, { "Clip", { 1, 2 } }, { "Pad", { 2 } },
-    };
-    for (const auto& n : g.node())
-        if (auto it = steering.find(n.op_type()); it != steering.end() && (n.domain().empty() || n.domain() == "ai.onnx"))
-            for (int i : it->second)
-                if (i < n.input_size())
-                    s.statistics.insert(n.input(i));
+    classifyInitializers(s);
     // The weights' values are never needed, so a missing external data file costs nothing but a word.
     if (!externalData.empty()) {
         const auto where = std::filesystem::path(file).parent_path() / externalData;
@@ -223,8 +236,8 @@ std::int64_t countParameters(const Skeleton& s)
 {
     std::int64_t total = 0;
     for (const auto& [name, init] : s.initializers)
-        if (isParameter(s, name, init))
-            total += init.elements;
+        if (isParameter(s, name))
+            total += init.packedWeights >= 0 ? init.packedWeights : init.elements;
     return total;
 }
 
@@ -234,7 +247,6 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
 {
     if (!model.has_graph() || model.graph().node_size() == 0)
         throw ImportError(file + ": not an ONNX model (no graph, or a graph without nodes)");
-    checkOpsets(model, file);
     auto impl = std::make_unique<OnnxModel::Impl>();
     impl->file = file;
     impl->name = genericNameOr(model.graph().name(), file);
@@ -252,6 +264,8 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
     }
     checkAttributes(impl->skeleton.model.graph(), file);
     impl->inputs = describeInputs(impl->skeleton, file);
+    for (const OnnxInput& in : impl->inputs)
+        impl->skeleton.zeroSized = impl->skeleton.zeroSized || std::find(in.dims.begin(), in.dims.end(), "0") != in.dims.end();
     impl->parameters = countParameters(impl->skeleton);
     return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
 }
@@ -317,10 +331,21 @@ std::string fixedReason(const OnnxModel& model, const char* what)
 std::string OnnxModel::batchFixedReason() const { return batchBound() ? std::string() : fixedReason(*this, "the batch"); }
 std::string OnnxModel::imageFixedReason() const { return imageBound() ? std::string() : fixedReason(*this, "the image size"); }
 
+std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> OnnxModel::outputExtents(const Config& config) const
+{
+    const Shapes shapes = inferShapes(m->skeleton, m->inputs, config, m->file);
+    std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> out;
+    for (const auto& o : m->skeleton.model.graph().output()) {
+        auto it = shapes.dims.find(o.name());
+        out.emplace_back(o.name(), it == shapes.dims.end() ? std::nullopt : std::optional(it->second));
+    }
+    return out;
+}
+
 BuildResult OnnxModel::build(const Config& config) const
 {
     const Impl::Key key { config.batch, config.unet.height, config.unet.width, config.bits,
-        config.fusion || config.traffic == TrafficModel::Fused };
+        config.fusion || config.traffic == TrafficModel::Fused, config.inputValues };
     std::lock_guard lock(m->mutex);
     for (auto it = m->recent.begin(); it != m->recent.end(); ++it)
         if (it->first == key) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,8 @@ namespace rfx {
 bool isOnnxFile(std::string_view model);
 
 /// One input of an imported model, as the file gives it, and what the configuration binds in it.
-/// Symbolic or unknown extents ("batch", "height", -1) are bound: the first from the batch, the
+/// Symbolic or unknown extents ("batch", "height", -1) are bound: by their name when it says what they
+/// are ("batch", "N", "sequence", "height", "width"), else by place: the first from the batch, the
 /// spatial ones (extents 2 and 3 of an image, 3 and 4 of a video [N, C, D, H, W]) from the image
 /// height and width; a sequence's symbolic extents ([N, L] token ids, [N, L, F], [N, C, L]) from the
 /// image height, which is then the sequence length.
@@ -26,10 +28,10 @@ struct OnnxInput {
     std::string name;
     std::vector<std::string> dims; ///< "batch", "3", "height": each extent as the file writes it
     bool floating = true; ///< a floating-point input (token ids are integers)
-    bool batchBound = false; ///< the batch control sets extent 0
+    bool batchBound = false; ///< the batch control sets an extent (batchAt: 0, or one named as the batch)
     bool heightBound = false; ///< the image height sets extent 2 (3 of a video; the sequence of tokens)
     bool widthBound = false; ///< the image width sets extent 3 (4 of a video)
-    std::vector<int> heightAt, widthAt; ///< the extents the image height and width set
+    std::vector<int> batchAt, heightAt, widthAt; ///< the extents the batch, the image height and width set
 };
 
 /// A parsed ONNX model: parsed and checked once (weights dropped, shapes kept), then re-derived for
@@ -60,6 +62,11 @@ public:
     std::int64_t parameters() const;
     /// Warnings of the load itself (missing external weights, ...): every build repeats them.
     const std::vector<Diagnostic>& loadWarnings() const;
+
+    /// The graph outputs' names and extents at this configuration, an output's extents absent when not
+    /// known (tests/core/model/tst_onnx_conformance holds them against ONNX's own test data); throws
+    /// std::runtime_error with the reason when shapes cannot be inferred.
+    std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> outputExtents(const Config& config) const;
 
     /// The network for this configuration: shapes inferred with the configuration's batch and image
     /// size, one or more rows per counted node. Recent configurations are cached.

@@ -18,12 +18,6 @@ namespace rfx::onnximport {
 
 namespace {
 
-std::string stringAttr(const onnx::NodeProto& n, const char* name, const std::string& fallback)
-{
-    const auto* a = attribute(n, name);
-    return a ? a->s() : fallback;
-}
-
 // Where a tensor comes from.
 struct Source {
     enum Kind { Constant, Live } kind = Constant;
@@ -44,11 +38,16 @@ public:
     Network run(const std::string& name)
     {
         const onnx::GraphProto& g = m_s.model.graph();
-        m_sources.reserve(size_t(g.node_size()) * 2 + m_s.initializers.size());
-        m_consumers.reserve(size_t(g.node_size()) * 2);
-        for (const auto& n : g.node())
-            for (const auto& in : n.input())
+        m_sources.reserve(m_shapes.steps.size() * 2 + m_s.initializers.size());
+        m_consumers.reserve(m_shapes.steps.size() * 2);
+        for (const Step& st : m_shapes.steps) {
+            if (!st.node) {
+                ++m_consumers[st.from];
+                continue;
+            }
+            for (const auto& in : st.node->input())
                 ++m_consumers[in];
+        }
         for (const auto& out : g.output())
             ++m_consumers[out.name()];
         m_net.name = name;
@@ -62,9 +61,26 @@ public:
         }
         for (const auto& [iname, init] : m_s.initializers)
             if (!m_sources.count(iname))
-                m_sources[iname] = Source { Source::Constant, -1, isParameter(m_s, iname, init) ? std::set<std::string> { iname } : std::set<std::string> {} };
-        for (int i = 0; i < g.node_size(); ++i)
-            node(g.node(i), i);
+                m_sources[iname] = Source { Source::Constant, -1, isParameter(m_s, iname) ? std::set<std::string> { iname } : std::set<std::string> {} };
+        for (const Step& st : m_shapes.steps) {
+            if (st.node) {
+                m_step = &st;
+                m_node = st.node;
+                node(*st.node, st.index);
+                continue;
+            }
+            // A link: the tensor `to` is `from` (a subgraph's output, a body's formal input).
+            auto from = st.from.empty() ? m_sources.end() : m_sources.find(st.from);
+            m_sources[st.to] = from == m_sources.end() ? Source {} : from->second;
+        }
+        m_net.diagnostics.insert(m_net.diagnostics.end(), m_shapes.notes.begin(), m_shapes.notes.end());
+        // One warning per kind of problem, not one line per node.
+        for (const auto& [reason, seen] : m_uncounted) {
+            const auto& [count, firstNode] = seen;
+            m_net.diagnostics.push_back({ Severity::Warning, m_file, firstNode,
+                reason + "; its row moves its inputs and outputs, with 0 FLOPs"
+                    + (count > 1 ? " (and so do " + std::to_string(count - 1) + " more nodes like it)" : std::string()) });
+        }
         if (m_net.layers.empty())
             throw ImportError(m_file + ": no node reads the network's input; nothing to analyse");
         return std::move(m_net);
@@ -75,12 +91,11 @@ private:
     {
         auto it = m_shapes.dims.find(tensor);
         if (it == m_shapes.dims.end())
-            throw ImportError(m_file + ": " + where + ": the shape of '" + tensor
-                + "' could not be inferred (shape inference stopped here; an operator without a shape function?)");
+            throw ImportError(m_file + ": " + where + ": " + unknownShape(tensor));
         double p = 1;
         for (size_t i = 0; i < it->second.size(); ++i) {
             const auto d = it->second[i];
-            if (d <= 0)
+            if (d < 0 || (d == 0 && !m_s.zeroSized))
                 throw ImportError(m_file + ": " + where + ": '" + tensor + "' has extent " + std::to_string(d) + " in dimension "
                     + std::to_string(i) + " at this configuration (extents must be positive; is the image too small?)");
             p *= double(d);
@@ -91,13 +106,47 @@ private:
             throw ImportError(m_file + ": " + where + ": '" + tensor + "' has " + count
                 + " elements, beyond what the tool models (over 10^15)");
         }
-        if (it->second.size() > 5)
+        if (it->second.size() > 8)
             throw ImportError(m_file + ": " + where + ": '" + tensor + "' has rank " + std::to_string(it->second.size())
-                + "; the tool models tensors of rank up to 5 ([N, C, D, H, W])");
+                + "; the tool models tensors of rank up to 8");
         return it->second;
     }
 
     Shape shapeOf(const std::string& tensor, const std::string& where) { return toShape(dims(tensor, where)); }
+
+    // Why a tensor's shape is not known, in words: not numbers, an operand whose value only the run gives
+    // (a Slice's starts, a Resize's scales, a Loop's iteration number), or no shape function.
+    std::string unknownShape(const std::string& tensor) const
+    {
+        const std::string what = "the shape of '" + tensor + "' ";
+        auto kind = m_shapes.unmodelled.find(tensor);
+        if (kind != m_shapes.unmodelled.end())
+            return "'" + tensor + "' is " + kind->second + ", which the tool does not model (it counts tensors of numbers)";
+        if (m_node) {
+            for (const auto& in : m_node->input())
+                if (auto k = m_shapes.unmodelled.find(in); k != m_shapes.unmodelled.end())
+                    return "it reads '" + in + "', " + k->second + ", which the tool does not model (it counts tensors of numbers)";
+            // The first operand too where the output's size is what its values say (NonZero, Unique: how many
+            // elements qualify; a window function: its length).
+            static const char* valueShaped[] = { "NonZero", "Unique", "HannWindow", "HammingWindow", "BlackmanWindow",
+                "ConstantOfShape", "Range", "MelWeightMatrix" };
+            const bool fromValues = std::any_of(std::begin(valueShaped), std::end(valueShaped),
+                [&](const char* op) { return m_node->op_type() == op; });
+            for (int i = fromValues ? 0 : 1; i < m_node->input_size(); ++i) {
+                const std::string& in = m_node->input(i);
+                if (in.empty() || m_shapes.values.count(in))
+                    continue;
+                const bool fed = std::find(m_s.realInputs.begin(), m_s.realInputs.end(), in) != m_s.realInputs.end();
+                return what + "depends on the " + (fromValues ? "values" : "value") + " of '" + in + "', " + (fed ? "an input fed at run time" : "computed at run time")
+                    + "; the tool needs shapes it can compute before the run"
+                    + (fed ? " (bind a one-element input with --input-value " + in + "=V)" : std::string());
+            }
+            for (const auto& in : m_node->input())
+                if (!in.empty() && !m_shapes.dims.count(in))
+                    return what + "depends on '" + in + "', whose shape depends on values computed at run time";
+        }
+        return what + "could not be inferred (ONNX's shape inference gave none for this operator)";
+    }
 
     // Parameters a row reads: the float initializers behind its constant inputs, each credited once.
     std::int64_t creditWeights(const onnx::NodeProto& n, const std::set<std::string, std::less<>>* skip = nullptr)
@@ -116,14 +165,14 @@ private:
 
     int addOrigin(const onnx::NodeProto& n, const std::string& uncounted = {})
     {
-        const std::string domain = n.domain().empty() || n.domain() == "ai.onnx" ? "" : n.domain() + ":";
+        const std::string domain = isStandard(n) ? "" : n.domain() + ":";
         m_net.origins.push_back(RowOrigin { n.name(), domain + n.op_type(), uncounted });
         return int(m_net.origins.size()) - 1;
     }
 
     std::string uniqueName(const onnx::NodeProto& n, int index)
     {
-        std::string base = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : shortName(n.name());
+        std::string base = m_step->scope + (n.name().empty() ? n.op_type() + "_" + std::to_string(index) : shortName(n.name()));
         std::string name = base;
         for (int k = 2; !m_names.insert(name).second; ++k)
             name = base + "#" + std::to_string(k);
@@ -132,6 +181,7 @@ private:
 
     int push(Layer l, const onnx::NodeProto& n, std::vector<std::string> outputs)
     {
+        l.repeats = m_step->repeats;
         m_net.layers.push_back(std::move(l));
         const int row = int(m_net.layers.size()) - 1;
         for (const auto& o : outputs)
@@ -162,7 +212,7 @@ private:
     void node(const onnx::NodeProto& n, int index)
     {
         const std::string& op = n.op_type();
-        const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+        const bool standard = isStandard(n);
         std::vector<std::string> live;
         std::set<std::string> weights;
         for (const auto& in : n.input()) {
@@ -183,7 +233,7 @@ private:
                 m_sources[o] = Source { Source::Constant, -1, weights };
             return;
         }
-        if (standard && isFree(op)) {
+        if (standard && (isFree(op) || foldedQuantization(n, live.front()))) {
             for (const auto& o : outputs)
                 m_sources[o] = m_sources[live.front()];
             return;
@@ -205,28 +255,33 @@ private:
         if (produced.size() > 1 && op == "Split") {
             l.out = l.inShapes.front(); // all the pieces together
         }
-        if (!(standard ? counted(n, l, where) : countedContrib(n, l))) {
+        const CountContext context { [&](const std::string& t) -> const std::vector<std::int64_t>& { return dims(t, where); },
+            m_file, where };
+        if (!countRow(n, l, context)) {
             std::string reason = !standard ? "operator of domain '" + n.domain() + "', which the tool does not know"
-                : (op == "If" || op == "Loop" || op == "Scan") ? "control flow (" + op + ") is not counted"
-                                                               : "operator " + op + " is not counted by the tool";
+                                           : "operator " + op + " is not counted by the tool";
             if (m_shapes.assumed.count(produced.front()))
                 reason += " (its output is assumed shaped as its input)";
             l.op = Op::Uncounted;
             l.opsPerElement = 0;
             l.storedParams = creditWeights(n);
             l.origin = addOrigin(n, reason);
-            m_net.diagnostics.push_back({ Severity::Warning, m_file, where, reason + "; its row moves its inputs and outputs, with 0 FLOPs" });
+            auto& [count, first] = m_uncounted[reason];
+            if (count++ == 0)
+                first = where;
             push(std::move(l), n, produced);
             return;
         }
         l.origin = addOrigin(n);
-        if (l.op == Op::Conv || l.op == Op::ConvTranspose || l.op == Op::Linear) {
-            // The weight is the main row's; the bias (input 2) becomes its own row, as in the built-in networks.
+        if (const MatrixOperands operands = matrixOperands(n); operands.weight >= 0) {
+            // The weight is the main row's; the bias becomes its own row, as in the built-in networks.
             std::set<std::string, std::less<>> biasSet;
-            const std::string bias = n.input_size() > 2 ? n.input(2) : std::string();
+            const std::string bias = operands.bias >= 0 && n.input_size() > operands.bias ? n.input(operands.bias) : std::string();
             if (!bias.empty() && m_sources.count(bias) && m_sources[bias].kind == Source::Constant)
                 biasSet.insert(m_sources[bias].weights.begin(), m_sources[bias].weights.end());
             l.storedParams = creditWeights(n, &biasSet);
+            if (op == "MatMulNBits") // the N x K weights, whatever their packing in bytes
+                l.storedParams = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
             const std::string base = l.name;
             const int origin = l.origin;
             const int row = push(std::move(l), n, produced);
@@ -241,6 +296,7 @@ private:
             Layer b = singleInputLayer(base + ".bias", Op::Bias, row, m_net.layers[size_t(row)].out);
             b.storedParams = biasParams;
             b.origin = origin;
+            b.repeats = m_step->repeats;
             m_names.insert(b.name);
             push(std::move(b), n, produced);
             return;
@@ -253,119 +309,35 @@ private:
         push(std::move(l), n, produced);
     }
 
-    // Sets the row's operator and counts; false when the operator is not one the tool counts.
-    bool counted(const onnx::NodeProto& n, Layer& l, const std::string& where)
+    // QDQ (README "ONNX models"): a DequantizeLinear whose every reader is a matrix operator, and a
+    // QuantizeLinear of a matrix row's output read by nothing else, fold into the matrix row, as a runtime
+    // runs the pair DequantizeLinear -> Conv -> QuantizeLinear as one int8 convolution.
+    bool foldedQuantization(const onnx::NodeProto& n, const std::string& input)
     {
-        const std::string& op = n.op_type();
-        const Shape& in = l.inShapes.front();
-        auto kernelFromWeight = [&](int rankNeeded) {
-            const auto& w = dims(n.input(1), where);
-            if (int(w.size()) != rankNeeded)
-                throw ImportError(m_file + ": " + where + ": the weight has rank " + std::to_string(w.size()) + ", the input rank "
-                    + std::to_string(rankNeeded));
-            // [Cout, Cin/g, k...]: 1-D k = Kh; 2-D Kh, Kw; 3-D Kd, Kh, Kw.
-            const size_t k = w.size() == 5 ? 3 : 2;
-            l.kd = int(w.size() == 5 ? w[2] : 1);
-            l.kh = int(w.size() > k ? w[k] : 1);
-            l.kw = int(w.size() > k + 1 ? w[k + 1] : 1);
-        };
-        auto firstOf = [&](const char* name, int fallback) {
-            const auto* a = attribute(n, name);
-            return a && a->ints_size() > 0 ? int(a->ints(0)) : fallback;
-        };
-        if (op == "Conv" || op == "ConvTranspose") {
-            if (n.input_size() < 2 || !m_shapes.dims.count(n.input(1)))
-                throw ImportError(m_file + ": " + where + ": the weight's shape is unknown");
-            kernelFromWeight(in.rank);
-            l.op = op == "Conv" ? Op::Conv : Op::ConvTranspose;
-            l.groups = int(intAttr(n, "group", 1));
-            l.stride = firstOf("strides", 1);
-            l.padding = firstOf("pads", 0);
-            if (l.groups < 1 || in.c % l.groups != 0)
-                throw ImportError(m_file + ": " + where + ": group: " + std::to_string(l.groups) + " does not divide the "
-                    + std::to_string(in.c) + " input channels");
-            // ONNX's shape function does not compare the channels: a wrong weight would count silently.
-            const auto& w = dims(n.input(1), where);
-            const std::int64_t expected = l.op == Op::Conv ? w[1] * l.groups : w[0];
-            if (expected != in.c)
-                throw ImportError(m_file + ": " + where + ": the weight '" + n.input(1) + "' expects " + std::to_string(expected)
-                    + " input channels, the input has " + std::to_string(in.c));
-            return true;
-        }
-        if (op == "Gemm") {
-            // A [M, K] (transA: [K, M]) times B [K, N] -> [M, N]: counted as a linear layer of M rows.
-            const auto& a = dims(n.input(0), where);
-            if (a.size() != 2)
+        if (n.op_type() == "QuantizeLinear") {
+            const Source& src = m_sources[input];
+            if (src.kind != Source::Live || src.row < 0 || m_consumers[input] != 1)
                 return false;
-            const bool transA = intAttr(n, "transA", 0) != 0;
-            l.op = Op::Linear;
-            l.inShapes.front() = Shape { transA ? a[1] : a[0], transA ? a[0] : a[1], 1, 1, 2 };
-            return true;
+            const Layer& producer = m_net.layers[size_t(src.row)];
+            // The matrix row itself, or its bias row (which the Quantize then follows, as in the runtime's kernel).
+            return runsOnMatrixUnits(producer.op)
+                || (producer.op == Op::Bias && producer.inputs.size() == 1 && producer.inputs[0] >= 0
+                    && runsOnMatrixUnits(m_net.layers[size_t(producer.inputs[0])].op));
         }
-        if (op == "MatMul") {
-            const auto& a = dims(n.input(0), where);
-            l.op = Op::MatMul;
-            l.opsPerElement = 2.0 * double(a.back()); // K: the contracted extent
-            return true;
-        }
-        if (op == "BatchNormalization") {
-            l.op = Op::BatchNorm;
-            return true;
-        }
-        if (op == "Relu") {
-            l.op = Op::ReLU;
-            return true;
-        }
-        if (op == "Add" && l.inShapes.size() == 2 && l.inShapes[0] == l.inShapes[1] && l.inShapes[0] == l.out) {
-            l.op = Op::Add; // a residual connection, as in the built-in ResNets
-            return true;
-        }
-        if (auto ops = elementwiseOps(op)) {
-            l.op = Op::Eltwise;
-            l.opsPerElement = *ops;
-            return true;
-        }
-        if (op == "ReduceMean" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceL2") {
-            // K inputs per output: K - 1 additions (comparisons), and one more (the scaling, the root) for mean and L2.
-            const double k = double(in.elements()) / double(std::max<std::int64_t>(1, l.out.elements()));
-            l.op = Op::Reduce;
-            l.opsPerElement = op == "ReduceMean" ? k : op == "ReduceL2" ? 2 * k : k - 1;
-            return true;
-        }
-        if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-            const bool global = op.starts_with("Global");
-            l.op = op == "MaxPool" || op == "GlobalMaxPool" ? Op::MaxPool : Op::AvgPool;
-            const auto* k = attribute(n, "kernel_shape");
-            const int first = in.rank == 5 ? 1 : 0; // 3-D windows: Kd first
-            auto window = [&](int i) { return k && k->ints_size() > i ? int(k->ints(i)) : 1; };
-            l.kd = global ? int(in.d) : (in.rank == 5 ? window(0) : 1);
-            l.kh = global ? int(in.rank > 2 ? in.h : 1) : window(first);
-            l.kw = global ? int(in.rank > 3 ? in.w : 1) : window(first + 1);
-            l.stride = firstOf("strides", 1);
-            l.padding = firstOf("pads", 0);
-            return true;
-        }
-        if (op == "Concat") {
-            l.op = Op::Concat;
-            return true;
-        }
-        if (op == "Resize" || op == "Upsample") {
-            // nearest: a copy; linear: a + t (b - a) per resized axis (3); cubic: 4 taps per axis (7).
-            const std::string mode = stringAttr(n, "mode", "nearest");
-            int axes = 0;
-            const auto& od = dims(n.output(0), where);
-            const auto& id = dims(n.input(0), where);
-            for (size_t i = 0; i < od.size() && i < id.size(); ++i)
-                axes += od[i] != id[i];
-            l.op = mode == "nearest" ? Op::Copy : Op::Eltwise;
-            l.opsPerElement = mode == "nearest" ? 0 : (mode == "cubic" ? 7.0 : 3.0) * axes;
-            return true;
-        }
-        if (isDataMovement(op)) {
-            l.op = Op::Copy;
-            return true;
-        }
-        return false;
+        if (n.op_type() != "DequantizeLinear" || n.output_size() != 1)
+            return false;
+        if (m_readers.empty())
+            for (const Step& st : m_shapes.steps)
+                if (st.node)
+                    for (const auto& in : st.node->input())
+                        m_readers[in].push_back(st.node);
+        auto it = m_readers.find(n.output(0));
+        if (it == m_readers.end() || m_consumers[n.output(0)] != int(it->second.size()))
+            return false; // a graph output, or read by a link
+        return std::all_of(it->second.begin(), it->second.end(), [](const onnx::NodeProto* r) {
+            const std::string& op = r->op_type();
+            return op == "Conv" || op == "ConvTranspose" || op == "MatMul" || op == "Gemm";
+        });
     }
 
     const Skeleton& m_s;
@@ -377,6 +349,10 @@ private:
     std::unordered_map<std::string, int> m_consumers;
     std::set<std::string> m_credited;
     std::set<std::string> m_names;
+    const Step* m_step = nullptr; ///< the step being translated
+    const onnx::NodeProto* m_node = nullptr; ///< the node being translated
+    std::unordered_map<std::string, std::vector<const onnx::NodeProto*>> m_readers; ///< built when a DequantizeLinear asks
+    std::map<std::string, std::pair<int, std::string>> m_uncounted; ///< reason -> nodes, the first one's label
 };
 
 } // namespace

@@ -21,7 +21,11 @@ std::optional<double> elementwiseOps(const std::string& op)
         { "Mean", 1 }, { "Sum", 1 }, { "Where", 1 }, { "Equal", 1 }, { "Less", 1 }, { "Greater", 1 },
         { "LessOrEqual", 1 }, { "GreaterOrEqual", 1 }, { "Not", 1 }, { "And", 1 }, { "Or", 1 }, { "Xor", 1 },
         { "Softmax", 5 }, { "LogSoftmax", 5 }, { "InstanceNormalization", 7 }, { "LayerNormalization", 7 },
-        { "GroupNormalization", 7 }, { "LpNormalization", 3 },
+        { "GroupNormalization", 7 }, { "LpNormalization", 3 }, { "RMSNormalization", 4 }, { "RotaryEmbedding", 3 },
+        { "BitwiseAnd", 1 }, { "BitwiseOr", 1 }, { "BitwiseXor", 1 }, { "BitwiseNot", 1 }, { "Swish", 5 },
+        { "IsNaN", 1 }, { "IsInf", 1 }, { "Shrink", 2 }, { "ThresholdedRelu", 1 }, { "Softsign", 3 }, { "Mod", 1 },
+        { "Atan", 1 }, { "Asin", 1 }, { "Acos", 1 }, { "Tan", 1 }, { "Sinh", 1 }, { "Cosh", 1 }, { "Asinh", 1 },
+        { "Acosh", 1 }, { "Atanh", 1 }, { "BitShift", 1 }, { "Celu", 3 }, { "Hardmax", 2 }, { "CumSum", 1 },
     };
     auto it = table.find(op);
     return it == table.end() ? std::nullopt : std::optional<double>(it->second);
@@ -37,7 +41,9 @@ bool isDataMovement(const std::string& op)
 {
     return op == "Split" || op == "Slice" || op == "Pad" || op == "Transpose" || op == "Gather" || op == "GatherElements"
         || op == "Expand" || op == "Tile" || op == "Cast" || op == "DepthToSpace" || op == "SpaceToDepth" || op == "ScatterND"
-        || op == "GatherND" || op == "CastLike";
+        || op == "GatherND" || op == "CastLike" || op == "ScatterElements" || op == "Scatter" || op == "Col2Im"
+        || op == "CenterCropPad" || op == "ReverseSequence" || op == "Compress" || op == "OneHot" || op == "Trilu"
+        || op == "EyeLike";
 }
 
 Shape toShape(const std::vector<std::int64_t>& d)
@@ -45,6 +51,12 @@ Shape toShape(const std::vector<std::int64_t>& d)
     Shape s { 1, 1, 1, 1, int(d.size()) };
     std::int64_t* four[] = { &s.n, &s.c, &s.h, &s.w };
     std::int64_t* five[] = { &s.n, &s.c, &s.d, &s.h, &s.w };
+    if (d.size() > 5) { // [N, C, folded middle, H, W]
+        s.n = d[0], s.c = d[1], s.h = d[d.size() - 2], s.w = d.back();
+        for (size_t i = 2; i + 2 < d.size(); ++i)
+            s.d *= d[i];
+        return s;
+    }
     for (size_t i = 0; i < d.size() && i < 5; ++i)
         *(d.size() == 5 ? five[i] : four[i]) = d[i];
     if (d.empty())
@@ -73,22 +85,6 @@ std::string shortName(const std::string& name)
     return out.empty() ? name : out;
 }
 
-
-// ONNX Runtime's contrib operators that exporters and optimizers emit for Gelu (Gelu is in the
-// standard opset only from 20, newer than Debian's library): x/2 (1 + erf(x/sqrt 2)) = 5 FLOPs an
-// element; BiasGelu adds its bias first (6); FastGelu, x/2 (1 + tanh(c (x + 0.044715 x^3))), 9;
-// QuickGelu, x sigmoid(1.702 x), 6 (a sigmoid is 4). Their output has the input's shape.
-bool countedContrib(const onnx::NodeProto& n, Layer& l)
-{
-    if (n.domain() != "com.microsoft")
-        return false;
-    const std::string& op = n.op_type();
-    if (op != "Gelu" && op != "FastGelu" && op != "BiasGelu" && op != "QuickGelu")
-        return false;
-    l.op = Op::Eltwise;
-    l.opsPerElement = op == "BiasGelu" ? 6 : op == "FastGelu" ? 9 : op == "QuickGelu" ? 6 : 5;
-    return true;
-}
 
 std::string conventionsOfImport()
 {

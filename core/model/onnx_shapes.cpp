@@ -2,7 +2,7 @@
 // node, ONNX's own shape functions (the schema registry's, through onnx::InferenceContextImpl) and the
 // evaluation of shape computations (Shape -> Gather -> Sub -> Div -> Slice, as PyTorch's exporter emits
 // for a crop), whose values the following shape functions read as constants.
-#include "onnx_internal.h"
+#include "onnx_walker.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
@@ -86,7 +86,7 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
                 fail("axis: the default " + std::to_string(*d) + " is outside the input's " + std::to_string(r) + " dimensions");
         }
         for (const auto& a : n.attribute()) {
-            const std::int64_t hi = op == "Flatten" ? r + 1 : growing ? r + a.ints_size() : r;
+            const std::int64_t hi = op == "Flatten" ? r + 1 : op == "OneHot" ? r + 1 : growing ? r + a.ints_size() : r;
             auto inRange = [&](std::int64_t v) { return v >= -hi && v < hi; };
             if (a.name() == "axis" && a.type() == onnx::AttributeProto::INT && !inRange(a.i()))
                 fail("axis: " + std::to_string(a.i()) + " is outside the input's " + std::to_string(r) + " dimensions");
@@ -113,8 +113,9 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
             auto it = s.values.find(n.input(input));
             return it == s.values.end() ? -1 : long(it->second.data.size());
         };
-        if ((op == "Tile" && length(1) >= 0 && length(1) != r) || (op == "Pad" && length(1) >= 0 && length(1) != 2 * r)
-            || (op == "Resize" && ((length(2) > 0 && length(2) != r) || (length(3) > 0 && length(3) != r)))
+        const bool adapted = n.domain() == kAdaptedDomain; // opset-18 Pad and Resize take axes: checked by their shapes
+        if ((op == "Tile" && length(1) >= 0 && length(1) != r) || (op == "Pad" && !adapted && length(1) >= 0 && length(1) != 2 * r)
+            || (op == "Resize" && !adapted && ((length(2) > 0 && length(2) != r) || (length(3) > 0 && length(3) != r)))
             || (op == "Upsample" && length(1) >= 0 && length(1) != r))
             fail("an operand's length does not match the input's " + std::to_string(r) + " dimensions");
     }
@@ -150,57 +151,87 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
 
 } // namespace
 
-Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
+ShapeWalker::ShapeWalker(const Skeleton& skeleton, const std::string& file, Shapes& shapes)
+    : m_skeleton(skeleton)
+    , m_file(file)
+    , m_s(shapes)
 {
-    // One pass in node order (the checker made sure it is topological): each node's own shape function
-    // from ONNX's schema registry (onnx::InferenceContextImpl), after the checks its inputs need, then its
-    // value when it is a shape computation, which the next nodes' shape functions read as constant data.
-    // The nodes are read, not changed: InferenceContextImpl asks for a mutable node only to reach graph
-    // attributes (control flow), which are not inferred here. No copy of the graph per configuration.
-    const onnx::GraphProto& g = skeleton.model.graph();
-    std::map<std::string, int> opsets;
     for (const auto& o : skeleton.model.opset_import())
-        opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = int(o.version());
-    const int opset = opsets.count("") ? opsets[""] : 1;
-
+        m_opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = int(o.version());
+    m_opset = m_opsets.count("") ? m_opsets[""] : 1;
+    const onnx::GraphProto& g = skeleton.model.graph();
     const size_t tensors = size_t(g.node_size()) * 2 + size_t(g.input_size() + g.initializer_size());
-    std::unordered_map<std::string, onnx::TypeProto> types;
-    std::unordered_map<std::string, onnx::TypeProto*> typeOf;
-    std::unordered_map<std::string, const onnx::TensorProto*> dataOf;
-    types.reserve(tensors);
-    typeOf.reserve(tensors);
-    dataOf.reserve(tensors);
-    std::deque<onnx::TensorProto> computed; // the values of shape computations, as tensors
-    Shapes s;
-    s.dims.reserve(tensors);
-    auto setType = [&](const std::string& name, const onnx::TypeProto& t) {
-        onnx::TypeProto& stored = types[name];
-        stored = t;
-        typeOf[name] = &stored;
-        if (!t.has_tensor_type() || !t.tensor_type().has_shape())
+    m_types.reserve(tensors);
+    m_typeOf.reserve(tensors);
+    m_dataOf.reserve(tensors);
+    m_s.dims.reserve(tensors);
+}
+
+void ShapeWalker::setType(const std::string& name, const onnx::TypeProto& t)
+{
+    onnx::TypeProto& stored = m_types[name];
+    stored = t;
+    m_typeOf[name] = &stored;
+    if (t.has_sequence_type() || t.has_map_type() || t.has_optional_type())
+        m_s.unmodelled[name] = t.has_sequence_type() ? "a sequence" : t.has_map_type() ? "a map" : "an optional value";
+    else if (t.has_tensor_type() && t.tensor_type().elem_type() == onnx::TensorProto::STRING)
+        m_s.unmodelled[name] = "strings";
+    if (!t.has_tensor_type() || !t.tensor_type().has_shape()) {
+        m_s.dims.erase(name);
+        return;
+    }
+    std::vector<std::int64_t> dims;
+    for (const auto& d : t.tensor_type().shape().dim()) {
+        if (!d.has_dim_value()) {
+            m_s.dims.erase(name);
             return;
-        std::vector<std::int64_t> dims;
-        for (const auto& d : t.tensor_type().shape().dim()) {
-            if (!d.has_dim_value())
-                return;
-            dims.push_back(d.dim_value());
         }
-        s.dims[name] = std::move(dims);
-    };
-    // Bind the inputs' symbolic extents.
+        dims.push_back(d.dim_value());
+    }
+    m_s.dims[name] = std::move(dims);
+}
+
+const onnx::TypeProto* ShapeWalker::typeOf(const std::string& name) const
+{
+    auto it = m_typeOf.find(name);
+    return it == m_typeOf.end() ? nullptr : it->second;
+}
+
+void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config& config)
+{
+    const onnx::GraphProto& g = m_skeleton.model.graph();
     for (const auto& in : g.input()) {
         onnx::TypeProto t = in.type();
         auto it = std::find_if(inputs.begin(), inputs.end(), [&](const OnnxInput& i) { return i.name == in.name(); });
         if (it != inputs.end() && t.has_tensor_type()) {
             auto* shape = t.mutable_tensor_type()->mutable_shape();
-            if (it->batchBound && shape->dim_size() > 0)
-                shape->mutable_dim(0)->set_dim_value(config.batch);
+            for (int i : it->batchAt)
+                shape->mutable_dim(i)->set_dim_value(config.batch);
             for (int i : it->heightAt)
                 shape->mutable_dim(i)->set_dim_value(config.unet.height);
             for (int i : it->widthAt)
                 shape->mutable_dim(i)->set_dim_value(config.unet.width);
         }
         setType(in.name(), t);
+        // An empty input's value is known: nothing (ReduceSum's empty axes).
+        if (auto d = m_s.dims.find(in.name()); d != m_s.dims.end() && product(d->second) == 0) {
+            Value v { d->second, {}, true };
+            m_computed.push_back(valueTensor(in.name(), v));
+            m_dataOf[in.name()] = &m_computed.back();
+            m_s.values[in.name()] = std::move(v);
+        }
+        // A value the user bound (--input-value): a flag or a count that an If or a Loop reads.
+        if (auto bound = config.inputValues.find(in.name()); bound != config.inputValues.end()) {
+            auto d = m_s.dims.find(in.name());
+            if (d != m_s.dims.end() && product(d->second) == 1) {
+                const int type = t.tensor_type().elem_type();
+                Value v { d->second, { bound->second }, type != onnx::TensorProto::FLOAT && type != onnx::TensorProto::DOUBLE
+                        && type != onnx::TensorProto::FLOAT16 && type != onnx::TensorProto::BFLOAT16 };
+                m_computed.push_back(valueTensor(in.name(), v));
+                m_dataOf[in.name()] = &m_computed.back();
+                m_s.values[in.name()] = std::move(v);
+            }
+        }
     }
     for (const auto& t : g.initializer()) {
         onnx::TypeProto type;
@@ -209,50 +240,97 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
         for (auto d : t.dims())
             type.mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
         setType(t.name(), type);
-        dataOf[t.name()] = &t;
+        m_dataOf[t.name()] = &t;
         Value v;
         if (readValue(t, v))
-            s.values[t.name()] = std::move(v);
+            m_s.values[t.name()] = std::move(v);
     }
-    for (int i = 0; i < g.node_size(); ++i) {
-        onnx::NodeProto& n = const_cast<onnx::NodeProto&>(g.node(i));
-        checkNode(n, i, s, file);
-        const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
-        auto version = opsets.find(domain);
-        const onnx::OpSchema* schema = version == opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
-        const bool controlFlow = domain.empty() && (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan");
-        if (schema && schema->has_type_and_shape_inference_function() && !controlFlow) {
-            onnx::shape_inference::InferenceContextImpl ctx(n, typeOf, dataOf, {});
-            try {
-                schema->GetTypeAndShapeInferenceFunction()(ctx);
-            } catch (const std::exception& e) { // onnx::InferenceError and friends
-                throw ImportError(file + ": " + nodeLabel(n, i) + ": " + e.what());
-            }
-            for (int o = 0; o < n.output_size(); ++o)
-                if (!n.output(o).empty())
-                    if (const onnx::TypeProto* t = ctx.getOutputType(size_t(o)))
-                        setType(n.output(o), *t);
-        } else if (n.output_size() > 0 && n.input_size() > 0 && typeOf.count(n.input(0))) {
-            // No shape function (a custom domain, control flow): assume the output is shaped as the
-            // first input, so that the rest of the graph can be followed; the row says so.
-            setType(n.output(0), *typeOf[n.input(0)]);
-            s.assumed.insert(n.output(0));
+}
+
+void ShapeWalker::walk(const onnx::GraphProto& g, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out)
+{
+    for (int i = 0; i < g.node_size(); ++i)
+        node(g.node(i), i, mainIndex < 0 ? i : mainIndex, repeats, scope, out);
+}
+
+void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+{
+    // Each node's own shape function from ONNX's schema registry (onnx::InferenceContextImpl), after the
+    // checks its inputs need, then its value when it is a shape computation, which the next nodes' shape
+    // functions read as constant data. The nodes are read, not changed: InferenceContextImpl asks for a
+    // mutable node only to reach graph attributes, which control flow (onnx_control.cpp) walks itself.
+    // No copy of the graph per configuration.
+    checkNode(n, index, m_s, m_file);
+    const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    if (domain.empty() && (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan")) {
+        controlFlow(n, label, repeats, scope, out);
+        return;
+    }
+    out.push_back(Step { &n, label, repeats, scope, {}, {} });
+    auto version = m_opsets.find(domain);
+    const onnx::OpSchema* schema = version == m_opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+    bool typed = false;
+    if (domain == kAdaptedDomain || domain == "com.microsoft") {
+        try {
+            const Outputs types = domain == kAdaptedDomain ? adaptedShapes(n, m_typeOf, m_dataOf, m_s)
+                                                           : contribShapes(n, m_typeOf, m_dataOf, m_s);
+            for (size_t o = 0; o < types.size() && o < size_t(n.output_size()); ++o)
+                if (types[o] && !n.output(int(o)).empty())
+                    setType(n.output(int(o)), *types[o]);
+            typed = !types.empty() && types.front();
+        } catch (const std::exception& e) {
+            throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + e.what());
         }
-        if (n.output_size() == 0 || n.output(0).empty())
-            continue;
-        std::optional<Value> v = evaluateNode(n, s, opset);
-        if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
-            continue;
-        computed.push_back(valueTensor(n.output(0), *v));
-        dataOf[n.output(0)] = &computed.back();
-        s.values[n.output(0)] = std::move(*v);
+    } else if (schema && schema->has_type_and_shape_inference_function()) {
+        onnx::NodeProto& mutableNode = const_cast<onnx::NodeProto&>(n);
+        onnx::shape_inference::InferenceContextImpl ctx(mutableNode, m_typeOf, m_dataOf, {});
+        try {
+            schema->GetTypeAndShapeInferenceFunction()(ctx);
+        } catch (const std::exception& e) { // onnx::InferenceError and friends
+            throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + e.what());
+        }
+        for (int o = 0; o < n.output_size(); ++o)
+            if (!n.output(o).empty())
+                if (const onnx::TypeProto* t = ctx.getOutputType(size_t(o)))
+                    setType(n.output(o), *t);
+        typed = true;
     }
+    if (std::any_of(n.output().begin(), n.output().end(), [&](const std::string& o) { return !o.empty() && !m_s.dims.count(o); })) {
+        const Outputs more = missingShapes(n, m_typeOf, m_dataOf, m_s);
+        for (size_t o = 0; o < more.size() && o < size_t(n.output_size()); ++o)
+            if (more[o] && !n.output(int(o)).empty() && !m_s.dims.count(n.output(int(o))))
+                setType(n.output(int(o)), *more[o]);
+        typed = typed || (!more.empty() && more.front());
+    }
+    if (!typed && n.output_size() > 0 && n.input_size() > 0 && m_typeOf.count(n.input(0))) {
+        // No shape function (a custom domain, an operator newer than the tool): assume the output is
+        // shaped as the first input, so that the rest of the graph can be followed; the row says so.
+        setType(n.output(0), *m_typeOf[n.input(0)]);
+        m_s.assumed.insert(n.output(0));
+    }
+    if (n.output_size() == 0 || n.output(0).empty())
+        return;
+    std::optional<Value> v = evaluateNode(n, m_s, m_opset);
+    if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
+        return;
+    m_computed.push_back(valueTensor(n.output(0), *v));
+    m_dataOf[n.output(0)] = &m_computed.back();
+    m_s.values[n.output(0)] = std::move(*v);
+}
+
+Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
+{
+    Shapes s;
+    ShapeWalker walker(skeleton, file, s);
+    walker.bindInputs(inputs, config);
+    s.steps.reserve(size_t(skeleton.model.graph().node_size()));
+    walker.walk(skeleton.model.graph(), -1, 1, {}, s.steps);
     return s;
 }
 
 std::string nodeLabel(const onnx::NodeProto& node, int index)
 {
-    const std::string op = node.domain().empty() || node.domain() == "ai.onnx" ? node.op_type() : node.domain() + ":" + node.op_type();
+    const std::string op = isStandard(node) ? node.op_type() : node.domain() + ":" + node.op_type();
     return (node.name().empty() ? "node " + std::to_string(index) : "node '" + node.name() + "'") + " (" + op + ")";
 }
 

@@ -167,6 +167,29 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
     const Value* a = in(0);
     if (!a)
         return std::nullopt;
+    if (op == "ConstantOfShape") { // [a...] extents, each element the value attribute's (0 by default)
+        double fill = 0;
+        bool integer = false;
+        if (const auto* attr = attribute(n, "value")) {
+            Value v;
+            if (!readValue(attr->t(), v) || v.data.size() != 1)
+                return std::nullopt;
+            fill = v.data[0];
+            integer = v.integer;
+        }
+        Value v { {}, {}, integer };
+        std::int64_t count = 1;
+        for (double x : a->data) {
+            if (x < 0 || x > double(kMaxValueElements))
+                return std::nullopt;
+            v.dims.push_back(std::int64_t(x));
+            count *= std::int64_t(x);
+            if (count > std::int64_t(kMaxValueElements))
+                return std::nullopt;
+        }
+        v.data.assign(size_t(count), fill);
+        return v;
+    }
     if (op == "Identity" || op == "Cast") {
         Value v = *a;
         if (op == "Cast") {

@@ -249,7 +249,7 @@ def bad_inputs():
     save("zero_dim", [n("Relu", ["x"])], [1, 0, 8, 8])
     save("negative_dim", [n("Relu", ["x"])], [1, -3, 8, 8])
     save("overflow", [n("Relu", ["x"])], ["N", 2 ** 31, 2 ** 31, 2 ** 20])
-    save("opset18", [n("Relu", ["x"])], X4, opset=18)
+    save("opset0", [n("Relu", ["x"])], X4, opset=0)
     save("bad_conv", [n("Conv", ["x", "w"])], X4, [weight("w", [8, 3, 3, 3])])  # 3 channels expected, 4 given
     # bad/conv_stride0.onnx and bad/conv_rank2.onnx are not made here: they are fuzz_onnx's first two
     # finds (crashes inside ONNX 1.12's Conv shape function), kept as they were found; so are
@@ -258,9 +258,117 @@ def bad_inputs():
     print("wrote", d)
 
 
+# --- graphs as converters, quantizers and newer exporters write them -------------------------------
+def wild_model(name, nodes, inputs, initializers=(), opset=13, extra_opsets=(), functions=(), outputs=None):
+    graph = helper.make_graph(nodes, name, inputs, outputs or [helper.make_tensor_value_info("y", F, None)],
+                              list(initializers))
+    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="make_fixtures.py", functions=list(functions))
+    model.ir_version = 8
+    os.makedirs(os.path.join(HERE, "wild"), exist_ok=True)
+    onnx.save(model, os.path.join(HERE, "wild", name + ".onnx"))
+
+
+def xin(dims=None, dtype=F, name="x"):
+    return helper.make_tensor_value_info(name, dtype, dims if dims is not None else X4)
+
+
+def wild():
+    import numpy as np
+    from onnx import numpy_helper
+    I8, I32, I64, U8, BOOL = TensorProto.INT8, TensorProto.INT32, TensorProto.INT64, TensorProto.UINT8, TensorProto.BOOL
+
+    def tensor(name, arr):
+        return numpy_helper.from_array(np.asarray(arr), name)
+
+    # ONNX Runtime's fp16 converter: the input Cast appended after the nodes that read it.
+    wild_model("unsorted", [n("Conv", ["xc", "w"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"]),
+                            n("Cast", ["x"], ["xc"], to=F)], [xin()], [weight("w", [8, 4, 3, 3])])
+    # PaddlePaddle's and spox's exporters: every weight in a Constant node; a one-element learned bias.
+    wconst = helper.make_node("Constant", [], ["w"], name="wconst", value=weight("wv", [8, 4, 3, 3]))
+    bconst = helper.make_node("Constant", [], ["b"], name="bconst", value=weight("bv", [8]))
+    wild_model("constant_weights", [wconst, bconst, n("Conv", ["x", "w", "b"], pads=[1, 1, 1, 1])], [xin()])
+    wild_model("gemm_one_output", [n("Gemm", ["x", "w", "b"], transB=1)], [xin(["N", 16])],
+               [weight("w", [1, 16]), weight("b", [1])])
+    # If: the condition computed from the input's shape (channels == 4): the then branch, whose weight
+    # is an initializer of the branch only; the Sigmoid after the If reads its typed output.
+    then_g = helper.make_graph([n("Conv", ["x", "wb"], ["t"], pads=[1, 1, 1, 1])], "then", [],
+                               [helper.make_tensor_value_info("t", F, None)], [weight("wb", [8, 4, 3, 3])])
+    else_g = helper.make_graph([n("Relu", ["x"], ["e"])], "else", [], [helper.make_tensor_value_info("e", F, None)])
+    shape_cond = [n("Shape", ["x"], ["s"]), n("Gather", ["s", "one"], ["ch"], axis=0), n("Equal", ["ch", "four"], ["cond"])]
+    wild_model("if_known", shape_cond + [helper.make_node("If", ["cond"], ["i"], name="branch", then_branch=then_g,
+                                                          else_branch=else_g), n("Sigmoid", ["i"])],
+               [xin()], [const("one", 1, [], I64), const("four", 4, [], I64)])
+    # The same If on a flag the caller passes: unknown before the run.
+    wild_model("if_flag", [helper.make_node("If", ["flag"], ["i"], name="branch", then_branch=then_g, else_branch=else_g),
+                           n("Sigmoid", ["i"])], [xin(), xin([], BOOL, "flag")])
+    # Loop: 3 trips of x <- MatMul(x, w), w [6, 6] (the body reads the outer scope's weight).
+    body = helper.make_graph([n("MatMul", ["v_in", "w"], ["v_out"]), n("Identity", ["c_in"], ["c_out"])], "body",
+                             [helper.make_tensor_value_info("it", I64, []), helper.make_tensor_value_info("c_in", BOOL, []),
+                              helper.make_tensor_value_info("v_in", F, None)],
+                             [helper.make_tensor_value_info("c_out", BOOL, []), helper.make_tensor_value_info("v_out", F, None)])
+    wild_model("loop", [helper.make_node("Loop", ["trips", "", "x"], ["y"], name="loop", body=body)], [xin(["N", 5, 6])],
+               [const("trips", 3, [], I64), weight("w", [6, 6])])
+    # Scan over 5 steps of x [5, 4]: state <- state + x_t, the states stacked as the scan output.
+    sbody = helper.make_graph([n("Add", ["s_in", "x_t"], ["s_out"]), n("Identity", ["s_out"], ["o_t"])], "scanbody",
+                              [helper.make_tensor_value_info("s_in", F, [4]), helper.make_tensor_value_info("x_t", F, [4])],
+                              [helper.make_tensor_value_info("s_out", F, [4]), helper.make_tensor_value_info("o_t", F, [4])])
+    wild_model("scan", [n("Relu", ["x"], ["r"]), helper.make_node("Scan", ["s0", "r"], ["s_final", "y"], name="scan",
+                                                                  body=sbody, num_scan_inputs=1)],
+               [xin([5, 4])], [weight("s0", [4])], opset=11)
+    # LSTM: X [seq 5, batch N, 8], hidden 16: W [1, 64, 8], R [1, 64, 16], B [1, 128].
+    wild_model("lstm", [n("LSTM", ["x", "W", "R", "B"], ["y"], hidden_size=16)], [xin([5, "N", 8])],
+               [weight("W", [1, 64, 8]), weight("R", [1, 64, 16]), weight("B", [1, 128])])
+    wild_model("gru", [n("GRU", ["x", "W", "R"], ["y"], hidden_size=16)], [xin([5, "N", 8])],
+               [weight("W", [1, 48, 8]), weight("R", [1, 48, 16])])
+    # Opset 18: ReduceMean's axes as an input, Split's num_outputs (8 into 3, 3, 2), Pad with axes.
+    wild_model("opset18", [n("ReduceMean", ["x", "axes"], ["m"]), n("Split", ["x"], ["p", "q", "r"], axis=2, num_outputs=3),
+                           n("Pad", ["r", "pads", "", "padaxes"], ["pr"]), n("Add", ["pr", "p"], ["a"]), n("Mul", ["a", "m"])],
+               [xin()], [const("axes", [2, 3], dtype=I64), const("pads", [0, 1], dtype=I64), const("padaxes", [2], dtype=I64)],
+               opset=18)
+    # Opset 23: RMSNormalization, Gelu (20), Attention (3-D, 2 heads) on x [N, 5, 8].
+    wild_model("opset23", [n("RMSNormalization", ["x", "g"], ["r"], axis=-1), n("Gelu", ["r"], ["h"]),
+                           n("Attention", ["h", "h", "h"], ["y"], q_num_heads=2, kv_num_heads=2)],
+               [xin(["N", 5, 8])], [weight("g", [8])], opset=23)
+    # A model-local function (PyTorch's dynamo exporter): Conv + Relu, the weight passed in.
+    fn = helper.make_function("local", "ConvRelu", ["fx", "fw"], ["fy"],
+                              [n("Conv", ["fx", "fw"], ["fc"], pads=[1, 1, 1, 1]), n("Relu", ["fc"], ["fy"])],
+                              [helper.make_opsetid("", 18)])
+    wild_model("function", [helper.make_node("ConvRelu", ["x", "w"], ["c"], name="block", domain="local"), n("Sigmoid", ["c"])],
+               [xin()], [weight("w", [8, 4, 3, 3])], opset=18, extra_opsets=[("local", 1)], functions=[fn])
+    # QDQ: Quantize the input; DequantizeLinear of the input and of the int8 weight and int32 bias feed
+    # the Conv; Quantize and Dequantize its output.
+    wild_model("qdq", [n("QuantizeLinear", ["x", "s", "z"], ["xq"]), n("DequantizeLinear", ["xq", "s", "z"], ["xd"]),
+                       n("DequantizeLinear", ["wq", "ws"], ["wd"]), n("DequantizeLinear", ["bq", "bs"], ["bd"]),
+                       n("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1]), n("QuantizeLinear", ["c", "s", "z"], ["cq"]),
+                       n("DequantizeLinear", ["cq", "s", "z"])], [xin()],
+               [const("s", 0.1, []), tensor("z", np.uint8(128)), tensor("wq", np.ones([8, 4, 3, 3], np.int8)),
+                const("ws", [0.01] * 8, [8]), tensor("bq", np.ones([8], np.int32)), const("bs", 0.001, [])])
+    # Dynamic quantization: DynamicQuantizeLinear -> ConvInteger (int8 weight) -> Cast -> Mul by the scale.
+    wild_model("convinteger", [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"], name="dq"),
+                               n("ConvInteger", ["xq", "wq", "xz"], ["ci"], pads=[1, 1, 1, 1]),
+                               n("Cast", ["ci"], ["cf"], to=F), n("Mul", ["cf", "xs"])], [xin()],
+               [tensor("wq", np.ones([8, 4, 3, 3], np.int8))])
+    # ONNX Runtime's MatMulNBits: A [N, 5, 32] times 16 x 32 weights in 4 bits (blocks of 32).
+    mnb = helper.make_node("MatMulNBits", ["x", "B", "scales"], ["y"], name="mnb", domain="com.microsoft",
+                           K=32, N=16, bits=4, block_size=32)
+    wild_model("matmulnbits", [mnb], [xin(["N", 5, 32])],
+               [tensor("B", np.ones([16, 1, 16], np.uint8)), const("scales", [0.1] * 16, [16])],
+               extra_opsets=[("com.microsoft", 1)])
+    # PixelShuffle as exported: rank-6 reshape, transpose, reshape back: [N, 16, 4, 4] -> [N, 4, 8, 8].
+    wild_model("rank6", [n("Reshape", ["x", "s6"], ["r6"]), n("Transpose", ["r6"], ["t6"], perm=[0, 1, 4, 2, 5, 3]),
+                         n("Reshape", ["t6", "s4"])], [xin(["N", 16, 4, 4])],
+               [const("s6", [-1, 4, 2, 2, 4, 4], dtype=I64), const("s4", [-1, 4, 8, 8], dtype=I64)])
+    print("wrote", os.path.join(HERE, "wild"))
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["wild"]:
+        wild()
+        sys.exit(0)
     bad_inputs()
     operators()
+    wild()
     video3d()
     torchvision_models()
     unet()

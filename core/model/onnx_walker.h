@@ -1,0 +1,51 @@
+#pragma once
+// Internal to onnx_shapes.cpp and onnx_control.cpp: the walk that infers every tensor's shape at one
+// configuration, node by node, splicing in the nodes of the control flow's branches and bodies.
+
+#include "onnx_internal.h"
+
+namespace rfx::onnximport {
+
+class ShapeWalker {
+public:
+    ShapeWalker(const Skeleton& skeleton, const std::string& file, Shapes& shapes);
+
+    /// The graph inputs with the configuration's batch, image size and bound values, and the initializers.
+    void bindInputs(const std::vector<OnnxInput>& inputs, const Config& config);
+    /// Walks `graph`'s nodes in order, appending what to translate to `out`; `mainIndex` is the main
+    /// graph's node that runs a subgraph (-1: the main graph itself).
+    void walk(const onnx::GraphProto& graph, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out);
+
+    void setType(const std::string& name, const onnx::TypeProto& type);
+    const onnx::TypeProto* typeOf(const std::string& name) const;
+    Shapes& shapes() { return m_s; }
+    const std::string& file() const { return m_file; }
+
+private:
+    void node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    /// onnx_control.cpp: If, Loop and Scan.
+    void controlFlow(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void ifNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void loopNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void scanNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    /// The graph inputs that a tensor's value depends on, in words ("input 'flag'").
+    std::string decidingInput(const std::string& tensor) const;
+    /// A subgraph's output becomes the node's: its type (or `type`, when given) and a link.
+    void linkOutput(const std::string& from, const std::string& to, const onnx::TypeProto* type, std::vector<Step>& out);
+
+    const Skeleton& m_skeleton;
+    const std::string& m_file;
+    Shapes& m_s;
+    std::map<std::string, int> m_opsets;
+    int m_opset = 1;
+    std::unordered_map<std::string, onnx::TypeProto> m_types;
+    TypeMap m_typeOf;
+    DataMap m_dataOf;
+    std::deque<onnx::TensorProto> m_computed; ///< the values of shape computations, as tensors
+};
+
+/// A rough count of a node's arithmetic at the shapes known (2 K per output of a matrix product or
+/// convolution, one per output otherwise): only to choose the heavier of an If's branches.
+double roughWork(const onnx::NodeProto& node, const Shapes& shapes);
+
+} // namespace rfx::onnximport

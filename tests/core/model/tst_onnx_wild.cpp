@@ -1,0 +1,173 @@
+// ONNX files as converters, quantizers and newer exporters write them (tests/data/onnx/wild/, made by
+// make_fixtures.py's wild()): each against a count worked by hand here. x is [N, 4, 8, 8] = 256
+// elements at batch 1 unless the case says otherwise.
+#include "cost.h"
+#include "networks.h"
+#include "onnx_model.h"
+#include "testpaths.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace rfx;
+
+Q_DECLARE_METATYPE(std::vector<std::string>)
+
+namespace {
+
+std::string wild(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/wild/" + name + ".onnx"; }
+
+BuildResult build(const std::string& path, int batch = 1, std::map<std::string, double> values = {})
+{
+    Config c;
+    c.model = path;
+    c.batch = batch;
+    c.inputValues = std::move(values);
+    return buildNetwork(c);
+}
+
+bool says(const Network& net, const std::string& words)
+{
+    return std::any_of(net.diagnostics.begin(), net.diagnostics.end(),
+        [&](const Diagnostic& d) { return (d.field + ": " + d.message).find(words) != std::string::npos; });
+}
+
+} // namespace
+
+class TestOnnxWild : public QObject {
+    Q_OBJECT
+
+private slots:
+    void counts_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<std::vector<std::string>>("ops");
+        QTest::addColumn<std::vector<double>>("flops");
+        QTest::addColumn<std::vector<qint64>>("params");
+        auto add = [](const char* model, std::vector<std::tuple<const char*, double, qint64>> rows) {
+            std::vector<std::string> ops;
+            std::vector<double> flops;
+            std::vector<qint64> params;
+            for (const auto& [op, f, p] : rows) {
+                ops.push_back(op);
+                flops.push_back(f);
+                params.push_back(p);
+            }
+            QTest::newRow(model) << QString(model) << ops << flops << params;
+        };
+        // The Cast that ONNX Runtime's fp16 converter appends last runs first: a copy; Conv W [8,4,3,3],
+        // pads 1: 2 x 512 x 36 = 36,864, 288 weights; ReLU 512.
+        add("unsorted", { { "copy", 0, 0 }, { "conv", 36'864, 288 }, { "relu", 512, 0 } });
+        // Weights in Constant nodes are parameters: 288, and the bias 8.
+        add("constant_weights", { { "conv", 36'864, 288 }, { "bias", 512, 8 } });
+        // Gemm [N,16] x [1,16]^T: 2 x 16 = 32, 16 weights; its one-element learned bias is a parameter.
+        add("gemm_one_output", { { "linear", 32, 16 }, { "bias", 1, 1 } });
+        // The If's condition (channels == 4) is computed from the shape: the then branch's convolution,
+        // whose weight lives in the branch; the Sigmoid after the If: 4 x 512.
+        add("if_known", { { "conv", 36'864, 288 }, { "eltwise", 2'048, 0 } });
+        // Loop of 3 trips: MatMul [1,5,6] x [6,6] = 30 outputs x 12 = 360 a trip, 1,080; 36 weights once.
+        add("loop", { { "matmul", 1'080, 36 } });
+        // LSTM, X [5, 1, 8], hidden 16: per step 2 x 4 x 16 x (8 + 16) = 3,072 and the biases 2 x 4 x 16
+        // = 128, x 5 steps = 16,000. Parameters 4 H (I + H) + 8 H = 1,536 + 128 = 1,664, as PyTorch's
+        // nn.LSTM(8, 16) has.
+        add("lstm", { { "matmul", 16'000, 1'664 } });
+        // GRU without biases: 2 x 3 x 16 x 24 x 5 = 11,520; 3 H (I + H) = 1,152 (nn.GRU(8, 16, bias=False)).
+        add("gru", { { "matmul", 11'520, 1'152 } });
+        // Opset 18: ReduceMean over axes [2,3] given as an input: 64 x 4 = 256; Split into num_outputs 3
+        // (8 rows: 3, 3, 2) a copy; Pad of the last piece by 1 on axis 2 only ([1,4,3,8]) a copy; the Add of
+        // two [1,4,3,8] tensors 96; the Mul by the [1,4,1,1] mean 96.
+        add("opset18", { { "reduce", 256, 0 }, { "copy", 0, 0 }, { "copy", 0, 0 }, { "add", 96, 0 }, { "eltwise", 96, 0 } });
+        // Opset 23 on x [N,5,8] = 40: RMSNormalization 4 an element (160), its scale 8; Gelu 5 (200);
+        // Attention, 2 heads of 4: 1 x 2 x 5 x 5 = 50 scores x (2 x 4 + 1 + 5 + 2 x 4) = 1,100.
+        add("opset23", { { "eltwise", 160, 8 }, { "eltwise", 200, 0 }, { "matmul", 1'100, 0 } });
+        // A model-local function inlined: its Conv and ReLU, then the Sigmoid.
+        add("function", { { "conv", 36'864, 288 }, { "relu", 512, 0 }, { "eltwise", 2'048, 0 } });
+        // QDQ: the input's QuantizeLinear 3 x 256; the DequantizeLinear before the Conv and the
+        // QuantizeLinear after its bias fold into it; int8 weights (288) and int32 bias (8) are parameters;
+        // the last DequantizeLinear (a graph output) 2 x 512.
+        add("qdq", { { "eltwise", 768, 0 }, { "conv", 36'864, 288 }, { "bias", 512, 8 }, { "eltwise", 1'024, 0 } });
+        // DynamicQuantizeLinear 5 x 256; ConvInteger as a convolution, its int8 weight 288; Cast a copy;
+        // the Mul by the scale 512.
+        add("convinteger", { { "eltwise", 1'280, 0 }, { "conv", 36'864, 288 }, { "copy", 0, 0 }, { "eltwise", 512, 0 } });
+        // MatMulNBits: [1,5,32] x (16 x 32 in 4 bits) = 80 outputs x 64 = 5,120; 512 weights, not 256 bytes.
+        add("matmulnbits", { { "matmul", 5'120, 512 } });
+        // PixelShuffle as exported: rank-6 Reshape (free), Transpose (a copy), Reshape (free).
+        add("rank6", { { "copy", 0, 0 } });
+    }
+
+    void counts()
+    {
+        QFETCH(QString, model);
+        QFETCH(std::vector<std::string>, ops);
+        QFETCH(std::vector<double>, flops);
+        QFETCH(std::vector<qint64>, params);
+        const BuildResult b = build(wild(model.toUtf8().constData()));
+        QVERIFY2(b.network, b.error.c_str());
+        const Network& net = *b.network;
+        QCOMPARE(net.layers.size(), ops.size());
+        qint64 total = 0;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const Layer& l = net.layers[i];
+            QCOMPARE(std::string(opName(l.op)), ops[i]);
+            QCOMPARE(forwardFlops(l), flops[i]);
+            QCOMPARE(qint64(layerParams(l)), params[i]);
+            total += params[i];
+        }
+        // The model's own count (each initializer once) agrees with the rows'.
+        QCOMPARE(qint64(cachedOnnxModel(wild(model.toUtf8().constData())).model->parameters()), total);
+        const BuildResult two = build(wild(model.toUtf8().constData()), 2);
+        QVERIFY2(two.network, two.error.c_str());
+        for (size_t i = 0; i < ops.size(); ++i)
+            QCOMPARE(forwardFlops(two.network->layers[i]), 2 * flops[i]);
+    }
+
+    void sortedAndSaid()
+    {
+        const BuildResult b = build(wild("unsorted"));
+        QVERIFY2(b.network, b.error.c_str());
+        QVERIFY(says(*b.network, "not in topological order"));
+    }
+
+    // An If on a flag the caller passes: the heavier branch, with a note naming the input; bound to 0,
+    // the else branch (ReLU 256, Sigmoid 1,024).
+    void ifOnAnUnknownFlag()
+    {
+        const BuildResult heavy = build(wild("if_flag"));
+        QVERIFY2(heavy.network, heavy.error.c_str());
+        QCOMPARE(heavy.network->layers.size(), size_t(2));
+        QCOMPARE(heavy.network->layers[0].op, Op::Conv);
+        QCOMPARE(heavy.network->layers[0].name, std::string("branch.then/conv"));
+        QVERIFY(says(*heavy.network, "input 'flag'"));
+        QVERIFY(says(*heavy.network, "--input-value"));
+        const BuildResult light = build(wild("if_flag"), 1, { { "flag", 0 } });
+        QVERIFY2(light.network, light.error.c_str());
+        QCOMPARE(light.network->layers.size(), size_t(2));
+        QCOMPARE(light.network->layers[0].op, Op::ReLU);
+        QCOMPARE(forwardFlops(light.network->layers[1]), 1'024.0);
+        QVERIFY(!says(*light.network, "input 'flag'"));
+    }
+
+    // Scan over x [5, 4] (a fixed shape): the ReLU 20; the body's Add of the state and a step, 4 a step
+    // x 5 steps = 20, the initial state [4] a parameter (a floating-point initializer of 4 elements).
+    void scanCountsItsBodyPerStep()
+    {
+        const BuildResult b = build(wild("scan"));
+        QVERIFY2(b.network, b.error.c_str());
+        QCOMPARE(b.network->layers.size(), size_t(2));
+        QCOMPARE(forwardFlops(b.network->layers[1]), 20.0);
+        QCOMPARE(b.network->layers[1].repeats, 5.0);
+        QCOMPARE(layerParams(b.network->layers[1]), std::int64_t { 4 });
+    }
+
+    void rankSix()
+    {
+        const BuildResult b = build(wild("rank6"));
+        QVERIFY2(b.network, b.error.c_str());
+        QCOMPARE(b.network->layers[0].out.rank, 6);
+        QCOMPARE(b.network->layers[0].out.elements(), std::int64_t { 256 });
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxWild)
+#include "tst_onnx_wild.moc"
