@@ -7,6 +7,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <google/protobuf/io/zero_copy_stream.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -99,6 +101,10 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
 /// metadata and constant computations as nothing, unknown operators as uncounted rows.
 Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file,
     const std::string& name);
+
+/// onnx_skim.cpp: parses a model from `stream` without the values of its large tensors (their bytes are
+/// skipped while reading, never held); false when the bytes are not a valid ONNX protobuf message.
+bool skimModel(google::protobuf::io::ZeroCopyInputStream& stream, onnx::ModelProto& model);
 
 /// Checks a parsed model, drops its weights and probes its image size (onnx_model.cpp); throws ImportError.
 std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std::string& file);

@@ -126,7 +126,11 @@ private:
             for (const auto& in : m_node->input())
                 if (auto k = m_shapes.unmodelled.find(in); k != m_shapes.unmodelled.end())
                     return "it reads '" + in + "', " + k->second + ", which the tool does not model (it counts tensors of numbers)";
-            // The first operand too where the output's size is what its values say (NonZero, Unique: how many
+            for (const auto& in : m_node->input())
+                if (!in.empty() && !m_shapes.dims.count(in))
+                    return what + "depends on '" + in + "', whose shape depends on values computed at run time";
+            // An operand whose value sets the shape (a Slice's starts, a Resize's scales, a Reshape's shape),
+            // and the first operand where the output's size is what its values say (NonZero, Unique: how many
             // elements qualify; a window function: its length).
             static const char* valueShaped[] = { "NonZero", "Unique", "HannWindow", "HammingWindow", "BlackmanWindow",
                 "ConstantOfShape", "Range", "MelWeightMatrix" };
@@ -137,13 +141,13 @@ private:
                 if (in.empty() || m_shapes.values.count(in))
                     continue;
                 const bool fed = std::find(m_s.realInputs.begin(), m_s.realInputs.end(), in) != m_s.realInputs.end();
-                return what + "depends on the " + (fromValues ? "values" : "value") + " of '" + in + "', " + (fed ? "an input fed at run time" : "computed at run time")
+                auto d = m_shapes.dims.find(in);
+                const bool bindable = fed && d != m_shapes.dims.end() && product(d->second) == 1;
+                return what + "depends on the " + (fromValues ? "values" : "value") + " of '" + in + "', "
+                    + (fed ? "an input fed at run time" : "computed at run time")
                     + "; the tool needs shapes it can compute before the run"
-                    + (fed ? " (bind a one-element input with --input-value " + in + "=V)" : std::string());
+                    + (bindable ? " (bind its value with --input-value " + in + "=V)" : std::string());
             }
-            for (const auto& in : m_node->input())
-                if (!in.empty() && !m_shapes.dims.count(in))
-                    return what + "depends on '" + in + "', whose shape depends on values computed at run time";
         }
         return what + "could not be inferred (ONNX's shape inference gave none for this operator)";
     }

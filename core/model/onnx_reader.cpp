@@ -1,5 +1,6 @@
-// Reading ONNX files: protobuf parsing (progress, cancel, the 2 GiB limit), from a file, from bytes
-// (the fuzz target), and the cache by path, modification time and size that each slider step uses.
+// Reading ONNX files: protobuf parsing without the weights (onnx_skim.cpp; progress, cancel, the 2 GiB
+// limit), from a file, from bytes (the fuzz target), and the cache by path, modification time and size
+// that each slider step uses.
 #include "onnx_model.h"
 
 #include "file_cache.h"
@@ -60,7 +61,8 @@ OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
         if (bytes.empty())
             throw ImportError(file + ": the file is empty");
         onnx::ModelProto model;
-        if (bytes.size() > kMaxOnnxFileBytes || !model.ParseFromArray(bytes.data(), int(bytes.size())))
+        google::protobuf::io::ArrayInputStream stream(bytes.data(), int(std::min<std::size_t>(bytes.size(), kMaxOnnxFileBytes)));
+        if (bytes.size() > kMaxOnnxFileBytes || !skimModel(stream, model))
             throw ImportError(file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
         out.model = finishModel(std::move(model), file);
     } catch (const std::exception& e) {
@@ -87,9 +89,9 @@ OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
         if (!in)
             throw ImportError(path + ": cannot open the model file for reading");
         ProgressStream stream(in, size, progress);
-        google::protobuf::io::CopyingInputStreamAdaptor adaptor(&stream);
+        google::protobuf::io::CopyingInputStreamAdaptor adaptor(&stream, 1 << 20);
         onnx::ModelProto model;
-        const bool parsed = model.ParseFromZeroCopyStream(&adaptor);
+        const bool parsed = skimModel(adaptor, model); // the weights' bytes are skipped, never held
         if (stream.cancelled())
             throw ImportError(path + ": opening was cancelled");
         if (!parsed)

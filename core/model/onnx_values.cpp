@@ -200,6 +200,14 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
         }
         return v;
     }
+    if (op == "Reshape" || op == "Flatten") { // the same values, the extents shape inference gave
+        auto it = s.dims.find(n.output(0));
+        if (it == s.dims.end() || product(it->second) != std::int64_t(a->data.size()))
+            return std::nullopt;
+        Value v = *a;
+        v.dims = it->second;
+        return v;
+    }
     if (op == "Unsqueeze" || op == "Squeeze") {
         Value v = *a;
         auto it = s.dims.find(n.output(0));

@@ -6,9 +6,15 @@
 #include "onnx_model.h"
 #include "testpaths.h"
 
+#include <onnx/onnx_pb.h>
+
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <fstream>
 
 using namespace rfx;
 
@@ -158,6 +164,65 @@ private slots:
         QCOMPARE(forwardFlops(b.network->layers[1]), 20.0);
         QCOMPARE(b.network->layers[1].repeats, 5.0);
         QCOMPARE(layerParams(b.network->layers[1]), std::int64_t { 4 });
+    }
+
+    // A model with 96 MB of inline weights opens without holding them: its bytes are skipped while
+    // reading (the process's peak memory grows by far less than the file), and its parameters counted.
+    void inlineWeightsAreSkippedWhileReading()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("big.onnx")).toStdString();
+        {
+            // Written piece by piece, so that the test's own peak stays small: the model without its
+            // initializer, then the graph's field 5 (initializer) holding the tensor, its raw data streamed.
+            onnx::ModelProto m;
+            m.set_ir_version(8);
+            m.add_opset_import()->set_version(13);
+            onnx::GraphProto g;
+            g.set_name("big");
+            for (const char* name : { "x", "y" }) {
+                auto* v = name[0] == 'x' ? g.add_input() : g.add_output();
+                v->set_name(name);
+                v->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+                for (int d : { 1, name[0] == 'x' ? 4096 : 6144 })
+                    v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+            }
+            auto* mm = g.add_node();
+            mm->set_op_type("MatMul");
+            mm->add_input("x");
+            mm->add_input("w");
+            mm->add_output("y");
+            onnx::TensorProto w;
+            w.set_name("w");
+            w.set_data_type(onnx::TensorProto::FLOAT);
+            w.add_dims(4096);
+            w.add_dims(6144);
+            const std::uint64_t raw = std::uint64_t(4096) * 6144 * 4;
+            auto varint = [](std::uint64_t v) {
+                std::string b;
+                for (; v >= 0x80; v >>= 7)
+                    b += char((v & 0x7f) | 0x80);
+                return b + char(v);
+            };
+            const std::string tensorHead = w.SerializeAsString() + char(9 << 3 | 2) + varint(raw);
+            const std::uint64_t tensorSize = tensorHead.size() + raw;
+            const std::string graphHead = g.SerializeAsString() + char(5 << 3 | 2) + varint(tensorSize) + tensorHead;
+            const std::uint64_t graphSize = graphHead.size() + raw;
+            std::ofstream out(path, std::ios::binary);
+            out << m.SerializeAsString() << char(7 << 3 | 2) << varint(graphSize) << graphHead;
+            const std::string chunk(1 << 20, '\1');
+            for (std::uint64_t done = 0; done < raw; done += chunk.size())
+                out.write(chunk.data(), std::streamsize(chunk.size()));
+            QVERIFY(out.good());
+        }
+        rusage before {}, after {};
+        getrusage(RUSAGE_SELF, &before);
+        const OnnxLoad load = loadOnnxModel(path);
+        getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(load.model, load.error.c_str());
+        QCOMPARE(load.model->parameters(), std::int64_t { 4096 } * 6144);
+        const long grewKiB = after.ru_maxrss - before.ru_maxrss; // the peak, in KiB (Linux)
+        QVERIFY2(grewKiB < 24 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB reading a 96 MiB model").arg(grewKiB)));
     }
 
     void rankSix()
