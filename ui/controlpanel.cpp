@@ -4,6 +4,7 @@
 
 #include "energy.h"
 #include "format.h"
+#include "modelinputs.h"
 #include "networks.h"
 #include "problemnote.h"
 #include "unet.h"
@@ -46,6 +47,9 @@ ControlPanel::ControlPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
 
     layout->addWidget(buildInputGroup());
+    m_modelInputs = new ModelInputsBox(this);
+    connect(m_modelInputs, &ModelInputsBox::valuesChanged, this, &ControlPanel::emitChanged);
+    layout->addWidget(m_modelInputs);
     layout->addWidget(buildRunGroup());
     layout->addWidget(buildAlgorithmGroup());
     layout->addWidget(buildScalingGroup());
@@ -171,6 +175,7 @@ void ControlPanel::updateEnabled()
         w->setToolTip(tip);
     }
     m_widthSpin->setEnabled(image && m_config.unet.height != m_config.unet.width);
+    m_modelInputs->setModel(onnx, m_config.inputValues);
     const bool batch = !onnx || onnx->batchBound();
     for (QWidget* w : { static_cast<QWidget*>(m_batchSlider), static_cast<QWidget*>(m_batchSpin) }) {
         w->setEnabled(batch);
@@ -256,6 +261,7 @@ void ControlPanel::readWidgets()
     c.gpus = m_gpus->value();
     c.interconnect = m_interconnect->currentData().toString().toStdString();
     c.overlap = m_overlap->isChecked();
+    c.inputValues = isOnnxFile(c.model) ? m_modelInputs->values() : std::map<std::string, double> {};
     m_config = c;
 }
 

@@ -12,6 +12,7 @@ class QSpinBox;
 
 namespace rfx {
 
+class ModelInputsBox;
 class ProblemNote;
 
 /// The configuration controls: sliders with spin boxes for image size, bits, stride, filters and
@@ -51,6 +52,7 @@ public:
     QSlider* clockSlider() const { return m_clockSlider; }
     QSpinBox* gpusSpin() const { return m_gpus; }
     QComboBox* interconnectCombo() const { return m_interconnect; }
+    ModelInputsBox* modelInputs() const { return m_modelInputs; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
     /// Analyses a model file (ONNX or our JSON); `imageSize` > 0 also sets the image size (the size an
     /// ONNX model with a free image size opens at).
@@ -80,6 +82,7 @@ private:
 
     Config m_config;
     bool m_updating = false;
+    ModelInputsBox* m_modelInputs = nullptr; ///< an imported model's one-element inputs
     QComboBox* m_network = nullptr;
     QComboBox* m_algorithm = nullptr;
     QComboBox* m_traffic = nullptr;

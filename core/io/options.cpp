@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
@@ -82,7 +83,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
         "--optimizer", "--device", "--algorithm", "--traffic", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
-        "--interconnect" };
+        "--interconnect", "--input-value" };
     bool known = false;
     for (const char* name : valued)
         known = known || arg == name;
@@ -158,6 +159,18 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
             return OptionStatus::Error;
         }
         c.layerAlgorithms[value.substr(0, eq)] = *algorithm;
+        return OptionStatus::Consumed;
+    }
+    if (arg == "--input-value") { // NAME=V: a value for a one-element input of an ONNX model
+        const size_t eq = value.rfind('=');
+        char* end = nullptr;
+        const double v = eq == std::string::npos ? 0 : std::strtod(value.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || eq == 0 || end == value.c_str() + eq + 1 || *end != '\0' || !std::isfinite(v)) {
+            error = "--input-value: expected INPUT=NUMBER (a value for a one-element input of the model, as 'flag=1'), got '"
+                + value + "'";
+            return OptionStatus::Error;
+        }
+        c.inputValues[value.substr(0, eq)] = v;
         return OptionStatus::Consumed;
     }
     if (arg == "--model") {
@@ -240,6 +253,11 @@ std::vector<std::string> configToArgs(const Config& c)
     a.push_back(c.overlap ? "--overlap" : "--no-overlap");
     for (const auto& [layer, algorithm] : c.layerAlgorithms)
         a.insert(a.end(), { "--layer-algorithm", layer + "=" + std::string(algorithmName(algorithm)) });
+    for (const auto& [input, value] : c.inputValues) {
+        char number[32];
+        std::snprintf(number, sizeof number, "%.17g", value);
+        a.insert(a.end(), { "--input-value", input + "=" + number });
+    }
     return a;
 }
 
@@ -280,6 +298,8 @@ std::string configOptionsHelp()
            "                             ONNX model FILE.onnx; a built-in network brings its published\n"
            "                             input unless --image etc. are given; an ONNX model's symbolic\n"
            "                             batch and image extents take --batch and --image (default 224)\n"
+           "  --input-value NAME=V       an ONNX model's one-element input (a flag an If tests, a Loop's trip\n"
+           "                             count) bound to V; unbound, the heavier branch is counted, with a note\n"
            "  --image N                  square input image, N x N pixels (default 572)\n"
            "  --height H, --width W      input image height and width\n"
            "  --in-channels C            input channels (default 1)\n"

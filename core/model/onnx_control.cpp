@@ -148,11 +148,14 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
             throw ImportError(firstError);
         chosen = work[1] > work[0] ? 1 : 0;
         const std::string decides = decidingInput(n.input(0));
+        const bool oneInput = decides.starts_with("input '") && decides.find(" and ") == std::string::npos;
+        const std::string input = oneInput ? decides.substr(7, decides.size() - 8) : "NAME";
         m_s.notes.push_back({ Severity::Warning, m_file, nodeLabel(n, label),
             "its condition '" + n.input(0) + "' is not known before the run (it depends on " + decides + "); the heavier branch, '"
                 + names[chosen] + "' (about " + count(work[chosen]) + " operations against "
                 + (work[1 - chosen] < 0 ? std::string("a branch whose shapes do not work here") : count(work[1 - chosen]))
-                + "), is counted. Bind the input's value to choose (--input-value NAME=1 or =0)" });
+                + "), is counted. Bind the input's value to choose: --input-value " + input + "=1 (then) or " + input
+                + "=0 (else)" });
     }
     const onnx::GraphProto& g = *branches[chosen];
     walk(g, label, repeats, scopeOf(n, label, scope, names[chosen]), out);

@@ -233,6 +233,10 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
             }
         }
     }
+    for (const auto& [name, value] : config.inputValues)
+        if (!m_s.values.count(name))
+            m_s.notes.push_back({ Severity::Warning, m_file, "--input-value " + name,
+                "the model has no one-element input '" + name + "'; the value is not used" });
     for (const auto& t : g.initializer()) {
         onnx::TypeProto type;
         type.mutable_tensor_type()->set_elem_type(t.data_type());

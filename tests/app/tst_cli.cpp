@@ -176,6 +176,16 @@ private slots:
         QCOMPARE(first["onnx_node"].get<std::string>(), std::string("/conv1/Conv"));
         QVERIFY(contains(doc["conventions"].get<std::string>(), "ONNX operators: Conv, ConvTranspose, Gemm and MatMul"));
         QVERIFY(contains(r.err, "resnet50.weights', which is missing"));
+        // An If on a flag input: the heavier branch with a warning naming the flag; --input-value chooses.
+        r = cli({ "analyze", "--model", dir + "wild/if_flag.onnx", "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.err, "--input-value flag=1 (then) or flag=0 (else)") && contains(r.out, "branch.then/conv"), r.err.c_str());
+        r = cli({ "analyze", "--model", dir + "wild/if_flag.onnx", "--input-value", "flag=0", "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "branch.else/relu") && !contains(r.err, "not known before the run"), r.err.c_str());
+        r = cli({ "analyze", "--model", dir + "wild/if_flag.onnx", "--input-value", "flag" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--input-value: expected INPUT=NUMBER"), r.err.c_str());
         r = cli({ "tune", "--model", dir + "alexnet.onnx", "--batch", "1..64" });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(contains(r.out, "alexnet"));

@@ -4,11 +4,13 @@
 #include "controlpanel.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "modelinputs.h"
 #include "modelopener.h"
 #include "guitestutils.h"
 #include "testutils.h"
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -59,6 +61,34 @@ private slots:
         // It is a recent file now.
         const QStringList recent = QSettings().value(QStringLiteral("session/recentFiles")).toStringList();
         QVERIFY(recent.contains(fixture("resnet50.onnx")));
+    }
+
+    // An If on a flag input: the Model inputs box appears with the flag's field; typing 0 counts the else
+    // branch (a ReLU), clearing it the heavier one again (the convolution). Hidden for other models.
+    void bindAnInputValue()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        ModelInputsBox* box = w.controls()->modelInputs();
+        QVERIFY(box->isHidden());
+        QVERIFY(openAndWait(w, fixture("wild/if_flag.onnx")));
+        QVERIFY(box->isVisible());
+        auto* flag = box->findChild<QLineEdit*>(QStringLiteral("flag"));
+        QVERIFY(flag);
+        QCOMPARE(w.report()->results.front().layers.front().op, Op::Conv);
+        flag->setText(QStringLiteral("0"));
+        emit flag->editingFinished();
+        QCOMPARE(w.config().inputValues.at("flag"), 0.0);
+        QCOMPARE(w.report()->results.front().layers.front().op, Op::ReLU);
+        flag->setText(QStringLiteral("zero"));
+        emit flag->editingFinished(); // not a number: refused in place, the value stays
+        QCOMPARE(w.report()->results.front().layers.front().op, Op::ReLU);
+        flag->clear();
+        emit flag->editingFinished();
+        QVERIFY(w.config().inputValues.empty());
+        QCOMPARE(w.report()->results.front().layers.front().op, Op::Conv);
+        QVERIFY(openAndWait(w, fixture("resnet50.onnx")));
+        QVERIFY(box->isHidden());
     }
 
     // AlexNet fixes 224 x 224: the image controls are off, and their tooltip says why.
