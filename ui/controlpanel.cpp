@@ -116,7 +116,10 @@ void ControlPanel::setConfig(const Config& c)
     m_batchSlider->setValue(std::min(powerPosition(c.batch), m_batchSlider->maximum()));
     m_batchSpin->setValue(c.batch);
     m_bitsSlider->setValue(bitsIndex(c.bits));
-    m_bitsLabel->setText(tr("%1 bit").arg(c.bits));
+    m_bitsLabel->setText(c.bitsAsInFile ? tr("file") : tr("%1 bit").arg(c.bits));
+    m_bitsAsInFile->setChecked(c.bitsAsInFile);
+    m_bitsAsInFile->setVisible(isOnnxFile(c.model));
+    m_bitsSlider->setEnabled(!c.bitsAsInFile);
     m_tensorCores->setChecked(c.tensorCores);
     m_fusion->setChecked(c.fusion);
     m_mode->setCurrentIndex(c.mode == Mode::Inference ? 0 : 1);
@@ -198,6 +201,7 @@ void ControlPanel::networkChosen()
     if (id.toStdString() == c.model)
         return;
     c.model = id.toStdString();
+    c.bitsAsInFile = isOnnxFile(c.model); // a recent ONNX file: its own precision; built-in networks: the slider
     c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
     if (const ModelInfo* m = findModel(c.model)) {
         // Each built-in network starts at the input it was published for.
@@ -222,6 +226,7 @@ void ControlPanel::useNetworkFile(const QString& path, int imageSize)
     }
     if (imageSize > 0)
         c.unet.height = c.unet.width = imageSize;
+    c.bitsAsInFile = isOnnxFile(c.model); // an imported model opens at its own precision
     setConfig(c);
     emit configChanged(m_config);
 }
@@ -250,6 +255,7 @@ void ControlPanel::readWidgets()
     u.batchNorm = m_batchNorm->isChecked();
     c.batch = m_batchSpin->value();
     c.bits = kBits[size_t(std::clamp(m_bitsSlider->value(), 0, 3))];
+    c.bitsAsInFile = isOnnxFile(c.model) && m_bitsAsInFile->isChecked();
     c.tensorCores = m_tensorCores->isChecked();
     c.fusion = m_fusion->isChecked();
     c.mode = m_mode->currentIndex() == 0 ? Mode::Inference : Mode::Training;

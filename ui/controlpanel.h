@@ -53,6 +53,7 @@ public:
     QSpinBox* gpusSpin() const { return m_gpus; }
     QComboBox* interconnectCombo() const { return m_interconnect; }
     ModelInputsBox* modelInputs() const { return m_modelInputs; }
+    QCheckBox* bitsAsInFileCheck() const { return m_bitsAsInFile; }
     /// Selects a custom network file (as File > Open network file does) and emits configChanged.
     /// Analyses a model file (ONNX or our JSON); `imageSize` > 0 also sets the image size (the size an
     /// ONNX model with a free image size opens at).
@@ -100,6 +101,7 @@ private:
     QSpinBox* m_widthSpin = nullptr;
     QSlider* m_bitsSlider = nullptr;
     QLabel* m_bitsLabel = nullptr;
+    QCheckBox* m_bitsAsInFile = nullptr; ///< an imported model's own precision (shown for ONNX models only)
     QSlider* m_strideSlider = nullptr;
     QSpinBox* m_strideSpin = nullptr;
     QSlider* m_filtersSlider = nullptr;

@@ -182,6 +182,17 @@ QWidget* ControlPanel::buildRunGroup()
         if (!m_updating)
             emitChanged();
     });
+    // An imported model: its own precision (each tensor at its stored width, each row on the ceiling of
+    // its arithmetic) is the default; unchecked, the slider sets every tensor and row.
+    m_bitsAsInFile = new QCheckBox(tr("As in the model file"));
+    m_bitsAsInFile->setToolTip(tr("Each tensor moves bytes at the width the file stores (fp16, int8, 4-bit weights) and "
+                                  "each row runs on the ceiling of its own arithmetic (a quantized convolution at int8). "
+                                  "Off: the Bits slider sets every tensor and row."));
+    f2->addRow(QString(), m_bitsAsInFile);
+    connect(m_bitsAsInFile, &QCheckBox::toggled, this, [this] {
+        if (!m_updating)
+            emitChanged();
+    });
     m_tensorCores = new QCheckBox(tr("Tensor cores for convolutions"));
     m_tensorCores->setToolTip(tr("Use the device's tensor-core ceiling for convolutions (32 bits: TF32). "
                                  "Elementwise rows stay on the vector units (dashed roof)."));

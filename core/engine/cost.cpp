@@ -111,15 +111,27 @@ std::int64_t layerParams(const Layer& l)
 
 double forwardFlops(const Layer& l) { return (mainFlops(l) + epilogueFlops(l)) * l.repeats; }
 
-LayerCost layerCost(const Layer& l, double e)
+RowWidths rowWidths(const Layer& l, double e, bool asInFile)
+{
+    RowWidths w { 0, e, e };
+    auto width = [&](std::uint8_t bits) { return asInFile && bits > 0 ? bits / 8.0 : e; };
+    for (size_t i = 0; i < l.inShapes.size(); ++i)
+        w.inputBytes += double(l.inShapes[i].elements()) * width(i < l.inBits.size() ? l.inBits[i] : 0);
+    w.weight = width(l.weightBits);
+    w.output = width(l.outBits);
+    return w;
+}
+
+LayerCost layerCost(const Layer& l, double e, bool asInFile)
 {
     LayerCost c;
     c.params = layerParams(l);
     c.flopsForward = mainFlops(l) + epilogueFlops(l); // one run; repeats applied below
-    const double in = double(inputElements(l));
-    const double out = double(l.out.elements());
-    const double params = double(c.params);
-    c.bytesForward = (in + params + out) * e;
+    const RowWidths w = rowWidths(l, e, asInFile);
+    const double out = double(l.out.elements()) * w.output;
+    const double params = double(c.params) * w.weight;
+    const double in = w.inputBytes;
+    c.bytesForward = in + params + out;
 
     switch (l.op) {
     case Op::Conv:
@@ -132,11 +144,11 @@ LayerCost layerCost(const Layer& l, double e)
         break;
     case Op::Concat:
         c.flopsBackward = 0;
-        c.bytesBackward = (out + in) * e;
+        c.bytesBackward = out + in;
         break;
     default:
         c.flopsBackward = c.flopsForward;
-        c.bytesBackward = (out + 2.0 * in + 2.0 * params) * e;
+        c.bytesBackward = out + 2.0 * in + 2.0 * params;
         break;
     }
     if (l.repeats != 1) { // a Loop's body or a Scan's step, run `repeats` times
@@ -166,9 +178,12 @@ MemoryFootprint memoryFootprint(const Network& net, const Config& config)
     const double e = elementBytes(config.bits);
     MemoryFootprint m;
     double params = 0;
-    for (const Layer& l : net.layers)
-        params += double(layerParams(l));
-    m.weights = params * e;
+    auto width = [&](std::uint8_t bits) { return config.bitsAsInFile && bits > 0 ? bits / 8.0 : e; };
+    for (const Layer& l : net.layers) {
+        const double p = double(layerParams(l));
+        params += p;
+        m.weights += p * width(l.weightBits);
+    }
 
     const size_t n = net.layers.size();
     if (config.mode == Mode::Training) {
@@ -202,15 +217,23 @@ MemoryFootprint memoryFootprint(const Network& net, const Config& config)
         delta[from] += bytes;
         delta[std::min(to, n) + 1] -= bytes;
     };
-    addLive(0, lastUse[n], double(net.input.elements()));
+    // Bytes per element of each tensor: the configuration's, or (as in the file) the row's own output width;
+    // the network input at the width its first reader gives it.
+    double inputWidth = e;
+    for (const Layer& l : net.layers)
+        if (config.bitsAsInFile && !l.inputs.empty() && l.inputs.front() < 0 && !l.inBits.empty() && l.inBits.front() > 0) {
+            inputWidth = l.inBits.front() / 8.0;
+            break;
+        }
+    addLive(0, lastUse[n], double(net.input.elements()) * inputWidth);
     for (size_t i = 0; i < n; ++i)
-        addLive(i, lastUse[i], double(net.layers[i].out.elements()));
+        addLive(i, lastUse[i], double(net.layers[i].out.elements()) * width(net.layers[i].outBits));
     double live = 0, peak = 0;
     for (size_t i = 0; i <= n; ++i) {
         live += delta[i];
         peak = std::max(peak, live);
     }
-    m.activations = peak * e;
+    m.activations = peak;
     return m;
 }
 

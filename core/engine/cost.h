@@ -43,7 +43,18 @@ double forwardFlops(const Layer& layer);
 /// the forward pass and each reading the output gradient, the weights/input and writing its result
 /// (2 kernels, 2x the forward bytes). Other rows cost their forward FLOPs again and move
 /// grad_out + 2 * input + 2 * params elements (concat: grad_out + input, a split).
-LayerCost layerCost(const Layer& layer, double elementBytes);
+/// With `asInFile` (Config::bitsAsInFile), each tensor moves bytes at the width the file gives it
+/// (Layer::inBits, weightBits, outBits), `elementBytes` where it gives none.
+LayerCost layerCost(const Layer& layer, double elementBytes, bool asInFile = false);
+
+/// The bytes of a row's inputs, and the bytes per element of its weights and its output, at the widths
+/// layerCost uses.
+struct RowWidths {
+    double inputBytes = 0;
+    double weight = 4;
+    double output = 4;
+};
+RowWidths rowWidths(const Layer& layer, double elementBytes, bool asInFile);
 
 /// Per-parameter cost of one optimizer step, an elementwise pass over the parameters:
 ///  sgd       w -= lr*g                                   2 FLOP, 3 elements (read w, g; write w)

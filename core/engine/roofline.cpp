@@ -3,10 +3,12 @@
 #include "format.h"
 #include "networks.h"
 #include "onnx_model.h"
+#include "precision.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 namespace rfx {
 
@@ -84,7 +86,7 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
     rows.reserve(net.layers.size() + 1);
     totalParams = 0;
     for (const Layer& l : net.layers) {
-        const LayerCost c = layerCost(l, e);
+        const LayerCost c = layerCost(l, e, config.bitsAsInFile);
         totalParams += c.params;
         RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward };
         if (training) {
@@ -240,12 +242,35 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
                 "no convolution or linear layer named '" + layer + "' in " + net.name + "; its algorithm choice is ignored" });
     }
     const MemoryFootprint memory = memoryFootprint(net, config);
+    // Precision as in the file: each row's own arithmetic; the chart's roof is that of the precision
+    // doing most of the matrix FLOPs.
+    const PrecisionMix mix = precisionMix(net, config);
+    if (mix.rowsAt.size() > 1) {
+        std::string said;
+        for (const auto& [bits, count] : mix.rowsAt)
+            said += (said.empty() ? "" : ", ") + std::to_string(count) + " at " + precisionWord(bits);
+        report.diagnostics.push_back({ Severity::Info, "", "bits", "precision as in the file: rows run at their own precision (" + said + ")" });
+    }
 
     for (const Device& device : devices) {
         DeviceResult r;
         r.device = device;
-        r.ceiling = chooseCeiling(device, config.bits, config.tensorCores);
-        r.vectorCeiling = chooseCeiling(device, config.bits, false);
+        r.ceiling = chooseCeiling(device, mix.dominant, config.tensorCores);
+        r.vectorCeiling = chooseCeiling(device, mix.dominant, false);
+        // Rows at another precision than the roof's (as in the file): their ceilings, chosen once per device.
+        std::map<std::pair<int, bool>, CeilingChoice> own;
+        auto ceilingOf = [&](int bits, bool matrix) -> const CeilingChoice& {
+            auto it = own.find({ bits, matrix });
+            if (it == own.end()) {
+                CeilingChoice c = chooseCeiling(device, bits, matrix && config.tensorCores);
+                c.flops *= config.clockPercent / 100.0;
+                if (!c.note.empty() && std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
+                        [&](const Diagnostic& d) { return d.message == c.note; }))
+                    report.diagnostics.push_back({ Severity::Warning, device.file, "peak", c.note });
+                it = own.emplace(std::make_pair(bits, matrix), std::move(c)).first;
+            }
+            return it->second;
+        };
         for (const auto* c : { &r.ceiling, &r.vectorCeiling }) {
             if (!c->note.empty()
                 && std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
@@ -301,6 +326,9 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             }
             lr.intensity = lr.bytes > 0 ? lr.flops / lr.bytes : 0;
             lr.peak = runsOnMatrixUnits(row.op) ? r.ceiling.flops : r.vectorCeiling.flops;
+            lr.bits = rowPrecision(row.layer, config);
+            if (lr.bits != mix.dominant)
+                lr.peak = ceilingOf(lr.bits, runsOnMatrixUnits(row.op)).flops;
             // Memory-bound iff some level's traffic takes longer than the arithmetic; with DRAM alone that is
             // iff the row's intensity lies left of its own ridge (I < P_peak / B).
             const RowBound b = rowBound(lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak);

@@ -31,6 +31,7 @@ struct LayerResult {
     double bytes = 0; ///< byte
     double intensity = 0; ///< FLOP/byte; 0 for rows that compute nothing
     double peak = 0; ///< compute ceiling this row runs against, FLOP/s
+    int bits = 32; ///< the precision of its arithmetic (the configuration's, or the file's with Config::bitsAsInFile)
     double attainable = 0; ///< min(peak, intensity * bandwidth), FLOP/s
     Bound bound = Bound::Memory;
     double time = 0; ///< max(flops / peak, bytes / bandwidth) + kernels * launch overhead, second

@@ -133,8 +133,15 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         return setInt(u.stride);
     if (arg == "--batch")
         return setInt(c.batch);
-    if (arg == "--bits")
+    if (arg == "--bits") {
+        o.bitsGiven = true;
+        c.bitsAsInFile = value == "file";
+        if (c.bitsAsInFile) {
+            c.bits = 32; // what a row the file gives no width takes
+            return OptionStatus::Consumed;
+        }
         return setInt(c.bits);
+    }
     if (arg == "--onchip-kib")
         return setInt(c.onchipKiB);
     if (arg == "--gpus")
@@ -175,6 +182,8 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     }
     if (arg == "--model") {
         c.model = value;
+        if (!o.bitsGiven) // an imported model runs as its file stores it unless --bits says otherwise
+            c.bitsAsInFile = isOnnxFile(value);
         if (const ModelInfo* m = findModel(value); m && !o.inputGiven) {
             u.height = m->height;
             u.width = m->width;
@@ -242,7 +251,7 @@ std::vector<std::string> configToArgs(const Config& c)
         "--filters", std::to_string(u.baseFilters), "--depth", std::to_string(u.depth), "--padding",
         std::string(paddingName(u.padding)), "--stride", std::to_string(u.stride), "--downsample",
         std::string(downsampleName(u.downsample)), "--conv", std::string(convTypeName(u.conv)), "--batch",
-        std::to_string(c.batch), "--bits", std::to_string(c.bits), "--mode", std::string(modeName(c.mode)),
+        std::to_string(c.batch), "--bits", c.bitsAsInFile ? std::string("file") : std::to_string(c.bits), "--mode", std::string(modeName(c.mode)),
         "--optimizer", std::string(optimizerName(c.optimizer)) };
     a.push_back(u.batchNorm ? "--batch-norm" : "--no-batch-norm");
     a.push_back(c.fusion ? "--fusion" : "--no-fusion");
@@ -313,7 +322,9 @@ std::string configOptionsHelp()
            "  --batch-norm               batch norm after every 3x3 convolution (drops its bias)\n"
            "  --fusion                   fuse bias, batch norm and ReLU into the convolution\n"
            "  --batch N                  images per batch (default 1)\n"
-           "  --bits 8|16|32|64          element size and compute precision (default 32)\n"
+           "  --bits 8|16|32|64|file     element size and compute precision (default 32); file: an ONNX\n"
+           "                             model's own (the default for one): each tensor at its stored width,\n"
+           "                             each row on the ceiling of its arithmetic (int8, fp16, fp32)\n"
            "  --tensor-cores             use tensor-core ceilings for convolutions where present\n"
            "  --mode inference|training  forward only, or forward + backward + optimizer step\n"
            "  --optimizer sgd|momentum|adam  optimizer step in training (default momentum)\n"

@@ -17,6 +17,8 @@ struct ConfigOptions {
     /// Set once --image, --height, --width, --in-channels or --classes was given: --model then keeps
     /// them instead of applying the model's published input (224 x 224 x 3, 1000 classes, ...).
     bool inputGiven = false;
+    /// Set once --bits was given: an ONNX --model then keeps it instead of "as in the file".
+    bool bitsGiven = false;
 };
 
 enum class OptionStatus {

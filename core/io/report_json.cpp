@@ -32,6 +32,7 @@ json configJson(const Config& c)
         { "batch_norm", u.batchNorm },
         { "batch", c.batch },
         { "bits", c.bits },
+        { "bits_as_in_file", c.bitsAsInFile },
         { "mode", modeName(c.mode) },
         { "optimizer", optimizerName(c.optimizer) },
         { "fusion", c.fusion },
@@ -109,6 +110,7 @@ std::string reportToJson(const Report& r, int indent)
                 { "bytes", l.bytes },
                 { "intensity", l.intensity },
                 { "peak_flops", l.peak },
+                { "bits", l.bits },
                 { "attainable_flops", l.attainable },
                 { "bound", boundName(l.bound) },
                 { "time_s", boundTimeOf(l) }, // the bound, also when the window shows calibrated times

@@ -79,7 +79,7 @@ std::string reportTitle(const Report& r)
     auto extents = [](const Shape& s) {
         return s.rank == 4 ? std::to_string(s.h) + "x" + std::to_string(s.w) + "x" + std::to_string(s.c) : shapeNoBatch(s);
     };
-    return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + std::to_string(c.bits) + "-bit, "
+    return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + (c.bitsAsInFile ? std::string("precision as in the file") : std::to_string(c.bits) + "-bit") + ", "
         + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
 }
 

@@ -47,6 +47,10 @@ struct Config {
     UNetParams unet;
     int batch = 1;
     int bits = 32; ///< 8, 16, 32 or 64: element size and compute ceiling
+    /// An imported model's precision as its file stores it: each tensor moves bytes at its own element
+    /// width, each row runs against the ceiling of its arithmetic (Layer::inBits ... computeBits); rows
+    /// without a width from the file (built-in networks) take `bits`
+    bool bitsAsInFile = false;
     Mode mode = Mode::Inference;
     Optimizer optimizer = Optimizer::Momentum; ///< used in training mode
     bool fusion = false; ///< fuse bias/batch-norm/ReLU into the producing convolution

@@ -71,6 +71,11 @@ struct Layer {
     std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
     int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows
     double repeats = 1; ///< times the row runs per pass: the trip count of an imported Loop's body, a Scan's steps
+    // Precision as the file stores it (imported rows; 0 = not given, the configuration's bits): the element
+    // width of each input in inShapes, of the weights and of the output, and the arithmetic's precision
+    // (which compute ceiling the row runs against when Config::bitsAsInFile is set).
+    std::vector<std::uint8_t> inBits;
+    std::uint8_t weightBits = 0, outBits = 0, computeBits = 0;
 };
 
 /// Where an imported row came from: the ONNX node and why it was not counted, if it was not.

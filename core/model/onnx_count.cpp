@@ -56,6 +56,8 @@ void convolution(const onnx::NodeProto& n, Layer& l, const CountContext& c, int 
 // QLinearMatMul, FusedMatMul): 2 K per output element, on the matrix ceiling.
 bool matmul(const onnx::NodeProto& n, Layer& l, const CountContext& c, std::int64_t k = -1)
 {
+    if (n.input_size() < 2)
+        return false;
     if (k < 0) {
         const auto& a = c.dims(n.input(0));
         if (a.empty())
@@ -70,6 +72,8 @@ bool matmul(const onnx::NodeProto& n, Layer& l, const CountContext& c, std::int6
 // A Gemm (or QGemm, FusedGemm): A [M, K] (transA: [K, M]) times B -> [M, N], a linear layer of M rows.
 bool gemm(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 {
+    if (n.input_size() < 2)
+        return false;
     const auto& a = c.dims(n.input(0));
     if (a.size() != 2)
         return false;
@@ -85,6 +89,8 @@ bool gemm(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 // W [directions, G H, I].
 bool recurrent(const onnx::NodeProto& n, Layer& l, const CountContext& c, double gates)
 {
+    if (n.input_size() < 3 || n.input(1).empty())
+        return false;
     const auto& x = c.dims(n.input(0));
     const auto& w = c.dims(n.input(1));
     if (x.size() != 3 || w.size() != 3 || w[1] % std::int64_t(gates) != 0)
@@ -104,6 +110,8 @@ bool recurrent(const onnx::NodeProto& n, Layer& l, const CountContext& c, double
 // the softmax and 2 Dv for the product with V.
 bool attention(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 {
+    if (n.input_size() < 3 || n.input(1).empty() || n.input(2).empty())
+        return false;
     const auto& q = c.dims(n.input(0));
     const auto& k = c.dims(n.input(1));
     const auto& v = c.dims(n.input(2));

@@ -40,6 +40,7 @@ struct Initializer {
     std::vector<std::int64_t> dims;
     std::int64_t elements = 1;
     bool floating = false;
+    int dataType = 0; ///< TensorProto::DataType
     /// The weights a packed initializer holds, when not its elements (MatMulNBits' N x K in 4-bit pairs); -1: elements
     std::int64_t packedWeights = -1;
 };
@@ -89,6 +90,7 @@ struct Shapes {
     std::set<std::string, std::less<>> assumed; ///< outputs of unknown operators, assumed shaped as their first input
     std::vector<Step> steps; ///< what to translate, in order
     std::vector<Diagnostic> notes; ///< what the walk decided: the branch an If took, a Loop's trip count
+    std::unordered_map<std::string, int> elemTypes; ///< each typed tensor's element type (TensorProto::DataType)
     /// Tensors that are not numbers: "a sequence", "a map", "an optional value", "strings" (why no row can read them)
     std::unordered_map<std::string, std::string> unmodelled;
 };
@@ -108,6 +110,12 @@ bool skimModel(google::protobuf::io::ZeroCopyInputStream& stream, onnx::ModelPro
 
 /// Checks a parsed model, drops its weights and probes its image size (onnx_model.cpp); throws ImportError.
 std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std::string& file);
+
+/// The width in bits of an element of ONNX type `dataType` (FLOAT 32, FLOAT16 16, INT8 8, INT4 4, ...),
+/// 0 for strings and unknown types.
+int elementBits(int dataType);
+/// Whether ONNX type `dataType` is a floating-point type.
+bool isFloatingType(int dataType);
 
 /// onnx_optable.cpp: the counting conventions (onnxConventions()); FLOPs per output element of an
 /// elementwise operator (nothing if it is not one); the free metadata operators; the data-movement

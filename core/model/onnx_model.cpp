@@ -164,6 +164,7 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
                 throw ImportError(file + ": initializer '" + t.name() + "': its extents' product overflows");
         }
         info.floating = isFloating(t.data_type());
+        info.dataType = t.data_type();
         if (!s.initializers.emplace(t.name(), info).second)
             throw ImportError(file + ": initializer '" + t.name() + "' is given twice");
         Value v;

@@ -238,8 +238,15 @@ private:
             return;
         }
         if (standard && (isFree(op) || foldedQuantization(n, live.front()))) {
-            for (const auto& o : outputs)
+            for (const auto& o : outputs) {
                 m_sources[o] = m_sources[live.front()];
+                if (op == "DequantizeLinear") // the matrix row reads the quantized tensor
+                    m_widths[o] = bitsOf(live.front());
+            }
+            if (op == "QuantizeLinear" && !outputs.empty()) { // the matrix row (or its bias) writes it quantized
+                Layer& producer = m_net.layers[size_t(m_sources[live.front()].row)];
+                producer.outBits = bitsOf(outputs.front());
+            }
             return;
         }
         const std::string where = nodeLabel(n, index);
@@ -270,6 +277,7 @@ private:
             l.opsPerElement = 0;
             l.storedParams = creditWeights(n);
             l.origin = addOrigin(n, reason);
+            setWidths(l, n, live, weights, produced.front());
             auto& [count, first] = m_uncounted[reason];
             if (count++ == 0)
                 first = where;
@@ -277,6 +285,7 @@ private:
             return;
         }
         l.origin = addOrigin(n);
+        setWidths(l, n, live, weights, produced.front()); // after countRow: the operator class decides the arithmetic
         if (const MatrixOperands operands = matrixOperands(n); operands.weight >= 0) {
             // The weight is the main row's; the bias becomes its own row, as in the built-in networks.
             std::set<std::string, std::less<>> biasSet;
@@ -299,6 +308,11 @@ private:
                 return;
             Layer b = singleInputLayer(base + ".bias", Op::Bias, row, m_net.layers[size_t(row)].out);
             b.storedParams = biasParams;
+            b.outBits = m_net.layers[size_t(row)].outBits;
+            b.inBits = { b.outBits };
+            b.computeBits = b.outBits;
+            if (!biasSet.empty())
+                b.weightBits = std::uint8_t(elementBits(m_s.initializers.find(*biasSet.begin())->second.dataType));
             b.origin = origin;
             b.repeats = m_step->repeats;
             m_names.insert(b.name);
@@ -311,6 +325,54 @@ private:
             && fuse(live.front(), l.op, l.op == Op::ReLU ? "relu" : "bn", l.storedParams, produced.front()))
             return;
         push(std::move(l), n, produced);
+    }
+
+    std::uint8_t bitsOf(const std::string& tensor) const
+    {
+        if (auto it = m_widths.find(tensor); it != m_widths.end())
+            return it->second;
+        auto it = m_shapes.elemTypes.find(tensor);
+        return it == m_shapes.elemTypes.end() ? 0 : std::uint8_t(elementBits(it->second));
+    }
+
+    // The element widths the file gives the row's tensors, and the precision of its arithmetic (README
+    // "ONNX models", precision): a matrix row whose activations are 8-bit integers (QDQ folded,
+    // QLinearConv, ConvInteger) runs at int8; a floating-point row at its widest floating-point tensor;
+    // weights stored narrower (MatMulNBits' 4 bits) are widened on the fly and do not set it.
+    void setWidths(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live, const std::set<std::string>& weights,
+        const std::string& out)
+    {
+        int widestFloat = 0, widestInteger = 0;
+        auto note = [&](const std::string& t) {
+            auto it = m_widths.count(t) ? m_shapes.elemTypes.end() : m_shapes.elemTypes.find(t);
+            const int bits = bitsOf(t);
+            const bool floating = it != m_shapes.elemTypes.end() ? isFloatingType(it->second) : false;
+            (floating ? widestFloat : widestInteger) = std::max(floating ? widestFloat : widestInteger, bits);
+            return std::uint8_t(bits);
+        };
+        for (const auto& in : live)
+            l.inBits.push_back(note(in));
+        l.outBits = note(out);
+        std::int64_t biggest = -1;
+        for (const std::string& w : weights) {
+            const Initializer& init = m_s.initializers.find(w)->second;
+            if (init.elements > biggest) {
+                biggest = init.elements;
+                l.weightBits = std::uint8_t(elementBits(init.dataType));
+            }
+        }
+        if (n.op_type() == "MatMulNBits")
+            l.weightBits = std::uint8_t(std::clamp<std::int64_t>(intAttr(n, "bits", 4), 1, 8));
+        const std::uint8_t activation = l.inBits.empty() ? 0 : l.inBits.front();
+        const bool integerActivation = !live.empty() && !m_widths.count(live.front())
+            ? (m_shapes.elemTypes.count(live.front()) && !isFloatingType(m_shapes.elemTypes.at(live.front())))
+            : m_widths.count(live.front()) > 0;
+        if (runsOnMatrixUnits(l.op) || n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger" || n.op_type().starts_with("QLinear"))
+            l.computeBits = integerActivation ? std::uint8_t(8) : activation;
+        else
+            l.computeBits = std::uint8_t(widestFloat > 0 ? widestFloat : std::min(widestInteger, 32));
+        if (l.computeBits == 0)
+            l.computeBits = 32;
     }
 
     // QDQ (README "ONNX models"): a DequantizeLinear whose every reader is a matrix operator, and a
@@ -357,6 +419,7 @@ private:
     const onnx::NodeProto* m_node = nullptr; ///< the node being translated
     std::unordered_map<std::string, std::vector<const onnx::NodeProto*>> m_readers; ///< built when a DequantizeLinear asks
     std::map<std::string, std::pair<int, std::string>> m_uncounted; ///< reason -> nodes, the first one's label
+    std::unordered_map<std::string, std::uint8_t> m_widths; ///< widths of folded DequantizeLinear outputs (their input's)
 };
 
 } // namespace

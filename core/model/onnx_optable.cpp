@@ -46,6 +46,35 @@ bool isDataMovement(const std::string& op)
         || op == "EyeLike";
 }
 
+int elementBits(int t)
+{
+    using T = onnx::TensorProto;
+    switch (t) {
+    case T::DOUBLE: case T::INT64: case T::UINT64: case T::COMPLEX64:
+        return 64;
+    case T::FLOAT: case T::INT32: case T::UINT32:
+        return 32;
+    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16:
+        return 16;
+    case T::INT8: case T::UINT8: case T::BOOL:
+        return 8;
+    case 17: case 18: case 19: case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
+        return 8;
+    case 21: case 22: // UINT4, INT4 (IR 10)
+        return 4;
+    case T::COMPLEX128:
+        return 128;
+    default:
+        return 0;
+    }
+}
+
+bool isFloatingType(int t)
+{
+    using T = onnx::TensorProto;
+    return t == T::FLOAT || t == T::DOUBLE || t == T::FLOAT16 || t == T::BFLOAT16 || (t >= 17 && t <= 20);
+}
+
 Shape toShape(const std::vector<std::int64_t>& d)
 {
     Shape s { 1, 1, 1, 1, int(d.size()) };

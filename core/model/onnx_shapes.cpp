@@ -172,6 +172,8 @@ void ShapeWalker::setType(const std::string& name, const onnx::TypeProto& t)
     onnx::TypeProto& stored = m_types[name];
     stored = t;
     m_typeOf[name] = &stored;
+    if (t.has_tensor_type() && t.tensor_type().elem_type() != 0)
+        m_s.elemTypes[name] = t.tensor_type().elem_type();
     if (t.has_sequence_type() || t.has_map_type() || t.has_optional_type())
         m_s.unmodelled[name] = t.has_sequence_type() ? "a sequence" : t.has_map_type() ? "a map" : "an optional value";
     else if (t.has_tensor_type() && t.tensor_type().elem_type() == onnx::TensorProto::STRING)

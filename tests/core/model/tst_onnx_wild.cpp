@@ -4,6 +4,7 @@
 #include "cost.h"
 #include "networks.h"
 #include "onnx_model.h"
+#include "roofline.h"
 #include "testpaths.h"
 
 #include <onnx/onnx_pb.h>
@@ -98,6 +99,8 @@ private slots:
         add("convinteger", { { "eltwise", 1'280, 0 }, { "conv", 36'864, 288 }, { "copy", 0, 0 }, { "eltwise", 512, 0 } });
         // MatMulNBits: [1,5,32] x (16 x 32 in 4 bits) = 80 outputs x 64 = 5,120; 512 weights, not 256 bytes.
         add("matmulnbits", { { "matmul", 5'120, 512 } });
+        // The fp16 converter's output: the Casts at the edges are copies; the Conv and its bias as ever.
+        add("fp16", { { "copy", 0, 0 }, { "conv", 36'864, 288 }, { "bias", 512, 8 }, { "copy", 0, 0 } });
         // PixelShuffle as exported: rank-6 Reshape (free), Transpose (a copy), Reshape (free).
         add("rank6", { { "copy", 0, 0 } });
     }
@@ -126,6 +129,55 @@ private slots:
         QVERIFY2(two.network, two.error.c_str());
         for (size_t i = 0; i < ops.size(); ++i)
             QCOMPARE(forwardFlops(two.network->layers[i]), 2 * flops[i]);
+    }
+
+    // Precision as in the file (the default for an imported model). Bytes worked by hand, at each
+    // tensor's stored width, and each row on the ceiling of its arithmetic (a device with distinct
+    // int8 4, fp16 2 and fp32 1 TFLOP/s ceilings):
+    //  qdq: QuantizeLinear reads 256 fp32 and writes 256 uint8: 1,024 + 256 = 1,280 B, fp32;
+    //       the Conv reads the uint8 input (256), int8 weights (288), writes fp32 (2,048): 2,592 B, int8;
+    //       its bias row reads 2,048, int32 biases 32, writes the folded QuantizeLinear's uint8 512: 2,592 B;
+    //       the last DequantizeLinear reads 512 uint8 and writes 2,048 fp32: 2,560 B.
+    //  fp16: the Cast in reads 1,024 B and writes 512; the Conv reads 512, fp16 weights 576, writes 1,024:
+    //       2,112 B at fp16; its bias 1,024 + 16 + 1,024 = 2,064; the Cast out 1,024 + 2,048 = 3,072.
+    // With --bits 32 every tensor takes 4 bytes again, and every row the fp32 ceiling.
+    void precisionAsInTheFile_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<std::vector<double>>("bytes");
+        QTest::addColumn<std::vector<double>>("peaks");
+        QTest::newRow("qdq") << QStringLiteral("qdq") << std::vector<double> { 1'280, 2'592, 2'592, 2'560 }
+                             << std::vector<double> { 1e12, 4e12, 1e12, 1e12 };
+        QTest::newRow("fp16") << QStringLiteral("fp16") << std::vector<double> { 1'536, 2'112, 2'064, 3'072 }
+                              << std::vector<double> { 1e12, 2e12, 2e12, 1e12 }; // a Cast: its widest type
+    }
+
+    void precisionAsInTheFile()
+    {
+        QFETCH(QString, model);
+        QFETCH(std::vector<double>, bytes);
+        QFETCH(std::vector<double>, peaks);
+        Device d;
+        d.id = d.name = "test";
+        d.peak = { { "fp32", 1e12 }, { "fp16", 2e12 }, { "int8", 4e12 } };
+        d.dramBandwidth = 1e11;
+        d.memoryBytes = 1e9;
+        Config c;
+        c.model = wild(model.toUtf8().constData());
+        c.bitsAsInFile = true;
+        const BuildResult b = buildNetwork(c);
+        QVERIFY2(b.network, b.error.c_str());
+        Report r = analyze(*b.network, c, { d });
+        QCOMPARE(r.results[0].layers.size(), bytes.size());
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            QCOMPARE(r.results[0].layers[i].bytes, bytes[i]);
+            QCOMPARE(r.results[0].layers[i].peak, peaks[i]);
+        }
+        c.bitsAsInFile = false;
+        r = analyze(*b.network, c, { d });
+        for (const LayerResult& l : r.results[0].layers)
+            QCOMPARE(l.peak, 1e12);
+        QCOMPARE(r.results[0].layers[1].bytes, (256 + 288 + 512) * 4.0);
     }
 
     void sortedAndSaid()

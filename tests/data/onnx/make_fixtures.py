@@ -359,6 +359,10 @@ def wild():
     wild_model("rank6", [n("Reshape", ["x", "s6"], ["r6"]), n("Transpose", ["r6"], ["t6"], perm=[0, 1, 4, 2, 5, 3]),
                          n("Reshape", ["t6", "s4"])], [xin(["N", 16, 4, 4])],
                [const("s6", [-1, 4, 2, 2, 4, 4], dtype=I64), const("s4", [-1, 4, 8, 8], dtype=I64)])
+    # ONNX Runtime's fp16 converter: Casts at the edges, fp16 weights and tensors inside.
+    wild_model("fp16", [n("Cast", ["x"], ["xh"], to=TensorProto.FLOAT16), n("Conv", ["xh", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                        n("Cast", ["c"], to=F)], [xin()],
+               [tensor("w", np.full([8, 4, 3, 3], 0.5, np.float16)), tensor("b", np.full([8], 0.5, np.float16))])
     print("wrote", os.path.join(HERE, "wild"))
 
 
