@@ -104,6 +104,17 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
 Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file,
     const std::string& name);
 
+/// onnx_batch.cpp: a model's network as a line in the batch, learnt from three builds at different
+/// batches (every row, shape and note the same but for numbers linear in the batch); at() evaluates it
+/// at another batch, or gives nothing where an extent would not be whole (then the model is built).
+struct BatchLine {
+    bool valid = false;
+    Network low, high;
+    int lowBatch = 0, highBatch = 0;
+    bool learn(const Network& a, int batchA, const Network& b, int batchB, const Network& c, int batchC);
+    std::optional<Network> at(int batch) const;
+};
+
 /// onnx_skim.cpp: parses a model from `stream` without the values of its large tensors (their bytes are
 /// skipped while reading, never held); false when the bytes are not a valid ONNX protobuf message.
 bool skimModel(google::protobuf::io::ZeroCopyInputStream& stream, onnx::ModelProto& model);

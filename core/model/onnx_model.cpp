@@ -39,6 +39,15 @@ struct OnnxModel::Impl {
     };
     mutable std::mutex mutex;
     mutable std::list<std::pair<Key, BuildResult>> recent;
+    // Per configuration but the batch: the builds seen at different batches, and once three show the
+    // network linear in the batch, the line that gives any other batch without inference (onnx_batch.cpp).
+    struct Line {
+        Key key; ///< batch 0
+        std::vector<std::pair<int, Network>> samples;
+        BatchLine line;
+        bool tried = false; ///< three samples were compared (linear or not)
+    };
+    mutable std::list<Line> lines;
 };
 
 namespace {
@@ -354,12 +363,34 @@ BuildResult OnnxModel::build(const Config& config) const
             return it->second;
         }
     BuildResult r;
+    Impl::Key lineKey = key;
+    lineKey.batch = 0;
+    auto line = std::find_if(m->lines.begin(), m->lines.end(), [&](const Impl::Line& l) { return l.key == lineKey; });
+    if (line == m->lines.end()) {
+        m->lines.push_front(Impl::Line { lineKey, {}, {}, false });
+        line = m->lines.begin();
+        if (m->lines.size() > 4)
+            m->lines.pop_back();
+    }
+    if (auto onLine = line->line.at(config.batch)) {
+        r.network = std::move(*onLine);
+        return r; // as cheap to evaluate again as to find: not kept in `recent`
+    }
     try {
         Config c = config;
         c.fusion = key.fusion;
         const Shapes shapes = inferShapes(m->skeleton, m->inputs, c, m->file);
         Network net = translate(m->skeleton, shapes, c, m->file, m->name);
         net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
+        if (!line->tried && batchBound()) {
+            line->samples.emplace_back(config.batch, net);
+            if (line->samples.size() == 3) {
+                const auto& s = line->samples;
+                line->line.learn(s[0].second, s[0].first, s[1].second, s[1].first, s[2].second, s[2].first);
+                line->tried = true;
+                line->samples.clear();
+            }
+        }
         r.network = std::move(net);
     } catch (const ImportError& e) {
         r.error = e.what();

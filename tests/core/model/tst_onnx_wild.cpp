@@ -180,6 +180,32 @@ private slots:
         QCOMPARE(r.results[0].layers[1].bytes, (256 + 288 + 512) * 4.0);
     }
 
+    // A batch step without inference: once three batches show the network linear in the batch, any other
+    // batch is that line evaluated; it must equal what inference gives (a fresh, uncached model).
+    void batchStepsOnTheLineEqualInference()
+    {
+        const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/resnet50.onnx";
+        const OnnxLoad learning = loadOnnxModel(path), fresh = loadOnnxModel(path);
+        QVERIFY(learning.model && fresh.model);
+        Config c;
+        c.model = path;
+        c.unet.height = c.unet.width = 224;
+        for (int batch : { 1, 2, 3, 7, 48 }) {
+            c.batch = batch;
+            const BuildResult line = learning.model->build(c), inferred = fresh.model->build(c);
+            QVERIFY(line.network && inferred.network);
+            QCOMPARE(line.network->layers.size(), inferred.network->layers.size());
+            QCOMPARE(line.network->input, inferred.network->input);
+            for (size_t i = 0; i < line.network->layers.size(); ++i) {
+                const Layer &a = line.network->layers[i], &b = inferred.network->layers[i];
+                QCOMPARE(a.out, b.out);
+                QCOMPARE(a.inShapes, b.inShapes);
+                QCOMPARE(forwardFlops(a), forwardFlops(b));
+                QCOMPARE(a.kh, b.kh);
+            }
+        }
+    }
+
     void sortedAndSaid()
     {
         const BuildResult b = build(wild("unsorted"));
