@@ -123,8 +123,13 @@ std::string conventionsOfImport()
            "(Sigmoid 4, HardSwish 5, Gelu 5, Softmax 5, Instance/LayerNormalization 7, BatchNormalization 2); "
            "reductions and pools count their window; data movement (Slice, Pad, Transpose, Gather, Concat, Resize "
            "nearest) 0 FLOP; Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout and shape computations are "
-           "free and not rows; operators the tool does not know are rows with 0 FLOP, marked uncounted; parameters "
-           "are the file's floating-point initializers, each once, without BatchNormalization's running statistics";
+           "free and not rows; LSTM/GRU/RNN count 2 G H (I + H) a step and Attention 2 Dk + 2 Dv + 6 a score, on the "
+           "matrix ceiling; QuantizeLinear 3, DequantizeLinear 2 an element, folded into a matrix row they wrap (QDQ); "
+           "an If counts the branch its condition computes to (else the heavier, noted), a Loop its body per trip, a "
+           "Scan per step; operators the tool does not know are rows with 0 FLOP, marked uncounted; parameters are "
+           "the learned operands (weights, biases, normalization scales and shifts, integer weights of quantized "
+           "operators) whatever their size, and other floating-point initializers of more than one element, each "
+           "once, without BatchNormalization's running statistics, steering operands and quantization scales";
 }
 
 

@@ -119,6 +119,36 @@ std::optional<Value> binary(const Value& a, const Value& b, const std::string& o
     return r;
 }
 
+// The elements of `a` at the chosen indices of each dimension (row-major), as a new value.
+std::optional<Value> gathered(const Value& a, const std::vector<std::vector<std::int64_t>>& picks)
+{
+    Value v { {}, {}, a.integer };
+    std::size_t count = 1;
+    for (const auto& p : picks) {
+        v.dims.push_back(std::int64_t(p.size()));
+        count *= p.size();
+    }
+    if (count > kMaxValueElements || std::int64_t(a.data.size()) != productOrMinusOne(a.dims))
+        return std::nullopt;
+    const std::size_t rank = picks.size();
+    std::vector<std::int64_t> stride(rank, 1);
+    for (std::size_t d = rank; d-- > 1;)
+        stride[d - 1] = stride[d] * a.dims[d];
+    std::vector<std::size_t> index(rank, 0);
+    for (std::size_t k = 0; k < count; ++k) {
+        std::int64_t at = 0;
+        for (std::size_t d = 0; d < rank; ++d)
+            at += picks[d][index[d]] * stride[d];
+        v.data.push_back(a.data[size_t(at)]);
+        for (std::size_t d = rank; d-- > 0;) {
+            if (++index[d] < picks[d].size())
+                break;
+            index[d] = 0;
+        }
+    }
+    return v;
+}
+
 // Normalizes a possibly negative index into [0, size]; clamps as Slice does.
 std::int64_t clampIndex(std::int64_t i, std::int64_t size)
 {
@@ -253,31 +283,101 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const Shapes& s, int ops
         return v;
     }
     if (op == "Slice") {
-        if (a->dims.size() != 1)
-            return std::nullopt;
-        std::int64_t start = 0, end = 0, step = 1;
+        // Any rank and any step (PyTorch reverses pad lists with steps of -1), by ONNX's clamping rules.
+        const std::size_t rank = a->dims.size();
+        std::vector<std::int64_t> starts, ends, axes, steps;
         if (opset < 10) {
             const auto* st = attribute(n, "starts");
             const auto* en = attribute(n, "ends");
-            if (!st || !en || st->ints_size() != 1 || en->ints_size() != 1)
+            const auto* ax = attribute(n, "axes");
+            if (!st || !en)
                 return std::nullopt;
-            start = st->ints(0), end = en->ints(0);
+            starts.assign(st->ints().begin(), st->ints().end());
+            ends.assign(en->ints().begin(), en->ints().end());
+            if (ax)
+                axes.assign(ax->ints().begin(), ax->ints().end());
         } else {
-            const Value *st = in(1), *en = in(2), *steps = in(4);
-            if (!st || !en || st->data.size() != 1 || en->data.size() != 1)
+            const Value *st = in(1), *en = in(2), *ax = in(3), *sp = in(4);
+            if (!st || !en || (n.input_size() > 3 && !n.input(3).empty() && !ax) || (n.input_size() > 4 && !n.input(4).empty() && !sp))
                 return std::nullopt;
-            start = whole(st->data[0]), end = whole(en->data[0]);
-            if (steps && steps->data.size() == 1)
-                step = whole(steps->data[0]);
+            for (double x : st->data)
+                starts.push_back(whole(x));
+            for (double x : en->data)
+                ends.push_back(whole(x));
+            if (ax)
+                for (double x : ax->data)
+                    axes.push_back(whole(x));
+            if (sp)
+                for (double x : sp->data)
+                    steps.push_back(whole(x));
         }
-        if (step != 1)
+        if (axes.empty())
+            for (std::size_t i = 0; i < starts.size(); ++i)
+                axes.push_back(std::int64_t(i));
+        if (steps.empty())
+            steps.assign(starts.size(), 1);
+        if (rank == 0 || starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size())
             return std::nullopt;
-        const auto size = std::int64_t(a->data.size());
-        start = clampIndex(start, size), end = clampIndex(end, size);
+        std::vector<std::vector<std::int64_t>> picks(rank);
+        for (std::size_t d = 0; d < rank; ++d)
+            for (std::int64_t i = 0; i < a->dims[d]; ++i)
+                picks[d].push_back(i);
+        for (std::size_t k = 0; k < axes.size(); ++k) {
+            const std::int64_t axis = axes[k] < 0 ? axes[k] + std::int64_t(rank) : axes[k];
+            if (axis < 0 || axis >= std::int64_t(rank) || steps[k] == 0)
+                return std::nullopt;
+            const std::int64_t size = a->dims[size_t(axis)], step = steps[k];
+            std::int64_t start = starts[k] < 0 ? std::max<std::int64_t>(starts[k], -size - 1) + size : starts[k];
+            std::int64_t end = ends[k] < 0 ? std::max<std::int64_t>(ends[k], -size - 1) + size : ends[k];
+            if (step > 0) {
+                start = std::clamp<std::int64_t>(start, 0, size);
+                end = std::clamp<std::int64_t>(end, 0, size);
+            } else {
+                start = std::clamp<std::int64_t>(start, -1, size - 1);
+                end = std::clamp<std::int64_t>(end, -1, size - 1);
+            }
+            std::vector<std::int64_t> chosen;
+            for (std::int64_t i = start; step > 0 ? i < end : i > end; i += step) {
+                chosen.push_back(i);
+                if (chosen.size() > kMaxValueElements)
+                    return std::nullopt;
+            }
+            picks[size_t(axis)] = std::move(chosen);
+        }
+        return gathered(*a, picks);
+    }
+    if (op == "Transpose") {
+        const std::size_t rank = a->dims.size();
+        std::vector<std::int64_t> perm;
+        if (const auto* p = attribute(n, "perm"))
+            perm.assign(p->ints().begin(), p->ints().end());
+        else
+            for (std::size_t i = 0; i < rank; ++i)
+                perm.push_back(std::int64_t(rank - 1 - i));
+        if (perm.size() != rank)
+            return std::nullopt;
         Value v { {}, {}, a->integer };
-        for (auto i = start; i < end; ++i)
-            v.data.push_back(a->data[size_t(i)]);
-        v.dims = { std::int64_t(v.data.size()) };
+        for (auto p : perm) {
+            if (p < 0 || p >= std::int64_t(rank))
+                return std::nullopt;
+            v.dims.push_back(a->dims[size_t(p)]);
+        }
+        // Row-major strides of the input, visited in the output's order.
+        std::vector<std::int64_t> stride(rank, 1);
+        for (std::size_t d = rank; d-- > 1;)
+            stride[d - 1] = stride[d] * a->dims[d];
+        std::vector<std::int64_t> index(rank, 0);
+        for (std::size_t count = 0; count < a->data.size(); ++count) {
+            std::int64_t at = 0;
+            for (std::size_t d = 0; d < rank; ++d)
+                at += index[d] * stride[size_t(perm[d])];
+            v.data.push_back(a->data[size_t(at)]);
+            for (std::size_t d = rank; d-- > 0;) {
+                if (++index[d] < v.dims[d])
+                    break;
+                index[d] = 0;
+            }
+        }
         return v;
     }
     if (op == "ReduceProd" || op == "ReduceSum") {

@@ -101,6 +101,9 @@ private slots:
         add("matmulnbits", { { "matmul", 5'120, 512 } });
         // The fp16 converter's output: the Casts at the edges are copies; the Conv and its bias as ever.
         add("fp16", { { "copy", 0, 0 }, { "conv", 36'864, 288 }, { "bias", 512, 8 }, { "copy", 0, 0 } });
+        // F.pad as PyTorch exports it: pads [0, 0, 0, 0, 2, 1] computed by a reversing Slice, a Transpose and a
+        // Reshape of a constant: the Pad a copy to [1, 6, 9], the ReLU 54.
+        add("pad_reversed", { { "copy", 0, 0 }, { "relu", 54, 0 } });
         // PixelShuffle as exported: rank-6 Reshape (free), Transpose (a copy), Reshape (free).
         add("rank6", { { "copy", 0, 0 } });
     }

@@ -363,6 +363,13 @@ def wild():
     wild_model("fp16", [n("Cast", ["x"], ["xh"], to=TensorProto.FLOAT16), n("Conv", ["xh", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
                         n("Cast", ["c"], to=F)], [xin()],
                [tensor("w", np.full([8, 4, 3, 3], 0.5, np.float16)), tensor("b", np.full([8], 0.5, np.float16))])
+    # PyTorch's F.pad as exported (Swin's window padding): the pad list reversed pairwise by a Slice with
+    # step -1, transposed and flattened, all on values known before the run. x [N, 4, 8] -> [N, 6, 9].
+    wild_model("pad_reversed", [n("Slice", ["v", "st", "en", "ax", "sp"], ["r"]), n("Transpose", ["r"], ["t"], perm=[1, 0]),
+                                n("Reshape", ["t", "flat"], ["p"]), n("Pad", ["x", "p"], ["padded"]), n("Relu", ["padded"])],
+               [xin(["N", 4, 8])], [const("v", [[0, 1], [0, 2], [0, 0]], dtype=I64), const("st", [-1], dtype=I64),
+                                   const("en", [-(2 ** 62)], dtype=I64), const("ax", [0], dtype=I64), const("sp", [-1], dtype=I64),
+                                   const("flat", [-1], dtype=I64)])
     print("wrote", os.path.join(HERE, "wild"))
 
 
