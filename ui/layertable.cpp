@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -49,6 +50,34 @@ void LayerTable::fitColumns()
 {
     resizeColumnsToContents();
     setColumnWidth(LayerTableModel::Share, std::max(columnWidth(LayerTableModel::Share), 140));
+    fitLastColumn();
+}
+
+void LayerTable::fitLastColumn()
+{
+    if (!model() || model()->columnCount() <= LayerTableModel::Share)
+        return;
+    // Stretched, the last section took whatever width was left, down to Qt's minimum: at 1440 x 900
+    // the share's "%" was cut. It stretches only while the others leave it at least what it needs.
+    const int needed = std::max({ sizeHintForColumn(LayerTableModel::Share),
+        horizontalHeader()->sectionSizeHint(LayerTableModel::Share), 140 });
+    int others = 0;
+    for (int c = 0; c < model()->columnCount(); ++c)
+        if (c != LayerTableModel::Share && !isColumnHidden(c))
+            others += columnWidth(c);
+    const bool stretch = others + needed <= viewport()->width();
+    if (horizontalHeader()->stretchLastSection() != stretch)
+        horizontalHeader()->setStretchLastSection(stretch);
+    if (!stretch && columnWidth(LayerTableModel::Share) < needed)
+        setColumnWidth(LayerTableModel::Share, needed);
+}
+
+void LayerTable::resizeEvent(QResizeEvent* event)
+{
+    QTableView::resizeEvent(event);
+    fitLastColumn();
+    // A new width starts at the left, with the names: a table left scrolled sideways cut them.
+    horizontalScrollBar()->setValue(0);
 }
 
 void LayerTable::widen(int column)
@@ -59,6 +88,7 @@ void LayerTable::widen(int column)
     if (needed > columnWidth(column))
         setColumnWidth(column, needed);
     m_delegate->widened(column);
+    fitLastColumn();
 }
 
 QString LayerTable::selectionAsText() const

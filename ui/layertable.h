@@ -31,9 +31,12 @@ public:
 protected:
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void widen(int column);
+    /// The share column fills what the others leave, but never less than its bar and percentage need.
+    void fitLastColumn();
     CellDelegate* m_delegate;
 };
 

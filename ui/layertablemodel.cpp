@@ -264,6 +264,20 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (role == Qt::InitialSortOrderRole) {
+        // The first click on a cost column puts the heaviest rows on top, as a file manager sorts by
+        // size; names, operations and shapes start from the top of the alphabet (or the network).
+        switch (section) {
+        case Name:
+        case Op:
+        case Algorithm:
+        case OutputShape:
+        case Bound:
+            return int(Qt::AscendingOrder);
+        default:
+            return int(Qt::DescendingOrder);
+        }
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:
