@@ -1,6 +1,7 @@
 #include "chartarea.h"
 
 #include "rooflinechart.h"
+#include "style.h"
 #include "summaryview.h"
 
 #include <QGridLayout>
@@ -87,23 +88,78 @@ void ChartArea::setReport(const Report& report)
     m_report = report;
     if (m_overlay && devices > 0) {
         std::vector<int> all(devices);
-        QString summaries;
-        for (size_t i = 0; i < devices; ++i) {
+        for (size_t i = 0; i < devices; ++i)
             all[i] = int(i);
-            summaries += QStringLiteral("%1<b>%2</b>: %3")
-                             .arg(i ? QStringLiteral("<br>") : QString(),
-                                 QString::fromStdString(report.results[i].device.name).toHtmlEscaped(),
-                                 summaryHtml(report.results[i], report.config));
-        }
         m_panes[0].chart->setReport(report, all);
-        m_panes[0].summary->setHtml(summaries);
     } else {
-        for (size_t i = 0; i < devices; ++i) {
+        for (size_t i = 0; i < devices; ++i)
             m_panes[i].chart->setReport(report, { int(i) });
-            m_panes[i].summary->setHtml(summaryHtml(report.results[i], report.config));
-        }
         applySharedAxes();
     }
+    fillSummaries();
+}
+
+void ChartArea::fillSummaries(bool shrink)
+{
+    // Both forms are kept: usefulMinimum() measures either, whichever is shown.
+    const Report& report = m_report;
+    const size_t devices = report.results.size();
+    m_fullSummaries.clear();
+    m_compactSummaries.clear();
+    auto line = [&](size_t i, bool compact) {
+        const std::string& n = report.results[i].device.name;
+        const QString name = (compact ? shortDeviceName(n) : QString::fromStdString(n)).toHtmlEscaped();
+        return QStringLiteral("%1<b>%2</b>: %3")
+            .arg(i ? QStringLiteral("<br>") : QString(), name,
+                compact ? summaryHeadline(report.results[i], report.config) : summaryHtml(report.results[i], report.config));
+    };
+    if (m_overlay && devices > 0) {
+        QString full, compact;
+        for (size_t i = 0; i < devices; ++i) {
+            full += line(i, false);
+            compact += line(i, true);
+        }
+        m_fullSummaries = { full };
+        m_compactSummaries = { compact };
+    } else {
+        for (size_t i = 0; i < devices && i < m_panes.size(); ++i) {
+            m_fullSummaries.push_back(summaryHtml(report.results[i], report.config));
+            m_compactSummaries.push_back(summaryHeadline(report.results[i], report.config));
+        }
+    }
+    for (size_t i = 0; i < m_fullSummaries.size(); ++i) {
+        m_panes[i].summary->setHtml(m_compact ? m_compactSummaries[i] : m_fullSummaries[i], shrink);
+        m_panes[i].summary->setToolTip(m_compact ? m_fullSummaries[i] : QString());
+    }
+}
+
+void ChartArea::setCompactSummaries(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    if (!m_report.results.empty())
+        fillSummaries(true);
+}
+
+QSize ChartArea::usefulMinimum(bool compact) const
+{
+    if (m_shown == 0)
+        return QSize(0, 0);
+    const int columns = m_shown <= 1 ? 1 : (m_shown <= 4 ? 2 : 3);
+    const int rows = int((m_shown + size_t(columns) - 1) / size_t(columns));
+    QSize chart(0, 0);
+    for (size_t i = 0; i < m_shown; ++i)
+        chart = chart.expandedTo(m_panes[i].chart->minimumSizeHint());
+    // The summaries' height in the form asked for, at their width now.
+    int summary = 0;
+    const std::vector<QString>& forms = compact ? m_compactSummaries : m_fullSummaries;
+    for (size_t i = 0; i < m_shown; ++i)
+        summary = std::max(summary, i < forms.size() ? m_panes[i].summary->heightFor(forms[i]) : m_panes[i].summary->height());
+    const int spacing = m_grid->spacing();
+    const int banner = m_banner->isVisible() ? m_banner->sizeHint().height() + 4 : 0;
+    return QSize(columns * chart.width() + (columns - 1) * spacing,
+        rows * (chart.height() + summary + 2) + (rows - 1) * spacing + banner);
 }
 
 void ChartArea::setSharedAxes(bool shared)

@@ -49,6 +49,14 @@ public:
     /// The banner over stale charts (hidden while the charts are current).
     QLabel* staleBanner() const { return m_banner; }
 
+    /// One line per device under the charts (the whole summary in the tooltip), for a window short
+    /// of height (ChartRoom decides).
+    void setCompactSummaries(bool compact);
+    bool compactSummaries() const { return m_compact; }
+    /// The smallest size at which the charts keep every text whole (RooflineChart::minimumSizeHint)
+    /// with their summaries under them, full or compact.
+    QSize usefulMinimum(bool compact) const;
+
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;
     /// The summaries under them, in the same order.
@@ -80,6 +88,10 @@ private:
     double m_fontScale = 1.0;
     double m_labelShare = 0.05;
     bool m_powerTicks = false;
+    bool m_compact = false;
+    std::vector<QString> m_fullSummaries; ///< per pane, the whole summary (shown unless compact)
+    std::vector<QString> m_compactSummaries; ///< per pane, the one-line form
+    void fillSummaries(bool shrink = false);
     int m_measuredDevice = -1;
     Comparison m_measured;
     void applyMeasured();

@@ -1,4 +1,5 @@
 #include "energycharts.h"
+#include "style.h"
 
 #include "format.h"
 
@@ -22,22 +23,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QColor deviceColor(size_t i)
-{
-    static const QColor colors[] = { QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-        QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b) };
-    return colors[i % std::size(colors)];
-}
-
-QString shortName(const Device& d)
-{
-    QString n = qs(d.name);
-    for (const char* prefix : { "NVIDIA GeForce ", "NVIDIA ", "AMD ", "Intel " })
-        if (n.startsWith(QLatin1String(prefix)))
-            return n.mid(int(std::strlen(prefix)));
-    return n;
-}
-
+QString shortName(const Device& d) { return shortDeviceName(d.name); }
 
 // What a hovered point of any of the three charts stands for, in full.
 QString tunePointText(const Device& d, const TunePoint& p)

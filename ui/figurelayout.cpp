@@ -78,7 +78,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
             all.push_back(c.get());
         RooflineChart::shareAxes(all);
     }
-    m_legendHeight = legendHeight(m_width);
+    m_legendHeight = rfx::legendHeight(legendEntries(), smallFont(), swatchUnit(), m_width);
     // Auto height: each chart 0.62 as high as wide, then the legend and the caption as tall as their
     // text. A given height is shared out the same way.
     m_size = resolveSize(spec, charts, (m_captionHeight + m_legendHeight) / kLogicalPerInch);
@@ -121,95 +121,26 @@ QFont FigureLayout::smallFont() const
 }
 
 // The union of the charts' legend items, in order, each text once.
-std::vector<RooflineChart::LegendItem> FigureLayout::legendEntries() const
+std::vector<LegendEntry> FigureLayout::legendEntries() const
 {
-    std::vector<RooflineChart::LegendItem> out;
+    std::vector<LegendEntry> out;
     for (const auto& chart : m_charts)
-        for (const RooflineChart::LegendItem& item : chart->legendItems())
+        for (const LegendEntry& item : chart->legendItems())
             if (std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.text == item.text; }))
                 out.push_back(item);
     return out;
 }
 
-namespace {
-bool isMarker(RooflineChart::Swatch s)
-{
-    using S = RooflineChart::Swatch;
-    return s == S::Circle || s == S::Square || s == S::Triangle || s == S::Star || s == S::Diamond;
-}
-} // namespace
-
-// Entries flow left to right and wrap, like words: each a swatch and its text.
-std::vector<QRectF> FigureLayout::legendBoxes(QRectF area) const
-{
-    const QFontMetricsF fm(smallFont());
-    const double gap = m_fontPx * 0.9, line = fm.height() * 1.3, pad = 4;
-    std::vector<QRectF> boxes;
-    double x = area.left() + pad, y = area.top() + pad;
-    for (const RooflineChart::LegendItem& e : legendEntries()) {
-        const double sw = isMarker(e.swatch) ? m_fontPx * 0.8 : m_fontPx * 1.6;
-        const double w = std::min(sw + 4 + fm.horizontalAdvance(e.text), area.width() - 2 * pad);
-        if (x > area.left() + pad && x + w > area.right() - pad) {
-            x = area.left() + pad;
-            y += line;
-        }
-        boxes.emplace_back(x, y, w, line);
-        x += w + gap;
-    }
-    return boxes;
-}
-
-double FigureLayout::legendHeight(double width) const
-{
-    const auto boxes = legendBoxes(QRectF(0, 0, width, 0));
-    return boxes.empty() ? 0 : boxes.back().bottom() + 4;
-}
+double FigureLayout::swatchUnit() const { return m_fontPx * 0.8; }
 
 QRectF FigureLayout::legendArea() const { return QRectF(0, m_height - m_captionHeight - m_legendHeight, m_width, m_legendHeight); }
 
-void FigureLayout::paintLegend(QPainter& p, QRectF area) const
+std::vector<QRectF> FigureLayout::legendBoxes(QRectF area) const
 {
-    using S = RooflineChart::Swatch;
-    const auto entries = legendEntries();
-    const auto boxes = legendBoxes(area);
-    p.setFont(smallFont());
-    for (size_t i = 0; i < entries.size(); ++i) {
-        const QRectF& b = boxes[i];
-        const RooflineChart::LegendItem& e = entries[i];
-        const double y = b.center().y();
-        double swatch = m_fontPx * 1.6;
-        if (!isMarker(e.swatch)) {
-            const Qt::PenStyle style = e.swatch == S::Dashed ? Qt::DashLine
-                : e.swatch == S::DashDot                     ? Qt::DashDotLine
-                : e.swatch == S::Dotted                      ? Qt::DotLine
-                                                             : Qt::SolidLine;
-            p.setPen(QPen(e.color, 2.2, style));
-            p.drawLine(QPointF(b.left(), y), QPointF(b.left() + swatch, y));
-        } else {
-            swatch = m_fontPx * 0.8;
-            const QRectF m(b.left(), y - swatch / 2, swatch, swatch);
-            p.setPen(QPen(e.color.darker(130), 1));
-            p.setBrush(e.swatch == S::Diamond && e.color.lightness() < 60 ? QBrush(Qt::NoBrush) : QBrush(e.color));
-            if (e.swatch == S::Circle)
-                p.drawEllipse(m);
-            else if (e.swatch == S::Square)
-                p.drawRect(m);
-            else if (e.swatch == S::Triangle)
-                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), m.bottomRight(), m.bottomLeft() }));
-            else if (e.swatch == S::Diamond)
-                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), QPointF(m.right(), m.center().y()),
-                    QPointF(m.center().x(), m.bottom()), QPointF(m.left(), m.center().y()) }));
-            else { // star: a small asterisk-like cross of two squares
-                p.drawRect(m.adjusted(1, 1, -1, -1));
-                p.drawPolygon(QPolygonF({ QPointF(m.center().x(), m.top()), QPointF(m.right(), m.center().y()),
-                    QPointF(m.center().x(), m.bottom()), QPointF(m.left(), m.center().y()) }));
-            }
-            p.setBrush(Qt::NoBrush);
-        }
-        p.setPen(QColor(0x11, 0x11, 0x11));
-        p.drawText(QRectF(b.left() + swatch + 4, b.top(), b.width() - swatch - 4, b.height()),
-            Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, e.text);
-    }
+    std::vector<QRectF> out;
+    for (const LegendBox& b : flowLegend(legendEntries(), smallFont(), swatchUnit(), area))
+        out.push_back(b.box);
+    return out;
 }
 
 void FigureLayout::paint(QPainter& p, const QRectF& target) const
@@ -230,7 +161,9 @@ void FigureLayout::paint(QPainter& p, const QRectF& target) const
         p.save();
         p.translate(target.topLeft());
         p.scale(s, s);
-        paintLegend(p, legendArea());
+        const auto entries = legendEntries();
+        paintLegend(p, entries, flowLegend(entries, smallFont(), swatchUnit(), legendArea()), smallFont(), swatchUnit(),
+            QColor(0x11, 0x11, 0x11));
         p.restore();
     }
     if (!m_caption.isEmpty()) {
@@ -282,6 +215,14 @@ FigureGeometry FigureLayout::geometry() const
         for (const QRectF& r : chart.markerRects())
             g.markers.push_back(toPage(r, origin));
         g.measuredPoints += int(chart.measuredPoints().size());
+        g.chartTexts.push_back(chart.textBoxes());
+        g.chartBounds.emplace_back(chart.rect());
+        auto labels = chart.layerLabels();
+        const QPointF shift = chart.mapFromScene(chart.chart()->mapToScene(QPointF(0, 0)));
+        for (auto& l : labels)
+            l.second.translate(shift);
+        g.chartLayerLabels.push_back(labels);
+        g.chartLines.push_back(chart.roofLines());
         if (chart.legendVisible())
             g.legends.push_back(toPage(chart.legendRect(), origin));
     }

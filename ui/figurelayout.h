@@ -3,10 +3,12 @@
 #include "figure.h"
 #include "measurements.h"
 #include "roofline.h"
+#include "legendflow.h"
 #include "rooflinechart.h"
 
 #include <QColor>
 #include <QFont>
+#include <QLineF>
 #include <QRectF>
 #include <QString>
 
@@ -31,6 +33,12 @@ struct FigureGeometry {
     int measuredPoints = 0; ///< measured diamonds drawn
     /// Each chart's axes: x decades (FLOP/byte) and y decades (FLOP/s), and its y unit (FLOP/s).
     std::vector<std::array<double, 5>> axes;
+    /// Per chart, in its own logical pixels, for the legibility checks: every text drawn and its box,
+    /// the chart's bounds, its layer labels, and its roof and slope lines.
+    std::vector<std::vector<std::pair<QString, QRectF>>> chartTexts;
+    std::vector<QRectF> chartBounds;
+    std::vector<std::vector<std::pair<QString, QRectF>>> chartLayerLabels;
+    std::vector<std::vector<QLineF>> chartLines;
 };
 
 /// The charts of a figure laid out at the figure's physical size, 96 logical pixels per inch, and
@@ -57,10 +65,9 @@ public:
     FigureGeometry geometry() const;
 
 private:
-    std::vector<RooflineChart::LegendItem> legendEntries() const;
+    std::vector<LegendEntry> legendEntries() const;
     std::vector<QRectF> legendBoxes(QRectF area) const;
-    double legendHeight(double width) const;
-    void paintLegend(QPainter& p, QRectF area) const;
+    double swatchUnit() const;
     QFont smallFont() const;
     QRectF legendArea() const;
 

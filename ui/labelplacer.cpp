@@ -1,11 +1,13 @@
 #include "labelplacer.h"
 
+#include "chartfit.h"
+
 #include <algorithm>
 
 namespace rfx {
 
 std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
-    const QRectF& bounds)
+    const QRectF& bounds, const std::vector<QLineF>& lines)
 {
     std::vector<std::optional<QPointF>> out;
     std::vector<QRectF> placed;
@@ -27,8 +29,12 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             const QRectF box(s, r.size);
             if (!bounds.contains(box))
                 continue;
+            const QRectF clear = box.adjusted(-2, -2, 2, 2);
+            auto near = [&](const QRectF& o) { return o.intersects(clear); };
             auto hits = [&](const QRectF& o) { return o.intersects(box); };
-            if (std::any_of(obstacles.begin(), obstacles.end(), hits) || std::any_of(placed.begin(), placed.end(), hits))
+            auto crossed = [&](const QLineF& l) { return crosses(l, box); };
+            if (std::any_of(obstacles.begin(), obstacles.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
+                || std::any_of(lines.begin(), lines.end(), crossed))
                 continue;
             chosen = s;
             placed.push_back(box);

@@ -3,6 +3,7 @@
 #include "algorithmmenu.h"
 #include "calibrationview.h"
 #include "chartarea.h"
+#include "chartroom.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
 #include "energyview.h"
@@ -76,7 +77,8 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
-    splitter->addWidget(scrolled(m_charts));
+    QScrollArea* chartScroll = scrolled(m_charts);
+    splitter->addWidget(chartScroll);
     splitter->addWidget(m_pane);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
@@ -85,6 +87,9 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     setCentralWidget(splitter);
     resizeDocks({ configDock, m_deviceDock }, { 640, 300 }, Qt::Vertical);
 
+    // The charts keep their minimum useful size: summaries shrink, then the left column gives way.
+    m_room = new ChartRoom(this, chartScroll, m_charts, { configDock, m_deviceDock }, splitter);
+    connect(m_room, &ChartRoom::message, this, [this](const QString& text) { showStatus(text, 10000); });
     m_teaching = new Teaching(this); // the Explain dock
     m_energy = new EnergyView;
     m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), m_energy, Qt::BottomDockWidgetArea);

@@ -159,6 +159,7 @@ private:
 
     ControlPanel* m_controls;
     DevicePicker* m_picker;
+    class ChartRoom* m_room = nullptr;
     ChartArea* m_charts;
     LayerPane* m_pane;
     QDockWidget* m_deviceDock = nullptr;

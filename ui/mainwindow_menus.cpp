@@ -2,6 +2,8 @@
 // the work to the part that does it (sessions, export, measurements, teaching, the chart area).
 #include "mainwindow.h"
 
+#include "chartroom.h"
+
 #include "calibrationview.h"
 
 #include "chartarea.h"
@@ -144,6 +146,7 @@ void MainWindow::buildMenus()
     tableAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     tableAction->setToolTip(tr("Show or hide the layer table (hidden, the charts take the whole height)"));
     tableAction->setObjectName(QStringLiteral("tableAction"));
+    m_room->setTableAction(tableAction);
     connect(tableAction, &QAction::toggled, this, [this](bool on) {
         if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
             splitter->widget(1)->setVisible(on);

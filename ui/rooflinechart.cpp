@@ -3,7 +3,9 @@
 
 #include "format.h"
 #include "chartnavigator.h"
+#include "chartfit.h"
 #include "labelplacer.h"
+#include "legendflow.h"
 #include "pointhover.h"
 
 #include <QApplication>
@@ -47,6 +49,11 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // circles and squares, as plotted
     m_chart->setMargins(QMargins(4, 4, 4, 4));
+    // QChartView raises its own minimum size to the chart's on every resize and never lowers it (a
+    // legend laid out once at a narrow width kept the view 1125 px tall). The chart's minimum is held
+    // at nothing, so that layouts ask minimumSizeHint(), the useful minimum, and a size set from
+    // outside (setFixedSize) stays.
+    m_chart->setMinimumSize(1, 1);
     for (QLogValueAxis* a : { m_x, m_y }) {
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
@@ -92,11 +99,26 @@ RooflineChart::RooflineChart(QWidget* parent)
     }
 
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 260);
+    // The legend is the chart's own (ChartLegend): Qt's elides its entries in a narrow chart.
+    m_chart->legend()->setVisible(false);
+    m_legend = new ChartLegend(m_chart);
+    // Tick labels and axis titles too (placeTickLabels, fitAxisTitles): Qt's elide and overlap at
+    // small sizes, and take room by a layout of their own; the chart's margins hold them instead.
+    m_labelsColor = m_x->labelsColor();
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setLabelsVisible(false);
+        a->setTitleVisible(false);
+    }
+    m_xTitle = new QGraphicsSimpleTextItem(m_chart);
+    m_yTitle = new QGraphicsSimpleTextItem(m_chart);
+    m_yTitle->setRotation(-90);
+    for (QGraphicsSimpleTextItem* t : { m_xTitle, m_yTitle })
+        t->setZValue(17);
     // Roof labels are placed in plot coordinates: follow the plot when the chart lays itself out;
     // cached grid lines were placed in it too.
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         dropLineCaches();
+        fitAxisTitles(); // the forms that fit the new sides: same height, so the plot does not move again
         placeRoofLabels();
     });
     m_readoutBack = new QGraphicsRectItem(m_chart);
@@ -126,14 +148,26 @@ void RooflineChart::setFontScale(double scale)
         return f;
     };
     m_chart->setTitleFont(scaled(m_baseFonts.title));
-    m_chart->legend()->setFont(scaled(m_baseFonts.legend));
+    // The legend grows half as much: it is read once, the axes all the time, and at 1.5x it took five
+    // rows of a 1280 x 720 projector's chart.
+    m_chart->legend()->setFont([&] {
+        const double s = 1 + (scale - 1) / 2;
+        QFont f = m_baseFonts.legend;
+        if (f.pointSizeF() > 0)
+            f.setPointSizeF(f.pointSizeF() * s);
+        else
+            f.setPixelSize(int(std::lround(f.pixelSize() * s)));
+        return f;
+    }());
     for (QLogValueAxis* a : { m_x, m_y }) {
         a->setLabelsFont(scaled(m_baseFonts.axisLabels));
         a->setTitleFont(scaled(m_baseFonts.axisTitle));
     }
     for (DeviceSeries* s : m_series)
         s->ridge->setPointLabelsFont(scaled(m_baseFonts.axisLabels));
+    fitTitle();
     placeRoofLabels();
+    layoutLegend(); // and the minimum size, which grows with the type
     if (isVisible()) { // the axis titles' short or long form depends on the type size too
         QResizeEvent same(size(), size());
         resizeEvent(&same);
@@ -157,18 +191,13 @@ void RooflineChart::ensureSeries(size_t count)
         // A ring, not a layer's shape: layers are solid circles and squares.
         s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         s->ridge->setMarkerSize(11 * m_markerScale);
-        s->ridge->setPointLabelsVisible(true);
-        s->ridge->setPointLabelsClipping(false);
-        s->ridge->setPointLabelsColor(dark() ? Qt::white : Qt::black);
-        if (m_print) {
-            QFont f;
-            f.setPixelSize(std::max(10, int(std::lround(m_printFontPx * 0.9))));
-            s->ridge->setPointLabelsFont(f);
-            s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
-        }
+        s->ridge->setPointLabelsVisible(false); // the chart's own label, placed clear of points and lines
         s->roofLabel = new QGraphicsSimpleTextItem(m_chart);
         s->roofLabel->setZValue(20);
         s->roofLabel->setVisible(false);
+        s->ridgeLabel = new QGraphicsSimpleTextItem(m_chart);
+        s->ridgeLabel->setZValue(20);
+        s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
         for (int v = 0; v < 2; ++v) {
@@ -286,8 +315,8 @@ void RooflineChart::rebuild()
         const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
         const bool showVector = drawRoofs(slot, d);
         drawLevels(slot, d);
+        (void)showVector;
         hidden += drawPoints(slot, d);
-        updateLegendMarkers(slot, d, showVector);
     }
     bool measuredShown = false;
     for (size_t slot = 0; slot < n; ++slot)
@@ -306,77 +335,22 @@ void RooflineChart::rebuild()
 
     updateTitle(hidden);
     setSelectedLayer(m_selected);
+    layoutLegend();
     placeRoofLabels();
     if (!m_print)
         cacheGridLines();
 }
 
-void RooflineChart::updateTitle(int hidden)
-{
-    const size_t n = m_devices.size();
-    QString title;
-    if (n == 1) {
-        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
-        // Figures are narrow: a short name; the full name is in the caption's device ids and the legend.
-        const QString name = m_print ? shortDeviceName(d.device.name) : qs(d.device.name);
-        title = QStringLiteral("<b>%1</b> \u2014 %2 %3, %4%5")
-                    .arg(name.toHtmlEscaped(), qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
-                        m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
-                        qs(formatSI(d.bandwidth, "B/s")));
-        if (d.l2Bandwidth > 0)
-            title += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
-        if (d.l1Bandwidth > 0)
-            title += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
-        // A narrow chart or figure breaks the title after the name rather than cutting it (Qt elides
-        // titles): presentation mode at 1280 x 720 cut "FP32 7.18 TFLOP/s, DRAM 448 GB/s" to "FP32 7...".
-        // Measured once per title, font and width, not on every slider step.
-        // The font compared as a QFont (toString() on every step would build a string per chart).
-        const QString key = title + QLatin1Char('|') + QString::number(width());
-        if (key != m_titleFitKey || m_chart->titleFont() != m_titleFitFont) {
-            m_titleFitFont = m_chart->titleFont();
-            QTextDocument doc;
-            doc.setDefaultFont(m_chart->titleFont());
-            doc.setHtml(title);
-            m_titleWraps = doc.idealWidth() > width() - 12;
-            m_titleFitKey = key;
-        }
-        if (m_titleWraps)
-            title.replace(QStringLiteral(" \u2014 "), QStringLiteral("<br>"));
-    } else if (n > 1) {
-        // A figure's legend, below the plot, explains the shapes (FigureLayout).
-        title = m_print ? tr("<b>%n devices</b>", "", int(n))
-                        : tr("<b>%n devices overlaid</b> (\u25cf memory-bound, \u25a0 compute-bound)", "", int(n));
-    }
-    // Calibrated points sit at the rate their calibrated time gives, not on the roof: the chart says so.
-    for (size_t slot = 0; slot < n && !m_print; ++slot)
-        if (const DeviceResult& d = m_report.results[size_t(m_devices[slot])]; d.timesCalibrated) {
-            title += tr("<br><small>points at calibrated times (%1)</small>").arg(QString::fromStdString(d.calibration).toHtmlEscaped());
-            break;
-        }
-    if (hidden > 0 && n > 0 && !m_print)
-        title += tr("<br><small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>", "",
-            hidden / int(std::max<size_t>(n, 1)));
-    if (m_chart->title() != title) {
-        dropLineCaches();
-        m_chart->setTitle(title);
-    }
-}
-
 void RooflineChart::resizeEvent(QResizeEvent* event)
 {
-    // Short axis titles in small charts, so that nothing is clipped.
-    // Figures lay out at 96 per inch: a 3.5-inch cell (336 px) is small, a 7-inch chart is not.
-    // On screen the limits grow with the type (presentation mode: 1.5x, "Performance (G..." otherwise).
-    const bool small = m_print ? event->size().width() < 500
-                               : (event->size().height() < 420 * m_fontScale || event->size().width() < 560 * m_fontScale);
-    m_x->setTitleText(small ? tr("FLOP/byte") : tr("Arithmetic intensity (FLOP/byte)"));
-    m_small = small;
-    updateYTitle();
     const bool relayout = event->oldSize().width() != event->size().width() && !m_report.results.empty();
     dropLineCaches(); // the chart lays itself out again
     QChartView::resizeEvent(event);
+    fitTitle();
+    layoutLegend();
+    fitAxisTitles();
     if (relayout)
-        rebuild(); // the title wraps to the width
+        rebuild(); // the title fits the width
 }
 
 } // namespace rfx

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "layerfilter.h"
+#include "legendflow.h"
 #include "measurements.h"
 #include "chartnavigator.h"
 #include "pointhover.h"
 #include "roofline.h"
 
 #include <QChartView>
+#include <QLineF>
 #include <QPointer>
 #include <QStringList>
 
@@ -63,15 +65,20 @@ public:
     /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
     void setFontScale(double scale);
 
+    /// The smallest size at which every text of the chart stays whole and apart: a plot of at least
+    /// 14 x 8 lines of its tick type, with the title, axes and legend around it. Grows with the type.
+    QSize minimumSizeHint() const override;
+    /// For legibility checks: every text the chart now draws (titles, tick labels, roof, ridge and layer
+    /// labels, legend entries), with its box in the viewport's pixels.
+    std::vector<std::pair<QString, QRectF>> textBoxes() const;
+    /// For legibility checks: the roofs, slopes and level ceilings as drawn, in the viewport's pixels.
+    std::vector<QLineF> roofLines() const;
+
     /// For figures: Qt's legend row elides long names in a narrow figure and takes more room than its
     /// entries; the figure lays legendItems() out below its charts instead (FigureLayout).
     void hideLegendForFigure();
-    enum class Swatch { Line, Dashed, DashDot, Dotted, Circle, Square, Triangle, Star, Diamond };
-    struct LegendItem {
-        QColor color;
-        QString text;
-        Swatch swatch = Swatch::Line;
-    };
+    using Swatch = LegendSwatch;
+    using LegendItem = LegendEntry;
     /// What a figure's legend must explain of what this chart draws: the devices' roofs (overlay),
     /// the dashed vector roofs, the L2/L1 ceilings and points, the two layer shapes, measurements.
     std::vector<LegendItem> legendItems() const;
@@ -170,7 +177,6 @@ private:
     bool drawRoofs(size_t slot, const DeviceResult& d);
     void drawLevels(size_t slot, const DeviceResult& d);
     int drawPoints(size_t slot, const DeviceResult& d);
-    void updateLegendMarkers(size_t slot, const DeviceResult& d, bool showVector);
     void updateTitle(int hidden);
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
     void placeRoofLabels();
@@ -184,13 +190,30 @@ private:
     Highlight m_highlightWhat = Highlight::None;
     int m_highlightLayer = -1;
     class QGraphicsPathItem* m_highlight = nullptr;
-    QString m_titleFitKey; ///< title, font and width the wrap below was measured for
+    QString m_titleFitKey; ///< title forms, font and width the fit below was measured for
     QFont m_titleFitFont;
-    bool m_titleWraps = false;
+    QString m_titleFitted;
+    std::vector<QStringList> m_titleLines; ///< the title's lines, each in forms (updateTitle)
+    void fitTitle(); ///< the title's lines in the forms that fit the width now
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles);
     void placeTickLabels();
+    void placeRidgeLabels(std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
+    /// The on-screen legend below the plot (figures lay out their own): flowed, never elided.
+    void layoutLegend();
+    /// Axis titles in the longest form that fits the plot's sides.
+    void fitAxisTitles();
+    std::vector<QLineF> roofLinesInChart() const;
+    /// The chart's margins: room for the tick labels, axis titles and legend, which the chart draws.
+    void updateFrame();
+    QMargins frameMargins() const;
+    bool axisTitlesShown() const;
+    double yLabelWidth() const;
+    class ChartLegend* m_legend = nullptr;
+    void applyMinimum();
+    class QGraphicsSimpleTextItem* m_xTitle = nullptr;
+    class QGraphicsSimpleTextItem* m_yTitle = nullptr;
     void applyAxisRanges();
     double spanLeft() const; ///< where the roofs start: the decades and any zoomed view
     double spanRight() const;
@@ -213,7 +236,6 @@ private:
     LayerFilter m_filter;
     int m_selected = -1;
     bool m_sticky = false;
-    bool m_small = false;
     bool m_print = false;
     double m_printFontPx = 10;
     double m_markerScale = 1.0;

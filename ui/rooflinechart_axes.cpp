@@ -335,12 +335,6 @@ QString RooflineChart::axisUnit() const
     return QString::fromLatin1(m_scale == 1e12 ? "T" : "G") + QString::fromLatin1(rateUnit());
 }
 
-void RooflineChart::updateYTitle()
-{
-    const QString unit = axisUnit();
-    const QString title = m_small ? unit : tr("Performance (%1)").arg(unit);
-    if (m_y->titleText() != title)
-        m_y->setTitleText(title);
-}
+void RooflineChart::updateYTitle() { fitAxisTitles(); }
 
 } // namespace rfx

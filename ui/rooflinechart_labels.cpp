@@ -3,6 +3,7 @@
 
 #include "format.h"
 #include "chartnavigator.h"
+#include "chartfit.h"
 #include "labelplacer.h"
 #include "pointhover.h"
 
@@ -25,7 +26,9 @@
 #include <QTextDocument>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstring>
 
 namespace rfx {
@@ -34,14 +37,13 @@ using namespace chartdetail;
 
 void RooflineChart::placeRoofLabels()
 {
-    // Each device's roof value, right-aligned at the plot's right end just above its roof, in the
-    // roof's colour. Close roofs (an overlay) push their labels apart rather than overprint.
+    // Each device's roof value in the roof's colour, just above its roof at the plot's right end; where
+    // points sit there, further left along the roof, or just below it. Close roofs (an overlay) push
+    // their labels apart rather than overprint.
     const QRectF plot = m_chart->plotArea();
-    struct Placed {
-        QGraphicsSimpleTextItem* item;
-        double y;
-    };
-    std::vector<Placed> placed;
+    const std::vector<QRectF> markers = markerRectsInChart();
+    const std::vector<QLineF> lines = roofLinesInChart();
+    std::vector<QRectF> placedBoxes;
     const QFont font = m_x->labelsFont();
     for (size_t slot = 0; slot < m_series.size(); ++slot) {
         QGraphicsSimpleTextItem* label = m_series[slot]->roofLabel;
@@ -58,121 +60,43 @@ void RooflineChart::placeRoofLabels()
         const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(115) : m_series[slot]->roof->pen().color();
         if (label->brush().color() != color)
             label->setBrush(color);
+        const QSizeF size = label->boundingRect().size();
         const QPointF end = m_chart->mapToPosition(QPointF(m_zoomed ? m_view.xhi : m_xhi, d.ceiling.flops / m_scale), m_series[slot]->roof);
-        placed.push_back({ label, end.y() - label->boundingRect().height() - 1 });
-        setVisibleIf(label, end.y() > plot.top() && end.y() < plot.bottom());
-    }
-    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.y < b.y; });
-    double floor = -INFINITY;
-    const std::vector<QRectF> markers = markerRectsInChart();
-    for (Placed& p : placed) {
-        p.y = std::max(p.y, floor);
-        floor = p.y + p.item->boundingRect().height();
-        const QPointF at(plot.right() - p.item->boundingRect().width() - 3, p.y);
-        if (p.item->pos() != at)
-            p.item->setPos(at);
-        // A label over the points would hide them: then the legend alone gives the value.
-        const QRectF box(at, p.item->boundingRect().size());
-        if (std::any_of(markers.begin(), markers.end(), [&](const QRectF& m) { return m.intersects(box); }))
-            setVisibleIf(p.item, false);
+        const QPointF ridge = m_chart->mapToPosition(QPointF(d.ridge, d.ceiling.flops / m_scale), m_series[slot]->roof);
+        // Candidates: above the roof from its right end leftwards to the ridge, then below it.
+        std::vector<QPointF> spots;
+        const double rightX = plot.right() - size.width() - 3, leftX = std::max(ridge.x() + 14, plot.left() + 3);
+        for (double above : { 1.0, 0.0 }) {
+            const double y = above > 0 ? end.y() - size.height() - 2 : end.y() + 3;
+            for (int k = 0; k <= 6; ++k)
+                spots.emplace_back(rightX - (rightX - leftX) * k / 6, y);
+        }
+        std::optional<QPointF> chosen;
+        for (const QPointF& at : spots) {
+            const QRectF box(at, size);
+            if (!plot.contains(box) || at.x() < leftX - 0.5)
+                continue;
+            auto hits = [&](const QRectF& r) { return r.intersects(box.adjusted(-2, -2, 2, 2)); };
+            if (std::any_of(markers.begin(), markers.end(), hits) || std::any_of(placedBoxes.begin(), placedBoxes.end(), hits)
+                || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); }))
+                continue;
+            chosen = at;
+            break;
+        }
+        // A label with no free place is left out: the legend (overlay) or the title gives the value.
+        setVisibleIf(label, chosen.has_value());
+        if (chosen) {
+            if (label->pos() != *chosen)
+                label->setPos(*chosen);
+            placedBoxes.emplace_back(*chosen, size);
+        }
     }
     std::vector<QRectF> obstacles = markers;
-    for (const Placed& p : placed)
-        if (p.item->isVisible())
-            obstacles.emplace_back(p.item->pos(), p.item->boundingRect().size());
-    // The ridge labels, which Qt draws centred above the ring (a point label, not an item).
-    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
-        const QScatterSeries* ridge = m_series[slot]->ridge;
-        if (!ridge->isVisible() || !ridge->pointLabelsVisible() || ridge->count() == 0)
-            continue;
-        const QFontMetricsF fm(ridge->pointLabelsFont());
-        const QPointF at = m_chart->mapToPosition(ridge->at(0), m_series[slot]->roof);
-        const double w = fm.horizontalAdvance(ridge->pointLabelsFormat()) + 4, h = fm.height() + 2;
-        obstacles.emplace_back(at.x() - w / 2, at.y() - ridge->markerSize() / 2 - h - 2, w, h + 2);
-    }
+    obstacles.insert(obstacles.end(), placedBoxes.begin(), placedBoxes.end());
+    placeRidgeLabels(obstacles, lines);
     placeLayerLabels(obstacles);
     updateHighlight(); // the tour's mark moves with the plot
     placeTickLabels();
-}
-
-void RooflineChart::setPowerTicks(bool on)
-{
-    if (on == m_powerTicks)
-        return;
-    m_powerTicks = on;
-    // Qt's labels keep their place in the layout (and the axis its size) but draw nothing; the
-    // powers are drawn over them, at the same ticks.
-    if (on)
-        m_labelsColor = m_x->labelsColor();
-    for (QLogValueAxis* a : { m_x, m_y })
-        a->setLabelsColor(on ? QColor(Qt::transparent) : m_labelsColor);
-    placeTickLabels();
-}
-
-namespace {
-QString powerOfTen(int e)
-{
-    static const char16_t digits[] = u"\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
-    QString s = QStringLiteral("10");
-    if (e < 0)
-        s += QChar(0x207b);
-    const QString n = QString::number(std::abs(e));
-    for (QChar c : n)
-        s += QChar(digits[c.digitValue()]);
-    return s;
-}
-} // namespace
-
-void RooflineChart::placeTickLabels()
-{
-    const QRectF plot = m_chart->plotArea();
-    size_t used = 0;
-    if (m_powerTicks && plot.width() > 0 && !m_series.empty()) {
-        const QFont font = m_x->labelsFont();
-        const QColor color = m_labelsColor;
-        for (QLogValueAxis* a : { m_x, m_y }) {
-            const bool vertical = a == m_y;
-            const double step = std::log10(a->base());
-            const int first = int(std::ceil(std::log10(a->min()) / step - 1e-9)), last = int(std::floor(std::log10(a->max()) / step + 1e-9));
-            for (int k = first; k <= last; ++k) {
-                const int e = int(std::lround(k * step));
-                if (std::abs(k * step - e) > 1e-9)
-                    continue; // base 2 when zoomed: only the powers of ten get a label
-                if (used == m_tickLabels.size()) {
-                    auto* item = new QGraphicsSimpleTextItem(m_chart);
-                    item->setZValue(17);
-                    m_tickLabels.push_back(item);
-                }
-                QGraphicsSimpleTextItem* item = m_tickLabels[used++];
-                const QString text = powerOfTen(e);
-                if (item->text() != text)
-                    item->setText(text);
-                if (item->font() != font)
-                    item->setFont(font);
-                if (item->brush().color() != color)
-                    item->setBrush(color);
-                const double v = std::pow(10.0, e);
-                const QPointF at = m_chart->mapToPosition(vertical ? QPointF(m_x->min(), v) : QPointF(v, m_y->min()), m_series.front()->roof);
-                const QSizeF size = item->boundingRect().size();
-                const QPointF pos = vertical ? QPointF(plot.left() - size.width() - 6, at.y() - size.height() / 2)
-                                             : QPointF(at.x() - size.width() / 2, plot.bottom() + 4);
-                if (item->pos() != pos)
-                    item->setPos(pos);
-                setVisibleIf(item, true);
-            }
-        }
-    }
-    for (size_t i = used; i < m_tickLabels.size(); ++i)
-        setVisibleIf(m_tickLabels[i], false);
-}
-
-QStringList RooflineChart::powerTickLabels() const
-{
-    QStringList out;
-    for (const QGraphicsSimpleTextItem* item : m_tickLabels)
-        if (item->isVisible())
-            out << item->text();
-    return out;
 }
 
 void RooflineChart::setLayerLabels(double share)
@@ -233,7 +157,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles)
             item->setBrush(wanted[i].color);
         requests.push_back({ wanted[i].at, item->boundingRect().size(), 3, kMarkerSize.back() * m_markerScale / 2 });
     }
-    const auto spots = placeLabels(requests, obstacles, plot);
+    const auto spots = placeLabels(requests, obstacles, plot, roofLinesInChart());
     for (size_t i = 0; i < m_layerLabels.size(); ++i) {
         QGraphicsSimpleTextItem* item = m_layerLabels[i];
         QGraphicsLineItem* leader = m_layerLeaders[i];

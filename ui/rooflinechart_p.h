@@ -3,6 +3,7 @@
 // series, and the set-only-when-changed helpers. Not for use outside the chart.
 
 #include "rooflinechart.h"
+#include "style.h"
 
 #include <QApplication>
 #include <QGraphicsSimpleTextItem>
@@ -34,38 +35,17 @@ inline int bucketOf(double share)
     return 3;
 }
 
-inline bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
-
-// Distinct, colour-blind-safe hues (Okabe-Ito) for overlaid devices.
-inline QColor deviceColor(size_t i)
-{
-    static const QColor colors[] = { QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
-        QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0x99, 0x99, 0x99),
-        QColor(0xf0, 0xe4, 0x42) };
-    return colors[i % std::size(colors)];
-}
-
-inline QColor boundColor(Bound b, bool dark)
-{
-    if (b == Bound::Memory)
-        return dark ? QColor(0xff, 0x8a, 0x3d) : QColor(0xd5, 0x5e, 0x00);
-    return dark ? QColor(0x5c, 0xa8, 0xff) : QColor(0x00, 0x5a, 0xb5);
-}
-
-// "NVIDIA GeForce RTX 2060 Super" -> "RTX 2060 Super": legends are narrow, the title has the full name.
-inline QString shortDeviceName(const std::string& name)
-{
-    QString n = QString::fromStdString(name);
-    for (const char* prefix : { "NVIDIA ", "GeForce ", "AMD ", "Intel ", "Apple " })
-        if (n.startsWith(QLatin1String(prefix)))
-            n = n.mid(int(std::strlen(prefix)));
-    return n;
-}
+using rfx::boundColor;
+using rfx::darkPalette;
+using rfx::deviceColor;
+using rfx::shortDeviceName;
 
 inline double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 inline double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
 inline QString qs(const std::string& s) { return QString::fromStdString(s); }
+/// Into rich text (tooltips): "<0.1 %" would open a tag and swallow the rest.
+inline QString qh(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 // Series properties are set only when they change, so that a live update does not ask the chart
 // to lay out again what did not move. (Legend markers are always set: their isVisible() reports
@@ -124,6 +104,7 @@ struct RooflineChart::DeviceSeries {
     QLineSeries* vectorRoof = nullptr;
     QScatterSeries* ridge = nullptr; ///< a ring at the ridge point, labelled with its intensity
     QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
+    QGraphicsSimpleTextItem* ridgeLabel = nullptr; ///< "ridge 16 FLOP/B" beside the ring (placeRidgeLabels)
     std::array<std::array<QScatterSeries*, chartdetail::kBuckets>, 2> points {}; // [bound][bucket]
     std::array<std::array<std::vector<int>, chartdetail::kBuckets>, 2> layers; // layer index per point
     // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling

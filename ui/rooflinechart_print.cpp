@@ -59,17 +59,13 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     for (QLogValueAxis* a : { m_x, m_y }) {
         a->setLabelsFont(font(fontPx * 0.9));
         a->setTitleFont(font(fontPx));
-        a->setLabelsColor(QColor(0x11, 0x11, 0x11));
         a->setTitleBrush(QColor(0x11, 0x11, 0x11));
         a->setGridLineColor(QColor(0xcc, 0xcc, 0xcc));
         a->setMinorGridLineColor(QColor(0xea, 0xea, 0xea));
         a->setLinePenColor(QColor(0x44, 0x44, 0x44));
         setAxisLineWidth(a, 1); // the screen's hairlines would print one device pixel wide
     }
-    for (DeviceSeries* s : m_series) {
-        s->ridge->setPointLabelsFont(font(fontPx * 0.9));
-        s->ridge->setPointLabelsColor(QColor(0x11, 0x11, 0x11));
-    }
+    m_labelsColor = QColor(0x11, 0x11, 0x11);
     m_selection->setVisible(false); // a figure shows the analysis, not the window's selection
     m_printFontPx = fontPx;
     // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
@@ -152,32 +148,17 @@ std::vector<QRectF> RooflineChart::markerRects() const
     return out;
 }
 
-bool RooflineChart::legendVisible() const
-{
-    if (!m_chart->legend()->isVisible())
-        return false;
-    for (QLegendMarker* m : m_chart->legend()->markers())
-        if (m->isVisible())
-            return true;
-    return false;
-}
+bool RooflineChart::legendVisible() const { return m_legend->isVisible() && !m_legend->entries().empty(); }
 
 QRectF RooflineChart::legendRect() const
 {
-    return mapFromScene(m_chart->mapToScene(m_chart->legend()->geometry())).boundingRect();
+    return mapFromScene(m_legend->mapToScene(m_legend->boundingRect())).boundingRect();
 }
 
 std::vector<double> RooflineChart::pointLabelPixelSizes() const
 {
-    std::vector<double> out;
-    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
-        const QScatterSeries* r = m_series[slot]->ridge;
-        if (r->isVisible() && r->pointLabelsVisible()) {
-            const QFont f = r->pointLabelsFont();
-            out.push_back(f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() * 96 / 72);
-        }
-    }
-    return out;
+    // The ridge labels are text items now, measured with the chart's other text.
+    return {};
 }
 
 } // namespace rfx

@@ -64,12 +64,10 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
     if (s->ridge->pen() != QPen(color, 2.0))
         s->ridge->setPen(QPen(color, 2.0));
     // Overlaid ridge labels collide with each other and the points: the legend gives each
-    // device's ridge ("H100 (ridge 295)") and the ring marks where it is.
-    if (s->ridge->pointLabelsVisible() == overlay)
-        s->ridge->setPointLabelsVisible(!overlay);
-    const QString ridgeLabel = QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
-    if (s->ridge->pointLabelsFormat() != ridgeLabel)
-        s->ridge->setPointLabelsFormat(ridgeLabel);
+    // device's ridge ("H100 (ridge 295)") and the ring marks where it is. placeRidgeLabels() places it.
+    const QString ridgeLabel = overlay ? QString() : QStringLiteral("ridge %1 FLOP/B").arg(qs(formatNumber3(d.ridge)));
+    if (s->ridgeLabel->text() != ridgeLabel)
+        s->ridgeLabel->setText(ridgeLabel);
     return showVector;
 }
 
@@ -150,34 +148,6 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
         }
     }
     return hidden;
-}
-
-void RooflineChart::updateLegendMarkers(size_t slot, const DeviceResult& d, bool showVector)
-{
-    const DeviceSeries* s = m_series[slot];
-    const bool overlay = m_devices.size() > 1;
-// Legend: the roof per device; one entry per bound for the points (not per size bucket).
-    for (QLegendMarker* m : m_chart->legend()->markers()) {
-        QAbstractSeries* ser = m->series();
-        // One chart per device: its name and ceilings are in the title, the ridge carries a label,
-        // so the legend keeps only short entries that fit a small chart.
-        if (ser == s->roof)
-            m->setVisible(overlay);
-        else if (ser == s->vectorRoof)
-            m->setVisible(showVector && (!overlay || slot == 0));
-        else if (ser == s->ridge)
-            m->setVisible(false);
-        else if (ser == s->levelRoofs[0] || ser == s->levelPoints[0])
-            m->setVisible(!overlay && d.l2Bandwidth > 0);
-        else if (ser == s->levelRoofs[1] || ser == s->levelPoints[1])
-            m->setVisible(!overlay && d.l1Bandwidth > 0);
-        else {
-            for (size_t b = 0; b < 2; ++b)
-                for (size_t k = 0; k < size_t(kBuckets); ++k)
-                    if (ser == s->points[b][k])
-                        m->setVisible(!overlay && slot == 0 && k == 1);
-        }
-    }
 }
 
 void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border)

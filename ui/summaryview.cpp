@@ -16,7 +16,8 @@
 namespace rfx {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+// Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
+QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 }
 
 namespace {
@@ -56,17 +57,17 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
                                             : QStringLiteral("not even batch 1 fits"));
     }
     // The energy of the step on one GPU, beside the memory it needs (core/engine/energy.h has the power model).
-    memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)).toHtmlEscaped());
+    memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)));
     // Integer ceilings (INT8) count operations, not floating-point ones.
     const char* unit = d.ceiling.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";
     // A ceiling the device lacked, and what was used instead, where the eye is (not only the notes).
     const QString fallback = d.ceiling.note.empty()
         ? QString()
-        : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qs(d.ceiling.note).toHtmlEscaped());
+        : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qs(d.ceiling.note));
     // Calibrated times say so, with the bound they replace, where the figure is read.
     const QString calibrated = d.timesCalibrated
         ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2</span>")
-              .arg(qs(d.calibration).toHtmlEscaped(), unbroken(qs(formatTime(boundTimeOf(t), true))))
+              .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))))
         : QString();
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>%10")
         .arg(unbroken(qs(formatTime(t.time, true))))
@@ -74,6 +75,17 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
             unbroken(qs(formatPercent(t.peakShare))), qs(precisionLabel(d.ceiling.key)),
             unbroken(qs(formatSI(d.ceiling.flops, unit))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
+}
+
+QString summaryHeadline(const DeviceResult& d, const Config& config)
+{
+    const Totals& t = d.totals;
+    const QString fits = t.fits ? QString()
+                                : QStringLiteral(" \u00b7 <span style=\"color:#d00000\"><b>\u26a0 does not fit</b></span>");
+    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
+        .arg(unbroken(qs(formatTime(t.time, true))))
+        .arg(config.batch)
+        .arg(unbroken(qs(formatPercent(t.peakShare))), fits);
 }
 
 } // namespace rfx
@@ -109,14 +121,26 @@ QFont SummaryText::documentFont() const
     return f;
 }
 
-void SummaryText::setHtml(const QString& html)
+void SummaryText::setHtml(const QString& html, bool mayShrink)
 {
     if (html == m_html)
         return;
     m_html = html;
     m_doc.setHtml(html);
-    fit(false);
+    fit(mayShrink);
     update();
+}
+
+int SummaryText::heightFor(const QString& html) const
+{
+    if (html == m_html && width() >= 100)
+        return int(std::ceil(m_doc.size().height())) + kMarginBottom + 2;
+    QTextDocument doc;
+    doc.setDocumentMargin(0);
+    doc.setDefaultFont(documentFont());
+    doc.setTextWidth(std::max(40, width() - 2 * kMarginH));
+    doc.setHtml(html);
+    return int(std::ceil(doc.size().height())) + kMarginBottom + 2;
 }
 
 void SummaryText::paintEvent(QPaintEvent*)

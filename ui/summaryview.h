@@ -9,6 +9,9 @@ namespace rfx {
 /// The summary of one device's result as rich text: time, throughput, attained against peak,
 /// memory against capacity (with the largest batch that fits) and the verdict.
 QString summaryHtml(const DeviceResult& result, const Config& config);
+/// The same in one line, for a window short of height: time, throughput, attained share of the peak,
+/// and whether it fits in memory (the whole summary is the tooltip).
+QString summaryHeadline(const DeviceResult& result, const Config& config);
 
 } // namespace rfx
 
@@ -27,7 +30,9 @@ class SummaryText : public QWidget {
     Q_OBJECT
 public:
     explicit SummaryText(QWidget* parent = nullptr);
-    void setHtml(const QString& html);
+    /// `mayShrink`: fit the height to the new text even when it is shorter (a change of form, not a
+    /// slider step).
+    void setHtml(const QString& html, bool mayShrink = false);
     QString html() const { return m_html; }
     /// The text as a user would type it: ordinary spaces, no word joiners (they only keep units whole).
     QString plainText() const
@@ -35,6 +40,8 @@ public:
         return m_doc.toPlainText().replace(QChar(0x00a0), QLatin1Char(' ')).remove(QChar(0x2060));
     }
     const QTextDocument* document() const { return &m_doc; }
+    /// The height `html` would take at the current width (whatever is shown now).
+    int heightFor(const QString& html) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

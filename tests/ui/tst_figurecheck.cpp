@@ -93,7 +93,7 @@ private slots:
             overlay ? "overlay" : "grid", g.widthPt, g.heightPt, g.smallestTextPt, g.textItems, g.markers.size(), g.legends.size());
         QCOMPARE(std::lround(g.widthPt), std::lround(widthIn * 72));
         QVERIFY2(g.smallestTextPt >= 7.0, qPrintable(QString::number(g.smallestTextPt)));
-        QVERIFY2(g.textItems >= 12 * int(g.charts.size()), qPrintable(QString::number(g.textItems))); // ticks and titles were measured
+        QVERIFY2(g.textItems >= 8 * int(g.charts.size()), qPrintable(QString::number(g.textItems))); // ticks and titles were measured
         QVERIFY(g.markers.size() > 50);
         QVERIFY(!g.legends.empty());
         for (const QRectF& legend : g.legends)

@@ -366,11 +366,13 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QStringList visible;
-        for (QLegendMarker* m : w.chartArea()->charts()[0]->chart()->legend()->markers())
-            if (m->isVisible())
-                visible.append(m->label());
-        // One entry per bound, not one per marker size; the roof is described in the title.
-        QCOMPARE(visible, (QStringList { QStringLiteral("memory-bound"), QStringLiteral("compute-bound") }));
+        for (const auto& [text, box] : w.chartArea()->charts()[0]->textBoxes())
+            if (text.endsWith(QStringLiteral("-bound layer")))
+                visible.append(text);
+        // One entry per bound, not one per marker size; the roof is described in the title. The
+        // chart's own legend (Qt's is off: it elided entries in a narrow chart).
+        QCOMPARE(visible, (QStringList { QStringLiteral("memory-bound layer"), QStringLiteral("compute-bound layer") }));
+        QVERIFY(!w.chartArea()->charts()[0]->chart()->legend()->isVisible());
     }
 
     void selectingARowMarksThePoint()

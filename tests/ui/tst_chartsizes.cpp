@@ -1,0 +1,170 @@
+// The chart at every size (issue 25): the window at sizes from 1024 x 640 to 1920 x 1080, one
+// device, three overlaid and three in a grid, in normal and presentation type, with the guided tour
+// closed and open. At each, read back every text the charts draw and assert that none is elided
+// ("..."), none overlaps another, each lies inside its chart, no layer label is crossed by a roof or
+// slope, and each chart has at least its minimum useful size (one chart, or the overlay, whole in
+// view from 1280 x 720). Exported figures at 3.5, 5 and 7 inches get the same text checks.
+#include "chartarea.h"
+#include "figurerenderer.h"
+#include "mainwindow.h"
+#include "rooflinechart.h"
+#include "summaryview.h"
+#include "chartfit.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QDockWidget>
+#include <QScrollArea>
+
+using namespace rfx;
+
+namespace {
+
+const QStringList kThree { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"), QStringLiteral("geforce-mx230") };
+
+// What is wrong with the texts of one chart, as sentences (empty: legible).
+QStringList problems(const std::vector<std::pair<QString, QRectF>>& texts, const QRectF& bounds,
+    const std::vector<std::pair<QString, QRectF>>& layerLabels, const std::vector<QLineF>& lines)
+{
+    QStringList out;
+    auto box = [](const QRectF& r) { return QStringLiteral("(%1,%2 %3x%4)").arg(r.x(), 0, 'f', 0).arg(r.y(), 0, 'f', 0).arg(r.width(), 0, 'f', 0).arg(r.height(), 0, 'f', 0); };
+    for (size_t i = 0; i < texts.size(); ++i) {
+        const auto& [text, r] = texts[i];
+        if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("...")))
+            out << QStringLiteral("'%1' is elided").arg(text);
+        if (!bounds.adjusted(-0.5, -0.5, 0.5, 0.5).contains(r))
+            out << QStringLiteral("'%1' %2 leaves the chart %3").arg(text, box(r), box(bounds));
+        for (size_t j = i + 1; j < texts.size(); ++j) {
+            const QRectF a = r.adjusted(0.5, 0.5, -0.5, -0.5), b = texts[j].second.adjusted(0.5, 0.5, -0.5, -0.5);
+            if (a.intersects(b))
+                out << QStringLiteral("'%1' %2 overlaps '%3' %4").arg(text, box(r), texts[j].first, box(texts[j].second));
+        }
+    }
+    for (const auto& [text, r] : layerLabels)
+        for (const QLineF& l : lines)
+            if (crosses(l, r.adjusted(0.5, 0.5, -0.5, -0.5)))
+                out << QStringLiteral("layer label '%1' %2 is crossed by a roof line").arg(text, box(r));
+    return out;
+}
+
+// Layer labels in the viewport's pixels (the chart gives them in its own coordinates).
+std::vector<std::pair<QString, QRectF>> labelsInView(const RooflineChart* c)
+{
+    auto out = c->layerLabels();
+    const QPointF shift = c->mapFromScene(c->chart()->mapToScene(QPointF(0, 0)));
+    for (auto& l : out)
+        l.second.translate(shift);
+    return out;
+}
+
+void settle()
+{
+    for (int i = 0; i < 8; ++i) {
+        QCoreApplication::processEvents();
+        QTest::qWait(5);
+    }
+}
+
+} // namespace
+
+class TestChartSizes : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_chartsizes")); }
+
+    void windowSweep_data()
+    {
+        QTest::addColumn<QString>("mode");
+        for (const char* m : { "single", "overlay", "grid" })
+            QTest::newRow(m) << QString::fromLatin1(m);
+    }
+
+    void windowSweep()
+    {
+        QFETCH(QString, mode);
+        GuiOptions o = test::freshWindow(mode == QLatin1String("single") ? QStringList { kThree.front() } : kThree);
+        o.overlay = mode == QLatin1String("overlay");
+        MainWindow w(o);
+        QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+        const QList<QSize> sizes { { 1024, 640 }, { 1280, 720 }, { 1366, 768 }, { 1440, 900 }, { 1920, 1080 } };
+        QStringList failures;
+        int checked = 0;
+        for (bool presentation : { false, true }) {
+            w.setPresentationMode(presentation);
+            for (bool tour : { false, true }) {
+                if (tour)
+                    w.showTour();
+                else if (auto* dock = w.findChild<QDockWidget*>(QStringLiteral("tourDock")))
+                    dock->close();
+                for (const QSize& size : sizes) {
+                    w.resize(size);
+                    settle();
+                    const QString where = QStringLiteral("%1 %2x%3%4%5").arg(mode).arg(size.width()).arg(size.height())
+                                              .arg(presentation ? QStringLiteral(" presentation") : QString(), tour ? QStringLiteral(" tour") : QString());
+                    const auto charts = w.chartArea()->charts();
+                    if (charts.empty()) {
+                        failures << where + QStringLiteral(": no chart");
+                        continue;
+                    }
+                    for (const RooflineChart* c : charts) {
+                        ++checked;
+                        for (const QString& p : problems(c->textBoxes(), QRectF(c->rect()), labelsInView(c), c->roofLines()))
+                            failures << where + QStringLiteral(": ") + p;
+                        const QSize min = c->minimumSizeHint();
+                        if (c->width() < min.width() || c->height() < min.height())
+                            failures << where + QStringLiteral(": chart %1x%2 under its minimum %3x%4").arg(c->width()).arg(c->height()).arg(min.width()).arg(min.height());
+                    }
+                    // One chart (or the overlay) whole in view from 1280 x 720: the window made room.
+                    if (mode != QLatin1String("grid") && size.width() >= 1280) {
+                        auto* scroll = qobject_cast<QScrollArea*>(w.chartArea()->parentWidget()->parentWidget());
+                        if (scroll && w.chartArea()->height() > scroll->viewport()->height() + 1)
+                            failures << where + QStringLiteral(": the charts (%1 px; chart %3, its minimum %4; summary %5) need scrolling in %2 px")
+                                                    .arg(w.chartArea()->height()).arg(scroll->viewport()->height())
+                                                    .arg(charts.front()->height()).arg(charts.front()->minimumSizeHint().height())
+                                                    .arg(w.chartArea()->summaries().front()->height());
+                    }
+                }
+            }
+        }
+        qInfo("%s: %d chart layouts checked, %lld problems", qPrintable(mode), checked, qlonglong(failures.size()));
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
+    }
+
+    void figureSweep_data()
+    {
+        QTest::addColumn<double>("widthIn");
+        QTest::addColumn<bool>("overlay");
+        for (double w : { 3.5, 5.0, 7.0 })
+            for (bool overlay : { true, false })
+                QTest::addRow("%s %.1f in", overlay ? "overlay" : "grid", w) << w << overlay;
+    }
+
+    void figureSweep()
+    {
+        QFETCH(double, widthIn);
+        QFETCH(bool, overlay);
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        FigureSpec s;
+        s.config.model = "unet";
+        for (const QString& id : kThree)
+            s.devices.push_back(id.toStdString());
+        s.overlay = overlay;
+        s.widthIn = widthIn;
+        std::vector<Device> devices;
+        for (const auto& id : s.devices)
+            devices.push_back(test::shippedDevice(id.c_str()));
+        const Report report = *analyzeConfig(s.config, devices).report;
+        const FigureGeometry g = figureGeometry(report, s);
+        QVERIFY(!g.chartTexts.empty());
+        QStringList failures;
+        for (size_t i = 0; i < g.chartTexts.size(); ++i)
+            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i]))
+                failures << p;
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestChartSizes)
+#include "tst_chartsizes.moc"

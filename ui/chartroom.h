@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QSplitter;
+class QMainWindow;
+class QScrollArea;
+
+namespace rfx {
+
+class ChartArea;
+
+/// Keeps the charts legible in the window. The charts have a minimum useful size, at which every
+/// text is whole (ChartArea::usefulMinimum); when the room the window leaves them is smaller:
+///  - in height, the splitter gives the charts their height down to the table's minimum, then the
+///    summaries shrink to one line per device, then the layer table steps aside;
+///  - in width, the left column's docks (Configuration, Devices) give way.
+/// What gives way is hidden with a status message that says how to bring it back, and returns by
+/// itself when the room does (a larger window, presentation mode off, the tour closed). A panel the
+/// user shows again is theirs: it is not hidden again until the window's size or type changes.
+class ChartRoom : public QObject {
+    Q_OBJECT
+public:
+    /// `area` holds `charts` and is the first of `splitter`'s two parts; the table is the second.
+    ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter);
+    /// The View menu's table action, through which the table steps aside and returns.
+    void setTableAction(QAction* action);
+    /// Checks the room once the layout has settled (coalesced).
+    void schedule();
+    /// The docks now hidden to give the charts room (for tests).
+    std::vector<QDockWidget*> hiddenDocks() const;
+
+signals:
+    void message(const QString& text);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void check();
+    void fitHeight(const QSize& full, const QSize& compact);
+    QMainWindow* m_window;
+    QScrollArea* m_area;
+    ChartArea* m_charts;
+    QSplitter* m_splitter;
+    QPointer<QAction> m_tableAction;
+    bool m_tableHidden = false; ///< the table stepped aside for the charts
+    bool m_tableKept = false; ///< shown again by the user
+    std::vector<QPointer<QDockWidget>> m_giveWay;
+    std::vector<QPointer<QDockWidget>> m_hidden;
+    std::vector<QPointer<QDockWidget>> m_kept; ///< shown again by the user: left alone
+    int m_freed = 0; ///< the width the hidden column took, pixels
+    bool m_pending = false;
+    bool m_acting = false;
+};
+
+} // namespace rfx

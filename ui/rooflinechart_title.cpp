@@ -1,0 +1,76 @@
+// The chart's title: the device and its ceilings (or the overlay's count), a calibration note, the
+// rows not plotted; each line in forms from the longest to the shortest, fitted to the width.
+#include "rooflinechart_p.h"
+
+#include "chartfit.h"
+#include "format.h"
+
+#include <QChart>
+
+namespace rfx {
+
+using namespace chartdetail;
+
+void RooflineChart::updateTitle(int hidden)
+{
+    // The title as lines, each in forms from the longest to the shortest: each line takes the
+    // longest that fits the chart's width (Qt would elide it: "FP32 7..." at 1280 x 720).
+    const size_t n = m_devices.size();
+    std::vector<QStringList> lines;
+    if (n == 1) {
+        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+        const QString full = qs(d.device.name).toHtmlEscaped(), brief = shortDeviceName(d.device.name).toHtmlEscaped();
+        QString figures = QStringLiteral("%1 %2, %3%4")
+                              .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
+                                  m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
+                                  qs(formatSI(d.bandwidth, "B/s")));
+        if (d.l2Bandwidth > 0)
+            figures += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
+        if (d.l1Bandwidth > 0)
+            figures += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
+        // Figures are narrow: a short name; the full name is in the caption's device ids.
+        const QString name = m_print ? brief : full;
+        const QString oneLine = QStringLiteral("<b>%1</b> \u2014 %2").arg(name, figures);
+        // One line; else the name over the figures (fitHtmlLines takes the first form that fits).
+        lines.push_back({ oneLine, QStringLiteral("<b>%1</b><br>%2").arg(name, figures),
+            QStringLiteral("<b>%1</b><br>%2").arg(brief, figures), QStringLiteral("<b>%1</b>").arg(brief) });
+    } else if (n > 1) {
+        // The legend below the plot explains the shapes and names each device's roof.
+        lines.push_back({ tr("<b>%n devices overlaid</b>", "", int(n)), tr("<b>%n devices</b>", "", int(n)) });
+    }
+    // Calibrated points sit at the rate their calibrated time gives, not on the roof: the chart says so.
+    for (size_t slot = 0; slot < n && !m_print; ++slot)
+        if (const DeviceResult& d = m_report.results[size_t(m_devices[slot])]; d.timesCalibrated) {
+            const QString cal = QString::fromStdString(d.calibration).toHtmlEscaped();
+            lines.push_back({ tr("<small>points at calibrated times (%1)</small>").arg(cal), tr("<small>calibrated times</small>") });
+            break;
+        }
+    if (hidden > 0 && n > 0 && !m_print) {
+        const int rows = hidden / int(std::max<size_t>(n, 1));
+        lines.push_back({ tr("<small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>", "", rows),
+            tr("<small>%n zero-FLOP row(s) not plotted</small>", "", rows), tr("<small>%n row(s) not plotted</small>", "", rows) });
+    }
+    m_titleLines = std::move(lines);
+    fitTitle();
+}
+
+void RooflineChart::fitTitle()
+{
+    // Measured once per set of forms, font and width, not on every slider step.
+    QString key = QString::number(width()) + QLatin1Char('|') + QString::number(frameMargins().left());
+    for (const QStringList& forms : m_titleLines)
+        key += QLatin1Char('|') + forms.join(QLatin1Char('|'));
+    if (key != m_titleFitKey || m_chart->titleFont() != m_titleFitFont) {
+        m_titleFitFont = m_chart->titleFont();
+        m_titleFitKey = key;
+        // Qt elides the title to the chart's width inside its margins (updateFrame's).
+        const QMargins m = frameMargins();
+        m_titleFitted = fitHtmlLines(m_titleLines, m_chart->titleFont(), width() - m.left() - m.right() - 24);
+    }
+    if (m_chart->title() != m_titleFitted) {
+        dropLineCaches();
+        m_chart->setTitle(m_titleFitted);
+    }
+}
+
+} // namespace rfx
