@@ -140,6 +140,40 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(table->verticalScrollBar()->value(), 0);
     }
+
+    // The first click on a cost column puts the heaviest rows on top (as a file manager sorts by
+    // size); on the names, the network's order. At 1440 x 900 the share column is whole, and a
+    // resize brings the names back into view after a sideways scroll.
+    void firstClickSortsHeaviestFirst()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w, QSize(1440, 900)));
+        chooseNetwork(w, QStringLiteral("resnet50"));
+        LayerTable* table = w.table();
+        QHeaderView* header = table->horizontalHeader();
+        auto click = [&](int column) {
+            table->scrollTo(table->model()->index(0, column));
+            QCoreApplication::processEvents();
+            QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                QPoint(header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2));
+        };
+        click(LayerTableModel::Time);
+        QCOMPARE(header->sortIndicatorSection(), int(LayerTableModel::Time));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QAbstractItemModel* m = table->model();
+        const double first = m->index(0, LayerTableModel::Time).data(LayerTableModel::SortRole).toDouble();
+        for (int r = 1; r < m->rowCount(); ++r)
+            QVERIFY(m->index(r, LayerTableModel::Time).data(LayerTableModel::SortRole).toDouble() <= first);
+        click(LayerTableModel::Name);
+        QCOMPARE(header->sortIndicatorOrder(), Qt::AscendingOrder);
+        // The share column: as wide as its bar and text need, stretched or not.
+        const QStringList cut = cutCells(table);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.mid(0, 5).join(QLatin1Char('\n'))));
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        w.resize(1400, 880);
+        QCoreApplication::processEvents();
+        QCOMPARE(table->horizontalScrollBar()->value(), 0);
+    }
 };
 
 QTEST_MAIN(TestLayerTable)
