@@ -70,6 +70,9 @@ void normalizeGraph(onnx::ModelProto& model, const std::string& file, std::vecto
 /// onnx_params.cpp: fills Skeleton::statistics and Skeleton::parameters from how the nodes use the
 /// initializers.
 void classifyInitializers(Skeleton& skeleton);
+/// onnx_params.cpp: an Info note when the exporter folded batch norm into the convolutions (no
+/// BatchNormalization node, convolution weights renamed as folded constants).
+void noteFoldedBatchNorm(const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings);
 
 /// One node to translate, in order: the main graph's nodes, with the nodes of the control flow's chosen
 /// branches and bodies spliced in after the node that runs them (onnx_control.cpp).

@@ -205,6 +205,7 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
         if (!s.initializers.count(in.name()))
             s.realInputs.push_back(in.name());
     classifyInitializers(s);
+    noteFoldedBatchNorm(g, s, file, warnings);
     // The weights' values are never needed, so a missing external data file costs nothing but a word.
     if (!externalData.empty()) {
         const auto where = std::filesystem::path(file).parent_path() / externalData;

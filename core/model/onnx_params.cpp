@@ -9,6 +9,7 @@
 #include "onnx_internal.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <unordered_map>
 
@@ -128,6 +129,46 @@ void classifyInitializers(Skeleton& s)
         if (learned.count(name) || (init.floating && init.elements > 1))
             s.parameters.insert(name);
     }
+}
+
+// Exporters fold an inference network's batch norm into the convolutions before them (PyTorch's
+// exporter in eval mode: the folded weights become new constants named "onnx::Conv_<n>"; TensorFlow
+// converters keep "BatchNorm" or "bn" in the folded weights' names). The counts then lack batch
+// norm's scale and shift and its rows, which users compare with published counts: say so.
+void noteFoldedBatchNorm(const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings)
+{
+    auto lower = [](std::string v) {
+        std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        return v;
+    };
+    int convs = 0, folded = 0;
+    std::string example;
+    for (const auto& n : g.node()) {
+        if (n.op_type() == "BatchNormalization")
+            return; // batch norm is there: nothing was folded (or not all of it: the rows say)
+        if (n.op_type() != "Conv" || n.input_size() < 2)
+            continue;
+        ++convs;
+        const std::string& w = n.input(1);
+        if (!s.initializers.count(w))
+            continue;
+        const std::string l = lower(w);
+        const bool renamed = w.rfind("onnx::Conv_", 0) == 0;
+        const bool named = l.find("batchnorm") != std::string::npos || l.find("batch_norm") != std::string::npos
+            || l.find("/bn") != std::string::npos || l.find(".bn") != std::string::npos || l.find("_bn") != std::string::npos;
+        if (renamed || named) {
+            ++folded;
+            if (example.empty())
+                example = w;
+        }
+    }
+    if (folded == 0)
+        return;
+    warnings.push_back({ Severity::Info, file, "graph",
+        "no batch-norm layer: the exporter folded batch norm into " + std::to_string(folded) + " of the "
+            + std::to_string(convs) + " convolutions (their weights are named like '" + example
+            + "', not after a layer), so the parameters lack batch norm's scale and shift (2 per channel) that the "
+              "training network has, and no row carries batch norm's cost" });
 }
 
 } // namespace rfx::onnximport

@@ -76,6 +76,16 @@ private slots:
         builtin.unet.inChannels = 3;
         builtin.unet.classes = 1000;
         QCOMPARE(macs(built(builtin)), 4'089'184'256.0);
+        // The exporter folded batch norm (weights renamed "onnx::Conv_497"...): the network says so,
+        // which explains the 26,560 parameters (scale and shift of 13,280 channels) it lacks. AlexNet
+        // never had batch norm and keeps its layers' names: no such note.
+        auto folded = [](const Network& n) {
+            return std::any_of(n.diagnostics.begin(), n.diagnostics.end(),
+                [](const Diagnostic& d) { return d.message.find("folded batch norm into 53 of the 53 convolutions") != std::string::npos; });
+        };
+        QVERIFY(folded(net));
+        QCOMPARE(25'557'032 - 25'530'472, 2 * 13'280);
+        QVERIFY(!folded(built(onnxConfig("alexnet.onnx"))));
     }
 
     // The image size binds the symbolic height and width: at 160 x 160 every spatial extent scales by
