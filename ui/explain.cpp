@@ -1,5 +1,7 @@
 #include "explain.h"
 
+#include "onnx_model.h"
+
 #include "cost.h"
 #include "format.h"
 
@@ -11,7 +13,8 @@ namespace rfx {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+// Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
+QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 QString count(double v) { return qs(formatCount(std::int64_t(std::llround(v)))); }
 QString dot() { return QStringLiteral("\u00b7"); }
 
@@ -19,6 +22,48 @@ const Layer* findLayer(const Network& net, const std::string& name)
 {
     auto it = std::find_if(net.layers.begin(), net.layers.end(), [&](const Layer& l) { return l.name == name; });
     return it == net.layers.end() ? nullptr : &*it;
+}
+
+// The batch control is off where an ONNX file fixes the batch (ControlPanel::updateEnabled).
+bool batchAdjustable(const Config& c)
+{
+    if (!isOnnxFile(c.model))
+        return true;
+    const OnnxLoad load = cachedOnnxModel(c.model);
+    return !load.model || load.model->batchBound();
+}
+
+// What the window lets the user move, named only where its control is on: filters shape the U-Net
+// alone, the batch where the file leaves it open, bits unless they are the file's own.
+QString tryControls(const Config& c)
+{
+    QStringList sliders;
+    if (batchAdjustable(c))
+        sliders << QStringLiteral("batch");
+    if (!c.bitsAsInFile)
+        sliders << QStringLiteral("bits");
+    if (c.model == "unet")
+        sliders << QStringLiteral("filters");
+    if (sliders.isEmpty())
+        return QStringLiteral("<p>Change the device, or tensor cores and fusion in the Run menu, and watch the points move.</p>");
+    const QString list = sliders.size() == 1 ? sliders.front()
+                                             : sliders.mid(0, sliders.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") + sliders.back();
+    return QStringLiteral("<p>Move the %1 slider%2 and watch the points move.</p>").arg(list, sliders.size() > 1 ? QStringLiteral("s") : QString());
+}
+
+// Tour page 2: the dashed line is spoken of only when the chart draws it (a vector roof below the
+// convolutions' roof, with tensor cores on a device that has them).
+QString roofRaisers(const Report& report, const DeviceResult& d)
+{
+    const bool dashed = d.vectorCeiling.flops > 0 && std::abs(d.vectorCeiling.flops - d.ceiling.flops) > 1e-9 * d.ceiling.flops;
+    QString text = QStringLiteral("Fewer bits or tensor cores can raise it.");
+    if (dashed)
+        text += QStringLiteral(" The dashed line is the roof of elementwise layers: tensor cores raise only the "
+                               "convolutions' roof.");
+    else if (!report.config.tensorCores && std::any_of(d.device.peak.begin(), d.device.peak.end(), [](const auto& p) { return p.first.starts_with("tensor_"); }))
+        text += QStringLiteral(" With tensor cores on (Run \u25b8 Tensor cores) the convolutions get a higher roof, and a "
+                               "dashed line keeps the elementwise layers' own.");
+    return text;
 }
 
 QString flopFormula(const Layer& l)
@@ -126,7 +171,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const double e = elementBytes(c.bits);
     const double ridge = r.peak / d.bandwidth;
     QString html = QStringLiteral("<h3>%1 <small>(%2) on %3</small></h3>")
-                       .arg(qs(r.name).toHtmlEscaped(), qs(std::string(opName(r.op))), qs(d.device.name).toHtmlEscaped());
+                       .arg(qs(r.name), qs(std::string(opName(r.op))), qs(d.device.name));
 
     const Layer* l = findLayer(net, r.name);
     if (r.op == Op::Optimizer) {
@@ -161,7 +206,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
             const QString how = r.algorithmNote.empty() || r.algorithmNote.starts_with("auto")
                 ? QStringLiteral("Computed <b>%1</b>%2").arg(qs(std::string(algorithmName(r.algorithm))),
                       r.algorithmNote.empty() ? QString() : QStringLiteral(" (the fastest predicted on this device)"))
-                : QStringLiteral("<b>%1</b>").arg(qs(r.algorithmNote).toHtmlEscaped());
+                : QStringLiteral("<b>%1</b>").arg(qs(r.algorithmNote));
             html += QStringLiteral("<p>%1: the row counts <b>%2</b> and <b>%3</b> instead (extra traffic %4, "
                                    "workspace %5).</p>")
                         .arg(how, qs(formatSI(r.flops, "FLOP")), qs(formatBytes(r.bytes)), qs(formatBytes(r.extraBytes)),
@@ -169,7 +214,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         }
         if (otherTraffic)
             html += QStringLiteral("<p>Traffic model: <b>%1</b>: %2 of DRAM traffic for this row.</p>")
-                        .arg(qs(trafficDescription(c)).toHtmlEscaped(), qs(formatBytes(r.bytes)));
+                        .arg(qs(trafficDescription(c)), qs(formatBytes(r.bytes)));
     }
     const bool innerLevel = r.bound == Bound::Memory && r.level != MemoryLevel::Dram;
     // Which roof bounds this row: convolutions and matrix products run on the matrix roof (tensor
@@ -226,7 +271,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     if (l && (l->op == Op::Conv || l->op == Op::ConvTranspose)) {
         const double weightBytes = double(layerParams(*l)) * e;
         const double activationBytes = r.bytes / (training ? 3 : 1) - weightBytes;
-        if (weightBytes > 0.2 * activationBytes)
+        if (weightBytes > 0.2 * activationBytes && batchAdjustable(c))
             moves << QStringLiteral("<b>A larger batch</b> moves it right: its %1 of weights are read once per batch "
                                     "while its FLOPs grow with every image.")
                          .arg(qs(formatBytes(weightBytes)));
@@ -253,10 +298,20 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         moves << QStringLiteral("Its intensity is fixed by the operation (%1 FLOP/B): batch and filters cannot move it "
                                 "right. Its time only shrinks with the traffic.")
                      .arg(qs(formatNumber3(r.intensity)));
-    if (l && isElementwise(l->op))
-        moves << QStringLiteral("<b>Fusion</b> (Run \u25b8 Fuse) removes this row: its FLOPs join the convolution and its "
-                                "%1 of DRAM traffic disappear.")
-                     .arg(qs(formatBytes(r.bytes)));
+    if (l && isElementwise(l->op)) {
+        // The row it would fuse into: the nearest computing row before it (a convolution, a Gemm, ...).
+        QString host = QStringLiteral("the layer before it");
+        for (int k = layer - 1; k >= 0; --k) {
+            const LayerResult& p = d.layers[size_t(k)];
+            if (!isElementwise(p.op) && p.flops > 0) {
+                host = QStringLiteral("<b>%1</b> (%2)").arg(qs(p.name), qs(std::string(opName(p.op))));
+                break;
+            }
+        }
+        moves << QStringLiteral("<b>Fusion</b> (Run \u25b8 Fuse) removes this row: its FLOPs join %1 and its "
+                                "%2 of DRAM traffic disappear.")
+                     .arg(host, qs(formatBytes(r.bytes)));
+    }
     if (c.bits > 8)
         moves << QStringLiteral("<b>Fewer bits</b> (%1 \u2192 %2) halve its bytes: every point moves right by 2\u00d7, and "
                                 "the roof rises where the device runs %2-bit faster.")
@@ -278,7 +333,7 @@ QString explainOverview(const Report& report, int device)
                           "<p>Left of the <b>ridge</b> at %2 FLOP/B a layer waits for memory (%3); right of it, for the "
                           "arithmetic units (%4).</p><p>Now: %5.</p>"
                           "<p><i>Click a point or a table row to see why that layer sits where it does.</i></p>")
-        .arg(qs(d.device.name).toHtmlEscaped(), qs(formatNumber3(d.ridge)), qs(formatSI(d.bandwidth, "B/s")),
+        .arg(qs(d.device.name), qs(formatNumber3(d.ridge)), qs(formatSI(d.bandwidth, "B/s")),
             qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(d.verdict));
 }
 
@@ -293,24 +348,23 @@ QStringList tourPages(const Report& report, int device)
                        "can compute at most I \u00d7 B, where B is the memory bandwidth: %1 on the %2.</p><p>On log-log "
                        "axes that limit is the rising line on the left: double the intensity, double the attainable "
                        "performance.</p>")
-            .arg(B, qs(d.device.name).toHtmlEscaped()),
+            .arg(B, qs(d.device.name)),
         QStringLiteral("<h2>2. The compute roof</h2><p>No layer computes faster than the device's peak, P = %1 at %2 "
-                       "bits. That is the flat line at the top.</p><p>Fewer bits or tensor cores can raise it; the "
-                       "dashed line is the roof of elementwise layers when tensor cores raise the convolutions' roof.</p>")
+                       "bits. That is the flat line at the top.</p><p>%3</p>")
             .arg(P)
-            .arg(report.config.bits),
+            .arg(report.config.bits)
+            .arg(roofRaisers(report, d)),
         QStringLiteral("<h2>3. The ridge point</h2><p>The two limits meet at I* = P / B = %1 / %2 = <b>%3 FLOP/B</b>.</p>"
                        "<p>Left of the ridge a layer is <b>memory-bound</b>: a faster processor would not help, less "
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
             .arg(P, B, qs(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
-                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p>%3<p>Move the "
-                       "batch, bits or filter sliders and watch the points move.</p>")
-            .arg(qs(d.device.name).toHtmlEscaped(), qs(d.verdict),
+                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p>%4%3")
+            .arg(qs(d.device.name), qs(d.verdict), tryControls(report.config),
                 tourLayer(report, device) < 0
                     ? QString()
                     : QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>")
-                          .arg(qs(d.layers[size_t(tourLayer(report, device))].name).toHtmlEscaped(),
+                          .arg(qs(d.layers[size_t(tourLayer(report, device))].name),
                               qs(formatPercent(d.layers[size_t(tourLayer(report, device))].share)),
                               qs(std::string(boundName(d.layers[size_t(tourLayer(report, device))].bound))))),
     };

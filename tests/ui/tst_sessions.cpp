@@ -20,7 +20,9 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTextDocument>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QTextBrowser>
 #include <QUndoStack>
 
@@ -253,6 +255,50 @@ private slots:
         const Report ut = *analyzeConfig(t, { rtx }).report;
         if (ut.results[0].layers[enc1conv2].bound == Bound::Compute)
             QVERIFY(!explainLayer(ut, 0, enc1conv2, unet).contains(QStringLiteral("tensor cores")));
+    }
+
+    // Rich text that says what it means for every network: a share under 0.1 % ("<0.1 %") no longer
+    // opens a tag and swallows the rest; a fused row joins the row before it by name and operation,
+    // not "the convolution"; the tour speaks of the dashed line only when one is drawn, and of the
+    // sliders that are on (filters for the U-Net alone).
+    void explainAndTourSayWhatIsThere()
+    {
+        const Device rtx = rfx::test::shippedDevice("rtx-2060-super");
+        Config c;
+        c.model = ROOFLINE_TEST_DATA_DIR "/onnx/alexnet.onnx";
+        c.unet.height = c.unet.width = 224;
+        const Report r = *analyzeConfig(c, { rtx }).report;
+        const Network net = *buildCheckedNetwork(c).network;
+        int tiny = -1, afterGemm = -1;
+        for (size_t i = 0; i < r.results[0].layers.size(); ++i) {
+            const LayerResult& l = r.results[0].layers[i];
+            if (tiny < 0 && l.share > 0 && l.share < 0.0005)
+                tiny = int(i);
+            if (afterGemm < 0 && i > 0 && isElementwise(l.op) && r.results[0].layers[i - 1].op == Op::Linear)
+                afterGemm = int(i);
+        }
+        QVERIFY(tiny >= 0);
+        QVERIFY(afterGemm > 0);
+        QTextDocument doc;
+        doc.setHtml(explainLayer(r, 0, tiny, net));
+        QVERIFY2(doc.toPlainText().contains(QStringLiteral("<0.1 % of the network's")), qPrintable(doc.toPlainText()));
+        doc.setHtml(explainLayer(r, 0, afterGemm, net));
+        const QString fused = doc.toPlainText();
+        QVERIFY2(fused.contains(QStringLiteral("its FLOPs join %1 (linear)").arg(QString::fromStdString(r.results[0].layers[size_t(afterGemm) - 1].name))),
+            qPrintable(fused));
+        QVERIFY(!fused.contains(QStringLiteral("join the convolution")));
+        // Tour, AlexNet file: no filters slider to move; no dashed line without tensor cores.
+        const QStringList pages = tourPages(r, 0);
+        QVERIFY2(!pages[3].contains(QStringLiteral("filters")), qPrintable(pages[3]));
+        QVERIFY(pages[3].contains(QStringLiteral("batch")));
+        QVERIFY2(!pages[1].contains(QStringLiteral("The dashed line")), qPrintable(pages[1]));
+        Config t = c;
+        t.tensorCores = true;
+        t.bits = 16;
+        const QStringList tensor = tourPages(*analyzeConfig(t, { rtx }).report, 0);
+        QVERIFY2(tensor[1].contains(QStringLiteral("The dashed line")), qPrintable(tensor[1]));
+        // The U-Net: its filters are a control.
+        QVERIFY(tourPages(*analyzeConfig(Config {}, { rtx }).report, 0)[3].contains(QStringLiteral("filters")));
     }
 
     // At 8 bits with tensor cores the elementwise rows run under the vector roof, the convolutions
