@@ -173,7 +173,9 @@ void MainWindow::connectParts()
     });
     connect(m_opener, &ModelOpener::failed, this, [this](const QString& path, const QString& reason) {
         ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
-        m_status->setText(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason));
+        // A message, not the analysis line: it went stale over later actions until the configuration
+    // changed. The dialog said it in full; the status bar repeats it for a while.
+    showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
     });
     connect(m_sessions, &SessionController::recentModelChosen, m_opener, &ModelOpener::open);
     connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
@@ -303,11 +305,18 @@ void MainWindow::showProblem(const QString& error)
 void MainWindow::showAnalysisStatus(qint64 analysisNs)
 {
     const Report& r = *m_report;
-    QString status = QStringLiteral("%1 \u00b7 %2 convolutions \u00b7 %3 parameters \u00b7 analysed in %4")
-                         .arg(qs(reportTitle(r)))
-                         .arg(r.convolutions)
-                         .arg(qs(formatCount(r.results.empty() ? 0 : r.results[0].totals.params)))
-                         .arg(qs(formatTime(double(analysisNs) * 1e-9, true)));
+    // The network's totals where the eye finds them (checking ResNet-50's 4.1 GMAC meant multiplying
+    // a rate by a time): parameters, FLOP and MAC, traffic, peak memory.
+    QString status = QStringLiteral("%1 \u00b7 %2").arg(qs(reportTitle(r)), qs(networkTotalsLine(r)));
+    m_status->setToolTip(tr("%1\n%2 convolutions, analysed in %5. Totals per batch of %3 on %4: a MAC is a multiply-add of a convolution "
+                            "or matrix product (2 FLOP); 'other' is the elementwise, pooling and normalisation work; bytes "
+                            "are the DRAM traffic under the traffic model; peak memory is weights, activations, gradients "
+                            "and optimizer state at their largest.")
+                             .arg(qs(reportTitle(r)))
+                             .arg(r.convolutions)
+                             .arg(r.config.batch)
+                             .arg(r.results.empty() ? QString() : qs(r.results[0].device.name))
+                             .arg(qs(formatTime(double(analysisNs) * 1e-9, true))));
     if (r.uncountedRows > 0)
         status += tr(" \u00b7 \u26a0 %n row(s) not counted (unknown operators)", "", r.uncountedRows);
     m_status->setText(status);
@@ -360,7 +369,9 @@ void MainWindow::refuseNetworkFile(const QString& error)
     if (reason.startsWith(path + QStringLiteral(": ")))
         reason = reason.mid(path.size() + 2);
     ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
-    m_status->setText(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason));
+    // A message, not the analysis line: it went stale over later actions until the configuration
+    // changed. The dialog said it in full; the status bar repeats it for a while.
+    showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
 }
 
 void MainWindow::loadPreset(int which)

@@ -83,6 +83,26 @@ std::string reportTitle(const Report& r)
         + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
 }
 
+std::string networkTotalsLine(const Report& r)
+{
+    if (r.results.empty())
+        return {};
+    const DeviceResult& d = r.results.front();
+    double macs = 0;
+    for (const LayerResult& l : d.layers)
+        if (runsOnMatrixUnits(l.op))
+            macs += l.flops / 2;
+    const bool ops = r.config.bits == 8 && !r.config.bitsAsInFile;
+    const char* unit = ops ? "OP" : "FLOP";
+    std::string line = formatCount(d.totals.params) + " parameters \u00b7 " + formatSI(d.totals.flops, unit);
+    if (macs > 0) {
+        const double other = d.totals.flops - 2 * macs;
+        line += " = " + formatSI(macs, "MAC") + " in products";
+        if (other > 0.0005 * d.totals.flops)
+            line += " + " + formatSI(other, unit) + " other";
+    }
+    return line + " \u00b7 " + formatBytes(d.totals.bytes) + " moved \u00b7 peak memory " + formatMemory(d.totals.memory.total());
+}
 
 std::string reportToCsv(const Report& r)
 {

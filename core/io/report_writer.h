@@ -37,4 +37,10 @@ std::string energyLine(const DeviceResult& result, const Config& config);
 /// "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference"
 std::string reportTitle(const Report& report);
 
+/// The network's totals for the batch, from the first device's result (FLOPs and parameters do not
+/// depend on the device): "31,030,658 parameters · 109 GFLOP = 54.6 GMAC in products + 327 MFLOP
+/// other · 2.56 GB moved · peak memory 310 MiB". A MAC is a multiply-add of a convolution or matrix
+/// product (2 FLOP); 8-bit analyses count OP. Empty without a result.
+std::string networkTotalsLine(const Report& report);
+
 } // namespace rfx

@@ -375,6 +375,27 @@ private slots:
         QVERIFY(!w.chartArea()->charts()[0]->chart()->legend()->isVisible());
     }
 
+    // The network's totals in the status bar, against published counts: torchvision's ResNet-50 has
+    // 25,557,032 parameters and 4.09 G multiply-adds at 224 x 224 (its "4.09 GFLOPS" are MACs).
+    void statusBarGivesTheTotals()
+    {
+        GuiOptions o = fresh();
+        o.config.config.model = "resnet50";
+        o.config.config.unet.height = o.config.config.unet.width = 224;
+        o.config.config.unet.inChannels = 3;
+        o.config.config.unet.classes = 1000;
+        o.config.inputGiven = true;
+        MainWindow w(o);
+        QVERIFY(rfx::test::showAtDesktopSize(w));
+        QString line;
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("parameters")))
+                line = l->text();
+        QVERIFY2(line.contains(QStringLiteral("25,557,032 parameters")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("4.09 GMAC in products")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("peak memory")), qPrintable(line));
+    }
+
     void selectingARowMarksThePoint()
     {
         MainWindow w(fresh());
