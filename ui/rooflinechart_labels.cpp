@@ -197,13 +197,16 @@ QString RooflineChart::readoutText(double intensity, double flops) const
     if (m_devices.empty())
         return where;
     // The roof that bounds this point: the lowest attainable performance at this intensity that
-    // is still above it.
+    // is still above it, or within 3 pixels below it (a point drawn on its roof, under a cursor a
+    // pixel above the line, is on that roof, not "not attainable").
+    const QRectF plot = m_chart->plotArea();
+    const double tolerance = plot.height() > 0 && m_y->max() > m_y->min() ? std::pow(m_y->max() / m_y->min(), 3.0 / plot.height()) : 1.0;
     const DeviceResult* bounding = nullptr;
     double attainable = INFINITY;
     for (int idx : m_devices) {
         const DeviceResult& d = m_report.results[size_t(idx)];
         const double a = std::min(d.ceiling.flops, intensity * d.bandwidth);
-        if (a >= flops && a < attainable)
+        if (a * tolerance >= flops && a < attainable)
             attainable = a, bounding = &d;
     }
     if (!bounding)

@@ -131,6 +131,10 @@ private slots:
         QVERIFY(chart->readoutShown().startsWith(QStringLiteral("I 1")));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2000)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("not attainable")), qPrintable(chart->readoutShown()));
+        // A point drawn on the slope, with the cursor two pixels above the line: on that roof.
+        const QPoint onSlope = chart->viewportPosition(QPointF(1, 448)) - QPoint(0, 2);
+        QTest::mouseMove(chart->viewport(), onSlope);
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("memory slope")), qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 1000)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the compute roof (7.18 TFLOP/s there)")),
             qPrintable(chart->readoutShown()));
