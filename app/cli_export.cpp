@@ -93,11 +93,8 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
         err << "roofline-cli: cannot write " << r.error.toStdString() << "\n";
         return ExitFailure;
     }
-    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << r.pixelSize.width() << "x"
-        << r.pixelSize.height() << (spec.format == FigureSpec::Format::Png ? " px" : " px at 96 per inch");
-    if (spec.format == FigureSpec::Format::Png)
-        out << ", " << spec.dpi << " dpi";
-    out << ")" << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
+    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << figureSizeText(r.size, spec.format, spec.dpi) << ")"
+        << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
     return ExitOk;
 }
 

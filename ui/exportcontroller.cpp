@@ -34,18 +34,23 @@ void ExportController::exportChartInteractive()
     }
     const QString dir = lastDirectory(QDir::homePath());
     ExportDialog dialog(QDir(dir).filePath(QStringLiteral("roofline.png")), m_window);
+    // The figure as the window shows it: configuration, devices, overlay, filter, measurements.
+    auto withView = [this](FigureSpec spec) {
+        const FigureSpec view = m_window->currentFigure();
+        spec.config = view.config;
+        spec.devices = view.devices;
+        spec.overlay = view.overlay;
+        spec.sharedAxes = view.sharedAxes;
+        spec.powerTicks = view.powerTicks;
+        spec.measurements = view.measurements;
+        spec.measuredDevice = view.measuredDevice;
+        spec.filter = view.filter;
+        return spec;
+    };
+    dialog.setMeasure([this, withView](const FigureSpec& s) { return figureSize(*m_window->report(), withView(s)); });
     if (dialog.exec() != QDialog::Accepted)
         return;
-    FigureSpec spec = dialog.spec();
-    const FigureSpec view = m_window->currentFigure();
-    spec.config = view.config;
-    spec.devices = view.devices;
-    spec.overlay = view.overlay;
-    spec.sharedAxes = view.sharedAxes;
-    spec.powerTicks = view.powerTicks;
-    spec.measurements = view.measurements;
-    spec.measuredDevice = view.measuredDevice;
-    spec.filter = view.filter;
+    const FigureSpec spec = withView(dialog.spec());
     const RenderResult r = renderFigure(*m_window->report(), spec);
     if (!r.ok) {
         QMessageBox::warning(m_window, tr("Cannot export chart"), r.error);

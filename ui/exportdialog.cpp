@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -66,6 +67,9 @@ ExportDialog::ExportDialog(const QString& suggestedFile, QWidget* parent)
     m_dpi->setCurrentIndex(1);
     m_dpi->setToolTip(tr("PNG resolution, recorded in the file; SVG and PDF are vector"));
     form->addRow(tr("Resolution"), m_dpi);
+    m_sizeNote = new QLabel;
+    m_sizeNote->setObjectName(QStringLiteral("sizeNote"));
+    form->addRow(tr("Writes"), m_sizeNote);
     m_caption->setChecked(true);
     form->addRow(QString(), m_caption);
     form->addRow(QString(), m_transparent);
@@ -86,7 +90,36 @@ ExportDialog::ExportDialog(const QString& suggestedFile, QWidget* parent)
         updateEnabled();
     });
     connect(m_file, &QLineEdit::textChanged, this, &ExportDialog::updateEnabled);
+    connect(m_width, &QDoubleSpinBox::valueChanged, this, &ExportDialog::updateSize);
+    connect(m_widthPx, &QSpinBox::valueChanged, this, &ExportDialog::updateSize);
+    connect(m_heightPx, &QSpinBox::valueChanged, this, &ExportDialog::updateSize);
+    connect(m_dpi, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSize);
+    connect(m_caption, &QCheckBox::toggled, this, &ExportDialog::updateSize);
     updateEnabled();
+}
+
+void ExportDialog::setMeasure(std::function<FigureSize(const FigureSpec&)> measure)
+{
+    m_measure = std::move(measure);
+    updateSize();
+}
+
+QString ExportDialog::sizeText() const { return m_sizeNote->text(); }
+
+void ExportDialog::updateSize()
+{
+    // The greyed pixel fields said 1600 x 1000 where 7 in at 300 dpi writes 2100 x 1660: they show
+    // what will be written, and a line says it in the format's units.
+    if (!m_measure)
+        return;
+    const FigureSpec s = spec();
+    const FigureSize z = m_measure(s);
+    if (m_size->currentData().toDouble() >= 0) {
+        const QSignalBlocker a(m_widthPx), b(m_heightPx);
+        m_widthPx->setValue(z.widthPx);
+        m_heightPx->setValue(z.heightPx);
+    }
+    m_sizeNote->setText(QString::fromStdString(figureSizeText(z, s.format, s.dpi)));
 }
 
 void ExportDialog::setFile(const QString& file) { m_file->setText(file); }
@@ -99,6 +132,7 @@ void ExportDialog::updateEnabled()
     m_heightPx->setEnabled(mode < 0);
     const bool raster = formatFromPath(m_file->text().toStdString()).value_or(FigureSpec::Format::Png) == FigureSpec::Format::Png;
     m_dpi->setEnabled(raster);
+    updateSize();
 }
 
 FigureSpec ExportDialog::spec() const

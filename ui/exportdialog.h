@@ -4,7 +4,10 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QCheckBox;
+class QLabel;
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
@@ -22,9 +25,17 @@ public:
     /// The output part of a FigureSpec (format, file, size, options); the caller adds the analysis.
     FigureSpec spec() const;
     void setFile(const QString& file);
+    /// How big the figure the dialog describes would be (its height follows from its content): the
+    /// dialog shows it, in the pixel fields (greyed) and in words, as the choices change.
+    void setMeasure(std::function<FigureSize(const FigureSpec&)> measure);
+    /// The size now shown in words, for tests.
+    QString sizeText() const;
 
 private:
     void updateEnabled();
+    void updateSize();
+    std::function<FigureSize(const FigureSpec&)> m_measure;
+    QLabel* m_sizeNote;
 
     QLineEdit* m_file;
     QComboBox* m_size;

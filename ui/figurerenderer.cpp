@@ -117,6 +117,13 @@ QImage renderFigureImage(const Report& report, const FigureSpec& spec)
     return image;
 }
 
+FigureSize figureSize(const Report& report, const FigureSpec& spec)
+{
+    if (report.results.empty())
+        return {};
+    return FigureLayout(report, spec).size();
+}
+
 RenderResult renderFigure(const Report& report, const FigureSpec& spec)
 {
     RenderResult r;
@@ -142,6 +149,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
     case FigureSpec::Format::Png: {
         QImage image = [&] {
             FigureLayout layout(report, spec, measured);
+            r.size = layout.size();
             QImage i(layout.size().widthPx, layout.size().heightPx, QImage::Format_ARGB32_Premultiplied);
             i.fill(Qt::transparent);
             QPainter p(&i);
@@ -190,6 +198,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
             return r;
         }
         r.pixelSize = svg.size();
+        r.size = layout.size();
         break;
     }
     case FigureSpec::Format::Pdf: {
@@ -211,6 +220,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         layout.paint(p, QRectF(0, 0, pdf.width(), pdf.width() * layout.logicalHeight() / layout.logicalWidth()));
         p.end();
         r.pixelSize = QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight())));
+        r.size = layout.size();
         break;
     }
     }

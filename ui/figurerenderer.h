@@ -13,7 +13,11 @@ struct RenderResult {
     bool ok = false;
     QString error; ///< names the file and the reason
     QSize pixelSize; ///< PNG pixels; SVG/PDF: the layout size in points at 96 per inch
+    FigureSize size {}; ///< the page: inches, and pixels at the spec's dpi
 };
+
+/// The page size `spec` gives for `report` (the layout's height follows from its content).
+FigureSize figureSize(const Report& report, const FigureSpec& spec);
 
 /// Draws the figure `spec` describes from `report` (whose results are the spec's devices, in order)
 /// and writes spec.file atomically, with its provenance: a caption line (unless turned off), and

@@ -63,6 +63,17 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& s)
     return std::nullopt;
 }
 
+std::string figureSizeText(const FigureSize& z, FigureSpec::Format format, double dpi)
+{
+    char buf[128];
+    if (format == FigureSpec::Format::Png)
+        std::snprintf(buf, sizeof buf, "%dx%d px, %g dpi, %.2f x %.2f in", z.widthPx, z.heightPx, dpi, z.widthIn, z.heightIn);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f x %.2f in, %ld x %ld pt", z.widthIn, z.heightIn, std::lround(z.widthIn * 72),
+            std::lround(z.heightIn * 72));
+    return buf;
+}
+
 std::string_view formatName(FigureSpec::Format f)
 {
     switch (f) {

@@ -51,6 +51,11 @@ struct FigureSize {
 };
 FigureSize resolveSize(const FigureSpec& spec, int charts, double belowChartsIn = -1);
 
+/// What a figure of this size is, in the units its format has: a PNG in pixels and dots per inch
+/// ("2100x1544 px, 300 dpi, 7.00 x 5.15 in"), SVG and PDF in inches and printer's points
+/// ("7.00 x 5.15 in, 504 x 371 pt"). The CLI's report and the export dialog say the same.
+std::string figureSizeText(const FigureSize& size, FigureSpec::Format format, double dpi);
+
 /// Grid columns for `charts` charts on screen: 1, 2 (up to 4 charts) or 3.
 int gridColumns(int charts);
 /// Grid columns for a figure `widthIn` inches wide: as on screen, but never a cell under 3.2 in,

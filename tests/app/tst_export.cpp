@@ -69,7 +69,7 @@ private slots:
         // 7 in = 2100 px wide; the chart 0.62 x 7 in = 1302 px high, then the legend and the caption
         // as tall as their text at 7.5 pt or more (the laid-out page: 1544 px; the legend's rows are
         // 1.25 lines, as on screen, since both flow one way: legendflow.h).
-        QVERIFY2(r.out.find("2100x1544 px, 300 dpi") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("2100x1544 px, 300 dpi, 7.00 x 5.15 in") != std::string::npos, r.out.c_str());
         const QImage image(path("fig.png"));
         QCOMPARE(image.size(), QSize(2100, 1544));
         QCOMPARE(std::lround(image.dotsPerMeterX() * 0.0254), 300L);
@@ -184,6 +184,11 @@ private slots:
         QVERIFY(pdf.contains("roofline-explorer figure")); // XMP metadata: the sidecar document
         // MediaBox in points: 3.5 in = 252 pt wide.
         QVERIFY2(pdf.contains("/MediaBox [0 0 252"), pdf.left(0).constData());
+        // The report says the page in inches and points, as a page is measured (it said "336x362 px
+        // at 96 per inch").
+        QVERIFY2(r.out.find("(pdf, 3.50 x ") != std::string::npos && r.out.find(" in, 252 x ") != std::string::npos
+                && r.out.find(" pt)") != std::string::npos,
+            r.out.c_str());
     }
 
     void gridOfFourIsNotOverlay()

@@ -5,6 +5,7 @@
 #include "controlpanel.h"
 #include "explain.h"
 #include "exportdialog.h"
+#include "figurerenderer.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "guitestutils.h"
@@ -380,6 +381,25 @@ private slots:
         d.setFile(path("noext"));
         QCOMPARE(d.spec().format, FigureSpec::Format::Png);
         QVERIFY(QString::fromStdString(d.spec().file).endsWith(QStringLiteral(".png")));
+        // The size it will write, measured on the figure: 7 in at 300 dpi is 2100 px wide and as tall
+        // as the layout makes it, in the greyed pixel fields and in words; a PDF in inches and points.
+        const Report report = *analyzeConfig(Config {}, { rfx::test::shippedDevice("rtx-2060-super") }).report;
+        d.setMeasure([&](const FigureSpec& spec) {
+            FigureSpec full = spec;
+            full.devices = { "rtx-2060-super" };
+            return figureSize(report, full);
+        });
+        FigureSpec full = d.spec();
+        full.devices = { "rtx-2060-super" };
+        const FigureSize z = figureSize(report, full);
+        QCOMPARE(z.widthPx, 2100);
+        QVERIFY(z.heightPx > 1000);
+        QVERIFY2(d.sizeText() == QStringLiteral("2100x%1 px, 300 dpi, 7.00 x %2 in").arg(z.heightPx).arg(z.heightIn, 0, 'f', 2),
+            qPrintable(d.sizeText()));
+        const auto spins = d.findChildren<QSpinBox*>();
+        QVERIFY(std::any_of(spins.begin(), spins.end(), [&](QSpinBox* b) { return b->value() == z.heightPx; }));
+        d.setFile(path("fig.pdf"));
+        QVERIFY2(d.sizeText().startsWith(QStringLiteral("7.00 x ")) && d.sizeText().contains(QStringLiteral(" in, 504 x ")), qPrintable(d.sizeText()));
     }
 };
 
