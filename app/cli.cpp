@@ -16,71 +16,147 @@ namespace rfx {
 
 namespace {
 
-struct Registered {
-    std::string name;
-    CliCommand command;
-    std::string usage;
-    std::string description;
-};
-std::vector<Registered>& registry()
+constexpr const char* kCommonOptions = "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
+                                       "  --help                     this command's help\n";
+
+int runMeasureEither(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
-    static std::vector<Registered> commands;
+    std::vector<std::string> rest = args;
+    if (const auto it = std::find(rest.begin(), rest.end(), "--network"); it != rest.end()) {
+        rest.erase(it);
+        return runMeasureNetwork(rest, out, err, exeDir);
+    }
+    return runMeasure(args, out, err);
+}
+
+int runNetworksCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path&)
+{
+    return runNetworks(args, out, err);
+}
+
+std::vector<CliCommandSpec>& registry()
+{
+    // The built-in commands; registerCliCommand() adds the rest (export, reproduce).
+    static std::vector<CliCommandSpec> commands {
+        { "analyze", runAnalyze,
+            { "analyze [configuration options] [--calibration CAL.json]", "        [--format table|json|csv|markdown|latex]" },
+            "per-layer FLOPs, bytes, intensity, bound and time per device",
+            "  --calibration CAL.json     add each row's calibrated time (a file from 'calibrate')\n"
+            "  --format FORMAT            table (default), json, csv, markdown or latex\n",
+            true },
+        { "devices", runDevices, { "devices [--format table|json]" }, "list the device library (shipped and user devices)",
+            "  --format FORMAT            table (default) or json\n" },
+        { "networks", runNetworksCommand, { "networks [--model FILE]... [--format table|json] [--format-help]" },
+            "list the built-in networks; --model FILE: describe a model file (its inputs, what binds them, counts, "
+            "operators); --format-help: the custom network format",
+            "  --model FILE               describe this model file (ONNX or JSON); repeatable\n"
+            "  --format FORMAT            table (default) or json\n"
+            "  --format-help              the custom network file format\n" },
+        { "tune", runTune,
+            { "tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]",
+                "     [configuration options] [--format table|json|csv]" },
+            "sweep batch, GPU count and clock; Pareto front of time against energy and the configurations with "
+            "least time, energy and energy x delay",
+            "  --objective time|energy|edp  what to minimise (default time)\n"
+            "  --batch A..B, --gpus A..B, --clock A..B  the ranges to sweep\n"
+            "  --format FORMAT            table (default), json or csv\n",
+            true },
+        { "compare", runCompare,
+            { "compare MEASUREMENTS [configuration options] [--calibration CAL.json] [--format table|csv]" },
+            "measured layer times (plain CSV, ncu --csv, PyTorch trace) against the model's bounds on the first "
+            "--device: efficiency, error, what did not map; --calibration: the calibrated prediction and its error, "
+            "per layer and in total (fit on one configuration, check on another)",
+            "  --calibration CAL.json     also the calibrated prediction and its error\n"
+            "  --format FORMAT            table (default) or csv\n",
+            true },
+        { "calibrate", runCalibrate, { "calibrate MEASUREMENTS --device ID [configuration options] --output CAL.json|-" },
+            "fit how far this machine's kernels fall below the roofline (measured = overhead + bound / efficiency, "
+            "per operator class and bound side) from a measurement file of the configured network on --device; "
+            "write it as a calibration file. analyze --calibration adds calibrated_time_s",
+            "  --output CAL.json|-        where to write the calibration (- for standard output)\n",
+            true },
+        { "measure", runMeasureEither,
+            { "measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]",
+                "measure --network [configuration options] [--quick|--full] [--output FILE|-]" },
+            "micro-benchmark this machine's CPU (FMA peak per precision, cache and DRAM bandwidth) and write a device "
+            "file to the user device folder; --network: run every row of the configured network on this CPU with "
+            "oneDNN (best, median, spread, reorders), write the measurement CSV and hold it against this machine's "
+            "roofline (its ceilings measured first)",
+            "  --quick                    a short run (seconds); --full: more repeats\n"
+            "  --tdp-w W                  the CPU's power, for the energy model\n"
+            "  --id ID, --name NAME       the device file's id and display name\n"
+            "  --network                  measure the configured network's rows instead of the ceilings\n"
+            "  --output FILE|-            where to write (default: the user device folder; - for standard output)\n",
+            true },
+    };
     return commands;
+}
+
+// A command's usage lines: each "roofline-cli LINE", a line that starts with a space continuing the
+// one before it, under its arguments.
+std::string usageLines(const CliCommandSpec& c, bool first)
+{
+    std::string u;
+    for (const std::string& line : c.usage) {
+        const bool continued = line.starts_with(" ");
+        const std::string lead = first ? "usage: " : "       ";
+        first = false;
+        if (continued)
+            u += lead + std::string(std::string("roofline-cli ").size() + c.name.size() + 1, ' ') + line.substr(line.find_first_not_of(' ')) + "\n";
+        else
+            u += lead + "roofline-cli " + line + "\n";
+    }
+    return u;
 }
 
 std::string usage()
 {
-    std::string u = "usage: roofline-cli analyze [configuration options] [--calibration CAL.json]\n"
-                    "                            [--format table|json|csv|markdown|latex]\n"
-                    "       roofline-cli devices [--format table|json]\n"
-                    "       roofline-cli networks [--model FILE]... [--format table|json] [--format-help]\n"
-                    "       roofline-cli tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]\n"
-                    "                         [configuration options] [--format table|json|csv]\n"
-                    "       roofline-cli compare MEASUREMENTS [configuration options] [--calibration CAL.json]\n"
-                    "                            [--format table|csv]\n"
-                    "       roofline-cli calibrate MEASUREMENTS --device ID [configuration options] --output CAL.json|-\n"
-                    "       roofline-cli measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]\n"
-                    "       roofline-cli measure --network [configuration options] [--quick|--full] [--output FILE|-]\n";
-    for (const Registered& r : registry())
-        u += "       roofline-cli " + r.usage + "\n";
-    return u + "       roofline-cli --help | --version\n";
+    std::string u;
+    for (const CliCommandSpec& c : registry())
+        u += usageLines(c, u.empty());
+    return u + "       roofline-cli COMMAND --help | --help | --version\n";
+}
+
+// A paragraph broken at spaces to lines of at most `width` characters, each after `indent`.
+std::string wrap(const std::string& text, size_t indent, size_t width, bool indentFirst)
+{
+    std::string out, line;
+    auto flush = [&](bool first) {
+        out += (first && !indentFirst ? std::string() : std::string(indent, ' ')) + line + "\n";
+        line.clear();
+    };
+    bool first = true;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            flush(first);
+            first = false;
+        }
+        line += (line.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    if (!line.empty())
+        flush(first);
+    return out;
 }
 
 void printHelp(std::ostream& out)
 {
-    out << "roofline-cli " << kVersion
-        << ": roofline cost analysis of a convolutional network on GPUs and CPUs.\n\n"
-        << usage()
-        << "\nCommands:\n"
-           "  analyze                    per-layer FLOPs, bytes, intensity, bound and time per device\n"
-           "  devices                    list the device library (shipped and user devices)\n"
-           "  networks                   list the built-in networks; --model FILE: describe a model file (its\n"
-           "                             inputs, what binds them, counts, operators); --format-help: the custom\n"
-           "                             network format\n"
-           "  tune                       sweep batch, GPU count and clock; Pareto front of time against energy\n"
-           "                             and the configurations with least time, energy and energy x delay\n"
-           "  compare                    measured layer times (plain CSV, ncu --csv, PyTorch trace) against the\n"
-           "                             model's bounds on the first --device: efficiency, error, what did not map;\n"
-           "                             --calibration: the calibrated prediction and its error, per layer and in\n"
-           "                             total (fit on one configuration, check on another)\n"
-           "  calibrate                  fit how far this machine's kernels fall below the roofline (measured =\n"
-           "                             overhead + bound / efficiency, per operator class and bound side) from a\n"
-           "                             measurement file of the configured network on --device; write it as a\n"
-           "                             calibration file. analyze --calibration adds calibrated_time_s\n"
-           "  measure                    micro-benchmark this machine's CPU (FMA peak per precision, cache and\n"
-           "                             DRAM bandwidth) and write a device file to the user device folder;\n"
-           "                             --network: run every row of the configured network on this CPU with\n"
-           "                             oneDNN (best, median, spread, reorders), write the measurement CSV and\n"
-           "                             hold it against this machine's roofline (its ceilings measured first)\n";
-    for (const Registered& r : registry())
-        out << "  " << r.name << std::string(r.name.size() < 27 ? 27 - r.name.size() : 1, ' ') << r.description << "\n";
-    out << "\nConfiguration options (analyze, export):\n"
-        << configOptionsHelp()
-        << (registry().empty() ? "" : "\nExport options (export):\n" + exportOptionsHelp())
+    out << "roofline-cli " << kVersion << ": roofline cost analysis of a convolutional network on GPUs and CPUs.\n\n"
+        << usage() << "\nCommands (roofline-cli COMMAND --help for one command's options):\n";
+    for (const CliCommandSpec& c : registry())
+        out << "  " << c.name << std::string(c.name.size() < 27 ? 27 - c.name.size() : 1, ' ') << wrap(c.summary, 29, 72, false);
+    const bool anyExport = std::any_of(registry().begin(), registry().end(), [](const CliCommandSpec& c) { return c.exportOptions; });
+    out << "\nConfiguration options (analyze, tune, compare, calibrate, measure --network, export):\n"
+        << configOptionsHelp() << (anyExport ? "\nExport options (export):\n" + exportOptionsHelp() : std::string())
         << "\nOther options:\n"
            "  --format FORMAT            table, json, csv, markdown or latex (default table; devices: table|json)\n"
-           "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
-           "  --help, --version\n"
+        << kCommonOptions
+        << "  --version\n"
            "\nUser devices in "
         << userDeviceDir().string()
         << " override shipped ones by id.\n"
@@ -88,12 +164,36 @@ void printHelp(std::ostream& out)
            "Exit status: 0 success, 2 bad usage or impossible configuration, 1 other failure.\n";
 }
 
+// One command's help: its usage lines, what it does, its options (and the shared ones it takes).
+void printCommandHelp(std::ostream& out, const CliCommandSpec& c)
+{
+    out << usageLines(c, true) << "\n" << wrap(c.summary, 0, 100, false);
+    out << "\nOptions:\n" << c.options << kCommonOptions;
+    if (c.exportOptions)
+        out << "\nExport options:\n" << exportOptionsHelp();
+    if (c.configOptions)
+        out << "\nConfiguration options:\n" << configOptionsHelp();
+    out << "\nExit status: 0 success, 2 bad usage or impossible configuration, 1 other failure.\n";
+}
+
+const CliCommandSpec* findCommand(const std::string& name)
+{
+    for (const CliCommandSpec& c : registry())
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
 } // namespace
 
-void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
-    const std::string& description)
+void registerCliCommand(CliCommandSpec spec)
 {
-    registry().push_back({ name, command, usageLine, description });
+    for (CliCommandSpec& c : registry())
+        if (c.name == spec.name) {
+            c = std::move(spec);
+            return;
+        }
+    registry().push_back(std::move(spec));
 }
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
@@ -104,6 +204,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     const std::string& command = args.front();
     if (command == "--help" || command == "-h" || command == "help") {
+        // "roofline-cli help CMD": that command's help.
+        if (args.size() > 1)
+            if (const CliCommandSpec* c = findCommand(args[1])) {
+                printCommandHelp(out, *c);
+                return ExitOk;
+            }
         printHelp(out);
         return ExitOk;
     }
@@ -112,34 +218,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return ExitOk;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    const CliCommandSpec* c = findCommand(command);
+    if (!c)
+        return usageError(err, "unknown command '" + command + "'");
     if (std::find(rest.begin(), rest.end(), "--help") != rest.end() || std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
-        printHelp(out);
+        printCommandHelp(out, *c);
         return ExitOk;
     }
-    if (command == "analyze")
-        return runAnalyze(rest, out, err, exeDir);
-    if (command == "devices")
-        return runDevices(rest, out, err, exeDir);
-    if (command == "networks")
-        return runNetworks(rest, out, err);
-    if (command == "tune")
-        return runTune(rest, out, err, exeDir);
-    if (command == "compare")
-        return runCompare(rest, out, err, exeDir);
-    if (command == "calibrate")
-        return runCalibrate(rest, out, err, exeDir);
-    if (command == "measure") {
-        std::vector<std::string> measureArgs = rest;
-        if (const auto it = std::find(measureArgs.begin(), measureArgs.end(), "--network"); it != measureArgs.end()) {
-            measureArgs.erase(it);
-            return runMeasureNetwork(measureArgs, out, err, exeDir);
-        }
-        return runMeasure(rest, out, err);
-    }
-    for (const Registered& r : registry())
-        if (r.name == command)
-            return r.command(rest, out, err, exeDir);
-    return usageError(err, "unknown command '" + command + "'");
+    return c->run(rest, out, err, exeDir);
 }
 
 int usageError(std::ostream& err, const std::string& message)

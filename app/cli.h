@@ -18,11 +18,22 @@ enum ExitCode { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
     const std::filesystem::path& executableDir);
 
-/// A command added by another library (export and reproduce need Qt; the rest of the tool does not).
 using CliCommand = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
     const std::filesystem::path& executableDir);
-void registerCliCommand(const std::string& name, CliCommand command, const std::string& usageLine,
-    const std::string& description);
+
+/// One subcommand, as the usage, the help and `roofline-cli NAME --help` show it. Adding a command
+/// is one entry: the built-in ones are listed in cli.cpp; another library adds its own (export and
+/// reproduce need Qt, the rest of the tool does not).
+struct CliCommandSpec {
+    std::string name;
+    CliCommand run = nullptr;
+    std::vector<std::string> usage; ///< each a line after "roofline-cli "
+    std::string summary; ///< one paragraph: what it does (wrapped by the help)
+    std::string options; ///< its own options, formatted as the help shows them ("  --x    what\n")
+    bool configOptions = false; ///< also takes the configuration options (core/io/options.h)
+    bool exportOptions = false; ///< also takes the export options (core/io/figure.h)
+};
+void registerCliCommand(CliCommandSpec spec);
 
 /// Says what was wrong, then the usage; returns ExitUsage.
 int usageError(std::ostream& err, const std::string& message);

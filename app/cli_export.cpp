@@ -30,7 +30,9 @@ namespace {
 void quietHandler(QtMsgType type, const QMessageLogContext&, const QString& message)
 {
     // Qt's notes about the runtime directory mean nothing to a command-line user; real warnings pass.
-    if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:")))
+    // The offscreen platform's note that it ignores size hints is the same kind of noise.
+    if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:"))
+        || message.contains(QLatin1String("propagateSizeHints")))
         return;
     std::fprintf(stderr, "%s\n", qPrintable(message));
 }
@@ -118,12 +120,15 @@ int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::os
 
 void registerExportCommands()
 {
-    registerCliCommand("export", runExport,
-        "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay] "
-        "[configuration options]",
-        "draw the roofline figure as PNG, SVG or PDF, with its provenance");
-    registerCliCommand("reproduce", runReproduce, "reproduce FIGURE.json [--output FILE]",
-        "draw a figure again from its sidecar .json");
+    registerCliCommand({ "export", runExport,
+        { "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay]",
+            "       [configuration options]" },
+        "draw the roofline figure as PNG, SVG or PDF, with its provenance (a caption, metadata, and with "
+        "--sidecar a .json that reproduces it); the size is said in the format's units",
+        "", true, true });
+    registerCliCommand({ "reproduce", runReproduce, { "reproduce FIGURE.json [--output FILE]" },
+        "draw a figure again from its sidecar .json",
+        "  --output FILE              where to write (default: the file the sidecar names, beside it)\n" });
 }
 
 } // namespace rfx

@@ -528,8 +528,23 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(contains(r.out, "--downsample maxpool|strided"));
         QVERIFY(contains(r.out, "Exit status"));
+        // Each command its own help (it printed all 106 lines): its usage, what it does, its options
+        // and the shared ones it takes, nothing of the other commands.
         r = cli({ "analyze", "--help" });
         QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.starts_with("usage: roofline-cli analyze [configuration options]"), r.out.c_str());
+        QVERIFY(contains(r.out, "--calibration CAL.json"));
+        QVERIFY(contains(r.out, "Configuration options:\n"));
+        QVERIFY(!contains(r.out, "roofline-cli tune"));
+        r = cli({ "devices", "--help" });
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.starts_with("usage: roofline-cli devices [--format table|json]"));
+        QVERIFY(!contains(r.out, "--image N"));
+        QVERIFY(std::count(r.out.begin(), r.out.end(), '\n') < 15);
+        QCOMPARE(cli({ "help", "devices" }).out, r.out);
+        r = cli({ "measure", "--network", "--help" });
+        QVERIFY(contains(r.out, "roofline-cli measure --network"));
+        QVERIFY(contains(r.out, "--tdp-w W"));
         r = cli({ "--version" });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.starts_with("roofline-cli 0."));

@@ -174,6 +174,18 @@ private slots:
         QVERIFY(colours(render(compact)) >= 2);
     }
 
+    // export --help: export's usage and options, not the whole tool's (it printed all 106 lines).
+    void exportHasItsOwnHelp()
+    {
+        const Run r = cli({ "export", "--help" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.starts_with("usage: roofline-cli export (--png|--svg|--pdf) FILE"), r.out.c_str());
+        QVERIFY(r.out.find("--width-px W --height-px H") != std::string::npos);
+        QVERIFY(r.out.find("--image N") != std::string::npos); // it draws a configuration: those options too
+        QVERIFY(r.out.find("roofline-cli tune") == std::string::npos);
+        QVERIFY(r.out.find("roofline-cli reproduce") == std::string::npos);
+    }
+
     void pdfPageSizeAndMetadata()
     {
         const Run r = cli({ "export", "--pdf", path("fig.pdf").toStdString(), "--width-in", "3.5" });
