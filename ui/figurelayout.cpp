@@ -39,7 +39,9 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     // Titles 11.5 to 14 px, so that the smallest text (0.9 of it, rounded) is 10 px = 7.5 pt or more.
     m_fontPx = std::clamp(m_width / 50, 11.5, 14.0);
     m_title = qs(reportTitle(report));
-    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report))) : QString();
+    // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
+    // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
+    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
     if (!m_caption.isEmpty()) {
         QTextDocument doc;
         doc.setDefaultFont(smallFont());

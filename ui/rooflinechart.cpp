@@ -199,7 +199,7 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridgeLabel->setZValue(20);
         s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
-        QList<QAbstractSeries*> all { s->roof, s->vectorRoof, s->ridge };
+        QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
         for (int v = 0; v < 2; ++v) {
             s->levelRoofs[size_t(v)] = new QLineSeries;
             auto* p = new QScatterSeries;
@@ -221,6 +221,7 @@ void RooflineChart::ensureSeries(size_t count)
                     [this, slot, b, k](const QPointF& pt) { onClicked(pt, slot, b * kBuckets + k); });
             }
         }
+        all.append(s->ridge); // after the points: the ring stays visible over them (it is hollow)
         for (QAbstractSeries* a : all) {
             m_chart->addSeries(a);
             a->attachAxis(m_x);

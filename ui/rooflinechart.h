@@ -212,6 +212,8 @@ private:
     double yLabelWidth() const;
     class ChartLegend* m_legend = nullptr;
     void applyMinimum();
+    mutable QString m_minimumKey; ///< what minimumSizeHint() was measured for
+    mutable QSize m_minimum;
     class QGraphicsSimpleTextItem* m_xTitle = nullptr;
     class QGraphicsSimpleTextItem* m_yTitle = nullptr;
     void applyAxisRanges();

@@ -260,12 +260,21 @@ QSize RooflineChart::minimumSizeHint() const
         return QSize(1, 1); // a figure's cell decides the size
     // A plot of 14 x 8 lines of tick type, and around it: the title (two lines), the x labels and
     // title, the y labels ("0.001") and title, the legend (at the width this gives), margins.
+    // Asked on every slider step (applyMinimum): measured again only when what it depends on changed.
+    const std::vector<LegendEntry> entries = legendItems();
+    const double yLabels = yLabelWidth();
+    QString key = m_chart->title() + QLatin1Char('|') + m_x->labelsFont().toString() + m_x->titleFont().toString()
+        + m_chart->titleFont().toString() + m_chart->legend()->font().toString() + QString::number(yLabels);
+    for (const LegendEntry& e : entries)
+        key += QLatin1Char('|') + e.text;
+    if (key == m_minimumKey)
+        return m_minimum;
     const QFontMetricsF ticks(m_x->labelsFont()), titles(m_x->titleFont()), title(m_chart->titleFont());
     const double line = ticks.height();
     const double plotW = 14 * line, plotH = 5 * line;
-    const double left = 4 + titles.height() + 6 + yLabelWidth() + 6;
+    const double left = 4 + titles.height() + 6 + yLabels + 6;
     const double w = plotW + left + 4 + ticks.horizontalAdvance(QStringLiteral("10000")) / 2;
-    const double legend = legendHeight(legendItems(), m_chart->legend()->font(), std::round(QFontMetricsF(m_chart->legend()->font()).height() * 0.7), w - 8);
+    const double legend = legendHeight(entries, m_chart->legend()->font(), std::round(QFontMetricsF(m_chart->legend()->font()).height() * 0.7), w - 8);
     // The title's lines as now shown (a name over its figures, a note in small type).
     QTextDocument doc;
     doc.setDocumentMargin(0);
@@ -274,13 +283,15 @@ QSize RooflineChart::minimumSizeHint() const
     doc.setHtml(m_chart->title());
     const double titleHeight = std::max(title.height(), doc.size().height());
     const double h = plotH + titleHeight + 8 + ticks.height() * 2 + 4 + 4 + titles.height() + 2 + legend + 12;
-    return QSize(int(std::ceil(w)), int(std::ceil(h)));
+    m_minimumKey = key;
+    m_minimum = QSize(int(std::ceil(w)), int(std::ceil(h)));
+    return m_minimum;
 }
 
 void RooflineChart::placeRidgeLabels(std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines)
 {
     const QRectF plot = m_chart->plotArea();
-    const QFont font = m_print ? m_x->labelsFont() : m_x->labelsFont();
+    const QFont font = m_x->labelsFont();
     const QColor color = m_print ? QColor(0x11, 0x11, 0x11) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
     for (size_t slot = 0; slot < m_series.size(); ++slot) {
         DeviceSeries* s = m_series[slot];
