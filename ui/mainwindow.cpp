@@ -151,6 +151,10 @@ QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWid
 
 void MainWindow::connectParts()
 {
+    // A message and the analysis line never drawn over each other: QStatusBar hides its normal widgets
+    // only if they are visible when the message comes, and a presentation-mode switch (the type
+    // changing under the status bar) left both drawn. The line steps aside for every message.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) { m_status->setVisible(message.isEmpty()); });
     // The sweep costs milliseconds: it runs only while the view is shown.
     connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateEnergy(); });
     connect(m_energy, &EnergyView::clockRequested, this, [this](int percent) {

@@ -213,6 +213,10 @@ private:
     class ChartLegend* m_legend = nullptr;
     void applyMinimum();
     mutable QString m_minimumKey; ///< what minimumSizeHint() was measured for
+    mutable std::array<double, 4> m_yLabelKey {}; ///< y range, base and style yLabelWidth() measured
+    mutable QFont m_yLabelFont;
+    mutable double m_yLabelWidth = 0;
+    QString m_axisTitlesKey; ///< plot, unit and type fitAxisTitles() last placed the titles for
     mutable QSize m_minimum;
     class QGraphicsSimpleTextItem* m_xTitle = nullptr;
     class QGraphicsSimpleTextItem* m_yTitle = nullptr;

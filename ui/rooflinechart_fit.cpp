@@ -16,6 +16,7 @@
 #include <QScatterSeries>
 #include <QTextDocument>
 
+#include <array>
 #include <cmath>
 
 namespace rfx {
@@ -142,6 +143,14 @@ void RooflineChart::fitAxisTitles()
     // longer than its axis: "TF..."), placed outside the tick labels that updateFrame() made room for.
     const QRectF plot = m_chart->plotArea();
     const QString unit = axisUnit();
+    // Called on every step (the unit may change with the bits): nothing to do unless the plot, the
+    // unit, the type or the colour changed.
+    const QString key = QStringLiteral("%1 %2 %3 %4 %5 ").arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height()).arg(unit)
+        + m_x->titleFont().toString() + m_x->labelsFont().toString() + QString::number(m_x->titleBrush().color().rgba())
+        + QString::number(yLabelWidth()) + (axisTitlesShown() ? QLatin1Char('1') : QLatin1Char('0'));
+    if (key == m_axisTitlesKey)
+        return;
+    m_axisTitlesKey = key;
     const QString x = firstThatFits({ tr("Arithmetic intensity (FLOP/byte)"), tr("Intensity (FLOP/byte)"), tr("FLOP/byte"), tr("FLOP/B") },
         QFontMetricsF(m_x->titleFont()), plot.width() - 12);
     const QString y = firstThatFits({ tr("Performance (%1)").arg(unit), unit }, QFontMetricsF(m_y->titleFont()), plot.height() - 12);
@@ -174,7 +183,13 @@ void RooflineChart::fitAxisTitles()
 
 double RooflineChart::yLabelWidth() const
 {
-    // The widest y tick label the axis range can show (plain or as a power of ten).
+    // The widest y tick label the axis range can show (plain or as a power of ten). Asked several
+    // times a step: measured again only when the range, base, type or style changed.
+    const std::array<double, 4> key { m_y->min(), m_y->max(), m_y->base(), m_powerTicks ? 1.0 : 0.0 };
+    if (key == m_yLabelKey && m_x->labelsFont() == m_yLabelFont)
+        return m_yLabelWidth;
+    m_yLabelKey = key;
+    m_yLabelFont = m_x->labelsFont();
     const QFontMetricsF fm(m_x->labelsFont());
     double widest = 0;
     const int lo = int(std::floor(std::log10(std::max(m_y->min(), 1e-30)) - 1e-9)), hi = int(std::ceil(std::log10(std::max(m_y->max(), 1e-30)) + 1e-9));
@@ -185,7 +200,8 @@ double RooflineChart::yLabelWidth() const
     }
     if (m_y->base() != 10 && m_y->base() != 100) // zoomed: powers of two, as "%g"
         widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", m_y->max())));
-    return std::ceil(widest);
+    m_yLabelWidth = std::ceil(widest);
+    return m_yLabelWidth;
 }
 
 QMargins RooflineChart::frameMargins() const
@@ -207,11 +223,13 @@ bool RooflineChart::axisTitlesShown() const
 {
     // A chart given less than its minimum (a figure cell squeezed below any readable size) keeps its
     // plot and tick labels and drops the axis titles first; the caption still says the units.
+    if (!m_print)
+        return true; // on screen the chart has its minimum size
     const QSizeF size = m_chart->size();
     const QFontMetricsF ticks(m_x->labelsFont()), titles(m_x->titleFont());
     const double spareH = size.height() - 2 * titles.height() - 2 * ticks.height() - 5 * ticks.height() - 24;
     const double spareW = size.width() - titles.height() - yLabelWidth() - 14 * ticks.height() - 24;
-    return !m_print || (spareH >= 0 && spareW >= 0);
+    return spareH >= 0 && spareW >= 0;
 }
 
 void RooflineChart::updateFrame()
