@@ -79,6 +79,20 @@ bool ChartRoom::eventFilter(QObject* watched, QEvent* event)
     return QObject::eventFilter(watched, event);
 }
 
+void ChartRoom::giveBack()
+{
+    m_acting = true;
+    for (const auto& d : m_hidden)
+        if (d)
+            d->show();
+    m_hidden.clear();
+    m_freed = 0;
+    if (m_tableHidden && m_tableAction)
+        m_tableAction->setChecked(true);
+    m_tableHidden = false;
+    m_acting = false;
+}
+
 std::vector<QDockWidget*> ChartRoom::hiddenDocks() const
 {
     std::vector<QDockWidget*> out;

@@ -32,6 +32,9 @@ public:
     void setTableAction(QAction* action);
     /// Checks the room once the layout has settled (coalesced).
     void schedule();
+    /// Shows again what gave way, so that the window's saved layout is the user's own, not this
+    /// size's (called as the window closes: a next start at a larger size had them hidden for good).
+    void giveBack();
     /// The docks now hidden to give the charts room (for tests).
     std::vector<QDockWidget*> hiddenDocks() const;
 

@@ -3,6 +3,8 @@
 // beside it. mainwindow.cpp has the composition and the loop; mainwindow_menus.cpp the menu bar.
 #include "mainwindow.h"
 
+#include "chartroom.h"
+
 #include "algorithmmenu.h"
 #include "calibrationview.h"
 #include "chartarea.h"
@@ -122,8 +124,10 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    if (m_options.screenshot.isEmpty())
+    if (m_options.screenshot.isEmpty()) {
+        m_room->giveBack(); // the layout saved is the user's, not what this size made give way
         saveSettings();
+    }
     event->accept();
 }
 

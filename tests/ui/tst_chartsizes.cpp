@@ -132,6 +132,29 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
     }
 
+    // What gave way at a small size is not saved as the user's layout: closing at 1280 x 720 with the
+    // tour open, the next start (restoring the layout) has the Configuration panel back.
+    void whatGaveWayIsNotSaved()
+    {
+        GuiOptions o = test::freshWindow(kThree);
+        o.overlay = true;
+        o.presentation = true;
+        {
+            MainWindow w(o);
+            QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+            w.showTour();
+            settle();
+            auto* config = w.findChild<QDockWidget*>(QStringLiteral("configurationDock"));
+            QVERIFY(config && config->isHidden());
+            QVERIFY(w.close());
+        }
+        MainWindow again { GuiOptions {} };
+        QVERIFY(test::showAtDesktopSize(again, QSize(1920, 1080)));
+        settle();
+        auto* config = again.findChild<QDockWidget*>(QStringLiteral("configurationDock"));
+        QVERIFY(config && !config->isHidden());
+    }
+
     void figureSweep_data()
     {
         QTest::addColumn<double>("widthIn");
