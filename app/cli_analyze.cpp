@@ -22,9 +22,9 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         if (auto code = takeOption(args, i, options, common, "analyze", err))
             return *code;
     }
-    if (common.format != "table" && common.format != "json" && common.format != "csv" && common.format != "markdown"
-        && common.format != "latex")
-        return usageError(err, "--format: expected table, json, csv, markdown or latex, got '" + common.format + "'");
+    const TableFormat* format = tableFormatByName(common.format);
+    if (!format)
+        return usageError(err, "--format: expected " + tableFormatNames() + ", got '" + common.format + "'");
     std::vector<Device> chosen;
     if (auto code = chooseDevices(options, common, exeDir, err, chosen, false))
         return *code;
@@ -38,16 +38,7 @@ int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ost
         return *code;
     for (const Diagnostic& d : outcome.report->diagnostics)
         err << toString(d) << "\n";
-    if (common.format == "json")
-        out << reportToJson(*outcome.report);
-    else if (common.format == "csv")
-        out << reportToCsv(*outcome.report);
-    else if (common.format == "markdown")
-        out << reportToMarkdown(*outcome.report);
-    else if (common.format == "latex")
-        out << reportToLatex(*outcome.report);
-    else
-        out << reportToTable(*outcome.report);
+    out << format->write(*outcome.report);
     return out ? ExitOk : ExitFailure;
 }
 

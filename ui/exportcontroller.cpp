@@ -67,21 +67,17 @@ bool ExportController::exportTable(const QString& path, QString* error)
             *error = tr("nothing to export");
         return false;
     }
-    const QString ext = QFileInfo(path).suffix().toLower();
-    std::string text;
-    if (ext == QLatin1String("csv"))
-        text = reportToCsv(*m_window->report());
-    else if (ext == QLatin1String("json"))
-        text = reportToJson(*m_window->report());
-    else if (ext == QLatin1String("md") || ext == QLatin1String("markdown"))
-        text = reportToMarkdown(*m_window->report());
-    else if (ext == QLatin1String("tex"))
-        text = reportToLatex(*m_window->report());
-    else {
+    // The format by the file's suffix, from the one list the CLI's --format uses too.
+    const TableFormat* format = tableFormatBySuffix(QFileInfo(path).suffix().toStdString());
+    if (!format) {
+        QStringList suffixes;
+        for (const TableFormat& f : tableFormats())
+            suffixes << QStringLiteral(".") + qs(f.suffixes.front());
         if (error)
-            *error = tr("%1: unknown table format; use .csv, .json, .md or .tex").arg(path);
+            *error = tr("%1: unknown table format; use %2").arg(path, suffixes.join(QStringLiteral(", ")));
         return false;
     }
+    const std::string text = format->write(*m_window->report());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text)) < 0 || !file.commit()) {
         if (error)
@@ -95,7 +91,18 @@ void ExportController::exportTableInteractive()
 {
     const QString dir = lastDirectory(QDir::homePath());
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")),
-        tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md);;LaTeX booktabs (*.tex)"));
+        [] {
+            // CSV first (the default file name's), then the others, each with its suffixes.
+            QStringList filters;
+            for (const TableFormat& f : tableFormats()) {
+                QStringList globs;
+                for (const std::string& s : f.suffixes)
+                    globs << QStringLiteral("*.") + QString::fromStdString(s);
+                const QString filter = QStringLiteral("%1 (%2)").arg(QString::fromStdString(f.description), globs.join(QLatin1Char(' ')));
+                f.name == "csv" ? filters.prepend(filter) : filters.append(filter);
+            }
+            return filters.join(QStringLiteral(";;"));
+        }());
     if (path.isEmpty())
         return;
     QString error;

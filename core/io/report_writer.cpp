@@ -1,6 +1,8 @@
 // Reports as text: the terminal table, CSV, Markdown and LaTeX (JSON: report_json.cpp).
 #include "report_writer.h"
 
+#include <cctype>
+
 #include "csv.h"
 
 #include "energy.h"
@@ -81,6 +83,45 @@ std::string reportTitle(const Report& r)
     };
     return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + (c.bitsAsInFile ? std::string("precision as in the file") : std::to_string(c.bits) + "-bit") + ", "
         + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
+}
+
+const std::vector<TableFormat>& tableFormats()
+{
+    static const std::vector<TableFormat> formats {
+        { "table", { "txt" }, "Plain text table", reportToTable },
+        { "json", { "json" }, "JSON", [](const Report& r) { return reportToJson(r); } },
+        { "csv", { "csv" }, "CSV", reportToCsv },
+        { "markdown", { "md", "markdown" }, "Markdown", reportToMarkdown },
+        { "latex", { "tex" }, "LaTeX booktabs", reportToLatex },
+    };
+    return formats;
+}
+
+const TableFormat* tableFormatByName(std::string_view name)
+{
+    for (const TableFormat& f : tableFormats())
+        if (f.name == name)
+            return &f;
+    return nullptr;
+}
+
+const TableFormat* tableFormatBySuffix(std::string_view suffix)
+{
+    std::string lower(suffix);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const TableFormat& f : tableFormats())
+        if (std::find(f.suffixes.begin(), f.suffixes.end(), lower) != f.suffixes.end())
+            return &f;
+    return nullptr;
+}
+
+std::string tableFormatNames()
+{
+    std::string out;
+    const auto& all = tableFormats();
+    for (size_t i = 0; i < all.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+    return out;
 }
 
 std::string networkTotalsLine(const Report& r)

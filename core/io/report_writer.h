@@ -4,6 +4,8 @@
 #include "roofline.h"
 
 #include <string>
+#include <string_view>
+#include <vector>
 #include <vector>
 
 namespace rfx {
@@ -26,6 +28,22 @@ std::string reportToLatex(const Report& report);
 
 /// The configuration as a JSON object string (the "config" member of reportToJson).
 std::string configToJson(const Config& config);
+
+/// The table formats a report is written in, in one place: the CLI's --format, the window's Export
+/// table (by the file's suffix) and their help texts are built from this list. A new format is one
+/// entry.
+struct TableFormat {
+    std::string name; ///< as --format takes it: "table", "json", "csv", "markdown", "latex"
+    std::vector<std::string> suffixes; ///< file suffixes, lower case, the first preferred ("csv"; "md", "markdown")
+    std::string description; ///< for a file dialog's filter: "Markdown"
+    std::string (*write)(const Report&) = nullptr;
+};
+const std::vector<TableFormat>& tableFormats();
+const TableFormat* tableFormatByName(std::string_view name);
+/// By a file's suffix, any case ("Report.MD"); null when no format has it.
+const TableFormat* tableFormatBySuffix(std::string_view suffix);
+/// "table, json, csv, markdown or latex"
+std::string tableFormatNames();
 
 /// The device list as a table (id, name, FP32, FP16, DRAM, memory, TDP) or JSON.
 std::string devicesToTable(const std::vector<Device>& devices);

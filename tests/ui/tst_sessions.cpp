@@ -170,6 +170,9 @@ private slots:
         QTest::newRow("json") << "t.json" << "\"results\"";
         QTest::newRow("markdown") << "t.md" << "| Layer | Op |";
         QTest::newRow("latex") << "t.tex" << "\\toprule";
+        // The plain-text table, as the CLI's default --format table: from the same list of formats.
+        QTest::newRow("text") << "t.txt" << "layer ";
+        QTest::newRow("upper-case suffix") << "T.MD" << "| Layer | Op |";
     }
     void tableExports()
     {
