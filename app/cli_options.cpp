@@ -109,11 +109,7 @@ bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem
 DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& exeDir,
     std::ostream& err)
 {
-    std::vector<std::filesystem::path> dirs { shippedDeviceDir(exeDir) };
-    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
-    if (auto user = userDeviceDir(); !user.empty())
-        dirs.push_back(user);
-    DeviceLibrary lib = loadDeviceLibrary(dirs);
+    DeviceLibrary lib = loadDeviceLibrary(deviceSearchPath(exeDir, extraDirs));
     for (const Diagnostic& d : lib.diagnostics) {
         if (d.severity != Severity::Info)
             err << toString(d) << "\n";

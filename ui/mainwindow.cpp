@@ -398,12 +398,10 @@ void MainWindow::loadPreset(int which)
 // Device files: shipped, --device-dir, the user folder; re-read by File > Reload device files.
 void MainWindow::reloadDevices()
 {
-    std::vector<std::filesystem::path> dirs { shippedDeviceDir(QCoreApplication::applicationDirPath().toStdString()) };
+    std::vector<std::filesystem::path> extra;
     for (const QString& d : m_options.deviceDirs)
-        dirs.emplace_back(d.toStdString());
-    if (auto user = userDeviceDir(); !user.empty())
-        dirs.push_back(user);
-    m_library = loadDeviceLibrary(dirs);
+        extra.emplace_back(d.toStdString());
+    m_library = loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra));
     m_picker->setDevices(m_library.devices);
     m_picker->setChecked(m_deviceIds);
     if (m_report)

@@ -134,4 +134,14 @@ std::filesystem::path userDeviceDir()
 #endif
 }
 
+std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path& executableDir,
+    const std::vector<std::filesystem::path>& extraDirs)
+{
+    std::vector<std::filesystem::path> dirs { shippedDeviceDir(executableDir) };
+    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
+    if (auto user = userDeviceDir(); !user.empty())
+        dirs.push_back(user);
+    return dirs;
+}
+
 } // namespace rfx

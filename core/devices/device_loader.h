@@ -40,4 +40,10 @@ std::filesystem::path shippedDeviceDir(const std::filesystem::path& executableDi
 /// on Windows %APPDATA%\roofline-explorer\devices; on macOS ~/Library/Application Support/...
 std::filesystem::path userDeviceDir();
 
+/// Where devices are looked for, in order (a later folder overrides an earlier one by id): the
+/// shipped folder, then `extraDirs` (--devices-dir), then the user's folder. The CLI and the window
+/// both load from this list.
+std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path& executableDir,
+    const std::vector<std::filesystem::path>& extraDirs = {});
+
 } // namespace rfx

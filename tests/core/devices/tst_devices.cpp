@@ -52,6 +52,25 @@ void writeFile(const QString& path, const std::string& text)
 class TestDevices : public QObject {
     Q_OBJECT
 private slots:
+    // One search path for the CLI and the window: shipped, then --devices-dir folders, then the
+    // user's, so that a user's file overrides a shipped one of the same id.
+    void searchPathOrder()
+    {
+        QTemporaryDir home;
+        const QByteArray oldData = qgetenv("XDG_DATA_HOME"), oldShipped = qgetenv("ROOFLINE_DEVICES_DIR");
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        const auto dirs = deviceSearchPath("/nowhere/bin", { "/extra/a", "/extra/b" });
+        QCOMPARE(dirs.size(), size_t(4));
+        QCOMPARE(dirs[0], std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR));
+        QCOMPARE(dirs[1], std::filesystem::path("/extra/a"));
+        QCOMPARE(dirs[2], std::filesystem::path("/extra/b"));
+        QCOMPARE(dirs[3], std::filesystem::path(home.path().toStdString()) / "roofline-explorer" / "devices");
+        auto restore = [](const char* name, const QByteArray& value) { value.isNull() ? qunsetenv(name) : qputenv(name, value); };
+        restore("XDG_DATA_HOME", oldData);
+        restore("ROOFLINE_DEVICES_DIR", oldShipped);
+    }
+
     void everyShippedFileLoads_data()
     {
         QTest::addColumn<QString>("path");
