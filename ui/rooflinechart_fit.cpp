@@ -70,6 +70,8 @@ void RooflineChart::placeTickLabels()
         const QRectF bounds(QPointF(0, 0), m_chart->size());
         for (QLogValueAxis* a : { m_x, m_y }) {
             const bool vertical = a == m_y;
+            if (!(a->min() > 0) || !(a->max() > a->min()) || !(a->base() > 1))
+                continue; // no range yet: nothing to label (and log10(0) is no integer)
             const double step = std::log10(a->base());
             const int first = int(std::ceil(std::log10(a->min()) / step - 1e-9)), last = int(std::floor(std::log10(a->max()) / step + 1e-9));
             std::vector<double> centres, extents;
