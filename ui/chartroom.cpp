@@ -131,8 +131,12 @@ void ChartRoom::check()
                 d->hide();
             }
             m_freed = width + m_window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
-            emit message(tr("%1 hidden to give the chart room at this size: View \u25b8 %2 brings it back")
-                             .arg(names.join(tr(" and ")), names.front()));
+            QStringList where;
+            for (const QString& n : names)
+                where << tr("View \u25b8 %1").arg(n);
+            emit message(names.size() == 1 ? tr("%1 hidden to give the chart room at this size: %2 brings it back").arg(names.front(), where.front())
+                                            : tr("%1 hidden to give the chart room at this size: %2 bring them back")
+                                                  .arg(names.join(tr(" and ")), where.join(tr(" and "))));
         }
     } else if (!m_hidden.empty() && room.width() - m_freed >= need) {
         for (const auto& d : m_hidden)
