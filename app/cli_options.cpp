@@ -120,22 +120,17 @@ DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs
 bool resolveDevices(const DeviceLibrary& lib, const std::vector<std::string>& ids, std::vector<Device>& chosen,
     std::ostream& err)
 {
-    for (const std::string& id : ids) {
-        if (id == "all") {
-            chosen = lib.devices;
-            return true;
-        }
-        const Device* d = lib.find(id);
-        if (!d) {
-            std::string known;
-            for (const Device& x : lib.devices)
-                known += (known.empty() ? "" : ", ") + x.id;
-            err << "roofline-cli: unknown device '" << id << "'; known devices: " << known << "\n";
-            return false;
-        }
-        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d->id; }))
-            chosen.push_back(*d);
+    DeviceLibrary::Choice c = lib.choose(ids);
+    if (!c.unknown.empty()) {
+        std::string known;
+        for (const Device& x : lib.devices)
+            known += (known.empty() ? "" : ", ") + x.id;
+        err << "roofline-cli: unknown device '" << c.unknown.front() << "'; known devices: " << known << "\n";
+        return false;
     }
+    for (Device& d : c.devices)
+        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& x) { return x.id == d.id; }))
+            chosen.push_back(std::move(d));
     return true;
 }
 

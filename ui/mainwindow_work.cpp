@@ -61,17 +61,19 @@ void MainWindow::restoreSettings(const GuiOptions& o)
             devices.clear();
             for (const std::string& id : o.config.devices)
                 devices.append(qs(id));
-            if (devices.contains(QStringLiteral("all"))) {
-                devices.clear();
-                for (const Device& d : m_library.devices)
-                    devices.append(qs(d.id));
-            }
         }
     }
-    QStringList unknown;
+    // What the ids name ("all": every device), by the library's one rule, as the CLI reads them.
+    std::vector<std::string> ids;
     for (const QString& id : devices)
-        if (!m_library.find(id.toStdString()))
-            unknown.append(id);
+        ids.push_back(id.toStdString());
+    const DeviceLibrary::Choice choice = m_library.choose(ids);
+    devices.clear();
+    for (const Device& d : choice.devices)
+        devices.append(qs(d.id));
+    QStringList unknown;
+    for (const std::string& id : choice.unknown)
+        unknown.append(qs(id));
     if (!unknown.isEmpty())
         showStatus(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
     m_config = config;

@@ -56,6 +56,26 @@ const Device* DeviceLibrary::find(std::string_view id) const
     return it == devices.end() ? nullptr : &*it;
 }
 
+DeviceLibrary::Choice DeviceLibrary::choose(const std::vector<std::string>& ids) const
+{
+    Choice c;
+    auto add = [&c](const Device& d) {
+        if (std::none_of(c.devices.begin(), c.devices.end(), [&](const Device& x) { return x.id == d.id; }))
+            c.devices.push_back(d);
+    };
+    for (const std::string& id : ids) {
+        if (id == "all") {
+            for (const Device& d : devices)
+                add(d);
+        } else if (const Device* d = find(id)) {
+            add(*d);
+        } else if (std::find(c.unknown.begin(), c.unknown.end(), id) == c.unknown.end()) {
+            c.unknown.push_back(id);
+        }
+    }
+    return c;
+}
+
 DeviceLibrary loadDeviceLibrary(const std::vector<std::filesystem::path>& folders)
 {
     DeviceLibrary lib;

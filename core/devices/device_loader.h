@@ -29,6 +29,13 @@ struct DeviceLibrary {
     std::vector<Device> devices;
     std::vector<Diagnostic> diagnostics;
     const Device* find(std::string_view id) const;
+    /// The devices `ids` name, in order, each once; "all" names every device of the library. The
+    /// ids it does not know are listed apart (the CLI refuses them, the window says it ignored them).
+    struct Choice {
+        std::vector<Device> devices;
+        std::vector<std::string> unknown;
+    };
+    Choice choose(const std::vector<std::string>& ids) const;
 };
 DeviceLibrary loadDeviceLibrary(const std::vector<std::filesystem::path>& folders);
 

@@ -52,6 +52,25 @@ void writeFile(const QString& path, const std::string& text)
 class TestDevices : public QObject {
     Q_OBJECT
 private slots:
+    // "all", order, duplicates and unknown ids, by one rule for the CLI and the window.
+    void chooseDevices()
+    {
+        DeviceLibrary lib;
+        lib.devices = { rfx::test::shippedDevice("rtx-2060-super"), rfx::test::shippedDevice("h100-sxm") };
+        auto ids = [](const DeviceLibrary::Choice& c) {
+            std::vector<std::string> out;
+            for (const Device& d : c.devices)
+                out.push_back(d.id);
+            return out;
+        };
+        DeviceLibrary::Choice c = lib.choose({ "h100-sxm", "rtx-2060-super", "h100-sxm", "nope", "nope" });
+        QCOMPARE(ids(c), (std::vector<std::string> { "h100-sxm", "rtx-2060-super" }));
+        QCOMPARE(c.unknown, std::vector<std::string> { "nope" });
+        c = lib.choose({ "h100-sxm", "all" });
+        QCOMPARE(ids(c), (std::vector<std::string> { "h100-sxm", "rtx-2060-super" }));
+        QVERIFY(c.unknown.empty());
+    }
+
     // One search path for the CLI and the window: shipped, then --devices-dir folders, then the
     // user's, so that a user's file overrides a shipped one of the same id.
     void searchPathOrder()
