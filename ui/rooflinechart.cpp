@@ -139,6 +139,7 @@ RooflineChart::RooflineChart(QWidget* parent)
 void RooflineChart::setFontScale(double scale)
 {
     m_fontScale = scale;
+    ++m_fontGeneration;
     dropLineCaches(); // larger labels move the plot and its lines
     auto scaled = [scale](QFont f) {
         if (f.pointSizeF() > 0)

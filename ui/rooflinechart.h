@@ -197,7 +197,7 @@ private:
     void fitTitle(); ///< the title's lines in the forms that fit the width now
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
-    void placeLayerLabels(const std::vector<QRectF>& obstacles);
+    void placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     void placeTickLabels();
     void placeRidgeLabels(std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     /// The on-screen legend below the plot (figures lay out their own): flowed, never elided.
@@ -212,6 +212,7 @@ private:
     double yLabelWidth() const;
     class ChartLegend* m_legend = nullptr;
     void applyMinimum();
+    int m_fontGeneration = 0; ///< counts font changes (setFontScale, setPrintStyle), for the caches' keys
     mutable QString m_minimumKey; ///< what minimumSizeHint() was measured for
     mutable std::array<double, 4> m_yLabelKey {}; ///< y range, base and style yLabelWidth() measured
     mutable QFont m_yLabelFont;

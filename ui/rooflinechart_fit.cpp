@@ -148,7 +148,7 @@ void RooflineChart::fitAxisTitles()
     // Called on every step (the unit may change with the bits): nothing to do unless the plot, the
     // unit, the type or the colour changed.
     const QString key = QStringLiteral("%1 %2 %3 %4 %5 ").arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height()).arg(unit)
-        + m_x->titleFont().toString() + m_x->labelsFont().toString() + QString::number(m_x->titleBrush().color().rgba())
+        + QString::number(m_fontGeneration) + QLatin1Char(' ') + QString::number(m_x->titleBrush().color().rgba())
         + QString::number(yLabelWidth()) + (axisTitlesShown() ? QLatin1Char('1') : QLatin1Char('0'));
     if (key == m_axisTitlesKey)
         return;
@@ -283,8 +283,8 @@ QSize RooflineChart::minimumSizeHint() const
     // Asked on every slider step (applyMinimum): measured again only when what it depends on changed.
     const std::vector<LegendEntry> entries = legendItems();
     const double yLabels = yLabelWidth();
-    QString key = m_chart->title() + QLatin1Char('|') + m_x->labelsFont().toString() + m_x->titleFont().toString()
-        + m_chart->titleFont().toString() + m_chart->legend()->font().toString() + QString::number(yLabels);
+    // Fonts by their generation (setFontScale, setPrintStyle): QFont::toString built four strings a step.
+    QString key = m_chart->title() + QLatin1Char('|') + QString::number(m_fontGeneration) + QLatin1Char('|') + QString::number(yLabels);
     for (const LegendEntry& e : entries)
         key += QLatin1Char('|') + e.text;
     if (key == m_minimumKey)

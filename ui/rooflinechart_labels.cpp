@@ -94,7 +94,7 @@ void RooflineChart::placeRoofLabels()
     std::vector<QRectF> obstacles = markers;
     obstacles.insert(obstacles.end(), placedBoxes.begin(), placedBoxes.end());
     placeRidgeLabels(obstacles, lines);
-    placeLayerLabels(obstacles);
+    placeLayerLabels(obstacles, lines);
     updateHighlight(); // the tour's mark moves with the plot
     placeTickLabels();
 }
@@ -107,7 +107,7 @@ void RooflineChart::setLayerLabels(double share)
     placeRoofLabels();
 }
 
-void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles)
+void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines)
 {
     struct Wanted {
         QString text;
@@ -157,7 +157,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles)
             item->setBrush(wanted[i].color);
         requests.push_back({ wanted[i].at, item->boundingRect().size(), 3, kMarkerSize.back() * m_markerScale / 2 });
     }
-    const auto spots = placeLabels(requests, obstacles, plot, roofLinesInChart());
+    const auto spots = placeLabels(requests, obstacles, plot, lines);
     for (size_t i = 0; i < m_layerLabels.size(); ++i) {
         QGraphicsSimpleTextItem* item = m_layerLabels[i];
         QGraphicsLineItem* leader = m_layerLeaders[i];

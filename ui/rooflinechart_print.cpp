@@ -35,6 +35,7 @@ using namespace chartdetail;
 void RooflineChart::setPrintStyle(double fontPx, bool transparent)
 {
     m_print = true;
+    ++m_fontGeneration;
     setMinimumSize(1, 1); // a figure's cell decides the size; the screen's minimum would distort it
     m_chart->setTheme(QChart::ChartThemeLight);
     m_chart->setMargins(QMargins(2, 2, 2, 2));
