@@ -1,4 +1,4 @@
-#include "guioptions.h"
+#include "gui_command_line.h"
 
 #include "version.h"
 

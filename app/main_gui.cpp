@@ -1,5 +1,5 @@
 // roofline-explorer: the desktop application. Everything but argument handling lives in roofline_ui.
-#include "guioptions.h"
+#include "gui_command_line.h"
 #include "mainwindow.h"
 #include "version.h"
 

@@ -54,7 +54,7 @@ private slots:
             batch->setValue(value);
             repaintChartsAndTable(w);
         }
-        QCOMPARE(w.report()->results.size(), size_t(4));
+        QCOMPARE(w.workspace().report()->results.size(), size_t(4));
     }
 
     // The same repainted step on ResNet-50, imported from ONNX (issue 16) and built in, side by side.
@@ -77,7 +77,7 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.report()->network, std::string(model.endsWith(QLatin1String(".onnx")) ? "resnet50" : "ResNet-50"));
+        QCOMPARE(w.workspace().report()->network, std::string(model.endsWith(QLatin1String(".onnx")) ? "resnet50" : "ResNet-50"));
         QSpinBox* batch = w.controls()->batchSpin();
         int value = 1;
         QBENCHMARK {
@@ -160,9 +160,9 @@ private slots:
         w.energyDock()->show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         std::vector<Device> devices;
-        for (const DeviceResult& d : w.report()->results)
+        for (const DeviceResult& d : w.workspace().report()->results)
             devices.push_back(d.device);
-        Config c = w.report()->config;
+        Config c = w.workspace().report()->config;
         c.mode = Mode::Training;
         QBENCHMARK {
             c.batch = c.batch == 1 ? 2 : 1;

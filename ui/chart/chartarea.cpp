@@ -79,8 +79,17 @@ void ChartArea::relayout(size_t devices)
     m_shown = charts;
 }
 
-void ChartArea::setReport(const Report& report)
+void ChartArea::setReport(const Report& report, const Comparison* measured, int measuredDevice)
 {
+    if (measured && measuredDevice >= 0 && measuredDevice < int(report.results.size())) {
+        m_measuredDevice = measuredDevice;
+        if (measured != &m_measured)
+            m_measured = *measured;
+    } else {
+        m_measuredDevice = -1;
+        m_measured = {};
+    }
+    const Comparison* shown = m_measuredDevice >= 0 ? &m_measured : nullptr;
     const size_t devices = report.results.size();
     const size_t wanted = devices == 0 ? 0 : (m_overlay ? 1 : devices);
     if (wanted != m_shown || devices != m_report.results.size())
@@ -90,10 +99,10 @@ void ChartArea::setReport(const Report& report)
         std::vector<int> all(devices);
         for (size_t i = 0; i < devices; ++i)
             all[i] = int(i);
-        m_panes[0].chart->setReport(report, all);
+        m_panes[0].chart->setReport(report, all, shown, m_measuredDevice);
     } else {
         for (size_t i = 0; i < devices; ++i)
-            m_panes[i].chart->setReport(report, { int(i) });
+            m_panes[i].chart->setReport(report, { int(i) }, int(i) == m_measuredDevice ? shown : nullptr, m_measuredDevice);
         applySharedAxes();
     }
     fillSummaries();
@@ -179,40 +188,13 @@ void ChartArea::applySharedAxes()
         RooflineChart::shareAxes(charts());
 }
 
-void ChartArea::setMeasured(int device, const Comparison& comparison)
-{
-    m_measuredDevice = device;
-    m_measured = comparison;
-    applyMeasured();
-}
-
-void ChartArea::clearMeasured()
-{
-    m_measuredDevice = -1;
-    m_measured = {};
-    applyMeasured();
-}
-
-void ChartArea::applyMeasured()
-{
-    for (size_t i = 0; i < m_panes.size(); ++i) {
-        const bool mine = m_measuredDevice >= 0 && i < m_shown && (m_overlay ? i == 0 : int(i) == m_measuredDevice);
-        if (mine)
-            m_panes[i].chart->setMeasured(m_measuredDevice, m_measured);
-        else
-            m_panes[i].chart->clearMeasured();
-    }
-}
-
 void ChartArea::setOverlay(bool overlay)
 {
     if (overlay == m_overlay)
         return;
     m_overlay = overlay;
     relayout(m_report.results.size());
-    setReport(m_report);
-    if (m_measuredDevice >= 0)
-        applyMeasured();
+    setReport(m_report, m_measuredDevice >= 0 ? &m_measured : nullptr, m_measuredDevice);
 }
 
 void ChartArea::setFilter(const LayerFilter& filter)

@@ -23,10 +23,9 @@ class ChartArea : public QWidget {
 public:
     explicit ChartArea(QWidget* parent = nullptr);
 
-    void setReport(const Report& report);
-    /// Measured timings for report.results[device], drawn on that device's chart; clearMeasured() removes them.
-    void setMeasured(int device, const Comparison& comparison);
-    void clearMeasured();
+    /// A new analysis, with the measured timings for report.results[measuredDevice] (null: none)
+    /// drawn on that device's chart: each chart is rebuilt once.
+    void setReport(const Report& report, const Comparison* measured = nullptr, int measuredDevice = -1);
     void setOverlay(bool overlay);
     bool overlay() const { return m_overlay; }
     /// One chart per device, all with the same ranges and unit (RooflineChart::shareAxes).
@@ -94,7 +93,6 @@ private:
     void fillSummaries(bool shrink = false);
     int m_measuredDevice = -1;
     Comparison m_measured;
-    void applyMeasured();
 };
 
 } // namespace rfx

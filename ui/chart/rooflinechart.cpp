@@ -241,10 +241,23 @@ void RooflineChart::ensureSeries(size_t count)
 
 void RooflineChart::setReport(const Report& report, const std::vector<int>& devices)
 {
+    setReport(report, devices, m_measuredDevice >= 0 ? &m_measured : nullptr, m_measuredDevice);
+}
+
+void RooflineChart::setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice)
+{
     if (devices != m_devices)
         m_sticky = false; // a different device set gets fresh axes
     m_report = report;
     m_devices = devices;
+    if (measured && measuredDevice >= 0) {
+        if (measured != &m_measured)
+            m_measured = *measured;
+        m_measuredDevice = measuredDevice;
+    } else {
+        m_measuredDevice = -1;
+        m_measured = {};
+    }
     rebuild();
 }
 
@@ -285,6 +298,7 @@ bool RooflineChart::minorGrid() const { return m_minorGrid; }
 
 void RooflineChart::rebuild()
 {
+    ++m_rebuilds;
     const size_t n = m_devices.size();
     ensureSeries(std::max<size_t>(n, 1));
     chooseUnit();

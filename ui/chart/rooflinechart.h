@@ -36,6 +36,8 @@ public:
 
     /// Shows the devices `devices` (indices into report.results). Replaces series points in place.
     void setReport(const Report& report, const std::vector<int>& devices);
+    /// The same with measured timings for report.results[measuredDevice] (null: none): one rebuild.
+    void setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice);
     void setFilter(const LayerFilter& filter);
     /// Marks one layer (index into the device's layer list) with a ring; -1 clears the mark.
     void setSelectedLayer(int layer);
@@ -141,6 +143,8 @@ public:
     double fontScale() const { return m_fontScale; }
     bool minorGrid() const;
     int measuredDevice() const { return m_measuredDevice; }
+    /// How many times the chart was rebuilt from its report (a slider step should cost one).
+    int rebuilds() const { return m_rebuilds; }
     const Comparison& measured() const { return m_measured; }
     /// Holds the axes at these decade bounds (x in FLOP/byte, y in yScale() units) until the points
     /// leave them or fitAxes() is called.
@@ -248,6 +252,7 @@ private:
     double m_markerScale = 1.0;
     double m_fontScale = 1.0;
     int m_measuredDevice = -1;
+    int m_rebuilds = 0;
     Comparison m_measured;
     QScatterSeries* m_measuredPoints = nullptr;
     QScatterSeries* m_measuredAbove = nullptr;

@@ -3,6 +3,7 @@
 #include "calibration_file.h"
 #include "device_loader.h"
 #include "format.h"
+#include "workspace.h"
 
 #include <QAction>
 #include <QDate>
@@ -18,8 +19,9 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-CalibrationView::CalibrationView(QObject* parent)
+CalibrationView::CalibrationView(Workspace* workspace, QObject* parent)
     : QObject(parent)
+    , m_workspace(workspace)
     , m_toggle(new QAction(tr("&Calibrated times"), this))
 {
     m_toggle->setCheckable(true);
@@ -28,7 +30,7 @@ CalibrationView::CalibrationView(QObject* parent)
             m_toggle->setChecked(false); // nothing to show: Tools > Calibrate or File > Open calibration first
             return;
         }
-        emit changed();
+        publish();
     });
     updateAction();
 }
@@ -52,7 +54,7 @@ bool CalibrationView::open(const QString& path, QString* error)
     updateAction();
     const QSignalBlocker block(m_toggle);
     m_toggle->setChecked(true);
-    emit changed();
+    publish();
     return true;
 }
 
@@ -110,18 +112,15 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
                            .arg(qs(report.network))
                 + *summary;
     }
-    emit changed();
+    publish();
     return true;
 }
 
 bool CalibrationView::shown() const { return m_calibration && m_toggle->isChecked(); }
 
-void CalibrationView::apply(Report& report) const
+void CalibrationView::publish()
 {
-    if (!m_calibration)
-        return;
-    if (applyCalibration(report, *m_calibration, QFileInfo(file()).fileName().toStdString()) > 0 && shown())
-        showCalibratedTimes(report); // in place: this runs on every slider step
+    m_workspace->setCalibration(m_calibration ? std::make_shared<const Calibration>(*m_calibration) : nullptr, shown());
 }
 
 QString CalibrationView::defaultPath(const QString& deviceId)

@@ -12,17 +12,19 @@ class QAction;
 
 namespace rfx {
 
+class Workspace;
+
 /// Calibrated times in the window (core/engine/calibration.h): File > Open calibration…, Tools >
 /// Calibrate from the measurements… (fits the shown measurements against their device and saves the
-/// calibration file) and View > Calibrated times (a toggle). MainWindow's recompute hands each new
-/// report to apply(): the calibration's device gets calibrated times beside its bounds and, with the
-/// toggle on, every part (table, summaries, charts, exports) shows the calibrated view, stamped
+/// calibration file) and View > Calibrated times (a toggle). The calibration is handed to the Workspace,
+/// whose every analysis applies it: the calibration's device gets calibrated times beside its bounds
+/// and, with the toggle on, every part (table, summaries, charts, exports) shows the calibrated view, stamped
 /// "calibrated with FILE". Measurements imported from another configuration then show the calibrated
 /// prediction's error per layer (the table's Cal. error) and in total (the status bar): held-out work.
 class CalibrationView : public QObject {
     Q_OBJECT
 public:
-    explicit CalibrationView(QObject* parent);
+    CalibrationView(Workspace* workspace, QObject* parent);
 
     /// Loads a calibration file and turns calibrated times on; false and `error` (file, field, reason)
     /// when it is not usable, and then the calibration shown before stays.
@@ -39,18 +41,16 @@ public:
     /// The file the calibration came from, or empty.
     QString file() const;
 
-    /// On a fresh report: calibrated times on the calibration's device and, when shown, the calibrated view.
-    void apply(Report& report) const;
 
     /// Where Tools > Calibrate proposes to save: the user data folder's calibrations/DEVICE-DATE.cal.json.
     static QString defaultPath(const QString& deviceId);
 
-signals:
-    /// Loaded, cleared or toggled: the window recomputes.
-    void changed();
-
 private:
     void updateAction();
+    /// Loaded, cleared or toggled: the workspace takes it (and analyses again).
+    void publish();
+
+    Workspace* m_workspace;
 
     QAction* m_toggle;
     std::optional<Calibration> m_calibration;

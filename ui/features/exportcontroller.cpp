@@ -2,9 +2,9 @@
 
 #include "exportdialog.h"
 #include "figurerenderer.h"
-#include "mainwindow.h"
 #include "report_writer.h"
 #include "windowsettings.h"
+#include "workspace.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -20,15 +20,17 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-ExportController::ExportController(MainWindow* window)
+ExportController::ExportController(Workspace* workspace, std::function<FigureSpec()> figure, QWidget* window)
     : QObject(window)
+    , m_workspace(workspace)
+    , m_figure(std::move(figure))
     , m_window(window)
 {
 }
 
 void ExportController::exportChartInteractive()
 {
-    if (!m_window->report() || m_window->report()->results.empty()) {
+    if (!m_workspace->report() || m_workspace->report()->results.empty()) {
         QMessageBox::information(m_window, tr("Export chart"), tr("Check a device first: there is no chart to export."));
         return;
     }
@@ -36,7 +38,7 @@ void ExportController::exportChartInteractive()
     ExportDialog dialog(QDir(dir).filePath(QStringLiteral("roofline.png")), m_window);
     // The figure as the window shows it: configuration, devices, overlay, filter, measurements.
     auto withView = [this](FigureSpec spec) {
-        const FigureSpec view = m_window->currentFigure();
+        const FigureSpec view = m_figure();
         spec.config = view.config;
         spec.devices = view.devices;
         spec.overlay = view.overlay;
@@ -47,11 +49,11 @@ void ExportController::exportChartInteractive()
         spec.filter = view.filter;
         return spec;
     };
-    dialog.setMeasure([this, withView](const FigureSpec& s) { return figureSize(*m_window->report(), withView(s)); });
+    dialog.setMeasure([this, withView](const FigureSpec& s) { return figureSize(*m_workspace->report(), withView(s)); });
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureSpec spec = withView(dialog.spec());
-    const RenderResult r = renderFigure(*m_window->report(), spec);
+    const RenderResult r = renderFigure(*m_workspace->report(), spec);
     if (!r.ok) {
         QMessageBox::warning(m_window, tr("Cannot export chart"), r.error);
         return;
@@ -62,7 +64,7 @@ void ExportController::exportChartInteractive()
 
 bool ExportController::exportTable(const QString& path, QString* error)
 {
-    if (!m_window->report()) {
+    if (!m_workspace->report()) {
         if (error)
             *error = tr("nothing to export");
         return false;
@@ -77,7 +79,7 @@ bool ExportController::exportTable(const QString& path, QString* error)
             *error = tr("%1: unknown table format; use %2").arg(path, suffixes.join(QStringLiteral(", ")));
         return false;
     }
-    const std::string text = format->write(*m_window->report());
+    const std::string text = format->write(*m_workspace->report());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text)) < 0 || !file.commit()) {
         if (error)
@@ -114,12 +116,12 @@ void ExportController::exportTableInteractive()
 
 void ExportController::copyChart()
 {
-    if (!m_window->report() || m_window->report()->results.empty())
+    if (!m_workspace->report() || m_workspace->report()->results.empty())
         return;
-    FigureSpec spec = m_window->currentFigure();
+    FigureSpec spec = m_figure();
     spec.widthIn = 7;
     spec.dpi = 200;
-    QApplication::clipboard()->setImage(renderFigureImage(*m_window->report(), spec));
+    QApplication::clipboard()->setImage(renderFigureImage(*m_workspace->report(), spec));
     emit statusMessage(tr("Chart copied to the clipboard"), 4000);
 }
 

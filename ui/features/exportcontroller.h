@@ -1,18 +1,26 @@
 #pragma once
 
+#include "figure.h"
+
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
+class QWidget;
+
 namespace rfx {
 
-class MainWindow;
+class Workspace;
 
 /// File > Export chart (a figure for a paper, in the print style), Export table (.csv .json .md
 /// .tex) and Copy chart: the window's report and figure, written atomically.
 class ExportController : public QObject {
     Q_OBJECT
 public:
-    explicit ExportController(MainWindow* window);
+    /// `figure`: the figure the window shows now (configuration, devices, overlay, filter,
+    /// measurements, calibration); dialogs open over `window`.
+    ExportController(Workspace* workspace, std::function<FigureSpec()> figure, QWidget* window);
 
     /// Writes the layer tables in the format the file's extension names (.csv .json .md .tex).
     bool exportTable(const QString& path, QString* error);
@@ -24,7 +32,9 @@ signals:
     void statusMessage(const QString& message, int timeoutMs);
 
 private:
-    MainWindow* m_window;
+    const Workspace* m_workspace;
+    std::function<FigureSpec()> m_figure;
+    QWidget* m_window;
 };
 
 } // namespace rfx

@@ -1,14 +1,8 @@
 #include "measurementsview.h"
 
-#include "chartarea.h"
-#include "format.h"
-#include "layerpane.h"
-#include "layertablemodel.h"
+#include "workspace.h"
 
-#include <QFileInfo>
 #include <QLabel>
-
-#include <cmath>
 
 namespace rfx {
 
@@ -16,13 +10,16 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-MeasurementsView::MeasurementsView(LayerPane* pane, ChartArea* charts, QObject* parent)
+MeasurementsView::MeasurementsView(Workspace* workspace, QObject* parent)
     : QObject(parent)
-    , m_pane(pane)
-    , m_charts(charts)
+    , m_workspace(workspace)
     , m_label(new QLabel)
 {
     m_label->setVisible(false);
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& state, Workspace::Parts parts) {
+        if (parts & (Workspace::Measurements | Workspace::TableDevice))
+            show(state);
+    });
 }
 
 bool MeasurementsView::import(const QString& path, QString* error)
@@ -39,50 +36,24 @@ bool MeasurementsView::import(const QString& path, QString* error)
                          .arg(path, lines.join(QLatin1Char('\n')));
         return false;
     }
-    m_set = std::move(set);
-    emit changed();
+    m_workspace->setMeasurements(std::make_shared<const MeasurementSet>(std::move(set)));
     return true;
 }
 
-void MeasurementsView::clear()
-{
-    m_set.reset();
-    emit changed();
-}
+void MeasurementsView::clear() { m_workspace->setMeasurements(nullptr); }
 
-void MeasurementsView::show(const Report* report, int device)
+void MeasurementsView::show(const WorkspaceState& state)
 {
-    const bool shown = m_set && report && device >= 0 && device < int(report->results.size());
-    m_pane->setMeasuredColumnsShown(shown);
-    if (!shown) {
-        m_pane->model()->setComparison(std::nullopt);
-        m_charts->clearMeasured();
-        m_status.clear();
-        m_label->setVisible(false);
+    m_status = measurementsLine(state);
+    m_label->setVisible(!m_status.isEmpty());
+    if (m_status.isEmpty())
         return;
-    }
-    const DeviceResult& r = report->results[size_t(device)];
-    const Comparison c = compareMeasurements(*m_set, r);
-    m_pane->model()->setComparison(c);
-    m_charts->setMeasured(device, c);
-    // The calibration's prediction against what was measured comes first, where the status bar shows it:
-    // on a configuration the calibration was not fitted on, this is its held-out error.
-    QString calibrated;
-    if (c.calibratedTotal >= 0 && c.measuredTotal > 0)
-        calibrated = tr(" calibrated %1 against %2 measured (%3, %4);")
-                         .arg(qs(formatTime(c.calibratedTotal)), qs(formatTime(c.measuredTotal)),
-                             qs(formatSignedPercent(c.calibratedTotal / c.measuredTotal - 1, true)), qs(r.calibration));
-    m_status = tr("Measured: %1 (%2):%3 %4 layers mapped %5 onto %6; %7 of the bound reached%8")
-                   .arg(QFileInfo(qs(m_set->file)).fileName(), qs(std::string(measurementFormatName(m_set->format))), calibrated)
-                   .arg(c.layers.size())
-                   .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
-                       c.unmatched.empty() ? QString() : tr("; %n row(s) did not map", "", int(c.unmatched.size())));
     m_label->setText(m_status);
+    const Comparison& c = *state.comparison;
     QStringList tip;
     for (size_t i = 0; i < c.unmatched.size() && i < 30; ++i)
         tip << qs(c.unmatched[i]);
     m_label->setToolTip(tip.isEmpty() ? tr("Every measured row mapped to a layer") : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n'))));
-    m_label->setVisible(true);
 }
 
 } // namespace rfx

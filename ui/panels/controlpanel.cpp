@@ -92,10 +92,19 @@ ControlPanel::ControlPanel(QWidget* parent)
     setConfig(Config {});
 }
 
-void ControlPanel::setConfig(const Config& c)
+void ControlPanel::setConfig(const Config& config)
+{
+    if (m_shown && config == m_config)
+        return;
+    m_config = config;
+    showConfig();
+}
+
+void ControlPanel::showConfig()
 {
     m_updating = true;
-    m_config = c;
+    m_shown = true;
+    const Config& c = m_config;
     const UNetParams& u = c.unet;
     m_imageSlider->setValue(std::min(u.height, m_imageSlider->maximum()));
     m_imageSpin->setValue(u.height);
@@ -295,7 +304,7 @@ void ControlPanel::emitChanged()
                 m_config.unet.width = snapped;
         }
     }
-    setConfig(m_config); // normalise the widgets (square width, bits label, optimizer enabled)
+    showConfig(); // normalise the widgets (square width, bits label, optimizer enabled)
     emit configChanged(m_config);
 }
 

@@ -23,6 +23,8 @@ public:
     explicit ControlPanel(QWidget* parent = nullptr);
 
     /// Shows `config` without emitting configChanged.
+    /// Shows `config`; nothing to do when the panel shows it already (the workspace hands every
+    /// value back, the panel's own edits included).
     void setConfig(const Config& config);
     Config config() const { return m_config; }
 
@@ -83,6 +85,9 @@ private:
 
     Config m_config;
     bool m_updating = false;
+    bool m_shown = false; ///< the widgets show m_config
+    /// Writes m_config into the widgets (and normalises them: square width, bits label, ...).
+    void showConfig();
     ModelInputsBox* m_modelInputs = nullptr; ///< an imported model's one-element inputs
     QComboBox* m_network = nullptr;
     QComboBox* m_algorithm = nullptr;

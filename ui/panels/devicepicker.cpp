@@ -64,6 +64,7 @@ DevicePicker::DevicePicker(QWidget* parent)
 
 void DevicePicker::setDevices(const std::vector<Device>& devices)
 {
+    m_askedValid = false; // a new list: the next setChecked marks it
     m_updating = true;
     m_model->clear();
     for (const Device& d : devices) {
@@ -121,6 +122,10 @@ void DevicePicker::showNotes()
 
 void DevicePicker::setChecked(const QStringList& ids)
 {
+    if (m_askedValid && ids == m_asked)
+        return; // shows them already (the workspace hands every value back)
+    m_asked = ids;
+    m_askedValid = true;
     m_updating = true;
     m_checked.clear();
     for (int r = 0; r < m_model->rowCount(); ++r) {

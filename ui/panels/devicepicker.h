@@ -45,6 +45,8 @@ private:
     QListWidget* m_notes;
     QStringList m_checked;
     bool m_updating = false;
+    QStringList m_asked; ///< what setChecked was last given (it may name devices the list lacks)
+    bool m_askedValid = false;
 };
 
 } // namespace rfx

@@ -26,7 +26,4 @@ struct GuiOptions {
     QString error; ///< non-empty when the command line is wrong
 };
 
-GuiOptions parseGuiOptions(const QStringList& arguments); ///< without the program name
-QString guiHelpText();
-
 } // namespace rfx

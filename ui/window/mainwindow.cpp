@@ -10,6 +10,7 @@
 #include "exportcontroller.h"
 #include "format.h"
 #include "layerpane.h"
+#include "layertablemodel.h"
 #include "measurementsview.h"
 #include "modelopener.h"
 #include "networks.h"
@@ -55,15 +56,13 @@ QScrollArea* scrolled(QWidget* w)
 MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     : QMainWindow(parent)
     , m_options(options)
+    , m_workspace(new Workspace(this))
     , m_controls(new ControlPanel)
     , m_picker(new DevicePicker)
     , m_charts(new ChartArea)
     , m_pane(new LayerPane)
-    , m_sessions(new SessionController(this))
-    , m_export(new ExportController(this))
-    , m_measured(new MeasurementsView(m_pane, m_charts, this))
-    , m_calibration(new CalibrationView(this))
-    , m_teaching(nullptr)
+    , m_measured(new MeasurementsView(m_workspace, this))
+    , m_calibration(new CalibrationView(m_workspace, this))
     , m_opener(new ModelOpener(this))
 {
     WheelGuard::install(); // before the controls are polished: they take the wheel only when focused
@@ -73,10 +72,12 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     QDockWidget* configDock = addDock(tr("Configuration"), QStringLiteral("configurationDock"), controlsScroll, Qt::LeftDockWidgetArea);
     configDock->setMinimumWidth(m_controls->sizeHint().width() + 24);
+    m_configDock = configDock;
     m_deviceDock = addDock(tr("Devices"), QStringLiteral("devicesDock"), m_picker, Qt::LeftDockWidgetArea);
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter = splitter;
     QScrollArea* chartScroll = scrolled(m_charts);
     splitter->addWidget(chartScroll);
     splitter->addWidget(m_pane);
@@ -90,7 +91,10 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     // The charts keep their minimum useful size: summaries shrink, then the left column gives way.
     m_room = new ChartRoom(this, chartScroll, m_charts, { configDock, m_deviceDock }, splitter);
     connect(m_room, &ChartRoom::message, this, [this](const QString& text) { showStatus(text, 10000); });
-    m_teaching = new Teaching(this); // the Explain dock
+    m_teaching = new Teaching({ this, m_workspace, m_charts, m_controls, configDock }); // the Explain dock
+    m_sessions = new SessionController(m_workspace,
+        { [this] { return currentSession(); }, [this](const Session& session) { showSession(session); } }, this);
+    m_export = new ExportController(m_workspace, [this] { return currentFigure(); }, this);
     m_energy = new EnergyView;
     m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), m_energy, Qt::BottomDockWidgetArea);
     m_energyDock->hide();
@@ -109,19 +113,16 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     statusBar()->addPermanentWidget(m_measured->label());
 
     buildMenus();
-    reloadDevices();
     connectParts();
+    reloadDevices();
     setAcceptDrops(true);
 
-    restoreSettings(options);
-    if (options.presentation)
-        m_presentationAction->setChecked(true);
-    recompute();
+    restoreSettings(options); // with the first analysis
     if (options.preset >= 0)
         loadPreset(options.preset);
     if (!options.measurements.isEmpty()) {
         QString error;
-        if (!importMeasurements(options.measurements, &error))
+        if (!m_measured->import(options.measurements, &error))
             showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
     if (!options.calibration.isEmpty()) {
@@ -129,7 +130,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         if (!m_calibration->open(options.calibration, &error))
             showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
-    m_sessions->start({ m_config, m_deviceIds });
+    m_sessions->start({ m_workspace->config(), m_workspace->deviceIds() });
 }
 
 MainWindow::~MainWindow()
@@ -155,60 +156,28 @@ void MainWindow::connectParts()
     // only if they are visible when the message comes, and a presentation-mode switch (the type
     // changing under the status bar) left both drawn. The line steps aside for every message.
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) { m_status->setVisible(message.isEmpty()); });
-    // The sweep costs milliseconds: it runs only while the view is shown.
-    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateEnergy(); });
+
+    // The loop: every edit goes to the workspace, which analyses once and hands its value back here.
+    connect(m_workspace, &Workspace::changed, this, &MainWindow::showWorkspace);
+    connect(m_workspace, &Workspace::networkFileRefused, this, &MainWindow::refuseNetworkFile);
+    connect(m_controls, &ControlPanel::configChanged, this, [this](const Config& c) { m_workspace->setConfig(c, m_controls->lastEdited()); });
+    connect(m_picker, &DevicePicker::checkedChanged, m_workspace, &Workspace::setDevices);
     connect(m_energy, &EnergyView::clockRequested, this, [this](int percent) {
-        Config c = m_config;
+        Config c = m_workspace->config();
         c.clockPercent = percent;
-        setConfig(c);
+        m_workspace->setConfig(c);
     });
-    connect(m_notes, &QLabel::linkActivated, this, [this] {
-        // The notes live beside the devices: show that panel and its list.
-        m_deviceDock->show();
-        m_deviceDock->raise();
-        m_picker->showNotes();
-    });
-    connect(m_controls, &ControlPanel::configChanged, this, &MainWindow::setConfig);
-    connect(m_controls, &ControlPanel::openFileRequested, m_opener, &ModelOpener::chooseAndOpen);
-    connect(m_opener, &ModelOpener::opened, this, [this](const QString& path, int imageSize) {
-        m_controls->useNetworkFile(path, imageSize);
-        if (isNetworkFile(m_config.model) && m_config.model == path.toStdString())
-            m_sessions->addRecent(path); // it worked: the analysis now shows it
-    });
-    connect(m_opener, &ModelOpener::failed, this, [this](const QString& path, const QString& reason) {
-        ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
-        // A message, not the analysis line: it went stale over later actions until the configuration
-    // changed. The dialog said it in full; the status bar repeats it for a while.
-    showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
-    });
-    connect(m_sessions, &SessionController::recentModelChosen, m_opener, &ModelOpener::open);
-    connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
-    connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
-    connect(m_measured, &MeasurementsView::changed, this, &MainWindow::updateMeasurements);
-    connect(m_calibration, &CalibrationView::changed, this, &MainWindow::recompute);
-    connect(m_picker, &DevicePicker::checkedChanged, this, &MainWindow::setDevices);
     connect(m_charts, &ChartArea::layerClicked, this, [this](int layer, int device) {
-        if (!m_charts->overlay() && device != m_pane->device() && m_report && device < int(m_report->results.size()))
-            m_pane->setDeviceId(qs(m_report->results[size_t(device)].device.id));
-        selectLayer(layer);
+        const Report* r = m_workspace->report();
+        if (!m_charts->overlay() && r && device >= 0 && device < int(r->results.size()))
+            m_workspace->setTableDevice(qs(r->results[size_t(device)].device.id));
+        m_workspace->selectLayer(layer);
     });
-    connect(m_pane, &LayerPane::deviceChanged, this, [this] {
-        if (m_report)
-            m_pane->showDevice(*m_report);
-        updateMeasurements();
-        m_pane->refit(); // another device's numbers
-        selectLayer(m_selectedLayer);
-    });
+    connect(m_pane, &LayerPane::deviceChanged, this, [this] { m_workspace->setTableDevice(m_pane->deviceId()); });
+    connect(m_pane, &LayerPane::layerActivated, m_workspace, &Workspace::selectLayer);
     connect(m_pane, &LayerPane::filterChanged, this, [this](const LayerFilter& filter) {
         m_charts->setFilter(filter);
         m_sessions->markDirty();
-    });
-    connect(m_pane, &LayerPane::layerActivated, this, [this](int layer) {
-        if (layer != m_selectedLayer) {
-            m_selectedLayer = layer;
-            m_charts->setSelectedLayer(layer);
-            m_teaching->updateExplain();
-        }
     });
     connect(m_pane, &LayerPane::layerMenuRequested, this, [this](int layer, const QPoint& at) {
         if (QMenu* menu = layerAlgorithmMenu(layer)) {
@@ -216,99 +185,109 @@ void MainWindow::connectParts()
             menu->deleteLater();
         }
     });
+
+    // The sweep costs milliseconds: it runs only while the view is shown.
+    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateEnergy(); });
+    connect(m_notes, &QLabel::linkActivated, this, [this] {
+        // The notes live beside the devices: show that panel and its list.
+        m_deviceDock->show();
+        m_deviceDock->raise();
+        m_picker->showNotes();
+    });
+    connect(m_controls, &ControlPanel::openFileRequested, m_opener, &ModelOpener::chooseAndOpen);
+    connect(m_opener, &ModelOpener::opened, this, [this](const QString& path, int imageSize) {
+        m_controls->useNetworkFile(path, imageSize);
+        const Config& c = m_workspace->config();
+        if (isNetworkFile(c.model) && c.model == path.toStdString())
+            m_sessions->addRecent(path); // it worked: the analysis now shows it
+    });
+    connect(m_opener, &ModelOpener::failed, this, [this](const QString& path, const QString& reason) {
+        const Report* r = m_workspace->report();
+        ModelOpener::showError(this, path, reason, r ? qs(reportTitle(*r)) : tr("the default U-Net"));
+        // A message, not the analysis line: it went stale over later actions until the configuration
+        // changed. The dialog said it in full; the status bar repeats it for a while.
+        showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
+    });
+    connect(m_sessions, &SessionController::recentModelChosen, m_opener, &ModelOpener::open);
+    connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
+    connect(m_teaching, &Teaching::statusMessage, this, &MainWindow::showStatus);
 }
 
-// ---- The loop: configuration and devices -> analysis -> every view ----
+// ---- The loop's end: the workspace's value on every view ----
 
-void MainWindow::setConfig(const Config& config)
+void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
 {
-    m_config = config;
-    if (m_controls->config() != config)
-        m_controls->setConfig(config);
-    recompute();
-    pushState();
-}
-
-void MainWindow::setDevices(const QStringList& ids)
-{
-    m_deviceIds = ids;
-    if (m_picker->checked() != ids)
-        m_picker->setChecked(ids);
-    recompute();
-    pushState();
-}
-
-void MainWindow::showState(const Config& config, const QStringList& devices)
-{
-    m_config = config;
-    m_controls->setConfig(config);
-    m_deviceIds = devices;
-    m_picker->setChecked(devices);
-    recompute();
-}
-
-void MainWindow::pushState() { m_sessions->record({ m_config, m_deviceIds }, m_controls->lastEdited()); }
-
-std::vector<Device> MainWindow::checkedDevices() const
-{
-    std::vector<Device> devices;
-    for (const QString& id : m_deviceIds)
-        if (const Device* d = m_library.find(id.toStdString()))
-            devices.push_back(*d);
-    return devices;
-}
-
-void MainWindow::recompute()
-{
-    QElapsedTimer timer;
-    timer.start();
-    AnalysisOutcome outcome = analyzeConfig(m_config, checkedDevices());
-    if (!outcome.report && isNetworkFile(m_config.model) && (!m_report || m_report->config.model != m_config.model)) {
-        refuseNetworkFile(qs(outcome.error)); // a file just chosen that cannot be used: the window stays as it was
-        return;
+    if (parts & Workspace::Library) {
+        m_picker->setDevices(m_workspace->library().devices);
+        m_picker->setChecked(s.deviceIds);
     }
-    if (!outcome.report) {
-        showProblem(qs(outcome.error));
-        return;
+    if (parts & Workspace::Analysis) {
+        // The panels take the value (each does nothing when it already shows it).
+        m_controls->setConfig(s.config);
+        m_picker->setChecked(s.deviceIds);
+        if (!s.problem.isEmpty()) {
+            showProblem(s); // the last report stays on screen, marked stale
+            return;
+        }
+        m_controls->clearProblem();
+        m_charts->setProblem(QString());
     }
-    m_controls->clearProblem();
-    m_charts->setProblem(QString());
-    m_report = std::move(outcome.report);
-    m_calibration->apply(*m_report); // calibrated times beside the bounds; in their place when shown
-    updateEnergy();
-    const qint64 analysisNs = timer.nsecsElapsed();
-
-    m_charts->setReport(*m_report);
-    m_pane->setReport(*m_report);
-    m_teaching->reportChanged(); // the tour's figures follow the sliders
-    updateMeasurements();
-    m_pane->fitColumnsIfRowsChanged();
-    if (m_selectedLayer >= 0 && !m_report->results.empty() && m_selectedLayer >= int(m_report->results[0].layers.size()))
-        m_selectedLayer = -1;
-    selectLayer(m_selectedLayer);
-    showAnalysisStatus(analysisNs);
+    const Report* report = s.report.get();
+    if (!report)
+        return;
+    const Comparison* measured = s.comparison ? &*s.comparison : nullptr;
+    if (parts & Workspace::Analysis) {
+        updateEnergy();
+        m_charts->setReport(*report, measured, s.tableDeviceIndex); // once, diamonds and all
+        m_pane->setReport(*report);
+        m_pane->setDeviceId(s.tableDevice);
+        showMeasured(s);
+        m_pane->fitColumnsIfRowsChanged();
+        showAnalysisStatus(s);
+    } else if (parts & (Workspace::TableDevice | Workspace::Measurements)) {
+        if (parts & Workspace::TableDevice) {
+            m_pane->setDeviceId(s.tableDevice);
+            m_pane->showDevice(*report);
+        }
+        m_charts->setReport(*report, measured, s.tableDeviceIndex);
+        showMeasured(s);
+        if (parts & Workspace::TableDevice)
+            m_pane->refit(); // another device's numbers
+    }
+    if (parts & (Workspace::Analysis | Workspace::TableDevice | Workspace::Selection)) {
+        m_charts->setSelectedLayer(s.selectedLayer);
+        m_pane->selectLayer(s.selectedLayer);
+    }
+    m_teaching->follow(parts);
 }
 
-void MainWindow::showProblem(const QString& error)
+void MainWindow::showMeasured(const WorkspaceState& s)
+{
+    m_pane->setMeasuredColumnsShown(s.comparison.has_value());
+    m_pane->model()->setComparison(s.comparison);
+}
+
+void MainWindow::showProblem(const WorkspaceState& s)
 {
     QList<int> suggestions;
-    if (auto err = validate(m_config); !err && m_config.model == "unet") {
-        const UNetParams& u = m_config.unet;
+    if (auto err = validate(s.config); !err && s.config.model == "unet") {
+        const UNetParams& u = s.config.unet;
         const int extent = unetOutputExtent(u.height, u) ? u.width : u.height;
         const NearestExtents n = nearestWorkingExtents(extent, u);
-        for (int s : { n.below, n.above })
-            if (s > 0)
-                suggestions.append(s);
+        for (int e : { n.below, n.above })
+            if (e > 0)
+                suggestions.append(e);
     }
-    m_controls->showProblem(error, suggestions, m_report.has_value());
+    m_controls->showProblem(s.problem, suggestions, s.report != nullptr);
     // Nothing worked yet: said where the charts would be; otherwise a banner over the stale charts.
-    m_charts->setProblem(error, m_report ? qs(reportTitle(*m_report)) : QString());
-    m_status->setText(tr("\u26a0 %1").arg(error));
+    m_charts->setProblem(s.problem, s.report ? qs(reportTitle(*s.report)) : QString());
+    m_status->setText(tr("\u26a0 %1").arg(s.problem));
 }
 
-void MainWindow::showAnalysisStatus(qint64 analysisNs)
+void MainWindow::showAnalysisStatus(const WorkspaceState& s)
 {
-    const Report& r = *m_report;
+    const Report& r = *s.report;
     // The network's totals where the eye finds them (checking ResNet-50's 4.1 GMAC meant multiplying
     // a rate by a time): parameters, FLOP and MAC, traffic, peak memory.
     QString status = QStringLiteral("%1 \u00b7 %2").arg(qs(reportTitle(r)), qs(networkTotalsLine(r)));
@@ -320,7 +299,7 @@ void MainWindow::showAnalysisStatus(qint64 analysisNs)
                              .arg(r.convolutions)
                              .arg(r.config.batch)
                              .arg(r.results.empty() ? QString() : qs(r.results[0].device.name))
-                             .arg(qs(formatTime(double(analysisNs) * 1e-9, true))));
+                             .arg(qs(formatTime(double(s.analysisNs) * 1e-9, true))));
     if (r.uncountedRows > 0)
         status += tr(" \u00b7 \u26a0 %n row(s) not counted (unknown operators)", "", r.uncountedRows);
     m_status->setText(status);
@@ -329,7 +308,7 @@ void MainWindow::showAnalysisStatus(qint64 analysisNs)
     QStringList analysisNotes, fileProblems;
     for (const Diagnostic& d : r.diagnostics) // an imported node's note names the node
         analysisNotes.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
-    for (const Diagnostic& d : m_library.diagnostics)
+    for (const Diagnostic& d : m_workspace->library().diagnostics)
         if (d.severity != Severity::Info)
             fileProblems.append(qs(toString(d)));
     m_picker->setNotes(fileProblems, analysisNotes);
@@ -339,40 +318,19 @@ void MainWindow::showAnalysisStatus(qint64 analysisNs)
     m_notes->setToolTip(tr("Show them in the Devices panel:\n%1").arg((fileProblems + analysisNotes).join(QLatin1Char('\n'))));
 }
 
-void MainWindow::selectLayer(int layer)
-{
-    m_selectedLayer = layer;
-    m_charts->setSelectedLayer(layer);
-    m_teaching->updateExplain();
-    m_pane->selectLayer(layer);
-}
-
 void MainWindow::updateEnergy()
 {
     if (m_energyDock->isVisible())
-        m_energy->setInputs(m_config, checkedDevices());
+        m_energy->setInputs(m_workspace->config(), m_workspace->checkedDevices());
 }
 
-void MainWindow::updateMeasurements() { m_measured->show(m_report ? &*m_report : nullptr, m_pane->device()); }
-
-void MainWindow::refuseNetworkFile(const QString& error)
+void MainWindow::refuseNetworkFile(const QString& path, const QString& reason)
 {
-    const QString path = qs(m_config.model);
-    const bool hadReport = m_report.has_value();
-    Config shown = m_config; // nothing shown yet (started on this file): the U-Net, with the rest as given
-    shown.model = "unet";
-    shown.layerAlgorithms.clear();
-    if (hadReport)
-        shown = m_report->config;
+    // The workspace went back to what it showed; the selector forgets the file.
     m_controls->forgetNetworkFile(path);
-    m_config = shown;
-    m_controls->setConfig(shown); // the selector back on the network the charts show
-    if (!hadReport)
-        recompute();
-    QString reason = error;
-    if (reason.startsWith(path + QStringLiteral(": ")))
-        reason = reason.mid(path.size() + 2);
-    ModelOpener::showError(this, path, reason, m_report ? qs(reportTitle(*m_report)) : tr("the default U-Net"));
+    m_controls->setConfig(m_workspace->config());
+    const Report* r = m_workspace->report();
+    ModelOpener::showError(this, path, reason, r ? qs(reportTitle(*r)) : tr("the default U-Net"));
     // A message, not the analysis line: it went stale over later actions until the configuration
     // changed. The dialog said it in full; the status bar repeats it for a while.
     showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
@@ -387,12 +345,7 @@ void MainWindow::loadPreset(int which)
         // After the layout settles: a dock resized before it is shown keeps its old height.
         QTimer::singleShot(0, this, [this] { resizeDocks({ m_energyDock }, { height() / 2 }, Qt::Vertical); });
     }
-    m_controls->setConfig(p.config);
-    m_config = p.config;
-    m_deviceIds = p.devices;
-    m_picker->setChecked(p.devices);
-    recompute();
-    pushState();
+    m_workspace->setWork(p.config, p.devices);
 }
 
 // Device files: shipped, --device-dir, the user folder; re-read by File > Reload device files.
@@ -401,11 +354,7 @@ void MainWindow::reloadDevices()
     std::vector<std::filesystem::path> extra;
     for (const QString& d : m_options.deviceDirs)
         extra.emplace_back(d.toStdString());
-    m_library = loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra));
-    m_picker->setDevices(m_library.devices);
-    m_picker->setChecked(m_deviceIds);
-    if (m_report)
-        recompute();
+    m_workspace->setLibrary(loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra)));
 }
 
 } // namespace rfx

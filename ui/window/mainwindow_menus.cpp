@@ -11,7 +11,9 @@
 #include "helpdialogs.h"
 #include "layerpane.h"
 #include "modelopener.h"
+#include "measurementsview.h"
 #include "sessioncontroller.h"
+#include "teaching.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -47,10 +49,10 @@ void MainWindow::buildMenus()
         const QString path = QFileDialog::getOpenFileName(this, tr("Import measurements"), QString(),
             tr("Measurements (*.csv *.json);;All files (*)"));
         QString error;
-        if (!path.isEmpty() && !importMeasurements(path, &error))
+        if (!path.isEmpty() && !m_measured->import(path, &error))
             QMessageBox::warning(this, tr("Import measurements"), error);
     });
-    file->addAction(tr("C&lear measurements"), this, &MainWindow::clearMeasurements);
+    file->addAction(tr("C&lear measurements"), m_measured, &MeasurementsView::clear);
     file->addAction(tr("Open c&alibration\u2026"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open calibration"),
             QFileInfo(CalibrationView::defaultPath(QStringLiteral("x"))).absolutePath(),
@@ -65,9 +67,9 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction* undo = m_sessions->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = undoStack()->createRedoAction(this, tr("&Redo"));
+    QAction* redo = m_sessions->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
@@ -145,16 +147,14 @@ void MainWindow::buildMenus()
     tableAction->setChecked(true);
     tableAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     tableAction->setToolTip(tr("Show or hide the layer table (hidden, the charts take the whole height)"));
-    tableAction->setObjectName(QStringLiteral("tableAction"));
+    tableAction->setObjectName(QStringLiteral("tableAction")); // for tests and accessibility; the code holds the pointer
     m_room->setTableAction(tableAction);
-    connect(tableAction, &QAction::toggled, this, [this](bool on) {
-        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
-            splitter->widget(1)->setVisible(on);
-    });
+    m_teaching->setTableAction(tableAction);
+    connect(tableAction, &QAction::toggled, m_pane, &QWidget::setVisible);
     m_presentationAction = view->addAction(tr("&Presentation mode (large type)"));
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
-    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    connect(m_presentationAction, &QAction::toggled, m_teaching, &Teaching::setPresentationMode);
     QAction* full = view->addAction(tr("F&ull screen"));
     full->setShortcut(QKeySequence::FullScreen);
     full->setCheckable(true);
@@ -162,10 +162,10 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, [this] { showConventions(this); });
-    help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), this, &MainWindow::showTour);
+    help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), m_teaching, &Teaching::showTour);
     help->addAction(tr("Device &problems\u2026"), this, [this] {
         QString text;
-        for (const Diagnostic& d : m_library.diagnostics)
+        for (const Diagnostic& d : m_workspace->library().diagnostics)
             text += qs(toString(d)) + QLatin1Char('\n');
         QMessageBox::information(this, tr("Device files"),
             text.isEmpty() ? tr("Every device file loaded without problems.") : text);

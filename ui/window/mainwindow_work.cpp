@@ -48,8 +48,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         const StoredWindow s = loadStoredWindow();
         restoreGeometry(s.geometry);
         restoreState(s.state, kWindowStateVersion);
-        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
-            splitter->restoreState(s.splitter);
+        m_splitter->restoreState(s.splitter);
         config = s.config.value_or(config);
         devices = s.devices.value_or(devices);
         overlay = overlay || s.overlay;
@@ -67,7 +66,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     std::vector<std::string> ids;
     for (const QString& id : devices)
         ids.push_back(id.toStdString());
-    const DeviceLibrary::Choice choice = m_library.choose(ids);
+    const DeviceLibrary::Choice choice = m_workspace->library().choose(ids);
     devices.clear();
     for (const Device& d : choice.devices)
         devices.append(qs(d.id));
@@ -76,12 +75,10 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         unknown.append(qs(id));
     if (!unknown.isEmpty())
         showStatus(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
-    m_config = config;
-    m_controls->setConfig(config);
-    m_deviceIds = devices;
-    m_picker->setChecked(devices);
-    m_deviceIds = m_picker->checked();
     m_overlayAction->setChecked(overlay);
+    if (o.presentation) // before the first analysis: the charts are laid out once, in large type
+        m_presentationAction->setChecked(true);
+    m_workspace->setWork(config, devices);
 }
 
 void MainWindow::saveSettings() const
@@ -89,10 +86,9 @@ void MainWindow::saveSettings() const
     StoredWindow s;
     s.geometry = saveGeometry();
     s.state = saveState(kWindowStateVersion);
-    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
-        s.splitter = splitter->saveState();
-    s.config = m_config;
-    s.devices = m_deviceIds;
+    s.splitter = m_splitter->saveState();
+    s.config = m_workspace->config();
+    s.devices = m_workspace->deviceIds();
     s.overlay = m_charts->overlay();
     s.convolutionsOnly = m_pane->filter().convolutionsOnly;
     s.topN = m_pane->filter().topN;
@@ -154,8 +150,8 @@ void MainWindow::dropEvent(QDropEvent* event)
 Session MainWindow::currentSession() const
 {
     Session s;
-    s.config = m_config;
-    for (const QString& id : m_deviceIds)
+    s.config = m_workspace->config();
+    for (const QString& id : m_workspace->deviceIds())
         s.devices.push_back(id.toStdString());
     s.overlay = m_charts->overlay();
     s.filter = m_pane->filter();
@@ -165,57 +161,54 @@ Session MainWindow::currentSession() const
 
 void MainWindow::showSession(const Session& session)
 {
-    m_config = session.config;
-    m_controls->setConfig(session.config);
-    m_deviceIds.clear();
+    QStringList devices;
     for (const std::string& d : session.devices)
-        m_deviceIds.append(qs(d));
-    m_picker->setChecked(m_deviceIds);
+        devices.append(qs(d));
     m_overlayAction->setChecked(session.overlay);
     m_pane->setFilter(session.filter.convolutionsOnly, session.filter.topN);
-    recompute();
-    m_pane->setDeviceId(qs(session.tableDevice));
+    m_workspace->setWork(session.config, devices);
+    m_workspace->setTableDevice(qs(session.tableDevice));
 }
 
 FigureSpec MainWindow::currentFigure() const
 {
+    const WorkspaceState& w = m_workspace->state();
     FigureSpec s;
-    s.config = m_config;
-    if (m_report)
-        for (const DeviceResult& d : m_report->results)
+    s.config = w.config;
+    if (w.report)
+        for (const DeviceResult& d : w.report->results)
             s.devices.push_back(d.device.id);
     s.overlay = m_charts->overlay();
     s.sharedAxes = m_charts->sharedAxes();
     s.powerTicks = m_charts->powerTicks();
     s.filter = m_pane->filter();
-    const int device = m_pane->device();
-    if (m_measured->measurements() && m_report && device >= 0 && device < int(m_report->results.size())) {
-        s.measurements = m_measured->measurements()->file; // the figure shows the diamonds the window shows
-        s.measuredDevice = m_report->results[size_t(device)].device.id;
+    if (w.comparison && w.measurements) {
+        s.measurements = w.measurements->file; // the figure shows the diamonds the window shows
+        s.measuredDevice = w.tableDevice.toStdString();
     }
-    if (m_calibration->shown())
-        s.calibration = m_calibration->file().toStdString(); // the figure shows the times the window shows
+    if (w.calibrated)
+        s.calibration = w.calibration->file; // the figure shows the times the window shows
     return s;
 }
 
 bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary, QString* error)
 {
-    const int device = m_pane->device();
-    if (!m_measured->measurements() || !m_report) {
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.measurements || !w.report) {
         if (error)
             *error = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
                         "on this machine): the calibration is fitted on them.");
         return false;
     }
-    return m_calibration->calibrate(*m_measured->measurements(), *m_report, device, path, summary, error);
+    return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
 
 bool MainWindow::calibrateInteractive(QString* summary, QString* error)
 {
-    const int device = m_pane->device();
-    if (!m_measured->measurements() || !m_report || device < 0 || device >= int(m_report->results.size()))
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.measurements || !w.report || w.tableDeviceIndex < 0)
         return calibrateFromMeasurements(QString(), summary, error); // says what is missing
-    const QString id = qs(m_report->results[size_t(device)].device.id);
+    const QString id = w.tableDevice;
     // The proposed folder must exist: a file dialog opened on a missing one falls back to the working
     // directory, and the calibration landed there (seen in a real window under Xvfb).
     const QString proposed = CalibrationView::defaultPath(id);
@@ -226,7 +219,8 @@ bool MainWindow::calibrateInteractive(QString* summary, QString* error)
 
 QMenu* MainWindow::layerAlgorithmMenu(int layer)
 {
-    return rfx::layerAlgorithmMenu(m_report ? &*m_report : nullptr, m_config, layer, [this](const Config& c) { setConfig(c); }, this);
+    return rfx::layerAlgorithmMenu(m_workspace->report(), m_workspace->config(), layer,
+        [this](const Config& c) { m_workspace->setConfig(c); }, this);
 }
 
 QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary)
@@ -234,10 +228,10 @@ QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double 
     const QString id = rfx::measureThisMachine(this, options, tdpWatts, summary);
     if (!id.isEmpty()) {
         reloadDevices();
-        QStringList ids = m_deviceIds;
+        QStringList ids = m_workspace->deviceIds();
         if (!ids.contains(id))
             ids.append(id);
-        setDevices(ids);
+        m_workspace->setDevices(ids);
     }
     return id;
 }
@@ -246,41 +240,27 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
     QString* summary)
 {
     const QString machine = QStringLiteral("this-machine");
-    if (const auto why = measurementRefusal(m_config)) { // said before the ceilings are measured
+    if (const auto why = measurementRefusal(m_workspace->config())) { // said before the ceilings are measured
         if (summary)
             *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(*why));
         return {};
     }
-    if (!m_library.find(machine.toStdString()) && measureThisMachine(ceilings, tdpWatts, summary).isEmpty())
+    if (!m_workspace->library().find(machine.toStdString()) && measureThisMachine(ceilings, tdpWatts, summary).isEmpty())
         return {};
-    if (!m_deviceIds.contains(machine))
-        setDevices(m_deviceIds + QStringList { machine });
-    const QString path = rfx::measureThisNetwork(this, m_config, options, summary);
+    if (!m_workspace->deviceIds().contains(machine))
+        m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });
+    const QString path = rfx::measureThisNetwork(this, m_workspace->config(), options, summary);
     QString error;
-    if (path.isEmpty() || !importMeasurements(path, &error)) {
+    if (path.isEmpty() || !m_measured->import(path, &error)) {
         if (!error.isEmpty() && summary)
             *summary = error;
         return {};
     }
-    m_pane->setDeviceId(machine); // the diamonds on this machine's chart
+    m_workspace->setTableDevice(machine); // the diamonds on this machine's chart
     return path;
 }
 
 LayerTable* MainWindow::table() const { return m_pane->table(); }
 LayerTableModel* MainWindow::tableModel() const { return m_pane->model(); }
-int MainWindow::tableDevice() const { return m_pane->device(); }
-bool MainWindow::saveSession(const QString& path, QString* error) { return m_sessions->save(path, error); }
-bool MainWindow::openSession(const QString& path, QString* error) { return m_sessions->open(path, error); }
-QString MainWindow::sessionPath() const { return m_sessions->path(); }
-bool MainWindow::isDirty() const { return m_sessions->isDirty(); }
-QUndoStack* MainWindow::undoStack() const { return m_sessions->undoStack(); }
-bool MainWindow::exportTable(const QString& path, QString* error) { return m_export->exportTable(path, error); }
-bool MainWindow::importMeasurements(const QString& path, QString* error) { return m_measured->import(path, error); }
-void MainWindow::clearMeasurements() { m_measured->clear(); }
-QString MainWindow::measurementsStatus() const { return m_measured->status(); }
-QTextBrowser* MainWindow::explainView() const { return m_teaching->explainView(); }
-void MainWindow::setPresentationMode(bool on) { m_teaching->setPresentationMode(on); }
-void MainWindow::showTour() { m_teaching->showTour(); }
-TourPanel* MainWindow::tourPanel() const { return m_teaching->tourPanel(); }
 
 } // namespace rfx

@@ -3,14 +3,15 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "explain.h"
-#include "mainwindow.h"
 #include "networks.h"
 #include "rooflinechart.h"
 #include "tourpanel.h"
+#include "workspace.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QStyle>
 #include <QTextBrowser>
@@ -20,13 +21,15 @@
 
 namespace rfx {
 
-Teaching::Teaching(MainWindow* window)
-    : QObject(window)
-    , m_window(window)
+Teaching::Teaching(const Parts& parts)
+    : QObject(parts.frame)
+    , m_parts(parts)
+    , m_frame(parts.frame)
     , m_explain(new QTextBrowser)
-    , m_explainDock(new QDockWidget(tr("Explain"), window))
+    , m_explainDock(new QDockWidget(tr("Explain"), parts.frame))
     , m_baseFont(QApplication::font())
 {
+    QMainWindow* window = parts.frame;
     m_explain->setOpenExternalLinks(false);
     m_explainDock->setObjectName(QStringLiteral("explainDock"));
     m_explainDock->setWidget(m_explain);
@@ -34,6 +37,14 @@ Teaching::Teaching(MainWindow* window)
     m_explainDock->hide();
     m_explainDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F9));
     connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateExplain(); });
+}
+
+void Teaching::follow(Workspace::Parts what)
+{
+    if (what & Workspace::Analysis)
+        reportChanged(); // the tour's figures follow the sliders
+    if (what & (Workspace::Analysis | Workspace::Selection | Workspace::TableDevice))
+        updateExplain();
 }
 
 Teaching::~Teaching()
@@ -48,62 +59,63 @@ Teaching::~Teaching()
 void Teaching::reportChanged()
 {
     if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
-        m_tour->updatePages(tourPages(*m_window->report(), tourDevice()));
+        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice()));
         updateTourHighlight();
     }
 }
 
 void Teaching::updateExplain()
 {
-    if (!m_explainDock->isVisible() || !m_window->report() || m_window->report()->results.empty()) {
+    const WorkspaceState& s = m_parts.workspace->state();
+    if (!m_explainDock->isVisible() || !s.report || s.report->results.empty()) {
         return;
     }
-    const int device = std::max(0, m_window->tableDevice());
-    if (m_window->selectedLayer() < 0) {
-        m_explain->setHtml(explainOverview(*m_window->report(), device));
+    const int device = std::max(0, s.tableDeviceIndex);
+    if (s.selectedLayer < 0) {
+        m_explain->setHtml(explainOverview(*s.report, device));
         return;
     }
-    const BuildResult built = buildNetwork(m_window->config());
+    const BuildResult built = buildNetwork(s.report->config); // the network the report is of
     if (built.network)
-        m_explain->setHtml(explainLayer(*m_window->report(), device, m_window->selectedLayer(), *built.network));
+        m_explain->setHtml(explainLayer(*s.report, device, s.selectedLayer, *built.network));
 }
 
 void Teaching::showTour()
 {
-    if (!m_window->report() || m_window->report()->results.empty()) {
-        QMessageBox::information(m_window, tr("Guided tour"), tr("Check a device first: the tour uses its roofline."));
+    if (!m_parts.workspace->report() || m_parts.workspace->report()->results.empty()) {
+        QMessageBox::information(m_frame, tr("Guided tour"), tr("Check a device first: the tour uses its roofline."));
         return;
     }
     // A panel docked beside the charts, not a dialog over them: each page marks on the chart what
     // it explains (slope, roof, ridge, the layer taking the most time) and stays with the window.
     if (!m_tour) {
         m_tour = new TourPanel;
-        m_tourDock = new QDockWidget(tr("Guided tour"), m_window);
+        m_tourDock = new QDockWidget(tr("Guided tour"), m_frame);
         m_tourDock->setObjectName(QStringLiteral("tourDock"));
         m_tourDock->setWidget(m_tour);
-        m_window->addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
+        m_frame->addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
         connect(m_tour, &TourPanel::pageChanged, this, [this](int) { updateTourHighlight(); });
         connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
         connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
     }
-    m_tour->setPages(tourPages(*m_window->report(), tourDevice()));
+    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice()));
     m_tourDock->show();
     m_tourDock->raise();
-    m_window->resizeDocks({ m_tourDock }, { std::max(320, m_window->width() / 4) }, Qt::Horizontal);
+    m_frame->resizeDocks({ m_tourDock }, { std::max(320, m_frame->width() / 4) }, Qt::Horizontal);
     updateTourHighlight();
 }
 
 int Teaching::tourDevice() const
 {
     // The device of the chart the marks go on: the table's in a grid, the overlay's first.
-    return m_window->chartArea()->overlay() ? 0 : std::max(0, m_window->tableDevice());
+    return m_parts.charts->overlay() ? 0 : std::max(0, m_parts.workspace->state().tableDeviceIndex);
 }
 
 void Teaching::updateTourHighlight()
 {
-    const bool on = m_tour && m_tourDock->isVisible() && m_window->report() && !m_window->report()->results.empty();
-    const std::vector<RooflineChart*> charts = m_window->chartArea()->charts();
-    const size_t target = m_window->chartArea()->overlay() ? 0 : size_t(tourDevice());
+    const bool on = m_tour && m_tourDock->isVisible() && m_parts.workspace->report() && !m_parts.workspace->report()->results.empty();
+    const std::vector<RooflineChart*> charts = m_parts.charts->charts();
+    const size_t target = m_parts.charts->overlay() ? 0 : size_t(tourDevice());
     for (size_t i = 0; i < charts.size(); ++i) {
         RooflineChart::Highlight what = RooflineChart::Highlight::None;
         if (on && i == target) {
@@ -111,7 +123,7 @@ void Teaching::updateTourHighlight()
                 RooflineChart::Highlight::Roof, RooflineChart::Highlight::Ridge, RooflineChart::Highlight::Layer };
             what = kPages[std::clamp(m_tour->page(), 0, 3)];
         }
-        charts[i]->setHighlight(what, on ? tourLayer(*m_window->report(), tourDevice()) : -1);
+        charts[i]->setHighlight(what, on ? tourLayer(*m_parts.workspace->report(), tourDevice()) : -1);
     }
 }
 
@@ -122,15 +134,15 @@ void Teaching::setPresentationMode(bool on)
     if (on)
         f.setPointSizeF(m_baseFont.pointSizeF() * 1.5);
     QApplication::setFont(f);
-    m_window->chartArea()->setFontScale(on ? 1.5 : 1.0);
+    m_parts.charts->setFontScale(on ? 1.5 : 1.0);
     // On a projector's 720 or 1080 lines the charts need the height: the table steps aside (View >
     // Layer table brings it back) unless the window is tall, and returns with normal type.
-    if (auto* table = m_window->findChild<QAction*>(QStringLiteral("tableAction"))) {
-        if (on && m_window->height() <= 1000 && table->isChecked()) {
+    if (QAction* table = m_tableAction) {
+        if (on && m_frame->height() <= 1000 && table->isChecked()) {
             table->setChecked(false);
             m_tableHiddenForPresentation = true;
-            if (m_window->isVisible()) // at start-up (--presentation) the View menu says it
-                m_window->showStatus(tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it"), 10000);
+            if (m_frame->isVisible()) // at start-up (--presentation) the View menu says it
+                emit statusMessage(tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it"), 10000);
         } else if (!on && m_tableHiddenForPresentation) {
             table->setChecked(true);
             m_tableHiddenForPresentation = false;
@@ -138,12 +150,12 @@ void Teaching::setPresentationMode(bool on)
     }
     // The panel as wide as its larger controls need, up to half the window (it scrolls beyond).
     QTimer::singleShot(0, this, [this] {
-        if (auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("configurationDock"))) {
+        if (QDockWidget* dock = m_parts.controlsDock) {
             // The panel, its vertical scroll bar and the dock's frame, so that no horizontal bar appears.
-            const int extra = m_window->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * m_window->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
-            const int wanted = std::min(m_window->controls()->sizeHint().width() + extra, m_window->width() / 2);
+            const int extra = m_frame->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * m_frame->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
+            const int wanted = std::min(m_parts.controls->sizeHint().width() + extra, m_frame->width() / 2);
             dock->setMinimumWidth(std::max(wanted, 200));
-            m_window->resizeDocks({ dock }, { wanted }, Qt::Horizontal);
+            m_frame->resizeDocks({ dock }, { wanted }, Qt::Horizontal);
         }
     });
 }

@@ -1,14 +1,18 @@
 #pragma once
 
+#include "workspace.h"
+
 #include <QFont>
 #include <QObject>
 
+class QAction;
 class QDockWidget;
+class QMainWindow;
 class QTextBrowser;
 
 namespace rfx {
 
-class MainWindow;
+class ChartArea;
 class TourPanel;
 
 /// The window for a class: the Explain panel (F9: what the selected layer's numbers mean, worked
@@ -17,8 +21,17 @@ class TourPanel;
 class Teaching : public QObject {
     Q_OBJECT
 public:
-    /// Adds the (hidden) Explain dock to `window`.
-    explicit Teaching(MainWindow* window);
+    /// What it works on: the frame it docks its panels in, the workspace it explains, the charts it
+    /// marks and scales, the controls whose dock presentation mode widens.
+    struct Parts {
+        QMainWindow* frame;
+        Workspace* workspace;
+        ChartArea* charts;
+        QWidget* controls;
+        QDockWidget* controlsDock;
+    };
+    /// Adds the (hidden) Explain dock to the frame.
+    explicit Teaching(const Parts& parts);
     ~Teaching() override;
 
     QTextBrowser* explainView() const { return m_explain; }
@@ -29,15 +42,23 @@ public:
     void showTour();
     void setPresentationMode(bool on);
 
-    /// The window shows a new report, layer or device: the open panels follow.
-    void reportChanged();
-    void updateExplain();
+    /// The window shows a new value of the workspace: the open panels follow (after the charts).
+    void follow(Workspace::Parts parts);
+    /// View > Layer table: presentation mode hides the table on a short window, and shows it again.
+    void setTableAction(QAction* action) { m_tableAction = action; }
+
+signals:
+    void statusMessage(const QString& message, int timeoutMs);
 
 private:
+    void reportChanged();
+    void updateExplain();
     int tourDevice() const;
     void updateTourHighlight();
 
-    MainWindow* m_window;
+    Parts m_parts;
+    QMainWindow* m_frame;
+    QAction* m_tableAction = nullptr;
     QTextBrowser* m_explain;
     QDockWidget* m_explainDock;
     TourPanel* m_tour = nullptr; ///< created on first use

@@ -1,8 +1,8 @@
 #include "sessioncontroller.h"
 
-#include "mainwindow.h"
 #include "modelopener.h"
 #include "windowsettings.h"
+#include "workspace.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -14,6 +14,7 @@
 #include <QSaveFile>
 #include <QUndoCommand>
 #include <QUndoStack>
+#include <QWidget>
 
 namespace rfx {
 
@@ -67,11 +68,17 @@ private:
 
 } // namespace
 
-SessionController::SessionController(MainWindow* window)
+SessionController::SessionController(Workspace* workspace, Hooks hooks, QWidget* window)
     : QObject(window)
+    , m_workspace(workspace)
+    , m_hooks(std::move(hooks))
     , m_window(window)
     , m_undo(new QUndoStack(this))
 {
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
+        if (parts & Workspace::Analysis)
+            record({ s.config, s.deviceIds }, m_workspace->lastSource());
+    });
 }
 
 void SessionController::record(const State& now, const QObject* source)
@@ -86,6 +93,7 @@ void SessionController::record(const State& now, const QObject* source)
 
 void SessionController::start(const State& state)
 {
+    m_undo->clear();
     m_state = state;
     m_dirty = false;
     updateTitle();
@@ -94,7 +102,7 @@ void SessionController::start(const State& state)
 void SessionController::apply(const State& state)
 {
     m_applying = true;
-    m_window->showState(state.config, state.devices);
+    m_workspace->setWork(state.config, state.devices);
     m_state = state;
     m_applying = false;
     markDirty();
@@ -132,7 +140,7 @@ bool SessionController::maybeSave()
 bool SessionController::save(const QString& path, QString* error)
 {
     QSaveFile file(path); // atomic: the old session stays intact until the new one is complete
-    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(sessionToJson(m_window->currentSession()))) < 0
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(sessionToJson(m_hooks.capture()))) < 0
         || !file.commit()) {
         if (error)
             *error = QStringLiteral("%1: %2").arg(path, file.errorString());
@@ -167,8 +175,8 @@ bool SessionController::open(const QString& path, QString* error)
         return false; // nothing was changed
     }
     m_applying = true;
-    m_window->showSession(*session);
-    m_state = { session->config, m_window->deviceIds() };
+    m_hooks.show(*session);
+    m_state = { m_workspace->config(), m_workspace->deviceIds() };
     m_applying = false;
     m_undo->clear();
     m_path = path;

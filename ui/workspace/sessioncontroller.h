@@ -7,17 +7,21 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QMenu;
 class QUndoStack;
+class QWidget;
 
 namespace rfx {
 
-class MainWindow;
+class Workspace;
 
 /// What the user's work is and where it is kept: the undo history of configuration and device
 /// changes, the session file (.rfx.json) with its unsaved-changes mark in the title, saving before
-/// quitting, and File > Open recent. It asks the window for the work (MainWindow::currentSession)
-/// and hands it back (MainWindow::showSession, MainWindow::showState).
+/// quitting, and File > Open recent. Every change of the workspace's configuration or devices is a step
+/// of undo; undo hands the state back to the workspace. A session is the workspace's work plus the
+/// views' (overlay, filter, the table's device): the window says how to take and show it.
 class SessionController : public QObject {
     Q_OBJECT
 public:
@@ -28,13 +32,17 @@ public:
         bool operator==(const State&) const = default;
     };
 
-    explicit SessionController(MainWindow* window);
+    /// How the window takes the session it shows (`capture`) and shows one (`show`: the
+    /// workspace's part through the workspace, the views' part itself); dialogs open over `window`,
+    /// whose title names the session.
+    struct Hooks {
+        std::function<Session()> capture;
+        std::function<void(const Session&)> show;
+    };
+    SessionController(Workspace* workspace, Hooks hooks, QWidget* window);
 
     QUndoStack* undoStack() const { return m_undo; }
-    /// The window now shows `now`: one step of undo, merged with the last one when it is the same
-    /// control's change within 0.7 s (`source`: that control, or null for devices, presets, sessions).
-    void record(const State& now, const QObject* source);
-    /// The state the history starts from (nothing unsaved).
+    /// The state the history starts from (nothing unsaved, no undo).
     void start(const State& state);
     /// Shows `state` (undo and redo): the window takes it without recording a step.
     void apply(const State& state);
@@ -66,10 +74,15 @@ signals:
     void statusMessage(const QString& message, int timeoutMs);
 
 private:
+    /// The workspace now shows `now`: one step of undo, merged with the last one when it is the same
+    /// control's change within 0.7 s (`source`: that control, or null for devices, presets, sessions).
+    void record(const State& now, const QObject* source);
     void updateTitle();
     void rebuildRecentMenu();
 
-    MainWindow* m_window;
+    Workspace* m_workspace;
+    Hooks m_hooks;
+    QWidget* m_window;
     QUndoStack* m_undo;
     State m_state; ///< what the undo stack last recorded
     bool m_applying = false;

@@ -7,6 +7,8 @@
 #include "energyview.h"
 #include "format.h"
 #include "mainwindow.h"
+#include "measurementsview.h"
+
 #include "pointhover.h"
 #include "rooflinechart.h"
 #include "guitestutils.h"
@@ -64,7 +66,7 @@ private slots:
         MainWindow w(rfx::test::freshWindow());
         QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
-        const DeviceResult& d = w.report()->results[0];
+        const DeviceResult& d = w.workspace().report()->results[0];
         int answered = 0;
         for (const QPointF& p : chart->layerPoints()) {
             const QString tip = hoverAt(chart, chart->viewportPosition(p));
@@ -95,7 +97,7 @@ private slots:
         MainWindow w(rfx::test::freshWindow());
         QVERIFY(rfx::test::showAtDesktopSize(w));
         RooflineChart* chart = w.chartArea()->charts()[0];
-        const DeviceResult& d = w.report()->results[0];
+        const DeviceResult& d = w.workspace().report()->results[0];
         const LayerResult& l = d.layers[loneLayer(d)];
         const QPoint pos = chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale()));
         QVERIFY(hoverAt(chart, pos).contains(QString::fromStdString(l.name)));
@@ -113,7 +115,7 @@ private slots:
         w.chartArea()->setOverlay(true);
         QCoreApplication::processEvents();
         RooflineChart* chart = w.chartArea()->charts()[0];
-        const DeviceResult& h100 = w.report()->results[1];
+        const DeviceResult& h100 = w.workspace().report()->results[1];
         const LayerResult& l = h100.layers[loneLayer(h100)];
         const QString tip = hoverAt(chart, chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale())));
         QVERIFY2(tip.contains(QString::fromStdString(h100.device.name)), qPrintable(tip));
@@ -146,7 +148,7 @@ private slots:
         MainWindow w(rfx::test::freshWindow());
         QVERIFY(rfx::test::showAtDesktopSize(w));
         QString error;
-        QVERIFY2(w.importMeasurements(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
+        QVERIFY2(w.measurements().import(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
             qPrintable(error));
         QCoreApplication::processEvents();
         RooflineChart* chart = w.chartArea()->charts()[0];

@@ -141,7 +141,7 @@ private slots:
         // In the overlay the bounding roof is named with its device: at I = 1, 100 GFLOP/s is under the
         // MX230's compute roof? No: the MX230 FP32 roof is 784 GFLOP/s and its slope allows 48 GFLOP/s
         // at I = 1, so the lowest roof above the point is the 2060 Super's slope (448 GFLOP/s).
-        w.setDevices({ QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super") });
+        w.workspace().setDevices({ QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super") });
         w.chartArea()->setOverlay(true);
         QCoreApplication::processEvents();
         chart = w.chartArea()->charts()[0];

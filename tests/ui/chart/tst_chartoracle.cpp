@@ -5,6 +5,8 @@
 #include "chartoracle.h"
 #include "controlpanel.h"
 #include "mainwindow.h"
+#include "measurementsview.h"
+
 #include "rooflinechart.h"
 #include "guitestutils.h"
 #include "testutils.h"
@@ -127,12 +129,12 @@ private slots:
         MainWindow w(rfx::test::freshWindow());
         QVERIFY(rfx::test::showAtDesktopSize(w));
         QString error;
-        QVERIFY2(w.importMeasurements(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
+        QVERIFY2(w.measurements().import(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/unet-plain.csv"), &error),
             qPrintable(error));
         expectAllChartsFresh(w, QStringLiteral("measured"));
         w.controls()->batchSpin()->setValue(4);
         expectAllChartsFresh(w, QStringLiteral("measured-batch4"));
-        w.clearMeasurements();
+        w.measurements().clear();
         expectAllChartsFresh(w, QStringLiteral("measured-cleared"));
     }
 

@@ -7,6 +7,8 @@
 #include "chartarea.h"
 #include "figurerenderer.h"
 #include "mainwindow.h"
+#include "teaching.h"
+
 #include "rooflinechart.h"
 #include "summaryview.h"
 #include "chartfit.h"
@@ -92,10 +94,10 @@ private slots:
         QStringList failures;
         int checked = 0;
         for (bool presentation : { false, true }) {
-            w.setPresentationMode(presentation);
+            w.teaching().setPresentationMode(presentation);
             for (bool tour : { false, true }) {
                 if (tour)
-                    w.showTour();
+                    w.teaching().showTour();
                 else if (auto* dock = w.findChild<QDockWidget*>(QStringLiteral("tourDock")))
                     dock->close();
                 for (const QSize& size : sizes) {
@@ -142,7 +144,7 @@ private slots:
         {
             MainWindow w(o);
             QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
-            w.showTour();
+            w.teaching().showTour();
             settle();
             auto* config = w.findChild<QDockWidget*>(QStringLiteral("configurationDock"));
             QVERIFY(config && config->isHidden());

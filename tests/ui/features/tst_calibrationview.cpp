@@ -64,8 +64,8 @@ private slots:
         QVERIFY(test::showAtDesktopSize(w));
         QAction* toggle = w.calibrationView()->toggleAction();
         QVERIFY(!toggle->isEnabled()); // nothing to show yet
-        w.setConfig(unet128(1));
-        const Report bounds = *w.report();
+        w.workspace().setConfig(unet128(1));
+        const Report bounds = *w.workspace().report();
 
         QString summary, error;
         QVERIFY(!w.calibrateFromMeasurements(m_dir.filePath(QStringLiteral("x.cal.json")), &summary, &error));
@@ -73,7 +73,7 @@ private slots:
 
         const QString b1 = m_dir.filePath(QStringLiteral("b1.csv"));
         QVERIFY(writeSynthetic(bounds, b1));
-        QVERIFY(w.importMeasurements(b1, &error));
+        QVERIFY(w.measurements().import(b1, &error));
         const QString cal = CalibrationView::defaultPath(QStringLiteral("rtx-2060-super"));
         QVERIFY2(w.calibrateFromMeasurements(cal, &summary, &error), qPrintable(error));
         QVERIFY2(summary.contains(QStringLiteral("conv            compute")), qPrintable(summary));
@@ -82,7 +82,7 @@ private slots:
         QVERIFY(toggle->isEnabled() && toggle->isChecked());
 
         // Every view shows calibrated times: the table's Time column and its header, the summary, the points.
-        const DeviceResult& d = w.report()->results[0];
+        const DeviceResult& d = w.workspace().report()->results[0];
         QVERIFY(d.timesCalibrated);
         QCOMPARE(header(w, LayerTableModel::Time), QStringLiteral("Calibrated time"));
         QCOMPARE(header(w, LayerTableModel::Error), QStringLiteral("Cal. error"));
@@ -95,21 +95,21 @@ private slots:
         const QModelIndex time = w.tableModel()->index(0, LayerTableModel::Time);
         QCOMPARE(w.tableModel()->data(time, LayerTableModel::SortRole).toDouble(), d.layers[0].time);
         QVERIFY(w.currentFigure().calibration == cal.toStdString());
-        QVERIFY(figureCaption(w.currentFigure(), reportTitle(*w.report())).find("Times calibrated with rtx-2060-super-") != std::string::npos);
+        QVERIFY(figureCaption(w.currentFigure(), reportTitle(*w.workspace().report())).find("Times calibrated with rtx-2060-super-") != std::string::npos);
 
         // Held out: a batch of 4, measured the same way, against the calibration fitted on batch 1.
-        w.setConfig(unet128(4));
-        Report b4Bounds = *w.report();
+        w.workspace().setConfig(unet128(4));
+        Report b4Bounds = *w.workspace().report();
         const QString b4 = m_dir.filePath(QStringLiteral("b4.csv"));
         QVERIFY(writeSynthetic(b4Bounds, b4));
-        QVERIFY(w.importMeasurements(b4, &error));
-        const QString status = w.measurementsStatus();
+        QVERIFY(w.measurements().import(b4, &error));
+        const QString status = w.measurements().status();
         QVERIFY2(status.contains(QStringLiteral("(plain CSV): calibrated ")) && status.contains(QStringLiteral(" measured ("))
                 && status.contains(QStringLiteral(", rtx-2060-super-")),
             qPrintable(status));
         // Exact but for the up-convolutions, whose four rows share one bound at batch 1: there the fit
         // cannot tell overhead from efficiency and takes no overhead, which a batch of 4 shows (0.4 %).
-        const Comparison held = compareMeasurements(loadMeasurements(b4.toStdString()), w.report()->results[0]);
+        const Comparison held = compareMeasurements(loadMeasurements(b4.toStdString()), w.workspace().report()->results[0]);
         QVERIFY(held.calibratedTotal > 0);
         QVERIFY(std::abs(held.calibratedTotal / held.measuredTotal - 1) < 0.01);
         const QModelIndex err = w.tableModel()->index(3, LayerTableModel::Error); // enc1.conv2
@@ -117,9 +117,9 @@ private slots:
 
         // Off: the bounds again, and the headers say so.
         toggle->setChecked(false);
-        QVERIFY(!w.report()->results[0].timesCalibrated);
+        QVERIFY(!w.workspace().report()->results[0].timesCalibrated);
         QCOMPARE(header(w, LayerTableModel::Time), QStringLiteral("Time"));
-        QCOMPARE(w.report()->results[0].totals.time, boundTimeOf(b4Bounds.results[0].totals));
+        QCOMPARE(w.workspace().report()->results[0].totals.time, boundTimeOf(b4Bounds.results[0].totals));
         QVERIFY(w.currentFigure().calibration.empty());
     }
 
@@ -134,7 +134,7 @@ private slots:
         QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("groups: must be a non-empty list")), qPrintable(error));
         QVERIFY(!w.calibrationView()->calibration());
         QVERIFY(!w.calibrationView()->toggleAction()->isEnabled());
-        QVERIFY(!w.report()->results[0].timesCalibrated);
+        QVERIFY(!w.workspace().report()->results[0].timesCalibrated);
     }
 };
 

@@ -5,6 +5,8 @@
 #include "chartarea.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "measurementsview.h"
+
 #include "rooflinechart.h"
 #include "thisnetwork.h"
 #include "guitestutils.h"
@@ -49,8 +51,8 @@ private slots:
         Config c; // the U-Net at 128 x 128 takes seconds: long enough to cancel
         c.unet.height = c.unet.width = 128;
         c.unet.padding = Padding::Same;
-        w.setConfig(c);
-        const size_t devicesBefore = w.report()->results.size();
+        w.workspace().setConfig(c);
+        const size_t devicesBefore = w.workspace().report()->results.size();
         // Cancel from the progress dialog as soon as it shows (after the ceilings, which come first).
         QElapsedTimer cancelledAt;
         QTimer cancel;
@@ -70,32 +72,32 @@ private slots:
         QVERIFY(cancelledAt.isValid());
         QVERIFY2(cancelledAt.elapsed() < 1000, qPrintable(QString::number(cancelledAt.elapsed()))); // within a second
         QVERIFY(QDir(measurementFolder()).entryList(QDir::Files).isEmpty());
-        QVERIFY(w.measurementsStatus().isEmpty());
-        QCOMPARE(w.report()->results.size(), devicesBefore + 1); // this machine joined: its ceilings were measured
+        QVERIFY(w.measurements().status().isEmpty());
+        QCOMPARE(w.workspace().report()->results.size(), devicesBefore + 1); // this machine joined: its ceilings were measured
     }
 
     void theLayersLandUnderThisMachinesRoofline()
     {
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
-        w.setConfig(smallUNet());
+        w.workspace().setConfig(smallUNet());
         QString summary;
         const QString path = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
         QVERIFY2(!path.isEmpty(), qPrintable(summary));
         QVERIFY(path.startsWith(measurementFolder()));
         QVERIFY(QFileInfo::exists(path));
-        const size_t rows = w.report()->results.front().layers.size();
+        const size_t rows = w.workspace().report()->results.front().layers.size();
         QVERIFY2(summary.startsWith(QStringLiteral("%1 of %1 rows measured with oneDNN 2.").arg(rows)), qPrintable(summary));
         // Shown at once: the status line, the table's measured column, the diamonds on this machine's chart.
-        QVERIFY2(w.measurementsStatus().contains(QStringLiteral("%1 layers mapped").arg(rows)), qPrintable(w.measurementsStatus()));
+        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped").arg(rows)), qPrintable(w.measurements().status()));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
-        const Report& r = *w.report();
+        const Report& r = *w.workspace().report();
         int machine = -1;
         for (size_t i = 0; i < r.results.size(); ++i)
             if (r.results[i].device.id == "this-machine")
                 machine = int(i);
         QVERIFY(machine >= 0);
-        QCOMPARE(w.tableDevice(), machine);
+        QCOMPARE(w.workspace().state().tableDeviceIndex, machine);
         const std::vector<RooflineChart*> charts = w.chartArea()->charts();
         const auto& layers = r.results[size_t(machine)].layers; // zero-FLOP rows (concat) have no place on the chart
         const auto plotted = size_t(std::count_if(layers.begin(), layers.end(), [](const LayerResult& l) { return l.flops > 0; }));

@@ -7,6 +7,8 @@
 #include "layertable.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "teaching.h"
+
 #include "networks.h"
 #include "guitestutils.h"
 #include "testutils.h"
@@ -81,13 +83,13 @@ private slots:
         MainWindow w(test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
         QVERIFY(test::showAtDesktopSize(w, presentation ? QSize(1920, 1080) : QSize(1600, 1000)));
         if (presentation) {
-            w.setPresentationMode(true);
+            w.teaching().setPresentationMode(true);
             QCoreApplication::processEvents();
         }
         for (const ModelInfo& m : builtinModels()) {
             const QString id = QString::fromUtf8(m.id.data(), qsizetype(m.id.size()));
             chooseNetwork(w, id);
-            QVERIFY2(w.report() && w.report()->config.model == m.id, qPrintable(id));
+            QVERIFY2(w.workspace().report() && w.workspace().report()->config.model == m.id, qPrintable(id));
             QStringList cut = cutCells(w.table());
             QVERIFY2(cut.isEmpty(), qPrintable(id + QStringLiteral(": ") + cut.join(QStringLiteral("; "))));
             // A batch step that lengthens numbers (shapes, times, energies): fitted at the next event.
@@ -101,7 +103,7 @@ private slots:
             QCoreApplication::processEvents();
         }
         if (presentation)
-            w.setPresentationMode(false);
+            w.teaching().setPresentationMode(false);
     }
 
     // Ctrl+A then Ctrl+C: every row, tab-separated, a header row first, the bound glyphs out.

@@ -4,6 +4,9 @@
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "mainwindow.h"
+#include "teaching.h"
+#include "sessioncontroller.h"
+
 #include "problemnote.h"
 #include "summaryview.h"
 #include "guitestutils.h"
@@ -83,7 +86,7 @@ private slots:
         QCOMPARE(c->config().algorithm, before.algorithm);
         QCOMPARE(c->config().batch, before.batch);
         QCOMPARE(c->config().unet.height, before.unet.height);
-        QCOMPARE(w.report()->config.algorithm, before.algorithm);
+        QCOMPARE(w.workspace().report()->config.algorithm, before.algorithm);
 
         // Focused, the same wheel changes the control (so the check above can fail).
         algorithm->setFocus();
@@ -136,11 +139,11 @@ private slots:
         QVERIFY(banner->isVisible());
         QVERIFY(banner->text().contains(QStringLiteral("Not updated")));
         QVERIFY(banner->text().contains(QStringLiteral("572")));
-        QCOMPARE(w.report()->config.unet.height, 572);
+        QCOMPARE(w.workspace().report()->config.unet.height, 572);
 
         emit note->linkActivated(QStringLiteral("588"));
         QCoreApplication::processEvents();
-        QCOMPARE(w.report()->config.unet.height, 588);
+        QCOMPARE(w.workspace().report()->config.unet.height, 588);
         QVERIFY(!note->isVisible());
         QVERIFY(!banner->isVisible());
     }
@@ -154,31 +157,31 @@ private slots:
         QComboBox* algorithm = c->algorithmCombo();
         algorithm->setCurrentIndex(algorithm->findData(int(ConvAlgorithm::Winograd4)));
         QCoreApplication::processEvents();
-        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Winograd4);
         c->imageSpin()->setValue(580); // does not work
         QCoreApplication::processEvents();
-        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Winograd4);
         auto consistent = [&] {
             const Config shown = c->config();
             if (!c->problemNote()->isVisible())
-                QCOMPARE(shown, w.report()->config); // a working configuration is the one analysed
+                QCOMPARE(shown, w.workspace().report()->config); // a working configuration is the one analysed
             else
                 QVERIFY(w.chartArea()->staleBanner()->isVisible()); // otherwise the charts say they are stale
         };
-        while (w.undoStack()->canUndo()) {
-            w.undoStack()->undo();
+        while (w.sessions().undoStack()->canUndo()) {
+            w.sessions().undoStack()->undo();
             QCoreApplication::processEvents();
             consistent();
         }
         QCOMPARE(c->config().algorithm, ConvAlgorithm::Direct);
-        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Direct);
-        while (w.undoStack()->canRedo()) {
-            w.undoStack()->redo();
+        QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Direct);
+        while (w.sessions().undoStack()->canRedo()) {
+            w.sessions().undoStack()->redo();
             QCoreApplication::processEvents();
             consistent();
         }
         QCOMPARE(c->config().unet.height, 580);
-        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Winograd4);
     }
 
     // A malformed network file: a dialog says which file, where and why in words; the selector
@@ -191,7 +194,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
         QVERIFY(test::writeFile(path, "{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n"));
-        const int undoSteps = w.undoStack()->count();
+        const int undoSteps = w.sessions().undoStack()->count();
         c->useNetworkFile(path);
         QCoreApplication::processEvents();
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
@@ -205,9 +208,9 @@ private slots:
         QCOMPARE(c->networkCombo()->currentData().toString(), QStringLiteral("unet"));
         QCOMPARE(c->networkCombo()->findData(path), -1);
         QCOMPARE(c->config().model, std::string("unet"));
-        QCOMPARE(w.report()->config.model, std::string("unet"));
+        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
         QVERIFY(c->imageSpin()->isEnabled()); // the U-Net's controls, not greyed as for a file
-        QCOMPARE(w.undoStack()->count(), undoSteps); // nothing to undo: nothing changed
+        QCOMPARE(w.sessions().undoStack()->count(), undoSteps); // nothing to undo: nothing changed
         box->close();
     }
 
@@ -251,7 +254,7 @@ private slots:
     {
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
-        w.setPresentationMode(true);
+        w.teaching().setPresentationMode(true);
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
         auto* tableAction = w.findChild<QAction*>(QStringLiteral("tableAction"));
@@ -273,7 +276,7 @@ private slots:
         tableAction->trigger();
         QCoreApplication::processEvents();
         QVERIFY(w.table()->isVisible());
-        w.setPresentationMode(false);
+        w.teaching().setPresentationMode(false);
         QCoreApplication::processEvents();
     }
 
@@ -287,14 +290,14 @@ private slots:
         QCOMPARE(slider->maximum(), 8);
         for (int position = 0; position <= 8; ++position) {
             slider->setValue(position);
-            QCOMPARE(w.report()->config.batch, 1 << position);
+            QCOMPARE(w.workspace().report()->config.batch, 1 << position);
             QCOMPARE(w.controls()->batchSpin()->value(), 1 << position);
         }
         w.controls()->batchSpin()->setValue(48);
-        QCOMPARE(w.report()->config.batch, 48); // exact
+        QCOMPARE(w.workspace().report()->config.batch, 48); // exact
         QCOMPARE(slider->value(), 6); // shown at the nearest power, 64
         w.controls()->batchSpin()->setValue(1000);
-        QCOMPARE(w.report()->config.batch, 1000);
+        QCOMPARE(w.workspace().report()->config.batch, 1000);
         QCOMPARE(slider->value(), 8); // at its end
     }
 

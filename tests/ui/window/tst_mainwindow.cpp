@@ -8,6 +8,10 @@
 #include "format.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "teaching.h"
+#include "sessioncontroller.h"
+#include "measurementsview.h"
+
 #include "rooflinechart.h"
 #include "summaryview.h"
 #include "guitestutils.h"
@@ -74,13 +78,13 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.report());
-        QCOMPARE(w.report()->results.size(), size_t(1));
-        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(31'030'658));
+        QVERIFY(w.workspace().report());
+        QCOMPARE(w.workspace().report()->results.size(), size_t(1));
+        QCOMPARE(w.workspace().report()->results[0].totals.params, std::int64_t(31'030'658));
         QCOMPARE(w.chartArea()->charts().size(), size_t(1));
         RooflineChart* chart = w.chartArea()->charts()[0];
         // Every layer with FLOPs is a point: all rows but the 4 concats.
-        QCOMPARE(chart->layerPoints().size(), w.report()->results[0].layers.size() - 4);
+        QCOMPARE(chart->layerPoints().size(), w.workspace().report()->results[0].layers.size() - 4);
         QCOMPARE(cell(w, 0, LayerTableModel::Name), QStringLiteral("enc1.conv1"));
     }
 
@@ -94,7 +98,7 @@ private slots:
         const QString rowBefore = cell(w, 0, LayerTableModel::OutputShape);
 
         w.controls()->batchSpin()->setValue(8); // as a drag would
-        QCOMPARE(w.report()->config.batch, 8);
+        QCOMPARE(w.workspace().report()->config.batch, 8);
         const auto after = chart->layerPoints();
         QCOMPARE(after.size(), before.size());
         QVERIFY(after != before); // weight-heavy layers moved right
@@ -103,16 +107,16 @@ private slots:
 
         // The image slider snaps to sizes that work with valid padding.
         w.controls()->imageSlider()->setValue(600);
-        const int h = w.report()->config.unet.height;
+        const int h = w.workspace().report()->config.unet.height;
         QVERIFY2((h - 124) % 16 == 0, qPrintable(QString::number(h)));
         QVERIFY(std::abs(h - 600) <= 8);
         QVERIFY(w.controls()->problemText().isEmpty());
 
         // Bits: 16-bit halves the traffic of every row.
-        const double bytes32 = w.report()->results[0].layers[0].bytes;
+        const double bytes32 = w.workspace().report()->results[0].layers[0].bytes;
         w.controls()->bitsSlider()->setValue(1);
-        QCOMPARE(w.report()->config.bits, 16);
-        QCOMPARE(w.report()->results[0].layers[0].bytes, bytes32 / 2);
+        QCOMPARE(w.workspace().report()->config.bits, 16);
+        QCOMPARE(w.workspace().report()->results[0].layers[0].bytes, bytes32 / 2);
     }
 
     void summaryFollowsTheSliderAndCopies()
@@ -149,22 +153,22 @@ private slots:
         QVERIFY(resnet > 0);
         combo->setCurrentIndex(resnet);
         emit combo->activated(resnet); // as a user's pick does
-        QCOMPARE(w.report()->network, std::string("ResNet-50"));
-        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(25'557'032));
-        QCOMPARE(w.report()->input, (Shape { 1, 3, 224, 224 }));
+        QCOMPARE(w.workspace().report()->network, std::string("ResNet-50"));
+        QCOMPARE(w.workspace().report()->results[0].totals.params, std::int64_t(25'557'032));
+        QCOMPARE(w.workspace().report()->input, (Shape { 1, 3, 224, 224 }));
         QVERIFY(!w.controls()->filtersSlider()->isEnabled()); // shapes the U-Net only
         QVERIFY(w.controls()->imageSlider()->isEnabled());
         QCOMPARE(cell(w, 0, LayerTableModel::Name), QStringLiteral("conv1"));
 
         // The image slider is not snapped to U-Net sizes for a preset.
         w.controls()->imageSpin()->setValue(256);
-        QCOMPARE(w.report()->input, (Shape { 1, 3, 256, 256 }));
+        QCOMPARE(w.workspace().report()->input, (Shape { 1, 3, 256, 256 }));
         QVERIFY(w.controls()->problemText().isEmpty());
 
         // A custom network file: its own input; the input controls are disabled.
         w.controls()->useNetworkFile(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/resources/networks/small-cnn.json"));
-        QCOMPARE(w.report()->network, std::string("Small CNN"));
-        QCOMPARE(w.report()->input, (Shape { 1, 3, 32, 32 }));
+        QCOMPARE(w.workspace().report()->network, std::string("Small CNN"));
+        QCOMPARE(w.workspace().report()->input, (Shape { 1, 3, 32, 32 }));
         QVERIFY(!w.controls()->imageSlider()->isEnabled());
         QCOMPARE(combo->currentText(), QStringLiteral("small-cnn.json"));
 
@@ -172,8 +176,8 @@ private slots:
         const int unet = combo->findData(QStringLiteral("unet"));
         combo->setCurrentIndex(unet);
         emit combo->activated(unet);
-        QCOMPARE(w.report()->results[0].totals.params, std::int64_t(31'030'658));
-        QCOMPARE(w.report()->input, (Shape { 1, 1, 572, 572 }));
+        QCOMPARE(w.workspace().report()->results[0].totals.params, std::int64_t(31'030'658));
+        QCOMPARE(w.workspace().report()->input, (Shape { 1, 1, 572, 572 }));
         QVERIFY(w.controls()->filtersSlider()->isEnabled());
     }
 
@@ -184,17 +188,17 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const auto before = chart->layerPoints();
-        const double directTime = w.report()->results[0].totals.time;
+        const double directTime = w.workspace().report()->results[0].totals.time;
 
         // Winograd for every 3x3 layer: the points move (fewer FLOPs, more bytes: left), the table says so.
         QVERIFY(w.table()->isColumnHidden(LayerTableModel::Algorithm)); // nothing to say with direct convolution
         QComboBox* algorithm = w.controls()->algorithmCombo();
         algorithm->setCurrentIndex(algorithm->findData(int(ConvAlgorithm::Winograd4)));
-        QCOMPARE(w.report()->config.algorithm, ConvAlgorithm::Winograd4);
+        QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Winograd4);
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Algorithm));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Workspace));
         QVERIFY(chart->layerPoints() != before);
-        QVERIFY(w.report()->results[0].totals.time < directTime);
+        QVERIFY(w.workspace().report()->results[0].totals.time < directTime);
         int row = -1;
         for (int r = 0; r < w.table()->model()->rowCount(); ++r)
             if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.conv2"))
@@ -216,11 +220,11 @@ private slots:
         QAction* fft = menu->findChild<QAction*>(QStringLiteral("algorithm-fft"));
         QVERIFY(fft);
         fft->trigger();
-        QCOMPARE(w.report()->config.layerAlgorithms.at("enc1.conv2"), ConvAlgorithm::Fft);
+        QCOMPARE(w.workspace().report()->config.layerAlgorithms.at("enc1.conv2"), ConvAlgorithm::Fft);
         QCOMPARE(cell(w, row, LayerTableModel::Algorithm), QStringLiteral("fft"));
         QVERIFY(!w.layerAlgorithmMenu(layer + 1)); // enc1.conv2.bias: no algorithm
-        w.undoStack()->undo();
-        QVERIFY(w.report()->config.layerAlgorithms.empty());
+        w.sessions().undoStack()->undo();
+        QVERIFY(w.workspace().report()->config.layerAlgorithms.empty());
 
         // Tiled traffic with 48 KiB: more bytes than compulsory; the on-chip box is enabled only then.
         QVERIFY(!w.controls()->onchipSpin()->isEnabled());
@@ -228,8 +232,8 @@ private slots:
         traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Tiled)));
         QVERIFY(w.controls()->onchipSpin()->isEnabled());
         w.controls()->onchipSpin()->setValue(48);
-        QCOMPARE(w.report()->config.onchipKiB, 48);
-        QCOMPARE(w.report()->results[0].onchipBytes, 48 * 1024.0);
+        QCOMPARE(w.workspace().report()->config.onchipKiB, 48);
+        QCOMPARE(w.workspace().report()->results[0].onchipBytes, 48 * 1024.0);
     }
 
     // Hierarchical ceilings: the A100 file gives L2 and L1 bandwidths. Under the tiled model its chart gains
@@ -240,12 +244,12 @@ private slots:
         MainWindow w(fresh());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.setDevices({ QStringLiteral("a100-sxm-80gb") });
+        w.workspace().setDevices({ QStringLiteral("a100-sxm-80gb") });
         RooflineChart* chart = w.chartArea()->charts()[0];
         QVERIFY(chart->levelPoints(0).empty()); // compulsory traffic: DRAM only
         QComboBox* traffic = w.controls()->trafficCombo();
         traffic->setCurrentIndex(traffic->findData(int(TrafficModel::Tiled)));
-        const DeviceResult& d = w.report()->results[0];
+        const DeviceResult& d = w.workspace().report()->results[0];
         QVERIFY(d.l2Bandwidth > 0 && d.l1Bandwidth > 0);
         const auto l2 = chart->levelPoints(0);
         const auto l1 = chart->levelPoints(1);
@@ -258,7 +262,7 @@ private slots:
         }
         QCOMPARE(l2.size(), differ2);
         QCOMPARE(l1.size(), differ1);
-        QVERIFY(l2.size() >= size_t(w.report()->convolutions) - 1);
+        QVERIFY(l2.size() >= size_t(w.workspace().report()->convolutions) - 1);
         const LayerResult& first = d.layers[0]; // enc1.conv1
         QCOMPARE(l2[0].x(), first.flops / first.l2Bytes);
         QCOMPARE(l1[0].x(), first.flops / first.l1Bytes);
@@ -267,11 +271,11 @@ private slots:
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::IntensityL2));
         QCOMPARE(cell(w, 0, LayerTableModel::IntensityL1), QString::fromStdString(formatNumber3(first.flops / first.l1Bytes)));
         // FP16 tensor cores on the H100: enc1.conv2 is L2-bound (tst_algorithms works it out), and says so.
-        w.setDevices({ QStringLiteral("h100-sxm") });
-        Config fp16 = w.report()->config;
+        w.workspace().setDevices({ QStringLiteral("h100-sxm") });
+        Config fp16 = w.workspace().report()->config;
         fp16.bits = 16;
         fp16.tensorCores = true;
-        w.setConfig(fp16);
+        w.workspace().setConfig(fp16);
         int row = -1;
         for (int r = 0; r < w.table()->model()->rowCount(); ++r)
             if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.conv2"))
@@ -304,9 +308,9 @@ private slots:
         QVERIFY(box);
         QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")), qPrintable(box->informativeText()));
         QVERIFY(box->text().contains(QStringLiteral("broken.json")));
-        QVERIFY(w.report());
-        QCOMPARE(w.report()->config.model, std::string("unet"));
-        QCOMPARE(w.report()->config.batch, 4);
+        QVERIFY(w.workspace().report());
+        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
+        QCOMPARE(w.workspace().report()->config.batch, 4);
         QCOMPARE(w.controls()->networkCombo()->currentData().toString(), QStringLiteral("unet"));
         QCOMPARE(w.chartArea()->charts().size(), size_t(1));
         box->close();
@@ -334,7 +338,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         RooflineChart* chart = w.chartArea()->charts()[0];
         // The dominant layer: the one with the largest share.
-        const auto& layers = w.report()->results[0].layers;
+        const auto& layers = w.workspace().report()->results[0].layers;
         int target = 0;
         for (size_t i = 0; i < layers.size(); ++i)
             if (layers[i].share > layers[size_t(target)].share)
@@ -351,7 +355,7 @@ private slots:
         const QPointF scene = chart->chart()->mapToPosition(value, series);
         const QPoint pos = chart->mapFromScene(scene);
         QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, pos);
-        QCOMPARE(w.selectedLayer(), target);
+        QCOMPARE(w.workspace().state().selectedLayer, target);
         const QModelIndex current = w.table()->currentIndex();
         QVERIFY(current.isValid());
         QCOMPARE(current.siblingAtColumn(LayerTableModel::Name).data().toString(),
@@ -403,7 +407,7 @@ private slots:
         QTableView* table = w.table();
         const QModelIndex row = table->model()->index(3, 0);
         table->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        QCOMPARE(w.selectedLayer(), 3);
+        QCOMPARE(w.workspace().state().selectedLayer, 3);
         QCOMPARE(w.chartArea()->charts()[0]->selectedLayer(), 3);
     }
 
@@ -483,12 +487,12 @@ private slots:
         const qreal size = QApplication::font().pointSizeF();
         QCOMPARE(cell.pointSizeF(), size);
         QCOMPARE(summary->document()->defaultFont().pointSizeF(), size);
-        w.setPresentationMode(true);
+        w.teaching().setPresentationMode(true);
         QCoreApplication::processEvents(); // the application font reaches widgets by posted events
         QCOMPARE(cellFont().pointSizeF(), size * 1.5);
         QVERIFY(cellFont().styleStrategy() & QFont::PreferNoShaping);
         QCOMPARE(summary->document()->defaultFont().pointSizeF(), size * 1.5);
-        w.setPresentationMode(false);
+        w.teaching().setPresentationMode(false);
         QCoreApplication::processEvents();
         QCOMPARE(cellFont().pointSizeF(), size);
     }
@@ -520,11 +524,11 @@ private slots:
         QVERIFY2(problem.contains(QStringLiteral("572 and 588")), qPrintable(problem));
         QVERIFY(problem.contains(QStringLiteral("Use 572")));
         // The last working analysis stays on screen: no blank chart.
-        QCOMPARE(w.report()->config.unet.height, 572);
+        QCOMPARE(w.workspace().report()->config.unet.height, 572);
         QVERIFY(!w.chartArea()->charts()[0]->layerPoints().empty());
         w.controls()->imageSpin()->setValue(588);
         QVERIFY(w.controls()->problemText().isEmpty());
-        QCOMPARE(w.report()->config.unet.height, 588);
+        QCOMPARE(w.workspace().report()->config.unet.height, 588);
 
         // The one-click fix offered in the message.
         w.controls()->imageSpin()->setValue(590);
@@ -535,8 +539,8 @@ private slots:
         QVERIFY(label && label->isVisible());
         QVERIFY(label->text().contains(QStringLiteral("href=\"604\"")));
         emit label->linkActivated(QStringLiteral("604"));
-        QCOMPARE(w.report()->config.unet.height, 604);
-        QCOMPARE(w.report()->config.unet.width, 604);
+        QCOMPARE(w.workspace().report()->config.unet.height, 604);
+        QCOMPARE(w.workspace().report()->config.unet.width, 604);
         QVERIFY(!label->isVisible());
     }
 
@@ -553,9 +557,9 @@ private slots:
         const QModelIndex h100 = view->model()->index(0, 0);
         QVERIFY(h100.data().toString().contains(QStringLiteral("H100")));
         view->model()->setData(h100, Qt::Checked, Qt::CheckStateRole);
-        QCOMPARE(w.report()->results.size(), size_t(2));
+        QCOMPARE(w.workspace().report()->results.size(), size_t(2));
         QCOMPARE(w.chartArea()->charts().size(), size_t(2));
-        QCOMPARE(w.report()->results[1].device.id, std::string("h100-sxm"));
+        QCOMPARE(w.workspace().report()->results[1].device.id, std::string("h100-sxm"));
         picker->searchField()->clear();
         QVERIFY(view->model()->rowCount() >= 12);
     }
@@ -587,7 +591,7 @@ private slots:
             QCoreApplication::processEvents();
         };
         step(2); // caches the first chart's items
-        w.setDevices({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        w.workspace().setDevices({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
         QCOMPARE(w.chartArea()->charts().size(), size_t(2));
         step(3);
         step(4);
@@ -630,7 +634,7 @@ private slots:
         QCOMPARE(w.table()->model()->rowCount(), 5);
         QCOMPARE(w.chartArea()->charts()[0]->layerPoints().size(), size_t(5));
         topN->setValue(0);
-        QCOMPARE(w.table()->model()->rowCount(), int(w.report()->results[0].layers.size()));
+        QCOMPARE(w.table()->model()->rowCount(), int(w.workspace().report()->results[0].layers.size()));
     }
 
     void tableAgreesWithTheEngine()
@@ -640,9 +644,9 @@ private slots:
         Config c;
         c.batch = 4;
         c.mode = Mode::Training;
-        w.setConfig(c);
+        w.workspace().setConfig(c);
         const AnalysisOutcome direct = analyzeConfig(c, { rfx::test::shippedDevice("rtx-2060-super") });
-        QCOMPARE(w.report()->results[0].totals.time, direct.report->results[0].totals.time);
+        QCOMPARE(w.workspace().report()->results[0].totals.time, direct.report->results[0].totals.time);
         const int rows = w.table()->model()->rowCount();
         QCOMPARE(rows, int(direct.report->results[0].layers.size()));
         QCOMPARE(w.table()->model()->index(rows - 1, LayerTableModel::Op).data().toString(), QStringLiteral("optimizer"));
@@ -653,11 +657,11 @@ private slots:
         MainWindow w(fresh());
         w.show();
         w.loadPreset(1);
-        QCOMPARE(w.report()->config.unet.height, 128);
-        QCOMPARE(w.report()->config.batch, 16);
-        QCOMPARE(w.report()->config.unet.padding, Padding::Same);
-        QCOMPARE(w.report()->results.size(), size_t(3));
-        QCOMPARE(w.report()->results[2].device.id, std::string("rtx-2060-super"));
+        QCOMPARE(w.workspace().report()->config.unet.height, 128);
+        QCOMPARE(w.workspace().report()->config.batch, 16);
+        QCOMPARE(w.workspace().report()->config.unet.padding, Padding::Same);
+        QCOMPARE(w.workspace().report()->results.size(), size_t(3));
+        QCOMPARE(w.workspace().report()->results[2].device.id, std::string("rtx-2060-super"));
     }
 
     // The energy study's preset (Castro et al. 2018): ResNet-50 training on the Maxwell and Pascal Titan X,
@@ -674,8 +678,8 @@ private slots:
         QVERIFY(w.energyDock()->isVisible());
         EnergyView* e = w.energyView();
         e->flush();
-        QCOMPARE(w.report()->config.model, std::string("resnet50"));
-        QCOMPARE(w.report()->config.mode, Mode::Training);
+        QCOMPARE(w.workspace().report()->config.model, std::string("resnet50"));
+        QCOMPARE(w.workspace().report()->config.mode, Mode::Training);
         QCOMPARE(e->outcome().results.size(), size_t(2));
         QCOMPARE(e->outcome().results[0].device.id, std::string("titan-x-maxwell"));
         const TuneResult& pascal = e->outcome().results[1];
@@ -694,7 +698,7 @@ private slots:
         QComboBox* network = w.controls()->networkCombo();
         network->setCurrentIndex(network->findData(QStringLiteral("alexnet")));
         emit network->activated(network->currentIndex()); // as a user's pick
-        QCOMPARE(w.report()->config.model, std::string("alexnet"));
+        QCOMPARE(w.workspace().report()->config.model, std::string("alexnet"));
         e->flush();
         const TuneResult& alex = e->outcome().results[1];
         QCOMPARE(alex.points[*alex.bestEnergy].batch, 256);
@@ -707,7 +711,7 @@ private slots:
         // The energy-optimal clock, one click away.
         QVERIFY(e->optimalClockPercent() > 0 && e->optimalClockPercent() < 100);
         emit e->clockRequested(e->optimalClockPercent());
-        QCOMPARE(w.report()->config.clockPercent, e->optimalClockPercent());
+        QCOMPARE(w.workspace().report()->config.clockPercent, e->optimalClockPercent());
         QCOMPARE(w.controls()->clockSlider()->value(), e->optimalClockPercent());
 
         QTemporaryDir dir;
@@ -741,11 +745,11 @@ private slots:
         QVERIFY(w.table()->isColumnHidden(LayerTableModel::Measured));
         const QString dir = QStringLiteral(ROOFLINE_TEST_DATA_DIR "/measurements/");
         QString error;
-        QVERIFY2(w.importMeasurements(dir + QStringLiteral("unet-plain.csv"), &error), qPrintable(error));
+        QVERIFY2(w.measurements().import(dir + QStringLiteral("unet-plain.csv"), &error), qPrintable(error));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
-        QVERIFY2(w.measurementsStatus().contains(QStringLiteral("3 layers mapped by name onto NVIDIA GeForce RTX 2060 Super")),
-            qPrintable(w.measurementsStatus()));
-        QVERIFY(w.measurementsStatus().contains(QStringLiteral("1 row(s) did not map")));
+        QVERIFY2(w.measurements().status().contains(QStringLiteral("3 layers mapped by name onto NVIDIA GeForce RTX 2060 Super")),
+            qPrintable(w.measurements().status()));
+        QVERIFY(w.measurements().status().contains(QStringLiteral("1 row(s) did not map")));
         int conv2 = -1, pool = -1;
         for (int r = 0; r < w.table()->model()->rowCount(); ++r) {
             if (cell(w, r, LayerTableModel::Name) == QStringLiteral("enc1.conv2"))
@@ -754,7 +758,7 @@ private slots:
                 pool = r;
         }
         QCOMPARE(cell(w, conv2, LayerTableModel::Measured), QStringLiteral("6.62 ms"));
-        const LayerResult& model = w.report()->results[0].layers[size_t(
+        const LayerResult& model = w.workspace().report()->results[0].layers[size_t(
             w.table()->model()->index(conv2, 0).data(LayerTableModel::LayerIndexRole).toInt())];
         QCOMPARE(cell(w, conv2, LayerTableModel::OfBound), QString::fromStdString(formatPercent(model.time / 0.00662)));
         QVERIFY(cell(w, pool, LayerTableModel::OfBound).endsWith(QStringLiteral("\u26a0"))); // beats the roof
@@ -775,10 +779,10 @@ private slots:
         QTemporaryDir tmp;
         const QString bad = tmp.filePath(QStringLiteral("bad.csv"));
         QVERIFY(test::writeFile(bad, "layer,time_s\nenc1.conv1,-2\n"));
-        QVERIFY(!w.importMeasurements(bad, &error));
+        QVERIFY(!w.measurements().import(bad, &error));
         QVERIFY2(error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(error));
         QCOMPARE(chart->measuredPoints().size(), size_t(3));
-        w.clearMeasurements();
+        w.measurements().clear();
         QVERIFY(chart->measuredPoints().empty());
         QVERIFY(w.table()->isColumnHidden(LayerTableModel::Error));
     }
@@ -795,9 +799,9 @@ private slots:
         QCOMPARE(w.measureThisMachine(quick, 65, &summary), QStringLiteral("this-machine"));
         QVERIFY2(summary.contains(QStringLiteral("FP32 peak: ")), qPrintable(summary));
         QVERIFY(QFileInfo::exists(QString::fromStdString((userDeviceDir() / "this-machine.json").string())));
-        QCOMPARE(w.report()->results.size(), size_t(2));
-        QCOMPARE(w.report()->results[1].device.id, std::string("this-machine"));
-        QCOMPARE(w.report()->results[1].device.kind, std::string("cpu"));
+        QCOMPARE(w.workspace().report()->results.size(), size_t(2));
+        QCOMPARE(w.workspace().report()->results[1].device.id, std::string("this-machine"));
+        QCOMPARE(w.workspace().report()->results[1].device.kind, std::string("cpu"));
     }
 
     void settingsRestoreConfigurationAndDevices()
@@ -809,16 +813,16 @@ private slots:
             c.unet.height = c.unet.width = 256;
             c.unet.padding = Padding::Same;
             c.bits = 16;
-            w.setConfig(c);
+            w.workspace().setConfig(c);
             w.close(); // saves
         }
         GuiOptions o; // restore
         MainWindow w(o);
         w.show();
-        QCOMPARE(w.report()->config.unet.height, 256);
-        QCOMPARE(w.report()->config.bits, 16);
-        QCOMPARE(w.report()->results.size(), size_t(2));
-        QCOMPARE(w.report()->results[0].device.id, std::string("t4"));
+        QCOMPARE(w.workspace().report()->config.unet.height, 256);
+        QCOMPARE(w.workspace().report()->config.bits, 16);
+        QCOMPARE(w.workspace().report()->results.size(), size_t(2));
+        QCOMPARE(w.workspace().report()->results[0].device.id, std::string("t4"));
     }
 
     void darkPalette()

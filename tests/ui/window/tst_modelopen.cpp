@@ -49,12 +49,12 @@ private slots:
         ControlPanel* c = w.controls();
         QCOMPARE(c->networkCombo()->itemText(c->networkCombo()->count() - 1), QStringLiteral("Open model file…"));
         QVERIFY(openAndWait(w, fixture("resnet50.onnx")));
-        QCOMPARE(w.report()->network, std::string("resnet50"));
+        QCOMPARE(w.workspace().report()->network, std::string("resnet50"));
         QCOMPARE(c->imageSpin()->value(), 224); // the size it opens at
         QVERIFY(c->imageSpin()->isEnabled());
         QVERIFY(c->batchSpin()->isEnabled());
         c->batchSpin()->setValue(8);
-        QCOMPARE(w.report()->input, (Shape { 8, 3, 224, 224 }));
+        QCOMPARE(w.workspace().report()->input, (Shape { 8, 3, 224, 224 }));
         auto* table = w.findChild<QTableView*>();
         const QString tip = table->model()->index(0, LayerTableModel::Name).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QStringLiteral("conv, ONNX Conv")), qPrintable(tip));
@@ -75,18 +75,18 @@ private slots:
         QVERIFY(box->isVisible());
         auto* flag = box->findChild<QLineEdit*>(QStringLiteral("flag"));
         QVERIFY(flag);
-        QCOMPARE(w.report()->results.front().layers.front().op, Op::Conv);
+        QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::Conv);
         flag->setText(QStringLiteral("0"));
         emit flag->editingFinished();
-        QCOMPARE(w.config().inputValues.at("flag"), 0.0);
-        QCOMPARE(w.report()->results.front().layers.front().op, Op::ReLU);
+        QCOMPARE(w.workspace().config().inputValues.at("flag"), 0.0);
+        QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::ReLU);
         flag->setText(QStringLiteral("zero"));
         emit flag->editingFinished(); // not a number: refused in place, the value stays
-        QCOMPARE(w.report()->results.front().layers.front().op, Op::ReLU);
+        QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::ReLU);
         flag->clear();
         emit flag->editingFinished();
-        QVERIFY(w.config().inputValues.empty());
-        QCOMPARE(w.report()->results.front().layers.front().op, Op::Conv);
+        QVERIFY(w.workspace().config().inputValues.empty());
+        QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::Conv);
         QVERIFY(openAndWait(w, fixture("resnet50.onnx")));
         QVERIFY(box->isHidden());
     }
@@ -122,7 +122,7 @@ private slots:
         QVERIFY(box && box->isVisible());
         const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
         QVERIFY2(said.contains(QStringLiteral("cycle.onnx")) && said.contains(QStringLiteral("a cycle, a node out of order")), qPrintable(said));
-        QCOMPARE(w.report()->network, std::string("alexnet"));
+        QCOMPARE(w.workspace().report()->network, std::string("alexnet"));
         QVERIFY(w.controls()->config().model.ends_with("alexnet.onnx"));
         box->close();
     }
@@ -142,9 +142,9 @@ private slots:
         QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &drop);
         QVERIFY(QTest::qWaitFor([&] { return !opened.isEmpty(); }, 20000));
-        QCOMPARE(w.report()->network, std::string("unet"));
+        QCOMPARE(w.workspace().report()->network, std::string("unet"));
         // The nodes that became rows: 19 Conv, 4 ConvTranspose, 18 Relu, 4 MaxPool, 8 Slice, 4 Concat.
-        QCOMPARE(w.report()->origins.size(), size_t(57));
+        QCOMPARE(w.workspace().report()->origins.size(), size_t(57));
     }
 };
 

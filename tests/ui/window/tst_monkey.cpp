@@ -120,8 +120,8 @@ private slots:
                         w.loadPreset(0);
                 }
             }
-            if (w.report()) {
-                for (const DeviceResult& d : w.report()->results) {
+            if (w.workspace().report()) {
+                for (const DeviceResult& d : w.workspace().report()->results) {
                     QVERIFY(std::isfinite(d.totals.time) && d.totals.time > 0);
                     for (const LayerResult& l : d.layers)
                         QVERIFY(std::isfinite(l.intensity) && std::isfinite(l.time));

@@ -8,6 +8,10 @@
 #include "figurerenderer.h"
 #include "layertablemodel.h"
 #include "mainwindow.h"
+#include "teaching.h"
+#include "sessioncontroller.h"
+#include "exportcontroller.h"
+
 #include "guitestutils.h"
 #include "testutils.h"
 #include "unet.h"
@@ -64,19 +68,19 @@ private slots:
             c.bits = 16;
             c.mode = Mode::Training;
             c.optimizer = Optimizer::Adam;
-            w.setConfig(c);
+            w.workspace().setConfig(c);
             w.chartArea()->setOverlay(true);
             QString error;
-            QVERIFY2(w.saveSession(path("a.rfx.json"), &error), qPrintable(error));
-            QVERIFY(!w.isDirty());
+            QVERIFY2(w.sessions().save(path("a.rfx.json"), &error), qPrintable(error));
+            QVERIFY(!w.sessions().isDirty());
             QVERIFY(w.windowTitle().startsWith(QStringLiteral("a.rfx.json")));
-            saved = *w.report();
+            saved = *w.workspace().report();
         }
         MainWindow w(fresh());
         w.show();
         QString error;
-        QVERIFY2(w.openSession(path("a.rfx.json"), &error), qPrintable(error));
-        const Report& r = *w.report();
+        QVERIFY2(w.sessions().open(path("a.rfx.json"), &error), qPrintable(error));
+        const Report& r = *w.workspace().report();
         QVERIFY(r.config == saved.config);
         QCOMPARE(r.results.size(), saved.results.size());
         for (size_t i = 0; i < r.results.size(); ++i) {
@@ -86,8 +90,8 @@ private slots:
             QCOMPARE(r.results[i].layers.size(), saved.results[i].layers.size());
         }
         QVERIFY(w.chartArea()->overlay());
-        QCOMPARE(w.sessionPath(), path("a.rfx.json"));
-        QVERIFY(!w.isDirty());
+        QCOMPARE(w.sessions().path(), path("a.rfx.json"));
+        QVERIFY(!w.sessions().isDirty());
         QVERIFY(QSettings().value(QStringLiteral("session/recentFiles")).toStringList().contains(path("a.rfx.json")));
     }
 
@@ -101,16 +105,16 @@ private slots:
         w.show();
         Config c;
         c.batch = 3;
-        w.setConfig(c);
-        const double before = w.report()->results[0].totals.time;
+        w.workspace().setConfig(c);
+        const double before = w.workspace().report()->results[0].totals.time;
         QString error;
-        QVERIFY(!w.openSession(path("bad.rfx.json"), &error));
+        QVERIFY(!w.sessions().open(path("bad.rfx.json"), &error));
         QVERIFY2(error.contains(QStringLiteral("bad.rfx.json: view.overlay: missing")), qPrintable(error));
-        QCOMPARE(w.report()->config.batch, 3);
-        QCOMPARE(w.report()->results[0].totals.time, before);
-        QVERIFY(!w.openSession(path("does-not-exist.rfx.json"), &error));
+        QCOMPARE(w.workspace().report()->config.batch, 3);
+        QCOMPARE(w.workspace().report()->results[0].totals.time, before);
+        QVERIFY(!w.sessions().open(path("does-not-exist.rfx.json"), &error));
         QVERIFY(error.contains(QStringLiteral("does-not-exist.rfx.json")));
-        QCOMPARE(w.report()->config.batch, 3);
+        QCOMPARE(w.workspace().report()->config.batch, 3);
     }
 
     void saveIsAtomic()
@@ -118,9 +122,9 @@ private slots:
         MainWindow w(fresh());
         w.show();
         QString error;
-        QVERIFY(!w.saveSession(m_dir.filePath(QStringLiteral("no-such-dir/x.rfx.json")), &error));
+        QVERIFY(!w.sessions().save(m_dir.filePath(QStringLiteral("no-such-dir/x.rfx.json")), &error));
         QVERIFY(error.contains(QStringLiteral("no-such-dir")));
-        QVERIFY(w.saveSession(path("b.rfx.json"), &error));
+        QVERIFY(w.sessions().save(path("b.rfx.json"), &error));
         // no temporary files left next to it
         QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("b.rfx.json*") }, QDir::Files).size(), 1);
     }
@@ -129,26 +133,26 @@ private slots:
     {
         MainWindow w(fresh());
         w.show();
-        QUndoStack* undo = w.undoStack();
+        QUndoStack* undo = w.sessions().undoStack();
         QCOMPARE(undo->count(), 0);
         Config c;
         c.bits = 16;
-        w.setConfig(c);
+        w.workspace().setConfig(c);
         QTest::qWait(800); // a separate step, not merged with the next
         c.batch = 4;
-        w.setConfig(c);
+        w.workspace().setConfig(c);
         QCOMPARE(undo->count(), 2);
         undo->undo();
-        QCOMPARE(w.report()->config.batch, 1);
-        QCOMPARE(w.report()->config.bits, 16);
+        QCOMPARE(w.workspace().report()->config.batch, 1);
+        QCOMPARE(w.workspace().report()->config.bits, 16);
         QCOMPARE(w.controls()->batchSpin()->value(), 1);
         QCOMPARE(w.controls()->batchSlider()->value(), 0); // 2^0: the slider steps in powers of two
         undo->undo();
-        QCOMPARE(w.report()->config.bits, 32);
+        QCOMPARE(w.workspace().report()->config.bits, 32);
         undo->redo();
         undo->redo();
-        QCOMPARE(w.report()->config.batch, 4);
-        QCOMPARE(w.report()->config.bits, 16);
+        QCOMPARE(w.workspace().report()->config.batch, 4);
+        QCOMPARE(w.workspace().report()->config.bits, 16);
     }
 
     void aSliderDragIsOneUndoStep()
@@ -157,9 +161,9 @@ private slots:
         w.show();
         for (int b = 2; b <= 12; ++b)
             w.controls()->batchSlider()->setValue(b);
-        QCOMPARE(w.undoStack()->count(), 1);
-        w.undoStack()->undo();
-        QCOMPARE(w.report()->config.batch, 1);
+        QCOMPARE(w.sessions().undoStack()->count(), 1);
+        w.sessions().undoStack()->undo();
+        QCOMPARE(w.workspace().report()->config.batch, 1);
     }
 
     void tableExports_data()
@@ -181,11 +185,11 @@ private slots:
         MainWindow w(fresh());
         w.show();
         QString error;
-        QVERIFY2(w.exportTable(path(qPrintable(file)), &error), qPrintable(error));
+        QVERIFY2(w.exporter().exportTable(path(qPrintable(file)), &error), qPrintable(error));
         QFile f(path(qPrintable(file)));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains(marker.toUtf8()));
-        QVERIFY(!w.exportTable(path("t.xls"), &error));
+        QVERIFY(!w.exporter().exportTable(path("t.xls"), &error));
         QVERIFY(error.contains(QStringLiteral("unknown table format")));
     }
 
@@ -338,11 +342,11 @@ private slots:
                 toggle = a;
         QVERIFY(toggle);
         toggle->trigger();
-        QVERIFY(w.explainView()->isVisible());
-        QVERIFY(w.explainView()->toPlainText().contains(QStringLiteral("Reading the roofline")));
+        QVERIFY(w.teaching().explainView()->isVisible());
+        QVERIFY(w.teaching().explainView()->toPlainText().contains(QStringLiteral("Reading the roofline")));
         w.table()->selectionModel()->setCurrentIndex(w.table()->model()->index(3, 0),
             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        QVERIFY(w.explainView()->toPlainText().contains(QStringLiteral("enc1.conv2")));
+        QVERIFY(w.teaching().explainView()->toPlainText().contains(QStringLiteral("enc1.conv2")));
         if (qEnvironmentVariableIsSet("RFX_SAVE_GRABS"))
             w.grab().save(QDir::temp().filePath(QStringLiteral("rfx-explain.png")));
     }
@@ -352,9 +356,9 @@ private slots:
         MainWindow w(fresh());
         w.show();
         const qreal before = QApplication::font().pointSizeF();
-        w.setPresentationMode(true);
+        w.teaching().setPresentationMode(true);
         QCOMPARE(QApplication::font().pointSizeF(), before * 1.5);
-        w.setPresentationMode(false);
+        w.teaching().setPresentationMode(false);
         QCOMPARE(QApplication::font().pointSizeF(), before);
     }
 

@@ -4,6 +4,8 @@
 #include "chartarea.h"
 #include "explain.h"
 #include "mainwindow.h"
+#include "teaching.h"
+
 #include "rooflinechart.h"
 #include "tourpanel.h"
 #include "guitestutils.h"
@@ -37,9 +39,9 @@ private slots:
     {
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
-        w.showTour();
+        w.teaching().showTour();
         QCoreApplication::processEvents();
-        TourPanel* tour = w.tourPanel();
+        TourPanel* tour = w.teaching().tourPanel();
         QVERIFY(tour);
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("tourDock"));
         QVERIFY(dock && dock->isVisible());
@@ -49,7 +51,7 @@ private slots:
         const QRect dockOnScreen(dock->mapToGlobal(QPoint(0, 0)), dock->size());
         QVERIFY(!chartOnScreen.intersects(dockOnScreen));
 
-        const DeviceResult& d = w.report()->results.front();
+        const DeviceResult& d = w.workspace().report()->results.front();
         const double s = chart->yScale();
         // Map through the roof series, which every chart has and which uses the log axes.
         QLineSeries* roof = nullptr;
@@ -89,7 +91,7 @@ private slots:
         // 4. The layer taking the most time: a ring on its point, named on the page.
         tour->setPage(3);
         QCOMPARE(chart->highlight(), RooflineChart::Highlight::Layer);
-        const int top = tourLayer(*w.report(), 0);
+        const int top = tourLayer(*w.workspace().report(), 0);
         QVERIFY(top >= 0);
         const LayerResult& l = d.layers[size_t(top)];
         r = chart->highlightRect();

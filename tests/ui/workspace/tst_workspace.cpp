@@ -1,0 +1,171 @@
+// The Workspace: one analysis and one signal per edit, the whole value in it (report, problem,
+// measurements' comparison, calibration, selection), and the window's views told once per step.
+#include "workspace.h"
+
+#include "chartarea.h"
+#include "mainwindow.h"
+#include "measurementsview.h"
+#include "rooflinechart.h"
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rfx;
+
+namespace {
+
+DeviceLibrary testLibrary() { return loadDeviceLibrary({ std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR) }); }
+
+Workspace::Parts partsOf(const QSignalSpy& spy, int i) { return spy.at(i).at(1).value<Workspace::Parts>(); }
+
+/// A plain measurement CSV for every layer of `result`: twice its bound plus 10 us.
+QString writeMeasurements(const QString& path, const DeviceResult& result)
+{
+    QByteArray csv = "layer,time_s\n";
+    for (const LayerResult& l : result.layers)
+        csv += QByteArray::fromStdString(l.name) + ',' + QByteArray::number(10e-6 + 2 * boundTimeOf(l), 'g', 17) + '\n';
+    return test::writeFile(path, csv) ? path : QString();
+}
+
+} // namespace
+
+class TestWorkspace : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<Workspace::Parts>();
+        test::isolateGuiTest(m_dir, QStringLiteral("tst_workspace"));
+    }
+
+    // One edit, one analysis, one signal carrying the whole value.
+    void oneSignalPerEdit()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        QSignalSpy spy(&ws, &Workspace::changed);
+        Config c;
+        c.batch = 4;
+        ws.setWork(c, { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(partsOf(spy, 0) & Workspace::Analysis);
+        QVERIFY(ws.report());
+        QCOMPARE(ws.report()->config.batch, 4);
+        QCOMPARE(ws.report()->results.size(), size_t(2));
+        QCOMPARE(ws.state().tableDevice, QStringLiteral("rtx-2060-super")); // the first device's rows
+        QCOMPARE(ws.state().tableDeviceIndex, 0);
+
+        // The report is shared, not copied: a listener holds the very object the workspace holds.
+        const auto held = ws.state().report;
+        c.batch = 8;
+        ws.setConfig(c);
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(held->config.batch, 4); // what a view held stays valid and unchanged
+        QCOMPARE(ws.report()->config.batch, 8);
+
+        // Selection is its own part: no analysis.
+        ws.selectLayer(3);
+        QCOMPARE(spy.count(), 3);
+        QCOMPARE(partsOf(spy, 2), Workspace::Parts(Workspace::Selection));
+        ws.selectLayer(3); // the same: nothing
+        QCOMPARE(spy.count(), 3);
+    }
+
+    // A configuration that does not analyse: the problem is in the value, the last report stays.
+    void problemKeepsTheLastReport()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super") });
+        const Report* before = ws.report();
+        QVERIFY(before);
+        Config bad = ws.config();
+        bad.unet.height = bad.unet.width = 571; // valid padding: 572 works, 571 does not divide down
+        ws.setConfig(bad);
+        QVERIFY(!ws.state().problem.isEmpty());
+        QCOMPARE(ws.report(), before);
+        QCOMPARE(ws.config().unet.height, 571); // what was asked for, for the panel to show
+        ws.setConfig(Config {});
+        QVERIFY(ws.state().problem.isEmpty());
+    }
+
+    // A network file just chosen that cannot be used: back to what was shown, and said.
+    void unusableNetworkFileIsRefused()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super") });
+        const QString path = m_dir.filePath(QStringLiteral("broken.onnx"));
+        QVERIFY(test::writeFile(path, "not a model"));
+        QSignalSpy refused(&ws, &Workspace::networkFileRefused);
+        Config c = ws.config();
+        c.model = path.toStdString();
+        ws.setConfig(c);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.at(0).at(0).toString(), path);
+        QVERIFY(!refused.at(0).at(1).toString().startsWith(path)); // the reason, without the path again
+        QCOMPARE(ws.config().model, std::string("unet"));
+        QVERIFY(ws.state().problem.isEmpty());
+    }
+
+    // Measurements are part of the value: their comparison follows the table's device and every analysis.
+    void measurementsFollowTheTableDevice()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        MeasurementSet set = loadMeasurements(
+            writeMeasurements(m_dir.filePath(QStringLiteral("m.csv")), ws.report()->results[0]).toStdString());
+        QVERIFY(set.ok());
+        QSignalSpy spy(&ws, &Workspace::changed);
+        ws.setMeasurements(std::make_shared<const MeasurementSet>(std::move(set)));
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(ws.state().comparison);
+        // Every row measured at twice its bound plus 10 us on the RTX 2060 Super: half the bound reached, roughly.
+        const Comparison& c = *ws.state().comparison;
+        QCOMPARE(c.layers.size(), ws.report()->results[0].layers.size());
+        QVERIFY(c.boundTotal / c.measuredTotal < 0.5 && c.boundTotal / c.measuredTotal > 0.3);
+        const double onRtx = c.boundTotal;
+        ws.setTableDevice(QStringLiteral("h100-sxm"));
+        QCOMPARE(ws.state().tableDeviceIndex, 1);
+        QVERIFY(ws.state().comparison->boundTotal < onRtx); // the H100's bounds are shorter
+        QVERIFY(measurementsLine(ws.state()).contains(QStringLiteral("H100")));
+        ws.setDevices({ QStringLiteral("rtx-2060-super") }); // the table's device left: the first one's rows
+        QCOMPARE(ws.state().tableDevice, QStringLiteral("rtx-2060-super"));
+        QCOMPARE(ws.state().comparison->boundTotal, onRtx);
+        ws.setMeasurements(nullptr);
+        QVERIFY(!ws.state().comparison);
+        QVERIFY(measurementsLine(ws.state()).isEmpty());
+    }
+
+    // In the window: with measurements shown, a slider step rebuilds each chart once (it was twice:
+    // the report, then the measurements through a second door, the first time with the old comparison).
+    void oneRebuildPerStepWithMeasurements()
+    {
+        MainWindow w(test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
+        QVERIFY(test::showAtDesktopSize(w));
+        QString error;
+        const QString csv = writeMeasurements(m_dir.filePath(QStringLiteral("w.csv")), w.workspace().report()->results[0]);
+        QVERIFY2(w.measurements().import(csv, &error), qPrintable(error));
+        const std::vector<RooflineChart*> charts = w.chartArea()->charts();
+        QCOMPARE(charts.size(), size_t(2));
+        QCOMPARE(charts[0]->measuredDevice(), 0);
+        const int before0 = charts[0]->rebuilds(), before1 = charts[1]->rebuilds();
+        Config c = w.workspace().config();
+        c.batch *= 2;
+        w.workspace().setConfig(c);
+        QCOMPARE(charts[0]->rebuilds() - before0, 1);
+        QCOMPARE(charts[1]->rebuilds() - before1, 1);
+        // The diamonds drawn are the new comparison's: its bound total is the new report's.
+        QCOMPARE(charts[0]->measured().boundTotal, w.workspace().state().comparison->boundTotal);
+        QCOMPARE(charts[0]->report().config.batch, c.batch);
+    }
+};
+
+QTEST_MAIN(TestWorkspace)
+#include "tst_workspace.moc"

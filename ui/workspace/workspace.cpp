@@ -1,0 +1,187 @@
+#include "workspace.h"
+
+#include "format.h"
+#include "networks.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+namespace rfx {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+Workspace::Workspace(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<WorkspaceState>();
+}
+
+std::vector<Device> Workspace::checkedDevices() const
+{
+    std::vector<Device> devices;
+    for (const QString& id : m_state.deviceIds)
+        if (const Device* d = m_library.find(id.toStdString()))
+            devices.push_back(*d);
+    return devices;
+}
+
+void Workspace::setConfig(const Config& config, const QObject* source)
+{
+    m_lastSource = source;
+    m_state.config = config;
+    recompute({});
+}
+
+void Workspace::setDevices(const QStringList& ids)
+{
+    m_lastSource = nullptr;
+    m_state.deviceIds = ids;
+    recompute({});
+}
+
+void Workspace::setWork(const Config& config, const QStringList& ids, const QObject* source)
+{
+    m_lastSource = source;
+    m_state.config = config;
+    m_state.deviceIds = ids;
+    recompute({});
+}
+
+void Workspace::setLibrary(DeviceLibrary library)
+{
+    m_library = std::move(library);
+    // Ids the new library lacks stay checked: their files may come back with the next reload.
+    if (m_state.report)
+        recompute(Library);
+    else
+        emit changed(m_state, Library);
+}
+
+void Workspace::recompute(Parts parts)
+{
+    QElapsedTimer timer;
+    timer.start();
+    AnalysisOutcome outcome = analyzeConfig(m_state.config, checkedDevices());
+    const Report* shown = m_state.report.get();
+    if (!outcome.report && isNetworkFile(m_state.config.model) && (!shown || shown->config.model != m_state.config.model)) {
+        // A file just chosen that cannot be used: back to what was shown (nothing shown yet, as on a
+        // start on this file: the U-Net with the rest as given).
+        const QString path = qs(m_state.config.model);
+        QString reason = qs(outcome.error);
+        if (reason.startsWith(path + QStringLiteral(": ")))
+            reason = reason.mid(path.size() + 2);
+        Config back = m_state.config;
+        back.model = "unet";
+        back.layerAlgorithms.clear();
+        if (shown)
+            back = shown->config;
+        m_state.config = back;
+        if (shown)
+            emit changed(m_state, parts | Analysis);
+        else
+            recompute(parts);
+        emit networkFileRefused(path, reason);
+        return;
+    }
+    if (!outcome.report) {
+        m_state.problem = qs(outcome.error); // the last report stays, marked stale by the views
+        emit changed(m_state, parts | Analysis);
+        return;
+    }
+    m_state.problem.clear();
+    Report& report = *outcome.report;
+    if (m_state.calibration) {
+        const std::string label = QFileInfo(qs(m_state.calibration->file)).fileName().toStdString();
+        if (applyCalibration(report, *m_state.calibration, label) > 0 && m_state.calibrated)
+            showCalibratedTimes(report); // in place: this runs on every slider step
+    }
+    m_state.report = std::make_shared<const Report>(std::move(report));
+    m_state.analysisNs = timer.nsecsElapsed();
+    resolveTableDevice();
+    if (m_state.selectedLayer >= 0 && !m_state.report->results.empty()
+        && m_state.selectedLayer >= int(m_state.report->results[0].layers.size()))
+        m_state.selectedLayer = -1;
+    compare();
+    emit changed(m_state, parts | Analysis | (m_state.measurements ? Measurements : Parts {}));
+}
+
+void Workspace::resolveTableDevice()
+{
+    m_state.tableDeviceIndex = -1;
+    if (!m_state.report || m_state.report->results.empty())
+        return;
+    const auto& results = m_state.report->results;
+    for (size_t i = 0; i < results.size(); ++i)
+        if (qs(results[i].device.id) == m_state.tableDevice)
+            m_state.tableDeviceIndex = int(i);
+    if (m_state.tableDeviceIndex < 0) { // the device left: the first one's rows
+        m_state.tableDeviceIndex = 0;
+        m_state.tableDevice = qs(results[0].device.id);
+    }
+}
+
+void Workspace::compare()
+{
+    const Report* r = m_state.report.get();
+    if (m_state.measurements && r && m_state.tableDeviceIndex >= 0)
+        m_state.comparison = compareMeasurements(*m_state.measurements, r->results[size_t(m_state.tableDeviceIndex)]);
+    else
+        m_state.comparison.reset();
+}
+
+void Workspace::setTableDevice(const QString& id)
+{
+    if (id == m_state.tableDevice)
+        return;
+    m_state.tableDevice = id;
+    resolveTableDevice();
+    compare();
+    emit changed(m_state, TableDevice | Measurements);
+}
+
+void Workspace::selectLayer(int layer)
+{
+    if (layer == m_state.selectedLayer)
+        return;
+    m_state.selectedLayer = layer;
+    emit changed(m_state, Selection);
+}
+
+void Workspace::setMeasurements(std::shared_ptr<const MeasurementSet> set)
+{
+    m_state.measurements = std::move(set);
+    compare();
+    emit changed(m_state, Measurements);
+}
+
+void Workspace::setCalibration(std::shared_ptr<const Calibration> calibration, bool shown)
+{
+    m_state.calibration = std::move(calibration);
+    m_state.calibrated = shown && m_state.calibration;
+    recompute({});
+}
+
+QString measurementsLine(const WorkspaceState& s)
+{
+    if (!s.comparison || !s.measurements || !s.report || s.tableDeviceIndex < 0)
+        return {};
+    const Comparison& c = *s.comparison;
+    const DeviceResult& r = s.report->results[size_t(s.tableDeviceIndex)];
+    // The calibration's prediction against what was measured comes first, where the status bar shows
+    // it: on a configuration the calibration was not fitted on, this is its held-out error.
+    QString calibrated;
+    if (c.calibratedTotal >= 0 && c.measuredTotal > 0)
+        calibrated = Workspace::tr(" calibrated %1 against %2 measured (%3, %4);")
+                         .arg(qs(formatTime(c.calibratedTotal)), qs(formatTime(c.measuredTotal)),
+                             qs(formatSignedPercent(c.calibratedTotal / c.measuredTotal - 1, true)), qs(r.calibration));
+    return Workspace::tr("Measured: %1 (%2):%3 %4 layers mapped %5 onto %6; %7 of the bound reached%8")
+        .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(std::string(measurementFormatName(s.measurements->format))),
+            calibrated)
+        .arg(c.layers.size())
+        .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
+            c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())));
+}
+
+} // namespace rfx

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "calibration.h"
+#include "config.h"
+#include "device_loader.h"
+#include "measurements.h"
+#include "roofline.h"
+
+#include <QFlags>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace rfx {
+
+/// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
+struct WorkspaceState {
+    Config config; ///< as asked for; it may not analyse (then `problem` says why)
+    QStringList deviceIds; ///< the checked devices, in order
+    /// The last analysis that worked (calibrated when a calibration is shown); null before the first.
+    /// Shared, never copied on a step: every view holds the same one.
+    std::shared_ptr<const Report> report;
+    QString problem; ///< why `config` does not analyse; empty when `report` is of `config`
+    qint64 analysisNs = 0; ///< what the last analysis took
+
+    std::shared_ptr<const MeasurementSet> measurements; ///< imported timings, or null
+    QString tableDevice; ///< the device whose rows the table (and the measurements) show
+    int tableDeviceIndex = -1; ///< its index in report->results, or -1
+    /// The measurements against report->results[tableDeviceIndex]; absent without measurements.
+    std::optional<Comparison> comparison;
+    std::shared_ptr<const Calibration> calibration; ///< loaded calibration, or null
+    bool calibrated = false; ///< calibrated times shown in place of the bounds
+
+    int selectedLayer = -1; ///< index into the report's layers, or -1
+};
+
+/// The document at the centre of the window: configuration, devices, the analysis, measurements
+/// and their comparison, the calibration and the selection. Panels send it edits; it recomputes
+/// once per change and hands the whole value to whoever listens, with the parts that changed
+/// (one signal). Nothing here knows a widget.
+class Workspace : public QObject {
+    Q_OBJECT
+public:
+    enum Part {
+        Analysis = 0x1, ///< config, devices, report or problem (the views redraw)
+        Measurements = 0x2, ///< measurements or their comparison
+        TableDevice = 0x4,
+        Selection = 0x8,
+        Library = 0x10, ///< the device files were (re)read
+    };
+    Q_DECLARE_FLAGS(Parts, Part)
+
+    explicit Workspace(QObject* parent = nullptr);
+
+    const WorkspaceState& state() const { return m_state; }
+    const Config& config() const { return m_state.config; }
+    const QStringList& deviceIds() const { return m_state.deviceIds; }
+    const Report* report() const { return m_state.report.get(); }
+    const DeviceLibrary& library() const { return m_library; }
+    /// The checked devices that the library has, in order.
+    std::vector<Device> checkedDevices() const;
+
+    /// An edit of the configuration; `source` (a control, or null) tells undo which edits merge.
+    void setConfig(const Config& config, const QObject* source = nullptr);
+    void setDevices(const QStringList& ids);
+    /// Configuration and devices at once (a preset, a session, undo): one analysis.
+    void setWork(const Config& config, const QStringList& ids, const QObject* source = nullptr);
+    /// The device files: the library replaced (File > Reload device files); the checked ids stay.
+    void setLibrary(DeviceLibrary library);
+    void setTableDevice(const QString& id);
+    void selectLayer(int layer);
+    /// Imported timings (null clears them); the comparison follows the table's device.
+    void setMeasurements(std::shared_ptr<const MeasurementSet> set);
+    /// A calibration (null: none) and whether its times are shown in place of the bounds.
+    void setCalibration(std::shared_ptr<const Calibration> calibration, bool shown);
+
+    /// The control whose edit made the last change (for undo's merging), or null.
+    const QObject* lastSource() const { return m_lastSource; }
+
+signals:
+    /// The one signal: the whole value, and what in it changed.
+    void changed(const rfx::WorkspaceState& state, rfx::Workspace::Parts parts);
+    /// A network file just chosen cannot be used: the workspace went back to what it showed
+    /// (`config` is that again) and nothing else changed. `reason` is without the path.
+    void networkFileRefused(const QString& path, const QString& reason);
+
+private:
+    /// Analyses the configuration (once) and emits; `parts` adds to Analysis.
+    void recompute(Parts parts);
+    /// The comparison of the measurements with the table device's result.
+    void compare();
+    void resolveTableDevice();
+
+    DeviceLibrary m_library;
+    WorkspaceState m_state;
+    const QObject* m_lastSource = nullptr;
+};
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)
+
+/// "Measured: FILE (format): N layers mapped by name onto DEVICE; P of the bound reached" (and the
+/// calibration's held-out error when calibrated), or empty without a comparison.
+QString measurementsLine(const WorkspaceState& state);
+
+} // namespace rfx
+
+Q_DECLARE_METATYPE(rfx::WorkspaceState)
