@@ -81,6 +81,12 @@ void ChartArea::relayout(size_t devices)
 
 void ChartArea::setReport(const Report& report, const Comparison* measured, int measuredDevice)
 {
+    setReport(std::make_shared<const Report>(report), measured, measuredDevice);
+}
+
+void ChartArea::setReport(std::shared_ptr<const Report> shared, const Comparison* measured, int measuredDevice)
+{
+    const Report& report = *shared;
     if (measured && measuredDevice >= 0 && measuredDevice < int(report.results.size())) {
         m_measuredDevice = measuredDevice;
         if (measured != &m_measured)
@@ -92,17 +98,17 @@ void ChartArea::setReport(const Report& report, const Comparison* measured, int 
     const Comparison* shown = m_measuredDevice >= 0 ? &m_measured : nullptr;
     const size_t devices = report.results.size();
     const size_t wanted = devices == 0 ? 0 : (m_overlay ? 1 : devices);
-    if (wanted != m_shown || devices != m_report.results.size())
+    if (wanted != m_shown || devices != m_report->results.size())
         relayout(devices);
-    m_report = report;
+    m_report = shared;
     if (m_overlay && devices > 0) {
         std::vector<int> all(devices);
         for (size_t i = 0; i < devices; ++i)
             all[i] = int(i);
-        m_panes[0].chart->setReport(report, all, shown, m_measuredDevice);
+        m_panes[0].chart->setReport(shared, all, shown, m_measuredDevice);
     } else {
         for (size_t i = 0; i < devices; ++i)
-            m_panes[i].chart->setReport(report, { int(i) }, int(i) == m_measuredDevice ? shown : nullptr, m_measuredDevice);
+            m_panes[i].chart->setReport(shared, { int(i) }, int(i) == m_measuredDevice ? shown : nullptr, m_measuredDevice);
         applySharedAxes();
     }
     fillSummaries();
@@ -111,7 +117,7 @@ void ChartArea::setReport(const Report& report, const Comparison* measured, int 
 void ChartArea::fillSummaries(bool shrink)
 {
     // Both forms are kept: usefulMinimum() measures either, whichever is shown.
-    const Report& report = m_report;
+    const Report& report = *m_report;
     const size_t devices = report.results.size();
     m_fullSummaries.clear();
     m_compactSummaries.clear();
@@ -147,7 +153,7 @@ void ChartArea::setCompactSummaries(bool compact)
     if (compact == m_compact)
         return;
     m_compact = compact;
-    if (!m_report.results.empty())
+    if (!m_report->results.empty())
         fillSummaries(true);
 }
 
@@ -193,7 +199,7 @@ void ChartArea::setOverlay(bool overlay)
     if (overlay == m_overlay)
         return;
     m_overlay = overlay;
-    relayout(m_report.results.size());
+    relayout(m_report->results.size());
     setReport(m_report, m_measuredDevice >= 0 ? &m_measured : nullptr, m_measuredDevice);
 }
 

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 class QGridLayout;
@@ -26,6 +27,8 @@ public:
     /// A new analysis, with the measured timings for report.results[measuredDevice] (null: none)
     /// drawn on that device's chart: each chart is rebuilt once.
     void setReport(const Report& report, const Comparison* measured = nullptr, int measuredDevice = -1);
+    /// The same, sharing the window's report with every chart (no copies on a slider step).
+    void setReport(std::shared_ptr<const Report> report, const Comparison* measured = nullptr, int measuredDevice = -1);
     void setOverlay(bool overlay);
     bool overlay() const { return m_overlay; }
     /// One chart per device, all with the same ranges and unit (RooflineChart::shareAxes).
@@ -77,7 +80,7 @@ private:
     QGridLayout* m_grid;
     QLabel* m_empty;
     std::vector<Pane> m_panes;
-    Report m_report;
+    std::shared_ptr<const Report> m_report = std::make_shared<const Report>();
     bool m_overlay = false;
     bool m_sharedAxes = false;
     void applySharedAxes();

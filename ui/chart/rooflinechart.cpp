@@ -246,9 +246,15 @@ void RooflineChart::setReport(const Report& report, const std::vector<int>& devi
 
 void RooflineChart::setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice)
 {
+    setReport(std::make_shared<const Report>(report), devices, measured, measuredDevice);
+}
+
+void RooflineChart::setReport(std::shared_ptr<const Report> report, const std::vector<int>& devices, const Comparison* measured,
+    int measuredDevice)
+{
     if (devices != m_devices)
         m_sticky = false; // a different device set gets fresh axes
-    m_report = report;
+    m_report = std::move(report);
     m_devices = devices;
     if (measured && measuredDevice >= 0) {
         if (measured != &m_measured)
@@ -274,7 +280,7 @@ void RooflineChart::setSelectedLayer(int layer)
     m_selected = layer;
     QList<QPointF> pts;
     if (!m_devices.empty() && layer >= 0) {
-        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+        const DeviceResult& d = m_report->results[size_t(m_devices.front())];
         if (layer < int(d.layers.size()) && d.layers[size_t(layer)].intensity > 0)
             pts.append(QPointF(d.layers[size_t(layer)].intensity, plottedRate(d.layers[size_t(layer)]) / m_scale));
     }
@@ -310,8 +316,8 @@ void RooflineChart::rebuild()
         setVisibleIf(s->roof, used);
         setVisibleIf(s->ridge, used);
         for (int v = 0; v < 2; ++v) {
-            const double bw = used ? (v == 0 ? m_report.results[size_t(m_devices[slot])].l2Bandwidth
-                                             : m_report.results[size_t(m_devices[slot])].l1Bandwidth)
+            const double bw = used ? (v == 0 ? m_report->results[size_t(m_devices[slot])].l2Bandwidth
+                                             : m_report->results[size_t(m_devices[slot])].l1Bandwidth)
                                    : 0;
             setVisibleIf(s->levelRoofs[size_t(v)], bw > 0);
             setVisibleIf(s->levelPoints[size_t(v)], bw > 0);
@@ -328,7 +334,7 @@ void RooflineChart::rebuild()
                     m->setVisible(false);
             continue;
         }
-        const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+        const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
         const bool showVector = drawRoofs(slot, d);
         drawLevels(slot, d);
         (void)showVector;
@@ -337,7 +343,7 @@ void RooflineChart::rebuild()
     bool measuredShown = false;
     for (size_t slot = 0; slot < n; ++slot)
         if (m_devices[slot] == m_measuredDevice) {
-            drawMeasured(slot, m_report.results[size_t(m_devices[slot])]);
+            drawMeasured(slot, m_report->results[size_t(m_devices[slot])]);
             measuredShown = true;
         }
     if (!measuredShown) {
@@ -359,7 +365,7 @@ void RooflineChart::rebuild()
 
 void RooflineChart::resizeEvent(QResizeEvent* event)
 {
-    const bool relayout = event->oldSize().width() != event->size().width() && !m_report.results.empty();
+    const bool relayout = event->oldSize().width() != event->size().width() && !m_report->results.empty();
     dropLineCaches(); // the chart lays itself out again
     QChartView::resizeEvent(event);
     fitTitle();

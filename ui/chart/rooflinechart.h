@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <array>
+#include <memory>
 #include <vector>
 
 class QLineSeries;
@@ -38,6 +39,9 @@ public:
     void setReport(const Report& report, const std::vector<int>& devices);
     /// The same with measured timings for report.results[measuredDevice] (null: none): one rebuild.
     void setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice);
+    /// The same, holding the window's report itself (shared, not copied: a slider step copied it per chart).
+    void setReport(std::shared_ptr<const Report> report, const std::vector<int>& devices, const Comparison* measured,
+        int measuredDevice);
     void setFilter(const LayerFilter& filter);
     /// Marks one layer (index into the device's layer list) with a ring; -1 clears the mark.
     void setSelectedLayer(int layer);
@@ -138,7 +142,7 @@ public:
 
     /// What the chart was given, so that a test can build a fresh chart from the same state and
     /// compare the two pixel for pixel (tests/chartoracle.h).
-    const Report& report() const { return m_report; }
+    const Report& report() const { return *m_report; }
     const LayerFilter& filter() const { return m_filter; }
     double fontScale() const { return m_fontScale; }
     bool minorGrid() const;
@@ -187,7 +191,7 @@ private:
     void cacheGridLines();
     static void setAxisLineWidth(QLogValueAxis* axis, qreal width);
     /// "OP/s" at 8 bits (integer operations), "FLOP/s" otherwise; with the axis' prefix, "TOP/s".
-    const char* rateUnit() const { return m_report.config.bits == 8 ? "OP/s" : "FLOP/s"; }
+    const char* rateUnit() const { return m_report->config.bits == 8 ? "OP/s" : "FLOP/s"; }
     QString axisUnit() const;
     void updateYTitle(); ///< "Performance (GFLOP/s)", or the unit alone in a small chart
     void updateHighlight();
@@ -242,7 +246,7 @@ private:
     QLogValueAxis* m_y;
     std::vector<DeviceSeries*> m_series;
     QScatterSeries* m_selection;
-    Report m_report;
+    std::shared_ptr<const Report> m_report = std::make_shared<const Report>();
     std::vector<int> m_devices;
     LayerFilter m_filter;
     int m_selected = -1;

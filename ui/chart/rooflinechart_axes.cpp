@@ -124,7 +124,7 @@ void RooflineChart::fitToData()
     const size_t n = m_devices.size();
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
     for (int idx : m_devices) {
-        const DeviceResult& d = m_report.results[size_t(idx)];
+        const DeviceResult& d = m_report->results[size_t(idx)];
         xmin = std::min(xmin, d.ridge / 10);
         xmax = std::max(xmax, d.ridge * 10);
         for (double b : { d.l2Bandwidth, d.l1Bandwidth })
@@ -148,7 +148,7 @@ void RooflineChart::fitToData()
     for (int idx : m_devices) {
         if (idx != m_measuredDevice)
             continue;
-        const DeviceResult& d = m_report.results[size_t(idx)];
+        const DeviceResult& d = m_report->results[size_t(idx)];
         for (const LayerComparison& lc : m_measured.layers) {
             if (lc.layer >= d.layers.size() || lc.measured <= 0)
                 continue;
@@ -321,7 +321,7 @@ void RooflineChart::chooseUnit()
     // GFLOP/s up to 100 TFLOP/s roofs, TFLOP/s above, so that tick labels stay plain numbers.
     double maxPeak = 0;
     for (int idx : m_devices)
-        maxPeak = std::max(maxPeak, m_report.results[size_t(idx)].ceiling.flops);
+        maxPeak = std::max(maxPeak, m_report->results[size_t(idx)].ceiling.flops);
     const double scale = m_forcedScale > 0 ? m_forcedScale : (maxPeak > 50e12 ? 1e12 : 1e9);
     if (scale != m_scale) {
         m_scale = scale;

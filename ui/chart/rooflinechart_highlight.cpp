@@ -22,7 +22,7 @@ void RooflineChart::setHighlight(Highlight what, int layer)
 
 void RooflineChart::updateHighlight()
 {
-    if (m_highlightWhat == Highlight::None || m_devices.empty() || m_series.empty() || m_report.results.empty()) {
+    if (m_highlightWhat == Highlight::None || m_devices.empty() || m_series.empty() || m_report->results.empty()) {
         if (m_highlight)
             m_highlight->setVisible(false);
         return;
@@ -32,7 +32,7 @@ void RooflineChart::updateHighlight()
         m_highlight->setZValue(50); // above the series, below tooltips and the read-out
         m_highlight->setBrush(Qt::NoBrush);
     }
-    const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+    const DeviceResult& d = m_report->results[size_t(m_devices.front())];
     QLineSeries* roof = m_series.front()->roof;
     const double B = d.bandwidth / m_scale, P = d.ceiling.flops / m_scale;
     const double xmin = m_x->min(), xmax = m_x->max(), ymin = m_y->min();

@@ -51,7 +51,7 @@ void RooflineChart::placeRoofLabels()
             setVisibleIf(label, false);
             continue;
         }
-        const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+        const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
         const QString text = qs(formatSI(d.ceiling.flops, rateUnit()));
         if (label->text() != text)
             label->setText(text);
@@ -119,7 +119,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     const QRectF plot = m_chart->plotArea();
     if (m_labelShare > 0 && plot.width() > 0) {
         for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
-            const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+            const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
             const auto visible = visibleLayers(d, m_filter);
             std::vector<size_t> top;
             for (size_t i = 0; i < d.layers.size(); ++i)
@@ -204,7 +204,7 @@ QString RooflineChart::readoutText(double intensity, double flops) const
     const DeviceResult* bounding = nullptr;
     double attainable = INFINITY;
     for (int idx : m_devices) {
-        const DeviceResult& d = m_report.results[size_t(idx)];
+        const DeviceResult& d = m_report->results[size_t(idx)];
         const double a = std::min(d.ceiling.flops, intensity * d.bandwidth);
         if (a * tolerance >= flops && a < attainable)
             attainable = a, bounding = &d;

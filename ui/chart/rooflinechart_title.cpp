@@ -18,7 +18,7 @@ void RooflineChart::updateTitle(int hidden)
     const size_t n = m_devices.size();
     std::vector<QStringList> lines;
     if (n == 1) {
-        const DeviceResult& d = m_report.results[size_t(m_devices.front())];
+        const DeviceResult& d = m_report->results[size_t(m_devices.front())];
         const QString full = qs(d.device.name).toHtmlEscaped(), brief = shortDeviceName(d.device.name).toHtmlEscaped();
         QString figures = QStringLiteral("%1 %2, %3%4")
                               .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
@@ -40,7 +40,7 @@ void RooflineChart::updateTitle(int hidden)
     }
     // Calibrated points sit at the rate their calibrated time gives, not on the roof: the chart says so.
     for (size_t slot = 0; slot < n && !m_print; ++slot)
-        if (const DeviceResult& d = m_report.results[size_t(m_devices[slot])]; d.timesCalibrated) {
+        if (const DeviceResult& d = m_report->results[size_t(m_devices[slot])]; d.timesCalibrated) {
             const QString cal = QString::fromStdString(d.calibration).toHtmlEscaped();
             lines.push_back({ tr("<small>points at calibrated times (%1)</small>").arg(cal), tr("<small>calibrated times</small>") });
             break;

@@ -64,7 +64,7 @@ QString RooflineChart::tooltipFor(const PointHover::Hit& hit) const
 
 QString RooflineChart::layerTooltip(size_t slot, int layer) const
 {
-    const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+    const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
     const LayerResult& l = d.layers[size_t(layer)];
     QString text = QStringLiteral("<b>%1</b> (%2) on %3<br>output %4<br>FLOPs %5<br>bytes %6<br>"
                                   "intensity %7 FLOP/B (ridge %8)<br>attainable %9<br>time %10 (%11), %12-bound")
@@ -86,7 +86,7 @@ QString RooflineChart::layerTooltip(size_t slot, int layer) const
 
 QString RooflineChart::levelTooltip(size_t slot, int layer, int level) const
 {
-    const DeviceResult& d = m_report.results[size_t(m_devices[slot])];
+    const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
     const LayerResult& l = d.layers[size_t(layer)];
     const double q = level == 0 ? l.l2Bytes : l.l1Bytes;
     const double bw = level == 0 ? d.l2Bandwidth : d.l1Bandwidth;
@@ -102,7 +102,7 @@ QString RooflineChart::measuredTooltip(size_t comparisonRow) const
 {
     if (m_measuredDevice < 0 || comparisonRow >= m_measured.layers.size())
         return {};
-    const DeviceResult& d = m_report.results[size_t(m_measuredDevice)];
+    const DeviceResult& d = m_report->results[size_t(m_measuredDevice)];
     const LayerComparison& lc = m_measured.layers[comparisonRow];
     const LayerResult& l = d.layers[lc.layer];
     const double f = lc.measuredFlops >= 0 ? lc.measuredFlops : l.flops;

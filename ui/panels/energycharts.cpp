@@ -26,11 +26,11 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString shortName(const Device& d) { return shortDeviceName(d.name); }
 
 // What a hovered point of any of the three charts stands for, in full.
-QString tunePointText(const Device& d, const TunePoint& p)
+QString tunePointText(const QString& device, const TunePoint& p)
 {
     QString text = EnergyCharts::tr("<b>%1</b><br>batch %2 per GPU \u00d7 %3 GPU(s) at %4 % clock<br>"
                                   "step %5, %6 J<br>per image %7, %8<br>average power %9 W per GPU")
-                       .arg(QString::fromStdString(d.name).toHtmlEscaped())
+                       .arg(device.toHtmlEscaped())
                        .arg(p.batch)
                        .arg(p.gpus)
                        .arg(p.clockPercent)
@@ -74,10 +74,30 @@ QValueAxis* valueAxis(const QString& title, double lo, double hi)
     return a;
 }
 
+/// Records that `series` stands for `p` of `device` (its text is written when hovered).
+void note(EnergyCharts::PointTexts& texts, const QXYSeries* series, const Device& device, const TunePoint& p,
+    const QString& suffix = QString())
+{
+    EnergyCharts::PointSource& source = texts[series];
+    if (source.points.empty()) {
+        source.device = QString::fromStdString(device.name);
+        source.suffix = suffix;
+    }
+    source.points.push_back(p);
+}
+
 } // namespace
+
+QString EnergyCharts::PointSource::text(int index) const
+{
+    if (index < 0 || size_t(index) >= points.size())
+        return {};
+    return tunePointText(device, points[size_t(index)]) + suffix;
+}
 
 void EnergyCharts::clear(QChart* chart)
 {
+    chart->setProperty("rfxLayout", QVariant());
     chart->removeAllSeries();
     for (QAbstractAxis* a : chart->axes()) {
         chart->removeAxis(a);
@@ -118,7 +138,7 @@ void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& t
         for (const TunePoint& p : o.results[i].points) {
             QXYSeries* to = p.fits ? static_cast<QXYSeries*>(s) : static_cast<QXYSeries*>(out);
             to->append(p.batch, p.e.energyPerImage * 1e3);
-            texts[to].append(tunePointText(o.results[i].device, p));
+            note(texts, to, o.results[i].device, p);
             anyOut = anyOut || !p.fits;
             xlo = std::min(xlo, double(p.batch));
             xhi = std::max(xhi, double(p.batch));
@@ -159,8 +179,8 @@ void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, P
                 continue;
             time->append(p.gpus, p.e.stepTime * 1e3);
             energy->append(p.gpus, p.e.stepEnergy);
-            texts[time].append(tunePointText(o.results[i].device, p));
-            texts[energy].append(tunePointText(o.results[i].device, p));
+            note(texts, time, o.results[i].device, p);
+            note(texts, energy, o.results[i].device, p);
             tmax = std::max(tmax, p.e.stepTime * 1e3);
             emax = std::max(emax, p.e.stepEnergy);
             gmax = std::max(gmax, p.gpus);
@@ -186,73 +206,142 @@ void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, P
 
 void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts)
 {
-    clear(chart);
+    // What to draw, per series in the order they are added: each device's cloud of configurations,
+    // its Pareto front and its recommended point. A clear and fresh series cost a third of the
+    // view's update (Qt Charts makes every scatter point's item anew), so when the layout is the same
+    // as last time (same devices, same kinds of series and axes) the series take new points in place.
+    enum Kind { Cloud, Front, Mark };
+    struct Spec {
+        Kind kind;
+        size_t device;
+        QList<QPointF> points;
+        QString label; ///< the recommended point's label
+    };
+    std::vector<Spec> specs;
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
-    std::vector<QAbstractSeries*> all;
     for (size_t i = 0; i < tune.results.size(); ++i) {
         const TuneResult& t = tune.results[i];
-        const QColor color = deviceColor(i);
-        auto* cloud = new QScatterSeries;
-        cloud->setName(tr("%1: every configuration").arg(shortName(t.device)));
-        cloud->setMarkerSize(5);
-        QColor light = color;
-        light.setAlpha(70);
-        cloud->setColor(light);
-        cloud->setBorderColor(light);
+        Spec cloud { Cloud, i, {}, {} };
         for (const TunePoint& p : t.points) {
             if (!p.fits)
                 continue;
             const double x = p.e.timePerImage * 1e3, y = p.e.energyPerImage * 1e3;
-            cloud->append(x, y);
-            texts[cloud].append(tunePointText(t.device, p));
+            cloud.points.append(QPointF(x, y));
             xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
         }
-        auto* front = new QLineSeries;
-        front->setName(shortName(t.device));
-        front->setPen(QPen(color, 2));
-        front->setPointsVisible(true);
-        for (std::size_t k : t.front) {
-            front->append(t.points[k].e.timePerImage * 1e3, t.points[k].e.energyPerImage * 1e3);
-            texts[front].append(tunePointText(t.device, t.points[k]) + tr("<br>on the Pareto front"));
-        }
-        all.push_back(cloud);
-        all.push_back(front);
+        Spec front { Front, i, {}, {} };
+        for (std::size_t k : t.front)
+            front.points.append(QPointF(t.points[k].e.timePerImage * 1e3, t.points[k].e.energyPerImage * 1e3));
+        specs.push_back(std::move(cloud));
+        specs.push_back(std::move(front));
         if (const auto best = t.best(objective)) {
+            const TunePoint& p = t.points[*best];
+            specs.push_back({ Mark, i, { QPointF(p.e.timePerImage * 1e3, p.e.energyPerImage * 1e3) },
+                QStringLiteral("%1\u00d7%2 @%3%").arg(p.batch).arg(p.gpus).arg(p.clockPercent) });
+        }
+    }
+    // Log axes when the sweep spans a decade or more (batch 1 against 256); plain ones otherwise, where a
+    // log axis would show a single tick label.
+    auto span = [](double& lo, double& hi) {
+        if (!(lo > 0) || !std::isfinite(lo))
+            lo = 1, hi = 10;
+        return hi / lo >= 8;
+    };
+    const bool xLog = span(xlo, xhi), yLog = span(ylo, yhi);
+    QString layout = QStringLiteral("%1%2|%3").arg(int(xLog)).arg(int(yLog)).arg(objectiveText);
+    for (const Spec& s : specs)
+        layout += QStringLiteral("|%1:%2:%3").arg(int(s.kind)).arg(s.device).arg(qs(tune.results[s.device].device.id));
+
+    // Every series' tooltips, by the series they end up in.
+    auto noteSeries = [&](const QXYSeries* series, const Spec& spec) {
+        const TuneResult& t = tune.results[spec.device];
+        if (spec.kind == Cloud) {
+            for (const TunePoint& p : t.points)
+                if (p.fits)
+                    note(texts, series, t.device, p);
+        } else if (spec.kind == Front) {
+            for (std::size_t k : t.front)
+                note(texts, series, t.device, t.points[k], tr("<br>on the Pareto front"));
+        } else {
+            note(texts, series, t.device, t.points[*t.best(objective)], tr("<br>recommended for %1").arg(objectiveText));
+        }
+    };
+    auto range = [](QAbstractAxis* a, bool log, double lo, double hi) {
+        if (log) {
+            a->setRange(lo / 1.6, hi * 1.6);
+            return;
+        }
+        const double pad = (hi - lo) * 0.08 + hi * 0.01;
+        auto* v = static_cast<QValueAxis*>(a);
+        v->setRange(std::max(0.0, lo - pad), hi + pad);
+        v->applyNiceNumbers();
+        v->setLabelFormat(v->max() >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+    };
+
+    const QList<QAbstractSeries*> existing = chart->series();
+    if (chart->property("rfxLayout").toString() == layout && existing.size() == qsizetype(specs.size())) {
+        for (size_t k = 0; k < specs.size(); ++k) {
+            auto* series = static_cast<QXYSeries*>(existing[qsizetype(k)]);
+            series->replace(specs[k].points);
+            if (specs[k].kind == Mark)
+                series->setPointLabelsFormat(specs[k].label);
+            noteSeries(series, specs[k]);
+        }
+        range(chart->axes(Qt::Horizontal).first(), xLog, xlo, xhi);
+        range(chart->axes(Qt::Vertical).first(), yLog, ylo, yhi);
+        return;
+    }
+
+    clear(chart);
+    std::vector<QXYSeries*> all;
+    for (const Spec& spec : specs) {
+        const TuneResult& t = tune.results[spec.device];
+        const QColor color = deviceColor(spec.device);
+        QXYSeries* series = nullptr;
+        if (spec.kind == Cloud) {
+            auto* cloud = new QScatterSeries;
+            cloud->setName(tr("%1: every configuration").arg(shortName(t.device)));
+            cloud->setMarkerSize(5);
+            QColor light = color;
+            light.setAlpha(70);
+            cloud->setColor(light);
+            cloud->setBorderColor(light);
+            series = cloud;
+        } else if (spec.kind == Front) {
+            auto* front = new QLineSeries;
+            front->setName(shortName(t.device));
+            front->setPen(QPen(color, 2));
+            front->setPointsVisible(true);
+            series = front;
+        } else {
             auto* mark = new QScatterSeries;
             mark->setName(tr("%1: recommended (%2)").arg(shortName(t.device), objectiveText));
             mark->setMarkerShape(QScatterSeries::MarkerShapeStar);
             mark->setMarkerSize(16);
             mark->setColor(color);
             mark->setBorderColor(color.darker(150));
-            const TunePoint& p = t.points[*best];
-            mark->append(p.e.timePerImage * 1e3, p.e.energyPerImage * 1e3);
-            texts[mark].append(tunePointText(t.device, p) + tr("<br>recommended for %1").arg(objectiveText));
             mark->setPointLabelsVisible(true);
             mark->setPointLabelsClipping(false);
-            mark->setPointLabelsFormat(QStringLiteral("%1\u00d7%2 @%3%").arg(p.batch).arg(p.gpus).arg(p.clockPercent));
-            all.push_back(mark);
+            mark->setPointLabelsFormat(spec.label);
+            series = mark;
         }
+        series->append(spec.points);
+        noteSeries(series, spec);
+        all.push_back(series);
     }
-    // Log axes when the sweep spans a decade or more (batch 1 against 256); plain ones otherwise, where a
-    // log axis would show a single tick label.
-    auto axis = [](const QString& title, double lo, double hi) -> QAbstractAxis* {
-        if (!(lo > 0) || !std::isfinite(lo))
-            lo = 1, hi = 10;
-        if (hi / lo >= 8)
-            return logAxis(title, lo, hi);
-        const double pad = (hi - lo) * 0.08 + hi * 0.01;
-        return valueAxis(title, std::max(0.0, lo - pad), hi + pad);
-    };
-    QAbstractAxis* x = axis(tr("ms per image"), xlo, xhi);
-    QAbstractAxis* y = axis(tr("mJ per image"), ylo, yhi);
+    QAbstractAxis* x = xLog ? static_cast<QAbstractAxis*>(logAxis(tr("ms per image"), xlo, xhi)) : valueAxis(tr("ms per image"), 0, 1);
+    QAbstractAxis* y = yLog ? static_cast<QAbstractAxis*>(logAxis(tr("mJ per image"), ylo, yhi)) : valueAxis(tr("mJ per image"), 0, 1);
+    range(x, xLog, xlo, xhi);
+    range(y, yLog, ylo, yhi);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries* s : all) {
+    for (QXYSeries* s : all) {
         attach(chart, s, x, y);
         // The legend names each device once (its front); the cloud and the star explain themselves.
         if (s->type() == QAbstractSeries::SeriesTypeScatter)
             chart->legend()->markers(s).first()->setVisible(false);
     }
+    chart->setProperty("rfxLayout", layout);
 }
 
 } // namespace rfx

@@ -20,11 +20,20 @@ namespace rfx {
 class EnergyCharts {
     Q_DECLARE_TR_FUNCTIONS(rfx::EnergyView)
 public:
-    using PointTexts = std::map<const QXYSeries*, QStringList>;
+    /// What a series' points stand for, written when one is hovered (writing every point's text on
+    /// every update cost a tenth of it).
+    struct PointSource {
+        QString device; ///< its full name
+        std::vector<TunePoint> points; ///< in the series' order
+        QString suffix; ///< appended to every point's text ("on the Pareto front")
+        /// The tooltip of point `index` (empty past the end).
+        QString text(int index) const;
+    };
+    using PointTexts = std::map<const QXYSeries*, PointSource>;
 
     /// An empty chart in a view, titled, legend below, no animation.
     static QChartView* makeView(const QString& title);
-    /// Removes every series and axis.
+    /// Removes every series and axis (and the chart's mark that its series may be reused).
     static void clear(QChart* chart);
 
     static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);

@@ -107,7 +107,7 @@ EnergyView::EnergyView(QWidget* parent)
             },
             [this](const PointHover::Hit& hit) {
                 const auto it = m_pointText.find(hit.series);
-                return it != m_pointText.end() && hit.index < it->second.size() ? it->second[hit.index] : QString();
+                return it != m_pointText.end() ? it->second.text(hit.index) : QString();
             });
     row->addWidget(m_energyView);
     row->addWidget(m_scalingView);

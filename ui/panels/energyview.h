@@ -1,6 +1,7 @@
 #pragma once
 
 #include "energy.h"
+#include "energycharts.h"
 #include "tuning.h"
 
 #include <QStringList>
@@ -66,7 +67,7 @@ private:
     QString m_error;
     int m_optimal = 0;
     /// The tooltip of each point of the three charts, by series (PointHover).
-    std::map<const QXYSeries*, QStringList> m_pointText;
+    EnergyCharts::PointTexts m_pointText;
     QTimer m_timer;
     bool m_pending = false;
 

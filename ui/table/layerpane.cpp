@@ -119,10 +119,11 @@ void LayerPane::updateLevelColumns()
     setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0);
 }
 
-void LayerPane::setReport(const Report& report)
+void LayerPane::setReport(std::shared_ptr<const Report> shared)
 {
+    const Report& report = *shared;
     updateDevices(report);
-    m_model->setReport(report, device());
+    m_model->setReport(shared, device());
     m_proxy->refresh();
     // The algorithm columns say something only once an algorithm is chosen: all "direct" and empty
     // otherwise, and three fewer columns of text to paint on every slider step.
@@ -140,9 +141,9 @@ void LayerPane::setReport(const Report& report)
                        .arg(m_model->calibrated());
 }
 
-void LayerPane::showDevice(const Report& report)
+void LayerPane::showDevice(std::shared_ptr<const Report> report)
 {
-    m_model->setReport(report, device());
+    m_model->setReport(std::move(report), device());
     updateLevelColumns();
 }
 

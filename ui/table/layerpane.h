@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QSpinBox;
@@ -39,9 +41,9 @@ public:
 
     /// A new analysis: the device list, the rows, and the columns that say something for it (the
     /// algorithm columns once an algorithm is chosen; L2 / L1 intensities where the device has them).
-    void setReport(const Report& report);
+    void setReport(std::shared_ptr<const Report> report);
     /// The rows of the table's device again (another device chosen).
-    void showDevice(const Report& report);
+    void showDevice(std::shared_ptr<const Report> report);
     /// The measured, of-bound and error columns, shown with measurements only.
     void setMeasuredColumnsShown(bool shown);
     /// Columns to their content when the rows changed in kind since the last fit (network, table

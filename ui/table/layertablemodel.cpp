@@ -30,13 +30,19 @@ LayerTableModel::LayerTableModel(QObject* parent)
 
 void LayerTableModel::setReport(const Report& report, int device)
 {
+    setReport(std::make_shared<const Report>(report), device);
+}
+
+void LayerTableModel::setReport(std::shared_ptr<const Report> shared, int device)
+{
+    const Report& report = *shared;
     const int newDevice = (device >= 0 && device < int(report.results.size())) ? device : -1;
     // A slider step keeps the same rows (same layer names): update the cells in place, which keeps
     // the view's selection and scroll position and costs far less than a reset.
     bool sameRows = m_device >= 0 && newDevice >= 0
-        && m_report.results[size_t(m_device)].layers.size() == report.results[size_t(newDevice)].layers.size();
+        && m_report->results[size_t(m_device)].layers.size() == report.results[size_t(newDevice)].layers.size();
     if (sameRows) {
-        const auto& a = m_report.results[size_t(m_device)].layers;
+        const auto& a = m_report->results[size_t(m_device)].layers;
         const auto& b = report.results[size_t(newDevice)].layers;
         for (size_t i = 0; i < a.size() && sameRows; ++i)
             sameRows = a[i].name == b[i].name;
@@ -46,7 +52,7 @@ void LayerTableModel::setReport(const Report& report, int device)
     m_computeColor = dark ? QColor(0x7a, 0xb8, 0xff) : QColor(0x0b, 0x4f, 0x9c);
     if (sameRows) {
         const bool wasCalibrated = calibrated();
-        m_report = report;
+        m_report = shared;
         m_device = newDevice;
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         if (calibrated() != wasCalibrated) // "Time" becomes "Calibrated time", and back
@@ -54,7 +60,7 @@ void LayerTableModel::setReport(const Report& report, int device)
         return;
     }
     beginResetModel();
-    m_report = report;
+    m_report = std::move(shared);
     m_device = newDevice;
     endResetModel();
 }
@@ -86,7 +92,7 @@ bool LayerTableModel::calibrated() const
 
 const DeviceResult* LayerTableModel::deviceResult() const
 {
-    return m_device < 0 ? nullptr : &m_report.results[size_t(m_device)];
+    return m_device < 0 ? nullptr : &m_report->results[size_t(m_device)];
 }
 
 int LayerTableModel::rowCount(const QModelIndex& parent) const
@@ -147,7 +153,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Time:
             return qs(formatTime(l.time, true));
         case Energy:
-            return qs(formatSI(rowEnergy(l, *d, m_report.config.clockPercent), "J"));
+            return qs(formatSI(rowEnergy(l, *d, m_report->config.clockPercent), "J"));
         case Measured:
         case OfBound:
         case Error: {
@@ -197,7 +203,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Time:
             return l.time;
         case Energy:
-            return rowEnergy(l, *d, m_report.config.clockPercent);
+            return rowEnergy(l, *d, m_report->config.clockPercent);
         case Measured:
             return measured(index.row()) ? measured(index.row())->measured : -1.0;
         case OfBound:
@@ -243,8 +249,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         // Imported rows name their ONNX node; uncounted ones say why first.
         QString op = qs(std::string(opName(l.op)));
         QString note;
-        if (l.origin >= 0 && size_t(l.origin) < m_report.origins.size()) {
-            const RowOrigin& o = m_report.origins[size_t(l.origin)];
+        if (l.origin >= 0 && size_t(l.origin) < m_report->origins.size()) {
+            const RowOrigin& o = m_report->origins[size_t(l.origin)];
             op += QStringLiteral(", ONNX %1").arg(qs(o.onnxOp).toHtmlEscaped());
             if (!o.uncounted.empty())
                 note = QStringLiteral("\u26a0 FLOPs not counted: %1<br>").arg(qs(o.uncounted).toHtmlEscaped());

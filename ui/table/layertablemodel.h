@@ -32,6 +32,8 @@ public:
 
     /// Shows `device` of `report` (an index into report.results); an out-of-range index empties the table.
     void setReport(const Report& report, int device);
+    /// The same, holding the window's report itself (shared, not copied on a slider step).
+    void setReport(std::shared_ptr<const Report> report, int device);
     /// Measured timings for the shown device (nothing: no measurement columns' content).
     void setComparison(const std::optional<Comparison>& comparison);
     const DeviceResult* deviceResult() const;
@@ -47,7 +49,7 @@ public:
     static constexpr double kDominantShare = 0.05;
 
 private:
-    Report m_report;
+    std::shared_ptr<const Report> m_report = std::make_shared<const Report>();
     int m_device = -1;
     const LayerComparison* measured(int row) const;
     std::vector<int> m_measuredRow; ///< per layer: index into m_comparison->layers, or -1

@@ -239,8 +239,8 @@ void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
     const Comparison* measured = s.comparison ? &*s.comparison : nullptr;
     if (parts & Workspace::Analysis) {
         updateEnergy();
-        m_charts->setReport(*report, measured, s.tableDeviceIndex); // once, diamonds and all
-        m_pane->setReport(*report);
+        m_charts->setReport(s.report, measured, s.tableDeviceIndex); // once, diamonds and all
+        m_pane->setReport(s.report);
         m_pane->setDeviceId(s.tableDevice);
         showMeasured(s);
         m_pane->fitColumnsIfRowsChanged();
@@ -248,9 +248,9 @@ void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
     } else if (parts & (Workspace::TableDevice | Workspace::Measurements)) {
         if (parts & Workspace::TableDevice) {
             m_pane->setDeviceId(s.tableDevice);
-            m_pane->showDevice(*report);
+            m_pane->showDevice(s.report);
         }
-        m_charts->setReport(*report, measured, s.tableDeviceIndex);
+        m_charts->setReport(s.report, measured, s.tableDeviceIndex);
         showMeasured(s);
         if (parts & Workspace::TableDevice)
             m_pane->refit(); // another device's numbers
