@@ -4,6 +4,7 @@
 
 #include "rooflinechart.h"
 #include "style.h"
+#include "text.h"
 
 #include <QApplication>
 #include <QGraphicsSimpleTextItem>
@@ -43,7 +44,6 @@ using rfx::shortDeviceName;
 inline double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 inline double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
-inline QString qs(const std::string& s) { return QString::fromStdString(s); }
 /// Into rich text (tooltips): "<0.1 %" would open a tag and swallow the rest.
 inline QString qh(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 

@@ -1,5 +1,7 @@
 #include "calibrationview.h"
 
+#include "text.h"
+
 #include "calibration_file.h"
 #include "device_loader.h"
 #include "format.h"
@@ -14,10 +16,6 @@
 #include <filesystem>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 CalibrationView::CalibrationView(Workspace* workspace, QObject* parent)
     : QObject(parent)

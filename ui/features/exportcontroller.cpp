@@ -1,5 +1,7 @@
 #include "exportcontroller.h"
 
+#include "text.h"
+
 #include "exportdialog.h"
 #include "figurerenderer.h"
 #include "report_writer.h"
@@ -15,10 +17,6 @@
 #include <QSaveFile>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 ExportController::ExportController(Workspace* workspace, std::function<FigureSpec()> figure, QWidget* window)
     : QObject(window)

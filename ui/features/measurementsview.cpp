@@ -1,14 +1,12 @@
 #include "measurementsview.h"
 
+#include "text.h"
+
 #include "workspace.h"
 
 #include <QLabel>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 MeasurementsView::MeasurementsView(Workspace* workspace, QObject* parent)
     : QObject(parent)

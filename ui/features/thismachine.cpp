@@ -1,5 +1,7 @@
 #include "thismachine.h"
 
+#include "text.h"
+
 #include "device_loader.h"
 #include "format.h"
 #include "progressrun.h"
@@ -10,10 +12,6 @@
 #include <filesystem>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, double tdpWatts, QString* summary)
 {

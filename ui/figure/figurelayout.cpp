@@ -1,5 +1,7 @@
 #include "figurelayout.h"
 
+#include "text.h"
+
 #include "report_writer.h"
 #include "rooflinechart.h"
 
@@ -23,7 +25,6 @@ namespace {
 constexpr double kLogicalPerInch = 96; // the charts are laid out at 96 logical pixels per inch
 constexpr double kPointsPerLogical = 72.0 / kLogicalPerInch;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 double fontPixels(const QFont& f) { return f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() / kPointsPerLogical; }
 

@@ -1,5 +1,7 @@
 #include "figurerenderer.h"
 
+#include "text.h"
+
 #include "figurelayout.h"
 #include "report_writer.h"
 #include "version.h"
@@ -22,7 +24,6 @@ namespace {
 
 constexpr double kLogicalPerInch = 96; // FigureLayout's unit: 96 logical pixels per inch
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace
 

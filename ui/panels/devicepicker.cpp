@@ -1,5 +1,7 @@
 #include "devicepicker.h"
 
+#include "text.h"
+
 #include "format.h"
 
 #include <QLabel>
@@ -15,7 +17,6 @@ namespace rfx {
 
 namespace {
 constexpr int kIdRole = Qt::UserRole + 1;
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 DevicePicker::DevicePicker(QWidget* parent)

@@ -1,4 +1,5 @@
 #include "energycharts.h"
+#include "text.h"
 #include "style.h"
 
 #include "format.h"
@@ -21,7 +22,6 @@ namespace rfx {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString shortName(const Device& d) { return shortDeviceName(d.name); }
 

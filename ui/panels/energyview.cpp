@@ -1,5 +1,7 @@
 #include "energyview.h"
 
+#include "text.h"
+
 #include "energycharts.h"
 
 #include "format.h"
@@ -39,7 +41,6 @@ namespace rfx {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "layertablemodel.h"
 
+#include "text.h"
+
 #include "energy.h"
 #include "format.h"
 
@@ -12,7 +14,6 @@
 namespace rfx {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString shapeText(const Shape& s)
 {

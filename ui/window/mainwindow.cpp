@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "text.h"
+
 #include "algorithmmenu.h"
 #include "calibrationview.h"
 #include "chartarea.h"
@@ -41,7 +43,6 @@
 namespace rfx {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QScrollArea* scrolled(QWidget* w)
 {

@@ -2,6 +2,8 @@
 // the work to the part that does it (sessions, export, measurements, teaching, the chart area).
 #include "mainwindow.h"
 
+#include "text.h"
+
 #include "chartroom.h"
 
 #include "calibrationview.h"
@@ -26,10 +28,6 @@
 #include <QUndoStack>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 void MainWindow::buildMenus()
 {

@@ -3,6 +3,8 @@
 // beside it. mainwindow.cpp has the composition and the loop; mainwindow_menus.cpp the menu bar.
 #include "mainwindow.h"
 
+#include "text.h"
+
 #include "chartroom.h"
 
 #include "algorithmmenu.h"
@@ -32,10 +34,6 @@
 #include <QUrl>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 
 void MainWindow::restoreSettings(const GuiOptions& o)

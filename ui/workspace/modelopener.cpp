@@ -1,5 +1,7 @@
 #include "modelopener.h"
 
+#include "text.h"
+
 #include "onnx_model.h"
 #include "windowsettings.h"
 
@@ -16,10 +18,6 @@
 #include <memory>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 ModelOpener::ModelOpener(QWidget* window)
     : QObject(window)

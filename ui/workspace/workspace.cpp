@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "text.h"
+
 #include "format.h"
 #include "networks.h"
 
@@ -7,10 +9,6 @@
 #include <QFileInfo>
 
 namespace rfx {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
