@@ -164,6 +164,15 @@ private slots:
         // The diamonds drawn are the new comparison's: its bound total is the new report's.
         QCOMPARE(charts[0]->measured().boundTotal, w.workspace().state().comparison->boundTotal);
         QCOMPARE(charts[0]->report().config.batch, c.batch);
+
+        // The table shows the other device: the diamonds move to its chart, the table follows.
+        const int again0 = charts[0]->rebuilds(), again1 = charts[1]->rebuilds();
+        w.workspace().setTableDevice(QStringLiteral("h100-sxm"));
+        QCOMPARE(charts[0]->measuredDevice(), -1);
+        QCOMPARE(charts[1]->measuredDevice(), 1);
+        QCOMPARE(charts[0]->rebuilds() - again0, 1);
+        QCOMPARE(charts[1]->rebuilds() - again1, 1);
+        QVERIFY(w.measurements().status().contains(QStringLiteral("H100")));
     }
 };
 
