@@ -1,5 +1,6 @@
 // The roofline engine against hand-worked examples on a device with round numbers
 // (10 TFLOP/s FP32, 100 GB/s: ridge 100 FLOP/byte) and against the shipped RTX 2060 Super.
+#include "roof_at.h"
 #include "roofline.h"
 #include "testutils.h"
 #include "unet.h"
@@ -39,6 +40,32 @@ Network convRelu()
 class TestRoofline : public QObject {
     Q_OBJECT
 private slots:
+    // The roof over a chart point, worked by hand. A: 10 TFLOP/s, 1 TB/s (ridge 10 FLOP/B);
+    // B: 5 TFLOP/s, 0.5 TB/s (ridge 10). At 4 FLOP/B their roofs are 4 and 2 TFLOP/s (memory
+    // slopes); at 40 FLOP/B, 10 and 5 (compute roofs).
+    void roofOverAPoint()
+    {
+        DeviceResult a, b;
+        a.ceiling.flops = 10e12, a.bandwidth = 1e12, a.ridge = 10;
+        b.ceiling.flops = 5e12, b.bandwidth = 0.5e12, b.ridge = 10;
+        const std::vector<const DeviceResult*> both { &a, &b };
+        RoofAt at = roofAt(both, 4, 1e12); // under both: the lower roof, B's slope at 2 TFLOP/s
+        QCOMPARE(at.device, 1);
+        QCOMPARE(at.attainable, 2e12);
+        QVERIFY(at.memorySlope);
+        at = roofAt(both, 4, 3e12); // above B's 2, under A's 4
+        QCOMPARE(at.device, 0);
+        QCOMPARE(at.attainable, 4e12);
+        at = roofAt(both, 40, 7e12); // above B's compute roof (5), under A's (10)
+        QCOMPARE(at.device, 0);
+        QVERIFY(!at.memorySlope);
+        QCOMPARE(roofAt(both, 40, 11e12).device, -1); // above every roof
+        // 2.05 TFLOP/s at 4 FLOP/B is 2.5 % over B's 2: on it with a 3 % tolerance, above it without.
+        QCOMPARE(roofAt(both, 4, 2.05e12, 1.03).device, 1);
+        QCOMPARE(roofAt(both, 4, 2.05e12).device, 0);
+        QCOMPARE(roofAt({}, 4, 1).device, -1);
+    }
+
     void handWorked()
     {
         const Report rep = analyze(convRelu(), Config {}, { roundDevice() });

@@ -1,0 +1,73 @@
+// RooflineChart, the read-out: what the cursor's place on the plot means (intensity, performance,
+// the roof over it), shown in the plot's top-left corner while the mouse moves over it.
+#include "rooflinechart_p.h"
+
+#include "format.h"
+#include "roof_at.h"
+
+#include <QChart>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QLogValueAxis>
+#include <QMouseEvent>
+
+#include <cmath>
+
+namespace rfx {
+
+using namespace chartdetail;
+
+QString RooflineChart::readoutText(double intensity, double flops) const
+{
+    const QString where = tr("I %1 FLOP/B, P %2").arg(qs(formatNumber3(intensity)), qs(formatSI(flops, rateUnit())));
+    if (m_devices.empty())
+        return where;
+    // The roof over this point (core/engine/roof_at.h); within 3 pixels under a roof is on it (a
+    // point drawn on its roof, under a cursor a pixel above the line, is not "not attainable").
+    const QRectF plot = m_chart->plotArea();
+    const double tolerance = plot.height() > 0 && m_y->max() > m_y->min() ? std::pow(m_y->max() / m_y->min(), 3.0 / plot.height()) : 1.0;
+    std::vector<const DeviceResult*> drawn;
+    for (int idx : m_devices)
+        drawn.push_back(&m_report->results[size_t(idx)]);
+    const RoofAt at = roofAt(drawn, intensity, flops, tolerance);
+    if (at.device < 0)
+        return tr("%1: above %2 roof, not attainable").arg(where, m_devices.size() > 1 ? tr("every") : tr("the"));
+    const QString roof = at.memorySlope ? tr("memory slope") : tr("compute roof");
+    if (m_devices.size() > 1)
+        return tr("%1: under %2's %3 (%4 there)")
+            .arg(where, shortDeviceName(drawn[size_t(at.device)]->device.name), roof, qs(formatSI(at.attainable, rateUnit())));
+    return tr("%1: under the %2 (%3 there)").arg(where, roof, qs(formatSI(at.attainable, rateUnit())));
+}
+
+QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }
+
+void RooflineChart::mouseMoveEvent(QMouseEvent* event)
+{
+    QChartView::mouseMoveEvent(event);
+    const QPointF at = m_chart->mapFromScene(mapToScene(event->position().toPoint()));
+    const QRectF plot = m_chart->plotArea();
+    if (m_print || m_series.empty() || !plot.contains(at)) {
+        setVisibleIf(m_readoutBack, false);
+        return;
+    }
+    const QPointF v = m_chart->mapToValue(at, m_series.front()->roof);
+    const QString text = readoutText(v.x(), v.y() * m_scale);
+    if (m_readout->text() != text)
+        m_readout->setText(text);
+    if (m_readout->font() != m_x->labelsFont())
+        m_readout->setFont(m_x->labelsFont());
+    const QRectF box = m_readout->boundingRect().adjusted(-4, -2, 4, 2);
+    m_readoutBack->setRect(QRectF(QPointF(0, 0), box.size()));
+    m_readout->setPos(4, 2);
+    // Top left of the plot: the unattainable corner above the memory slope, where no point lies.
+    m_readoutBack->setPos(plot.left() + 4, plot.top() + 4);
+    setVisibleIf(m_readoutBack, true);
+}
+
+void RooflineChart::leaveEvent(QEvent* event)
+{
+    setVisibleIf(m_readoutBack, false);
+    QChartView::leaveEvent(event);
+}
+
+} // namespace rfx
