@@ -125,6 +125,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
             else
                 *target = *v;
         }
+        if (primitiveCol >= 0)
+            m.primitive = f[size_t(primitiveCol)];
         set.rows.push_back(std::move(m));
     }
     if (set.ok() && set.rows.empty())

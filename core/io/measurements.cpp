@@ -66,6 +66,8 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         if (m.bytes >= 0)
             lc.measuredBytes = std::max(0.0, lc.measuredBytes) + m.bytes;
         lc.sources.push_back(m.name);
+        if (lc.referenceKernel.empty() && isReferenceKernel(m.primitive))
+            lc.referenceKernel = m.primitive;
     }
     std::sort(c.layers.begin(), c.layers.end(), [](const LayerComparison& a, const LayerComparison& b) { return a.layer < b.layer; });
     bool calibrated = !c.layers.empty();
@@ -105,6 +107,15 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
     return samples;
 }
 
+bool isReferenceKernel(std::string_view primitive)
+{
+    // The implementation is in the parentheses: "kind (impl:isa)". oneDNN names its reference
+    // kernels "ref" ("ref:any", "ref_int8:any", "ref_fused_convolution:any").
+    const size_t open = primitive.find('(');
+    const std::string_view impl = open == std::string_view::npos ? primitive : primitive.substr(open + 1);
+    return impl.starts_with("ref") || impl.starts_with("simple_nchw");
+}
+
 std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const MeasurementSet& set)
 {
     std::ostringstream o;
@@ -135,6 +146,8 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
         if (lc.aboveRoof)
             o << (r.layers[lc.layer].bound == Bound::Memory ? "  ABOVE THE ROOF (DRAM): its tensors stayed in cache, or units"
                                                             : "  ABOVE THE ROOF: check units, the FLOP convention or the ceilings");
+        if (!lc.referenceKernel.empty())
+            o << "  REFERENCE KERNEL: " << lc.referenceKernel << " is not what a framework runs";
         o << "\n";
     }
     o << "total " << formatTime(c.measuredTotal) << " measured against a bound of " << formatTime(c.boundTotal) << ": "

@@ -36,6 +36,7 @@ struct Measurement {
     double spread = -1; ///< (slowest - fastest) / median
     double runs = -1; ///< timed runs
     double reorder = -1; ///< reorders into and out of the library's formats, second
+    std::string primitive; ///< the primitive and implementation that ran, "pooling (jit:avx512_core)"
     int line = 0; ///< 1-based line (CSV) or event number (trace), for messages
 };
 
@@ -48,6 +49,11 @@ struct MeasurementSet {
 };
 
 MeasurementSet parseMeasurements(std::string_view text, const std::string& file);
+
+/// True for a oneDNN implementation no framework's CPU path would time: the reference kernels
+/// ("ref:any", "ref_..."; oneDNN's implementation list, src/cpu/cpu_*_list.cpp) and the scalar
+/// "simple_nchw" pooling. `primitive` as measured: "pooling (simple_nchw:any)".
+bool isReferenceKernel(std::string_view primitive);
 MeasurementSet loadMeasurements(const std::filesystem::path& path);
 
 /// One model row against what was measured for it.
@@ -63,6 +69,9 @@ struct LayerComparison {
     /// (an FMA counted once) or a layer mapped to the wrong row.
     bool aboveRoof = false;
     std::vector<std::string> sources; ///< the measured rows' names
+    /// One of its rows ran on a reference kernel (referenceKernel): not what a framework runs, and
+    /// no evidence about the bound.
+    std::string referenceKernel;
     double calibrated = -1; ///< the calibrated prediction, second; negative: the device is not calibrated
     double calibratedError = 0; ///< calibrated / measured - 1
 };

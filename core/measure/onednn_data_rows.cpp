@@ -1,6 +1,6 @@
-// The rows that move data more than they compute, as oneDNN primitives in the plain layout the
-// row's producer leaves: pooling, batch norm (inference, global statistics), eltwise, binary,
-// concat, and copies as reorders.
+// The rows that move data more than they compute, as oneDNN primitives on activations laid out as
+// a framework's CPU path keeps them (channels last; see activations()): pooling, batch norm
+// (inference, global statistics), eltwise, binary, concat, and copies as reorders.
 #include "onednn_rows.h"
 
 #include <map>
@@ -41,7 +41,7 @@ const std::map<std::string, algorithm>& binaryByOnnxOp()
 
 PreparedRow eltwise(const Layer& l, const engine& eng, dt type, EltwiseKind kind)
 {
-    const memory::desc data = plain(dimsOf(l.out), type);
+    const memory::desc data = activations(dimsOf(l.out), type);
     const eltwise_forward::primitive_desc pd(eltwise_forward::desc(prop_kind::forward_inference, kind.alg, data, kind.alpha, kind.beta), eng);
     PreparedRow r;
     r.primitive = eltwise_forward(pd);
@@ -63,7 +63,7 @@ PreparedRow binaryOp(const Layer& l, const engine& eng, dt type, algorithm alg)
         a = dimsOf(l.inShapes[0]);
         b = dimsOf(l.inShapes[1]);
     }
-    const memory::desc src0 = plain(a, type), src1 = plain(b, type), dst = plain(dimsOf(l.out), type);
+    const memory::desc src0 = activations(a, type), src1 = activations(b, type), dst = activations(dimsOf(l.out), type);
     const binary::primitive_desc pd(binary::desc(alg, src0, src1, dst), eng);
     PreparedRow r;
     r.primitive = binary(pd);
@@ -80,7 +80,7 @@ PreparedRow pooling(const Layer& l, const engine& eng, dt type)
 {
     const Shape& in = l.inShapes.at(0);
     const Window w = windowOf(l, in, false);
-    const memory::desc src = plain(dimsOf(in), type), dst = plain(dimsOf(l.out), type);
+    const memory::desc src = activations(dimsOf(in), type), dst = activations(dimsOf(l.out), type);
     const auto alg = l.op == Op::MaxPool ? algorithm::pooling_max : algorithm::pooling_avg_include_padding;
     const pooling_forward::primitive_desc pd(
         pooling_forward::desc(prop_kind::forward_inference, alg, src, dst, w.strides, w.kernel, w.padL, w.padR), eng);
@@ -96,7 +96,7 @@ PreparedRow pooling(const Layer& l, const engine& eng, dt type)
 
 PreparedRow batchNorm(const Layer& l, const engine& eng, dt type)
 {
-    const memory::desc data = plain(dimsOf(l.out), type), channel = plain({ l.out.c }, dt::f32);
+    const memory::desc data = activations(dimsOf(l.out), type), channel = plain({ l.out.c }, dt::f32);
     const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale | normalization_flags::use_shift;
     const batch_normalization_forward::primitive_desc pd(
         batch_normalization_forward::desc(prop_kind::forward_inference, data, 1e-5f, flags), eng);
@@ -112,17 +112,12 @@ PreparedRow batchNorm(const Layer& l, const engine& eng, dt type)
     return r;
 }
 
-
-
-
-
-
 PreparedRow concatenation(const Layer& l, const engine& eng, dt type)
 {
     std::vector<memory::desc> sources;
     for (const Shape& s : l.inShapes)
-        sources.push_back(plain(dimsOf(s), type));
-    const concat::primitive_desc pd(plain(dimsOf(l.out), type), 1, sources, eng);
+        sources.push_back(activations(dimsOf(s), type));
+    const concat::primitive_desc pd(activations(dimsOf(l.out), type), 1, sources, eng);
     PreparedRow r;
     r.primitive = concat(pd);
     r.name = std::string("concat (") + pd.impl_info_str() + ")";
@@ -135,7 +130,7 @@ PreparedRow concatenation(const Layer& l, const engine& eng, dt type)
 PreparedRow copy(const Layer& l, const engine& eng, dt type)
 {
     // Slices, pads, transposes, resizes: their traffic, measured as a copy of the output's size.
-    const memory::desc data = plain(dimsOf(l.out), type);
+    const memory::desc data = activations(dimsOf(l.out), type);
     PreparedRow r;
     memory from = filled(data, eng), to = filled(data, eng);
     r.primitive = reorder(from, to);

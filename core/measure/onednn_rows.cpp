@@ -40,6 +40,15 @@ tag plainTag(size_t rank)
 memory::desc plain(const memory::dims& d, dt type) { return memory::desc(d, type, plainTag(d.size())); }
 memory::desc chosenByLibrary(const memory::dims& d, dt type) { return memory::desc(d, type, tag::any); }
 
+memory::desc activations(const memory::dims& d, dt type)
+{
+    if (d.size() == 4)
+        return memory::desc(d, type, tag::nhwc);
+    if (d.size() == 5)
+        return memory::desc(d, type, tag::ndhwc);
+    return plain(d, type);
+}
+
 // Small pseudo-random values in [-0.5, 0.5), the same on every run (a fixed linear congruential
 // generator); `constant` >= 0 fills that value instead (batch norm's variance).
 void fill(const memory& m, float constant)

@@ -35,6 +35,11 @@ struct PreparedRow {
 // Shared by onednn_rows.cpp (convolutions and matrix products) and onednn_data_rows.cpp (the rest).
 dnnl::memory::dims dimsOf(const Shape& s);
 dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
+/// Activations as a framework's CPU path keeps them between oneDNN primitives: channels last for
+/// 4- and 5-dimensional maps (PyTorch's channels_last; what oneDNN's optimized pooling, batch
+/// norm, eltwise, binary and concat kernels take), plain otherwise. In plain NCHW oneDNN 2.6 runs
+/// pooling on `simple_nchw`, a scalar kernel no framework would time (38x its bound on the EPYC).
+dnnl::memory::desc activations(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
 dnnl::memory::desc chosenByLibrary(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
 /// Small pseudo-random values in [-0.5, 0.5), the same on every run; `constant` >= 0 fills that value.
 void fill(const dnnl::memory& m, float constant = -1);

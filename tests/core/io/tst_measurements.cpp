@@ -67,6 +67,34 @@ private slots:
         QVERIFY(csv.find("enc1.conv2,0.0066200000000000005,") != std::string::npos || csv.find("enc1.conv2,0.00662,") != std::string::npos);
     }
 
+    // A network measurement names the implementation that ran; a row timed on a reference kernel
+    // (oneDNN's "ref" implementations, the scalar simple_nchw pooling) is said to be one.
+    void referenceKernelsAreFlagged()
+    {
+        QVERIFY(isReferenceKernel("pooling (simple_nchw:any)"));
+        QVERIFY(isReferenceKernel("convolution (ref:any)"));
+        QVERIFY(isReferenceKernel("inner_product (ref_int8:any)"));
+        QVERIFY(!isReferenceKernel("pooling (jit:avx512_core)"));
+        QVERIFY(!isReferenceKernel("convolution (brg:avx512_core)"));
+        QVERIFY(!isReferenceKernel("concat (simple:any)")); // a memcpy-style copy, not a reference kernel
+        QVERIFY(!isReferenceKernel("reorder (copy of the output's size)"));
+        QVERIFY(!isReferenceKernel(""));
+        const std::string csv = "layer,time_s,best_s,median_s,spread,runs,reorder_s,primitive\n"
+                                "enc1.conv1,0.0004,0.00039,0.0004,0.02,50,0,convolution (brg:avx512_core)\n"
+                                "enc1.pool,0.0068,0.0067,0.0068,0.01,50,0,pooling (simple_nchw:any)\n";
+        const MeasurementSet set = parseMeasurements(csv, "m.csv");
+        QVERIFY(set.ok());
+        QCOMPARE(set.rows[1].primitive, std::string("pooling (simple_nchw:any)"));
+        const Report report = defaultUNet();
+        const DeviceResult& r = report.results[0];
+        const Comparison c = compareMeasurements(set, r);
+        QCOMPARE(c.layers.size(), size_t(2));
+        QVERIFY(c.layers[0].referenceKernel.empty());
+        QCOMPARE(c.layers[1].referenceKernel, std::string("pooling (simple_nchw:any)"));
+        const std::string table = comparisonToTable(c, r, set);
+        QVERIFY2(table.find("REFERENCE KERNEL: pooling (simple_nchw:any) is not what a framework runs") != std::string::npos, table.c_str());
+    }
+
     // ncu --csv (details page): three kernels, one row per metric. Kernel 0: 412.58 us, 84.51 MB, FLOPs
     // 2 x 187,142,400 FFMA + 20,793,600 FADD = 395,078,400. Kernel 1: read + write 2 x 83.17 MB, 0.40 ms.
     // Kernel 2: 395,104 ns (thousands separators), no bytes or FLOPs. "==PROF==" lines before the header.
