@@ -8,6 +8,7 @@
 #include "chartroom.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
+#include "elidedlabel.h"
 #include "energyview.h"
 #include "exportcontroller.h"
 #include "format.h"
@@ -101,7 +102,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_energyDock->hide();
     m_energyDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F10));
 
-    m_status = new QLabel;
+    m_status = new ElidedLabel; // the measurements' line beside it can leave it short of room
     statusBar()->addWidget(m_status, 1);
     // A link, not a QToolButton: a button among the status bar's permanent widgets showed the
     // analysis line again over a message given at start-up (tst_mainwindow).
@@ -139,6 +140,9 @@ MainWindow::~MainWindow()
     // QWidget's destructor hides the docks before QObject's disconnects them: a visibility signal
     // would then call into a half-destroyed window (UBSan caught it).
     disconnect(m_energyDock, nullptr, this, nullptr);
+    // Nor may a part's last signal (a table's selection cleared as it goes) reach the workspace's
+    // listeners: this window's views are being destroyed.
+    m_workspace->blockSignals(true);
     delete m_teaching;
 }
 
