@@ -65,11 +65,8 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_mainwindow"));
         qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("config")));
-        QCoreApplication::setOrganizationName(QStringLiteral("roofline-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
     }
 
     void defaultWindowShowsTheClassicUNet()
