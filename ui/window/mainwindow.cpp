@@ -206,13 +206,7 @@ void MainWindow::connectParts()
         if (isNetworkFile(c.model) && c.model == path.toStdString())
             m_sessions->addRecent(path); // it worked: the analysis now shows it
     });
-    connect(m_opener, &ModelOpener::failed, this, [this](const QString& path, const QString& reason) {
-        const Report* r = m_workspace->report();
-        ModelOpener::showError(this, path, reason, r ? qs(reportTitle(*r)) : tr("the default U-Net"));
-        // A message, not the analysis line: it went stale over later actions until the configuration
-        // changed. The dialog said it in full; the status bar repeats it for a while.
-        showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
-    });
+    connect(m_opener, &ModelOpener::failed, this, &MainWindow::sayFileUnusable);
     connect(m_sessions, &SessionController::recentModelChosen, m_opener, &ModelOpener::open);
     connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
     connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
@@ -245,8 +239,9 @@ void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
     if (parts & Workspace::Analysis) {
         updateEnergy();
         m_charts->setReport(s.report, measured, s.tableDeviceIndex); // once, diamonds and all
-        m_pane->setReport(s.report);
-        m_pane->setDeviceId(s.tableDevice);
+        m_pane->setReport(s.report); // keeps its device when the report has it, as the workspace does
+        if (m_pane->deviceId() != s.tableDevice && m_pane->setDeviceId(s.tableDevice))
+            m_pane->showDevice(s.report);
         showMeasured(s);
         m_pane->fitColumnsIfRowsChanged();
         showAnalysisStatus(s);
@@ -255,7 +250,8 @@ void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
             m_pane->setDeviceId(s.tableDevice);
             m_pane->showDevice(s.report);
         }
-        m_charts->setReport(s.report, measured, s.tableDeviceIndex);
+        if (parts & Workspace::Measurements) // the diamonds: none to move without measurements
+            m_charts->setReport(s.report, measured, s.tableDeviceIndex);
         showMeasured(s);
         if (parts & Workspace::TableDevice)
             m_pane->refit(); // another device's numbers
@@ -334,6 +330,11 @@ void MainWindow::refuseNetworkFile(const QString& path, const QString& reason)
     // The workspace went back to what it showed; the selector forgets the file.
     m_controls->forgetNetworkFile(path);
     m_controls->setConfig(m_workspace->config());
+    sayFileUnusable(path, reason);
+}
+
+void MainWindow::sayFileUnusable(const QString& path, const QString& reason)
+{
     const Report* r = m_workspace->report();
     ModelOpener::showError(this, path, reason, r ? qs(reportTitle(*r)) : tr("the default U-Net"));
     // A message, not the analysis line: it went stale over later actions until the configuration

@@ -109,6 +109,8 @@ private:
     void showSession(const Session& session);
     /// A network file just chosen cannot be used: says why in a dialog; the workspace went back.
     void refuseNetworkFile(const QString& path, const QString& reason);
+    /// A model file that cannot be used: a dialog says why, the status bar repeats it a while.
+    void sayFileUnusable(const QString& path, const QString& reason);
     void showProblem(const WorkspaceState& state);
     void showAnalysisStatus(const WorkspaceState& state);
     void showMeasured(const WorkspaceState& state);

@@ -136,7 +136,7 @@ void Workspace::setTableDevice(const QString& id)
     m_state.tableDevice = id;
     resolveTableDevice();
     compare();
-    emit changed(m_state, TableDevice | Measurements);
+    emit changed(m_state, TableDevice | (m_state.measurements ? Measurements : Parts {}));
 }
 
 void Workspace::selectLayer(int layer)

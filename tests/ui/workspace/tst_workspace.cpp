@@ -3,6 +3,7 @@
 #include "workspace.h"
 
 #include "chartarea.h"
+#include "layertablemodel.h"
 #include "mainwindow.h"
 #include "measurementsview.h"
 #include "rooflinechart.h"
@@ -173,6 +174,16 @@ private slots:
         QCOMPARE(charts[0]->rebuilds() - again0, 1);
         QCOMPARE(charts[1]->rebuilds() - again1, 1);
         QVERIFY(w.measurements().status().contains(QStringLiteral("H100")));
+
+        // Without measurements there are no diamonds to move: the table changes device, the charts stay.
+        w.measurements().clear();
+        QCOMPARE(charts[1]->measuredDevice(), -1);
+        const int still0 = charts[0]->rebuilds(), still1 = charts[1]->rebuilds();
+        w.workspace().setTableDevice(QStringLiteral("rtx-2060-super"));
+        QCOMPARE(w.workspace().state().tableDeviceIndex, 0);
+        QCOMPARE(charts[0]->rebuilds(), still0);
+        QCOMPARE(charts[1]->rebuilds(), still1);
+        QCOMPARE(w.tableModel()->deviceResult()->device.id, std::string("rtx-2060-super")); // the table follows
     }
 };
 
