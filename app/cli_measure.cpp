@@ -72,15 +72,34 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
             err << toString(d) << "\n";
         return ExitFailure;
     }
-    auto line = [&](const char* what, const BenchFigure& f, const char* unit) {
-        out << "  " << what << formatSI(f.best, unit) << "  (spread over the repeats " << formatPercent(f.spread) << ")\n";
+    auto line = [&](const char* what, const BenchFigure& f, const char* unit, double expected, double perCycle,
+                    const char* perCycleUnit) {
+        if (!(f.best > 0))
+            return;
+        out << "  " << what << formatSI(f.best, unit) << "  (spread " << formatPercent(f.spread);
+        const std::string against = expectationText(f.best, expected, perCycle, perCycleUnit, r);
+        out << (against.empty() ? "" : "; " + against) << ")\n";
     };
-    out << r.cpuName << ", " << r.threads << " threads, " << r.isa << ", measured in " << formatTime(r.seconds) << ":\n";
-    line("FP32 peak      ", r.fp32, "FLOP/s");
-    line("FP64 peak      ", r.fp64, "FLOP/s");
-    line("L1 bandwidth   ", r.l1, "B/s");
-    line("L2 bandwidth   ", r.l2, "B/s");
-    line("DRAM triad     ", r.dram, "B/s");
+    out << r.cpuName << ", " << r.threads << " threads on " << r.cores << (r.cores == 1 ? " core, " : " cores, ") << r.isa
+        << ", measured in " << formatTime(r.seconds) << ":\n";
+    if (r.measuredClockHz > 0)
+        out << "  clock          " << formatSI(r.measuredClockHz, "Hz") << " under load (dependent integer additions)\n";
+    const CycleFigures c = r.perCycle.value_or(CycleFigures {});
+    line("FP32 peak      ", r.fp32, "FLOP/s", r.expected.fp32, c.fp32Flop, "FLOP/cycle");
+    line("FP64 peak      ", r.fp64, "FLOP/s", r.expected.fp64, c.fp64Flop, "FLOP/cycle");
+    line("int8 (VNNI)    ", r.int8, "OP/s", r.expected.int8, c.int8Ops(), "OP/cycle");
+    line("L1 bandwidth   ", r.l1, "B/s", r.expected.l1, c.l1Bytes, "B/cycle");
+    line("L2 bandwidth   ", r.l2, "B/s", r.expected.l2, c.l2Bytes, "B/cycle");
+    line("L3 bandwidth   ", r.l3, "B/s", r.expected.l3, c.l3Bytes, "B/cycle");
+    if (r.l3Usable > 0)
+        out << "  L3 usable      " << formatNumber3(r.l3Usable / (1024 * 1024)) << " MiB read at L3 speed (the system reports "
+            << formatNumber3(r.l3Bytes / (1024 * 1024)) << " MiB)\n";
+    line("DRAM triad     ", r.dram, "B/s", 0, 0, "");
+    if (r.perCycle)
+        out << "  expected: " << r.perCycle->microarchitecture << ", " << r.perCycle->source << "\n";
+    else
+        out << "  expected: no per-cycle figures for this CPU (" << (r.cpu.vendor.empty() ? "unknown" : r.cpu.vendor)
+            << " family " << r.cpu.family << " model " << r.cpu.model << "); the figures stand alone\n";
     if (output == "-") {
         out << text;
         return out ? ExitOk : ExitFailure;

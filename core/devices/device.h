@@ -26,6 +26,9 @@ struct Device {
     double l2Bandwidth = 0;
     /// Aggregate L1/shared-memory bandwidth over all SMs/cores, byte/s (0 = unknown).
     double l1Bandwidth = 0;
+    /// Aggregate L3 (last-level cache) bandwidth to the cores, byte/s (0 = unknown or no L3).
+    double l3Bandwidth = 0;
+    int cores = 0; ///< CPU cores (a GPU file's figure is its CUDA cores or shaders); 0 = not given
     double tdpWatts = 0;
     double idleWatts = 0;
     double baseClockHz = 0; ///< 0 = unknown

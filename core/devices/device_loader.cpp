@@ -125,7 +125,7 @@ private:
 };
 
 constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
-    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "tdp_w", "idle_w",
+    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "l3_gbs", "tdp_w", "idle_w",
     "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "sources", "notes" };
 
 std::string knownPrecisionList()
@@ -212,7 +212,7 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
     d.architecture = v.string(doc, "architecture", false).value_or("");
     d.notes = v.string(doc, "notes", false).value_or("");
     v.number(doc, "year", 1, false);
-    v.number(doc, "cores", 1, false);
+    d.cores = int(std::min(1e7, v.number(doc, "cores", 1, false).value_or(0))); // a count: no overflow from 1e300
     v.string(doc, "memory_type", false);
 
     if (const json* peak = v.get(doc, "peak", "peak", true)) {
@@ -249,6 +249,15 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
     d.l3Bytes = v.number(doc, "l3_mib", 1024.0 * 1024, false, Validator::Sign::NonNegative).value_or(0);
     d.l1Bandwidth = v.number(doc, "l1_gbs", 1e9, false).value_or(0);
     d.l2Bandwidth = v.number(doc, "l2_gbs", 1e9, false).value_or(0);
+    d.l3Bandwidth = v.number(doc, "l3_gbs", 1e9, false).value_or(0);
+    if (d.l3Bandwidth > 0 && !(d.l3Bytes > 0))
+        v.error("l3_gbs", "is given but l3_mib is not: give the L3's size in MiB too, or remove l3_gbs");
+    if (d.l3Bandwidth > 0 && d.dramBandwidth > 0 && d.l3Bandwidth < d.dramBandwidth)
+        v.error("l3_gbs", "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
+                + formatNumber(d.l3Bandwidth / 1e9) + "; is it a per-core or TB/s figure?");
+    if (d.l3Bandwidth > 0 && d.l2Bandwidth > 0 && d.l2Bandwidth < d.l3Bandwidth)
+        v.error("l2_gbs", "must be at least l3_gbs (" + formatNumber(d.l3Bandwidth / 1e9) + " GB/s), got "
+                + formatNumber(d.l2Bandwidth / 1e9) + "; give the aggregate over all cores, in GB/s");
     // Each level nearer the cores is at least as fast as the one behind it; otherwise a unit slipped
     // (TB/s written as GB/s, or a per-SM figure given for the whole chip).
     if (d.l2Bandwidth > 0 && d.dramBandwidth > 0 && d.l2Bandwidth < d.dramBandwidth)

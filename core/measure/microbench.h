@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cpu_expectations.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,10 +17,17 @@ namespace rfx {
 ///    else scalar multiply and add); an FMA counts 2 FLOP per lane;
 ///  - DRAM bandwidth: a STREAM-like triad a[i] = b[i] + s c[i] over arrays far larger than the last-level
 ///    cache, split between threads; 24 bytes per element counted (STREAM's convention: no write-allocate);
-///  - cache bandwidths: every thread sums its own small working set (16 KiB for L1, a quarter of the
-///    L2 size for L2) again and again with vector loads;
-///  - each test runs `repeats` times; the best is kept (as STREAM does) and the spread (worst against
-///    best) is reported, so a noisy machine shows as such.
+///  - cache bandwidths: every thread sums its own working set (16 KiB for L1, a quarter of the L2 for
+///    L2, four L2s for the last-level cache) again and again with the widest vector loads, 16
+///    accumulators; the last level's usable size is found by doubling the set until it reads at
+///    under 3/4 of that speed (a VM sees the whole socket's L3 but shares one slice of it);
+///  - int8 (AVX-512 VNNI): 16 independent vpdpbusd chains, 2 operations per multiply-add;
+///  - the clock: 100 dependent integer additions a round (one a cycle on every x86 core), on every
+///    thread at once; with the per-cycle figures of a known core (cpu_expectations.h) it gives what
+///    each test should reach (measured / expected in the report);
+///  - every thread is pinned to its own CPU; each test runs once unmeasured to warm up, then `repeats`
+///    times; the best is kept (as STREAM does) and the spread is the median repeat's shortfall from
+///    the best, so one outlier does not hide a steady figure and a noisy machine shows as such.
 struct MicrobenchOptions {
     int threads = 0; ///< 0: every hardware thread
     double secondsPerTest = 0.25; ///< target duration of one repeat of one test
@@ -36,10 +45,17 @@ struct MicrobenchResult {
     int threads = 0;
     std::string isa; ///< "AVX-512", "AVX2 + FMA", "scalar"
     BenchFigure fp32, fp64; ///< FLOP/s
-    BenchFigure dram, l1, l2; ///< byte/s, whole machine
+    BenchFigure int8; ///< operations/s (AVX-512 VNNI); best 0 where the CPU has none
+    BenchFigure dram, l1, l2, l3; ///< byte/s, whole machine; l3.best 0 where not measured
     double memoryBytes = 0; ///< installed RAM
-    double l1Bytes = 0, l2Bytes = 0, l3Bytes = 0; ///< per core L1d and L2, the L3 (0 = unknown)
+    double l1Bytes = 0, l2Bytes = 0, l3Bytes = 0; ///< per core L1d and L2, the L3 as the system reports it (0 = unknown)
+    double l3Usable = 0; ///< the largest working set, all threads together, that still read at L3 speed (0 = not found)
     double clockHz = 0; ///< maximum clock where the system says, else the current one, else 0
+    double measuredClockHz = 0; ///< the clock measured under load (0 where it cannot be)
+    int cores = 0; ///< physical cores the threads run on
+    CpuIdentity cpu;
+    std::optional<CycleFigures> perCycle; ///< the core's documented per-cycle figures, where known
+    ExpectedFigures expected; ///< perCycle x cores x measured clock (all 0 where unknown)
     double seconds = 0; ///< how long it took
 };
 
@@ -57,6 +73,9 @@ std::string microbenchDeviceJson(const MicrobenchResult& result, const std::stri
 
 /// The RAPL package power limit in watts where /sys/class/powercap exposes it, else 0.
 double raplPackageWatts();
+
+/// measured / expected in words: "97 % of 64 FLOP/cycle x 2 cores x 3.45 GHz", or "" where unknown.
+std::string expectationText(double measured, double expected, double perCycle, const char* perCycleUnit, const MicrobenchResult& r);
 
 /// This CPU's model name as /proc/cpuinfo gives it, or "this machine's CPU".
 std::string cpuModelName();

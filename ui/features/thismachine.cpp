@@ -8,6 +8,7 @@
 
 #include <QInputDialog>
 #include <QSaveFile>
+#include <QStringList>
 
 #include <filesystem>
 
@@ -49,16 +50,32 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
         say(QObject::tr("%1: cannot write: %2").arg(path, out.errorString()));
         return {};
     }
-    auto line = [&](const QString& what, const BenchFigure& f, const char* unit) {
-        return QObject::tr("%1: %2 (repeats within %3)").arg(what, qs(formatSI(f.best, unit)), qs(formatPercent(f.spread)));
+    const CycleFigures c = r.perCycle.value_or(CycleFigures {});
+    QStringList lines;
+    auto line = [&](const QString& what, const BenchFigure& f, const char* unit, double expected, double perCycle,
+                    const char* perCycleUnit) {
+        if (!(f.best > 0))
+            return;
+        const std::string against = expectationText(f.best, expected, perCycle, perCycleUnit, r);
+        lines << QObject::tr("%1: %2 (repeats within %3%4)")
+                     .arg(what, qs(formatSI(f.best, unit)), qs(formatPercent(f.spread)), against.empty() ? QString() : qs("; " + against));
     };
-    say(QObject::tr("%1, %2 threads, %3, in %4:\n%5\n%6\n%7\n%8\n%9\n\nWritten to %10 as device \u201cthis-machine\u201d.")
+    if (r.measuredClockHz > 0)
+        lines << QObject::tr("Clock under load: %1").arg(qs(formatSI(r.measuredClockHz, "Hz")));
+    line(QObject::tr("FP32 peak"), r.fp32, "FLOP/s", r.expected.fp32, c.fp32Flop, "FLOP/cycle");
+    line(QObject::tr("FP64 peak"), r.fp64, "FLOP/s", r.expected.fp64, c.fp64Flop, "FLOP/cycle");
+    line(QObject::tr("int8 (VNNI)"), r.int8, "OP/s", r.expected.int8, c.int8Ops(), "OP/cycle");
+    line(QObject::tr("L1 read"), r.l1, "B/s", r.expected.l1, c.l1Bytes, "B/cycle");
+    line(QObject::tr("L2 read"), r.l2, "B/s", r.expected.l2, c.l2Bytes, "B/cycle");
+    line(QObject::tr("L3 read"), r.l3, "B/s", r.expected.l3, c.l3Bytes, "B/cycle");
+    line(QObject::tr("DRAM triad"), r.dram, "B/s", 0, 0, "");
+    lines << (r.perCycle ? QObject::tr("Expected figures: %1 (%2).").arg(qs(r.perCycle->microarchitecture), qs(r.perCycle->source))
+                         : QObject::tr("No per-cycle figures are known for this CPU; the measurements stand alone."));
+    say(QObject::tr("%1, %2 threads on %3 cores, %4, in %5:\n%6\n\nWritten to %7 as device \u201cthis-machine\u201d.")
             .arg(qs(r.cpuName))
             .arg(r.threads)
-            .arg(qs(r.isa), qs(formatTime(r.seconds)), line(QObject::tr("FP32 peak"), r.fp32, "FLOP/s"),
-                line(QObject::tr("FP64 peak"), r.fp64, "FLOP/s"), line(QObject::tr("L1 read"), r.l1, "B/s"), line(QObject::tr("L2 read"), r.l2, "B/s"),
-                line(QObject::tr("DRAM triad"), r.dram, "B/s"))
-            .arg(path));
+            .arg(r.cores)
+            .arg(qs(r.isa), qs(formatTime(r.seconds)), lines.join(QLatin1Char('\n')), path));
     return qs(id);
 }
 

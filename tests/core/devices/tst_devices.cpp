@@ -238,6 +238,15 @@ private slots:
             << QString::fromStdString(deviceJson("l2_gbs", "400").substr(0, deviceJson("l2_gbs", "400").size() - 3)
                    + ",\n  \"l1_gbs\": 300\n}\n")
             << "l1_gbs" << "must be at least l2_gbs (400 GB/s), got 300";
+        QTest::newRow("L3 bandwidth without its size") << QString::fromStdString(deviceJson("l3_gbs", "200")) << "l3_gbs"
+                                                       << "is given but l3_mib is not";
+        const std::string withL3 = deviceJson("l3_mib", "32");
+        const std::string withL3Body = withL3.substr(0, withL3.size() - 3);
+        QTest::newRow("L3 slower than DRAM") << QString::fromStdString(withL3Body + ",\n  \"l3_gbs\": 60\n}\n") << "l3_gbs"
+                                             << "must be at least dram_gbs (100 GB/s), got 60";
+        QTest::newRow("L2 slower than L3")
+            << QString::fromStdString(withL3Body + ",\n  \"l3_gbs\": 300,\n  \"l2_gbs\": 200\n}\n") << "l2_gbs"
+            << "must be at least l3_gbs (300 GB/s), got 200";
         QTest::newRow("negative L1") << QString::fromStdString(deviceJson("l1_gbs", "-1")) << "l1_gbs"
                                      << "must be a positive number, got -1";
         QTest::newRow("bad id") << QString::fromStdString(deviceJson("id", "\"My GPU\"")) << "id"
