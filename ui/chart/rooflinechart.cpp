@@ -9,6 +9,7 @@
 #include "pointhover.h"
 
 #include <QApplication>
+#include <QScopedValueRollback>
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -366,6 +367,10 @@ void RooflineChart::rebuild()
 void RooflineChart::resizeEvent(QResizeEvent* event)
 {
     const bool relayout = event->oldSize().width() != event->size().width() && !m_report->results.empty();
+    // A new minimum set from inside this event lays the parent out again, nested: the chart was left at
+    // the size in between (the monkey saw a 400-px chart in a 412-px view, its legend floating above
+    // the frame). The minimum is set once the event is over.
+    const QScopedValueRollback<bool> resizing(m_inResize, true);
     dropLineCaches(); // the chart lays itself out again
     QChartView::resizeEvent(event);
     fitTitle();

@@ -222,6 +222,7 @@ private:
     void applyMinimum();
     int m_fontGeneration = 0; ///< counts font changes (setFontScale, setPrintStyle), for the caches' keys
     mutable QString m_minimumKey; ///< what minimumSizeHint() was measured for
+    bool m_inResize = false; ///< inside resizeEvent: a new minimum waits until it is over (applyMinimum)
     mutable std::array<double, 4> m_yLabelKey {}; ///< y range, base and style yLabelWidth() measured
     mutable QFont m_yLabelFont;
     mutable double m_yLabelWidth = 0;

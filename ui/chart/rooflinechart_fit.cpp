@@ -3,6 +3,8 @@
 // minimum useful size. What the chart draws is read back in rooflinechart_readback.cpp.
 #include "rooflinechart_p.h"
 
+#include <QTimer>
+
 #include "chartfit.h"
 #include "labelplacer.h"
 #include "legendflow.h"
@@ -269,6 +271,10 @@ void RooflineChart::applyMinimum()
     // cell) is left alone.
     if (m_print || maximumSize() != QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX))
         return;
+    if (m_inResize) {
+        QTimer::singleShot(0, this, [this] { applyMinimum(); });
+        return;
+    }
     const QSize hint = minimumSizeHint();
     if (minimumSize() != hint)
         setMinimumSize(hint);
