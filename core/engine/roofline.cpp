@@ -21,6 +21,8 @@ std::string_view memoryLevelName(MemoryLevel level)
         return "L2";
     case MemoryLevel::L1:
         return "L1";
+    case MemoryLevel::L3:
+        return "L3";
     case MemoryLevel::Dram:
         break;
     }
@@ -34,10 +36,42 @@ std::string boundLabel(const LayerResult& row)
     return row.level == MemoryLevel::Dram ? "memory" : std::string(memoryLevelName(row.level));
 }
 
+double levelBandwidth(const DeviceResult& d, MemoryLevel level)
+{
+    switch (level) {
+    case MemoryLevel::L1:
+        return d.l1Bandwidth;
+    case MemoryLevel::L2:
+        return d.l2Bandwidth;
+    case MemoryLevel::L3:
+        return d.l3Bandwidth;
+    case MemoryLevel::Dram:
+        break;
+    }
+    return d.bandwidth;
+}
+
+double levelTraffic(const LayerResult& row)
+{
+    const double tiled = row.level == MemoryLevel::L2 ? row.l2Bytes : row.level == MemoryLevel::L1 ? row.l1Bytes : 0;
+    return tiled > 0 ? tiled : row.bytes;
+}
+
+bool cacheAwareFor(const Config& config, const Device& device)
+{
+    if (config.traffic == TrafficModel::Tiled || config.cacheAware == CacheAware::Off)
+        return false;
+    if (!(device.l1Bandwidth > 0 || device.l2Bandwidth > 0 || device.l3Bandwidth > 0))
+        return false;
+    return config.cacheAware == CacheAware::On || device.kind == "cpu";
+}
+
 std::string ceilingsLine(const DeviceResult& d)
 {
     std::string s = precisionLabel(d.ceiling.key) + " " + formatSI(d.ceiling.flops, "FLOP/s") + ", DRAM "
         + formatSI(d.bandwidth, "B/s");
+    if (d.l3Bandwidth > 0)
+        s += ", L3 " + formatSI(d.l3Bandwidth, "B/s");
     if (d.l2Bandwidth > 0)
         s += ", L2 " + formatSI(d.l2Bandwidth, "B/s");
     if (d.l1Bandwidth > 0)
@@ -57,6 +91,7 @@ struct RowCost {
     double flops;
     double bytes;
     int kernels;
+    double workingSet = 0; // forward inputs + weights + outputs, byte
     // Matrix-product rows under a convolution algorithm or a non-compulsory traffic model: index into
     // the side table of per-algorithm costs (kept apart: most rows never need them, and a row that
     // carried them was five strings heavier, which doubled the time of a plain analysis).
@@ -88,7 +123,7 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
     for (const Layer& l : net.layers) {
         const LayerCost c = layerCost(l, e, config.bitsAsInFile);
         totalParams += c.params;
-        RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward };
+        RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward, c.bytesForward };
         if (training) {
             r.flops += c.flopsBackward;
             r.bytes += c.bytesBackward;
@@ -112,7 +147,7 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
         const OptimizerCostPerParam o = optimizerCostPerParam(config.optimizer);
         const double p = double(totalParams);
         rows.push_back(RowCost { nullptr, "optimizer (" + std::string(optimizerName(config.optimizer)) + ")",
-            Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1 });
+            Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1, o.elements * p * e });
     }
     return rows;
 }
@@ -126,6 +161,9 @@ struct Ceilings {
     double l1 = 0;
     double onchipBytes = 0; // shared memory / L1 capacity the tiling uses
     double l2Bytes = 0; // L2 capacity
+    // Cache-aware: the levels a working set may fit, all cores together, and their bandwidths (0 = not used).
+    double l3 = 0;
+    double l1Capacity = 0, l2Capacity = 0, l3Capacity = 0;
 };
 
 // max(F / P, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) without launch overhead; `level` names the memory term
@@ -136,11 +174,29 @@ struct RowBound {
     MemoryLevel level = MemoryLevel::Dram;
 };
 
-RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak)
+// Cache-aware: the smallest level that holds the working set, and its bandwidth (DRAM when none does).
+std::pair<MemoryLevel, double> cacheLevelFor(double workingSet, const Ceilings& c)
+{
+    if (c.l1Capacity > 0 && workingSet <= c.l1Capacity)
+        return { MemoryLevel::L1, c.l1 };
+    if (c.l2Capacity > 0 && workingSet <= c.l2Capacity)
+        return { MemoryLevel::L2, c.l2 };
+    if (c.l3Capacity > 0 && workingSet <= c.l3Capacity)
+        return { MemoryLevel::L3, c.l3 };
+    return { MemoryLevel::Dram, c.dram };
+}
+
+RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak,
+    double workingSet = -1)
 {
     RowBound b;
     const double compute = peak > 0 ? flops / peak : 0;
     double memory = c.dram > 0 ? bytes / c.dram : 0;
+    if (workingSet >= 0) {
+        const auto [level, bandwidth] = cacheLevelFor(workingSet, c);
+        b.level = level;
+        memory = bandwidth > 0 ? bytes / bandwidth : 0;
+    }
     if (c.l2 > 0 && l2Bytes / c.l2 > memory) {
         memory = l2Bytes / c.l2;
         b.level = MemoryLevel::L2;
@@ -286,6 +342,18 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
         const bool tiled = config.traffic == TrafficModel::Tiled;
         r.l2Bandwidth = tiled && device.l2Bytes > 0 ? device.l2Bandwidth * clock : 0;
         r.l1Bandwidth = tiled ? device.l1Bandwidth * clock : 0;
+        r.cacheAware = cacheAwareFor(config, device);
+        if (r.cacheAware) {
+            // Each level with both a bandwidth and a size. L1 is per core: all cores together hold
+            // L1 x cores (a GPU file's "cores" counts CUDA cores, not SMs: its L1 level is left out).
+            const int cores = device.kind == "cpu" ? device.cores : 0;
+            r.l1Capacity = device.l1Bandwidth > 0 && cores > 0 ? device.l1Bytes * cores : 0;
+            r.l2Capacity = device.l2Bandwidth > 0 ? device.l2Bytes : 0;
+            r.l3Capacity = device.l3Bandwidth > 0 ? device.l3Bytes : 0;
+            r.l1Bandwidth = r.l1Capacity > 0 ? device.l1Bandwidth * clock : 0;
+            r.l2Bandwidth = r.l2Capacity > 0 ? device.l2Bandwidth * clock : 0;
+            r.l3Bandwidth = r.l3Capacity > 0 ? device.l3Bandwidth * clock : 0;
+        }
 
         Totals& t = r.totals;
         t.params = totalParams;
@@ -296,7 +364,13 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             : device.l1Bytes > 0                 ? device.l1Bytes
                                                  : 48 * 1024.0;
         r.onchipBytes = onchip;
-        const Ceilings ceil { r.ceiling.flops, r.bandwidth, r.l2Bandwidth, r.l1Bandwidth, onchip, device.l2Bytes };
+        Ceilings ceil { r.ceiling.flops, r.bandwidth, r.l2Bandwidth, r.l1Bandwidth, onchip, device.l2Bytes };
+        if (r.cacheAware) {
+            ceil.l3 = r.l3Bandwidth;
+            ceil.l1Capacity = r.l1Capacity;
+            ceil.l2Capacity = r.l2Capacity;
+            ceil.l3Capacity = r.l3Capacity;
+        }
         r.layers.reserve(rows.size());
         for (const RowCost& row : rows) {
             LayerResult lr;
@@ -308,9 +382,10 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
             lr.origin = row.layer ? row.layer->origin : -1;
-            // Streaming rows move the same bytes through every level.
-            lr.l2Bytes = r.l2Bandwidth > 0 ? row.bytes : 0;
-            lr.l1Bytes = r.l1Bandwidth > 0 ? row.bytes : 0;
+            lr.workingSet = row.workingSet;
+            // Streaming rows move the same bytes through every level (tiled model).
+            lr.l2Bytes = tiled && r.l2Bandwidth > 0 ? row.bytes : 0;
+            lr.l1Bytes = tiled && r.l1Bandwidth > 0 ? row.bytes : 0;
             if (row.gemm >= 0) {
                 const Chosen c = choose(gemms[size_t(row.gemm)], config, e, ceil);
                 lr.flops = c.flops;
@@ -331,7 +406,8 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
                 lr.peak = ceilingOf(lr.bits, runsOnMatrixUnits(row.op)).flops;
             // Memory-bound iff some level's traffic takes longer than the arithmetic; with DRAM alone that is
             // iff the row's intensity lies left of its own ridge (I < P_peak / B).
-            const RowBound b = rowBound(lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak);
+            const RowBound b
+                = rowBound(lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak, r.cacheAware ? lr.workingSet : -1);
             lr.bound = (r.bandwidth > 0 && b.memory) ? Bound::Memory : Bound::Compute;
             lr.level = b.level;
             lr.attainable = b.time > 0 ? lr.flops / b.time : 0;
@@ -403,13 +479,24 @@ std::string trafficDescription(const Config& c)
     return "compulsory DRAM traffic per layer";
 }
 
-std::string timeBoundText(const Config& config)
-{
-    return config.traffic == TrafficModel::Tiled ? "time = max(FLOP/peak, bytes/bandwidth at each modelled level)"
-                                                 : "time = max(FLOP/peak, bytes/bandwidth)";
+namespace {
+constexpr const char* kCacheAwareRule = "cache-aware: a row whose working set (inputs, weights, outputs) fits a cache "
+                                        "level, all cores together, runs against that level's bandwidth";
 }
 
-std::string conventionsText(const Config& config)
+bool anyCacheAware(const Report& report)
+{
+    return std::any_of(report.results.begin(), report.results.end(), [](const DeviceResult& d) { return d.cacheAware; });
+}
+
+std::string timeBoundText(const Config& config, bool cacheAware)
+{
+    return config.traffic == TrafficModel::Tiled ? "time = max(FLOP/peak, bytes/bandwidth at each modelled level)"
+        : cacheAware ? std::string("time = max(FLOP/peak, bytes/bandwidth); ") + kCacheAwareRule
+                     : "time = max(FLOP/peak, bytes/bandwidth)";
+}
+
+std::string conventionsText(const Config& config, bool cacheAware)
 {
     std::string bytes = trafficDescription(config);
     if (config.traffic == TrafficModel::Compulsory && !config.fusion)
@@ -421,7 +508,8 @@ std::string conventionsText(const Config& config)
     return "FLOP = one floating-point operation, a fused multiply-add counts 2; bytes = " + bytes
         + (config.traffic == TrafficModel::Tiled
                   ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
-                  : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
+                  : cacheAware ? std::string("; time bound = max(FLOP / peak, bytes / bandwidth); ") + kCacheAwareRule
+                               : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
         + algorithm + (isOnnxFile(config.model) ? "; " + onnxConventions() : std::string());
 }
 

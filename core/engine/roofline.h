@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rfx {
@@ -17,9 +18,10 @@ namespace rfx {
 enum class Bound { Memory, Compute };
 std::string_view boundName(Bound b);
 
-/// The memory level whose traffic bounds a memory-bound row (DRAM unless the hierarchy is modelled).
-enum class MemoryLevel { Dram, L2, L1 };
-std::string_view memoryLevelName(MemoryLevel level); ///< "DRAM", "L2", "L1"
+/// The memory level whose traffic bounds a memory-bound row (DRAM unless the hierarchy is modelled, or
+/// the row's working set fits a cache in the cache-aware model).
+enum class MemoryLevel { Dram, L2, L1, L3 };
+std::string_view memoryLevelName(MemoryLevel level); ///< "DRAM", "L2", "L1", "L3"
 
 /// One row of the analysis on one device. In training, FLOPs and bytes are forward + backward.
 struct LayerResult {
@@ -46,6 +48,9 @@ struct LayerResult {
     double l2Bytes = 0;
     double l1Bytes = 0;
     MemoryLevel level = MemoryLevel::Dram; ///< the level that bounds the row when bound == Memory
+    /// Inputs, weights and outputs of the forward pass, byte: what must stay in a cache for the
+    /// cache-aware model to bound the row by that cache's bandwidth (DeviceResult::cacheAware).
+    double workingSet = 0;
     int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
     double calibratedTime = -1; ///< the calibration's prediction, second; negative: not calibrated
     double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
@@ -80,6 +85,12 @@ struct DeviceResult {
     /// model where its file gives one, else 0 (the level is not modelled; rows then carry no l2Bytes/l1Bytes).
     double l2Bandwidth = 0;
     double l1Bandwidth = 0;
+    /// Cache-aware model (Config::cacheAware): a row whose working set fits a cache level runs against
+    /// that level's bandwidth instead of DRAM's. The levels in force carry their bandwidth above (and
+    /// L3's here) and their capacity, all cores together (0 = the level is not used).
+    bool cacheAware = false;
+    double l3Bandwidth = 0;
+    double l1Capacity = 0, l2Capacity = 0, l3Capacity = 0;
     std::vector<LayerResult> layers;
     Totals totals;
     std::string verdict; ///< "memory-bound: 78 % of time in layers left of the ridge"
@@ -95,8 +106,15 @@ inline double boundTimeOf(const Totals& t) { return t.boundTime >= 0 ? t.boundTi
 /// the rate its calibrated time gives (below the roof where kernels fall short of it).
 inline double plottedRate(const LayerResult& l) { return l.boundTime >= 0 && l.time > 0 ? l.flops / l.time : l.attainable; }
 
-/// A row's bound in a word: "compute", "memory" (DRAM), or "L2" / "L1" when an inner level binds.
+/// A row's bound in a word: "compute", "memory" (DRAM), or "L3" / "L2" / "L1" when an inner level binds.
 std::string boundLabel(const LayerResult& row);
+/// The bandwidth of a level on a device (DRAM, or a cache level in force; 0 = not modelled).
+double levelBandwidth(const DeviceResult& d, MemoryLevel level);
+/// The bytes a row moves at the level that bounds it: its tiled traffic there, else its own bytes.
+double levelTraffic(const LayerResult& row);
+/// Whether the configuration's cache-aware choice applies to a device: "auto" for CPUs with cache
+/// bandwidths, "on" for every device with them, never under the tiled model (its own hierarchy).
+bool cacheAwareFor(const Config& config, const Device& device);
 /// The ceilings line of a device: "FP32 7.18 TFLOP/s, DRAM 448 GB/s, ridge 16.0 FLOP/B", plus the
 /// L2 and L1 bandwidths when the analysis models them.
 std::string ceilingsLine(const DeviceResult& d);
@@ -122,6 +140,10 @@ struct Report {
 /// row time t = max(F / P_peak, Q / B) (+ launch overhead per kernel); network time = sum of t.
 /// Under the tiled traffic model with L2/L1 bandwidths known, each level adds its term:
 /// t = max(F / P_peak, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) (hierarchical roofline).
+/// Cache-aware (DeviceResult::cacheAware): B is the bandwidth of the smallest cache level whose
+/// capacity, all cores together, holds the row's working set W (inputs + weights + outputs): L1 if
+/// W <= L1 x cores, else L2 if W <= L2, else L3 if W <= L3, else DRAM (Intel Advisor's cache-aware
+/// roofline; Ilic, Pratas & Sousa 2014).
 Report analyze(const Network& network, const Config& config, const std::vector<Device>& devices);
 
 /// Validates the configuration, builds the network and analyses it; `error` says why not.
@@ -133,9 +155,13 @@ AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& d
 
 /// The configuration's traffic model in words ("compulsory DRAM traffic per layer", "tiled traffic, ...").
 std::string trafficDescription(const Config& config);
-/// "time = max(FLOP/peak, bytes/bandwidth)", naming the levels under the tiled model (for captions).
-std::string timeBoundText(const Config& config);
-/// Conventions stamped on every report and export, for this configuration's traffic model and algorithm.
-std::string conventionsText(const Config& config);
+/// "time = max(FLOP/peak, bytes/bandwidth)", naming the levels under the tiled model (for captions),
+/// and the cache-aware rule where a device of the report uses it.
+std::string timeBoundText(const Config& config, bool cacheAware = false);
+/// Conventions stamped on every report and export, for this configuration's traffic model and algorithm
+/// (and the cache-aware rule where a device of the report uses it).
+std::string conventionsText(const Config& config, bool cacheAware = false);
+/// Whether any device of the report runs the cache-aware model.
+bool anyCacheAware(const Report& report);
 
 } // namespace rfx

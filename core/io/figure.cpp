@@ -135,7 +135,7 @@ FigureSize resolveSize(const FigureSpec& s, int charts, double belowChartsIn)
     return z;
 }
 
-std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
+std::string figureCaption(const FigureSpec& s, const std::string& reportTitle, bool cacheAware)
 {
     std::string devices;
     for (const std::string& d : s.devices)
@@ -143,7 +143,7 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
     return reportTitle + ". Devices: " + devices
         + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
         + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
-        + "; " + timeBoundText(s.config)
+        + "; " + timeBoundText(s.config, cacheAware)
         + (s.measurements.empty() ? std::string()
                                   : ". Diamonds: measured (" + std::filesystem::path(s.measurements).filename().string()
                      + (s.measuredDevice.empty() ? std::string() : ", on " + s.measuredDevice) + ")")
@@ -153,7 +153,7 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle)
         + ". Roofline Explorer " + kVersion;
 }
 
-std::string figureToJson(const FigureSpec& s)
+std::string figureToJson(const FigureSpec& s, bool cacheAware)
 {
     json args = json::array();
     for (const std::string& a : configToArgs(s.config))
@@ -175,7 +175,7 @@ std::string figureToJson(const FigureSpec& s)
             json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
                 { "transparent", s.transparent }, { "caption", s.caption } } },
-        { "conventions", conventionsText(s.config) },
+        { "conventions", conventionsText(s.config, cacheAware) },
         { "command", cmd },
     };
     return doc.dump(2) + "\n";

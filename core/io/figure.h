@@ -63,10 +63,10 @@ int gridColumns(int charts);
 int figureColumns(int charts, double widthIn);
 
 /// The caption stamped on figures: configuration, devices, conventions and the tool version.
-std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle);
+std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle, bool cacheAware = false);
 
 /// The sidecar document (JSON text) and its reader. fromJson reports problems as "field: reason".
-std::string figureToJson(const FigureSpec& spec);
+std::string figureToJson(const FigureSpec& spec, bool cacheAware = false);
 std::optional<FigureSpec> figureFromJson(const std::string& json, std::string& error);
 
 /// The command line that reproduces the figure (roofline-cli export ...).

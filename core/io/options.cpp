@@ -82,7 +82,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
 
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
-        "--optimizer", "--device", "--algorithm", "--traffic", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
+        "--optimizer", "--device", "--algorithm", "--traffic", "--cache-aware", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
         "--interconnect", "--input-value" };
     bool known = false;
     for (const char* name : valued)
@@ -218,6 +218,8 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         ok = setEnum(arg, value, parseAlgorithm, c.algorithm, "direct, im2col, fft, winograd2, winograd4 (= winograd), auto", error);
     else if (arg == "--traffic")
         ok = setEnum(arg, value, parseTraffic, c.traffic, "compulsory, fused, naive, tiled", error);
+    else if (arg == "--cache-aware")
+        ok = setEnum(arg, value, parseCacheAware, c.cacheAware, "auto, on, off", error);
     return ok ? OptionStatus::Consumed : OptionStatus::Error;
 }
 
@@ -260,6 +262,8 @@ std::vector<std::string> configToArgs(const Config& c)
                           "--onchip-kib", std::to_string(c.onchipKiB), "--clock", std::to_string(c.clockPercent) + "%",
                           "--gpus", std::to_string(c.gpus), "--interconnect", c.interconnect });
     a.push_back(c.overlap ? "--overlap" : "--no-overlap");
+    if (c.cacheAware != CacheAware::Auto) // written only when chosen: files from before it read the same
+        a.insert(a.end(), { "--cache-aware", std::string(cacheAwareName(c.cacheAware)) });
     for (const auto& [layer, algorithm] : c.layerAlgorithms)
         a.insert(a.end(), { "--layer-algorithm", layer + "=" + std::string(algorithmName(algorithm)) });
     for (const auto& [input, value] : c.inputValues) {
@@ -335,6 +339,9 @@ std::string configOptionsHelp()
            "  --traffic T                DRAM traffic model: compulsory (default), fused (elementwise rows\n"
            "                             fused), naive (no on-chip reuse), tiled (reuse in --onchip-kib)\n"
            "  --onchip-kib N             on-chip capacity for tiled traffic, KiB (default: the device's L1)\n"
+           "  --cache-aware auto|on|off  a row whose inputs, weights and outputs fit a cache runs against\n"
+           "                             that cache's bandwidth: auto (default) for CPUs whose file gives\n"
+           "                             cache bandwidths, on for every device with them (A100, H100), off\n"
            "  --clock F                  core clock as a fraction of boost (0.1 to 1, or 80%): compute\n"
            "                             ceilings scale with it, DRAM bandwidth does not (default 1)\n"
            "  --gpus G                   data-parallel GPUs, each with --batch images (default 1)\n"

@@ -39,6 +39,7 @@ json configJson(const Config& c)
         { "tensor_cores", c.tensorCores },
         { "algorithm", algorithmName(c.algorithm) },
         { "traffic", trafficName(c.traffic) },
+        { "cache_aware", cacheAwareName(c.cacheAware) },
         { "onchip_kib", c.onchipKiB },
         { "clock", c.clockPercent / 100.0 },
         { "gpus", c.gpus },
@@ -100,6 +101,11 @@ std::string reportToJson(const Report& r, int indent)
             dev["l2_bandwidth"] = d.l2Bandwidth;
         if (d.l1Bandwidth > 0)
             dev["l1_bandwidth"] = d.l1Bandwidth;
+        if (d.l3Bandwidth > 0)
+            dev["l3_bandwidth"] = d.l3Bandwidth;
+        dev["cache_aware"] = d.cacheAware;
+        if (d.cacheAware)
+            dev["cache_capacity_bytes"] = json { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
         for (const LayerResult& l : d.layers) {
             json row {
                 { "name", l.name },
@@ -118,16 +124,18 @@ std::string reportToJson(const Report& r, int indent)
                 { "kernels", l.kernels },
                 { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
             };
-            if (d.l2Bandwidth > 0) {
+            if (d.l2Bandwidth > 0 && !d.cacheAware) {
                 row["l2_bytes"] = l.l2Bytes;
                 row["l2_intensity"] = l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0;
             }
-            if (d.l1Bandwidth > 0) {
+            if (d.l1Bandwidth > 0 && !d.cacheAware) {
                 row["l1_bytes"] = l.l1Bytes;
                 row["l1_intensity"] = l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0;
             }
             if (l.bound == Bound::Memory)
                 row["bound_level"] = memoryLevelName(l.level);
+            if (d.cacheAware)
+                row["working_set_bytes"] = l.workingSet;
             if (l.origin >= 0 && size_t(l.origin) < r.origins.size()) {
                 const RowOrigin& o = r.origins[size_t(l.origin)];
                 row["onnx_op"] = o.onnxOp;
@@ -195,7 +203,7 @@ std::string reportToJson(const Report& r, int indent)
     json doc {
         { "config", configJson(r.config) },
         { "network", network },
-        { "conventions", conventionsText(r.config) },
+        { "conventions", conventionsText(r.config, anyCacheAware(r)) },
         { "results", results },
         { "diagnostics", diagnostics },
     };

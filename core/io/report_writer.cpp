@@ -182,7 +182,10 @@ std::string reportToTable(const Report& r)
     o << reportTitle(r) << "\n"
       << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
       << " parameters" << uncountedNote(r) << "\n"
-      << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << ". Time: roofline bound.\n";
+      << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << "."
+      << (anyCacheAware(r) ? "\nTime: roofline bound, cache-aware: a row whose inputs, weights and outputs fit a cache level (all\n"
+                             "cores together) runs at that level's bandwidth, named in the bound column (--cache-aware off: DRAM's).\n"
+                           : " Time: roofline bound.\n");
     const bool algorithms = r.config.algorithm != ConvAlgorithm::Direct || !r.config.layerAlgorithms.empty();
     // Column widths: sum + separators = 98, fits a 100-column terminal.
     const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8, wShare = 6;
@@ -314,7 +317,7 @@ std::string reportToMarkdown(const Report& r)
     std::ostringstream o;
     o << "# " << reportTitle(r) << "\n\n"
       << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
-      << " parameters. " << conventionsText(r.config) << ".\n";
+      << " parameters. " << conventionsText(r.config, anyCacheAware(r)) << ".\n";
     for (const DeviceResult& d : r.results) {
         o << "\n## " << d.device.name << " (" << d.device.id << ")\n\n" << deviceLine(d) << "\n\n"
           << "| Layer | Op | Output | Params | FLOPs | Bytes | FLOP/B | Bound | Time | Share |\n"
@@ -342,7 +345,7 @@ std::string reportToLatex(const Report& r)
           << "\\caption{" << latexUnits(latexEscape(reportTitle(r))) << " on " << latexEscape(d.device.name) << " ("
           << latexUnits(latexEscape(deviceLine(d))) << "). " << latexUnits(latexEscape(summaryLine(d, r.config)))
           << ". FLOP: a multiply-add counts 2; bytes: " << latexEscape(trafficDescription(r.config))
-          << "; " << timeBoundText(r.config) << ".}\n"
+          << "; " << timeBoundText(r.config, anyCacheAware(r)) << ".}\n"
           << "\\label{tab:roofline-" << d.device.id << "}\n"
           << "\\begin{tabular}{llrrrrrlrr}\n\\toprule\n"
           << "Layer & Op & Output & Params & FLOPs & Bytes & FLOP/B & Bound & Time & Share \\\\\n\\midrule\n";

@@ -163,4 +163,25 @@ std::optional<TrafficModel> parseTraffic(std::string_view s)
     return std::nullopt;
 }
 
+std::string_view cacheAwareName(CacheAware c)
+{
+    switch (c) {
+    case CacheAware::On:
+        return "on";
+    case CacheAware::Off:
+        return "off";
+    case CacheAware::Auto:
+        break;
+    }
+    return "auto";
+}
+
+std::optional<CacheAware> parseCacheAware(std::string_view s)
+{
+    for (CacheAware c : { CacheAware::Auto, CacheAware::On, CacheAware::Off })
+        if (s == cacheAwareName(c))
+            return c;
+    return std::nullopt;
+}
+
 } // namespace rfx

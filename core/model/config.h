@@ -11,11 +11,16 @@ namespace rfx {
 enum class ConvAlgorithm { Direct, Im2col, Fft, Winograd2, Winograd4, Auto };
 /// What DRAM traffic a row is charged with.
 enum class TrafficModel { Compulsory, Fused, Naive, Tiled };
+/// Whether a row whose working set fits a cache runs against that cache's bandwidth: auto (CPUs with
+/// cache bandwidths), on (every device with them), off (DRAM for every row).
+enum class CacheAware { Auto, On, Off };
 
 std::string_view algorithmName(ConvAlgorithm a); ///< direct, im2col, fft, winograd2, winograd4, auto
 std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s); ///< also "winograd" = winograd4
 std::string_view trafficName(TrafficModel t); ///< compulsory, fused, naive, tiled
 std::optional<TrafficModel> parseTraffic(std::string_view s);
+std::string_view cacheAwareName(CacheAware c); ///< auto, on, off
+std::optional<CacheAware> parseCacheAware(std::string_view s);
 
 enum class Padding { Valid, Same };
 enum class Downsample { MaxPool, Strided };
@@ -59,6 +64,7 @@ struct Config {
     std::map<std::string, ConvAlgorithm> layerAlgorithms; ///< per-layer choices, by row name
     TrafficModel traffic = TrafficModel::Compulsory;
     int onchipKiB = 0; ///< on-chip capacity for the tiled model, KiB; 0 = the device's L1/shared memory
+    CacheAware cacheAware = CacheAware::Auto;
     /// Core clock, percent of the boost clock: compute ceilings (and the on-chip L2/L1 bandwidths) scale
     /// with it, DRAM bandwidth does not; dynamic power follows core/engine/energy.h.
     int clockPercent = 100;

@@ -455,8 +455,9 @@ private slots:
     void shippedMeasurementMatchesTheReadme()
     {
         const std::string m = ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/";
+        // Fitted against the DRAM bounds, before cache-aware bounds (the Xeon's file has cache ceilings).
         const std::vector<std::string> device { "--device", "xeon-2vcpu-vm", "--devices-dir", m + "device", "--calibration",
-            m + "xeon-2vcpu-vm-unet128.cal.json" };
+            m + "xeon-2vcpu-vm-unet128.cal.json", "--cache-aware", "off" };
         const std::pair<std::vector<std::string>, std::string> cases[] = {
             { { "compare", m + "unet128-same-b1.csv", "--image", "128", "--padding", "same" }, "103 ms predicted, +3.3 %" },
             { { "compare", m + "unet128-same-b4.csv", "--image", "128", "--padding", "same", "--batch", "4" }, "410 ms predicted, -6.9 %" },

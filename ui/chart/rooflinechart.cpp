@@ -202,7 +202,7 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
-        for (int v = 0; v < 2; ++v) {
+        for (int v = 0; v < kLevels; ++v) {
             s->levelRoofs[size_t(v)] = new QLineSeries;
             auto* p = new QScatterSeries;
             p->setMarkerShape(v == 0 ? QScatterSeries::MarkerShapeTriangle : QScatterSeries::MarkerShapeStar);
@@ -316,12 +316,10 @@ void RooflineChart::rebuild()
         const bool used = slot < n;
         setVisibleIf(s->roof, used);
         setVisibleIf(s->ridge, used);
-        for (int v = 0; v < 2; ++v) {
-            const double bw = used ? (v == 0 ? m_report->results[size_t(m_devices[slot])].l2Bandwidth
-                                             : m_report->results[size_t(m_devices[slot])].l1Bandwidth)
-                                   : 0;
-            setVisibleIf(s->levelRoofs[size_t(v)], bw > 0);
-            setVisibleIf(s->levelPoints[size_t(v)], bw > 0);
+        for (size_t v = 0; v < size_t(kLevels); ++v) {
+            const double bw = used ? levelBandwidth(m_report->results[size_t(m_devices[slot])], kLevelOf[v]) : 0;
+            setVisibleIf(s->levelRoofs[v], bw > 0);
+            setVisibleIf(s->levelPoints[v], bw > 0);
         }
         for (auto& row : s->points)
             for (QScatterSeries* p : row)
@@ -330,8 +328,8 @@ void RooflineChart::rebuild()
             setVisibleIf(s->vectorRoof, false);
             for (QLegendMarker* m : m_chart->legend()->markers())
                 if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof
-                    || m->series() == s->levelRoofs[0] || m->series() == s->levelRoofs[1]
-                    || m->series() == s->levelPoints[0] || m->series() == s->levelPoints[1])
+                    || std::find(s->levelRoofs.begin(), s->levelRoofs.end(), m->series()) != s->levelRoofs.end()
+                    || std::find(s->levelPoints.begin(), s->levelPoints.end(), m->series()) != s->levelPoints.end())
                     m->setVisible(false);
             continue;
         }

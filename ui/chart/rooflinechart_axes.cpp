@@ -127,7 +127,7 @@ void RooflineChart::fitToData()
         const DeviceResult& d = m_report->results[size_t(idx)];
         xmin = std::min(xmin, d.ridge / 10);
         xmax = std::max(xmax, d.ridge * 10);
-        for (double b : { d.l2Bandwidth, d.l1Bandwidth })
+        for (double b : { d.l2Bandwidth, d.l1Bandwidth, d.l3Bandwidth })
             if (b > 0)
                 xmin = std::min(xmin, d.ceiling.flops / b / 10);
         ymax = std::max(ymax, d.ceiling.flops / m_scale);

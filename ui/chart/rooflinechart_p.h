@@ -22,6 +22,13 @@
 namespace rfx::chartdetail {
 
 constexpr int kBuckets = 4;
+// The inner memory levels a device may draw a ceiling for, in their series' slots: the tiled model's
+// L2 and L1 (with their own traffic points), and the cache-aware model's L3 as well.
+constexpr int kLevels = 3;
+constexpr std::array<MemoryLevel, kLevels> kLevelOf { MemoryLevel::L2, MemoryLevel::L1, MemoryLevel::L3 };
+inline QString levelName(size_t v) { return QString::fromLatin1(memoryLevelName(kLevelOf[v]).data()); }
+// Line styles: L2 dash-dot, L1 dots, L3 dash-dot-dot.
+constexpr std::array<Qt::PenStyle, kLevels> kLevelPen { Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine };
 // Marker diameter by share of the network's time: < 1 %, < 5 %, < 15 %, >= 15 %.
 constexpr std::array<double, kBuckets> kMarkerSize { 7, 10, 14, 19 };
 
@@ -109,9 +116,9 @@ struct RooflineChart::DeviceSeries {
     std::array<std::array<std::vector<int>, chartdetail::kBuckets>, 2> layers; // layer index per point
     // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
     // and one point per matrix-product row at each inner level, at the row's own performance.
-    std::array<QLineSeries*, 2> levelRoofs {}; // [0] L2, [1] L1
-    std::array<QScatterSeries*, 2> levelPoints {};
-    std::array<std::vector<int>, 2> levelLayers;
+    std::array<QLineSeries*, chartdetail::kLevels> levelRoofs {}; // [0] L2, [1] L1, [2] L3 (kLevelOf)
+    std::array<QScatterSeries*, chartdetail::kLevels> levelPoints {};
+    std::array<std::vector<int>, chartdetail::kLevels> levelLayers;
 };
 
 } // namespace rfx

@@ -105,10 +105,10 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
             overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
     if (!overlay && !m_series.empty() && !m_devices.empty()) {
         const DeviceSeries* s = m_series.front();
-        for (size_t v = 0; v < 2; ++v) {
+        for (size_t v = 0; v < size_t(kLevels); ++v) {
             if (!s->levelRoofs[v]->isVisible())
                 continue;
-            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), v == 0 ? Swatch::DashDot : Swatch::Dotted });
+            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), v == 1 ? Swatch::Dotted : Swatch::DashDot });
             if (s->levelPoints[v]->count() > 0)
                 items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(), v == 0 ? Swatch::Triangle : Swatch::Star });
         }

@@ -78,18 +78,18 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
     const bool overlay = m_devices.size() > 1;
     const QColor color = overlay ? deviceColor(slot) : (dark() ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x22, 0x22, 0x22));
     const double P = d.ceiling.flops / m_scale;
-    for (size_t v = 0; v < 2; ++v) {
-        const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+    for (size_t v = 0; v < size_t(kLevels); ++v) {
+        const double bw = levelBandwidth(d, kLevelOf[v]);
         s->levelLayers[v].clear();
         if (bw <= 0) {
             if (!s->levelPoints[v]->points().isEmpty())
                 s->levelPoints[v]->clear();
             continue;
         }
-        const QString level = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
+        const QString level = levelName(v);
         QLineSeries* roof = s->levelRoofs[v];
         roof->replace({ QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
-        const QPen pen(color, 1.4, v == 0 ? Qt::DashDotLine : Qt::DotLine);
+        const QPen pen(color, 1.4, kLevelPen[v]);
         if (roof->pen() != pen)
             roof->setPen(pen);
         setNameIf(roof, tr("%1 ceiling %2").arg(level, qs(formatSI(bw, "B/s"))));
@@ -97,7 +97,8 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
         const auto visibleRows = visibleLayers(d, m_filter);
         for (size_t i = 0; i < d.layers.size(); ++i) {
             const LayerResult& l = d.layers[i];
-            const double q = v == 0 ? l.l2Bytes : l.l1Bytes;
+            // The tiled model's traffic at this level (the cache-aware model moves a row's own bytes).
+            const double q = v == 0 ? l.l2Bytes : v == 1 ? l.l1Bytes : 0;
             // Streaming rows move the same bytes at every level: their points would sit on the DRAM one.
             if (!visibleRows[i] || q <= 0 || l.flops <= 0 || plottedRate(l) <= 0 || q == l.bytes)
                 continue;
@@ -191,7 +192,7 @@ std::vector<QPointF> RooflineChart::layerPoints() const
 
 std::vector<QPointF> RooflineChart::levelPoints(int level) const
 {
-    if (m_devices.empty() || level < 0 || level > 1)
+    if (m_devices.empty() || level < 0 || level >= kLevels)
         return {};
     const auto pts = m_series.front()->levelPoints[size_t(level)]->points();
     return { pts.begin(), pts.end() };

@@ -22,8 +22,10 @@ void RooflineChart::updateTitle(int hidden)
         const QString full = qs(d.device.name).toHtmlEscaped(), brief = shortDeviceName(d.device.name).toHtmlEscaped();
         QString figures = QStringLiteral("%1 %2, %3%4")
                               .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
-                                  m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
+                                  m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 && d.l3Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
                                   qs(formatSI(d.bandwidth, "B/s")));
+        if (d.l3Bandwidth > 0)
+            figures += QStringLiteral(", L3 %1").arg(qs(formatSI(d.l3Bandwidth, "B/s")));
         if (d.l2Bandwidth > 0)
             figures += QStringLiteral(", L2 %1").arg(qs(formatSI(d.l2Bandwidth, "B/s")));
         if (d.l1Bandwidth > 0)

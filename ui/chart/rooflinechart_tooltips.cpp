@@ -55,7 +55,7 @@ QString RooflineChart::tooltipFor(const PointHover::Hit& hit) const
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 if (hit.series == s->points[b][k] && size_t(hit.index) < s->layers[b][k].size())
                     return layerTooltip(slot, s->layers[b][k][size_t(hit.index)]);
-        for (size_t v = 0; v < 2; ++v)
+        for (size_t v = 0; v < size_t(kLevels); ++v)
             if (hit.series == s->levelPoints[v] && size_t(hit.index) < s->levelLayers[v].size())
                 return levelTooltip(slot, s->levelLayers[v][size_t(hit.index)], int(v));
     }
@@ -88,11 +88,11 @@ QString RooflineChart::levelTooltip(size_t slot, int layer, int level) const
 {
     const DeviceResult& d = m_report->results[size_t(m_devices[slot])];
     const LayerResult& l = d.layers[size_t(layer)];
-    const double q = level == 0 ? l.l2Bytes : l.l1Bytes;
-    const double bw = level == 0 ? d.l2Bandwidth : d.l1Bandwidth;
+    const double q = level == 0 ? l.l2Bytes : l.l1Bytes; // level points are the tiled model's (L2, L1)
+    const double bw = levelBandwidth(d, kLevelOf[size_t(level)]);
     return tr("<b>%1</b> at %2 on %3<br>output %4<br>FLOPs %5<br>traffic %6, intensity %7 FLOP/B<br>"
               "this level alone would allow %8; %9-bound, time %10")
-        .arg(qh(l.name), level == 0 ? QStringLiteral("L2") : QStringLiteral("L1"),
+        .arg(qh(l.name), levelName(size_t(level)),
             qh(d.device.name), qh(shapeString(l.out)), qh(formatSI(l.flops, "FLOP")), qh(formatBytes(q)),
             qh(formatNumber3(l.flops / q)), qh(formatSI(std::min(l.peak, l.flops / q * bw), rateUnit())), qh(boundLabel(l)),
             qh(formatTime(l.time, true)));

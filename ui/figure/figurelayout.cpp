@@ -42,7 +42,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     m_title = qs(reportTitle(report));
     // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
     // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
-    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
+    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
     if (!m_caption.isEmpty()) {
         QTextDocument doc;
         doc.setDefaultFont(smallFont());

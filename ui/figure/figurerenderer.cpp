@@ -139,7 +139,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         r.error = measuredError;
         return r;
     }
-    const QString json = qs(figureToJson(spec));
+    const QString json = qs(figureToJson(spec, anyCacheAware(report)));
     QSaveFile out(file); // atomic: a temporary file renamed over the target on commit
     if (!out.open(QIODevice::WriteOnly)) {
         r.error = failure(file, out.errorString());
@@ -161,7 +161,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         image.setDotsPerMeterX(int(std::lround(dpm)));
         image.setDotsPerMeterY(int(std::lround(dpm)));
         image.setText(QStringLiteral("Title"), qs(reportTitle(report)));
-        image.setText(QStringLiteral("Description"), qs(figureCaption(spec, reportTitle(report))));
+        image.setText(QStringLiteral("Description"), qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))));
         image.setText(QStringLiteral("Software"), QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
         image.setText(QStringLiteral("roofline-explorer"), json);
         QImageWriter writer(&out, "png");
@@ -183,7 +183,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         svg.setSize(QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight()))));
         svg.setViewBox(QRectF(0, 0, layout.logicalWidth(), layout.logicalHeight()));
         svg.setTitle(layout.title());
-        svg.setDescription(qs(figureCaption(spec, reportTitle(report))) + QStringLiteral("\n") + json);
+        svg.setDescription(qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))) + QStringLiteral("\n") + json);
         QPainter p;
         if (!p.begin(&svg)) {
             r.error = failure(file, QStringLiteral("cannot start the SVG writer"));

@@ -78,7 +78,7 @@ ControlPanel::ControlPanel(QWidget* parent)
             if (!m_updating)
                 emitChanged();
         });
-    for (QComboBox* c : { m_algorithm, m_traffic, m_interconnect })
+    for (QComboBox* c : { m_algorithm, m_traffic, m_cacheAware, m_interconnect })
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             if (!m_updating)
                 emitChanged();
@@ -138,6 +138,8 @@ void ControlPanel::showConfig()
     m_traffic->setCurrentIndex(m_traffic->findData(int(c.traffic)));
     m_onchip->setValue(c.onchipKiB);
     m_onchip->setEnabled(c.traffic == TrafficModel::Tiled);
+    m_cacheAware->setCurrentIndex(m_cacheAware->findData(int(c.cacheAware)));
+    m_cacheAware->setEnabled(c.traffic != TrafficModel::Tiled);
     m_clockSlider->setValue(c.clockPercent);
     m_clockSpin->setValue(c.clockPercent);
     m_gpus->setValue(c.gpus);
@@ -272,6 +274,7 @@ void ControlPanel::readWidgets()
     c.algorithm = ConvAlgorithm(m_algorithm->currentData().toInt());
     c.traffic = TrafficModel(m_traffic->currentData().toInt());
     c.onchipKiB = m_onchip->value();
+    c.cacheAware = CacheAware(m_cacheAware->currentData().toInt());
     c.clockPercent = m_clockSpin->value();
     c.gpus = m_gpus->value();
     c.interconnect = m_interconnect->currentData().toString().toStdString();

@@ -92,6 +92,7 @@ private:
     QComboBox* m_network = nullptr;
     QComboBox* m_algorithm = nullptr;
     QComboBox* m_traffic = nullptr;
+    QComboBox* m_cacheAware = nullptr;
     QSpinBox* m_onchip = nullptr;
     QSlider* m_clockSlider = nullptr;
     QSpinBox* m_clockSpin = nullptr;

@@ -249,6 +249,16 @@ QWidget* ControlPanel::buildAlgorithmGroup()
     m_onchip->setToolTip(tr("On-chip memory a tile of the tiled model must fit in (shared memory or cache per SM or "
                             "core). 0: each device's own L1/shared-memory size. Try 48 KiB for a classic shared memory."));
     f3->addRow(tr("On-chip"), m_onchip);
+    m_cacheAware = new QComboBox;
+    m_cacheAware->addItem(tr("auto (CPUs)"), int(CacheAware::Auto));
+    m_cacheAware->addItem(tr("on (every device)"), int(CacheAware::On));
+    m_cacheAware->addItem(tr("off (DRAM only)"), int(CacheAware::Off));
+    m_cacheAware->setToolTip(tr("Cache-aware roofline: a row whose inputs, weights and outputs fit a cache level (all "
+                                "cores together) runs against that level's bandwidth, drawn as its own slope. Auto: "
+                                "CPUs whose device file gives cache bandwidths (a measured machine does). On: GPUs "
+                                "with them too (A100, H100, H200: L2). Off: every row on DRAM. Not with tiled traffic, "
+                                "which models its own levels."));
+    f3->addRow(tr("Cache-aware"), m_cacheAware);
     return model;
 }
 

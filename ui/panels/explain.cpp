@@ -169,7 +169,9 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const Config& c = report.config;
     const bool training = c.mode == Mode::Training;
     const double e = elementBytes(c.bits);
-    const double ridge = r.peak / d.bandwidth;
+    // Cache-aware: the row's ridge is against the level its working set fits (DRAM when none).
+    const double rowBandwidth = d.cacheAware ? levelBandwidth(d, r.level) : d.bandwidth;
+    const double ridge = r.peak / rowBandwidth;
     QString html = QStringLiteral("<h3>%1 <small>(%2) on %3</small></h3>")
                        .arg(qs(r.name), qs(std::string(opName(r.op))), qs(d.device.name));
 
@@ -232,14 +234,38 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                                          : QString());
     html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. This row runs under %7; its ridge is "
                            "I* = P / B = %2 / %3 = %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
-                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, rate)), qs(formatSI(d.bandwidth, "B/s")),
+                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, rate)), qs(formatSI(rowBandwidth, "B/s")),
                     qs(formatNumber3(ridge)),
                     r.intensity < ridge ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
-                    innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
+                    innerLevel && d.cacheAware ? QStringLiteral("memory-bound, on the %1 slope (below)")
+                                                     .arg(qs(std::string(memoryLevelName(r.level))))
+                    : innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
                                      .arg(qs(std::string(memoryLevelName(r.level))))
                                : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
                     roofName);
-    if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
+    if (d.cacheAware) {
+        // Cache-aware roofline: the level whose capacity holds the working set supplies the bandwidth.
+        const double bw = levelBandwidth(d, r.level);
+        const double capacity = r.level == MemoryLevel::L1 ? d.l1Capacity
+            : r.level == MemoryLevel::L2                   ? d.l2Capacity
+            : r.level == MemoryLevel::L3                   ? d.l3Capacity
+                                                           : 0;
+        html += r.level == MemoryLevel::Dram || r.bound == Bound::Compute
+            ? QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1%2, so its bytes "
+                             "come at %3.</p>")
+                  .arg(qs(formatBytes(r.workingSet)),
+                      r.level == MemoryLevel::Dram ? QStringLiteral(", more than any cache holds") : QStringLiteral(""),
+                      r.level == MemoryLevel::Dram ? QStringLiteral("DRAM's %1").arg(qs(formatSI(d.bandwidth, "B/s")))
+                                                   : QStringLiteral("the %1's %2").arg(qs(std::string(memoryLevelName(r.level))), qs(formatSI(bw, "B/s"))))
+            : QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1, which the %2 "
+                             "holds (%3, all cores together): its bytes come at the %2's %4, not DRAM's %5.</p>")
+                  .arg(qs(formatBytes(r.workingSet)), qs(std::string(memoryLevelName(r.level))), qs(formatBytes(capacity)),
+                      qs(formatSI(bw, "B/s")), qs(formatSI(d.bandwidth, "B/s")));
+        html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B<sub>%6</sub>) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
+                    .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
+                        qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)),
+                        qs(std::string(memoryLevelName(r.level))));
+    } else if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
         // Hierarchical roofline: one traffic, one intensity and one time term per modelled level.
         QStringList terms { qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)) };
         QStringList formula { QStringLiteral("F / P"), QStringLiteral("Q<sub>DRAM</sub> / B<sub>DRAM</sub>") };

@@ -237,11 +237,15 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == Algorithm && runsOnMatrixUnits(l.op))
             return l.algorithmNote.empty() ? tr("Computed %1").arg(qs(std::string(algorithmName(l.algorithm))))
                                            : qs(l.algorithmNote);
-        const QString where = l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram
+        const QString where = l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram && d->cacheAware
+            ? QStringLiteral("limited by %1 bandwidth: its working set (%2) fits the %1 (%3), read at %4")
+                  .arg(qs(std::string(memoryLevelName(l.level))), qs(formatBytes(l.workingSet)),
+                      qs(formatBytes(l.level == MemoryLevel::L1 ? d->l1Capacity : l.level == MemoryLevel::L2 ? d->l2Capacity : d->l3Capacity)),
+                      qs(formatSI(levelBandwidth(*d, l.level), "B/s")))
+            : l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram
             ? QStringLiteral("limited by %1 bandwidth: %2 at %1, intensity %3 FLOP/B there")
-                  .arg(qs(std::string(memoryLevelName(l.level))),
-                      qs(formatBytes(l.level == MemoryLevel::L2 ? l.l2Bytes : l.l1Bytes)),
-                      qs(formatNumber3(l.flops / (l.level == MemoryLevel::L2 ? l.l2Bytes : l.l1Bytes))))
+                  .arg(qs(std::string(memoryLevelName(l.level))), qs(formatBytes(levelTraffic(l))),
+                      qs(formatNumber3(l.flops / levelTraffic(l))))
             : l.bound == rfx::Bound::Memory
             ? QStringLiteral("left of the ridge (%1 < %2 FLOP/B): limited by DRAM bandwidth")
                   .arg(qs(formatNumber3(l.intensity)), qs(formatNumber3(l.peak / d->bandwidth)))
