@@ -28,8 +28,9 @@ std::string_view calibrationClass(Op op)
     case Op::Copy:
     case Op::Uncounted:
         return "data";
-    case Op::Bias:
     case Op::BatchNorm:
+        return "batch_norm";
+    case Op::Bias:
     case Op::ReLU:
     case Op::Add:
     case Op::Eltwise:
@@ -39,24 +40,50 @@ std::string_view calibrationClass(Op op)
     return "elementwise";
 }
 
+std::string_view calibrationClass(const Layer& l)
+{
+    if (l.op != Op::Conv || l.inShapes.empty())
+        return calibrationClass(l.op);
+    const std::int64_t inChannels = l.inShapes.front().c;
+    if (l.groups > 1 && l.groups == inChannels)
+        return "depthwise";
+    if (l.groups == 1 && std::int64_t(l.kd) * l.kh * l.kw == 1)
+        return "conv1x1";
+    return "conv";
+}
+
+std::string_view parentClass(std::string_view opClass)
+{
+    if (opClass == "conv1x1" || opClass == "depthwise")
+        return "conv";
+    if (opClass == "batch_norm")
+        return "elementwise";
+    return {};
+}
+
 const std::vector<std::string>& calibrationClasses()
 {
-    static const std::vector<std::string> names { "conv", "conv_transpose", "matrix", "elementwise", "pool", "data" };
+    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix", "batch_norm",
+        "elementwise", "pool", "data" };
     return names;
+}
+
+const CalibrationGroup* Calibration::ownGroup(std::string_view opClass, Bound bound) const
+{
+    for (const CalibrationGroup& g : groups)
+        if (g.bound == bound && g.opClass == opClass)
+            return &g;
+    return nullptr;
 }
 
 const CalibrationGroup* Calibration::groupFor(std::string_view opClass, Bound bound) const
 {
-    const CalibrationGroup* pooled = nullptr;
-    for (const CalibrationGroup& g : groups) {
-        if (g.bound != bound)
-            continue;
-        if (g.opClass == opClass)
-            return &g;
-        if (g.opClass == "all")
-            pooled = &g;
-    }
-    return pooled;
+    if (const CalibrationGroup* own = ownGroup(opClass, bound))
+        return own;
+    if (const std::string_view parent = parentClass(opClass); !parent.empty())
+        if (const CalibrationGroup* g = ownGroup(parent, bound))
+            return g;
+    return ownGroup("all", bound);
 }
 
 namespace {
@@ -214,7 +241,7 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
             continue;
         double total = 0;
         for (LayerResult& l : d.layers) {
-            const CalibrationGroup* g = calibration.groupFor(calibrationClass(l.op), l.bound);
+            const CalibrationGroup* g = calibration.groupFor(l.opClass, l.bound);
             l.calibratedTime = g ? g->predict(boundTimeOf(l)) : boundTimeOf(l);
             total += l.calibratedTime;
         }

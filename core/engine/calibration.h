@@ -10,7 +10,8 @@
 // fraction `efficiency` of the roof that large rows reach. Fitted by least squares on the time (the rows
 // that take the time weigh the most), with overhead >= 0 and efficiency > 0. An efficiency
 // above 1 is possible and meaningful for memory-bound rows whose tensors stay in cache (the bound is the
-// DRAM roof). A class with no measured row borrows the fit of its bound side pooled over every class.
+// DRAM roof). A class with no measured row borrows its parent class's fit (parentClass), else the fit of its
+// bound side pooled over every class.
 // Measurements stay beside the model: the bound is untouched; calibrated times are a second figure.
 
 #include "network.h"
@@ -23,10 +24,20 @@
 
 namespace rfx {
 
-/// The operator classes fitted separately: "conv", "conv_transpose", "matrix" (linear, matmul),
-/// "elementwise" (bias, batch norm, ReLU, add, other elementwise, the optimizer), "pool" (pools and
-/// reductions), "data" (concat, copies, uncounted operators).
+/// The operator classes fitted separately: "conv" (dense convolutions with a window larger than
+/// one pixel, grouped ones), "conv1x1" (pointwise), "depthwise" (one group per input channel),
+/// "conv_transpose", "matrix" (linear, matmul), "batch_norm", "elementwise" (bias, ReLU, add,
+/// other elementwise, the optimizer), "pool" (pools and reductions), "data" (concat, copies,
+/// uncounted operators). Pointwise and depthwise convolutions and batch norm run kernels of their
+/// own, at shares of the roof of their own (README "Calibration"), so they are not fitted with
+/// the rest of their kind.
+std::string_view calibrationClass(const Layer& layer);
+/// The class of an operator without its shapes: every convolution "conv", batch norm "batch_norm".
 std::string_view calibrationClass(Op op);
+/// The class a class borrows from when the calibration has no fit of it (an older file, or a
+/// measurement without such rows): conv1x1 and depthwise borrow conv, batch_norm elementwise;
+/// the others have none (empty), and borrow their side's pooled fit ("all").
+std::string_view parentClass(std::string_view opClass);
 /// Every class name, in that order.
 const std::vector<std::string>& calibrationClasses();
 
@@ -64,8 +75,11 @@ struct Calibration {
     std::vector<CalibrationGroup> groups; ///< per class and side, then the pooled "all" per side
     std::string file; ///< where it was read from (not stored)
 
-    /// The group that predicts a row of this class and side: its own, else the side's pooled one.
+    /// The group that predicts a row of this class and side: its own, else its parent class's
+    /// (parentClass), else the side's pooled one.
     const CalibrationGroup* groupFor(std::string_view opClass, Bound bound) const;
+    /// The group of exactly this class and side, or none.
+    const CalibrationGroup* ownGroup(std::string_view opClass, Bound bound) const;
 };
 
 /// Fits every class and side with samples, and each side pooled; samples with non-positive or

@@ -1,5 +1,7 @@
 #include "roofline.h"
 
+#include "calibration.h"
+
 #include "format.h"
 #include "networks.h"
 #include "onnx_model.h"
@@ -382,6 +384,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
             lr.origin = row.layer ? row.layer->origin : -1;
+            lr.opClass = row.layer ? calibrationClass(*row.layer) : calibrationClass(row.op);
             lr.workingSet = row.workingSet;
             // Streaming rows move the same bytes through every level (tiled model).
             lr.l2Bytes = tiled && r.l2Bandwidth > 0 ? row.bytes : 0;

@@ -52,6 +52,8 @@ struct LayerResult {
     /// cache-aware model to bound the row by that cache's bandwidth (DeviceResult::cacheAware).
     double workingSet = 0;
     int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
+    /// The class a calibration fits and predicts it in (calibrationClass: "conv", "depthwise", ...).
+    std::string_view opClass = "elementwise";
     double calibratedTime = -1; ///< the calibration's prediction, second; negative: not calibrated
     double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
 };

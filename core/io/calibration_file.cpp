@@ -143,8 +143,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             f.opClass = text(g, "class", path);
             const auto& classes = calibrationClasses();
             if (f.opClass != "all" && std::find(classes.begin(), classes.end(), f.opClass) == classes.end())
-                throw Bad { path + "class", "'" + f.opClass + "' is not a class (conv, conv_transpose, matrix, elementwise, "
-                                            "pool, data or all)" };
+                throw Bad { path + "class", "'" + f.opClass + "' is not a class (conv, conv1x1, depthwise, conv_transpose, "
+                                            "matrix, batch_norm, elementwise, pool, data or all)" };
             const std::string side = text(g, "bound", path);
             if (side != "memory" && side != "compute")
                 throw Bad { path + "bound", "must be \"memory\" or \"compute\", got \"" + side + "\"" };

@@ -102,7 +102,7 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
     for (const LayerComparison& lc : c.layers) {
         const LayerResult& row = r.layers[lc.layer];
         if (lc.measured > 0 && lc.bound > 0)
-            samples.push_back({ row.name, std::string(calibrationClass(row.op)), row.bound, lc.bound, lc.measured });
+            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured });
     }
     return samples;
 }

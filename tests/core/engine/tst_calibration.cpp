@@ -25,11 +25,53 @@ private slots:
         QCOMPARE(calibrationClass(Op::ConvTranspose), std::string_view("conv_transpose"));
         QCOMPARE(calibrationClass(Op::Linear), std::string_view("matrix"));
         QCOMPARE(calibrationClass(Op::MatMul), std::string_view("matrix"));
-        QCOMPARE(calibrationClass(Op::BatchNorm), std::string_view("elementwise"));
+        QCOMPARE(calibrationClass(Op::BatchNorm), std::string_view("batch_norm"));
+        QCOMPARE(calibrationClass(Op::ReLU), std::string_view("elementwise"));
         QCOMPARE(calibrationClass(Op::MaxPool), std::string_view("pool"));
         QCOMPARE(calibrationClass(Op::Reduce), std::string_view("pool"));
         QCOMPARE(calibrationClass(Op::Concat), std::string_view("data"));
-        QCOMPARE(calibrationClasses().size(), size_t(6));
+        QCOMPARE(calibrationClasses().size(), size_t(9));
+    }
+
+    // Convolutions by their shapes: MobileNetV2's 3x3 depthwise (32 channels, 32 groups), its 1x1
+    // projections, ResNet's 3x3, a grouped 3x3 that is not depthwise (ResNeXt's 32 groups of 4
+    // channels), a 1x1x1 3-D convolution.
+    void convolutionClasses()
+    {
+        auto conv = [](std::int64_t inChannels, int k, int groups, int kd = 1) {
+            Layer l;
+            l.op = Op::Conv;
+            l.inShapes = { Shape { 1, inChannels, 56, 56 } };
+            l.kh = l.kw = k;
+            l.kd = kd;
+            l.groups = groups;
+            return l;
+        };
+        QCOMPARE(calibrationClass(conv(32, 3, 32)), std::string_view("depthwise"));
+        QCOMPARE(calibrationClass(conv(32, 1, 1)), std::string_view("conv1x1"));
+        QCOMPARE(calibrationClass(conv(64, 3, 1)), std::string_view("conv"));
+        QCOMPARE(calibrationClass(conv(128, 3, 32)), std::string_view("conv"));
+        QCOMPARE(calibrationClass(conv(64, 1, 1, 3)), std::string_view("conv"));
+        QCOMPARE(calibrationClass(conv(64, 1, 1, 1)), std::string_view("conv1x1"));
+        Layer bn;
+        bn.op = Op::BatchNorm;
+        bn.inShapes = { Shape { 1, 64, 56, 56 } };
+        QCOMPARE(calibrationClass(bn), std::string_view("batch_norm"));
+    }
+
+    // A class without a fit of its own borrows its parent's (a calibration file from before the
+    // classes were split has "conv" and "elementwise" only), else the side's pooled fit.
+    void missingClassesBorrowTheirParent()
+    {
+        const Calibration c = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("elementwise", Bound::Memory, 1e-4, 5e-5),
+            sample("pool", Bound::Memory, 1e-4, 4e-4) });
+        QCOMPARE(c.groupFor("depthwise", Bound::Compute), c.ownGroup("conv", Bound::Compute));
+        QCOMPARE(c.groupFor("conv1x1", Bound::Compute), c.ownGroup("conv", Bound::Compute));
+        QCOMPARE(c.groupFor("batch_norm", Bound::Memory), c.ownGroup("elementwise", Bound::Memory));
+        QVERIFY(c.ownGroup("batch_norm", Bound::Memory) == nullptr);
+        QCOMPARE(c.groupFor("data", Bound::Memory), c.ownGroup("all", Bound::Memory));
+        QCOMPARE(c.groupFor("depthwise", Bound::Memory), c.ownGroup("all", Bound::Memory)); // no memory-side conv fit
+        QCOMPARE(parentClass("matrix"), std::string_view());
     }
 
     // Three rows that follow the model exactly, measured = 2 us + bound / 0.5:
