@@ -248,4 +248,32 @@ std::int64_t largestBatchThatFits(const MemoryFootprint& m, int batch, double ca
     return static_cast<std::int64_t>(std::floor(room / perImage));
 }
 
+double usefulTapShare(const Layer& l)
+{
+    if (l.op != Op::Conv || l.padding <= 0 || l.inShapes.empty())
+        return 1;
+    const Shape& in = l.inShapes.front();
+    // Per spatial extent: of the out x k (position, tap) pairs, those with 0 <= o s - p + t < in,
+    // counted per tap t: o from ceil((p - t) / s) to floor((in - 1 + p - t) / s), within [0, out).
+    auto share = [&](std::int64_t inExt, std::int64_t outExt, int k) {
+        if (inExt <= 0 || outExt <= 0 || k <= 0)
+            return 1.0;
+        const std::int64_t s = std::max(1, l.stride), p = l.padding;
+        std::int64_t inside = 0;
+        for (int t = 0; t < k; ++t) {
+            const std::int64_t lo = p - t > 0 ? (p - t + s - 1) / s : 0;
+            const std::int64_t hiNum = inExt - 1 + p - t;
+            if (hiNum < 0)
+                continue;
+            const std::int64_t hi = std::min(outExt - 1, hiNum / s);
+            inside += std::max<std::int64_t>(0, hi - std::max<std::int64_t>(0, lo) + 1);
+        }
+        return double(inside) / double(outExt * k);
+    };
+    double u = share(in.h, l.out.h, l.kh) * share(in.w, l.out.w, l.kw);
+    if (in.rank == 5)
+        u *= share(in.d, l.out.d, l.kd);
+    return std::clamp(u, 1e-6, 1.0);
+}
+
 } // namespace rfx

@@ -37,6 +37,12 @@ std::int64_t layerParams(const Layer& layer);
 ///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/model/onnx_ops.cpp).
 /// Fused elementwise epilogues add their own per-element FLOPs.
 double forwardFlops(const Layer& layer);
+/// The share of a convolution's counted multiply-adds whose input tap lies inside the input, not in
+/// its zero padding (1 for other rows and unpadded convolutions). The FLOP convention counts every
+/// tap, as PyTorch's counter does; oneDNN's kernels skip the padded ones, so a padded convolution
+/// on a small map can finish faster than its compute bound by the rest: 8 % at 16 x 16 with 3 x 3
+/// and padding 1 ((46 / 48)^2 = 0.918), 16 % at 8 x 8.
+double usefulTapShare(const Layer& layer);
 
 /// Forward and backward cost of a row at `elementBytes` bytes per element.
 /// Backward: a convolution computes the data gradient and the weight gradient, each as many FLOPs as

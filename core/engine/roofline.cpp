@@ -385,6 +385,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.kernels = row.kernels;
             lr.origin = row.layer ? row.layer->origin : -1;
             lr.opClass = row.layer ? calibrationClass(*row.layer) : calibrationClass(row.op);
+            lr.usefulShare = row.layer ? usefulTapShare(*row.layer) : 1;
             lr.workingSet = row.workingSet;
             // Streaming rows move the same bytes through every level (tiled model).
             lr.l2Bytes = tiled && r.l2Bandwidth > 0 ? row.bytes : 0;

@@ -54,6 +54,9 @@ struct LayerResult {
     int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
     /// The class a calibration fits and predicts it in (calibrationClass: "conv", "depthwise", ...).
     std::string_view opClass = "elementwise";
+    /// The share of its counted FLOPs a kernel must do (usefulTapShare: padded convolutions' taps
+    /// in the zero padding can be skipped); a measurement may beat a compute bound by the rest.
+    double usefulShare = 1;
     double calibratedTime = -1; ///< the calibration's prediction, second; negative: not calibrated
     double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
 };

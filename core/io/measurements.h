@@ -68,6 +68,9 @@ struct LayerComparison {
     /// Measured faster than the roofline allows (by over 5 %): the file's units, the FLOP convention
     /// (an FMA counted once) or a layer mapped to the wrong row.
     bool aboveRoof = false;
+    /// Faster than the compute bound, but not than the taps outside the zero padding allow
+    /// (LayerResult::usefulShare): oneDNN skips the padded ones the FLOP convention counts.
+    bool skipsPadding = false;
     std::vector<std::string> sources; ///< the measured rows' names
     /// One of its rows ran on a reference kernel (referenceKernel): not what a framework runs, and
     /// no evidence about the bound.

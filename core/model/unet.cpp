@@ -183,6 +183,7 @@ private:
         l.kh = l.kw = k;
         l.stride = stride;
         l.groups = groups;
+        l.padding = pad == Padding::Same ? (k - 1) / 2 : 0; // PyTorch's padding=1 for 3 x 3 (extra on the right where stride 2 needs it)
         auto extent = [&](std::int64_t s) -> std::int64_t {
             if (pad == Padding::Same)
                 return s / stride;

@@ -36,6 +36,32 @@ Layer elementwise(Op op, Shape s, int input = -1)
 class TestCost : public QObject {
     Q_OBJECT
 private slots:
+    // The taps a padded convolution computes, worked by hand per extent: with k = 3, pad 1, stride 1
+    // on 16 positions, tap 0 is outside at output 0, tap 2 at output 15, tap 1 never: 46 of 48, and
+    // (46/48)^2 = 0.9184 for the 16 x 16 map. Stride 2, 7 in, 4 out: tap 0 is inside at outputs
+    // 1..3, tap 1 at 0..3, tap 2 at 0..2: 10 of 12. Unpadded and non-convolution rows: 1.
+    void usefulTapShareOfPaddedConvolutions()
+    {
+        Layer conv;
+        conv.op = Op::Conv;
+        conv.kh = conv.kw = 3;
+        conv.padding = 1;
+        conv.inShapes = { Shape { 1, 512, 16, 16 } };
+        conv.out = Shape { 1, 512, 16, 16 };
+        RFX_COMPARE_REL(usefulTapShare(conv), (46.0 / 48) * (46.0 / 48), 1e-12);
+        conv.stride = 2;
+        conv.inShapes = { Shape { 1, 8, 7, 7 } };
+        conv.out = Shape { 1, 8, 4, 4 };
+        RFX_COMPARE_REL(usefulTapShare(conv), (10.0 / 12) * (10.0 / 12), 1e-12);
+        conv.padding = 0;
+        conv.out = Shape { 1, 8, 3, 3 };
+        QCOMPARE(usefulTapShare(conv), 1.0);
+        Layer pool = conv;
+        pool.op = Op::MaxPool;
+        pool.padding = 1;
+        QCOMPARE(usefulTapShare(pool), 1.0);
+    }
+
     void convolution()
     {
         // N=2, Cin=3, 10x10 in, Cout=4, 3x3 valid, stride 1 -> 2x4x8x8.
