@@ -7,10 +7,12 @@
 #include "format.h"
 #include "layer_bench.h"
 #include "measurements.h"
+#include "microbench.h"
 #include "networks.h"
 #include "roofline.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 
@@ -47,14 +49,30 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         err << "roofline-cli: measure: " << *why << "\n";
         return ExitUsage;
     }
-    // This CPU's ceilings: the device the measurement is held against, measured first when missing.
+    // This CPU's ceilings: the device the measurement is held against, measured first when missing,
+    // and again when the clock under load is no longer the one they were measured at (a VM's host
+    // moves it by 10 % in an hour): every ceiling but DRAM's moves with it, and a bound from another
+    // clock is no bound.
     if (options.devices.empty()) {
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
-        if (!lib.find("this-machine")) {
+        const Device* mine = lib.find("this-machine");
+        std::vector<std::string> again = quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {};
+        bool measureCeilings = !mine;
+        if (!mine) {
             err << "roofline-cli: measure: no device 'this-machine' yet: measuring this CPU's ceilings first\n";
-            if (const int code = runMeasure(quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {}, err, err))
-                return code;
+        } else if (const double clock = measureClockUnderLoad(); clock > 0 && mine->boostClockHz > 0
+                   && std::abs(clock / mine->boostClockHz - 1) > 0.03) {
+            err << "roofline-cli: measure: the clock under load is " << formatSI(clock, "Hz") << ", this-machine's ceilings were measured at "
+                << formatSI(mine->boostClockHz, "Hz") << ": measuring them again\n";
+            measureCeilings = true;
+            if (mine->tdpWatts > 0) { // the user's figure stays
+                again.push_back("--tdp-w");
+                again.push_back(formatNumber3(mine->tdpWatts));
+            }
         }
+        if (measureCeilings)
+            if (const int code = runMeasure(again, err, err))
+                return code;
         options.devices = { "this-machine" };
     }
     std::vector<Device> chosen;
@@ -88,6 +106,10 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
     for (const RowMeasurement& r : m.rows)
         if (!r.measured)
             report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
+    if (m.clockBefore > 0 && m.clockAfter > 0)
+        report << "clock under load " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
+    if (!m.noise.empty())
+        report << "warning: noisy measurement: " << m.noise << "\n";
     // Held against this machine's roofline, as `roofline-cli compare` would.
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);

@@ -11,19 +11,26 @@
 namespace rfx {
 
 /// How long measuring a network may take. Each row runs alone as oneDNN primitives: warm-up runs,
-/// then timed runs until `runs` or the row's time budget, whichever comes first (at least one);
-/// the best and the median are kept, benchdnn's way.
+/// then timed runs until `runs` or the row's time budget, whichever comes first (at least one a
+/// round); the best and the median are kept, benchdnn's way. The runs are spread over `rounds`
+/// passes through the network, so that a burst of another tenant's work, or a clock that moves for
+/// a second, touches a few runs of many rows rather than every run of a few (measured apart, the
+/// rows of one U-Net repeated within 4 % in total but up to 22 % apart row by row). A timed run of
+/// a row shorter than `minRunSeconds` executes it back to back as often as that takes and counts
+/// the mean: a 5-us ReLU timed alone measures the threads waking up as much as the kernel.
 struct LayerBenchOptions {
-    int warmups = 3;
-    int runs = 25;
-    double rowBudgetSeconds = 2;
+    int warmups = 3; ///< a round
+    int runs = 25; ///< in all the rounds
+    int rounds = 5;
+    double minRunSeconds = 1e-3;
+    double rowBudgetSeconds = 2; ///< in all the rounds
     double totalBudgetSeconds = 900;
     /// Buffers one row may allocate, byte (0: half of this machine's physical memory). A row that
     /// needs more is skipped before anything is allocated.
     double memoryLimitBytes = 0;
-    /// 1 warm-up, up to 5 runs, 0.25 s a row, 60 s in all.
+    /// 3 rounds of 1 warm-up and up to 3 runs, 0.25 s a row, 60 s in all.
     static LayerBenchOptions quickMode();
-    /// The defaults: 3 warm-ups, up to 25 runs, 2 s a row, 15 minutes in all.
+    /// The defaults: 5 rounds of 3 warm-ups and up to 5 runs, 2 s a row, 15 minutes in all.
     static LayerBenchOptions fullMode();
 };
 
@@ -38,6 +45,7 @@ struct RowMeasurement {
     double median = 0; ///< second
     double spread = 0; ///< (slowest - fastest) / median of the timed runs
     int runs = 0; ///< timed runs
+    int executionsPerRun = 1; ///< back-to-back executions a timed run averages (LayerBenchOptions::minRunSeconds)
     /// Reorders into the formats the library chose (format_tag::any) for the row's input and weights
     /// and back for its output, second: what the choice costs a framework that keeps plain layouts.
     double reorder = 0;
@@ -51,6 +59,11 @@ struct NetworkMeasurement {
     std::vector<RowMeasurement> rows; ///< one per row of the network, in order
     bool cancelled = false;
     double seconds = 0; ///< wall time of the whole measurement
+    /// The clock under load just before and just after the rows, Hz (measureClockUnderLoad; 0 where
+    /// it cannot be measured). Apart by more than 3 %: the machine changed under the measurement.
+    double clockBefore = 0, clockAfter = 0;
+    /// Why the measurement is not to be trusted, or empty: the clock moved, rows spread widely.
+    std::string noise;
     std::string error; ///< set when nothing could be measured (training mode, a type the CPU lacks)
     int measuredCount() const;
 };
@@ -69,6 +82,11 @@ std::optional<std::string> measurementRefusal(const Config& config);
 /// with the reason.
 NetworkMeasurement measureNetwork(const Network& network, const Config& config, const LayerBenchOptions& options,
     const LayerBenchProgress& progress = {});
+
+/// Why the measurement's times are not to be trusted (the clock under load moved by over 3 %
+/// between before and after the rows; the rows' medians sit over 10 % above their best runs,
+/// weighted by their time), with what to do; empty when neither.
+std::string noiseVerdict(const NetworkMeasurement& m);
 
 /// The plain measurement CSV that `roofline-cli compare` and the window read: a header of comments
 /// (tool, library, CPU, threads, date, the configuration's arguments), then

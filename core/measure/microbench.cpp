@@ -146,6 +146,28 @@ std::string expectationText(double measured, double expected, double perCycle, c
         + std::to_string(r.cores) + (r.cores == 1 ? " core" : " cores") + " x " + formatSI(r.measuredClockHz, "Hz");
 }
 
+double measureClockUnderLoad(double seconds)
+{
+    if (!canMeasureClock())
+        return 0;
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    long iters = 1 << 10; // rounds that take about `seconds` on one thread
+    for (;;) {
+        const auto t0 = Clock::now();
+        g_sink = g_sink + double(clockKernel(iters));
+        const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (dt > seconds / 8 || iters > (1L << 40)) {
+            iters = std::max(1L, long(double(iters) * seconds / std::max(1e-9, dt)));
+            break;
+        }
+        iters *= 2;
+    }
+    double best = 0;
+    for (int k = 0; k < 3; ++k)
+        best = std::max(best, double(iters) * 100 / parallel(threads, [&](int) { g_sink = g_sink + double(clockKernel(iters)); }));
+    return best;
+}
+
 std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, const MicrobenchProgress& progress)
 {
     const auto begin = Clock::now();

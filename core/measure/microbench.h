@@ -71,6 +71,12 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& opti
 std::string microbenchDeviceJson(const MicrobenchResult& result, const std::string& id, const std::string& name,
     double tdpWatts);
 
+/// The clock under load now, Hz: the clock test alone (every hardware thread pinned, 100 dependent
+/// additions a round), best of three runs of about `seconds` each; 0 where it cannot be measured.
+/// Measuring a network takes it before and after the rows: a clock that moved (another tenant, a
+/// turbo budget spent) moves every ceiling with it.
+double measureClockUnderLoad(double seconds = 0.05);
+
 /// The RAPL package power limit in watts where /sys/class/powercap exposes it, else 0.
 double raplPackageWatts();
 

@@ -1,6 +1,6 @@
 // The rows that move data more than they compute, as oneDNN primitives on activations laid out as
-// a framework's CPU path keeps them (channels last; see activations()): pooling, batch norm
-// (inference, global statistics), eltwise, binary, concat, and copies as reorders.
+// a framework's CPU path keeps them (channels last, blocked or plain; see Layout): pooling, batch
+// norm (inference, global statistics), eltwise, binary, concat, and copies as reorders.
 #include "onednn_rows.h"
 
 #include <map>
@@ -39,9 +39,9 @@ const std::map<std::string, algorithm>& binaryByOnnxOp()
     return kinds;
 }
 
-PreparedRow eltwise(const Layer& l, const engine& eng, dt type, EltwiseKind kind)
+PreparedRow eltwise(const Layer& l, const engine& eng, dt type, EltwiseKind kind, Layout layout)
 {
-    const memory::desc data = activations(dimsOf(l.out), type);
+    const memory::desc data = activations(dimsOf(l.out), type, layout);
     const eltwise_forward::primitive_desc pd(eltwise_forward::desc(prop_kind::forward_inference, kind.alg, data, kind.alpha, kind.beta), eng);
     PreparedRow r;
     r.primitive = eltwise_forward(pd);
@@ -51,7 +51,7 @@ PreparedRow eltwise(const Layer& l, const engine& eng, dt type, EltwiseKind kind
     return r;
 }
 
-PreparedRow binaryOp(const Layer& l, const engine& eng, dt type, algorithm alg)
+PreparedRow binaryOp(const Layer& l, const engine& eng, dt type, algorithm alg, Layout layout)
 {
     memory::dims a = dimsOf(l.out), b;
     if (l.op == Op::Bias) { // a per-channel vector broadcast over the map
@@ -63,7 +63,8 @@ PreparedRow binaryOp(const Layer& l, const engine& eng, dt type, algorithm alg)
         a = dimsOf(l.inShapes[0]);
         b = dimsOf(l.inShapes[1]);
     }
-    const memory::desc src0 = activations(a, type), src1 = activations(b, type), dst = activations(dimsOf(l.out), type);
+    const memory::desc src0 = activations(a, type, layout), src1 = activations(b, type, layout),
+                       dst = activations(dimsOf(l.out), type, layout);
     const binary::primitive_desc pd(binary::desc(alg, src0, src1, dst), eng);
     PreparedRow r;
     r.primitive = binary(pd);
@@ -76,11 +77,11 @@ PreparedRow binaryOp(const Layer& l, const engine& eng, dt type, algorithm alg)
 
 } // namespace
 
-PreparedRow pooling(const Layer& l, const engine& eng, dt type)
+PreparedRow pooling(const Layer& l, const engine& eng, dt type, Layout layout)
 {
     const Shape& in = l.inShapes.at(0);
     const Window w = windowOf(l, in, false);
-    const memory::desc src = activations(dimsOf(in), type), dst = activations(dimsOf(l.out), type);
+    const memory::desc src = activations(dimsOf(in), type, layout), dst = activations(dimsOf(l.out), type, layout);
     const auto alg = l.op == Op::MaxPool ? algorithm::pooling_max : algorithm::pooling_avg_include_padding;
     const pooling_forward::primitive_desc pd(
         pooling_forward::desc(prop_kind::forward_inference, alg, src, dst, w.strides, w.kernel, w.padL, w.padR), eng);
@@ -94,9 +95,9 @@ PreparedRow pooling(const Layer& l, const engine& eng, dt type)
     return r;
 }
 
-PreparedRow batchNorm(const Layer& l, const engine& eng, dt type)
+PreparedRow batchNorm(const Layer& l, const engine& eng, dt type, Layout layout)
 {
-    const memory::desc data = activations(dimsOf(l.out), type), channel = plain({ l.out.c }, dt::f32);
+    const memory::desc data = activations(dimsOf(l.out), type, layout), channel = plain({ l.out.c }, dt::f32);
     const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale | normalization_flags::use_shift;
     const batch_normalization_forward::primitive_desc pd(
         batch_normalization_forward::desc(prop_kind::forward_inference, data, 1e-5f, flags), eng);
@@ -112,12 +113,12 @@ PreparedRow batchNorm(const Layer& l, const engine& eng, dt type)
     return r;
 }
 
-PreparedRow concatenation(const Layer& l, const engine& eng, dt type)
+PreparedRow concatenation(const Layer& l, const engine& eng, dt type, Layout layout)
 {
     std::vector<memory::desc> sources;
     for (const Shape& s : l.inShapes)
-        sources.push_back(activations(dimsOf(s), type));
-    const concat::primitive_desc pd(activations(dimsOf(l.out), type), 1, sources, eng);
+        sources.push_back(activations(dimsOf(s), type, layout));
+    const concat::primitive_desc pd(activations(dimsOf(l.out), type, layout), 1, sources, eng);
     PreparedRow r;
     r.primitive = concat(pd);
     r.name = std::string("concat (") + pd.impl_info_str() + ")";
@@ -127,10 +128,10 @@ PreparedRow concatenation(const Layer& l, const engine& eng, dt type)
     return r;
 }
 
-PreparedRow copy(const Layer& l, const engine& eng, dt type)
+PreparedRow copy(const Layer& l, const engine& eng, dt type, Layout layout)
 {
     // Slices, pads, transposes, resizes: their traffic, measured as a copy of the output's size.
-    const memory::desc data = activations(dimsOf(l.out), type);
+    const memory::desc data = activations(dimsOf(l.out), type, layout);
     PreparedRow r;
     memory from = filled(data, eng), to = filled(data, eng);
     r.primitive = reorder(from, to);
@@ -140,16 +141,16 @@ PreparedRow copy(const Layer& l, const engine& eng, dt type)
     return r;
 }
 
-PreparedRow elementwise(const Layer& l, const engine& eng, dt type, const std::string& onnxOp)
+PreparedRow elementwise(const Layer& l, const engine& eng, dt type, const std::string& onnxOp, Layout layout)
 {
     if (l.op == Op::ReLU)
-        return eltwise(l, eng, type, { algorithm::eltwise_relu });
+        return eltwise(l, eng, type, { algorithm::eltwise_relu }, layout);
     if (l.op == Op::Bias || l.op == Op::Add)
-        return binaryOp(l, eng, type, algorithm::binary_add);
+        return binaryOp(l, eng, type, algorithm::binary_add, layout);
     if (const auto it = eltwiseByOnnxOp().find(onnxOp); it != eltwiseByOnnxOp().end())
-        return eltwise(l, eng, type, it->second);
+        return eltwise(l, eng, type, it->second, layout);
     if (const auto it = binaryByOnnxOp().find(onnxOp); it != binaryByOnnxOp().end())
-        return binaryOp(l, eng, type, it->second);
+        return binaryOp(l, eng, type, it->second, layout);
     throw Unsupported { "no oneDNN primitive for " + (onnxOp.empty() ? std::string("this elementwise row") : "ONNX " + onnxOp) };
 }
 

@@ -40,13 +40,42 @@ tag plainTag(size_t rank)
 memory::desc plain(const memory::dims& d, dt type) { return memory::desc(d, type, plainTag(d.size())); }
 memory::desc chosenByLibrary(const memory::dims& d, dt type) { return memory::desc(d, type, tag::any); }
 
-memory::desc activations(const memory::dims& d, dt type)
+memory::desc activations(const memory::dims& d, dt type, Layout layout)
 {
-    if (d.size() == 4)
-        return memory::desc(d, type, tag::nhwc);
-    if (d.size() == 5)
-        return memory::desc(d, type, tag::ndhwc);
-    return plain(d, type);
+    if (d.size() < 4 || d.size() > 5 || layout == Layout::Plain)
+        return plain(d, type);
+    if (layout == Layout::Blocked)
+        return memory::desc(d, type, d.size() == 4 ? tag::nChw16c : tag::nCdhw16c);
+    return memory::desc(d, type, d.size() == 4 ? tag::nhwc : tag::ndhwc);
+}
+
+std::string layoutName(Layout layout, size_t rank)
+{
+    if (rank == 4)
+        return layout == Layout::Blocked ? "nChw16c" : layout == Layout::ChannelsLast ? "nhwc" : "nchw";
+    if (rank == 5)
+        return layout == Layout::Blocked ? "nCdhw16c" : layout == Layout::ChannelsLast ? "ndhwc" : "ncdhw";
+    return "plain";
+}
+
+std::vector<Layout> layoutsToTry(const Layer& l)
+{
+    switch (l.op) {
+    case Op::MaxPool:
+    case Op::AvgPool:
+    case Op::BatchNorm:
+    case Op::ReLU:
+    case Op::Bias:
+    case Op::Add:
+    case Op::Eltwise:
+    case Op::Concat:
+    case Op::Copy:
+        if (l.out.rank == 4 || l.out.rank == 5)
+            return { Layout::ChannelsLast, Layout::Blocked, Layout::Plain };
+        return { Layout::Plain };
+    default:
+        return { Layout::Plain };
+    }
 }
 
 // Small pseudo-random values in [-0.5, 0.5), the same on every run (a fixed linear congruential
@@ -260,7 +289,7 @@ PreparedRow matrixProduct(const Layer& l, const engine& eng, dt type)
 
 
 
-PreparedRow prepare(const Layer& l, const engine& eng, dt type, const std::string& onnxOp)
+PreparedRow prepare(const Layer& l, const engine& eng, dt type, const std::string& onnxOp, Layout layout)
 {
     switch (l.op) {
     case Op::Conv:
@@ -273,18 +302,18 @@ PreparedRow prepare(const Layer& l, const engine& eng, dt type, const std::strin
         return matrixProduct(l, eng, type);
     case Op::MaxPool:
     case Op::AvgPool:
-        return pooling(l, eng, type);
+        return pooling(l, eng, type, layout);
     case Op::BatchNorm:
-        return batchNorm(l, eng, type);
+        return batchNorm(l, eng, type, layout);
     case Op::ReLU:
     case Op::Bias:
     case Op::Add:
     case Op::Eltwise:
-        return elementwise(l, eng, type, onnxOp);
+        return elementwise(l, eng, type, onnxOp, layout);
     case Op::Concat:
-        return concatenation(l, eng, type);
+        return concatenation(l, eng, type, layout);
     case Op::Copy:
-        return copy(l, eng, type);
+        return copy(l, eng, type, layout);
     case Op::Reduce:
         throw Unsupported { "reductions are not run yet" };
     case Op::Optimizer:
@@ -312,12 +341,16 @@ double rowBytes(const Layer& l, double elementBytes)
     return 2 * elements * elementBytes; // plain and reordered copies
 }
 
-PreparedRow prepareRow(const Layer& l, const engine& eng, dt type, const std::string& onnxOp)
+PreparedRow prepareRow(const Layer& l, const engine& eng, dt type, const std::string& onnxOp, Layout layout)
 {
     if (l.inShapes.empty() && l.op != Op::Copy)
         throw Unsupported { "the row has no input shape" };
     try {
-        return prepare(l, eng, type, onnxOp);
+        PreparedRow r = prepare(l, eng, type, onnxOp, layout);
+        r.layout = layout;
+        if (layoutsToTry(l).size() > 1)
+            r.name += " on " + layoutName(layout, size_t(l.out.rank));
+        return r;
     } catch (const dnnl::error& e) {
         if (type == dt::u8) // int8 kernels exist for convolutions, matrix products, pools and elementwise rows
             throw Unsupported { std::string("oneDNN has no int8 kernel for it (") + e.what() + ")" };

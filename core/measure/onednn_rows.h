@@ -18,6 +18,12 @@ struct Unsupported {
     std::string reason;
 };
 
+/// How a framework's CPU path lays out the activations between oneDNN primitives, for 4- and
+/// 5-dimensional maps: channels last (PyTorch's channels_last), oneDNN's own blocked layout of 16
+/// channels (nChw16c: what its convolutions pick with format_tag::any, what OpenVINO and IPEX keep
+/// between layers), or plain (PyTorch's default contiguous NCHW). Other ranks are plain in all three.
+enum class Layout { ChannelsLast, Blocked, Plain };
+
 /// A reorder from the plain layout a framework keeps into the one the primitive chose, or back.
 struct Reorder {
     dnnl::reorder primitive;
@@ -30,16 +36,21 @@ struct PreparedRow {
     std::unordered_map<int, dnnl::memory> args;
     std::vector<Reorder> reorders;
     std::string name; ///< "convolution (brg:avx2)"
+    Layout layout = Layout::Plain; ///< of a data row's activations (compute rows choose theirs)
 };
 
 // Shared by onednn_rows.cpp (convolutions and matrix products) and onednn_data_rows.cpp (the rest).
 dnnl::memory::dims dimsOf(const Shape& s);
 dnnl::memory::desc plain(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
-/// Activations as a framework's CPU path keeps them between oneDNN primitives: channels last for
-/// 4- and 5-dimensional maps (PyTorch's channels_last; what oneDNN's optimized pooling, batch
-/// norm, eltwise, binary and concat kernels take), plain otherwise. In plain NCHW oneDNN 2.6 runs
-/// pooling on `simple_nchw`, a scalar kernel no framework would time (38x its bound on the EPYC).
-dnnl::memory::desc activations(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
+/// "nhwc", "nChw16c", "nchw" (and the 3-D and other ranks' names).
+std::string layoutName(Layout layout, size_t rank);
+/// The layouts a data row is tried in, the fastest timed (measureNetwork): all three for 4- and
+/// 5-dimensional maps, where oneDNN's kernels differ by layout (in plain NCHW it pools on
+/// `simple_nchw`, 38x the bound on the EPYC; in NHWC a per-channel bias of 16 channels broadcast
+/// ran at 7 % of its bound, concat along channels copies 256-byte pieces); plain alone otherwise.
+/// Compute rows choose their own formats (format_tag::any) and are run once.
+std::vector<Layout> layoutsToTry(const Layer& layer);
+dnnl::memory::desc activations(const dnnl::memory::dims& dims, dnnl::memory::data_type type, Layout layout = Layout::ChannelsLast);
 dnnl::memory::desc chosenByLibrary(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
 /// Small pseudo-random values in [-0.5, 0.5), the same on every run; `constant` >= 0 fills that value.
 void fill(const dnnl::memory& m, float constant = -1);
@@ -54,20 +65,24 @@ struct Window {
 };
 Window windowOf(const Layer& layer, const Shape& in, bool transposed);
 
-PreparedRow pooling(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
-PreparedRow batchNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+PreparedRow pooling(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
+PreparedRow batchNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
 /// ReLU, bias and add rows, and imported elementwise rows whose ONNX operator is one eltwise or
 /// binary algorithm.
-PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp);
-PreparedRow concatenation(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
-PreparedRow copy(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp,
+    Layout layout);
+PreparedRow concatenation(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
+PreparedRow copy(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
 
 /// Bytes of the buffers the row allocates (plain and reordered copies), estimated from its shapes
 /// before anything is allocated.
 double rowBytes(const Layer& layer, double elementBytes);
 
-/// The row as primitives at `type`, on `engine`; throws Unsupported. `onnxOp` names the imported
-/// operator of elementwise rows ("Sigmoid"), empty for built-in rows.
-PreparedRow prepareRow(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp);
+/// The row as primitives at `type`, on `engine`, its activations in `layout` (data rows; compute
+/// rows choose theirs); throws Unsupported. `onnxOp` names the imported operator of elementwise
+/// rows ("Sigmoid"), empty for built-in rows. A data row's name ends in its layout
+/// ("pooling (jit:avx512_core) on nChw16c").
+PreparedRow prepareRow(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp,
+    Layout layout = Layout::ChannelsLast);
 
 } // namespace rfx::onednn
