@@ -145,10 +145,12 @@ struct Report {
 /// row time t = max(F / P_peak, Q / B) (+ launch overhead per kernel); network time = sum of t.
 /// Under the tiled traffic model with L2/L1 bandwidths known, each level adds its term:
 /// t = max(F / P_peak, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) (hierarchical roofline).
-/// Cache-aware (DeviceResult::cacheAware): B is the bandwidth of the smallest cache level whose
-/// capacity, all cores together, holds the row's working set W (inputs + weights + outputs): L1 if
+/// Cache-aware (DeviceResult::cacheAware): the row is bound by the smallest cache level whose
+/// capacity, all cores together, holds its working set W (inputs + weights + outputs): L1 if
 /// W <= L1 x cores, else L2 if W <= L2, else L3 if W <= L3, else DRAM (Intel Advisor's cache-aware
-/// roofline; Ilic, Pratas & Sousa 2014).
+/// roofline; Ilic, Pratas & Sousa 2014). The next smaller level holds its capacity C of W at best,
+/// so the bytes come C / W at its bandwidth and the rest at the level's:
+/// t_mem = Q (s / B_inner + (1 - s) / B_level), s = C_inner / W.
 Report analyze(const Network& network, const Config& config, const std::vector<Device>& devices);
 
 /// Validates the configuration, builds the network and analyses it; `error` says why not.
