@@ -3,6 +3,7 @@
 // and spread, the reorders the library's formats cost; and the measurement as a plain CSV.
 #include "layer_bench.h"
 
+#include "cpu_expectations.h"
 #include "csv.h"
 #include "format.h"
 #include "microbench.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <sstream>
 #include <thread>
@@ -220,6 +222,14 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
     const dnnl::version_t* v = dnnl::version();
     m.library = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
     m.cpu = cpuModelName();
+    // A VM's model name can be as bare as "AMD EPYC": the core says which machine it was.
+    const CpuIdentity id = detectCpuIdentity();
+    if (!id.vendor.empty()) {
+        char family[64];
+        std::snprintf(family, sizeof family, "family %Xh model %02Xh", unsigned(id.family), unsigned(id.model));
+        const auto figures = cycleFiguresFor(id);
+        m.cpu += " (" + (figures ? figures->microarchitecture + ", " : std::string()) + family + ")";
+    }
     m.threads = int(std::max(1u, std::thread::hardware_concurrency())); // oneDNN's OpenMP runtime uses every core
     const auto start = Clock::now();
     if (auto why = measurementRefusal(config)) {

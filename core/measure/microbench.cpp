@@ -285,9 +285,9 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
         const long reps = calibrate([&](long k) { return sumKernel(isa, sets[0].get(), n, k); });
         const double bytes = double(n) * sizeof(double) * double(reps) * r.threads;
         auto run = [&] { return bytes / parallel(r.threads, [&](int t) { g_sink = g_sink + sumKernel(isa, sets[size_t(t)].get(), n, reps); }); };
-        if (once) {
+        if (once) { // a probe: the best of three after a warm-up (a neighbour's burst must not end the search)
             run();
-            return BenchFigure { run(), 0 };
+            return BenchFigure { std::max({ run(), run(), run() }), 0 };
         }
         return measure(stage, run);
     };

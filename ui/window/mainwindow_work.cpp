@@ -33,6 +33,8 @@
 #include <QStatusBar>
 #include <QUrl>
 
+#include <cmath>
+
 namespace rfx {
 
 
@@ -243,7 +245,17 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
             *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(*why));
         return {};
     }
-    if (!m_workspace->library().find(machine.toStdString()) && measureThisMachine(ceilings, tdpWatts, summary).isEmpty())
+    // The ceilings are measured first when missing, and again when the clock under load is more than
+    // 3 % from theirs (as roofline-cli measure --network does): a bound from another clock is no bound.
+    bool measureCeilings = true;
+    double tdp = tdpWatts;
+    if (const Device* mine = m_workspace->library().find(machine.toStdString())) {
+        const double clock = mine->boostClockHz > 0 ? measureClockUnderLoad() : 0;
+        measureCeilings = clock > 0 && std::abs(clock / mine->boostClockHz - 1) > 0.03;
+        if (mine->tdpWatts > 0)
+            tdp = mine->tdpWatts; // the figure the user gave stays
+    }
+    if (measureCeilings && measureThisMachine(ceilings, tdp, summary).isEmpty())
         return {};
     if (!m_workspace->deviceIds().contains(machine))
         m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });
