@@ -69,10 +69,12 @@ std::vector<CliCommandSpec>& registry()
             "  --calibration CAL.json     also the calibrated prediction and its error\n"
             "  --format FORMAT            table (default) or csv\n",
             true },
-        { "calibrate", runCalibrate, { "calibrate MEASUREMENTS --device ID [configuration options] --output CAL.json|-" },
+        { "calibrate", runCalibrate, { "calibrate MEASUREMENTS [MORE...] --device ID [configuration options] --output CAL.json|-" },
             "fit how far this machine's kernels fall below the roofline (measured = overhead + bound / efficiency, "
             "per operator class and bound side) from a measurement file of the configured network on --device; "
-            "write it as a calibration file. analyze --calibration adds calibrated_time_s",
+            "MORE files (measure --network writes them) are analysed in the configuration their header names and "
+            "fitted with it, e.g. resources/networks/calibration-classes.json measured for the pointwise, depthwise and "
+            "batch-norm classes; write it as a calibration file. analyze --calibration adds calibrated_time_s",
             "  --output CAL.json|-        where to write the calibration (- for standard output)\n",
             true },
         { "measure", runMeasureEither,

@@ -8,8 +8,12 @@
 #include "measurements.h"
 #include "roofline.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <ctime>
+#include <fstream>
+#include <sstream>
 
 namespace rfx {
 
@@ -41,14 +45,44 @@ std::optional<int> applyCalibrationFile(const std::string& file, Report& report,
     return std::nullopt;
 }
 
+std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
+{
+    std::ifstream in(file);
+    if (!in)
+        return usageError(err, "calibrate: " + file + ": cannot be read (" + std::strerror(errno) + ")");
+    std::string line;
+    for (int n = 0; n < 20 && std::getline(in, line) && line.starts_with("#"); ++n) {
+        static const std::string key = "# configuration:";
+        if (!line.starts_with(key))
+            continue;
+        std::istringstream words(line.substr(key.size()));
+        std::vector<std::string> args;
+        for (std::string w; words >> w;)
+            args.push_back(w);
+        for (size_t i = 0; i < args.size(); ++i)
+            if (auto code = takeOption(args, i, options, common, "calibrate", err)) {
+                err << "roofline-cli: calibrate: " << file << ": its '# configuration:' line is not one this version reads\n";
+                return code;
+            }
+        return std::nullopt;
+    }
+    return usageError(err, "calibrate: " + file + ": no '# configuration:' line in its header, so its network is not known: "
+                           "give it first, with its configuration options, or measure it with roofline-cli measure --network");
+}
+
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     CommonOptions common;
     std::string file, output;
+    std::vector<std::string> extra; // further measurement files, each of the configuration its header names
     for (size_t i = 0; i < args.size(); ++i) {
         if (!args[i].starts_with("--") && file.empty()) {
             file = args[i];
+            continue;
+        }
+        if (!args[i].starts_with("--")) {
+            extra.push_back(args[i]);
             continue;
         }
         const SplitOption split = splitOption(args[i]);
@@ -62,7 +96,7 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
             return *code;
     }
     if (file.empty())
-        return usageError(err, "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS --device ID --output CAL.json)");
+        return usageError(err, "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS [MORE...] --device ID --output CAL.json)");
     if (output.empty())
         return usageError(err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
     if (options.devices.empty())
@@ -86,6 +120,25 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
             << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";
         return ExitFailure;
+    }
+    // Further files (the class probes beside a network, README "Calibration"): each analysed in the
+    // configuration its "# configuration:" line names, on the same device; all rows fitted together.
+    if (!extra.empty()) {
+        std::vector<CalibrationSample> samples = calibrationSamples(c, r);
+        for (const std::string& more : extra) {
+            ConfigOptions its;
+            its.devices = options.devices;
+            CommonOptions itsCommon = common;
+            if (auto code = configurationOfMeasurement(more, its, itsCommon, err))
+                return *code;
+            MeasuredRun other;
+            if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
+                return *code;
+            const std::vector<CalibrationSample> its_samples = calibrationSamples(other.comparison, other.report.results.front());
+            samples.insert(samples.end(), its_samples.begin(), its_samples.end());
+            cal.measurements += " + " + more;
+        }
+        cal.groups = fitCalibration(samples).groups;
     }
     const std::string doc = calibrationToJson(cal);
     if (output == "-")

@@ -68,6 +68,9 @@ std::optional<int> compareMeasurementFile(const std::string& file, const ConfigO
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// The configuration a measurement CSV's "# configuration:" header line names (roofline-cli measure
+/// --network writes it), applied to `options`; the exit code after saying why when there is none.
+std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err);
 /// roofline-cli calibrate (cli_calibrate.cpp).
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);

@@ -159,7 +159,10 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         return ExitOk;
     }
     std::ostringstream table;
-    table << std::left << std::setw(11) << "model" << std::setw(34) << "network" << std::setw(16) << "input"
+    int idWidth = 11;
+    for (const ModelInfo& m : builtinModels())
+        idWidth = std::max(idWidth, int(m.id.size()) + 2);
+    table << std::left << std::setw(idWidth) << "model" << std::setw(34) << "network" << std::setw(16) << "input"
           << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC" << "\n";
     for (const ModelInfo& m : builtinModels()) {
         Config c;
@@ -184,7 +187,7 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         list.push_back({ { "id", m.id }, { "name", m.title }, { "input", { m.channels, m.height, m.width } },
             { "classes", m.classes }, { "params", params }, { "macs", macs } });
         const std::string gmac = gmacText(macs);
-        table << std::left << std::setw(11) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
+        table << std::left << std::setw(idWidth) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
               << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
     }
     if (format == "json")

@@ -181,8 +181,8 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
     for (Bound side : { Bound::Compute, Bound::Memory }) {
         for (const std::string& cls : calibrationClasses()) {
             auto it = byGroup.find({ cls, side });
-            if (it == byGroup.end())
-                continue;
+            if (it == byGroup.end() || int(it->second.size()) < kMinClassSamples)
+                continue; // too few rows to speak for the class: they count in the pooled fit, the class borrows
             CalibrationGroup g = fitGroup(it->second);
             g.opClass = cls;
             g.bound = side;

@@ -82,8 +82,14 @@ struct Calibration {
     const CalibrationGroup* ownGroup(std::string_view opClass, Bound bound) const;
 };
 
-/// Fits every class and side with samples, and each side pooled; samples with non-positive or
-/// non-finite times are ignored. Throws std::invalid_argument when no sample is usable.
+/// Rows a class needs on a side to have a fit of its own: one row, or two, are one kernel's quirk
+/// (U-Net's 1x1 head writes 2 channels and runs at a quarter of its bound; ResNet's hundred 1x1
+/// convolutions would have borrowed that), and the class borrows (Calibration::groupFor) instead.
+inline constexpr int kMinClassSamples = 3;
+
+/// Fits every class and side with at least kMinClassSamples samples, and each side pooled over all
+/// samples; samples with non-positive or non-finite times are ignored. Throws
+/// std::invalid_argument when no sample is usable.
 Calibration fitCalibration(const std::vector<CalibrationSample>& samples);
 
 /// Fits one group (the least-squares problem above) on the samples given.

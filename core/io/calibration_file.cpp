@@ -82,7 +82,8 @@ std::string calibrationToJson(const Calibration& c)
         { "schema", kCalibrationSchema },
         { "kind", "roofline-explorer calibration" },
         { "model", "measured_s = overhead_s + bound_s / efficiency, per operator class and bound side; class 'all' is a "
-                   "side pooled over every class, used where a class has no fit of its own" },
+                   "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
+                   "elementwise for batch_norm) has a fit of its own" },
         { "device", c.deviceId },
         { "device_name", c.deviceName },
         { "measurements", c.measurements },
@@ -232,8 +233,10 @@ std::string calibrationToTable(const Calibration& c)
             g.samples > 1 ? formatNumber3(g.r2).c_str() : "-");
         o << line;
     }
-    o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the DRAM roof,\n"
-         "tensors held in cache); fit error: root mean square of the relative error on the rows fitted\n";
+    o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the bound,\n"
+         "as cached tensors are beside a DRAM roof); fit error: root mean square of the relative error on the rows\n"
+         "fitted; a class not listed borrows its parent's fit (conv for conv1x1 and depthwise, elementwise for\n"
+         "batch_norm), else its side's 'all'\n";
     return o.str();
 }
 

@@ -20,6 +20,7 @@ const std::vector<ModelInfo>& builtinModels()
         { "resnet50", "ResNet-50 (torchvision)", 224, 224, 3, 1000 },
         { "resnet101", "ResNet-101 (torchvision)", 224, 224, 3, 1000 },
         { "resnet152", "ResNet-152 (torchvision)", 224, 224, 3, 1000 },
+        { "calibration-classes", "Calibration classes (1x1, dw, BN)", 56, 56, 64, 1 },
     };
     return models;
 }
@@ -63,6 +64,8 @@ BuildResult buildNetwork(const Config& configIn)
         return buildAlexNet(input, u.classes, config.fusion);
     if (config.model == "vgg16")
         return buildVgg16(input, u.classes, config.fusion);
+    if (config.model == "calibration-classes")
+        return buildCalibrationClasses(input, config.fusion);
     if (config.model.starts_with("resnet")) {
         const std::string digits = config.model.substr(6);
         if (!digits.empty() && digits.size() <= 3 && std::all_of(digits.begin(), digits.end(), ::isdigit))

@@ -41,6 +41,12 @@ BuildResult buildAlexNet(const Shape& input, int classes, bool fusion);
 /// 13 3x3 convolutions, 5 max-pools, adaptive average pool to 7x7, 3 fully connected layers.
 /// 138,357,544 parameters at 1000 classes.
 BuildResult buildVgg16(const Shape& input, int classes, bool fusion);
+/// The rows a calibration needs beside networks that lack them (U-Net, VGG): at four sizes, 56 x 56
+/// down to 7 x 7 from the input's channels (64 by default) doubling, an inverted residual's 1x1
+/// expand (x4 channels), 3x3 depthwise and 1x1 project, then a strided 1x1 down; batch norm after
+/// each convolution, ReLU after all but the project. 11 pointwise and 4 depthwise convolutions,
+/// 15 batch norms (README "Calibration").
+BuildResult buildCalibrationClasses(const Shape& input, bool fusion);
 /// torchvision's ResNet (He et al. 2016; v1.5: the stride sits on the bottleneck's 3x3 convolution).
 /// depth 18 or 34: basic blocks [2,2,2,2] / [3,4,6,3]; 50, 101, 152: bottlenecks [3,4,6,3],
 /// [3,4,23,3], [3,8,36,3]. Every convolution is followed by batch norm and has no bias.

@@ -67,6 +67,30 @@ BuildResult buildVgg16(const Shape& input, int classes, bool fusion)
     });
 }
 
+BuildResult buildCalibrationClasses(const Shape& input, bool fusion)
+{
+    return guarded([&] {
+        GraphBuilder b("Calibration classes", input, fusion);
+        int x = -1;
+        std::int64_t c = input.c;
+        for (int level = 1; level <= 4; ++level) {
+            const std::string l = "l" + std::to_string(level);
+            x = b.conv(l + ".expand", x, 4 * c, 1, 1, 0);
+            x = b.post(x, l + ".expand", false, true, true);
+            x = b.conv(l + ".dw", x, 4 * c, 3, 1, 1, int(4 * c));
+            x = b.post(x, l + ".dw", false, true, true);
+            x = b.conv(l + ".project", x, c, 1, 1, 0);
+            x = b.post(x, l + ".project", false, true, false);
+            if (level < 4) {
+                x = b.conv(l + ".down", x, 2 * c, 1, 2, 0);
+                x = b.post(x, l + ".down", false, true, true);
+                c *= 2;
+            }
+        }
+        return b.take();
+    });
+}
+
 BuildResult buildResNet(int depth, const Shape& input, int classes, bool fusion)
 {
     std::array<int, 4> blocks {};

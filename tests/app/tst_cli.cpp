@@ -151,7 +151,8 @@ private slots:
         QVERIFY(contains(r.err, "--algorithm"));
         r = cli({ "networks" });
         QCOMPARE(r.code, 0);
-        QVERIFY(contains(r.out, "resnet50   ResNet-50 (torchvision)           3x224x224          25,557,032      4.09"));
+        QVERIFY(contains(r.out, "resnet50             ResNet-50 (torchvision)           3x224x224          25,557,032      4.09"));
+        QVERIFY(contains(r.out, "calibration-classes  Calibration classes (1x1, dw, BN) 64x56x56            3,010,944      0.44"));
         r = cli({ "networks", "--format-help" });
         QCOMPARE(r.code, 0);
         QVERIFY(contains(r.out, "\"schema\": 1"));
@@ -447,6 +448,10 @@ private slots:
         QVERIFY2(contains(r.err, "--output: where to write"), r.err.c_str());
         r = cli({ "calibrate", b1, "--device", "rtx-2060-super", "--output", "/proc/nope/x.cal.json" });
         QCOMPARE(r.code, 1);
+        // A further file must say its configuration (measure --network writes it); these synthetic ones do not.
+        r = cli({ "calibrate", b1, b4, "--image", "128", "--padding", "same", "--device", "rtx-2060-super", "--output", "-" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, b4 + ": no '# configuration:' line"), r.err.c_str());
         // Another network's measurement: its names do not match, and the user is told.
         r = cli({ "calibrate", b1, "--model", "resnet50", "--device", "rtx-2060-super", "--output", "-" });
         QVERIFY2(contains(r.err, "were mapped by order; check that the measurement is of this configuration"), r.err.c_str());

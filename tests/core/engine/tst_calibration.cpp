@@ -63,8 +63,13 @@ private slots:
     // classes were split has "conv" and "elementwise" only), else the side's pooled fit.
     void missingClassesBorrowTheirParent()
     {
-        const Calibration c = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("elementwise", Bound::Memory, 1e-4, 5e-5),
-            sample("pool", Bound::Memory, 1e-4, 4e-4) });
+        std::vector<CalibrationSample> s;
+        for (double bound : { 1e-4, 2e-4, 4e-4 }) {
+            s.push_back(sample("conv", Bound::Compute, 10 * bound, 20 * bound));
+            s.push_back(sample("elementwise", Bound::Memory, bound, bound / 2));
+            s.push_back(sample("pool", Bound::Memory, bound, 4 * bound));
+        }
+        const Calibration c = fitCalibration(s);
         QCOMPARE(c.groupFor("depthwise", Bound::Compute), c.ownGroup("conv", Bound::Compute));
         QCOMPARE(c.groupFor("conv1x1", Bound::Compute), c.ownGroup("conv", Bound::Compute));
         QCOMPARE(c.groupFor("batch_norm", Bound::Memory), c.ownGroup("elementwise", Bound::Memory));
@@ -146,8 +151,16 @@ private slots:
     // pooled fit, and a side without rows the other side's.
     void groupsAndFallbacks()
     {
+        // Fewer than kMinClassSamples rows make no fit of their own: they count in the pooled fit.
+        const Calibration few = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
+            sample("conv1x1", Bound::Compute, 1e-3, 4e-3) });
+        QVERIFY(few.ownGroup("conv1x1", Bound::Compute) == nullptr && few.ownGroup("conv", Bound::Compute) == nullptr);
+        QCOMPARE(few.groupFor("conv1x1", Bound::Compute)->opClass, std::string("all"));
+        QCOMPARE(few.groupFor("conv1x1", Bound::Compute)->samples, 3);
+
         const Calibration c = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
-            sample("matrix", Bound::Compute, 1e-3, 4e-3) });
+            sample("conv", Bound::Compute, 3e-3, 6e-3), sample("matrix", Bound::Compute, 1e-3, 4e-3),
+            sample("matrix", Bound::Compute, 2e-3, 8e-3), sample("matrix", Bound::Compute, 4e-3, 16e-3) });
         const CalibrationGroup* conv = c.groupFor("conv", Bound::Compute);
         QVERIFY(conv && conv->opClass == "conv");
         RFX_COMPARE_REL(conv->efficiency, 0.5, 1e-9);
@@ -155,7 +168,7 @@ private slots:
         QVERIFY(matrix && matrix->opClass == "matrix");
         RFX_COMPARE_REL(matrix->efficiency, 0.25, 1e-9);
         const CalibrationGroup* deconv = c.groupFor("conv_transpose", Bound::Compute);
-        QVERIFY(deconv && deconv->opClass == "all" && deconv->samples == 3);
+        QVERIFY(deconv && deconv->opClass == "all" && deconv->samples == 6);
         const CalibrationGroup* memory = c.groupFor("elementwise", Bound::Memory);
         QVERIFY(memory && memory->opClass == "all" && memory->bound == Bound::Memory);
         QCOMPARE(memory->samples, 0); // borrowed from the compute side

@@ -7,6 +7,7 @@
 // Forward cost at 224 x 224: the same table's "GFLOPS" column, which counts multiply-accumulates of
 // the convolutions and linear layers (fvcore): AlexNet 0.71, VGG-16 15.47, ResNet-18 1.81,
 // ResNet-34 3.66, ResNet-50 4.09, ResNet-101 7.80, ResNet-152 11.51.
+#include "calibration.h"
 #include "cost.h"
 #include "networks.h"
 #include "options.h"
@@ -56,6 +57,36 @@ class TestNetworks : public QObject {
     }
 
 private slots:
+    // The calibration probes (README "Calibration"), counted by hand. A level of C channels: 1x1 expand
+    // 4C^2, depthwise 3x3 9 x 4C, 1x1 project 4C^2, strided 1x1 down 2C^2 (not at the last level),
+    // batch norm 2 per channel after each (8C + 8C + 2C + 4C): 10C^2 + 58C, the last 8C^2 + 54C.
+    // C = 64, 128, 256, 512: 44,672 + 171,264 + 670,208 + 2,124,800 = 3,010,944.
+    void calibrationClassesNetwork()
+    {
+        Config c;
+        c.model = "calibration-classes";
+        const ModelInfo* m = findModel(c.model);
+        QVERIFY(m);
+        c.unet.height = m->height;
+        c.unet.width = m->width;
+        c.unet.inChannels = m->channels;
+        const BuildResult b = buildNetwork(c);
+        QVERIFY2(b.network, b.error.c_str());
+        std::int64_t params = 0;
+        int pointwise = 0, depthwise = 0, norms = 0;
+        for (const Layer& l : b.network->layers) {
+            params += layerParams(l);
+            pointwise += calibrationClass(l) == "conv1x1";
+            depthwise += calibrationClass(l) == "depthwise";
+            norms += calibrationClass(l) == "batch_norm";
+        }
+        QCOMPARE(params, std::int64_t(3'010'944));
+        QCOMPARE(pointwise, 11);
+        QCOMPARE(depthwise, 4);
+        QCOMPARE(norms, 15);
+        QCOMPARE(b.network->output(), (Shape { 1, 512, 7, 7 }));
+    }
+
     void publishedCounts_data()
     {
         QTest::addColumn<QString>("model");
