@@ -112,6 +112,8 @@ def torchvision_models():
     import torchvision
     export(torchvision.models.alexnet(), torch.randn(1, 3, 224, 224), "alexnet", dynamic_size=False)
     export(torchvision.models.resnet50(), torch.randn(1, 3, 224, 224), "resnet50")
+    # Depthwise and pointwise convolutions with batch norm: the classes ResNet and U-Net lack.
+    export(torchvision.models.mobilenet_v2(), torch.randn(1, 3, 224, 224), "mobilenetv2")
 
 
 # --- one small graph per operator -----------------------------------------------------------------
