@@ -72,6 +72,7 @@ void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std
         if (!isMarker(e.swatch)) {
             const Qt::PenStyle style = e.swatch == S::Dashed ? Qt::DashLine
                 : e.swatch == S::DashDot                     ? Qt::DashDotLine
+                : e.swatch == S::DashDotDot                  ? Qt::DashDotDotLine
                 : e.swatch == S::Dotted                      ? Qt::DotLine
                                                              : Qt::SolidLine;
             p.setPen(QPen(e.color, std::max(1.5, unit * 0.2), style, Qt::FlatCap));

@@ -16,7 +16,7 @@ class QPainter;
 
 namespace rfx {
 
-enum class LegendSwatch { Line, Dashed, DashDot, Dotted, Circle, Square, Triangle, Star, Diamond };
+enum class LegendSwatch { Line, Dashed, DashDot, DashDotDot, Dotted, Circle, Square, Triangle, Star, Diamond };
 
 struct LegendEntry {
     QColor color;

@@ -202,7 +202,7 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
-        for (int v = 0; v < kLevels; ++v) {
+        for (const int v : { 1, 0, 2 }) { // the legend reads L1, L2, L3 (kLevelOf keeps the tiled model's slots)
             s->levelRoofs[size_t(v)] = new QLineSeries;
             auto* p = new QScatterSeries;
             p->setMarkerShape(v == 0 ? QScatterSeries::MarkerShapeTriangle : QScatterSeries::MarkerShapeStar);

@@ -105,10 +105,11 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
             overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
     if (!overlay && !m_series.empty() && !m_devices.empty()) {
         const DeviceSeries* s = m_series.front();
-        for (size_t v = 0; v < size_t(kLevels); ++v) {
+        for (const size_t v : { size_t(1), size_t(0), size_t(2) }) { // L1, L2, L3, as on screen
             if (!s->levelRoofs[v]->isVisible())
                 continue;
-            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), v == 1 ? Swatch::Dotted : Swatch::DashDot });
+            const Swatch swatch = v == 1 ? Swatch::Dotted : v == 0 ? Swatch::DashDot : Swatch::DashDotDot; // kLevelPen
+            items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), swatch });
             if (s->levelPoints[v]->count() > 0)
                 items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(), v == 0 ? Swatch::Triangle : Swatch::Star });
         }

@@ -88,7 +88,13 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
         }
         const QString level = levelName(v);
         QLineSeries* roof = s->levelRoofs[v];
-        roof->replace({ QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(d.ceiling.flops / bw, P) });
+        // Up its slope to the peak, then along the peak to the DRAM ridge, where the roof's own flat part
+        // starts: each level's roofline is min(peak, I x its bandwidth), a roof too.
+        const double levelRidge = d.ceiling.flops / bw;
+        QList<QPointF> line { QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(levelRidge, P) };
+        if (d.ridge > levelRidge)
+            line.append(QPointF(d.ridge, P));
+        roof->replace(line);
         const QPen pen(color, 1.4, kLevelPen[v]);
         if (roof->pen() != pen)
             roof->setPen(pen);
