@@ -248,20 +248,33 @@ private slots:
                     return a.rows[i].layer + ": " + std::to_string(a.rows[i].median) + " s and " + std::to_string(b.rows[i].median) + " s";
             return {};
         };
-        NetworkMeasurement first = measureNetwork(*b.network, c, LayerBenchOptions::quickMode());
-        NetworkMeasurement second = measureNetwork(*b.network, c, LayerBenchOptions::quickMode());
-        QCOMPARE(first.measuredCount(), int(b.network->layers.size()));
-        QCOMPARE(second.measuredCount(), int(b.network->layers.size()));
-        std::string apart = disagreement(first, second);
-        if (!apart.empty()) {
-            qInfo("first and second apart (%s): a third", apart.c_str());
-            first = std::move(second);
-            second = measureNetwork(*b.network, c, LayerBenchOptions::quickMode());
-            apart = disagreement(first, second);
+        std::vector<NetworkMeasurement> runs { measureNetwork(*b.network, c, LayerBenchOptions::quickMode()) };
+        QCOMPARE(runs.front().measuredCount(), int(b.network->layers.size()));
+        std::string apart;
+        for (int k = 1; k < 4; ++k) { // two in a row must agree; a machine that settles gets two more chances
+            runs.push_back(measureNetwork(*b.network, c, LayerBenchOptions::quickMode()));
+            QCOMPARE(runs.back().measuredCount(), int(b.network->layers.size()));
+            apart = disagreement(runs[size_t(k) - 1], runs[size_t(k)]);
+            if (apart.empty())
+                break;
+            qInfo("measurements %d and %d apart (%s)", k, k + 1, apart.c_str());
         }
-        for (const NetworkMeasurement* m : { &first, &second })
-            if (!m->noise.empty())
-                QSKIP(("the machine was too noisy to measure: " + m->noise).c_str());
+        if (!apart.empty()) { // a machine that changed under the test is said, not failed
+            double low = 1e300, high = 0;
+            for (const NetworkMeasurement& m : runs) {
+                if (!m.noise.empty())
+                    QSKIP(("the machine was too noisy to measure: " + m.noise).c_str());
+                for (double clock : { m.clockBefore, m.clockAfter })
+                    if (clock > 0) {
+                        low = std::min(low, clock);
+                        high = std::max(high, clock);
+                    }
+            }
+            if (high > 1.03 * low)
+                QSKIP(("the clock under load moved between the measurements, " + std::to_string(low / 1e9) + " to "
+                          + std::to_string(high / 1e9) + " GHz: the machine changed under the test")
+                          .c_str());
+        }
         QVERIFY2(apart.empty(), apart.c_str());
     }
 
