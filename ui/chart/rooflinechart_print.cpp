@@ -103,6 +103,19 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
     if (!vector.isEmpty())
         items.push_back({ overlay ? QColor(0x44, 0x44, 0x44) : vectorColor,
             overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
+    if (overlay) { // one entry for every device's cache slopes, as for the vector roofs above
+        QStringList levels;
+        for (const size_t v : { size_t(1), size_t(0), size_t(2) })
+            for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot)
+                if (m_series[slot]->levelRoofs[v]->isVisible()) {
+                    levels << levelName(v);
+                    break;
+                }
+        if (!levels.isEmpty())
+            items.push_back({ QColor(0x44, 0x44, 0x44),
+                tr("dotted and dash-dotted: %1 ceilings, in each device's colour").arg(levels.join(QStringLiteral(", "))),
+                Swatch::DashDot });
+    }
     if (!overlay && !m_series.empty() && !m_devices.empty()) {
         const DeviceSeries* s = m_series.front();
         for (const size_t v : { size_t(1), size_t(0), size_t(2) }) { // L1, L2, L3, as on screen
