@@ -500,7 +500,8 @@ std::string trafficDescription(const Config& c)
 
 namespace {
 constexpr const char* kCacheAwareRule = "cache-aware: a row whose working set (inputs, weights, outputs) fits a cache "
-                                        "level, all cores together, runs against that level's bandwidth";
+                                        "level, all cores together, runs against that level's bandwidth, the share the next "
+                                        "smaller level holds against its own";
 }
 
 bool anyCacheAware(const Report& report)
