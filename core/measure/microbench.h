@@ -37,7 +37,7 @@ struct MicrobenchOptions {
 
 struct BenchFigure {
     double best = 0; ///< per second (FLOP/s or byte/s)
-    double spread = 0; ///< (best - worst) / best over the repeats
+    double spread = 0; ///< (best - median) / best over the repeats: the median repeat's shortfall
 };
 
 struct MicrobenchResult {
