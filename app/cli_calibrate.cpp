@@ -134,8 +134,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
             MeasuredRun other;
             if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
                 return *code;
-            const std::vector<CalibrationSample> its_samples = calibrationSamples(other.comparison, other.report.results.front());
-            samples.insert(samples.end(), its_samples.begin(), its_samples.end());
+            const std::vector<CalibrationSample> itsSamples = calibrationSamples(other.comparison, other.report.results.front());
+            samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
             cal.measurements += " + " + more;
         }
         cal.groups = fitCalibration(samples).groups;
