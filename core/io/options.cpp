@@ -306,7 +306,8 @@ std::optional<Config> configFromArgList(const std::vector<std::string>& args, st
 std::string configOptionsHelp()
 {
     return "  --model NAME|FILE          network: unet (default, the classic 2015 U-Net), alexnet, vgg16,\n"
-           "                             resnet18, resnet34, resnet50, resnet101, resnet152, a custom\n"
+           "                             resnet18, resnet34, resnet50, resnet101, resnet152,\n"
+           "                             calibration-classes (rows for a calibration), a custom\n"
            "                             network file FILE.json (roofline-cli networks --format-help) or an\n"
            "                             ONNX model FILE.onnx; a built-in network brings its published\n"
            "                             input unless --image etc. are given; an ONNX model's symbolic\n"

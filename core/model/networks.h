@@ -17,7 +17,8 @@ struct ModelInfo {
     int height, width, channels, classes; ///< default input and classes
 };
 
-/// The built-in networks: unet, alexnet, vgg16, resnet18, resnet34, resnet50, resnet101, resnet152.
+/// The built-in networks: unet, alexnet, vgg16, resnet18, resnet34, resnet50, resnet101, resnet152,
+/// calibration-classes.
 const std::vector<ModelInfo>& builtinModels();
 const ModelInfo* findModel(std::string_view id);
 
