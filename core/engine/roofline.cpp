@@ -180,27 +180,37 @@ struct RowBound {
 // bandwidth the row's bytes come at. The next smaller level holds its capacity C of W at best: the
 // share C / W comes at its speed, the rest at the level's, so a bound stays a bound where W just
 // misses a cache (U-Net's 33.6 MB rows ran at L3 speed beside a 32 MiB L3, 2.5x "above" DRAM's roof).
-std::pair<MemoryLevel, double> cacheLevelFor(double workingSet, const Ceilings& c)
+CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2, double l2Capacity, double l3, double l3Capacity,
+    double dram)
 {
     struct Level {
         MemoryLevel level;
         double capacity, bandwidth;
     };
-    const Level levels[] = { { MemoryLevel::L1, c.l1Capacity, c.l1 }, { MemoryLevel::L2, c.l2Capacity, c.l2 },
-        { MemoryLevel::L3, c.l3Capacity, c.l3 }, { MemoryLevel::Dram, INFINITY, c.dram } };
+    const Level levels[] = { { MemoryLevel::L1, l1Capacity, l1 }, { MemoryLevel::L2, l2Capacity, l2 },
+        { MemoryLevel::L3, l3Capacity, l3 }, { MemoryLevel::Dram, INFINITY, dram } };
     const Level* inner = nullptr;
     for (const Level& l : levels) {
         if (!(l.bandwidth > 0) || !(l.capacity > 0))
             continue;
         if (workingSet <= l.capacity || l.level == MemoryLevel::Dram) {
-            if (!inner || inner->bandwidth <= l.bandwidth || !(workingSet > 0))
-                return { l.level, l.bandwidth };
-            const double share = std::min(1.0, inner->capacity / workingSet);
-            return { l.level, 1 / (share / inner->bandwidth + (1 - share) / l.bandwidth) };
+            CacheSupply s { l.level, l.bandwidth };
+            if (inner && inner->bandwidth > l.bandwidth && workingSet > 0) {
+                s.inner = inner->level;
+                s.innerShare = std::min(1.0, inner->capacity / workingSet);
+                s.bandwidth = 1 / (s.innerShare / inner->bandwidth + (1 - s.innerShare) / l.bandwidth);
+            }
+            return s;
         }
         inner = &l;
     }
-    return { MemoryLevel::Dram, c.dram };
+    return { MemoryLevel::Dram, dram };
+}
+
+std::pair<MemoryLevel, double> cacheLevelFor(double workingSet, const Ceilings& c)
+{
+    const CacheSupply s = supplyOf(workingSet, c.l1, c.l1Capacity, c.l2, c.l2Capacity, c.l3, c.l3Capacity, c.dram);
+    return { s.level, s.bandwidth };
 }
 
 RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak,
@@ -287,6 +297,11 @@ Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings&
 }
 
 } // namespace
+
+CacheSupply cacheSupply(const DeviceResult& d, double workingSet)
+{
+    return supplyOf(workingSet, d.l1Bandwidth, d.l1Capacity, d.l2Bandwidth, d.l2Capacity, d.l3Bandwidth, d.l3Capacity, d.bandwidth);
+}
 
 Report analyze(const Network& net, const Config& config, const std::vector<Device>& devices)
 {

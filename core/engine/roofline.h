@@ -117,6 +117,17 @@ std::string boundLabel(const LayerResult& row);
 double levelBandwidth(const DeviceResult& d, MemoryLevel level);
 /// The bytes a row moves at the level that bounds it: its tiled traffic there, else its own bytes.
 double levelTraffic(const LayerResult& row);
+/// Where a cache-aware row's bytes come from: the smallest level holding its working set W, the
+/// next smaller one holding `innerShare` = C / W of it at best (none: share 0), and the bandwidth the
+/// bytes come at, 1 / (s / B_inner + (1 - s) / B_level) (README "Cache-aware ceilings").
+struct CacheSupply {
+    MemoryLevel level = MemoryLevel::Dram;
+    double bandwidth = 0;
+    MemoryLevel inner = MemoryLevel::Dram;
+    double innerShare = 0;
+};
+/// The supply of a working set on a device whose analysis is cache-aware (DeviceResult::cacheAware).
+CacheSupply cacheSupply(const DeviceResult& d, double workingSet);
 /// Whether the configuration's cache-aware choice applies to a device: "auto" for CPUs with cache
 /// bandwidths, "on" for every device with them, never under the tiled model (its own hierarchy).
 bool cacheAwareFor(const Config& config, const Device& device);

@@ -169,8 +169,10 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const Config& c = report.config;
     const bool training = c.mode == Mode::Training;
     const double e = elementBytes(c.bits);
-    // Cache-aware: the row's ridge is against the level its working set fits (DRAM when none).
-    const double rowBandwidth = d.cacheAware ? levelBandwidth(d, r.level) : d.bandwidth;
+    // Cache-aware: the row's ridge is against the bandwidth its bytes come at (the level its working
+    // set fits, with the share the next smaller level holds; DRAM when none).
+    const CacheSupply supply = d.cacheAware ? cacheSupply(d, r.workingSet) : CacheSupply {};
+    const double rowBandwidth = d.cacheAware ? supply.bandwidth : d.bandwidth;
     const double ridge = r.peak / rowBandwidth;
     QString html = QStringLiteral("<h3>%1 <small>(%2) on %3</small></h3>")
                        .arg(qs(r.name), qs(std::string(opName(r.op))), qs(d.device.name));
@@ -244,8 +246,9 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                                : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
                     roofName);
     if (d.cacheAware) {
-        // Cache-aware roofline: the level whose capacity holds the working set supplies the bandwidth.
-        const double bw = levelBandwidth(d, r.level);
+        // Cache-aware roofline: the level whose capacity holds the working set supplies the bandwidth,
+        // the next smaller one its capacity's share of the bytes.
+        const double bw = supply.bandwidth;
         const double capacity = r.level == MemoryLevel::L1 ? d.l1Capacity
             : r.level == MemoryLevel::L2                   ? d.l2Capacity
             : r.level == MemoryLevel::L3                   ? d.l3Capacity
@@ -256,15 +259,24 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                   .arg(qs(formatBytes(r.workingSet)),
                       r.level == MemoryLevel::Dram ? QStringLiteral(", more than any cache holds") : QStringLiteral(""),
                       r.level == MemoryLevel::Dram ? QStringLiteral("DRAM's %1").arg(qs(formatSI(d.bandwidth, "B/s")))
-                                                   : QStringLiteral("the %1's %2").arg(qs(std::string(memoryLevelName(r.level))), qs(formatSI(bw, "B/s"))))
+                                                   : QStringLiteral("the %1's %2").arg(qs(std::string(memoryLevelName(r.level))),
+                                                       qs(formatSI(levelBandwidth(d, r.level), "B/s"))))
             : QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1, which the %2 "
                              "holds (%3, all cores together): its bytes come at the %2's %4, not DRAM's %5.</p>")
                   .arg(qs(formatBytes(r.workingSet)), qs(std::string(memoryLevelName(r.level))), qs(formatBytes(capacity)),
-                      qs(formatSI(bw, "B/s")), qs(formatSI(d.bandwidth, "B/s")));
-        html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B<sub>%6</sub>) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
+                      qs(formatSI(levelBandwidth(d, r.level), "B/s")), qs(formatSI(d.bandwidth, "B/s")));
+        if (supply.innerShare > 0)
+            html += QStringLiteral("<p>The %1 holds %2 of it at best, so that share comes at the %1's %3: "
+                                   "B = 1 / (%2 / %3 + %4 / %5) = %6.</p>")
+                        .arg(qs(std::string(memoryLevelName(supply.inner))), qs(formatPercent(supply.innerShare)),
+                            qs(formatSI(levelBandwidth(d, supply.inner), "B/s")), qs(formatPercent(1 - supply.innerShare)),
+                            qs(formatSI(r.level == MemoryLevel::Dram ? d.bandwidth : levelBandwidth(d, r.level), "B/s")),
+                            qs(formatSI(bw, "B/s")));
+        html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B%6) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
                     .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
                         qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)),
-                        qs(std::string(memoryLevelName(r.level))));
+                        supply.innerShare > 0 ? QString() // the B just worked out
+                                              : QStringLiteral("<sub>%1</sub>").arg(qs(std::string(memoryLevelName(r.level)))));
     } else if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
         // Hierarchical roofline: one traffic, one intensity and one time term per modelled level.
         QStringList terms { qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)) };

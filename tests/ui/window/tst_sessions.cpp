@@ -1,4 +1,5 @@
 // Sessions, undo and redo, table export, the Explain panel and the tour, in the live window.
+#include "device_loader.h"
 #include "format.h"
 #include "networks.h"
 #include "chartarea.h"
@@ -9,6 +10,7 @@
 #include "layertablemodel.h"
 #include "mainwindow.h"
 #include "teaching.h"
+#include "testpaths.h"
 #include "sessioncontroller.h"
 #include "exportcontroller.h"
 
@@ -226,6 +228,22 @@ private slots:
         QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB of shared memory")));
         const QString head = explainLayer(w, 0, int(w.results[0].layers.size()) - 2, net); // head.conv, 1x1
         QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")), qPrintable(head));
+
+        // Cache-aware, on the shipped EPYC: U-Net 128's enc1.conv1.relu, W = 8,388,608 B, an L3 row whose
+        // first 2 MiB the L2 holds: 25 % at 368 GB/s, 75 % at 219 GB/s, B = 1 / (0.25 / 368e9 + 0.75 /
+        // 219e9) = 244 GB/s, t = 8,388,608 / 244e9 = 34.4 us (README "Cache-aware ceilings").
+        const DeviceLoad epyc = loadDeviceFile(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/device/epyc-2vcpu-vm.json");
+        QVERIFY(epyc.device);
+        Config small;
+        small.unet.height = small.unet.width = 128;
+        small.unet.padding = Padding::Same;
+        const Report ca = *analyzeConfig(small, { *epyc.device }).report;
+        QVERIFY(ca.results[0].cacheAware);
+        const QString cached = explainLayer(ca, 0, 2, *buildNetwork(small).network);
+        QVERIFY2(cached.contains(QStringLiteral("which the L3 holds")), qPrintable(cached));
+        QVERIFY2(cached.contains(QStringLiteral("The L2 holds 25 % of it at best")), qPrintable(cached));
+        QVERIFY2(cached.contains(QStringLiteral("= 244 GB/s")), qPrintable(cached));
+        QVERIFY2(cached.contains(QStringLiteral("34.4")), qPrintable(cached));
     }
 
     // Explain suggests only what this network and device can change, and names the roof it uses.
