@@ -94,6 +94,9 @@ struct RowCost {
     double bytes;
     int kernels;
     double workingSet = 0; // forward inputs + weights + outputs, byte
+    // Of the row, not of a device: found once here, not once per device in analyze().
+    std::string_view opClass = "elementwise"; // calibrationClass
+    double usefulShare = 1; // usefulTapShare
     // Matrix-product rows under a convolution algorithm or a non-compulsory traffic model: index into
     // the side table of per-algorithm costs (kept apart: most rows never need them, and a row that
     // carried them was five strings heavier, which doubled the time of a plain analysis).
@@ -125,7 +128,8 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
     for (const Layer& l : net.layers) {
         const LayerCost c = layerCost(l, e, config.bitsAsInFile);
         totalParams += c.params;
-        RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward, c.bytesForward };
+        RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward, c.bytesForward,
+            calibrationClass(l), usefulTapShare(l) };
         if (training) {
             r.flops += c.flopsBackward;
             r.bytes += c.bytesBackward;
@@ -149,7 +153,7 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
         const OptimizerCostPerParam o = optimizerCostPerParam(config.optimizer);
         const double p = double(totalParams);
         rows.push_back(RowCost { nullptr, "optimizer (" + std::string(optimizerName(config.optimizer)) + ")",
-            Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1, o.elements * p * e });
+            Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1, o.elements * p * e, calibrationClass(Op::Optimizer) });
     }
     return rows;
 }
@@ -207,12 +211,6 @@ CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2,
     return { MemoryLevel::Dram, dram };
 }
 
-std::pair<MemoryLevel, double> cacheLevelFor(double workingSet, const Ceilings& c)
-{
-    const CacheSupply s = supplyOf(workingSet, c.l1, c.l1Capacity, c.l2, c.l2Capacity, c.l3, c.l3Capacity, c.dram);
-    return { s.level, s.bandwidth };
-}
-
 RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak,
     double workingSet = -1)
 {
@@ -220,9 +218,9 @@ RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, co
     const double compute = peak > 0 ? flops / peak : 0;
     double memory = c.dram > 0 ? bytes / c.dram : 0;
     if (workingSet >= 0) {
-        const auto [level, bandwidth] = cacheLevelFor(workingSet, c);
-        b.level = level;
-        memory = bandwidth > 0 ? bytes / bandwidth : 0;
+        const CacheSupply supply = supplyOf(workingSet, c.l1, c.l1Capacity, c.l2, c.l2Capacity, c.l3, c.l3Capacity, c.dram);
+        b.level = supply.level;
+        memory = supply.bandwidth > 0 ? bytes / supply.bandwidth : 0;
     }
     if (c.l2 > 0 && l2Bytes / c.l2 > memory) {
         memory = l2Bytes / c.l2;
@@ -414,8 +412,8 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
             lr.origin = row.layer ? row.layer->origin : -1;
-            lr.opClass = row.layer ? calibrationClass(*row.layer) : calibrationClass(row.op);
-            lr.usefulShare = row.layer ? usefulTapShare(*row.layer) : 1;
+            lr.opClass = row.opClass;
+            lr.usefulShare = row.usefulShare;
             lr.workingSet = row.workingSet;
             // Streaming rows move the same bytes through every level (tiled model).
             lr.l2Bytes = tiled && r.l2Bandwidth > 0 ? row.bytes : 0;
