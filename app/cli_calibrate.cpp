@@ -48,8 +48,10 @@ std::optional<int> applyCalibrationFile(const std::string& file, Report& report,
 std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
 {
     std::ifstream in(file);
-    if (!in)
-        return usageError(err, "calibrate: " + file + ": cannot be read (" + std::strerror(errno) + ")");
+    if (!in) { // a file's problem, not the command line's: one line, no usage
+        err << "roofline-cli: calibrate: " << file << ": cannot be read (" << std::strerror(errno) << ")\n";
+        return ExitUsage;
+    }
     std::string line;
     for (int n = 0; n < 20 && std::getline(in, line) && line.starts_with("#"); ++n) {
         static const std::string key = "# configuration:";
@@ -66,8 +68,9 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
             }
         return std::nullopt;
     }
-    return usageError(err, "calibrate: " + file + ": no '# configuration:' line in its header, so its network is not known: "
-                           "give it first, with its configuration options, or measure it with roofline-cli measure --network");
+    err << "roofline-cli: calibrate: " << file << ": no '# configuration:' line in its header, so its network is not known: "
+           "give it first, with its configuration options, or measure it with roofline-cli measure --network\n";
+    return ExitUsage;
 }
 
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
