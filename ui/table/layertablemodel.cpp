@@ -241,7 +241,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             ? QStringLiteral("limited by %1 bandwidth: its working set (%2) fits the %1 (%3), read at %4")
                   .arg(qs(std::string(memoryLevelName(l.level))), qs(formatBytes(l.workingSet)),
                       qs(formatBytes(l.level == MemoryLevel::L1 ? d->l1Capacity : l.level == MemoryLevel::L2 ? d->l2Capacity : d->l3Capacity)),
-                      qs(formatSI(levelBandwidth(*d, l.level), "B/s")))
+                      qs(formatSI(cacheSupply(*d, l.workingSet).bandwidth, "B/s"))) // with the smaller level's share
             : l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram
             ? QStringLiteral("limited by %1 bandwidth: %2 at %1, intensity %3 FLOP/B there")
                   .arg(qs(std::string(memoryLevelName(l.level))), qs(formatBytes(levelTraffic(l))),
