@@ -381,12 +381,21 @@ QStringList tourPages(const Report& report, int device)
         return {};
     const DeviceResult& d = report.results[size_t(device)];
     const QString B = qs(formatSI(d.bandwidth, "B/s")), P = qs(formatSI(d.ceiling.flops, "FLOP/s"));
+    // Cache-aware: the thin slopes above the DRAM one are the caches', and the teacher is asked about them first.
+    QStringList caches;
+    for (const MemoryLevel level : { MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::L3 })
+        if (d.cacheAware && levelBandwidth(d, level) > 0)
+            caches << QStringLiteral("%1 %2").arg(qs(std::string(memoryLevelName(level))), qs(formatSI(levelBandwidth(d, level), "B/s")));
+    const QString cacheSlopes = caches.isEmpty() ? QString()
+        : QStringLiteral("<p>The thinner slopes above it are the caches' (%1): a layer whose inputs, weights and outputs "
+                         "fit a cache moves its bytes at that cache's speed, so it is held to that slope instead.</p>")
+              .arg(caches.join(QStringLiteral(", ")));
     return {
         QStringLiteral("<h2>1. The memory slope</h2><p>A layer that does I floating-point operations per byte it moves "
                        "can compute at most I \u00d7 B, where B is the memory bandwidth: %1 on the %2.</p><p>On log-log "
                        "axes that limit is the rising line on the left: double the intensity, double the attainable "
-                       "performance.</p>")
-            .arg(B, qs(d.device.name)),
+                       "performance.</p>%3")
+            .arg(B, qs(d.device.name), cacheSlopes),
         QStringLiteral("<h2>2. The compute roof</h2><p>No layer computes faster than the device's peak, P = %1 at %2 "
                        "bits. That is the flat line at the top.</p><p>%3</p>")
             .arg(P)

@@ -244,6 +244,10 @@ private slots:
         QVERIFY2(cached.contains(QStringLiteral("The L2 holds 25 % of it at best")), qPrintable(cached));
         QVERIFY2(cached.contains(QStringLiteral("= 244 GB/s")), qPrintable(cached));
         QVERIFY2(cached.contains(QStringLiteral("34.4")), qPrintable(cached));
+        // The tour's first page names the cache slopes where the chart draws them, and only there.
+        QVERIFY2(tourPages(ca, 0)[0].contains(QStringLiteral("caches' (L1 1.01 TB/s, L2 368 GB/s, L3 219 GB/s)")),
+            qPrintable(tourPages(ca, 0)[0]));
+        QVERIFY(!tourPages(r, 0)[0].contains(QStringLiteral("caches'")));
     }
 
     // Explain suggests only what this network and device can change, and names the roof it uses.
