@@ -16,7 +16,12 @@ bool isMarker(LegendSwatch s)
         || s == LegendSwatch::Diamond;
 }
 
-double swatchWidth(LegendSwatch s, double unit) { return isMarker(s) ? unit : 2 * unit; }
+// A dash-dot-dot period is 12 pen widths (2.4 units here): a 2-unit swatch showed it as dash-dot, the
+// L3 like the L2. The dash-dotted swatches get 3 units.
+double swatchWidth(LegendSwatch s, double unit)
+{
+    return isMarker(s) ? unit : s == LegendSwatch::DashDot || s == LegendSwatch::DashDotDot ? 3 * unit : 2 * unit;
+}
 
 constexpr int kTextFlags = Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap;
 
@@ -76,7 +81,7 @@ void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std
                 : e.swatch == S::Dotted                      ? Qt::DotLine
                                                              : Qt::SolidLine;
             p.setPen(QPen(e.color, std::max(1.5, unit * 0.2), style, Qt::FlatCap));
-            p.drawLine(QPointF(b.left(), y), QPointF(b.left() + 2 * unit, y));
+            p.drawLine(QPointF(b.left(), y), QPointF(b.left() + swatchWidth(e.swatch, unit), y));
         } else {
             const QRectF m(b.left(), y - unit / 2, unit, unit);
             p.setPen(QPen(e.color.darker(130), 1));
