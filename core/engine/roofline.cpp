@@ -310,6 +310,7 @@ Report analyze(const Network& net, const Config& config, const std::vector<Devic
     report.output = net.output();
     report.origins = net.origins;
     report.diagnostics = net.diagnostics;
+    report.storedParameters = net.storedParameters;
     for (const Layer& l : net.layers)
         report.uncountedRows += l.op == Op::Uncounted ? 1 : 0;
     for (const Layer& l : net.layers)

@@ -149,6 +149,7 @@ struct Report {
     std::vector<Diagnostic> diagnostics;
     std::vector<RowOrigin> origins; ///< imported networks: the ONNX node of each row (LayerResult::origin)
     int uncountedRows = 0; ///< rows of operators the tool does not count (imported networks)
+    std::int64_t storedParameters = -1; ///< Network::storedParameters
 };
 
 /// Holds the network's per-layer cost against each device's roofline:

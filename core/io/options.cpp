@@ -83,7 +83,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
         "--optimizer", "--device", "--algorithm", "--traffic", "--cache-aware", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
-        "--interconnect", "--input-value" };
+        "--interconnect", "--input-value", "--branch" };
     bool known = false;
     for (const char* name : valued)
         known = known || arg == name;
@@ -180,6 +180,17 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         c.inputValues[value.substr(0, eq)] = v;
         return OptionStatus::Consumed;
     }
+    if (arg == "--branch") { // NODE=then|else: the branch an If on the data takes
+        const size_t eq = value.rfind('=');
+        const std::string side = eq == std::string::npos ? std::string() : value.substr(eq + 1);
+        if (eq == std::string::npos || eq == 0 || (side != "then" && side != "else")) {
+            error = "--branch: expected NODE=then or NODE=else (an If node of the model, as the note about it names it), got '"
+                + value + "'";
+            return OptionStatus::Error;
+        }
+        c.branches[value.substr(0, eq)] = side == "then";
+        return OptionStatus::Consumed;
+    }
     if (arg == "--model") {
         c.model = value;
         if (!o.bitsGiven) // an imported model runs as its file stores it unless --bits says otherwise
@@ -271,6 +282,8 @@ std::vector<std::string> configToArgs(const Config& c)
         std::snprintf(number, sizeof number, "%.17g", value);
         a.insert(a.end(), { "--input-value", input + "=" + number });
     }
+    for (const auto& [node, then] : c.branches)
+        a.insert(a.end(), { "--branch", node + (then ? "=then" : "=else") });
     return a;
 }
 
@@ -314,6 +327,8 @@ std::string configOptionsHelp()
            "                             batch and image extents take --batch and --image (default 224)\n"
            "  --input-value NAME=V       an ONNX model's one-element input (a flag an If tests, a Loop's trip\n"
            "                             count) bound to V; unbound, the heavier branch is counted, with a note\n"
+           "  --branch NODE=then|else    the branch an ONNX model's If takes where its condition depends on\n"
+           "                             the data (the note about the If names NODE)\n"
            "  --image N                  square input image, N x N pixels (default 572)\n"
            "  --height H, --width W      input image height and width\n"
            "  --in-channels C            input channels (default 1)\n"

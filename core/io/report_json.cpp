@@ -200,6 +200,10 @@ std::string reportToJson(const Report& r, int indent)
         { "convolutions", r.convolutions } };
     if (!r.origins.empty())
         network["uncounted_rows"] = r.uncountedRows;
+    if (r.storedParameters >= 0) { // an imported model: what the rows count and what the file stores
+        network["counted_params"] = r.results.empty() ? 0 : r.results.front().totals.params;
+        network["stored_params"] = r.storedParameters;
+    }
     json doc {
         { "config", configJson(r.config) },
         { "network", network },

@@ -124,6 +124,14 @@ std::string tableFormatNames()
     return out;
 }
 
+std::string parametersPhrase(const Report& r)
+{
+    const std::int64_t counted = r.results.empty() ? 0 : r.results.front().totals.params;
+    if (r.storedParameters < 0 || r.storedParameters == counted)
+        return formatCount(counted) + " parameters";
+    return formatCount(counted) + " parameters counted of " + formatCount(r.storedParameters) + " stored";
+}
+
 std::string networkTotalsLine(const Report& r)
 {
     if (r.results.empty())
@@ -135,7 +143,7 @@ std::string networkTotalsLine(const Report& r)
             macs += l.flops / 2;
     const bool ops = r.config.bits == 8 && !r.config.bitsAsInFile;
     const char* unit = ops ? "OP" : "FLOP";
-    std::string line = formatCount(d.totals.params) + " parameters \u00b7 " + formatSI(d.totals.flops, unit);
+    std::string line = parametersPhrase(r) + " \u00b7 " + formatSI(d.totals.flops, unit);
     if (macs > 0) {
         const double other = d.totals.flops - 2 * macs;
         line += " = " + formatSI(macs, "MAC") + " in products";
@@ -180,8 +188,7 @@ std::string reportToTable(const Report& r)
 {
     std::ostringstream o;
     o << reportTitle(r) << "\n"
-      << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
-      << " parameters" << uncountedNote(r) << "\n"
+      << r.convolutions << " convolutions, " << parametersPhrase(r) << uncountedNote(r) << "\n"
       << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << "."
       << (anyCacheAware(r) ? "\nTime: roofline bound, cache-aware: a row whose inputs, weights and outputs fit a cache level (all\n"
                              "cores together) runs at that level's bandwidth, named in the bound column (--cache-aware off: DRAM's).\n"
@@ -316,8 +323,7 @@ std::string reportToMarkdown(const Report& r)
 {
     std::ostringstream o;
     o << "# " << reportTitle(r) << "\n\n"
-      << r.convolutions << " convolutions, " << formatCount(r.results.empty() ? 0 : r.results.front().totals.params)
-      << " parameters. " << conventionsText(r.config, anyCacheAware(r)) << ".\n";
+      << r.convolutions << " convolutions, " << parametersPhrase(r) << ". " << conventionsText(r.config, anyCacheAware(r)) << ".\n";
     for (const DeviceResult& d : r.results) {
         o << "\n## " << d.device.name << " (" << d.device.id << ")\n\n" << deviceLine(d) << "\n\n"
           << "| Layer | Op | Output | Params | FLOPs | Bytes | FLOP/B | Bound | Time | Share |\n"

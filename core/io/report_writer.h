@@ -60,5 +60,8 @@ std::string reportTitle(const Report& report);
 /// other · 2.56 GB moved · peak memory 310 MiB". A MAC is a multiply-add of a convolution or matrix
 /// product (2 FLOP); 8-bit analyses count OP. Empty without a result.
 std::string networkTotalsLine(const Report& report);
+/// "23,467 parameters", or, where the rows count fewer than the file stores (an If's other branch),
+/// "155,908 parameters counted of 444,936 stored".
+std::string parametersPhrase(const Report& report);
 
 } // namespace rfx

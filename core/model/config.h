@@ -74,6 +74,9 @@ struct Config {
     /// Values bound to an imported model's one-element inputs (--input-value NAME=V): the flag an If
     /// tests, a count a Loop runs. Unbound, such an input is unknown and the heavier branch is counted.
     std::map<std::string, double> inputValues;
+    /// The branch an imported model's If takes where its condition depends on the data (--branch NODE=then|else):
+    /// true for then, by the If node's name (its first output's when it has none).
+    std::map<std::string, bool> branches;
 
     friend bool operator==(const Config&, const Config&) = default;
 };

@@ -91,6 +91,9 @@ struct Network {
     std::vector<Layer> layers;
     std::vector<RowOrigin> origins; ///< imported networks: one per ONNX node that became rows
     std::vector<Diagnostic> diagnostics; ///< warnings from the import (missing weights, uncounted operators)
+    /// Imported models: the parameters the file stores, each initializer once, whether or not its rows are
+    /// counted (an If's other branch); -1 for the built-in networks, whose rows are the whole network.
+    std::int64_t storedParameters = -1;
     Shape output() const { return layers.empty() ? input : layers.back().out; }
 };
 

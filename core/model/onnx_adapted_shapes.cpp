@@ -488,6 +488,33 @@ Dims einsumOutput(const Einsum& e)
     return out;
 }
 
+Outputs recurrentShapes(const onnx::NodeProto& n, const TypeMap& types, const DataMap& data, const Shapes& s)
+{
+    // ONNX's RNN shape rule (onnx/defs/rnn/defs.cc, RNNShapeInference), from the extents alone: X is
+    // [seq, batch, input] ([batch, seq, input] with layout 1); Y [seq, directions, batch, hidden] ([batch,
+    // seq, directions, hidden]); Y_h and Y_c [directions, batch, hidden] ([batch, directions, hidden]).
+    const Context c { n, types, data, s };
+    const Dims* x = c.dims(0);
+    if (!x || x->size() != 3)
+        return {};
+    const bool batchFirst = intAttr(n, "layout", 0) == 1;
+    const auto* direction = attribute(n, "direction");
+    const std::int64_t directions = direction && direction->s() == "bidirectional" ? 2 : 1;
+    std::int64_t hidden = intAttr(n, "hidden_size", -1);
+    if (const Dims* r = c.dims(2); hidden <= 0 && r && r->size() == 3)
+        hidden = (*r)[2];
+    if (hidden <= 0)
+        return {};
+    const std::int64_t seq = (*x)[batchFirst ? 1 : 0], batch = (*x)[batchFirst ? 0 : 1];
+    const int type = c.elemType(0);
+    Outputs out(size_t(n.output_size()));
+    if (!out.empty())
+        out[0] = tensorType(type, batchFirst ? Dims { batch, seq, directions, hidden } : Dims { seq, directions, batch, hidden });
+    for (size_t i = 1; i < out.size() && i < 3; ++i)
+        out[i] = tensorType(type, batchFirst ? Dims { batch, directions, hidden } : Dims { directions, batch, hidden });
+    return out;
+}
+
 Outputs missingShapes(const onnx::NodeProto& n, const TypeMap& types, const DataMap& data, const Shapes& s)
 {
     const Context c { n, types, data, s };

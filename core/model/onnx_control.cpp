@@ -124,8 +124,17 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
     if (!branches[0] || !branches[1] || n.input_size() < 1)
         throw ImportError(m_file + ": " + nodeLabel(n, label) + ": an If needs a condition and both branches");
     int chosen = -1;
+    // The name --branch knows the If by: its own, else its first output's.
+    const std::string ifName = !n.name().empty() ? n.name() : n.output_size() > 0 ? n.output(0) : std::string();
+    const auto bound = m_branches.find(ifName);
     if (auto cond = m_s.values.find(n.input(0)); cond != m_s.values.end() && cond->second.data.size() == 1) {
         chosen = cond->second.data[0] != 0 ? 0 : 1;
+    } else if (bound != m_branches.end()) {
+        chosen = bound->second ? 0 : 1;
+        m_branchesUsed.insert(ifName);
+        m_s.notes.push_back({ Severity::Info, m_file, nodeLabel(n, label),
+            std::string("its condition is not known before the run; the '") + names[chosen] + "' branch is counted, as --branch "
+                + ifName + "=" + names[chosen] + " chooses" });
     } else {
         // Unknown before the run: each branch that works at these shapes, the heavier counted.
         double work[2] = { -1, -1 };
@@ -147,20 +156,37 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
         if (work[0] < 0 && work[1] < 0)
             throw ImportError(firstError);
         chosen = work[1] > work[0] ? 1 : 0;
+        // A condition read from a one-element input (a flag) is bound by its value; one computed from a
+        // tensor's data (a threshold on a signal) cannot be: the user chooses the branch by the node.
         const std::string decides = decidingInput(n.input(0));
         const bool oneInput = decides.starts_with("input '") && decides.find(" and ") == std::string::npos;
-        const std::string input = oneInput ? decides.substr(7, decides.size() - 8) : "NAME";
+        const std::string input = oneInput ? decides.substr(7, decides.size() - 8) : std::string();
+        auto inputDims = m_s.dims.find(input);
+        const bool flag = oneInput && inputDims != m_s.dims.end() && product(inputDims->second) == 1;
+        const std::string what = flag ? "it depends on the value of " + decides
+            : decides == "values computed at run time" ? "it depends on " + decides
+                                                       : "it depends on the data of " + decides + ", not on a value set before the run";
+        const std::string choose = flag
+            ? "Bind the input's value to choose: --input-value " + input + "=1 (then) or " + input + "=0 (else)"
+            : "Choose the branch by the node: --branch " + ifName + "=then or --branch " + ifName + "=else (in the window: Model inputs)";
         m_s.notes.push_back({ Severity::Warning, m_file, nodeLabel(n, label),
-            "its condition '" + n.input(0) + "' is not known before the run (it depends on " + decides + "); the heavier branch, '"
-                + names[chosen] + "' (about " + count(work[chosen]) + " operations against "
+            "its condition '" + n.input(0) + "' is not known before the run (" + what + "); the heavier branch, '" + names[chosen]
+                + "' (about " + count(work[chosen]) + " operations against "
                 + (work[1 - chosen] < 0 ? std::string("a branch whose shapes do not work here") : count(work[1 - chosen]))
-                + "), is counted. Bind the input's value to choose: --input-value " + input + "=1 (then) or " + input
-                + "=0 (else)" });
+                + "), is counted. " + choose });
     }
     const onnx::GraphProto& g = *branches[chosen];
     walk(g, label, repeats, scopeOf(n, label, scope, names[chosen]), out);
     for (int o = 0; o < n.output_size() && o < g.output_size(); ++o)
         linkOutput(g.output(o).name(), n.output(o), nullptr, out);
+}
+
+void ShapeWalker::noteUnusedBranches()
+{
+    for (const auto& [name, then] : m_branches)
+        if (!m_branchesUsed.count(name))
+            m_s.notes.push_back({ Severity::Warning, m_file, "--branch " + name,
+                "the model has no If named '" + name + "' whose condition depends on the data; the choice is not used" });
 }
 
 std::string ShapeWalker::decidingInput(const std::string& tensor) const
@@ -198,6 +224,10 @@ void ShapeWalker::loopNode(const onnx::NodeProto& n, int label, double repeats, 
         throw ImportError(m_file + ": " + nodeLabel(n, label) + ": the body does not match the Loop's inputs (iteration, "
             + "condition and the loop-carried values)");
     const int carried = n.input_size() - 2;
+    // Run trip by trip where every value it reads is known (an index list that a scripted exporter builds):
+    // its outputs' values and extents, which the walk of its body below cannot give when they grow each trip.
+    std::vector<std::optional<Value>> values = evaluateNode(n, ShapeWalker::scope());
+    const bool evaluated = !values.empty() && std::all_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
     double trips = 1;
     bool tripsKnown = false;
     const std::string& m = n.input(0);
@@ -216,6 +246,8 @@ void ShapeWalker::loopNode(const onnx::NodeProto& n, int label, double repeats, 
     std::vector<Step> steps;
     setType(body->input(0).name(), scalarType(onnx::TensorProto::INT64));
     steps.push_back(Step { nullptr, 0, 1, {}, {}, body->input(0).name() });
+    if (evaluated) // the body's rows are counted at the first trip's shapes
+        storeIteration(body->input(0).name());
     setType(body->input(1).name(), scalarType(onnx::TensorProto::BOOL));
     steps.push_back(Step { nullptr, 0, 1, {}, n.input(1), body->input(1).name() });
     for (int k = 0; k < carried; ++k)
@@ -232,6 +264,16 @@ void ShapeWalker::loopNode(const onnx::NodeProto& n, int label, double repeats, 
             linkOutput(from, n.output(o), &stacked, out);
         }
     }
+    if (evaluated)
+        storeValues(n, std::move(values));
+}
+
+void ShapeWalker::storeIteration(const std::string& name)
+{
+    Value zero { {}, { 0.0 }, true };
+    m_computed.push_back(valueTensor(name, zero));
+    m_dataOf[name] = &m_computed.back();
+    m_s.values[name] = std::move(zero);
 }
 
 void ShapeWalker::scanNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)

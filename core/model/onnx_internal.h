@@ -29,11 +29,21 @@ struct ImportError : std::runtime_error {
 };
 
 /// A small integer or float tensor whose values are known without running the network: constants and
-/// shape computations (Shape, Gather, Slice, Concat, arithmetic), as exporters emit for crops and reshapes.
+/// shape computations (Shape, Gather, Slice, Concat, arithmetic), as exporters emit for crops and reshapes;
+/// or a sequence of such tensors (SequenceEmpty, SequenceInsert), as scripted exporters build index lists.
 struct Value {
+    Value() = default;
+    Value(std::vector<std::int64_t> d, std::vector<double> x, bool isInteger)
+        : dims(std::move(d))
+        , data(std::move(x))
+        , integer(isInteger)
+    {
+    }
     std::vector<std::int64_t> dims;
     std::vector<double> data;
     bool integer = true;
+    bool sequence = false; ///< a sequence: its tensors are `items`, dims and data are empty
+    std::vector<Value> items;
 };
 
 struct Initializer {
@@ -168,6 +178,10 @@ Outputs contribShapes(const onnx::NodeProto& node, const TypeMap& types, const D
 /// Shapes ONNX 1.12's own functions leave unknown though the inputs fix them: LayerNormalization's Mean
 /// and InvStdDev, Einsum's output, Gradient's outputs.
 Outputs missingShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
+/// LSTM, GRU and RNN by the tool's own rule (layout, directions, hidden size from the attribute or R) when
+/// X's extents are known; empty otherwise. Used before ONNX 1.12's, which gives none, or refuses, when X
+/// comes through a chain its inference does not see through.
+Outputs recurrentShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
 /// Einsum's FLOPs: 2 per combination of its letters' indices with two or more operands (a multiply and an
 /// add), 1 with one (a sum); -1 when the equation cannot be read.
 double einsumFlops(const onnx::NodeProto& node, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims);
@@ -208,15 +222,39 @@ inline std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int
 /// "node 'conv1' (Conv)" or "node 12 (Conv)" when the node has no name.
 std::string nodeLabel(const onnx::NodeProto& node, int index);
 
-/// Values are kept for tensors of at most this many elements.
+/// Values are read from the file for tensors of at most this many elements (larger ones are weights,
+/// whose bytes are skipped while reading).
 inline constexpr size_t kMaxValueElements = 4096;
+/// Values are computed for outputs of at most this many elements (an index tensor built by a Loop, a mask
+/// from Range and Less), and at most kEvaluationBudget elements are computed in one build, all nodes and
+/// Loop trips together: what a model computes before the run stays a few milliseconds of work.
+inline constexpr size_t kMaxComputedElements = 65536;
+inline constexpr std::int64_t kEvaluationBudget = std::int64_t(1) << 24;
+/// A Loop is run trip by trip for its values for at most this many trips.
+inline constexpr std::int64_t kMaxEvaluatedTrips = 4096;
 
 /// Reads a tensor's values when it is small and stored in the file (integers and floats, up to 4,096).
 bool readValue(const onnx::TensorProto& tensor, Value& value);
 
-/// onnx_values.cpp: the values of a node's first output when all that it reads is known (small tensors
-/// only); the extents' product (-1 on overflow); a value as an INT64 or FLOAT tensor named `name`.
-std::optional<Value> evaluateNode(const onnx::NodeProto& node, const Shapes& shapes, int opset);
+/// Where the evaluator finds what a node reads: a tensor's known value, a tensor's extents (Shape and Size
+/// need no values), its element type (CastLike), the opset, and the elements it may still compute.
+struct ValueScope {
+    std::function<const Value*(const std::string&)> value;
+    std::function<const std::vector<std::int64_t>*(const std::string&)> dims;
+    std::function<int(const std::string&)> elemType;
+    int opset = 17;
+    std::int64_t* budget = nullptr;
+};
+
+/// onnx_evaluate.cpp: the values of each of a node's outputs when all that it reads is known (an output
+/// nothing: not computable), by ONNX's reference semantics: the tensor-manipulation and arithmetic
+/// operators models compute shapes, pads, indices and conditions with, the sequence operators, and If and
+/// Loop (a computable trip count, the body run trip by trip). Never throws.
+std::vector<std::optional<Value>> evaluateNode(const onnx::NodeProto& node, const ValueScope& scope);
+/// The names of the operators evaluateNode computes (README, closing notes, tests).
+const std::vector<std::string>& evaluatedOperators();
+
+/// onnx_values.cpp: the extents' product (-1 on overflow); a value as an INT64 or FLOAT tensor named `name`.
 std::int64_t product(const std::vector<std::int64_t>& dims);
 onnx::TensorProto valueTensor(const std::string& name, const Value& value);
 

@@ -35,6 +35,7 @@ struct OnnxModel::Impl {
         int batch, height, width, bits;
         bool fusion;
         std::map<std::string, double> values;
+        std::map<std::string, bool> branches;
         friend bool operator==(const Key&, const Key&) = default;
     };
     mutable std::mutex mutex;
@@ -52,11 +53,7 @@ struct OnnxModel::Impl {
 
 namespace {
 
-bool isFloating(int type)
-{
-    using T = onnx::TensorProto;
-    return type == T::FLOAT || type == T::DOUBLE || type == T::FLOAT16 || type == T::BFLOAT16;
-}
+bool isFloating(int type) { return isFloatingType(type); }
 
 std::string genericNameOr(const std::string& graphName, const std::string& file)
 {
@@ -243,6 +240,28 @@ void checkAttributes(const onnx::GraphProto& g, const std::string& file)
     }
 }
 
+// IR versions 3 to 11 (and newer ones, whose operators the tool may know): ONNX 1.12's checker stops at IR 8,
+// and what IR 9 to 11 added (float8, int4, uint4 and float4 elements, node and function metadata, function
+// overloads) changes no rule it applies to a graph, so the model is checked as IR 8. Element types the
+// newer IRs brought keep their own sizes (elementBits).
+void readIrVersion(onnx::ModelProto& model, const std::string& file, std::vector<Diagnostic>& warnings)
+{
+    constexpr std::int64_t newestKnown = 11, checkersNewest = onnx::IR_VERSION;
+    const std::int64_t ir = model.ir_version();
+    if (ir <= 0)
+        throw ImportError(file + ": ir_version: the model names no IR version (" + std::to_string(ir)
+            + "); every ONNX file has one, so this one is damaged or not an ONNX model. Re-export it");
+    if (ir < 3)
+        throw ImportError(file + ": ir_version " + std::to_string(ir) + ": files of IR versions 1 and 2 (2017) name no operator "
+            "sets and are not read; convert it with onnx.version_converter or re-export it");
+    if (ir > newestKnown)
+        warnings.push_back({ Severity::Info, file, "ir_version",
+            "IR version " + std::to_string(ir) + " is newer than the tool knows (up to " + std::to_string(newestKnown)
+                + "); the graph is read as IR " + std::to_string(newestKnown) + " reads it" });
+    if (ir > checkersNewest)
+        model.set_ir_version(checkersNewest);
+}
+
 std::int64_t countParameters(const Skeleton& s)
 {
     std::int64_t total = 0;
@@ -261,17 +280,22 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
     auto impl = std::make_unique<OnnxModel::Impl>();
     impl->file = file;
     impl->name = genericNameOr(model.graph().name(), file);
+    readIrVersion(model, file, impl->warnings);
     impl->skeleton = makeSkeleton(std::move(model), file, impl->warnings);
     try {
         onnx::checker::check_model(impl->skeleton.model);
     } catch (const std::exception& e) {
-        // The checker's messages span lines ("node: \nname: relu OpType: Relu\n is not ..."): one line here.
+        // The checker's messages span lines ("node: \nname: relu OpType: Relu\n is not ..."): one line here,
+        // after the tool's own words.
         std::string why = e.what();
         std::replace(why.begin(), why.end(), '\n', ' ');
         why.erase(std::unique(why.begin(), why.end(), [](char a, char b) { return a == ' ' && b == ' '; }), why.end());
+        std::string words = "the model breaks ONNX's rules, so it cannot be analysed (a damaged file, or one its exporter wrote "
+                            "wrongly; re-export it, or run onnx.checker.check_model on it to see where)";
         if (why.find("topologically sorted") != std::string::npos)
-            why += " (a cycle, a node out of order, or a tensor that no node produces)";
-        throw ImportError(file + ": " + why);
+            words = "a node reads a tensor that no node before it produces (a cycle, a node out of order, or a tensor that no "
+                    "node produces), so the graph cannot be followed";
+        throw ImportError(file + ": " + words + ". ONNX's checker says: " + why);
     }
     checkAttributes(impl->skeleton.model.graph(), file);
     impl->inputs = describeInputs(impl->skeleton, file);
@@ -356,7 +380,7 @@ std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> On
 BuildResult OnnxModel::build(const Config& config) const
 {
     const Impl::Key key { config.batch, config.unet.height, config.unet.width, config.bits,
-        config.fusion || config.traffic == TrafficModel::Fused, config.inputValues };
+        config.fusion || config.traffic == TrafficModel::Fused, config.inputValues, config.branches };
     std::lock_guard lock(m->mutex);
     for (auto it = m->recent.begin(); it != m->recent.end(); ++it)
         if (it->first == key) {
@@ -383,6 +407,7 @@ BuildResult OnnxModel::build(const Config& config) const
         const Shapes shapes = inferShapes(m->skeleton, m->inputs, c, m->file);
         Network net = translate(m->skeleton, shapes, c, m->file, m->name);
         net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
+        net.storedParameters = m->parameters;
         if (!line->tried && batchBound()) {
             line->samples.emplace_back(config.batch, net);
             if (line->samples.size() == 3) {
@@ -395,8 +420,10 @@ BuildResult OnnxModel::build(const Config& config) const
         r.network = std::move(net);
     } catch (const ImportError& e) {
         r.error = e.what();
-    } catch (const std::exception& e) { // onnx::InferenceError, ValidationError
-        r.error = m->file + ": " + e.what();
+    } catch (const std::exception& e) { // onnx::InferenceError, ValidationError: ONNX's words after the tool's
+        r.error = m->file + ": the model cannot be analysed at this configuration (batch " + std::to_string(config.batch)
+            + ", image " + std::to_string(config.unet.height) + " x " + std::to_string(config.unet.width)
+            + "); try other sizes. ONNX says: " + e.what();
     }
     m->recent.emplace_front(key, r);
     if (m->recent.size() > 8)

@@ -61,6 +61,7 @@ int elementBits(int t)
     case 17: case 18: case 19: case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
         return 8;
     case 21: case 22: // UINT4, INT4 (IR 10)
+    case 23: // FLOAT4E2M1 (IR 11)
         return 4;
     case T::COMPLEX128:
         return 128;
@@ -72,7 +73,7 @@ int elementBits(int t)
 bool isFloatingType(int t)
 {
     using T = onnx::TensorProto;
-    return t == T::FLOAT || t == T::DOUBLE || t == T::FLOAT16 || t == T::BFLOAT16 || (t >= 17 && t <= 20);
+    return t == T::FLOAT || t == T::DOUBLE || t == T::FLOAT16 || t == T::BFLOAT16 || (t >= 17 && t <= 20) || t == 23;
 }
 
 Shape toShape(const std::vector<std::int64_t>& d)

@@ -235,6 +235,7 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
             }
         }
     }
+    m_branches = config.branches;
     for (const auto& [name, value] : config.inputValues)
         if (!m_s.values.count(name))
             m_s.notes.push_back({ Severity::Warning, m_file, "--input-value " + name,
@@ -276,7 +277,16 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
     auto version = m_opsets.find(domain);
     const onnx::OpSchema* schema = version == m_opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
     bool typed = false;
-    if (domain == kAdaptedDomain || domain == "com.microsoft") {
+    const bool recurrent = domain.empty() && (n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN");
+    if (recurrent) {
+        const Outputs types = recurrentShapes(n, m_typeOf, m_dataOf, m_s);
+        for (size_t o = 0; o < types.size() && o < size_t(n.output_size()); ++o)
+            if (types[o] && !n.output(int(o)).empty())
+                setType(n.output(int(o)), *types[o]);
+        typed = !types.empty();
+    }
+    if (typed) {
+    } else if (domain == kAdaptedDomain || domain == "com.microsoft") {
         try {
             const Outputs types = domain == kAdaptedDomain ? adaptedShapes(n, m_typeOf, m_dataOf, m_s)
                                                            : contribShapes(n, m_typeOf, m_dataOf, m_s);
@@ -284,7 +294,7 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
                 if (types[o] && !n.output(int(o)).empty())
                     setType(n.output(int(o)), *types[o]);
             typed = !types.empty() && types.front();
-        } catch (const std::exception& e) {
+        } catch (const std::exception& e) { // the tool's own words (onnx_adapted_shapes.cpp)
             throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + e.what());
         }
     } else if (schema && schema->has_type_and_shape_inference_function()) {
@@ -293,7 +303,7 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
         try {
             schema->GetTypeAndShapeInferenceFunction()(ctx);
         } catch (const std::exception& e) { // onnx::InferenceError and friends
-            throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + e.what());
+            throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + refusedShapes(n, e.what()));
         }
         for (int o = 0; o < n.output_size(); ++o)
             if (!n.output(o).empty())
@@ -314,14 +324,76 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
         setType(n.output(0), *m_typeOf[n.input(0)]);
         m_s.assumed.insert(n.output(0));
     }
-    if (n.output_size() == 0 || n.output(0).empty())
-        return;
-    std::optional<Value> v = evaluateNode(n, m_s, m_opset);
-    if (!v || v->data.size() > kMaxValueElements || std::int64_t(v->data.size()) != product(v->dims))
-        return;
-    m_computed.push_back(valueTensor(n.output(0), *v));
-    m_dataOf[n.output(0)] = &m_computed.back();
-    m_s.values[n.output(0)] = std::move(*v);
+    storeValues(n, evaluateNode(n, ShapeWalker::scope()));
+}
+
+std::string ShapeWalker::refusedShapes(const onnx::NodeProto& n, const std::string& why) const
+{
+    // The tool's words first: what the node was given; ONNX's own words after, when they are its.
+    std::string given;
+    for (int i = 0; i < n.input_size() && i < 4; ++i) {
+        if (n.input(i).empty())
+            continue;
+        auto d = m_s.dims.find(n.input(i));
+        std::string extents = "unknown";
+        if (d != m_s.dims.end()) {
+            extents = d->second.empty() ? "a scalar" : "";
+            for (size_t k = 0; k < d->second.size(); ++k)
+                extents += (k ? " x " : "") + std::to_string(d->second[k]);
+        }
+        given += (given.empty() ? "" : ", ") + ("'" + n.input(i) + "' " + extents);
+    }
+    const bool onnxWords = why.starts_with("[") || why.find("Error]") != std::string::npos;
+    return "its outputs' shapes cannot be worked out from its inputs (" + given
+        + "): the file may be damaged, or the model may need other input sizes (another --image or --batch)"
+        + (onnxWords ? ". ONNX's shape inference says: " + why : ": " + why);
+}
+
+ValueScope ShapeWalker::scope()
+{
+    ValueScope s;
+    s.value = [this](const std::string& name) -> const Value* {
+        auto it = m_s.values.find(name);
+        return it == m_s.values.end() ? nullptr : &it->second;
+    };
+    s.dims = [this](const std::string& name) -> const std::vector<std::int64_t>* {
+        auto it = m_s.dims.find(name);
+        return it == m_s.dims.end() ? nullptr : &it->second;
+    };
+    s.elemType = [this](const std::string& name) {
+        auto it = m_s.elemTypes.find(name);
+        return it == m_s.elemTypes.end() ? 0 : it->second;
+    };
+    s.opset = m_opset;
+    s.budget = &m_budget;
+    return s;
+}
+
+void ShapeWalker::storeValues(const onnx::NodeProto& n, std::vector<std::optional<Value>>&& values)
+{
+    for (size_t o = 0; o < values.size() && o < size_t(n.output_size()); ++o) {
+        const std::string& name = n.output(int(o));
+        if (name.empty() || !values[o])
+            continue;
+        Value& v = *values[o];
+        if (!v.sequence) {
+            // What shape inference could not tell (a NonZero's count, a Loop's result), the value does.
+            if (auto d = m_s.dims.find(name); d == m_s.dims.end() || d->second != v.dims) {
+                onnx::TypeProto t;
+                const auto known = m_s.elemTypes.find(name);
+                t.mutable_tensor_type()->set_elem_type(known != m_s.elemTypes.end() ? known->second
+                        : v.integer                                             ? int(onnx::TensorProto::INT64)
+                                                                                : int(onnx::TensorProto::FLOAT));
+                auto* shape = t.mutable_tensor_type()->mutable_shape();
+                for (auto e : v.dims)
+                    shape->add_dim()->set_dim_value(e);
+                setType(name, t);
+            }
+            m_computed.push_back(valueTensor(name, v));
+            m_dataOf[name] = &m_computed.back();
+        }
+        m_s.values[name] = std::move(v);
+    }
 }
 
 Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
@@ -331,6 +403,7 @@ Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& input
     walker.bindInputs(inputs, config);
     s.steps.reserve(size_t(skeleton.model.graph().node_size()));
     walker.walk(skeleton.model.graph(), -1, 1, {}, s.steps);
+    walker.noteUnusedBranches();
     return s;
 }
 

@@ -12,6 +12,8 @@ public:
 
     /// The graph inputs with the configuration's batch, image size and bound values, and the initializers.
     void bindInputs(const std::vector<OnnxInput>& inputs, const Config& config);
+    /// A note for each --branch that names no If whose condition depends on the data (after the walk).
+    void noteUnusedBranches();
     /// Walks `graph`'s nodes in order, appending what to translate to `out`; `mainIndex` is the main
     /// graph's node that runs a subgraph (-1: the main graph itself).
     void walk(const onnx::GraphProto& graph, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out);
@@ -23,6 +25,14 @@ public:
 
 private:
     void node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    /// A shape function's refusal in the tool's words, ONNX's after them.
+    std::string refusedShapes(const onnx::NodeProto& n, const std::string& why) const;
+    /// What the evaluator reads: the values and extents known so far (onnx_evaluate.cpp).
+    ValueScope scope();
+    /// Keeps a node's computed values (and the extents they give where shape inference gave none).
+    void storeValues(const onnx::NodeProto& n, std::vector<std::optional<Value>>&& values);
+    /// A Loop's iteration number as 0 while its body is walked for rows.
+    void storeIteration(const std::string& name);
     /// onnx_control.cpp: If, Loop and Scan.
     void controlFlow(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
     void ifNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
@@ -42,6 +52,9 @@ private:
     TypeMap m_typeOf;
     DataMap m_dataOf;
     std::deque<onnx::TensorProto> m_computed; ///< the values of shape computations, as tensors
+    std::map<std::string, bool> m_branches; ///< --branch: the side an If on the data takes, by node
+    std::set<std::string> m_branchesUsed;
+    std::int64_t m_budget = kEvaluationBudget; ///< elements the evaluator may still compute in this build
 };
 
 /// A rough count of a node's arithmetic at the shapes known (2 K per output of a matrix product or
