@@ -1,5 +1,6 @@
 // ONNX model files: any bytes give a model or a message, never a crash, an exception or undefined
-// behaviour; a model that opens builds at a configuration taken from the input's last bytes.
+// behaviour; a model that opens builds at a configuration taken from the input's last bytes (batch, image
+// size, fusion, an If's branch).
 #include "onnx_model.h"
 
 #include <cstddef>
@@ -19,6 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     c.batch = size > 0 ? 1 + data[size - 1] % 8 : 1;
     c.unet.height = c.unet.width = size > 1 ? 8 + data[size - 2] % 300 : 224;
     c.fusion = size > 2 && (data[size - 3] & 1);
+    if (size > 3 && (data[size - 4] & 2)) // --branch on the If the seed rnn_in_if names (any other name: a note)
+        c.branches[(data[size - 4] & 4) ? "loud_or_quiet" : "no_such_if"] = data[size - 4] & 1;
     const rfx::BuildResult b = load.model->build(c);
     if (!b.network && b.error.empty())
         __builtin_trap();

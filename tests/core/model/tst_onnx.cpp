@@ -7,7 +7,10 @@
 #include "testpaths.h"
 #include "testutils.h"
 
+#include <filesystem>
+#include <fstream>
 #include <numeric>
+#include <set>
 
 using namespace rfx;
 
@@ -209,6 +212,57 @@ private slots:
         // The missing weight file is a warning, not an error.
         QVERIFY(std::any_of(out.report->diagnostics.begin(), out.report->diagnostics.end(),
             [](const Diagnostic& d) { return d.severity == Severity::Warning && d.message.find("resnet50.weights") != std::string::npos; }));
+    }
+
+    // Every refusal the fuzz corpus reaches (each seed, and each cut short at sixteenths of its length or
+    // with a byte changed at sixteenths), and each build error at a small and a large configuration, starts
+    // with the file and a sentence of the tool's own: ONNX's words ("[ShapeInferenceError] ...", the
+    // checker's "Nodes in a graph must be ...") may follow, never stand first or alone.
+    void refusalsSpeakTheToolsWordsFirst()
+    {
+        namespace fs = std::filesystem;
+        const fs::path corpus = fs::path(ROOFLINE_TEST_SOURCE_DIR) / "tests/fuzz/corpus/onnx";
+        std::vector<std::string> errors;
+        const std::string file = "model.onnx";
+        auto consider = [&](const std::string& bytes) {
+            const OnnxLoad load = parseOnnxModel(bytes, file);
+            if (!load.model) {
+                errors.push_back(load.error);
+                return;
+            }
+            for (int size : { 8, 1024 }) {
+                Config c;
+                c.model = file;
+                c.batch = size == 8 ? 1 : 64;
+                c.unet.height = c.unet.width = size;
+                const BuildResult b = load.model->build(c);
+                if (!b.network)
+                    errors.push_back(b.error);
+            }
+        };
+        for (const auto& entry : fs::directory_iterator(corpus)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            consider(bytes);
+            for (size_t k = 1; k < 16 && bytes.size() > 16; ++k) {
+                consider(bytes.substr(0, bytes.size() * k / 16));
+                std::string changed = bytes;
+                changed[changed.size() * k / 16] ^= 0x5a;
+                consider(changed);
+            }
+        }
+        QVERIFY(errors.size() > 50);
+        std::set<std::string> kinds; // what the refusals say, the file's and the node's names taken out
+        for (const std::string& e : errors)
+            kinds.insert(e.substr(0, 60));
+        qInfo("%zu refusals, %zu distinct openings", errors.size(), kinds.size());
+        for (const std::string& e : errors) {
+            QVERIFY2(e.starts_with(file + ": "), e.c_str());
+            const std::string rest = e.substr(file.size() + 2);
+            const std::string first = rest.substr(0, rest.find(". "));
+            for (const char* onnxWords : { "Error]", "Your model", "must be topologically", "Unrecognized", "is not a registered" })
+                QVERIFY2(first.find(onnxWords) == std::string::npos, e.c_str());
+        }
     }
 };
 

@@ -261,12 +261,12 @@ def bad_inputs():
 
 
 # --- graphs as converters, quantizers and newer exporters write them -------------------------------
-def wild_model(name, nodes, inputs, initializers=(), opset=13, extra_opsets=(), functions=(), outputs=None):
+def wild_model(name, nodes, inputs, initializers=(), opset=13, extra_opsets=(), functions=(), outputs=None, ir_version=8):
     graph = helper.make_graph(nodes, name, inputs, outputs or [helper.make_tensor_value_info("y", F, None)],
                               list(initializers))
     opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="make_fixtures.py", functions=list(functions))
-    model.ir_version = 8
+    model.ir_version = ir_version
     os.makedirs(os.path.join(HERE, "wild"), exist_ok=True)
     onnx.save(model, os.path.join(HERE, "wild", name + ".onnx"))
 
@@ -372,10 +372,120 @@ def wild():
                [xin(["N", 4, 8])], [const("v", [[0, 1], [0, 2], [0, 0]], dtype=I64), const("st", [-1], dtype=I64),
                                    const("en", [-(2 ** 62)], dtype=I64), const("ax", [0], dtype=I64), const("sp", [-1], dtype=I64),
                                    const("flat", [-1], dtype=I64)])
+    today()
     print("wrote", os.path.join(HERE, "wild"))
 
 
+def today():
+    """Files as today's exporters write them (issue 34): values computed through Split and a Loop over a
+    sequence, recurrent layers after Squeeze and Transpose (PyTorch's exporter, and inside an If branch on
+    the data as spox writes it), 4- and 8-bit element types of IR 9 to 11."""
+    import numpy as np
+    from onnx import numpy_helper
+    I64, BOOL = TensorProto.INT64, TensorProto.BOOL
+
+    def tensor(name, arr):
+        return numpy_helper.from_array(np.asarray(arr), name)
+
+    # tf2onnx's Pad amounts: an 8-element constant Split into four pairs and joined again by a Concat.
+    # x [N, 4, 8, 8] padded by 1 before and 2 after on H and W: [N, 4, 11, 11].
+    wild_model("split_pads", [n("Split", ["pads8", "parts"], ["p0", "p1", "p2", "p3"], axis=0),
+                              n("Concat", ["p0", "p1", "p2", "p3"], ["pads"], axis=0), n("Pad", ["x", "pads"], ["padded"]),
+                              n("Relu", ["padded"])],
+               [xin()], [const("pads8", [0, 0, 1, 1, 0, 0, 2, 2], dtype=I64), const("parts", [2, 2, 2, 2], dtype=I64)])
+
+    # torchlib's as_strided (PyTorch 2.x's dynamo exporter): a Loop of `rank` trips builds the Gather's
+    # indices, expanding them to size[j:] and adding Range(size[j]) * stride[j], reshaped with an If on
+    # the trip number and a sequence of ones. x [1, 4, 6] viewed as size [2, 3, 4], stride [12, 1, 3]
+    # (offset 0): [2, 3, 4] = 24 elements gathered, then a ReLU.
+    def vi(name, elem=F, dims=None):
+        return helper.make_tensor_value_info(name, elem, dims)
+    then_g = helper.make_graph([n("Identity", ["size_j"], ["shape_then"])], "first_trip", [], [vi("shape_then", I64)])
+    else_g = helper.make_graph([helper.make_node("ConcatFromSequence", ["ones_in"], ["ones_t"], name="ones", axis=0),
+                                n("Cast", ["size_j"], ["size_f"], to=F),
+                                n("Concat", ["size_f", "ones_t"], ["shape_f"], axis=0),
+                                n("Cast", ["shape_f"], ["shape_else"], to=I64)], "later_trips", [], [vi("shape_else", I64)])
+    body = helper.make_graph([
+        n("Sub", ["rank_m1", "i"], ["j"]), n("Reshape", ["j", "neg1"], ["j1"]),
+        n("Gather", ["size", "j1"], ["size_j"], axis=0), n("Slice", ["size", "j1", "rank1"], ["size_after"]),
+        n("Gather", ["stride", "j1"], ["stride_j"], axis=0), n("Expand", ["idx_in", "size_after"], ["idx_e"]),
+        n("Squeeze", ["size_j", "zero1"], ["size_s"]), n("Range", ["zero", "size_s", "one"], ["r"]),
+        n("Mul", ["r", "stride_j"], ["add"]), n("Equal", ["i", "zero"], ["first"]),
+        helper.make_node("If", ["first"], ["shape"], name="trip_shape", then_branch=then_g, else_branch=else_g),
+        n("Reshape", ["add", "shape"], ["add_r"]), n("Add", ["idx_e", "add_r"], ["idx_out"]),
+        helper.make_node("SequenceInsert", ["ones_in", "onef"], ["ones_out"], name="more_ones"),
+        n("Identity", ["c_in"], ["c_out"])], "as_strided_body",
+        [vi("i", I64, []), vi("c_in", BOOL, []), vi("idx_in", I64), helper.make_tensor_sequence_value_info("ones_in", F, None)],
+        [vi("c_out", BOOL, []), vi("idx_out", I64), helper.make_tensor_sequence_value_info("ones_out", F, None)])
+    wild_model("as_strided_loop", [
+        helper.make_node("SequenceEmpty", [], ["ones0"], name="no_ones", dtype=F),
+        helper.make_node("Loop", ["rank", "", "idx0", "ones0"], ["idx", "ones_final"], name="as_strided_indices", body=body),
+        n("Reshape", ["x", "neg1"], ["flat"]), n("Gather", ["flat", "idx"], ["g"], axis=0), n("Relu", ["g"])],
+        [xin([1, 4, 6])],
+        [const("rank", 3, [], I64), const("rank_m1", 2, [], I64), const("rank1", [3], dtype=I64), const("neg1", [-1], dtype=I64),
+         const("size", [2, 3, 4], dtype=I64), const("stride", [12, 1, 3], dtype=I64), const("idx0", 0, [], I64),
+         const("zero", 0, [], I64), const("one", 1, [], I64), const("zero1", [0], dtype=I64), const("onef", [1.0], [1])],
+        opset=18, ir_version=10)
+
+    # An LSTM after Squeeze and Transpose, inside an If whose condition is a threshold on the data (spox's
+    # writing of a voice-activity model): then an LSTM(16 -> 32), else a GRU(16 -> 8); x [1, 1, 16, T].
+    lstm_then = helper.make_graph([n("LSTM", ["xt", "W", "R", "B"], ["yl"], hidden_size=32)], "then", [], [vi("yl")],
+                                  [weight("W", [1, 128, 16]), weight("R", [1, 128, 32]), weight("B", [1, 256])])
+    gru_else = helper.make_graph([n("GRU", ["xt", "Wg", "Rg"], ["yg"], hidden_size=8)], "else", [], [vi("yg")],
+                                 [weight("Wg", [1, 24, 16]), weight("Rg", [1, 24, 8])])
+    wild_model("rnn_in_if", [n("Squeeze", ["x", "one_axis"], ["xs"]), n("Transpose", ["xs"], ["xt"], perm=[2, 0, 1]),
+                             n("ReduceMax", ["x"], ["peak"], keepdims=0), n("Greater", ["peak", "threshold"], ["loud"]),
+                             helper.make_node("If", ["loud"], ["y"], name="loud_or_quiet", then_branch=lstm_then,
+                                              else_branch=gru_else)],
+               [xin(["N", 1, 16, "time"])], [const("one_axis", [1], dtype=I64), const("threshold", 0.5, [])], opset=15)
+
+    # IR 10 and 11 element types: int4 and float8 (e4m3fn) weights, dequantized before their MatMuls;
+    # x [N, 8] x (int4 [8, 16]) x (float8 [16, 8]). ONNX 1.12's Python writes the raw bytes by number.
+    def raw(name, data_type, dims, nbytes):
+        t = TensorProto()
+        t.name, t.data_type = name, data_type
+        t.dims.extend(dims)
+        t.raw_data = bytes(range(nbytes % 256)) * (nbytes // 256) + bytes(range(nbytes % 256)) if False else bytes(nbytes)
+        return t
+    wild_model("lowbit", [n("DequantizeLinear", ["w4", "s4"], ["w4f"]), n("MatMul", ["x", "w4f"], ["h"]),
+                          n("DequantizeLinear", ["w8", "s8"], ["w8f"]), n("MatMul", ["h", "w8f"])],
+               [xin(["N", 8])], [raw("w4", 22, [8, 16], 64), const("s4", 0.1, []), raw("w8", 17, [16, 8], 128), const("s8", 0.1, [])],
+               opset=21, ir_version=10)
+
+
+def pytorch_recurrent():
+    """nn.LSTM and nn.GRU after a Squeeze and a permute, as PyTorch's exporter writes them (opset 15)."""
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self, cell):
+            super().__init__()
+            self.conv = nn.Conv1d(16, 16, 3, padding=1)
+            self.rnn = cell(16, 32)
+            self.fc = nn.Linear(32, 1)
+
+        def forward(self, x):  # [N, 1, 16, T]
+            x = self.conv(x.squeeze(1)).permute(2, 0, 1)  # [T, N, 16]
+            y, _ = self.rnn(x)
+            return torch.sigmoid(self.fc(y))
+
+    for name, cell in (("pytorch_lstm", nn.LSTM), ("pytorch_gru", nn.GRU)):
+        module = Net(cell)
+        randomize(module)
+        module.eval()
+        path = os.path.join(HERE, "wild", name + ".onnx")
+        torch.onnx.export(module, torch.randn(1, 1, 16, 50), path, input_names=["x"], opset_version=15,
+                          dynamic_axes={"x": {0: "batch", 3: "time"}})
+        strip_weights(path, name + ".weights")
+        print("wrote", path)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["today"]:
+        today()
+        pytorch_recurrent()
+        sys.exit(0)
     if sys.argv[1:] == ["wild"]:
         wild()
         sys.exit(0)
