@@ -130,12 +130,16 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
     if (auto cond = m_s.values.find(n.input(0)); cond != m_s.values.end() && cond->second.data.size() == 1) {
         chosen = cond->second.data[0] != 0 ? 0 : 1;
     } else if (bound != m_branches.end()) {
+        if (std::find(m_s.openIfs.begin(), m_s.openIfs.end(), ifName) == m_s.openIfs.end())
+            m_s.openIfs.push_back(ifName);
         chosen = bound->second ? 0 : 1;
         m_branchesUsed.insert(ifName);
         m_s.notes.push_back({ Severity::Info, m_file, nodeLabel(n, label),
             std::string("its condition is not known before the run; the '") + names[chosen] + "' branch is counted, as --branch "
                 + ifName + "=" + names[chosen] + " chooses" });
     } else {
+        if (std::find(m_s.openIfs.begin(), m_s.openIfs.end(), ifName) == m_s.openIfs.end())
+            m_s.openIfs.push_back(ifName);
         // Unknown before the run: each branch that works at these shapes, the heavier counted.
         double work[2] = { -1, -1 };
         std::string firstError;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -73,6 +74,11 @@ public:
     }
 
     Result run();
+
+    using Method = Result (Eval::*)();
+    using Table = std::map<std::string, Method, std::less<>>;
+    /// The operators computed, each with its method (also what evaluatedOperators() lists).
+    static const Table& table();
 
 private:
     const Value* in(int i) const
@@ -1341,62 +1347,52 @@ Result Eval::loopNode()
     return r;
 }
 
+const Eval::Table& Eval::table()
+{
+    static const Table t = [] {
+        Table m;
+        auto add = [&m](Method method, std::initializer_list<const char*> ops) {
+            for (const char* op : ops)
+                m.emplace(op, method);
+        };
+        add(&Eval::unary, { "Neg", "Abs", "Floor", "Ceil", "Round", "Sign", "Relu", "Not", "Sqrt", "Reciprocal", "Exp", "Log", "IsNaN",
+                              "IsInf", "Identity" });
+        add(&Eval::nary, { "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Min", "Max", "Sum", "Mean", "Equal", "Less", "Greater",
+                             "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where" });
+        add(&Eval::cast, { "Cast", "CastLike" });
+        add(&Eval::shapeOps, { "Constant", "Shape", "Size" });
+        add(&Eval::reshapeOps, { "Reshape", "Flatten", "Squeeze", "Unsqueeze", "ConstantOfShape" });
+        add(&Eval::concat, { "Concat" });
+        add(&Eval::split, { "Split" });
+        add(&Eval::slice, { "Slice" });
+        add(&Eval::gather, { "Gather" });
+        add(&Eval::gatherElements, { "GatherElements" });
+        add(&Eval::scatterND, { "ScatterND" });
+        add(&Eval::transpose, { "Transpose" });
+        add(&Eval::expandTile, { "Expand", "Tile" });
+        add(&Eval::reduce, { "ReduceSum", "ReduceProd", "ReduceMin", "ReduceMax", "ReduceMean" });
+        add(&Eval::range, { "Range" });
+        add(&Eval::cumSum, { "CumSum" });
+        add(&Eval::nonZero, { "NonZero" });
+        add(&Eval::trilu, { "Trilu" });
+        add(&Eval::oneHot, { "OneHot" });
+        add(&Eval::sequenceOps, { "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceAt", "SequenceErase",
+                                    "SequenceLength", "ConcatFromSequence", "SplitToSequence" });
+        add(&Eval::ifNode, { "If" });
+        add(&Eval::loopNode, { "Loop" });
+        return m;
+    }();
+    return t;
+}
+
 Result Eval::run()
 {
-    static const char* unaryOps[] = { "Neg", "Abs", "Floor", "Ceil", "Round", "Sign", "Relu", "Not", "Sqrt", "Reciprocal", "Exp",
-        "Log", "IsNaN", "IsInf", "Identity" };
-    static const char* naryOps[] = { "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Min", "Max", "Sum", "Mean", "Equal", "Less",
-        "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where" };
-    auto among = [&](const char* const* list, size_t n) { return std::find_if(list, list + n, [&](const char* o) { return m_op == o; }) != list + n; };
     if (!isStandard(m_n))
         return {};
     if (m_op == "Identity" && in(0) && in(0)->sequence)
         return one(*in(0));
-    if (among(unaryOps, std::size(unaryOps)))
-        return unary();
-    if (among(naryOps, std::size(naryOps)))
-        return nary();
-    if (m_op == "Cast" || m_op == "CastLike")
-        return cast();
-    if (m_op == "Constant" || m_op == "Shape" || m_op == "Size")
-        return shapeOps();
-    if (m_op == "Reshape" || m_op == "Flatten" || m_op == "Squeeze" || m_op == "Unsqueeze" || m_op == "ConstantOfShape")
-        return reshapeOps();
-    if (m_op == "Concat")
-        return concat();
-    if (m_op == "Split")
-        return split();
-    if (m_op == "Slice")
-        return slice();
-    if (m_op == "Gather")
-        return gather();
-    if (m_op == "GatherElements")
-        return gatherElements();
-    if (m_op == "ScatterND")
-        return scatterND();
-    if (m_op == "Transpose")
-        return transpose();
-    if (m_op == "Expand" || m_op == "Tile")
-        return expandTile();
-    if (m_op == "ReduceSum" || m_op == "ReduceProd" || m_op == "ReduceMin" || m_op == "ReduceMax" || m_op == "ReduceMean")
-        return reduce();
-    if (m_op == "Range")
-        return range();
-    if (m_op == "CumSum")
-        return cumSum();
-    if (m_op == "NonZero")
-        return nonZero();
-    if (m_op == "Trilu")
-        return trilu();
-    if (m_op == "OneHot")
-        return oneHot();
-    if (m_op.starts_with("Sequence") || m_op == "ConcatFromSequence" || m_op == "SplitToSequence")
-        return sequenceOps();
-    if (m_op == "If")
-        return ifNode();
-    if (m_op == "Loop")
-        return loopNode();
-    return {};
+    const auto it = table().find(m_op);
+    return it == table().end() ? Result {} : (this->*(it->second))();
 }
 
 } // namespace
@@ -1415,13 +1411,12 @@ std::vector<std::optional<Value>> evaluateNode(const onnx::NodeProto& node, cons
 
 const std::vector<std::string>& evaluatedOperators()
 {
-    static const std::vector<std::string> ops { "Abs", "Add", "And", "Cast", "CastLike", "Ceil", "Concat", "ConcatFromSequence",
-        "Constant", "ConstantOfShape", "CumSum", "Div", "Equal", "Exp", "Expand", "Flatten", "Floor", "Gather", "GatherElements",
-        "Greater", "GreaterOrEqual", "Identity", "If", "IsInf", "IsNaN", "Less", "LessOrEqual", "Log", "Loop", "Max", "Mean",
-        "Min", "Mod", "Mul", "Neg", "NonZero", "Not", "OneHot", "Or", "Pow", "Range", "Reciprocal", "ReduceMax", "ReduceMean",
-        "ReduceMin", "ReduceProd", "ReduceSum", "Relu", "Reshape", "Round", "ScatterND", "SequenceAt", "SequenceConstruct",
-        "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength", "Shape", "Sign", "Size", "Slice", "Split",
-        "SplitToSequence", "Sqrt", "Squeeze", "Sub", "Sum", "Tile", "Transpose", "Trilu", "Unsqueeze", "Where", "Xor" };
+    static const std::vector<std::string> ops = [] {
+        std::vector<std::string> names;
+        for (const auto& [op, method] : Eval::table())
+            names.push_back(op);
+        return names;
+    }();
     return ops;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the ONNX importer (onnx_model.cpp, onnx_shapes.cpp, onnx_ops.cpp): the one header that
-// includes ONNX's own. Nothing outside core/model/onnx_* includes it.
+// includes ONNX's own. Nothing outside core/model/onnx_* includes it but tst_onnx_values, which tests the evaluator.
 
 #include "network.h"
 #include "onnx_model.h"
@@ -106,6 +106,8 @@ struct Shapes {
     std::unordered_map<std::string, int> elemTypes; ///< each typed tensor's element type (TensorProto::DataType)
     /// Tensors that are not numbers: "a sequence", "a map", "an optional value", "strings" (why no row can read them)
     std::unordered_map<std::string, std::string> unmodelled;
+    /// The Ifs whose condition is not known before the run (--branch names them), in the order met
+    std::vector<std::string> openIfs;
 };
 
 /// Binds the inputs' symbolic extents (OnnxInput) and infers every tensor's shape with ONNX's own

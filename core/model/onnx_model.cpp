@@ -29,6 +29,8 @@ struct OnnxModel::Impl {
     std::int64_t parameters = 0;
     std::vector<Diagnostic> warnings;
     int defaultImage = 224;
+    std::vector<std::string> openIfs; ///< from the first build (the probe): the Ifs --branch can choose
+    bool openIfsKnown = false;
 
     // The last few configurations' networks: dragging a slider back and forth costs nothing.
     struct Key {
@@ -340,6 +342,7 @@ const std::string& OnnxModel::file() const { return m->file; }
 const std::string& OnnxModel::name() const { return m->name; }
 const std::vector<OnnxInput>& OnnxModel::inputs() const { return m->inputs; }
 std::int64_t OnnxModel::parameters() const { return m->parameters; }
+const std::vector<std::string>& OnnxModel::dataBranches() const { return m->openIfs; }
 const std::vector<Diagnostic>& OnnxModel::loadWarnings() const { return m->warnings; }
 
 bool OnnxModel::batchBound() const
@@ -406,6 +409,10 @@ BuildResult OnnxModel::build(const Config& config) const
         c.fusion = key.fusion;
         const Shapes shapes = inferShapes(m->skeleton, m->inputs, c, m->file);
         Network net = translate(m->skeleton, shapes, c, m->file, m->name);
+        if (!m->openIfsKnown) {
+            m->openIfs = shapes.openIfs;
+            m->openIfsKnown = true;
+        }
         net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
         net.storedParameters = m->parameters;
         if (!line->tried && batchBound()) {

@@ -60,6 +60,9 @@ public:
     int defaultImageSize() const;
     /// Floating-point initializers, each counted once, BatchNormalization's running statistics excluded.
     std::int64_t parameters() const;
+    /// The If nodes whose condition depends on the data, by the name --branch takes (Config::branches), as
+    /// the model opened.
+    const std::vector<std::string>& dataBranches() const;
     /// Warnings of the load itself (missing external weights, ...): every build repeats them.
     const std::vector<Diagnostic>& loadWarnings() const;
 

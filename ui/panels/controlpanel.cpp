@@ -189,7 +189,7 @@ void ControlPanel::updateEnabled()
         w->setToolTip(tip);
     }
     m_widthSpin->setEnabled(image && m_config.unet.height != m_config.unet.width);
-    m_modelInputs->setModel(onnx, m_config.inputValues);
+    m_modelInputs->setModel(onnx, m_config.inputValues, m_config.branches);
     const bool batch = !onnx || onnx->batchBound();
     for (QWidget* w : { static_cast<QWidget*>(m_batchSlider), static_cast<QWidget*>(m_batchSpin) }) {
         w->setEnabled(batch);
@@ -280,6 +280,7 @@ void ControlPanel::readWidgets()
     c.interconnect = m_interconnect->currentData().toString().toStdString();
     c.overlap = m_overlap->isChecked();
     c.inputValues = isOnnxFile(c.model) ? m_modelInputs->values() : std::map<std::string, double> {};
+    c.branches = isOnnxFile(c.model) ? m_modelInputs->branches() : std::map<std::string, bool> {};
     m_config = c;
 }
 
