@@ -68,8 +68,9 @@ std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptio
         if (const OnnxLoad load = cachedOnnxModel(options.config.model); load.model) {
             if (options.inputGiven && !load.model->imageBound())
                 err << "roofline-cli: warning: --image does not apply: " << load.model->imageFixedReason() << "\n";
-            if (options.config.batch != 1 && !load.model->batchBound())
-                err << "roofline-cli: warning: --batch does not apply: " << load.model->batchFixedReason() << "\n";
+            if (options.config.batch != load.model->fixedBatch() && !load.model->batchBound())
+                err << "roofline-cli: warning: --batch does not apply: " << load.model->batchFixedReason()
+                    << "; every figure is for its batch of " << load.model->fixedBatch() << "\n";
         }
     const DeviceLibrary lib = loadLibrary(common, exeDir, err);
     if (lib.devices.empty()) {

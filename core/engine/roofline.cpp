@@ -301,8 +301,13 @@ CacheSupply cacheSupply(const DeviceResult& d, double workingSet)
     return supplyOf(workingSet, d.l1Bandwidth, d.l1Capacity, d.l2Bandwidth, d.l2Capacity, d.l3Bandwidth, d.l3Capacity, d.bandwidth);
 }
 
-Report analyze(const Network& net, const Config& config, const std::vector<Device>& devices)
+Report analyze(const Network& net, const Config& requested, const std::vector<Device>& devices)
 {
+    // A file that fixes the batch wins over the configuration's: throughput, energy per image and the
+    // report's batch are the rows' (a 1x3x1024x1024 model analysed "at batch 16" is still one image).
+    Config config = requested;
+    if (net.fixedBatch > 0)
+        config.batch = net.fixedBatch;
     Report report;
     report.config = config;
     report.network = net.name;

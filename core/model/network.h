@@ -94,6 +94,9 @@ struct Network {
     /// Imported models: the parameters the file stores, each initializer once, whether or not its rows are
     /// counted (an If's other branch); -1 for the built-in networks, whose rows are the whole network.
     std::int64_t storedParameters = -1;
+    /// Imported models whose file fixes the batch: that batch, which the rows are built with and every
+    /// per-image figure divides by whatever the configuration says; 0 where the configuration sets it.
+    int fixedBatch = 0;
     Shape output() const { return layers.empty() ? input : layers.back().out; }
 };
 

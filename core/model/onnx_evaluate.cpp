@@ -449,7 +449,8 @@ Result Eval::reshapeOps()
             }
             if (d < 0)
                 return {};
-            known *= d;
+            if (__builtin_mul_overflow(known, d, &known))
+                return {};
             dims.push_back(d);
         }
         if (inferred >= 0) {
@@ -879,7 +880,8 @@ Result Eval::expandTile()
     std::vector<Dims> picks;
     for (size_t d = 0; d < a->dims.size(); ++d) {
         const std::int64_t r = whole(b->data[d]);
-        if (r < 0 || a->dims[d] * r > std::int64_t(kMaxComputedElements))
+        std::int64_t tiled = 0;
+        if (r < 0 || __builtin_mul_overflow(a->dims[d], r, &tiled) || tiled > std::int64_t(kMaxComputedElements))
             return {};
         Dims p;
         for (std::int64_t k = 0; k < r; ++k)

@@ -336,6 +336,16 @@ OnnxModel::OnnxModel(std::unique_ptr<Impl> impl)
 }
 
 int OnnxModel::defaultImageSize() const { return m->defaultImage; }
+
+int OnnxModel::fixedBatch() const
+{
+    if (batchBound())
+        return 0;
+    const auto& dims = m->inputs.front().dims;
+    if (dims.size() < 2 || dims[0].empty() || dims[0].size() > 6 || !std::all_of(dims[0].begin(), dims[0].end(), ::isdigit))
+        return 1;
+    return std::max(1, std::stoi(dims[0]));
+}
 OnnxModel::~OnnxModel() = default;
 
 const std::string& OnnxModel::file() const { return m->file; }
@@ -415,6 +425,7 @@ BuildResult OnnxModel::build(const Config& config) const
         }
         net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
         net.storedParameters = m->parameters;
+        net.fixedBatch = fixedBatch();
         if (!line->tried && batchBound()) {
             line->samples.emplace_back(config.batch, net);
             if (line->samples.size() == 3) {

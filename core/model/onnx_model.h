@@ -54,6 +54,9 @@ public:
     /// Why the batch or image controls cannot change this model ("the file fixes the input at 1x3x224x224"),
     /// empty when they can.
     std::string batchFixedReason() const;
+    /// The batch the file fixes (extent 0 of the first input; 1 where that is not a number), 0 when the
+    /// batch control sets it.
+    int fixedBatch() const;
     std::string imageFixedReason() const;
     /// The image size the model opens at when the configuration names none: 224, or the first of the usual
     /// sizes at which every shape works out (572 for a valid-padded U-Net). Fixed extents win over it.

@@ -187,6 +187,32 @@ private slots:
         r = cli({ "analyze", "--model", dir + "wild/if_flag.onnx", "--input-value", "flag" });
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "--input-value: expected INPUT=NUMBER"), r.err.c_str());
+        // An If on the data: the note names the node and --branch; --branch chooses; JSON gives both counts.
+        r = cli({ "analyze", "--model", dir + "wild/rnn_in_if.onnx", "--format", "json" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.err, "--branch loud_or_quiet=then or --branch loud_or_quiet=else") && !contains(r.err, "--input-value"),
+            r.err.c_str());
+        QCOMPARE(nlohmann::json::parse(r.out)["network"]["counted_params"].get<int>(), 6'400);
+        QCOMPARE(nlohmann::json::parse(r.out)["network"]["stored_params"].get<int>(), 6'976);
+        r = cli({ "analyze", "--model", dir + "wild/rnn_in_if.onnx", "--branch", "loud_or_quiet=else" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "576 parameters counted of 6,976 stored") && contains(r.out, "_quiet.else/gru"), r.out.c_str());
+        r = cli({ "analyze", "--model", dir + "wild/rnn_in_if.onnx", "--branch", "loud_or_quiet=maybe" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--branch: expected NODE=then or NODE=else"), r.err.c_str());
+        // A file that fixes the batch at 1: --batch 16 does not apply, and no figure pretends it does: 36,864
+        // FLOP per batch of 1, images/s = 1 / time, JSON's batch 1 beside its input shape.
+        r = cli({ "analyze", "--model", dir + "wild/fixed_batch.onnx", "--batch", "16", "--format", "json" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.err, "--batch does not apply: the model file fixes the batch (input 'x' is 1x4x8x8); every figure is "
+                                 "for its batch of 1"), r.err.c_str());
+        {
+            const nlohmann::json fixed = nlohmann::json::parse(r.out);
+            QCOMPARE(fixed["config"]["batch"].get<int>(), 1);
+            QCOMPARE(fixed["network"]["input_shape"], nlohmann::json::parse("[1, 4, 8, 8]"));
+            const nlohmann::json& t = fixed["results"][0]["totals"];
+            QCOMPARE(t["throughput_per_s"].get<double>(), 1 / t["time_s"].get<double>());
+        }
         r = cli({ "tune", "--model", dir + "alexnet.onnx", "--batch", "1..64" });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(contains(r.out, "alexnet"));

@@ -198,6 +198,11 @@ void ControlPanel::updateEnabled()
             tip += QStringLiteral("\n\n") + tr("Off: %1.").arg(QString::fromStdString(onnx->batchFixedReason()));
         w->setToolTip(tip);
     }
+    if (!batch) { // the batch the rows are built with, which every figure uses: shown, not the last one typed
+        const QSignalBlocker quietSlider(m_batchSlider), quietSpin(m_batchSpin);
+        m_batchSlider->setValue(std::min(powerPosition(onnx->fixedBatch()), m_batchSlider->maximum()));
+        m_batchSpin->setValue(onnx->fixedBatch());
+    }
 }
 
 void ControlPanel::networkChosen()

@@ -373,6 +373,7 @@ def wild():
                                    const("en", [-(2 ** 62)], dtype=I64), const("ax", [0], dtype=I64), const("sp", [-1], dtype=I64),
                                    const("flat", [-1], dtype=I64)])
     today()
+    fixed_batch()
     print("wrote", os.path.join(HERE, "wild"))
 
 
@@ -453,6 +454,11 @@ def today():
                opset=21, ir_version=10)
 
 
+def fixed_batch():
+    """A file that fixes its batch (x [1, 4, 8, 8], as background-removal models ship): a Conv."""
+    wild_model("fixed_batch", [n("Conv", ["x", "w"], pads=[1, 1, 1, 1])], [xin([1, 4, 8, 8])], [weight("w", [8, 4, 3, 3])])
+
+
 def pytorch_recurrent():
     """nn.LSTM and nn.GRU after a Squeeze and a permute, as PyTorch's exporter writes them (opset 15)."""
     import torch
@@ -484,6 +490,7 @@ def pytorch_recurrent():
 if __name__ == "__main__":
     if sys.argv[1:] == ["today"]:
         today()
+        fixed_batch()
         pytorch_recurrent()
         sys.exit(0)
     if sys.argv[1:] == ["wild"]:

@@ -16,6 +16,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
+#include <QLabel>
 #include <QTableView>
 #include <QUrl>
 
@@ -89,6 +91,48 @@ private slots:
         QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::Conv);
         QVERIFY(openAndWait(w, fixture("resnet50.onnx")));
         QVERIFY(box->isHidden());
+    }
+
+    // An If on the data (rnn_in_if: LSTM or GRU): the box offers the branch by node; Else counts the GRU
+    // (576 parameters), the status line says both counts; Heavier branch counts the LSTM again.
+    void chooseABranchOnTheData()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QVERIFY(openAndWait(w, fixture("wild/rnn_in_if.onnx")));
+        ModelInputsBox* box = w.controls()->modelInputs();
+        QVERIFY(box->isVisible());
+        auto* choice = box->findChild<QComboBox*>(QStringLiteral("loud_or_quiet"));
+        QVERIFY(choice);
+        QCOMPARE(w.workspace().report()->results.front().totals.params, std::int64_t { 6'400 });
+        choice->setCurrentIndex(2);
+        QCOMPARE(w.workspace().config().branches.at("loud_or_quiet"), false);
+        QCOMPARE(w.workspace().report()->results.front().totals.params, std::int64_t { 576 });
+        QCOMPARE(w.workspace().report()->storedParameters, std::int64_t { 6'976 });
+        QVERIFY(w.statusBar()->findChildren<QLabel*>().size() > 0);
+        bool said = false;
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            said = said || l->text().contains(QStringLiteral("576 parameters counted of 6,976 stored"));
+        QVERIFY(said);
+        choice->setCurrentIndex(0);
+        QVERIFY(w.workspace().config().branches.empty());
+        QCOMPARE(w.workspace().report()->results.front().totals.params, std::int64_t { 6'400 });
+    }
+
+    // A file that fixes the batch at 1, opened after batch 16: the Batch box shows 1, and every figure is
+    // for one image (images/s = 1 / time, as the CLI's).
+    void aFixedBatchIsTheBatchShown()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.controls()->batchSpin()->setValue(16);
+        QVERIFY(openAndWait(w, fixture("wild/fixed_batch.onnx")));
+        ControlPanel* c = w.controls();
+        QVERIFY(!c->batchSpin()->isEnabled());
+        QCOMPARE(c->batchSpin()->value(), 1);
+        const Report& r = *w.workspace().report();
+        QCOMPARE(r.config.batch, 1);
+        QCOMPARE(r.results.front().totals.throughput, 1 / r.results.front().totals.time);
     }
 
     // AlexNet fixes 224 x 224: the image controls are off, and their tooltip says why.
