@@ -110,13 +110,10 @@ Result Eval::unary()
 // Elementwise operators of two or more inputs, broadcast: arithmetic, comparisons, logic, Where.
 Result Eval::nary()
 {
-    std::vector<const Value*> ins;
-    for (int i = 0; i < m_n.input_size(); ++i) {
-        const Value* v = in(i);
-        if (!isTensor(v))
-            return {};
-        ins.push_back(v);
-    }
+    const auto known = allTensors();
+    if (!known)
+        return {};
+    const std::vector<const Value*>& ins = *known;
     if (ins.empty() || (m_op != "Min" && m_op != "Max" && m_op != "Sum" && m_op != "Mean" && ins.size() != (m_op == "Where" ? 3u : 2u)))
         return {};
     const auto dims = broadcastDims(ins);
@@ -368,13 +365,10 @@ Result Eval::reshapeOps()
 
 Result Eval::concat()
 {
-    std::vector<const Value*> ins;
-    for (int i = 0; i < m_n.input_size(); ++i) {
-        const Value* v = in(i);
-        if (!isTensor(v))
-            return {};
-        ins.push_back(v);
-    }
+    const auto known = allTensors();
+    if (!known)
+        return {};
+    const std::vector<const Value*>& ins = *known;
     if (ins.empty())
         return {};
     // A 1-D operand with nothing in it joins anything (PyTorch concatenates empty lists of pads).
@@ -464,13 +458,7 @@ Result Eval::split()
     }
     if (std::int64_t(sizes->size()) != m_n.output_size() || (m_s.budget && (*m_s.budget -= std::int64_t(a->data.size())) < 0))
         return {};
-    auto out = pieces(*a, axis, *sizes);
-    if (!out)
-        return {};
-    Result r;
-    for (auto& v : *out)
-        r.emplace_back(std::move(v));
-    return r;
+    return many(pieces(*a, axis, *sizes));
 }
 
 // The elements of `a` at the chosen indices of each dimension (row-major), as a new value.

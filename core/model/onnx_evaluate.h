@@ -104,6 +104,27 @@ private:
         return v;
     }
     static Result one(std::optional<Value> v) { return Result { std::move(v) }; }
+    /// One output a value, or nothing when there are none.
+    static Result many(std::optional<std::vector<Value>> values)
+    {
+        Result r;
+        if (values)
+            for (auto& v : *values)
+                r.emplace_back(std::move(v));
+        return r;
+    }
+    /// Every input as a known tensor, or nothing when one is not.
+    std::optional<std::vector<const Value*>> allTensors() const
+    {
+        std::vector<const Value*> ins;
+        for (int i = 0; i < m_n.input_size(); ++i) {
+            const Value* v = in(i);
+            if (!isTensor(v))
+                return std::nullopt;
+            ins.push_back(v);
+        }
+        return ins;
+    }
 
     // An integer list operand: input `i` (from `version` on) or attribute `name` (before it).
     std::optional<Dims> listOperand(int i, const char* name, int version) const

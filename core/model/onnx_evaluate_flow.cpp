@@ -190,13 +190,7 @@ Result Eval::ifNode()
     const onnx::GraphProto* branch = graphAttribute(m_n, cond->data[0] != 0 ? "then_branch" : "else_branch");
     if (!branch)
         return {};
-    auto out = runGraph(*branch, {}, m_s);
-    if (!out)
-        return {};
-    Result r;
-    for (auto& v : *out)
-        r.emplace_back(std::move(v));
-    return r;
+    return many(runGraph(*branch, {}, m_s));
 }
 
 // Loop: trip by trip while the trip count and the condition allow, the carried values passed on, each
