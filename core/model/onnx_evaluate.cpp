@@ -436,12 +436,10 @@ std::optional<std::vector<Value>> pieces(const Value& a, std::int64_t axis, cons
 
 Result Eval::split()
 {
-    const Value* a = in(0);
-    if (!isTensor(a) || a->dims.empty())
+    const auto operand = tensorAndAxis(0);
+    if (!operand)
         return {};
-    const std::int64_t axis = axisIn(attrInt("axis", 0), std::int64_t(a->dims.size()));
-    if (axis < 0)
-        return {};
+    const auto [a, axis] = *operand;
     const std::int64_t extent = a->dims[size_t(axis)];
     auto sizes = listOperand(1, "split", 13);
     if (has(1) && !sizes)
@@ -549,13 +547,11 @@ Result Eval::slice()
 
 Result Eval::gather()
 {
-    const Value *a = in(0), *idx = in(1);
-    if (!isTensor(a) || !isTensor(idx) || a->dims.empty())
+    const auto operand = tensorAndAxis(0);
+    const Value* idx = in(1);
+    if (!operand || !isTensor(idx))
         return {};
-    const auto rank = std::int64_t(a->dims.size());
-    const std::int64_t axis = axisIn(attrInt("axis", 0), rank);
-    if (axis < 0)
-        return {};
+    const auto [a, axis] = *operand;
     const std::int64_t extent = a->dims[size_t(axis)];
     Dims dims(a->dims.begin(), a->dims.begin() + axis);
     dims.insert(dims.end(), idx->dims.begin(), idx->dims.end());

@@ -113,6 +113,18 @@ private:
                 r.emplace_back(std::move(v));
         return r;
     }
+    /// Input `i` as a known tensor of rank 1 or more, with its `axis` attribute (0 when absent) in range;
+    /// nothing otherwise (Split, SplitToSequence, Gather).
+    std::optional<std::pair<const Value*, std::int64_t>> tensorAndAxis(int i) const
+    {
+        const Value* a = in(i);
+        if (!isTensor(a) || a->dims.empty())
+            return std::nullopt;
+        const std::int64_t axis = axisIn(attrInt("axis", 0), std::int64_t(a->dims.size()));
+        if (axis < 0)
+            return std::nullopt;
+        return std::pair { a, axis };
+    }
     /// Every input as a known tensor, or nothing when one is not.
     std::optional<std::vector<const Value*>> allTensors() const
     {

@@ -24,13 +24,10 @@ Result Eval::sequenceOps()
         return one(std::move(seq));
     }
     if (m_op == "SplitToSequence") {
-        const Value* a = in(0);
-        if (!isTensor(a) || a->dims.empty())
+        const auto operand = tensorAndAxis(0);
+        if (!operand)
             return {};
-        const auto rank = std::int64_t(a->dims.size());
-        const std::int64_t axis = axisIn(attrInt("axis", 0), rank);
-        if (axis < 0)
-            return {};
+        const auto [a, axis] = *operand;
         const std::int64_t extent = a->dims[size_t(axis)];
         Dims sizes;
         const bool given = has(1);
