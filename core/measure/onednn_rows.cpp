@@ -46,15 +46,23 @@ memory::desc activations(const memory::dims& d, dt type, Layout layout)
         return plain(d, type);
     if (layout == Layout::Blocked)
         return memory::desc(d, type, d.size() == 4 ? tag::nChw16c : tag::nCdhw16c);
+    if (layout == Layout::Blocked8)
+        return memory::desc(d, type, d.size() == 4 ? tag::nChw8c : tag::nCdhw8c);
     return memory::desc(d, type, d.size() == 4 ? tag::nhwc : tag::ndhwc);
 }
 
 std::string layoutName(Layout layout, size_t rank)
 {
-    if (rank == 4)
-        return layout == Layout::Blocked ? "nChw16c" : layout == Layout::ChannelsLast ? "nhwc" : "nchw";
-    if (rank == 5)
-        return layout == Layout::Blocked ? "nCdhw16c" : layout == Layout::ChannelsLast ? "ndhwc" : "ncdhw";
+    switch (layout) {
+    case Layout::ChannelsLast:
+        return rank == 4 ? "nhwc" : rank == 5 ? "ndhwc" : "plain";
+    case Layout::Blocked:
+        return rank == 4 ? "nChw16c" : rank == 5 ? "nCdhw16c" : "plain";
+    case Layout::Blocked8:
+        return rank == 4 ? "nChw8c" : rank == 5 ? "nCdhw8c" : "plain";
+    case Layout::Plain:
+        return rank == 4 ? "nchw" : rank == 5 ? "ncdhw" : "plain";
+    }
     return "plain";
 }
 
@@ -71,7 +79,7 @@ std::vector<Layout> layoutsToTry(const Layer& l)
     case Op::Concat:
     case Op::Copy:
         if (l.out.rank == 4 || l.out.rank == 5)
-            return { Layout::ChannelsLast, Layout::Blocked, Layout::Plain };
+            return { Layout::ChannelsLast, Layout::Blocked, Layout::Blocked8, Layout::Plain };
         return { Layout::Plain };
     default:
         return { Layout::Plain };

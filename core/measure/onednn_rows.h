@@ -20,9 +20,11 @@ struct Unsupported {
 
 /// How a framework's CPU path lays out the activations between oneDNN primitives, for 4- and
 /// 5-dimensional maps: channels last (PyTorch's channels_last), oneDNN's own blocked layout of 16
-/// channels (nChw16c: what its convolutions pick with format_tag::any, what OpenVINO and IPEX keep
-/// between layers), or plain (PyTorch's default contiguous NCHW). Other ranks are plain in all three.
-enum class Layout { ChannelsLast, Blocked, Plain };
+/// channels (nChw16c: what its convolutions pick with format_tag::any on AVX-512, what OpenVINO and
+/// IPEX keep between layers), its blocked layout of 8 (nChw8c: what they pick and keep on AVX2-only
+/// CPUs, where oneDNN 2.6 pools 2x2 maps in nhwc at 5-7 % of the bound; a Zen 2 and a Zen 3 showed it),
+/// or plain (PyTorch's default contiguous NCHW). Other ranks are plain in all four.
+enum class Layout { ChannelsLast, Blocked, Blocked8, Plain };
 
 /// A reorder from the plain layout a framework keeps into the one the primitive chose, or back.
 struct Reorder {
