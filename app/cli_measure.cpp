@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 
 namespace rfx {
 
@@ -49,9 +50,20 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     if (!(tdp > 0)) {
         tdp = 65;
-        err << "roofline-cli: measure: the CPU's power limit is not readable here; tdp_w is set to 65 W (give --tdp-w W)\n";
+        err << "roofline-cli: measure: the CPU's power limit is not readable here; "
+               "tdp_w is set to 65 W (give --tdp-w W)\n";
     } else if (!tdpGiven) {
         err << "roofline-cli: measure: tdp_w from the RAPL package limit: " << tdp << " W\n";
+    }
+    const std::filesystem::path target
+        = output.empty() ? userDeviceDir() / (id + ".json") : std::filesystem::path(output);
+    if (output != "-") { // the machine's earlier ceilings, to hold the new ones against
+        std::ifstream earlier(target);
+        std::stringstream text;
+        text << earlier.rdbuf();
+        if (earlier)
+            if (const DeviceLoad load = parseDevice(text.str(), target.string()); load.device)
+                o.earlier = earlierCeilings(*load.device);
     }
     const auto result = runMicrobenchmarks(o, [&](double fraction, const std::string& stage) {
         err << "\r  " << int(fraction * 100) << " % " << stage << std::string(24, ' ') << std::flush;
@@ -80,10 +92,11 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
         const std::string against = expectationText(f.best, expected, perCycle, perCycleUnit, r);
         out << (against.empty() ? "" : "; " + against) << ")\n";
     };
-    out << r.cpuName << ", " << r.threads << " threads on " << r.cores << (r.cores == 1 ? " core, " : " cores, ") << r.isa
-        << ", measured in " << formatTime(r.seconds) << ":\n";
+    out << r.cpuName << ", " << r.threads << " threads on " << r.cores << (r.cores == 1 ? " core, " : " cores, ")
+        << r.isa << ", measured in " << formatTime(r.seconds) << ":\n";
     if (r.measuredClockHz > 0)
-        out << "  clock          " << formatSI(r.measuredClockHz, "Hz") << " under load (dependent integer additions)\n";
+        out << "  clock          " << formatSI(r.measuredClockHz, "Hz")
+            << " under load (dependent integer additions)\n";
     const CycleFigures c = r.perCycle.value_or(CycleFigures {});
     line("FP32 peak      ", r.fp32, "FLOP/s", r.expected.fp32, c.fp32Flop, "FLOP/cycle");
     line("FP64 peak      ", r.fp64, "FLOP/s", r.expected.fp64, c.fp64Flop, "FLOP/cycle");
@@ -92,19 +105,33 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
     line("L2 bandwidth   ", r.l2, "B/s", r.expected.l2, c.l2Bytes, "B/cycle");
     line("L3 bandwidth   ", r.l3, "B/s", r.expected.l3, c.l3Bytes, "B/cycle");
     if (r.l3Usable > 0)
-        out << "  L3 usable      " << formatNumber3(r.l3Usable / (1024 * 1024)) << " MiB read at L3 speed (the system reports "
-            << formatNumber3(r.l3Bytes / (1024 * 1024)) << " MiB)\n";
+        out << "  L3 usable      " << formatNumber3(r.l3Usable / (1024 * 1024)) << " MiB read at L3 speed, of the "
+            << formatNumber3(r.l3Bytes / (1024 * 1024)) << " MiB L3"
+            << (r.l3SharedBy.empty() ? "" : " CPUs " + r.l3SharedBy + " share")
+            << (r.l3Claimed > 0 ? " (CPUID claims " + formatNumber3(r.l3Claimed / (1024 * 1024))
+                           + " MiB: a VM's may be its host's)"
+                                : "")
+            << "\n";
     line("DRAM triad     ", r.dram, "B/s", 0, 0, "");
     if (r.perCycle)
         out << "  expected: " << r.perCycle->microarchitecture << ", " << r.perCycle->source << "\n";
     else
         out << "  expected: no per-cycle figures for this CPU (" << (r.cpu.vendor.empty() ? "unknown" : r.cpu.vendor)
             << " family " << r.cpu.family << " model " << r.cpu.model << "); the figures stand alone\n";
+    bool suspect = false;
+    for (const MicrobenchResult::Doubt& d : r.doubts) {
+        (d.suspect ? err << "roofline-cli: measure: warning: " : out << "  note: ") << d.text << "\n";
+        suspect = suspect || d.suspect;
+    }
+    if (suspect)
+        err << "roofline-cli: measure: " << kSuspectAdvice << "\n";
+    if (r.disturbedRepeats > 0)
+        out << "  note: " << r.disturbedRepeats << (r.disturbedRepeats == 1 ? " repeat was" : " repeats were")
+            << " run again: a thread lost its CPU during it (another process or the hypervisor)\n";
     if (output == "-") {
         out << text;
         return out ? ExitOk : ExitFailure;
     }
-    const std::filesystem::path target = output.empty() ? userDeviceDir() / (id + ".json") : std::filesystem::path(output);
     if (!writeFileAtomically(target, text, err))
         return ExitFailure;
     out << "wrote " << target.string() << " (device id " << id << ")\n";

@@ -37,6 +37,18 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
     const int f = cpu.family, m = cpu.model;
     auto in = [m](int lo, int hi) { return m >= lo && m <= hi; };
     if (cpu.vendor == "AuthenticAMD") {
+        // Zen and Zen+ (EPYC 7001, Ryzen 1000-2000, models 00h-2Fh): four 128-bit FP pipes, two of them
+        // multiply-add, two 128-bit loads a cycle, 32 B/cycle from L2 and from L3.
+        if (f == 0x17 && in(0x00, 0x2F))
+            return CycleFigures { "AMD Zen / Zen+", 16, 8, 32, 32, 32,
+                "AMD Software Optimization Guide for AMD Family 17h Processors (pub. 55723), 2.11-2.12" };
+        // Zen 2 (EPYC 7002 Rome 31h, Ryzen 3000 Matisse 71h, Renoir 60h, Lucienne 68h, Van Gogh 90h,
+        // Mendocino A0h): the FP pipes widened to 256 bits, two FMA; two 256-bit loads a cycle; 32
+        // B/cycle from L2 and from L3.
+        if (f == 0x17 && (in(0x30, 0x3F) || in(0x60, 0x7F) || in(0x90, 0xAF)))
+            return CycleFigures { "AMD Zen 2", 32, 16, 64, 32, 32,
+                "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater Processors (pub. 56305), "
+                "2.11-2.12" };
         // Zen 3: two 256-bit FMA pipes, two 256-bit loads a cycle, 32 B/cycle from L2 and from L3.
         if (f == 0x19 && (in(0x00, 0x0F) || in(0x20, 0x2F) || in(0x40, 0x5F)))
             return CycleFigures { "AMD Zen 3", 32, 16, 64, 32, 32,

@@ -9,6 +9,8 @@
 
 namespace rfx {
 
+struct Device;
+
 /// "Measure this machine": micro-benchmarks of the CPU this runs on, for a device file.
 ///
 /// Method (README "Measure this machine"):
@@ -28,16 +30,31 @@ namespace rfx {
 ///  - every thread is pinned to its own CPU; each test runs once unmeasured to warm up, then `repeats`
 ///    times; the best is kept (as STREAM does) and the spread is the median repeat's shortfall from
 ///    the best, so one outlier does not hide a steady figure and a noisy machine shows as such.
+///  - a repeat during which a thread did not have its CPU to itself (its CPU time under 90 % of the
+///    wall time, or the hypervisor's steal time over 10 %: /proc/stat) is run again;
+///  - each ceiling is then held against the core's per-cycle figure where known and against the
+///    others (FP32 twice FP64 on every x86 vector unit) and the machine's earlier measurement: one
+///    far under is measured again, twice, and if it stays it is reported in words (ceilingDoubts).
 struct MicrobenchOptions {
     int threads = 0; ///< 0: every hardware thread
     double secondsPerTest = 0.25; ///< target duration of one repeat of one test
     int repeats = 5;
-    double dramBytes = 0; ///< triad footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter of RAM at most)
+    double dramBytes
+        = 0; ///< triad footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter of RAM at most)
+    /// The same machine's earlier ceilings (its this-machine device file), FLOP/s and byte/s at the
+    /// clock given; 0 = none. A new figure far under the earlier one at the same clock is measured again.
+    struct Earlier {
+        double fp32 = 0, fp64 = 0, l1 = 0, l2 = 0, l3 = 0, clockHz = 0;
+        int cores = 0; ///< compared only where the cores are the same
+    } earlier;
 };
 
 struct BenchFigure {
     double best = 0; ///< per second (FLOP/s or byte/s)
     double spread = 0; ///< (best - median) / best over the repeats: the median repeat's shortfall
+    /// Under 1 where even the best repeat ran while a thread lacked its CPU (measured again, it stayed
+    /// so): the lowest share of the time a thread had its CPU in that repeat.
+    double occupancy = 1;
 };
 
 struct MicrobenchResult {
@@ -48,28 +65,59 @@ struct MicrobenchResult {
     BenchFigure int8; ///< operations/s (AVX-512 VNNI); best 0 where the CPU has none
     BenchFigure dram, l1, l2, l3; ///< byte/s, whole machine; l3.best 0 where not measured
     double memoryBytes = 0; ///< installed RAM
-    double l1Bytes = 0, l2Bytes = 0, l3Bytes = 0; ///< per core L1d and L2, the L3 as the system reports it (0 = unknown)
+    double l1Bytes = 0, l2Bytes = 0,
+           l3Bytes = 0; ///< per core L1d and L2, the L3 as the system reports it (0 = unknown)
     double l3Usable = 0; ///< the largest working set, all threads together, that still read at L3 speed (0 = not found)
+    /// The L3 as sysconf gives it (CPUID leaf 4 or 8000_0006h) where it differs from the one the kernel's
+    /// cache topology reports for the CPUs this runs on (l3Bytes): a VM's CPUID may give its host's.
+    double l3Claimed = 0;
+    std::string l3SharedBy; ///< the CPUs sharing that L3 ("0-1"), where the system says
     double clockHz = 0; ///< maximum clock where the system says, else the current one, else 0
     double measuredClockHz = 0; ///< the clock measured under load (0 where it cannot be)
+    double clockOccupancy = 1; ///< as BenchFigure::occupancy, for the clock
     int cores = 0; ///< physical cores the threads run on
     CpuIdentity cpu;
     std::optional<CycleFigures> perCycle; ///< the core's documented per-cycle figures, where known
     ExpectedFigures expected; ///< perCycle x cores x measured clock (all 0 where unknown)
     double seconds = 0; ///< how long it took
+    int disturbedRepeats = 0; ///< repeats run again because a thread lost its CPU during them
+    struct Doubt {
+        std::string figure; ///< "FP32", "L1", ...
+        bool suspect = false; ///< under what the kernels reach on a quiet machine: do not trust it
+        std::string text; ///< why, in words, and what to do
+    };
+    std::vector<Doubt> doubts; ///< what stayed doubtful after measuring again (ceilingDoubts)
 };
+
+/// Each ceiling of `r` held against what it should be: the core's per-cycle figure x cores x the
+/// measured clock: a compute figure under 80 % of it is suspect (the FMA kernels reach 97-100 % on a
+/// quiet Zen 3 or Zen 5), an L1 figure under 60 % (the sums reach 77-100 %), an L2 or L3 figure under
+/// 50 % (read streams reach 60-90 % of the documented fill widths); any under 80 % is noted, FP32 against FP64 (FP32
+/// under 1.6 x FP64 is suspect: every x86 vector unit does twice the lanes), and the same machine's earlier ceilings at
+/// the same clock (under 80 % of one is suspect). Only the figures measured (best > 0) are judged.
+std::vector<MicrobenchResult::Doubt> ceilingDoubts(
+    const MicrobenchResult& r, const MicrobenchOptions::Earlier& earlier = {});
 
 /// Called between steps with the fraction done and what runs now; return false to cancel.
 using MicrobenchProgress = std::function<bool(double fraction, const std::string& stage)>;
 
+/// What to do about a suspect figure, in words (one sentence for them all).
+extern const char* const kSuspectAdvice;
+
+/// The ceilings of `device` as an earlier measurement of this CPU, where it is one: a CPU device whose
+/// architecture is the one microbenchDeviceJson writes for this CPU (its microarchitecture where known,
+/// else its model name); nothing to compare with otherwise.
+MicrobenchOptions::Earlier earlierCeilings(const Device& device);
+
 /// Runs the benchmarks; nothing if cancelled.
-std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& options, const MicrobenchProgress& progress);
+std::optional<MicrobenchResult> runMicrobenchmarks(
+    const MicrobenchOptions& options, const MicrobenchProgress& progress);
 
 /// A device file (schema 1) for the measured machine. TDP and idle power cannot be measured here:
 /// `tdpWatts` is the user's figure (the RAPL package limit where Linux exposes it is a good one), idle
 /// is taken as 10 % of it; the notes say so. The loader accepts the result (tests check it).
-std::string microbenchDeviceJson(const MicrobenchResult& result, const std::string& id, const std::string& name,
-    double tdpWatts);
+std::string microbenchDeviceJson(
+    const MicrobenchResult& result, const std::string& id, const std::string& name, double tdpWatts);
 
 /// The clock under load now, Hz: the clock test alone (every hardware thread pinned, 100 dependent
 /// additions a round), best of three runs of about `seconds` each; 0 where it cannot be measured.
@@ -81,7 +129,8 @@ double measureClockUnderLoad(double seconds = 0.05);
 double raplPackageWatts();
 
 /// measured / expected in words: "97 % of 64 FLOP/cycle x 2 cores x 3.45 GHz", or "" where unknown.
-std::string expectationText(double measured, double expected, double perCycle, const char* perCycleUnit, const MicrobenchResult& r);
+std::string expectationText(
+    double measured, double expected, double perCycle, const char* perCycleUnit, const MicrobenchResult& r);
 
 /// This CPU's model name as /proc/cpuinfo gives it, or "this machine's CPU".
 std::string cpuModelName();

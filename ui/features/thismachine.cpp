@@ -10,7 +10,10 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace rfx {
 
@@ -23,23 +26,34 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
     if (tdpWatts <= 0) {
         bool ok = false;
         tdpWatts = QInputDialog::getDouble(parent, QObject::tr("Measure this machine"),
-            QObject::tr("The CPU's TDP in watts, for the energy model (power cannot be measured here; the device file says so "
-               "and can be edited later):"),
+            QObject::tr(
+                "The CPU's TDP in watts, for the energy model (power cannot be measured here; the device file says so "
+                "and can be edited later):"),
             65, 1, 10000, 0, &ok);
         if (!ok) {
             say(QObject::tr("Measuring cancelled"));
             return {};
         }
     }
+    const std::string id = "this-machine";
+    const std::filesystem::path file = userDeviceDir() / (id + ".json");
+    MicrobenchOptions withEarlier = options; // the machine's earlier ceilings, to hold the new ones against
+    if (std::ifstream earlier(file); earlier) {
+        std::stringstream text;
+        text << earlier.rdbuf();
+        if (const DeviceLoad load = parseDevice(text.str(), file.string()); load.device)
+            withEarlier.earlier = earlierCeilings(*load.device);
+    }
     std::optional<MicrobenchResult> result;
-    const bool finished = runWithProgress(parent, QObject::tr("Measure this machine"), QObject::tr("Measuring this machine"),
-        [&](const ProgressReport& report) { result = runMicrobenchmarks(options, report); });
+    const bool finished
+        = runWithProgress(parent, QObject::tr("Measure this machine"), QObject::tr("Measuring this machine"),
+            [&](const ProgressReport& report) { result = runMicrobenchmarks(withEarlier, report); });
     if (!result) {
-        say(!finished ? QObject::tr("Measuring cancelled; no device file written") : QObject::tr("Measuring failed: the benchmark arrays did not fit in memory"));
+        say(!finished ? QObject::tr("Measuring cancelled; no device file written")
+                      : QObject::tr("Measuring failed: the benchmark arrays did not fit in memory"));
         return {};
     }
     const MicrobenchResult& r = *result;
-    const std::string id = "this-machine";
     const std::string text = microbenchDeviceJson(r, id, r.cpuName + " (measured)", tdpWatts);
     const std::filesystem::path dir = userDeviceDir();
     std::error_code ec;
@@ -58,7 +72,8 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
             return;
         const std::string against = expectationText(f.best, expected, perCycle, perCycleUnit, r);
         lines << QObject::tr("%1: %2 (repeats within %3%4)")
-                     .arg(what, qs(formatSI(f.best, unit)), qs(formatPercent(f.spread)), against.empty() ? QString() : qs("; " + against));
+                     .arg(what, qs(formatSI(f.best, unit)), qs(formatPercent(f.spread)),
+                         against.empty() ? QString() : qs("; " + against));
     };
     if (r.measuredClockHz > 0)
         lines << QObject::tr("Clock under load: %1").arg(qs(formatSI(r.measuredClockHz, "Hz")));
@@ -69,8 +84,19 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
     line(QObject::tr("L2 read"), r.l2, "B/s", r.expected.l2, c.l2Bytes, "B/cycle");
     line(QObject::tr("L3 read"), r.l3, "B/s", r.expected.l3, c.l3Bytes, "B/cycle");
     line(QObject::tr("DRAM triad"), r.dram, "B/s", 0, 0, "");
-    lines << (r.perCycle ? QObject::tr("Expected figures: %1 (%2).").arg(qs(r.perCycle->microarchitecture), qs(r.perCycle->source))
-                         : QObject::tr("No per-cycle figures are known for this CPU; the measurements stand alone."));
+    if (r.l3Usable > 0)
+        lines << QObject::tr("L3 usable: %1 MiB of the %2 MiB L3%3")
+                     .arg(qs(formatNumber3(r.l3Usable / (1024 * 1024))), qs(formatNumber3(r.l3Bytes / (1024 * 1024))),
+                         r.l3Claimed > 0 ? QObject::tr(" (CPUID claims %1 MiB: a virtual machine's may be its host's)")
+                                               .arg(qs(formatNumber3(r.l3Claimed / (1024 * 1024))))
+                                         : QString());
+    for (const MicrobenchResult::Doubt& d : r.doubts)
+        lines << (d.suspect ? QObject::tr("Suspect: %1") : QObject::tr("Note: %1")).arg(qs(d.text));
+    if (std::any_of(r.doubts.begin(), r.doubts.end(), [](const auto& d) { return d.suspect; }))
+        lines << qs(kSuspectAdvice);
+    lines << (r.perCycle
+            ? QObject::tr("Expected figures: %1 (%2).").arg(qs(r.perCycle->microarchitecture), qs(r.perCycle->source))
+            : QObject::tr("No per-cycle figures are known for this CPU; the measurements stand alone."));
     say(QObject::tr("%1, %2 threads on %3 cores, %4, in %5:\n%6\n\nWritten to %7 as device \u201cthis-machine\u201d.")
             .arg(qs(r.cpuName))
             .arg(r.threads)
