@@ -125,9 +125,12 @@ std::string formatNumber3(double value)
         return "n/a";
     if (value == 0)
         return "0";
+    // Whole numbers from 1000 up with thousands separators ("1,372,179 images/s"), as counts are shown.
+    if (std::fabs(value) >= 1000 && std::fabs(value) < 9e18)
+        return formatCount(std::llround(value));
     if (std::fabs(value) >= 1000) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%.0f", value);
+        std::snprintf(buf, sizeof buf, "%.3g", value);
         return buf;
     }
     if (std::fabs(value) < 0.01) {

@@ -64,6 +64,8 @@ CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor)
     return c;
 }
 
+const char* rateUnit(std::string_view key) { return key.find("int") != std::string_view::npos ? "OP/s" : "FLOP/s"; }
+
 std::string precisionLabel(std::string_view key)
 {
     std::string s;

@@ -61,4 +61,8 @@ CeilingChoice chooseCeiling(const Device& device, int bits, bool tensorCores);
 /// Human name of a precision key: "FP32", "tensor FP16", "INT8".
 std::string precisionLabel(std::string_view key);
 
+/// The unit of a ceiling's rate: "OP/s" for the integer precisions ("int8", "tensor_int4"), which count
+/// operations, not floating-point ones; "FLOP/s" otherwise. One unit per precision kind, everywhere.
+const char* rateUnit(std::string_view key);
+
 } // namespace rfx

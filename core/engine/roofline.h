@@ -83,6 +83,9 @@ struct DeviceResult {
     Device device;
     CeilingChoice ceiling; ///< for convolutions (tensor cores when enabled)
     CeilingChoice vectorCeiling; ///< for elementwise rows, pooling and the optimizer
+    /// With the precision as in the file: the other ceilings rows ran against (their precision is not
+    /// the roof's), each once, the fastest first; empty otherwise.
+    std::vector<CeilingChoice> rowCeilings;
     double bandwidth = 0; ///< byte/s
     double ridge = 0; ///< ceiling.flops / bandwidth, FLOP/byte
     double onchipBytes = 0; ///< on-chip capacity the tiled traffic model used, byte

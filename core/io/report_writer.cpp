@@ -147,7 +147,9 @@ std::string networkTotalsLine(const Report& r)
     if (macs > 0) {
         const double other = d.totals.flops - 2 * macs;
         line += " = " + formatSI(macs, "MAC") + " in products";
-        if (other > 0.0005 * d.totals.flops)
+        // Said whenever there is any (not only above a share): a line whose parts come and go as a
+        // slider moves reads as a changed network (issue 38: "+ ... MFLOP other" dropped at some filters).
+        if (other > 1e-9 * d.totals.flops)
             line += " + " + formatSI(other, unit) + " other";
     }
     return line + " \u00b7 " + formatBytes(d.totals.bytes) + " moved \u00b7 peak memory " + formatMemory(d.totals.memory.total());
@@ -224,9 +226,10 @@ std::string reportToTable(const Report& r)
           << pad(formatNumber3(t.intensity), wI, true) << ' ' << pad("", wBound, true) << ' '
           << pad(formatTime(t.time), wTime, true) << ' ' << pad("100 %", wShare, true) << "\n";
         o << "time " << formatTime(t.time) << " per batch, " << formatNumber3(t.throughput) << " images/s; attained "
-          << formatSI(t.attained, "FLOP/s") << " = " << formatPercent(t.peakShare) << " of peak\n";
+          << formatSI(t.attained, rateUnit(d.ceiling.key)) << " = " << formatPercent(t.peakShare)
+          << (d.rowCeilings.empty() ? " of peak\n" : " of the rows' own ceilings (precision as in the file)\n");
         o << "memory " << formatMemory(t.memory.total()) << " of " << formatMemory(t.capacity) << ": "
-          << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << t.largestBatch << "\n";
+          << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << formatCount(t.largestBatch) << "\n";
         o << energyLine(d, r.config) << "\n";
         o << d.verdict << "\n";
         if (t.calibratedTime >= 0)
@@ -256,9 +259,9 @@ std::string summaryLine(const DeviceResult& d, const Config& c)
             + formatTime(boundTimeOf(t)) + " per batch); "
                                                      : std::string();
     return calibrated + "time " + formatTime(t.time) + " per batch of " + std::to_string(c.batch) + ", " + formatNumber3(t.throughput)
-        + " images/s; attained " + formatSI(t.attained, "FLOP/s") + " = " + formatPercent(t.peakShare)
+        + " images/s; attained " + formatSI(t.attained, rateUnit(d.ceiling.key)) + " = " + formatPercent(t.peakShare)
         + " of peak; memory " + formatMemory(t.memory.total()) + " of " + formatMemory(t.capacity) + " ("
-        + (t.fits ? "fits" : "does not fit") + "; largest batch " + std::to_string(t.largestBatch) + "); " + d.verdict
+        + (t.fits ? "fits" : "does not fit") + "; largest batch " + formatCount(t.largestBatch) + "); " + d.verdict
         + "; " + energyLine(d, c);
 }
 

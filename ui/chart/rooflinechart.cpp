@@ -202,6 +202,11 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
         QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
+        for (QLineSeries*& p : s->precisionRoofs) {
+            p = new QLineSeries;
+            p->setVisible(false);
+            all.append(p);
+        }
         for (const int v : { 1, 0, 2 }) { // the legend reads L1, L2, L3 (kLevelOf keeps the tiled model's slots)
             s->levelRoofs[size_t(v)] = new QLineSeries;
             auto* p = new QScatterSeries;
@@ -326,8 +331,11 @@ void RooflineChart::rebuild()
                 setVisibleIf(p, used);
         if (!used) {
             setVisibleIf(s->vectorRoof, false);
+            for (QLineSeries* p : s->precisionRoofs)
+                setVisibleIf(p, false);
             for (QLegendMarker* m : m_chart->legend()->markers())
                 if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof
+                    || std::find(s->precisionRoofs.begin(), s->precisionRoofs.end(), m->series()) != s->precisionRoofs.end()
                     || std::find(s->levelRoofs.begin(), s->levelRoofs.end(), m->series()) != s->levelRoofs.end()
                     || std::find(s->levelPoints.begin(), s->levelPoints.end(), m->series()) != s->levelPoints.end())
                     m->setVisible(false);

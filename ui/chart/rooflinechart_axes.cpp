@@ -131,6 +131,8 @@ void RooflineChart::fitToData()
             if (b > 0)
                 xmin = std::min(xmin, d.ceiling.flops / b / 10);
         ymax = std::max(ymax, d.ceiling.flops / m_scale);
+        for (const CeilingChoice& c : d.rowCeilings) // rows at another precision: their roofs are drawn too
+            ymax = std::max(ymax, c.flops / m_scale);
         ymin = std::min(ymin, std::min(d.ceiling.flops, d.vectorCeiling.flops) / m_scale / 100);
         const auto visible = visibleLayers(d, m_filter);
         for (size_t i = 0; i < d.layers.size(); ++i) {

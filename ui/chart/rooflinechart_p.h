@@ -25,6 +25,7 @@ constexpr int kBuckets = 4;
 // The inner memory levels a device may draw a ceiling for, in their series' slots: the tiled model's
 // L2 and L1 (with their own traffic points), and the cache-aware model's L3 as well.
 constexpr int kLevels = 3;
+constexpr int kPrecisionRoofs = 3; ///< other precisions' roofs drawn per device (fp64, fp32, int8 beside fp16: three at most)
 constexpr std::array<MemoryLevel, kLevels> kLevelOf { MemoryLevel::L2, MemoryLevel::L1, MemoryLevel::L3 };
 inline QString levelName(size_t v) { return QString::fromLatin1(memoryLevelName(kLevelOf[v]).data()); }
 // Line styles: L2 dash-dot, L1 dots, L3 dash-dot-dot.
@@ -109,6 +110,8 @@ namespace rfx {
 struct RooflineChart::DeviceSeries {
     QLineSeries* roof = nullptr;
     QLineSeries* vectorRoof = nullptr;
+    /// The rooflines of the other precisions rows run at (DeviceResult::rowCeilings), dotted.
+    std::array<QLineSeries*, chartdetail::kPrecisionRoofs> precisionRoofs {};
     QScatterSeries* ridge = nullptr; ///< a ring at the ridge point, labelled with its intensity
     QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
     QGraphicsSimpleTextItem* ridgeLabel = nullptr; ///< "ridge 16 FLOP/B" beside the ring (placeRidgeLabels)

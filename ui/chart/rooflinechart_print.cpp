@@ -100,6 +100,15 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
             vectorColor = s->vectorRoof->pen().color();
         }
     }
+    // The other precisions' roofs (as in the file), each named once.
+    QStringList precisions;
+    for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot)
+        for (const QLineSeries* p : m_series[slot]->precisionRoofs)
+            if (p->isVisible() && !precisions.contains(p->name())) {
+                precisions << p->name();
+                items.push_back({ p->pen().color(), overlay ? shortDeviceName(m_report->results[size_t(m_devices[slot])].device.name)
+                                          + QStringLiteral(": ") + p->name() : p->name(), Swatch::Dotted });
+            }
     if (!vector.isEmpty())
         items.push_back({ overlay ? QColor(0x44, 0x44, 0x44) : vectorColor,
             overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });

@@ -29,14 +29,18 @@ QString RooflineChart::readoutText(double intensity, double flops) const
     std::vector<const DeviceResult*> drawn;
     for (int idx : m_devices)
         drawn.push_back(&m_report->results[size_t(idx)]);
+    // The roofs the chart draws, the cache levels' slopes included, so that the read-out and a point's
+    // tooltip ("L2-bound") agree; within the tolerance above a roof is "on" it, not "under" it.
     const RoofAt at = roofAt(drawn, intensity, flops, tolerance);
     if (at.device < 0)
         return tr("%1: above %2 roof, not attainable").arg(where, m_devices.size() > 1 ? tr("every") : tr("the"));
-    const QString roof = at.memorySlope ? tr("memory slope") : tr("compute roof");
-    if (m_devices.size() > 1)
-        return tr("%1: under %2's %3 (%4 there)")
-            .arg(where, shortDeviceName(drawn[size_t(at.device)]->device.name), roof, qs(formatSI(at.attainable, rateUnit())));
-    return tr("%1: under the %2 (%3 there)").arg(where, roof, qs(formatSI(at.attainable, rateUnit())));
+    const QString roof = qs(at.roof), value = qs(formatSI(at.attainable, rateUnit()));
+    if (m_devices.size() > 1) {
+        const QString device = shortDeviceName(drawn[size_t(at.device)]->device.name);
+        return at.on ? tr("%1: on %2's %3 (%4)").arg(where, device, roof, value)
+                     : tr("%1: under %2's %3 (%4 there)").arg(where, device, roof, value);
+    }
+    return at.on ? tr("%1: on the %2 (%3)").arg(where, roof, value) : tr("%1: under the %2 (%3 there)").arg(where, roof, value);
 }
 
 QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }

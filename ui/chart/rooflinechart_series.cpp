@@ -59,6 +59,22 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
             s->vectorRoof->setPen(dashed);
         setNameIf(s->vectorRoof, tr("%1 (elementwise)").arg(qs(precisionLabel(d.vectorCeiling.key))));
     }
+    // Rows at another precision (as in the file) run under that precision's roofline: drawn dotted and
+    // named, so that no point sits above the only roof drawn.
+    for (size_t k = 0; k < s->precisionRoofs.size(); ++k) {
+        QLineSeries* line = s->precisionRoofs[k];
+        const bool shown = k < d.rowCeilings.size() && d.rowCeilings[k].flops > 0 && B > 0;
+        setVisibleIf(line, shown);
+        if (!shown)
+            continue;
+        const CeilingChoice& c = d.rowCeilings[k];
+        const double Pk = c.flops / m_scale;
+        line->replace({ QPointF(left, left * B), QPointF(Pk / B, Pk), QPointF(right, Pk) });
+        const QPen dotted(color, 1.5, Qt::DotLine);
+        if (line->pen() != dotted)
+            line->setPen(dotted);
+        setNameIf(line, tr("%1 %2 (rows at their own precision)").arg(qs(precisionLabel(c.key)), qs(formatSI(c.flops, rfx::rateUnit(c.key)))));
+    }
     s->ridge->replace({ QPointF(d.ridge, P) });
     setColorsIf(s->ridge, Qt::transparent, color);
     if (s->ridge->pen() != QPen(color, 2.0))

@@ -2,6 +2,7 @@
 
 #include "format.h"
 #include "report_writer.h"
+#include "unbroken.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
@@ -20,46 +21,25 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 }
 
-namespace {
-/// A figure with its unit stays on one line: "66.9 TFLOP/s" wrapped as "66.9 TFLOP/" and "s" when
-/// the summary was narrow. No break after a digit's space (no-break space) or at a slash (word joiner).
-QString unbroken(const QString& text)
-{
-    // One pass, no regular expression: this runs for every summary on every slider step.
-    QString out;
-    out.reserve(text.size() + 8);
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (c == QLatin1Char(' ') && i > 0 && text[i - 1].isDigit())
-            out += QChar(0x00a0);
-        else
-            out += c;
-        if (c == QLatin1Char('/'))
-            out += QChar(0x2060);
-    }
-    return out;
-}
-} // namespace
-
 QString summaryHtml(const DeviceResult& d, const Config& config)
 {
     const Totals& t = d.totals;
     QString memory;
     if (t.fits) {
         memory = QStringLiteral("memory %1 of %2 (fits; up to batch\u00a0%3)")
-                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))))
-                     .arg(t.largestBatch);
+                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))),
+                         qs(formatCount(t.largestBatch)));
     } else {
         memory = QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory %1 of %2; "
                                 "%3")
                      .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))),
-                         t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(t.largestBatch)
+                         t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qs(formatCount(t.largestBatch)))
                                             : QStringLiteral("not even batch 1 fits"));
     }
     // The energy of the step on one GPU, beside the memory it needs (core/engine/energy.h has the power model).
     memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)));
     // Integer ceilings (INT8) count operations, not floating-point ones.
-    const char* unit = d.ceiling.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";
+    const char* unit = rateUnit(d.ceiling.key);
     // A ceiling the device lacked, and what was used instead, where the eye is (not only the notes).
     const QString fallback = d.ceiling.note.empty()
         ? QString()
@@ -69,12 +49,14 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2</span>")
               .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))))
         : QString();
+    // Rows at several precisions: the share is of their own ceilings together (core/engine/roofline.cpp).
+    const QString peakName = d.rowCeilings.empty() ? qs(precisionLabel(d.ceiling.key)) : QStringLiteral("the rows' own ceilings,");
+    const double peak = d.rowCeilings.empty() || !(t.peakShare > 0) ? d.ceiling.flops : t.attained / t.peakShare;
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>%10")
         .arg(unbroken(qs(formatTime(t.time, true))))
-        .arg(config.batch)
+        .arg(qs(formatCount(config.batch)))
         .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
-            unbroken(qs(formatPercent(t.peakShare))), qs(precisionLabel(d.ceiling.key)),
-            unbroken(qs(formatSI(d.ceiling.flops, unit))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
+            unbroken(qs(formatPercent(t.peakShare))), peakName, unbroken(qs(formatSI(peak, unit))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
 }
 
 QString summaryHeadline(const DeviceResult& d, const Config& config)

@@ -4,6 +4,7 @@
 
 #include "cost.h"
 #include "format.h"
+#include "unbroken.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,8 @@ namespace rfx {
 namespace {
 
 // Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
-QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+// Into rich text, escaped, with each figure and its unit on one line (issue 38: "448 GB/ s").
+QString qs(const std::string& s) { return unbroken(QString::fromStdString(s).toHtmlEscaped()); }
 QString count(double v) { return qs(formatCount(std::int64_t(std::llround(v)))); }
 QString dot() { return QStringLiteral("\u00b7"); }
 
@@ -174,7 +176,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const CacheSupply supply = d.cacheAware ? cacheSupply(d, r.workingSet) : CacheSupply {};
     const double rowBandwidth = d.cacheAware ? supply.bandwidth : d.bandwidth;
     const double ridge = r.peak / rowBandwidth;
-    QString html = QStringLiteral("<h3>%1 <small>(%2) on %3</small></h3>")
+    QString html = QStringLiteral("<h3><span style=\"white-space:nowrap\">%1</span> <small>(%2) on %3</small></h3>")
                        .arg(qs(r.name), qs(std::string(opName(r.op))), qs(d.device.name));
 
     const Layer* l = findLayer(net, r.name);
@@ -227,7 +229,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     // called "the ridge".
     const bool matrix = runsOnMatrixUnits(r.op);
     const CeilingChoice& roof = matrix ? d.ceiling : d.vectorCeiling;
-    const char* rate = roof.key.find("int") != std::string::npos ? "OP/s" : "FLOP/s";
+    const char* rate = rateUnit(roof.key);
     const QString roofName = QStringLiteral("the <b>%1 roof</b> (%2%3)")
                                  .arg(matrix ? QStringLiteral("matrix") : QStringLiteral("vector"),
                                      qs(precisionLabel(roof.key)),
@@ -372,7 +374,7 @@ QString explainOverview(const Report& report, int device)
                           "arithmetic units (%4).</p><p>Now: %5.</p>"
                           "<p><i>Click a point or a table row to see why that layer sits where it does.</i></p>")
         .arg(qs(d.device.name), qs(formatNumber3(d.ridge)), qs(formatSI(d.bandwidth, "B/s")),
-            qs(formatSI(d.ceiling.flops, "FLOP/s")), qs(d.verdict));
+            qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qs(d.verdict));
 }
 
 QStringList tourPages(const Report& report, int device)
@@ -380,7 +382,7 @@ QStringList tourPages(const Report& report, int device)
     if (device < 0 || device >= int(report.results.size()))
         return {};
     const DeviceResult& d = report.results[size_t(device)];
-    const QString B = qs(formatSI(d.bandwidth, "B/s")), P = qs(formatSI(d.ceiling.flops, "FLOP/s"));
+    const QString B = qs(formatSI(d.bandwidth, "B/s")), P = qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key)));
     // Cache-aware: the thin slopes above the DRAM one are the caches', and the teacher is asked about them first.
     QStringList caches;
     for (const MemoryLevel level : { MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::L3 })

@@ -84,7 +84,11 @@ private slots:
         QCOMPARE(formatNumber3(4.4321), std::string("4.43"));
         QCOMPARE(formatNumber3(16.03), std::string("16.0"));
         QCOMPARE(formatNumber3(143.2), std::string("143"));
-        QCOMPARE(formatNumber3(1234.4), std::string("1234"));
+        // Thousands separators from 1000 up, as counts are shown (issue 38: "1372179 images/s").
+        QCOMPARE(formatNumber3(1234.4), std::string("1,234"));
+        QCOMPARE(formatNumber3(1372179.4), std::string("1,372,179"));
+        QCOMPARE(formatNumber3(-2500), std::string("-2,500"));
+        QCOMPARE(formatNumber3(3e20), std::string("3e+20"));
         QCOMPARE(formatNumber3(0), std::string("0"));
     }
 };

@@ -1,6 +1,7 @@
 // The roofline engine against hand-worked examples on a device with round numbers
 // (10 TFLOP/s FP32, 100 GB/s: ridge 100 FLOP/byte) and against the shipped RTX 2060 Super.
 #include "roof_at.h"
+#include "report_writer.h"
 #include "roofline.h"
 #include "testutils.h"
 #include "unet.h"
@@ -98,6 +99,88 @@ private slots:
         QCOMPARE(roofAt(both, 4, 2.05e12, 1.03).device, 1);
         QCOMPARE(roofAt(both, 4, 2.05e12).device, 0);
         QCOMPARE(roofAt({}, 4, 1).device, -1);
+        at = roofAt(both, 4, 2.05e12, 1.03);
+        QVERIFY(at.on); // above B's slope by less than the tolerance: on it, not under it
+        QCOMPARE(at.roof, std::string("memory slope"));
+        QVERIFY(!roofAt(both, 4, 1.95e12, 1.03).on);
+
+        // With the cache levels drawn (cache-aware: A's L2 at 4 TB/s, L1 at 8 TB/s): at 1 FLOP/B the DRAM
+        // slope allows 1 TFLOP/s, L2 4, L1 8; at 4 FLOP/B the L1 slope (32) is over the compute roof (10).
+        a.cacheAware = true;
+        a.l2Bandwidth = 4e12, a.l1Bandwidth = 8e12;
+        const std::vector<const DeviceResult*> one { &a };
+        QCOMPARE(roofAt(one, 1, 0.5e12).roof, std::string("DRAM slope"));
+        at = roofAt(one, 1, 3e12);
+        QCOMPARE(at.roof, std::string("L2 slope"));
+        QCOMPARE(at.attainable, 4e12);
+        QVERIFY(at.memorySlope);
+        QCOMPARE(roofAt(one, 1, 6e12).roof, std::string("L1 slope"));
+        QCOMPARE(roofAt(one, 1, 9e12).device, -1);
+        QCOMPARE(roofAt(one, 4, 9e12).roof, std::string("compute roof"));
+        // An elementwise ceiling of 2 TFLOP/s, drawn from 2 FLOP/B on: 1.5 TFLOP/s at 4 FLOP/B is under it.
+        a.vectorCeiling.flops = 2e12;
+        QCOMPARE(roofAt(one, 4, 1.5e12).roof, std::string("elementwise roof"));
+        QCOMPARE(roofAt(one, 1, 0.5e12).roof, std::string("DRAM slope"));
+    }
+
+    // The status bar's totals name the work that is not in products whenever there is some (issue 38:
+    // "+ ... other" came and went with the filters, at a 0.05 % threshold). A 5 x 5 convolution of 64
+    // channels and its ReLU: 2 * 64 * 25 = 3200 FLOP per output against 1, 0.031 % other.
+    void totalsLineKeepsTheOtherWork()
+    {
+        Network net = convRelu();
+        net.input = { 1, 64, 60, 60 };
+        net.layers[0].inShapes = { net.input };
+        net.layers[0].kh = net.layers[0].kw = 5;
+        const Report rep = analyze(net, Config {}, { roundDevice() });
+        const std::string line = networkTotalsLine(rep);
+        QVERIFY2(line.find("642 MFLOP = 321 MMAC in products + 201 kFLOP other") != std::string::npos, line.c_str());
+    }
+
+    // Precision as in the file: an fp16 convolution and an fp32 ReLU on a device whose FP16 rate is a
+    // tenth of its FP32 one (as the MX230's, 1/64). The roof is FP16's (most matrix FLOPs); the ReLU runs
+    // against FP32's 10 TFLOP/s, which DeviceResult::rowCeilings carries for the chart to draw and the
+    // read-out to name (issue 38: fp32 rows sat above the only roof drawn).
+    void rowsAtAnotherPrecisionHaveTheirRoof()
+    {
+        Network net = convRelu();
+        net.layers[0].computeBits = 16;
+        net.layers[1].computeBits = 32;
+        Device dev = roundDevice(10e12, 100e9);
+        dev.peak["fp16"] = 1e12;
+        Config c;
+        c.bitsAsInFile = true;
+        const DeviceResult d = analyze(net, c, { dev }).results[0];
+        QCOMPARE(d.ceiling.key, std::string("fp16"));
+        QCOMPARE(d.layers[1].peak, 10e12);
+        QCOMPARE(d.rowCeilings.size(), size_t(1));
+        QCOMPARE(d.rowCeilings[0].key, std::string("fp32"));
+        // The share of peak is of the rows' own ceilings together: never over 100 % (it said 147 %).
+        double atPeaks = 0;
+        for (const LayerResult& l : d.layers)
+            atPeaks += l.flops / l.peak;
+        RFX_COMPARE_REL(d.totals.peakShare, d.totals.attained / (d.totals.flops / atPeaks), 1e-12);
+        QVERIFY(d.totals.peakShare <= 1.0);
+        // A point at 1.5 TFLOP/s and 200 FLOP/B: above the FP16 roof (1), under FP32's (10).
+        const RoofAt at = roofAt({ &d }, 200, 1.5e12);
+        QCOMPARE(at.roof, std::string("FP32 roof"));
+        QCOMPARE(at.attainable, 10e12);
+        c.bitsAsInFile = false; // one precision: no other roof
+        QVERIFY(analyze(net, c, { dev }).results[0].rowCeilings.empty());
+    }
+
+    // One unit per precision kind, in the chart's title as in the summary (issue 38: the int8 chart's
+    // title said TFLOP/s where the summary said TOP/s).
+    void integerCeilingsCountOperations()
+    {
+        Device dev = roundDevice();
+        dev.peak["int8"] = 40e12;
+        Config c;
+        c.bits = 8;
+        const std::string line = ceilingsLine(analyze(convRelu(), c, { dev }).results[0]);
+        QVERIFY2(line.rfind("INT8 40.0 TOP/s, DRAM 100 GB/s", 0) == 0, line.c_str());
+        QCOMPARE(std::string(rateUnit("tensor_int4")), std::string("OP/s"));
+        QCOMPARE(std::string(rateUnit("tensor_fp16")), std::string("FLOP/s"));
     }
 
     void handWorked()

@@ -134,10 +134,40 @@ private slots:
         // A point drawn on the slope, with the cursor two pixels above the line: on that roof.
         const QPoint onSlope = chart->viewportPosition(QPointF(1, 448)) - QPoint(0, 2);
         QTest::mouseMove(chart->viewport(), onSlope);
-        QVERIFY2(chart->readoutShown().contains(QStringLiteral("memory slope")), qPrintable(chart->readoutShown()));
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("on the memory slope \\(44[6-9] GFLOP/s\\)"))),
+            qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 1000)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the compute roof (7.18 TFLOP/s there)")),
             qPrintable(chart->readoutShown()));
+        // Two pixels above the compute roof: on it (issue 38: "P 7.23 TFLOP/s: under ... (7.18 TFLOP/s there)").
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 7180)) - QPoint(0, 2));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("on the compute roof (7.18 TFLOP/s)")), qPrintable(chart->readoutShown()));
+        // Cache-aware bounds draw the caches' slopes, and the read-out names them as the points' tooltips
+        // do ("L2-bound"; issue 38: it said "above the roof, not attainable" there). H100: DRAM 3.35 TB/s,
+        // L2 10.1 TB/s, L1 33.5 TB/s, FP32 66.9 TFLOP/s; at I = 1, 5 TFLOP/s is above the DRAM slope and
+        // under the L2 one, 40 above every roof.
+        w.workspace().setDevices({ QStringLiteral("h100-sxm") });
+        Config aware = w.workspace().report()->config;
+        const CacheAware before = aware.cacheAware;
+        aware.cacheAware = CacheAware::On;
+        w.workspace().setConfig(aware);
+        QCoreApplication::processEvents();
+        chart = w.chartArea()->charts()[0];
+        QCOMPARE(chart->yScale(), 1e12);
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 5)));
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the L2 slope \\(10\\.[0-2] TFLOP/s there\\)"))),
+            qPrintable(chart->readoutShown()));
+        // The L1 slope is drawn, and named, only where the cache-aware model uses the level.
+        const DeviceResult& h100 = w.workspace().report()->results[0];
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 20)));
+        QVERIFY2(chart->readoutShown().contains(h100.l1Bandwidth > 0 ? QStringLiteral("under the L1 slope") : QStringLiteral("not attainable")),
+            qPrintable(chart->readoutShown()));
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2)));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the DRAM slope")), qPrintable(chart->readoutShown()));
+        QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 40)));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("not attainable")), qPrintable(chart->readoutShown()));
+        aware.cacheAware = before;
+        w.workspace().setConfig(aware);
         // In the overlay the bounding roof is named with its device: at I = 1, 100 GFLOP/s is under the
         // MX230's compute roof? No: the MX230 FP32 roof is 784 GFLOP/s and its slope allows 48 GFLOP/s
         // at I = 1, so the lowest roof above the point is the 2060 Super's slope (448 GFLOP/s).
