@@ -32,7 +32,7 @@ void ExportController::exportChartInteractive()
         QMessageBox::information(m_window, tr("Export chart"), tr("Check a device first: there is no chart to export."));
         return;
     }
-    const QString dir = lastDirectory(QDir::homePath());
+    const QString dir = lastExportDirectory();
     ExportDialog dialog(QDir(dir).filePath(QStringLiteral("roofline.png")), m_window);
     // The figure as the window shows it: configuration, devices, overlay, filter, measurements.
     auto withView = [this](FigureSpec spec) {
@@ -56,7 +56,7 @@ void ExportController::exportChartInteractive()
         QMessageBox::warning(m_window, tr("Cannot export chart"), r.error);
         return;
     }
-    setLastDirectory(QFileInfo(qs(spec.file)).absolutePath());
+    setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
     emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
 }
 
@@ -89,7 +89,7 @@ bool ExportController::exportTable(const QString& path, QString* error)
 
 void ExportController::exportTableInteractive()
 {
-    const QString dir = lastDirectory(QDir::homePath());
+    const QString dir = lastExportDirectory();
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")),
         [] {
             // CSV first (the default file name's), then the others, each with its suffixes.
@@ -108,8 +108,10 @@ void ExportController::exportTableInteractive()
     QString error;
     if (!exportTable(path, &error))
         QMessageBox::warning(m_window, tr("Cannot export table"), error);
-    else
+    else {
+        setLastExportDirectory(QFileInfo(path).absolutePath());
         emit statusMessage(tr("Exported %1").arg(path), 8000);
+    }
 }
 
 void ExportController::copyChart()

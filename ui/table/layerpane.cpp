@@ -11,6 +11,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rfx {
 
 LayerPane::LayerPane(QWidget* parent)
@@ -113,10 +115,15 @@ void LayerPane::setColumnShown(int column, bool shown)
 
 void LayerPane::updateLevelColumns()
 {
-    // Per-level intensities exist only under the tiled model, on devices whose file gives L2 / L1 bandwidths.
+    // Per-level intensities exist only under the tiled model, on devices whose file gives L2 / L1
+    // bandwidths: a column shows where some row has a figure for it (under cache-aware bounds none does,
+    // and two empty columns said nothing).
     const DeviceResult* shown = m_model->deviceResult();
-    setColumnShown(LayerTableModel::IntensityL2, shown && shown->l2Bandwidth > 0);
-    setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0);
+    auto any = [&](double LayerResult::*traffic) {
+        return shown && std::any_of(shown->layers.begin(), shown->layers.end(), [&](const LayerResult& l) { return l.*traffic > 0; });
+    };
+    setColumnShown(LayerTableModel::IntensityL2, shown && shown->l2Bandwidth > 0 && any(&LayerResult::l2Bytes));
+    setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0 && any(&LayerResult::l1Bytes));
 }
 
 void LayerPane::setReport(std::shared_ptr<const Report> shared)

@@ -118,6 +118,7 @@ private:
     /// Tools > Calibrate: asks where to save (the user's calibration folder proposed), then calibrates.
     bool calibrateInteractive(QString* summary, QString* error);
     void restoreSettings(const GuiOptions& options);
+    void fitFirstWindow(bool first = true);
     void saveSettings() const;
     void reloadDevices();
 

@@ -28,7 +28,9 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMimeData>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QUrl>
@@ -38,15 +40,34 @@
 namespace rfx {
 
 
+// The window fits the screen it opens on: first start at 1440 x 900 where there is room, else the
+// screen's free area less the room a window manager's frame takes (a 1280 x 720 or 1024 x 640 screen
+// had the compute roof, the compute-bound points and the status bar off-screen); a restored geometry
+// larger than this screen is brought into it too.
+void MainWindow::fitFirstWindow(bool first)
+{
+    const QScreen* where = screen() ? screen() : QGuiApplication::primaryScreen();
+    const QRect free = where ? where->availableGeometry() : QRect(0, 0, 1440, 900);
+    const QSize frame(16, 48); // a title bar and borders, before the window manager says
+    const QSize room = (free.size() - frame).expandedTo(QSize(320, 240));
+    const QSize wanted = first ? QSize(1440, 900) : size();
+    if (first || wanted.width() > room.width() || wanted.height() > room.height()) {
+        resize(wanted.boundedTo(room));
+        if (!free.contains(frameGeometry()))
+            move(free.topLeft());
+    }
+}
+
 void MainWindow::restoreSettings(const GuiOptions& o)
 {
     Config config;
     QStringList devices { QStringLiteral("rtx-2060-super") };
     bool overlay = o.overlay;
-    resize(1440, 900); // first start; a saved geometry replaces it
+    fitFirstWindow(); // first start; a saved geometry replaces it
     if (!o.noRestore) {
         const StoredWindow s = loadStoredWindow();
-        restoreGeometry(s.geometry);
+        if (restoreGeometry(s.geometry))
+            fitFirstWindow(false); // saved on a larger screen than this one: it still fits
         restoreState(s.state, kWindowStateVersion);
         m_splitter->restoreState(s.splitter);
         config = s.config.value_or(config);

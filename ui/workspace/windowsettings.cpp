@@ -2,8 +2,10 @@
 
 #include "options.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace rfx {
 
@@ -20,6 +22,7 @@ constexpr auto ConvOnly = "view/convolutionsOnly";
 constexpr auto TopN = "view/topN";
 constexpr auto Recent = "session/recentFiles";
 constexpr auto LastDir = "session/lastDirectory";
+constexpr auto LastExportDir = "export/lastDirectory";
 } // namespace Key
 QLatin1String key(const char* k) { return QLatin1String(k); }
 } // namespace
@@ -85,5 +88,20 @@ void addRecentFile(const QString& path)
 QString lastDirectory(const QString& otherwise) { return QSettings().value(key(Key::LastDir), otherwise).toString(); }
 
 void setLastDirectory(const QString& dir) { QSettings().setValue(key(Key::LastDir), dir); }
+
+QString lastExportDirectory()
+{
+    const QString last = QSettings().value(key(Key::LastExportDir)).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    for (const auto where : { QStandardPaths::PicturesLocation, QStandardPaths::DocumentsLocation }) {
+        const QString dir = QStandardPaths::writableLocation(where);
+        if (!dir.isEmpty() && QFileInfo(dir).isDir())
+            return dir;
+    }
+    return QDir::homePath();
+}
+
+void setLastExportDirectory(const QString& dir) { QSettings().setValue(key(Key::LastExportDir), dir); }
 
 } // namespace rfx

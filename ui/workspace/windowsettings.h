@@ -37,4 +37,9 @@ void addRecentFile(const QString& path);
 QString lastDirectory(const QString& otherwise = QString());
 void setLastDirectory(const QString& dir);
 
+/// The folder export dialogs start in: where the user last exported a chart or a table (figures go
+/// beside figures, not beside the model opened last), else Pictures, else Documents, else home.
+QString lastExportDirectory();
+void setLastExportDirectory(const QString& dir);
+
 } // namespace rfx

@@ -9,6 +9,7 @@
 #include "rooflinechart.h"
 #include "guitestutils.h"
 #include "testutils.h"
+#include "windowsettings.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -184,6 +185,24 @@ private slots:
         QCOMPARE(charts[0]->rebuilds(), still0);
         QCOMPARE(charts[1]->rebuilds(), still1);
         QCOMPARE(w.tableModel()->deviceResult()->device.id, std::string("rtx-2060-super")); // the table follows
+    }
+
+    // Export dialogs start where the last export went, not where the last model came from (issue 38);
+    // before any export, in Pictures or Documents where there is one, else home; a folder since
+    // removed is not proposed.
+    void exportsStartWhereTheLastExportWent()
+    {
+        QTemporaryDir models, figures;
+        addRecentFile(models.filePath(QStringLiteral("model.onnx")));
+        QCOMPARE(lastDirectory(), QFileInfo(models.path()).absoluteFilePath());
+        const QString first = lastExportDirectory();
+        QVERIFY(first != lastDirectory());
+        QVERIFY(QFileInfo(first).isDir());
+        setLastExportDirectory(figures.path());
+        QCOMPARE(lastExportDirectory(), figures.path());
+        QCOMPARE(lastDirectory(), QFileInfo(models.path()).absoluteFilePath()); // the models' folder stays theirs
+        setLastExportDirectory(figures.filePath(QStringLiteral("gone")));
+        QCOMPARE(lastExportDirectory(), first);
     }
 };
 
