@@ -22,6 +22,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -202,6 +203,24 @@ void ControlPanel::updateEnabled()
         const QSignalBlocker quietSlider(m_batchSlider), quietSpin(m_batchSpin);
         m_batchSlider->setValue(std::min(powerPosition(onnx->fixedBatch()), m_batchSlider->maximum()));
         m_batchSpin->setValue(onnx->fixedBatch());
+    }
+    // Likewise the image size a file fixes (an OCR recogniser's 48 x 224 showed "224, Square"): the
+    // last two extents of its first input, where they are numbers.
+    if (onnx && !image && !onnx->inputs().empty() && onnx->inputs().front().dims.size() >= 4) {
+        const std::vector<std::string>& dims = onnx->inputs().front().dims;
+        auto extent = [](const std::string& d) {
+            return !d.empty() && std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) && d.size() < 9
+                ? std::stoi(d)
+                : 0;
+        };
+        const int h = extent(dims[dims.size() - 2]), w = extent(dims.back());
+        if (h > 0 && w > 0) {
+            const QSignalBlocker a(m_imageSlider), b(m_imageSpin), c(m_square), d(m_widthSpin);
+            m_imageSlider->setValue(std::min(h, m_imageSlider->maximum()));
+            m_imageSpin->setValue(h);
+            m_square->setChecked(h == w);
+            m_widthSpin->setValue(w);
+        }
     }
 }
 

@@ -47,6 +47,8 @@ public:
     QSlider* filtersSlider() const { return m_filtersSlider; }
     QSlider* strideSlider() const { return m_strideSlider; }
     QSpinBox* imageSpin() const { return m_imageSpin; }
+    QCheckBox* squareCheck() const { return m_square; }
+    QSpinBox* widthSpin() const { return m_widthSpin; }
     QComboBox* networkCombo() const { return m_network; }
     QComboBox* algorithmCombo() const { return m_algorithm; }
     QComboBox* trafficCombo() const { return m_traffic; }

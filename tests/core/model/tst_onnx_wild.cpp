@@ -446,6 +446,24 @@ private slots:
         }
     }
 
+    // An exporter's boilerplate graph name gives way to the file's name (issue 38: a PaddlePaddle model
+    // was named "Model from PaddlePaddle."); a graph name that names the model stays.
+    void boilerplateGraphNamesGiveWayToTheFile()
+    {
+        const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/mobilenetv2.onnx";
+        std::ifstream in(path, std::ios::binary);
+        onnx::ModelProto m;
+        QVERIFY(m.ParseFromIstream(&in));
+        for (const char* name : { "Model from PaddlePaddle.", "main_graph", "MXNet_converted_model", "CNTKGraph" }) {
+            m.mutable_graph()->set_name(name);
+            const OnnxLoad load = parseOnnxModel(m.SerializeAsString(), path);
+            QVERIFY2(load.model, load.error.c_str());
+            QCOMPARE(load.model->name(), std::string("mobilenetv2"));
+        }
+        m.mutable_graph()->set_name("ppocr_rec_v4");
+        QCOMPARE(parseOnnxModel(m.SerializeAsString(), path).model->name(), std::string("ppocr_rec_v4"));
+    }
+
     void rankSix()
     {
         const BuildResult b = build(wild("rank6"));

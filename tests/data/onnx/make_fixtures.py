@@ -455,8 +455,10 @@ def today():
 
 
 def fixed_batch():
-    """A file that fixes its batch (x [1, 4, 8, 8], as background-removal models ship): a Conv."""
+    """A file that fixes its batch (x [1, 4, 8, 8], as background-removal models ship): a Conv. And one that
+    fixes an oblong image (x [batch, 3, 48, 224], as OCR recognisers ship)."""
     wild_model("fixed_batch", [n("Conv", ["x", "w"], pads=[1, 1, 1, 1])], [xin([1, 4, 8, 8])], [weight("w", [8, 4, 3, 3])])
+    wild_model("oblong", [n("Conv", ["x", "w"], pads=[1, 1, 1, 1])], [xin(["batch", 3, 48, 224])], [weight("w", [8, 3, 3, 3])])
 
 
 def pytorch_recurrent():

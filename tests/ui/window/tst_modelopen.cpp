@@ -9,6 +9,7 @@
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -153,6 +154,22 @@ private slots:
         emit c->networkCombo()->activated(c->networkCombo()->currentIndex());
         QVERIFY(c->imageSpin()->isEnabled());
         QVERIFY(!c->imageSpin()->toolTip().contains(QStringLiteral("fixes")));
+    }
+
+    // A file that fixes an oblong image (48 x 224, as OCR recognisers ship) after a square U-Net: the
+    // controls show 48 and 224, Square off (they showed "224, Square" before).
+    void anOblongFixedImageIsTheSizeShown()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.controls()->imageSpin()->setValue(388);
+        QVERIFY(openAndWait(w, fixture("wild/oblong.onnx")));
+        ControlPanel* c = w.controls();
+        QVERIFY(!c->imageSpin()->isEnabled());
+        QCOMPARE(c->imageSpin()->value(), 48);
+        QVERIFY(!c->squareCheck()->isChecked());
+        QCOMPARE(c->widthSpin()->value(), 224);
+        QCOMPARE(w.workspace().report()->results.front().layers.front().out.w, std::int64_t { 224 });
     }
 
     // A broken model: a dialog names the file and the reason; the window keeps what it showed.
