@@ -476,7 +476,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
 
         // The ceilings rows at another precision ran against (as in the file), each once: the chart draws
         // and names them (an fp16 file's fp32 rows sat above the only roof drawn, the FP16 one).
-        for (const auto& [key, c] : own) {
+        for (const auto& entry : own) {
+            const CeilingChoice& c = entry.second; // not a structured binding: clang 14 cannot capture one
             auto same = [&](double flops) { return std::abs(flops - c.flops) <= 1e-9 * c.flops; };
             const bool used = std::any_of(r.layers.begin(), r.layers.end(), [&](const LayerResult& l) { return l.flops > 0 && same(l.peak); });
             if (used && !same(r.ceiling.flops) && !same(r.vectorCeiling.flops)
