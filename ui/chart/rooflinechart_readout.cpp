@@ -6,6 +6,7 @@
 #include "roof_at.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLogValueAxis>
@@ -55,11 +56,28 @@ void RooflineChart::mouseMoveEvent(QMouseEvent* event)
         return;
     }
     const QPointF v = m_chart->mapToValue(at, m_series.front()->roof);
-    const QString text = readoutText(v.x(), v.y() * m_scale);
-    if (m_readout->text() != text)
-        m_readout->setText(text);
+    QString text = readoutText(v.x(), v.y() * m_scale);
     if (m_readout->font() != m_x->labelsFont())
         m_readout->setFont(m_x->labelsFont());
+    // Wider than the plot (presentation type, three devices' names): wrapped at spaces into lines that
+    // fit, rather than running past the chart's edge.
+    const QFontMetricsF fm(m_readout->font());
+    const double room = plot.width() - 16;
+    if (fm.horizontalAdvance(text) > room) {
+        QString wrapped, line;
+        for (const QString& word : text.split(QLatin1Char(' '))) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+                wrapped += line + QLatin1Char('\n');
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        text = wrapped + line;
+    }
+    if (m_readout->text() != text)
+        m_readout->setText(text);
     const QRectF box = m_readout->boundingRect().adjusted(-4, -2, 4, 2);
     m_readoutBack->setRect(QRectF(QPointF(0, 0), box.size()));
     m_readout->setPos(4, 2);
