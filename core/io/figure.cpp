@@ -109,6 +109,8 @@ std::optional<FigureSpec::Format> formatFromPath(const std::string& path)
 
 int gridColumns(int charts) { return charts <= 1 ? 1 : (charts <= 4 ? 2 : 3); }
 
+double cellHeightIn(double cellWidthIn) { return cellWidthIn * (cellWidthIn >= 5 ? 0.62 : 0.8); }
+
 int figureColumns(int charts, double widthIn)
 {
     const int readable = std::max(1, int(std::floor(widthIn / 3.2)));
@@ -129,7 +131,7 @@ FigureSize resolveSize(const FigureSpec& s, int charts, double belowChartsIn)
     const int rows = (std::max(charts, 1) + columns - 1) / columns;
     z.widthIn = s.widthIn;
     const double below = belowChartsIn >= 0 ? belowChartsIn : (s.caption ? 0.25 : 0);
-    z.heightIn = s.heightIn > 0 ? s.heightIn : s.widthIn / columns * 0.62 * rows + below;
+    z.heightIn = s.heightIn > 0 ? s.heightIn : cellHeightIn(s.widthIn / columns) * rows + below;
     z.widthPx = int(std::lround(z.widthIn * s.dpi));
     z.heightPx = int(std::lround(z.heightIn * s.dpi));
     return z;

@@ -41,7 +41,7 @@ struct FigureSpec {
 std::string_view formatName(FigureSpec::Format f);
 std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
 
-/// Physical size after defaults. heightIn 0: each grid row is 0.62 x the cell width (golden-ish),
+/// Physical size after defaults. heightIn 0: each grid row is cellHeightIn(the cell's width),
 /// plus `belowChartsIn` for the legend and caption beneath the charts (the renderer measures them;
 /// negative: the estimate, 0.25 in with a caption). Pixel size for rasters: explicit
 /// widthPx/heightPx, else inches x dpi (rounded).
@@ -55,6 +55,11 @@ FigureSize resolveSize(const FigureSpec& spec, int charts, double belowChartsIn 
 /// ("2100x1544 px, 300 dpi, 7.00 x 5.15 in"), SVG and PDF in inches and printer's points
 /// ("7.00 x 5.15 in, 504 x 371 pt"). The CLI's report and the export dialog say the same.
 std::string figureSizeText(const FigureSize& size, FigureSpec::Format format, double dpi);
+
+/// A figure cell's height for its width, inches: 0.62 of it (golden-ish) from 5 inches wide; a
+/// narrower cell, 0.8 of it: its title, tick labels and axis titles take the same room at any width,
+/// and at 0.62 a 3.5-inch cell kept a plot too flat for the ridge and layer labels.
+double cellHeightIn(double cellWidthIn);
 
 /// Grid columns for `charts` charts on screen: 1, 2 (up to 4 charts) or 3.
 int gridColumns(int charts);

@@ -120,6 +120,15 @@ RooflineChart::RooflineChart(QWidget* parent)
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         dropLineCaches();
         fitAxisTitles(); // the forms that fit the new sides: same height, so the plot does not move again
+        // Laid out at last (a figure's cell, a narrower window): a marker the new plot would cut grows
+        // its axis; once, not from inside the rebuild that grows it.
+        if (!m_growing && !m_report->results.empty()) {
+            const QScopedValueRollback<bool> growing(m_growing, true);
+            if (growForMarkers(m_chart->plotArea())) {
+                rebuild();
+                return;
+            }
+        }
         placeRoofLabels();
     });
     m_readoutBack = new QGraphicsRectItem(m_chart);

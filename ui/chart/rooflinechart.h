@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -187,6 +188,21 @@ private:
     int drawPoints(size_t slot, const DeviceResult& d);
     void updateTitle(int hidden);
     void updateAxes(double xmin, double xmax, double ymin, double ymax);
+    /// The decades added to each side of the axes (x low, x high, y low, y high) where a marker
+    /// (m_marks) would cross the frame of `plot`: a function of the data's bounds, the markers and
+    /// the plot's size alone, so a live chart and a fresh one at the same size agree. True if they
+    /// changed.
+    bool growForMarkers(const QRectF& plot);
+    std::array<int, 4> m_grown {};
+    double shownXlo() const { return m_xlo / std::pow(10.0, m_grown[0]); }
+    double shownXhi() const { return m_xhi * std::pow(10.0, m_grown[1]); }
+    double shownYlo() const { return m_ylo / std::pow(10.0, m_grown[2]); }
+    double shownYhi() const { return m_yhi * std::pow(10.0, m_grown[3]); }
+    struct Mark {
+        double x, y, radius; ///< data coordinates (y in the axis unit) and the marker's half size, pixels
+    };
+    std::vector<Mark> m_marks; ///< every plotted marker, for growForMarkers (fitToData)
+    bool m_growing = false;
     void placeRoofLabels();
     void cacheGridLines();
     static void setAxisLineWidth(QLogValueAxis* axis, qreal width);

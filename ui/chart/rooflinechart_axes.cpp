@@ -40,6 +40,10 @@ bool RooflineChart::fitTickLabels()
     if (!m_print || plot.width() <= 0 || plot.height() <= 0)
         return false;
     bool changed = false;
+    // A figure is laid out once: the decades grown for its markers become its bounds, which the
+    // labelling below may widen to even decades.
+    m_xlo = shownXlo(), m_xhi = shownXhi(), m_ylo = shownYlo(), m_yhi = shownYhi();
+    m_grown = {};
     for (QLogValueAxis* a : { m_x, m_y }) {
         const bool vertical = a == m_y;
         double& lo = vertical ? m_ylo : m_xlo;
@@ -49,7 +53,7 @@ bool RooflineChart::fitTickLabels()
         // margins (Qt Charts truncates a label that does not fit between its neighbours).
         double widest = 0;
         for (int e = int(std::lround(std::log10(lo))); e <= int(std::lround(std::log10(hi))); ++e)
-            widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", std::pow(10.0, e))));
+            widest = std::max(widest, fm.horizontalAdvance(tickText(std::pow(10.0, e))));
         const double need = vertical ? fm.height() + 10 : widest + 6;
         const double per = (vertical ? plot.height() : plot.width()) / std::max(std::log10(hi / lo), 1.0);
         if (per >= need || a->base() == 100)
@@ -69,9 +73,10 @@ bool RooflineChart::fitTickLabels()
 void RooflineChart::setAxisRange(QPointF x, QPointF y)
 {
     // Shared axes call this for every chart on every slider step: usually nothing changes.
-    if (m_sticky && x == QPointF(m_xlo, m_xhi) && y == QPointF(m_ylo, m_yhi))
+    if (m_sticky && x == xRange() && y == yRange())
         return;
     m_xlo = x.x(), m_xhi = x.y(), m_ylo = y.x(), m_yhi = y.y();
+    m_grown = {}; // looked at again for these bounds (rebuild)
     m_sticky = true;
     rebuild();
 }
@@ -83,8 +88,8 @@ void RooflineChart::shareAxes(const std::vector<RooflineChart*>& charts)
     double scale = 0, xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0; // y in FLOP/s
     for (const RooflineChart* c : charts) {
         scale = std::max(scale, c->m_scale);
-        xlo = std::min(xlo, c->m_xlo), xhi = std::max(xhi, c->m_xhi);
-        ylo = std::min(ylo, c->m_ylo * c->m_scale), yhi = std::max(yhi, c->m_yhi * c->m_scale);
+        xlo = std::min(xlo, c->shownXlo()), xhi = std::max(xhi, c->shownXhi());
+        ylo = std::min(ylo, c->shownYlo() * c->m_scale), yhi = std::max(yhi, c->shownYhi() * c->m_scale);
     }
     for (RooflineChart* c : charts) {
         c->setYUnit(scale);
@@ -123,6 +128,8 @@ void RooflineChart::fitToData()
 {
     const size_t n = m_devices.size();
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    m_marks.clear();
+    const double largest = kMarkerSize.back() * m_markerScale / 2;
     for (int idx : m_devices) {
         const DeviceResult& d = m_report->results[size_t(idx)];
         xmin = std::min(xmin, d.ridge / 10);
@@ -142,9 +149,12 @@ void RooflineChart::fitToData()
             xmin = std::min(xmin, l.intensity);
             xmax = std::max(xmax, l.intensity);
             ymin = std::min(ymin, plottedRate(l) / m_scale);
+            m_marks.push_back({ l.intensity, plottedRate(l) / m_scale, kMarkerSize[size_t(bucketOf(l.share))] * m_markerScale / 2 });
             for (double q : { l.l2Bytes, l.l1Bytes })
-                if (q > 0)
+                if (q > 0) {
                     xmax = std::max(xmax, l.flops / q);
+                    m_marks.push_back({ l.flops / q, plottedRate(l) / m_scale, largest });
+                }
         }
     }
     for (int idx : m_devices) {
@@ -160,6 +170,7 @@ void RooflineChart::fitToData()
             if (f > 0 && q > 0) {
                 xmin = std::min(xmin, f / q), xmax = std::max(xmax, f / q);
                 ymin = std::min(ymin, f / lc.measured / m_scale), ymax = std::max(ymax, f / lc.measured / m_scale);
+                m_marks.push_back({ f / q, f / lc.measured / m_scale, largest });
             }
         }
     }
@@ -185,7 +196,52 @@ void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double yma
         m_ylo = std::min(m_ylo, ylo);
         m_yhi = std::max(m_yhi, yhi);
     }
+    growForMarkers(m_chart->plotArea()); // before the first layout there is none: plotAreaChanged looks then
     applyAxisRanges();
+}
+
+bool RooflineChart::growForMarkers(const QRectF& plot)
+{
+    // A point's marker is never cut by the plot's frame: a square at 900 FLOP/B on an axis ending at
+    // 1000 showed half of itself. Where one would cross an edge, that side grows a decade (then all
+    // are looked at again: a decade more makes every decade narrower). A decade is added only where
+    // it clears the marker: in a plot too small for that it would only squeeze the data. A zoomed
+    // view is the user's and is left.
+    std::array<int, 4> grown {};
+    if (!m_zoomed && plot.width() > 0 && plot.height() > 0 && m_xhi > m_xlo && m_yhi > m_ylo) {
+        for (int pass = 0; pass < 4; ++pass) {
+            bool again = false;
+            const double lo[] = { m_xlo / std::pow(10.0, grown[0]), m_ylo / std::pow(10.0, grown[2]) };
+            const double hi[] = { m_xhi * std::pow(10.0, grown[1]), m_yhi * std::pow(10.0, grown[3]) };
+            for (const Mark& k : m_marks) {
+                if (!(k.x > 0) || !(k.y > 0))
+                    continue;
+                const double room = k.radius + 1;
+                for (int side = 0; side < 4 && !again; ++side) {
+                    const int axis = side / 2; // 0: x, 1: y
+                    const bool high = side % 2 == 1;
+                    const double v = axis == 0 ? k.x : k.y;
+                    const double length = axis == 0 ? plot.width() : plot.height();
+                    const double decades = std::log10(hi[axis] / lo[axis]);
+                    const double distance = std::abs(std::log10((high ? hi[axis] : lo[axis]) / v));
+                    if (distance * length / decades >= room)
+                        continue;
+                    if ((distance + 1) * length / (decades + 1) < room)
+                        continue; // too small a plot for a decade to help
+                    ++grown[size_t(axis * 2 + (high ? 1 : 0))];
+                    again = true;
+                }
+                if (again)
+                    break;
+            }
+            if (!again)
+                break;
+        }
+    }
+    if (grown == m_grown)
+        return false;
+    m_grown = grown;
+    return true;
 }
 
 void RooflineChart::applyAxisRanges()
@@ -193,8 +249,8 @@ void RooflineChart::applyAxisRanges()
     // Zoomed: exactly the user's view. Else a hair beyond the decades, so that the end ticks (and
     // their labels) are not lost to rounding.
     const double pad = 1.0001;
-    const double xlo = m_zoomed ? m_view.xlo : m_xlo / pad, xhi = m_zoomed ? m_view.xhi : m_xhi * pad;
-    const double ylo = m_zoomed ? m_view.ylo : m_ylo / pad, yhi = m_zoomed ? m_view.yhi : m_yhi * pad;
+    const double xlo = m_zoomed ? m_view.xlo : shownXlo() / pad, xhi = m_zoomed ? m_view.xhi : shownXhi() * pad;
+    const double ylo = m_zoomed ? m_view.ylo : shownYlo() / pad, yhi = m_zoomed ? m_view.yhi : shownYhi() * pad;
     if (m_x->min() != xlo || m_x->max() != xhi || m_y->min() != ylo || m_y->max() != yhi)
         dropLineCaches(); // new ticks and grid lines
     if (m_x->min() != xlo || m_x->max() != xhi)
@@ -215,9 +271,9 @@ void RooflineChart::applyAxisRanges()
     }
 }
 
-double RooflineChart::spanLeft() const { return m_zoomed ? std::min(m_xlo, m_view.xlo) : m_xlo; }
+double RooflineChart::spanLeft() const { return m_zoomed ? std::min(shownXlo(), m_view.xlo) : shownXlo(); }
 
-double RooflineChart::spanRight() const { return m_zoomed ? std::max(m_xhi, m_view.xhi) : m_xhi; }
+double RooflineChart::spanRight() const { return m_zoomed ? std::max(shownXhi(), m_view.xhi) : shownXhi(); }
 
 void RooflineChart::setView(const ChartNavigator::Range& view)
 {
@@ -254,9 +310,9 @@ QPoint RooflineChart::viewportPosition(QPointF value) const
     return mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(value, const_cast<QAbstractSeries*>(any))));
 }
 
-QPointF RooflineChart::xRange() const { return { m_xlo, m_xhi }; }
+QPointF RooflineChart::xRange() const { return { shownXlo(), shownXhi() }; }
 
-QPointF RooflineChart::yRange() const { return { m_ylo, m_yhi }; }
+QPointF RooflineChart::yRange() const { return { shownYlo(), shownYhi() }; }
 
 void RooflineChart::dropLineCaches()
 {

@@ -89,7 +89,7 @@ void RooflineChart::placeTickLabels()
                         continue; // base 2 when zoomed: only the powers of ten get a label
                     text = powerOfTen(e);
                 } else {
-                    text = QString::asprintf("%g", v);
+                    text = tickText(v);
                 }
                 const QPointF at = m_chart->mapToPosition(vertical ? QPointF(m_x->min(), v) : QPointF(v, m_y->min()), m_series.front()->roof);
                 centres.push_back(vertical ? at.y() : at.x());
@@ -196,14 +196,19 @@ double RooflineChart::yLabelWidth() const
     m_yLabelFont = m_x->labelsFont();
     const QFontMetricsF fm(m_x->labelsFont());
     double widest = 0;
+    // The decades around the axis' ends too (its ends are a hair beyond them), so that the frame does
+    // not move when a zoom labels other ticks; the one past the last drawn is counted as "%g" wrote
+    // it ("1e+06"), as it always was, so the plot keeps its place.
     const int lo = int(std::floor(std::log10(std::max(m_y->min(), 1e-30)) - 1e-9)), hi = int(std::ceil(std::log10(std::max(m_y->max(), 1e-30)) + 1e-9));
+    const int lastDrawn = int(std::floor(std::log10(std::max(m_y->max(), 1e-30)) + 1e-4));
     for (int e = lo; e <= hi && hi - lo < 60; ++e) {
-        widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", std::pow(10.0, e))));
+        const double v = std::pow(10.0, e);
+        widest = std::max(widest, fm.horizontalAdvance(e <= lastDrawn ? tickText(v) : QString::asprintf("%g", v)));
         if (m_powerTicks)
             widest = std::max(widest, fm.horizontalAdvance(powerOfTen(e)));
     }
     if (m_y->base() != 10 && m_y->base() != 100) // zoomed: powers of two, as "%g"
-        widest = std::max(widest, fm.horizontalAdvance(QString::asprintf("%g", m_y->max())));
+        widest = std::max(widest, fm.horizontalAdvance(tickText(m_y->max())));
     m_yLabelWidth = std::ceil(widest);
     return m_yLabelWidth;
 }
@@ -332,25 +337,38 @@ void RooflineChart::placeRidgeLabels(std::vector<QRectF>& obstacles, const std::
             label->setBrush(color);
         const QPointF at = m_chart->mapToPosition(s->ridge->at(0), s->roof);
         // Above the ring first (where the eye looks for it), then the other seven places; never over
-        // a point, a roof or the slope. The ring itself is not an obstacle of its own label.
+        // a point, a roof or the slope, and 4 px clear of the ring (2 px read as touching it). The ring
+        // itself is not an obstacle of its own label; a point beside it is (the 940MX's ridge label
+        // was drawn over the layer just left of its ring).
         std::vector<QRectF> others;
         const double r = s->ridge->markerSize() / 2;
         const QRectF ring(at.x() - r, at.y() - r, 2 * r, 2 * r);
         for (const QRectF& o : obstacles)
-            if (!o.intersects(ring))
+            if (std::abs(o.center().x() - ring.center().x()) > 0.5 || std::abs(o.center().y() - ring.center().y()) > 0.5
+                || std::abs(o.width() - ring.width()) > 0.5)
                 others.push_back(o);
-        const QSizeF size = label->boundingRect().size();
-        LabelRequest above { at, size, 2, r };
-        // placeLabels tries right, left, above, below, then diagonals: ask for "above" first by
-        // trying it alone, then all eight.
+        // "ridge 16.3 FLOP/B" on one line; in a narrow plot (a figure's grid cell) on two.
+        const QString full = QString(label->text()).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        const QString stacked = QString(full).replace(full.indexOf(QLatin1Char(' ')), 1, QLatin1Char('\n'));
         std::optional<QPointF> spot;
-        const QPointF top(at.x() - size.width() / 2, at.y() - r - 2 - size.height());
-        const QRectF topBox(top, size);
-        if (plot.contains(topBox) && std::none_of(others.begin(), others.end(), [&](const QRectF& o) { return o.intersects(topBox.adjusted(-2, -2, 2, 2)); })
-            && std::none_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, topBox); }))
-            spot = top;
-        else
-            spot = placeLabels({ above }, others, plot, lines).front();
+        QSizeF size;
+        for (const QString& text : { full, stacked }) {
+            if (label->text() != text)
+                label->setText(text);
+            size = label->boundingRect().size();
+            const double gap = 4;
+            const QPointF top(at.x() - size.width() / 2, at.y() - r - gap - size.height());
+            const QRectF topBox(top, size);
+            if (plot.contains(topBox) && std::none_of(others.begin(), others.end(), [&](const QRectF& o) { return o.intersects(topBox.adjusted(-2, -2, 2, 2)); })
+                && std::none_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, topBox); }))
+                spot = top;
+            else
+                spot = placeLabels({ LabelRequest { at, size, gap, r } }, others, plot, lines).front();
+            if (spot)
+                break;
+        }
+        if (label->text() != full && !spot)
+            label->setText(full);
         setVisibleIf(label, spot.has_value());
         if (spot) {
             if (label->pos() != *spot)

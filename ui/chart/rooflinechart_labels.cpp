@@ -61,7 +61,7 @@ void RooflineChart::placeRoofLabels()
         if (label->brush().color() != color)
             label->setBrush(color);
         const QSizeF size = label->boundingRect().size();
-        const QPointF end = m_chart->mapToPosition(QPointF(m_zoomed ? m_view.xhi : m_xhi, d.ceiling.flops / m_scale), m_series[slot]->roof);
+        const QPointF end = m_chart->mapToPosition(QPointF(m_zoomed ? m_view.xhi : shownXhi(), d.ceiling.flops / m_scale), m_series[slot]->roof);
         const QPointF ridge = m_chart->mapToPosition(QPointF(d.ridge, d.ceiling.flops / m_scale), m_series[slot]->roof);
         // Candidates: above the roof from its right end leftwards to the ridge, then below it.
         std::vector<QPointF> spots;
@@ -157,7 +157,26 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
             item->setBrush(wanted[i].color);
         requests.push_back({ wanted[i].at, item->boundingRect().size(), 3, kMarkerSize.back() * m_markerScale / 2 });
     }
-    const auto spots = placeLabels(requests, obstacles, plot, lines);
+    auto spots = placeLabels(requests, obstacles, plot, lines);
+    // A label with no free spot in one line (a narrow plot: a figure's grid cell) tries again in two,
+    // the name over its share, around the labels already placed.
+    std::vector<QRectF> taken = obstacles;
+    for (size_t i = 0; i < spots.size(); ++i)
+        if (spots[i])
+            taken.emplace_back(*spots[i], requests[i].size);
+    for (size_t i = 0; i < spots.size(); ++i) {
+        if (spots[i])
+            continue;
+        QGraphicsSimpleTextItem* item = m_layerLabels[i];
+        item->setText(QString(wanted[i].text).replace(wanted[i].text.lastIndexOf(QLatin1Char(' '), wanted[i].text.size() - 3), 1, QLatin1Char('\n')));
+        LabelRequest stacked = requests[i];
+        stacked.size = item->boundingRect().size();
+        spots[i] = placeLabels({ stacked }, taken, plot, lines).front();
+        if (spots[i])
+            taken.emplace_back(*spots[i], stacked.size);
+        else
+            item->setText(wanted[i].text);
+    }
     for (size_t i = 0; i < m_layerLabels.size(); ++i) {
         QGraphicsSimpleTextItem* item = m_layerLabels[i];
         QGraphicsLineItem* leader = m_layerLeaders[i];

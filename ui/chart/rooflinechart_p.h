@@ -15,6 +15,7 @@
 #include <QScatterSeries>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -51,6 +52,21 @@ using rfx::shortDeviceName;
 
 inline double decadeFloor(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 inline double decadeCeil(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+
+/// A tick's number as written out ("1000000", "0.001", "0.25"), never in exponent form: "%g" wrote
+/// "1e+06" on a figure's y axis widened to even decades. Powers-of-ten ticks are powerOfTen's.
+inline QString tickText(double v)
+{
+    if (v >= 1 && v < 1e15 && v == std::floor(v))
+        return QString::number(v, 'f', 0);
+    if (v > 0 && v < 1 && v >= 1e-12) {
+        QString s = QString::number(v, 'f', int(std::ceil(-std::log10(v) - 1e-9)) + 3);
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        return s;
+    }
+    return QString::asprintf("%g", v);
+}
 
 /// Into rich text (tooltips): "<0.1 %" would open a tag and swallow the rest.
 inline QString qh(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }

@@ -43,16 +43,22 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
     // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
     m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
-    if (!m_caption.isEmpty()) {
+    auto captionHeight = [&](double width) {
+        if (m_caption.isEmpty())
+            return 0.0;
         QTextDocument doc;
         doc.setDefaultFont(smallFont());
         doc.setPlainText(m_caption);
-        doc.setTextWidth(m_width - 8);
-        m_captionHeight = doc.size().height() + 2;
-    }
+        doc.setTextWidth(width - 8);
+        return doc.size().height() + 2;
+    };
+    m_captionHeight = captionHeight(m_width);
     const int columns = figureColumns(charts, planned.widthIn);
     const int rows = (charts + columns - 1) / columns;
     const double cellW = m_width / columns;
+    // A grid whose last row is short (three charts in two columns) has an empty cell: the legend and
+    // the caption go there when they fit, rather than below a blank quarter of the page.
+    const int emptyCells = rows * columns - charts;
     for (int i = 0; i < charts; ++i) {
         auto chart = std::make_unique<RooflineChart>();
         chart->setAttribute(Qt::WA_DontShowOnScreen);
@@ -68,7 +74,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
             shown.push_back(i);
         // Laid out near its final size before it gets data: Qt Charts elides tick labels laid out
         // in a tiny default-sized view and does not always lay them out again.
-        chart->resize(int(std::lround(cellW)), int(std::lround(cellW * 0.62)));
+        chart->resize(int(std::lround(cellW)), int(std::lround(cellHeightIn(cellW / kLogicalPerInch) * kLogicalPerInch)));
         if (measured && (spec.overlay || measured->device == i))
             chart->setMeasured(measured->device, measured->comparison);
         chart->setReport(report, shown);
@@ -82,11 +88,31 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
         RooflineChart::shareAxes(all);
     }
     m_legendHeight = rfx::legendHeight(legendEntries(), smallFont(), swatchUnit(), m_width);
-    // Auto height: each chart 0.62 as high as wide, then the legend and the caption as tall as their
+    bool inCell = false;
+    if (emptyCells > 0 && spec.widthPx <= 0) {
+        const double freeW = emptyCells * cellW;
+        const double legendH = rfx::legendHeight(legendEntries(), smallFont(), swatchUnit(), freeW - 8);
+        const double captionH = captionHeight(freeW);
+        const FigureSize gridOnly = resolveSize(spec, charts, 0);
+        const double cellH = gridOnly.heightIn * kLogicalPerInch / rows;
+        if (legendH + captionH + 12 <= cellH) {
+            inCell = true;
+            const QRectF free((columns - emptyCells) * cellW, (rows - 1) * cellH, freeW, cellH);
+            // Level with the last row's plots: under the title, the legend then the caption.
+            m_legendRect = QRectF(free.x() + 8, free.y() + 12, freeW - 8, legendH);
+            m_captionRect = QRectF(free.x() + 8, m_legendRect.bottom() + 4, freeW - 12, captionH);
+            m_legendHeight = m_captionHeight = 0;
+        }
+    }
+    // Auto height: each chart cellHeightIn high, then the legend and the caption as tall as their
     // text. A given height is shared out the same way.
     m_size = resolveSize(spec, charts, (m_captionHeight + m_legendHeight) / kLogicalPerInch);
     m_height = m_size.heightIn * kLogicalPerInch;
     const double cellH = std::max(40.0, (m_height - m_captionHeight - m_legendHeight) / rows);
+    if (!inCell) {
+        m_legendRect = QRectF(0, m_height - m_captionHeight - m_legendHeight, m_width, m_legendHeight);
+        m_captionRect = QRectF(4, m_height - m_captionHeight, m_width - 8, m_captionHeight);
+    }
     const int chartW = int(std::lround(cellW)), chartH = int(std::lround(cellH));
     for (int i = 0; i < charts; ++i) {
         RooflineChart* chart = m_charts[size_t(i)].get();
@@ -136,7 +162,7 @@ std::vector<LegendEntry> FigureLayout::legendEntries() const
 
 double FigureLayout::swatchUnit() const { return m_fontPx * 0.8; }
 
-QRectF FigureLayout::legendArea() const { return QRectF(0, m_height - m_captionHeight - m_legendHeight, m_width, m_legendHeight); }
+QRectF FigureLayout::legendArea() const { return m_legendRect; }
 
 std::vector<QRectF> FigureLayout::legendBoxes(QRectF area) const
 {
@@ -160,7 +186,7 @@ void FigureLayout::paint(QPainter& p, const QRectF& target) const
         const QRectF dest(target.x() + c.x() * s, target.y() + c.y() * s, chart.width() * s, chart.height() * s);
         m_charts[i]->render(&p, dest, chart.rect(), Qt::KeepAspectRatio);
     }
-    if (m_legendHeight > 0) {
+    if (m_legendRect.height() > 0) {
         p.save();
         p.translate(target.topLeft());
         p.scale(s, s);
@@ -175,8 +201,7 @@ void FigureLayout::paint(QPainter& p, const QRectF& target) const
         p.scale(s, s);
         p.setFont(smallFont());
         p.setPen(QColor(0x33, 0x33, 0x33));
-        p.drawText(QRectF(4, m_height - m_captionHeight, m_width - 8, m_captionHeight),
-            Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
+        p.drawText(m_captionRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
         p.restore();
     }
 }
@@ -195,6 +220,7 @@ FigureGeometry FigureLayout::geometry() const
         const RooflineChart& chart = *m_charts[i];
         const QPointF origin = m_cells[i].topLeft();
         g.charts.push_back(toPage(m_cells[i], QPointF()));
+        g.plots.push_back(toPage(chart.plotArea(), origin));
         g.axes.push_back({ chart.xRange().x(), chart.xRange().y(), chart.yRange().x() * chart.yScale(),
             chart.yRange().y() * chart.yScale(), chart.yScale() });
         for (QGraphicsItem* item : chart.scene()->items()) {
@@ -229,11 +255,13 @@ FigureGeometry FigureLayout::geometry() const
         if (chart.legendVisible())
             g.legends.push_back(toPage(chart.legendRect(), origin));
     }
-    if (m_legendHeight > 0) {
+    if (m_legendRect.height() > 0) {
         smallest = std::min(smallest, fontPixels(smallFont()));
         for (const QRectF& b : legendBoxes(legendArea()))
             g.legends.push_back(toPage(b, QPointF()));
     }
+    if (!m_caption.isEmpty())
+        g.caption = toPage(m_captionRect, QPointF());
     g.smallestTextPt = std::isfinite(smallest) ? smallest * k : 0;
     return g;
 }

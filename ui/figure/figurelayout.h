@@ -30,6 +30,8 @@ struct FigureGeometry {
     std::vector<QRectF> legends; ///< every legend's box
     std::vector<QRectF> markers; ///< every plotted marker's box
     std::vector<QRectF> charts; ///< each chart's cell
+    std::vector<QRectF> plots; ///< each chart's plot area (inside its axes)
+    QRectF caption; ///< the caption's box (empty without one)
     int measuredPoints = 0; ///< measured diamonds drawn
     /// Each chart's axes: x decades (FLOP/byte) and y decades (FLOP/s), and its y unit (FLOP/s).
     std::vector<std::array<double, 5>> axes;
@@ -75,7 +77,8 @@ private:
     FigureSize m_size {};
     double m_width = 0, m_height = 0; ///< logical pixels
     double m_fontPx = 12; ///< titles; other text is smallFont()
-    double m_captionHeight = 0, m_legendHeight = 0;
+    double m_captionHeight = 0, m_legendHeight = 0; ///< below the charts; 0 where they sit in a cell
+    QRectF m_legendRect, m_captionRect; ///< where they are drawn, logical pixels
     QString m_title, m_caption;
     std::vector<std::unique_ptr<RooflineChart>> m_charts;
     std::vector<QRectF> m_cells; ///< chart plus its legend, logical pixels

@@ -27,20 +27,23 @@ private slots:
         FigureSize z = resolveSize(s, 1);
         QCOMPARE(z.widthPx, 2100);
         QCOMPARE(z.heightPx, 1377);
-        // Four charts: 2 columns, 2 rows of 3.5 x 2.17 in, plus the caption: the same 4.59 in.
+        // Four charts: 2 columns, 2 rows of 3.5-inch cells, each 0.8 as high as wide (a cell under 5 in
+        // keeps room for its plot under the title): 2 x 2.8 + 0.25 = 5.85 in.
+        QCOMPARE(cellHeightIn(7.0), 7.0 * 0.62);
+        QCOMPARE(cellHeightIn(3.5), 3.5 * 0.8);
         z = resolveSize(s, 4);
-        QCOMPARE(z.heightPx, 1377);
+        QCOMPARE(z.heightPx, 1755);
         // Nine charts: never a cell under 3.2 in, so 2 columns (not the screen's 3) and 5 rows:
-        // 5 x 3.5 x 0.62 + 0.25 = 11.1 in: the page grows with the grid.
+        // 5 x 2.8 + 0.25 = 14.25 in: the page grows with the grid.
         QCOMPARE(figureColumns(9, 7.0), 2);
-        QCOMPARE(resolveSize(s, 9).heightPx, 3330);
-        // A 3.5-inch column stacks four charts: 4 x 3.5 x 0.62 + 0.25 = 8.93 in; with 0.8 in measured
-        // for the legend and caption, 9.48 in.
+        QCOMPARE(resolveSize(s, 9).heightPx, 4275);
+        // A 3.5-inch column stacks four charts: 4 x 2.8 + 0.25 = 11.45 in; with 0.8 in measured
+        // for the legend and caption, 12.0 in.
         FigureSpec column = s;
         column.widthIn = 3.5;
         QCOMPARE(figureColumns(4, 3.5), 1);
-        QCOMPARE(resolveSize(column, 4).heightPx, 2679);
-        QCOMPARE(resolveSize(column, 4, 0.8).heightPx, 2844);
+        QCOMPARE(resolveSize(column, 4).heightPx, 3435);
+        QCOMPARE(resolveSize(column, 4, 0.8).heightPx, 3600);
         QCOMPARE(figureColumns(4, 5.0), 1);
         QCOMPARE(figureColumns(4, 6.4), 2);
         s.caption = false;

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace rfx;
@@ -134,6 +135,68 @@ private slots:
         const QByteArray pdf = readAll(base + QStringLiteral(".pdf"));
         QVERIFY2(pdf.contains(QStringLiteral("/MediaBox [0 0 %1").arg(std::lround(widthIn * 72)).toLatin1()),
             qPrintable(QString::number(widthIn)));
+    }
+
+    // Issue 38: a 7-inch export of three devices (U-Net 128, batch 16) cut the largest squares at
+    // 500-1000 FLOP/B with the frame at x = 1000, its charts had no peak or bandwidth, roof value or
+    // layer label where the one-device figure has them, and the fourth cell of its 2 x 2 grid was
+    // empty. Every size and layout now carries the same information: each chart's title gives the
+    // device's ceilings, its ridge is labelled and its largest layer named; no marker crosses its
+    // plot's frame (the axis grows a decade); a grid's empty cell holds the legend and the caption.
+    void everyLayoutCarriesTheSameInformation_data()
+    {
+        QTest::addColumn<double>("widthIn");
+        QTest::addColumn<int>("devices");
+        QTest::addColumn<bool>("overlay");
+        for (double w : { 3.5, 7.0 }) {
+            QTest::addRow("grid of 3, %.1f in", w) << w << 3 << false;
+            QTest::addRow("one device, %.1f in", w) << w << 1 << false;
+            QTest::addRow("overlay of 3, %.1f in", w) << w << 3 << true;
+        }
+    }
+
+    void everyLayoutCarriesTheSameInformation()
+    {
+        QFETCH(double, widthIn);
+        QFETCH(int, devices);
+        QFETCH(bool, overlay);
+        FigureSpec spec;
+        spec.config.model = "unet";
+        spec.config.unet.height = spec.config.unet.width = 128;
+        spec.config.unet.padding = Padding::Same;
+        spec.config.batch = 16;
+        spec.devices = { "rtx-2060-super", "geforce-mx230", "geforce-940mx-ddr3" };
+        spec.devices.resize(size_t(devices));
+        spec.overlay = overlay;
+        spec.widthIn = widthIn;
+        const FigureGeometry g = figureGeometry(reportFor(spec), spec);
+        QCOMPARE(g.plots.size(), overlay ? size_t(1) : size_t(devices));
+        // No marker cut by a frame: each lies whole inside a plot.
+        for (const QRectF& m : g.markers)
+            QVERIFY2(std::any_of(g.plots.begin(), g.plots.end(), [&](const QRectF& p) { return p.adjusted(-0.01, -0.01, 0.01, 0.01).contains(m); }),
+                qPrintable(QStringLiteral("a marker at (%1, %2) pt crosses its plot's frame").arg(m.center().x()).arg(m.center().y())));
+        for (size_t c = 0; c < g.chartTexts.size(); ++c) {
+            QStringList texts;
+            for (const auto& [text, box] : g.chartTexts[c])
+                texts << text;
+            const QString all = texts.join(QStringLiteral(" | "));
+            QVERIFY2(!all.contains(QStringLiteral("e+")), qPrintable(all)); // ticks written out, never "1e+06"
+            if (!overlay) { // an overlay's legend names each roof with its value
+                QVERIFY2(all.contains(QStringLiteral("GB/s")) && all.contains(QStringLiteral("FLOP/s, ")), qPrintable(all));
+                QVERIFY2(all.contains(QStringLiteral("ridge")), qPrintable(all));
+            }
+            QVERIFY2(!g.chartLayerLabels[c].empty(), qPrintable(all));
+        }
+        if (!overlay && devices == 3 && widthIn == 7.0) {
+            // Two columns, two rows: the legend and the caption in the fourth cell, nothing below.
+            const QRectF third = g.charts[2];
+            const QRectF fourth(third.right(), third.top(), third.width(), third.height());
+            QVERIFY(g.caption.isValid());
+            QVERIFY2(fourth.contains(g.caption), qPrintable(QStringLiteral("caption at y %1").arg(g.caption.y())));
+            for (const QRectF& legend : g.legends)
+                QVERIFY(fourth.contains(legend));
+            QVERIFY2(std::abs(g.heightPt - third.bottom()) < 1, qPrintable(QString::number(g.heightPt)));
+        }
     }
 
     // Shared axes: every chart of the grid has the same decades and the same y unit; without, the
