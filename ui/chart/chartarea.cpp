@@ -49,8 +49,13 @@ ChartArea::Pane ChartArea::makePane()
     v->addWidget(p.chart, 1);
     v->addWidget(p.summary);
     connect(p.chart, &RooflineChart::layerClicked, this, &ChartArea::layerClicked);
-    if (m_fontScale != 1.0)
+    if (m_fontScale != 1.0) {
+        // Made now, it took the application's type, which presentation mode has made m_fontScale times
+        // larger: a grid's second chart came in 1.5 x 1.5 times the first one's type, and kept a larger
+        // type after presentation mode ended.
+        p.chart->setCreatedAtFontFactor(m_fontScale);
         p.chart->setFontScale(m_fontScale);
+    }
     p.chart->setLayerLabels(m_labelShare);
     p.chart->setPowerTicks(m_powerTicks);
     return p;
@@ -65,6 +70,13 @@ void ChartArea::relayout(size_t devices)
         m_grid->removeWidget(p.box);
     m_grid->removeWidget(m_empty);
     const int columns = charts <= 1 ? 1 : (charts <= 4 ? 2 : 3);
+    const int rows = charts == 0 ? 1 : int((charts + size_t(columns) - 1) / size_t(columns));
+    // Every cell the same: each used column and row stretches alike (the layout gave two devices at
+    // 1280 x 720 cells of 530 and 290 px by their size hints).
+    for (int c = 0; c < std::max(m_grid->columnCount(), 3); ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+    for (int r = 0; r < std::max(m_grid->rowCount(), rows); ++r)
+        m_grid->setRowStretch(r, r < rows ? 1 : 0);
     for (size_t i = 0; i < m_panes.size(); ++i) {
         const bool used = i < charts;
         m_panes[i].box->setVisible(used);

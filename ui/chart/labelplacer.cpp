@@ -31,7 +31,7 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
             auto near = [&](const QRectF& o) { return o.intersects(clear); };
-            auto hits = [&](const QRectF& o) { return o.intersects(box); };
+            auto hits = [&](const QRectF& o) { return o.intersects(clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
             auto crossed = [&](const QLineF& l) { return crosses(l, box); };
             if (std::any_of(obstacles.begin(), obstacles.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), crossed))

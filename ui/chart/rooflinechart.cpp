@@ -146,6 +146,19 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
 }
 
+void RooflineChart::setCreatedAtFontFactor(double factor)
+{
+    if (!(factor > 0) || factor == 1.0)
+        return;
+    for (QFont* f : { &m_baseFonts.title, &m_baseFonts.legend, &m_baseFonts.axisLabels, &m_baseFonts.axisTitle }) {
+        if (f->pointSizeF() > 0)
+            f->setPointSizeF(f->pointSizeF() / factor);
+        else if (f->pixelSize() > 0)
+            f->setPixelSize(std::max(1, int(std::lround(f->pixelSize() / factor))));
+    }
+    setFontScale(m_fontScale);
+}
+
 void RooflineChart::setFontScale(double scale)
 {
     m_fontScale = scale;
@@ -299,8 +312,11 @@ void RooflineChart::setSelectedLayer(int layer)
         if (layer < int(d.layers.size()) && d.layers[size_t(layer)].intensity > 0)
             pts.append(QPointF(d.layers[size_t(layer)].intensity, plottedRate(d.layers[size_t(layer)]) / m_scale));
     }
-    if (!m_print)
+    if (!m_print && m_selection->points() != pts) {
         m_selection->replace(pts);
+        if (!m_inRebuild)
+            placeRoofLabels(); // the labels make way for the ring
+    }
 }
 
 bool RooflineChart::dark() const { return !m_print && darkPalette(); }
@@ -319,6 +335,7 @@ bool RooflineChart::minorGrid() const { return m_minorGrid; }
 
 void RooflineChart::rebuild()
 {
+    const QScopedValueRollback<bool> rebuilding(m_inRebuild, true);
     ++m_rebuilds;
     const size_t n = m_devices.size();
     ensureSeries(std::max<size_t>(n, 1));

@@ -71,6 +71,9 @@ public:
 
     /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
     void setFontScale(double scale);
+    /// The chart took its type from the application's font when it was made; made while that font
+    /// was `factor` times its usual size (presentation mode), its own scale would apply twice.
+    void setCreatedAtFontFactor(double factor);
 
     /// The smallest size at which every text of the chart stays whole and apart: a plot of at least
     /// 14 x 8 lines of its tick type, with the title, axes and legend around it. Grows with the type.
@@ -92,7 +95,9 @@ public:
     QRectF plotArea() const; ///< in the view's coordinates
     /// For figure checks, in the viewport's pixels: every visible marker's box, the legend's box
     /// (legendVisible()), and the pixel sizes of the point labels drawn (ridge labels).
-    std::vector<QRectF> markerRects() const;
+/// For tests: the selection ring's box in the viewport (empty when nothing is selected).
+    QRectF selectionRect() const;
+        std::vector<QRectF> markerRects() const;
     bool legendVisible() const;
     QRectF legendRect() const;
     std::vector<double> pointLabelPixelSizes() const;
@@ -203,6 +208,7 @@ private:
     };
     std::vector<Mark> m_marks; ///< every plotted marker, for growForMarkers (fitToData)
     bool m_growing = false;
+    bool m_inRebuild = false; ///< rebuild() places the labels once, at its end
     void placeRoofLabels();
     void cacheGridLines();
     static void setAxisLineWidth(QLogValueAxis* axis, qreal width);

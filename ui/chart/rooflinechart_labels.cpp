@@ -93,6 +93,12 @@ void RooflineChart::placeRoofLabels()
     }
     std::vector<QRectF> obstacles = markers;
     obstacles.insert(obstacles.end(), placedBoxes.begin(), placedBoxes.end());
+    // The selection ring too: it was drawn over the text of a label placed beside its point.
+    if (m_selection->isVisible() && m_selection->count() > 0) {
+        const QPointF c = m_chart->mapToPosition(m_selection->at(0), m_selection);
+        const double r = m_selection->markerSize() / 2;
+        obstacles.emplace_back(c.x() - r, c.y() - r, 2 * r, 2 * r);
+    }
     placeRidgeLabels(obstacles, lines);
     placeLayerLabels(obstacles, lines);
     updateHighlight(); // the tour's mark moves with the plot

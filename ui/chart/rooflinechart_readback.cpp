@@ -32,6 +32,15 @@ std::vector<QLineF> RooflineChart::roofLinesInChart() const
     return out;
 }
 
+QRectF RooflineChart::selectionRect() const
+{
+    if (!m_selection->isVisible() || m_selection->count() == 0)
+        return {};
+    const QPointF c = mapFromScene(m_chart->mapToScene(m_chart->mapToPosition(m_selection->at(0), m_selection)));
+    const double r = m_selection->markerSize() / 2;
+    return QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r);
+}
+
 std::vector<QLineF> RooflineChart::roofLines() const
 {
     const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));

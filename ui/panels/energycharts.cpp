@@ -217,7 +217,7 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
         QList<QPointF> points;
         QString label; ///< the recommended point's label
     };
-    std::vector<Spec> specs;
+    std::vector<Spec> specs, marks;
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
     for (size_t i = 0; i < tune.results.size(); ++i) {
         const TuneResult& t = tune.results[i];
@@ -236,10 +236,13 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
         specs.push_back(std::move(front));
         if (const auto best = t.best(objective)) {
             const TunePoint& p = t.points[*best];
-            specs.push_back({ Mark, i, { QPointF(p.e.timePerImage * 1e3, p.e.energyPerImage * 1e3) },
+            marks.push_back({ Mark, i, { QPointF(p.e.timePerImage * 1e3, p.e.energyPerImage * 1e3) },
                 QStringLiteral("%1\u00d7%2 @%3%").arg(p.batch).arg(p.gpus).arg(p.clockPercent) });
         }
     }
+    // The recommended stars and their labels last, over every device's cloud: a label added with its
+    // own device's series sat under the next device's points ("256x8 @70%" under the RTX's cloud).
+    specs.insert(specs.end(), marks.begin(), marks.end());
     // Log axes when the sweep spans a decade or more (batch 1 against 256); plain ones otherwise, where a
     // log axis would show a single tick label.
     auto span = [](double& lo, double& hi) {

@@ -58,18 +58,27 @@ void LayerTable::fitLastColumn()
     if (!model() || model()->columnCount() <= LayerTableModel::Share)
         return;
     // Stretched, the last section took whatever width was left, down to Qt's minimum: at 1440 x 900
-    // the share's "%" was cut. It stretches only while the others leave it at least what it needs.
-    const int needed = std::max({ sizeHintForColumn(LayerTableModel::Share),
-        horizontalHeader()->sectionSizeHint(LayerTableModel::Share), 140 });
+    // the share's "%" was cut. It stretches while the others leave it its preferred 140 px (a bar
+    // and "12.3 %"), takes what is left down to what its text needs, and only then scrolls.
+    const int content = std::max(sizeHintForColumn(LayerTableModel::Share), horizontalHeader()->sectionSizeHint(LayerTableModel::Share));
+    const int preferred = std::max(content, 140);
+    // The width there will be: less the vertical scroll bar that the rows are about to bring (the
+    // view lays out its columns before the bar appears, and no resize event follows it).
+    int room = viewport()->width();
+    if (!verticalScrollBar()->isVisible() && model()->rowCount() * verticalHeader()->defaultSectionSize() > viewport()->height())
+        room -= style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
     int others = 0;
     for (int c = 0; c < model()->columnCount(); ++c)
         if (c != LayerTableModel::Share && !isColumnHidden(c))
             others += columnWidth(c);
-    const bool stretch = others + needed <= viewport()->width();
+    const bool stretch = others + preferred <= room;
     if (horizontalHeader()->stretchLastSection() != stretch)
         horizontalHeader()->setStretchLastSection(stretch);
-    if (!stretch && columnWidth(LayerTableModel::Share) < needed)
-        setColumnWidth(LayerTableModel::Share, needed);
+    if (!stretch) {
+        const int width = std::max(content, room - others);
+        if (columnWidth(LayerTableModel::Share) != width)
+            setColumnWidth(LayerTableModel::Share, width);
+    }
 }
 
 void LayerTable::resizeEvent(QResizeEvent* event)

@@ -39,6 +39,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionViewItem>
+#include <QScrollBar>
 #include <QTableView>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -466,6 +467,27 @@ private slots:
         check(1);
         table->selectRow(1);
         check(1);
+    }
+
+    // Issue 38: at 1920 x 1080 the share-of-time values sat under the vertical scroll bar, behind a
+    // horizontal one, 15 px short: the share's column gives way down to what its text needs.
+    void shareOfTimeIsInViewAtDesktopSize()
+    {
+        MainWindow w(fresh());
+        QVERIFY(rfx::test::showAtDesktopSize(w));
+        QTableView* table = w.table();
+        QCoreApplication::processEvents();
+        const int share = LayerTableModel::Share;
+        QVERIFY(table->verticalScrollBar()->isVisible());
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        QVERIFY2(table->columnViewportPosition(share) + table->columnWidth(share) <= table->viewport()->width(),
+            qPrintable(QStringLiteral("share column ends at %1 of %2").arg(table->columnViewportPosition(share) + table->columnWidth(share)).arg(table->viewport()->width())));
+        // Its values whole: "6.9 %" needs its width.
+        auto* delegate = qobject_cast<CellDelegate*>(table->itemDelegate());
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QModelIndex index = table->model()->index(row, share);
+            QVERIFY(QFontMetricsF(delegate->cellFont(table->font(), index)).horizontalAdvance(index.data().toString()) < table->columnWidth(share));
+        }
     }
 
     void tableCellsFitTheirColumnsAtStart()
