@@ -77,6 +77,7 @@ void ChartArea::relayout(size_t devices)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
     for (int r = 0; r < std::max(m_grid->rowCount(), rows); ++r)
         m_grid->setRowStretch(r, r < rows ? 1 : 0);
+    m_columns = columns, m_rows = rows;
     for (size_t i = 0; i < m_panes.size(); ++i) {
         const bool used = i < charts;
         m_panes[i].box->setVisible(used);
@@ -124,6 +125,7 @@ void ChartArea::setReport(std::shared_ptr<const Report> shared, const Comparison
         applySharedAxes();
     }
     fillSummaries();
+    evenCells();
 }
 
 void ChartArea::fillSummaries(bool shrink)
@@ -258,6 +260,22 @@ void ChartArea::setFontScale(double scale)
     m_fontScale = scale;
     for (const Pane& p : m_panes)
         p.chart->setFontScale(scale);
+    evenCells();
+}
+
+void ChartArea::evenCells()
+{
+    int width = 0, height = 0;
+    for (size_t i = 0; i < m_shown && i < m_panes.size(); ++i) {
+        const QSize min = m_panes[i].box->minimumSizeHint();
+        width = std::max(width, min.width());
+        height = std::max(height, min.height());
+    }
+    const bool grid = m_shown > 1;
+    for (int c = 0; c < std::max(m_grid->columnCount(), 3); ++c)
+        m_grid->setColumnMinimumWidth(c, grid && c < m_columns ? width : 0);
+    for (int r = 0; r < std::max(m_grid->rowCount(), m_rows); ++r)
+        m_grid->setRowMinimumHeight(r, grid && r < m_rows ? height : 0);
 }
 
 void ChartArea::setLayerLabels(double share)

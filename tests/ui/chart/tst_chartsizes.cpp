@@ -134,6 +134,41 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
     }
 
+    // Issue 38: charts added after the first (a grid after presentation mode, a preset's devices) came
+    // in 1.5 x 1.5 times the first one's type and kept a larger type after presentation mode; grid
+    // cells were uneven (two devices at 1280: 530 and 290 px). Every chart of a grid has the same
+    // type and the same cell, whatever came before.
+    void gridAddedAfterAModeChange()
+    {
+        MainWindow w(test::freshWindow(QStringList { kThree.front() }));
+        QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+        auto sameTypeAndCells = [&](const QString& where) -> QString {
+            settle();
+            const auto charts = w.chartArea()->charts();
+            if (charts.size() < 2)
+                return where + QStringLiteral(": %1 chart(s)").arg(charts.size());
+            const QFont title = charts.front()->chart()->titleFont();
+            for (const RooflineChart* c : charts) {
+                if (c->chart()->titleFont() != title)
+                    return where + QStringLiteral(": title type %1 against %2").arg(c->chart()->titleFont().pointSizeF()).arg(title.pointSizeF());
+                if (std::abs(c->width() - charts.front()->width()) > 2)
+                    return where + QStringLiteral(": cells %1 and %2 px wide").arg(c->width()).arg(charts.front()->width());
+            }
+            return {};
+        };
+        w.teaching().setPresentationMode(true);
+        settle();
+        w.workspace().setDevices(kThree);
+        QString problem = sameTypeAndCells(QStringLiteral("presentation, then three devices"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        w.teaching().setPresentationMode(false);
+        problem = sameTypeAndCells(QStringLiteral("presentation off"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        w.workspace().setDevices({ kThree[0], kThree[1] });
+        problem = sameTypeAndCells(QStringLiteral("two devices at 1280 x 720"));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     // What gave way at a small size is not saved as the user's layout: closing at 1280 x 720 with the
     // tour open, the next start (restoring the layout) has the Configuration panel back.
     void whatGaveWayIsNotSaved()
