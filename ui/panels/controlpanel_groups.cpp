@@ -74,6 +74,9 @@ QWidget* ControlPanel::buildInputGroup()
 {
     auto* shape = new QGroupBox(tr("Input and network"));
     auto* f1 = new QFormLayout(shape);
+    // A row too wide for the panel (presentation type in a 1024 x 640 window) puts its control under
+    // its label rather than cut it behind a horizontal scroll bar.
+    f1->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_network = new QComboBox;
     for (const ModelInfo& m : builtinModels())
         m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
@@ -158,6 +161,7 @@ QWidget* ControlPanel::buildRunGroup()
 {
     auto* run = new QGroupBox(tr("Run"));
     auto* f2 = new QFormLayout(run);
+    f2->setRowWrapPolicy(QFormLayout::WrapLongRows);
     f2->addRow(tr("Batch"),
         sliderRow(m_batchSlider, m_batchSpin, kBatchRange.min, kBatchRange.max, 256,
             tr("Images per batch: activations, FLOPs and activation traffic grow with it; weight traffic does "
@@ -217,6 +221,7 @@ QWidget* ControlPanel::buildAlgorithmGroup()
 {
     auto* model = new QGroupBox(tr("Algorithm and data movement"));
     auto* f3 = new QFormLayout(model);
+    f3->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_algorithm = new QComboBox;
     for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
              ConvAlgorithm::Winograd4, ConvAlgorithm::Auto }) {
@@ -266,6 +271,7 @@ QWidget* ControlPanel::buildScalingGroup()
 {
     auto* scaling = new QGroupBox(tr("Clock and GPUs"));
     auto* f4 = new QFormLayout(scaling);
+    f4->setRowWrapPolicy(QFormLayout::WrapLongRows);
     f4->addRow(tr("Core clock"),
         sliderRow(m_clockSlider, m_clockSpin, kClockRange.min, kClockRange.max, kClockRange.max,
             tr("Core clock, percent of the boost clock: the compute roofs (and on-chip bandwidths) scale with it, DRAM "

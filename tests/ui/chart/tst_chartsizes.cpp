@@ -17,6 +17,7 @@
 
 #include <QDockWidget>
 #include <QScrollArea>
+#include <QScrollBar>
 
 using namespace rfx;
 
@@ -118,6 +119,12 @@ private slots:
                         if (c->width() < min.width() || c->height() < min.height())
                             failures << where + QStringLiteral(": chart %1x%2 under its minimum %3x%4").arg(c->width()).arg(c->height()).arg(min.width()).arg(min.height());
                     }
+                    // The Configuration panel's controls whole, never behind a horizontal scroll bar
+                    // (presentation at 1024 x 640 cut every spin box): long rows wrap instead.
+                    if (auto* config = w.findChild<QDockWidget*>(QStringLiteral("configurationDock")); config && config->isVisible())
+                        if (auto* scroll = qobject_cast<QScrollArea*>(config->widget()); scroll && scroll->horizontalScrollBar()->isVisible())
+                            failures << where + QStringLiteral(": the Configuration panel scrolls sideways (%1 px of controls in %2)")
+                                                    .arg(scroll->widget()->width()).arg(scroll->viewport()->width());
                     // One chart (or the overlay) whole in view from 1280 x 720: the window made room.
                     if (mode != QLatin1String("grid") && size.width() >= 1280) {
                         auto* scroll = qobject_cast<QScrollArea*>(w.chartArea()->parentWidget()->parentWidget());
