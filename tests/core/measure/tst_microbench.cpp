@@ -178,6 +178,21 @@ private slots:
                 != std::string::npos,
             doubts[0].text.c_str());
         QCOMPARE(doubts[1].figure, std::string("L1"));
+        // A figure above what the core does at the measured clock: the clock is what is wrong. FP64
+        // 131 % of 2 cores x 16 FLOP/cycle x 1.5 GHz = 48 GFLOP/s (seen while a build shared the cores).
+        {
+            MicrobenchResult low = r;
+            low.clockOccupancy = 1;
+            low.l1.occupancy = 1;
+            low.measuredClockHz = 1.5e9;
+            low.expected.fp64 = 2 * 16 * 1.5e9;
+            low.fp64.best = 1.31 * low.expected.fp64;
+            const auto above = ceilingDoubts(low);
+            QVERIFY(!above.empty());
+            QCOMPARE(above.front().figure, std::string("clock"));
+            QVERIFY2(above.front().suspect && above.front().text.find("is too low for FP64 62.9 GFLOP/s (131 % of what") != std::string::npos,
+                above.front().text.c_str());
+        }
         r.doubts = doubts;
         const std::string json = microbenchDeviceJson(r, "this-machine", "Test CPU (measured)", 65);
         QVERIFY2(json.find("SUSPECT: The clock under load") != std::string::npos
@@ -209,7 +224,11 @@ private slots:
                 + std::to_string(r->measuredClockHz / 1e9) + " GHz";
             const bool said = std::any_of(
                 r->doubts.begin(), r->doubts.end(), [&](const auto& d) { return d.figure == what && d.suspect; });
-            QVERIFY2((ratio >= low || said) && ratio <= 1.1, why.c_str());
+            // Above 110 %: the clock was measured low (something shared the core while it was timed),
+            // which the product must say.
+            const bool clockSaid = std::any_of(
+                r->doubts.begin(), r->doubts.end(), [&](const auto& d) { return d.figure == "clock" && d.suspect; });
+            QVERIFY2((ratio >= low || said) && (ratio <= 1.1 || clockSaid), why.c_str());
             qInfo("%s%s", why.c_str(), said ? " (reported as suspect)" : "");
         };
         within("FP32", r->fp32.best, r->expected.fp32, 0.8);
