@@ -205,6 +205,7 @@ private:
     double shownYhi() const { return m_yhi * std::pow(10.0, m_grown[3]); }
     struct Mark {
         double x, y, radius; ///< data coordinates (y in the axis unit) and the marker's half size, pixels
+        double above = 0; ///< room wanted above it, pixels (the ridge's ring and its label)
     };
     std::vector<Mark> m_marks; ///< every plotted marker, for growForMarkers (fitToData)
     bool m_growing = false;

@@ -134,6 +134,10 @@ void RooflineChart::fitToData()
         const DeviceResult& d = m_report->results[size_t(idx)];
         xmin = std::min(xmin, d.ridge / 10);
         xmax = std::max(xmax, d.ridge * 10);
+        if (n == 1 && d.ridge > 0) { // its ring, and room above it for "ridge 16.0 FLOP/B" (placeRidgeLabels)
+            const double ring = 11 * m_markerScale / 2;
+            m_marks.push_back({ d.ridge, d.ceiling.flops / m_scale, ring, ring + 4 + QFontMetricsF(m_x->labelsFont()).height() + 1 });
+        }
         for (double b : { d.l2Bandwidth, d.l1Bandwidth, d.l3Bandwidth })
             if (b > 0)
                 xmin = std::min(xmin, d.ceiling.flops / b / 10);
@@ -206,7 +210,8 @@ bool RooflineChart::growForMarkers(const QRectF& plot)
     // 1000 showed half of itself. Where one would cross an edge, that side grows a decade (then all
     // are looked at again: a decade more makes every decade narrower). A decade is added only where
     // it clears the marker: in a plot too small for that it would only squeeze the data. A zoomed
-    // view is the user's and is left.
+    // view is the user's and is left. Above the ridge's ring, room for its label: a 7-inch grid's A100
+    // cell had 20 px over its roof and no ridge label.
     std::array<int, 4> grown {};
     if (!m_zoomed && plot.width() > 0 && plot.height() > 0 && m_xhi > m_xlo && m_yhi > m_ylo) {
         for (int pass = 0; pass < 4; ++pass) {
@@ -216,10 +221,10 @@ bool RooflineChart::growForMarkers(const QRectF& plot)
             for (const Mark& k : m_marks) {
                 if (!(k.x > 0) || !(k.y > 0))
                     continue;
-                const double room = k.radius + 1;
                 for (int side = 0; side < 4 && !again; ++side) {
                     const int axis = side / 2; // 0: x, 1: y
                     const bool high = side % 2 == 1;
+                    const double room = (axis == 1 && high ? std::max(k.radius, k.above) : k.radius) + 1;
                     const double v = axis == 0 ? k.x : k.y;
                     const double length = axis == 0 ? plot.width() : plot.height();
                     const double decades = std::log10(hi[axis] / lo[axis]);
