@@ -37,6 +37,13 @@ ChartRoom::ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, 
             schedule();
         });
     }
+    // A drag of the splitter is the user's choice of the table's share: it was undone at once (the
+    // charts took their useful minimum back), so in presentation at 1280 x 720 the table kept four rows.
+    if (splitter)
+        connect(splitter, &QSplitter::splitterMoved, this, [this] {
+            if (!m_acting)
+                m_splitByUser = true;
+        });
     window->installEventFilter(this);
     area->installEventFilter(this);
     charts->installEventFilter(this);
@@ -156,7 +163,7 @@ void ChartRoom::fitHeight(const QSize& full, const QSize& compact)
     const int total = m_splitter ? m_splitter->height() - (tableShown ? m_splitter->handleWidth() : 0) : m_area->height();
     const int tableMin = table ? table->minimumSizeHint().height() : 0;
     auto give = [&](int charts) { // the splitter's first part to `charts` pixels, the table the rest
-        if (m_splitter->sizes().value(0) < charts)
+        if (!m_splitByUser && m_splitter->sizes().value(0) < charts)
             m_splitter->setSizes({ charts, total - charts });
     };
     int room = m_area->height() - frame;

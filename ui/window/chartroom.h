@@ -54,6 +54,7 @@ private:
     QPointer<QAction> m_tableAction;
     bool m_tableHidden = false; ///< the table stepped aside for the charts
     bool m_tableKept = false; ///< shown again by the user
+    bool m_splitByUser = false; ///< the user moved the splitter: theirs now (the charts scroll rather than take it back)
     std::vector<QPointer<QDockWidget>> m_giveWay;
     std::vector<QPointer<QDockWidget>> m_hidden;
     std::vector<QPointer<QDockWidget>> m_kept; ///< shown again by the user: left alone

@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
@@ -276,6 +277,24 @@ private slots:
         tableAction->trigger();
         QCoreApplication::processEvents();
         QVERIFY(w.table()->isVisible());
+        // The table back, the user drags the splitter up for more rows: the drag stands (it snapped
+        // back, the charts taking their useful minimum again, and the table kept four rows).
+        auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+        QVERIFY(splitter && splitter->count() == 2);
+        QCoreApplication::processEvents();
+        const int before = splitter->sizes().value(1);
+        QSplitterHandle* handle = splitter->handle(1);
+        const QPoint grip = handle->rect().center();
+        QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+        QTest::mouseMove(handle, grip - QPoint(0, 60));
+        QTest::mouseMove(handle, grip - QPoint(0, 120));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(0, 120));
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        w.resize(w.size() - QSize(0, 1)); // and a layout pass after it
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY2(splitter->sizes().value(1) >= before + 80, qPrintable(QStringLiteral("table %1 px, was %2").arg(splitter->sizes().value(1)).arg(before)));
         w.teaching().setPresentationMode(false);
         QCoreApplication::processEvents();
     }
