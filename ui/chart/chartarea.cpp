@@ -265,17 +265,15 @@ void ChartArea::setFontScale(double scale)
 
 void ChartArea::evenCells()
 {
-    int width = 0, height = 0;
-    for (size_t i = 0; i < m_shown && i < m_panes.size(); ++i) {
-        const QSize min = m_panes[i].box->minimumSizeHint();
-        width = std::max(width, min.width());
-        height = std::max(height, min.height());
-    }
+    // Widths only: a pane's minimum height counts its summary wrapped at its narrowest (hundreds of
+    // pixels), which as every row's minimum made a 1280 x 720 grid of three scroll; rows share the
+    // height by their equal stretch.
+    int width = 0;
+    for (size_t i = 0; i < m_shown && i < m_panes.size(); ++i)
+        width = std::max(width, m_panes[i].box->minimumSizeHint().width());
     const bool grid = m_shown > 1;
     for (int c = 0; c < std::max(m_grid->columnCount(), 3); ++c)
         m_grid->setColumnMinimumWidth(c, grid && c < m_columns ? width : 0);
-    for (int r = 0; r < std::max(m_grid->rowCount(), m_rows); ++r)
-        m_grid->setRowMinimumHeight(r, grid && r < m_rows ? height : 0);
 }
 
 void ChartArea::setLayerLabels(double share)

@@ -75,8 +75,8 @@ private:
     };
     Pane makePane();
     void relayout(size_t devices);
-    /// Every used column and row of the grid at least as wide and tall as the largest chart needs:
-    /// equal stretch alone left cells as uneven as the charts' minimum sizes (1377 and 1416 px).
+    /// Every used column of the grid at least as wide as the widest chart needs: equal stretch alone
+    /// left cells as uneven as the charts' minimum widths (1377 and 1416 px).
     void evenCells();
     int m_columns = 1, m_rows = 1;
 
