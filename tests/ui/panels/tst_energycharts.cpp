@@ -79,6 +79,12 @@ private slots:
         const QList<QAbstractSeries*> a = reused->chart()->series(), b = fresh->chart()->series();
         QCOMPARE(a.size(), b.size());
         QCOMPARE(a.size(), 6);
+        // The recommended stars, with their labels, are drawn last, over every device's cloud: added
+        // with their own device's series, "256x8 @70%" sat under the next device's points.
+        for (qsizetype k = 0; k < a.size(); ++k) {
+            auto* x = qobject_cast<QXYSeries*>(a[k]);
+            QCOMPARE(x->pointLabelsVisible(), k >= a.size() - 2);
+        }
         for (qsizetype k = 0; k < a.size(); ++k) {
             auto* x = qobject_cast<QXYSeries*>(a[k]);
             auto* y = qobject_cast<QXYSeries*>(b[k]);
