@@ -214,7 +214,7 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridge = new QScatterSeries;
         // A ring, not a layer's shape: layers are solid circles and squares.
         s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        s->ridge->setMarkerSize(11 * m_markerScale);
+        s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
         s->ridge->setPointLabelsVisible(false); // the chart's own label, placed clear of points and lines
         s->roofLabel = new QGraphicsSimpleTextItem(m_chart);
         s->roofLabel->setZValue(20);

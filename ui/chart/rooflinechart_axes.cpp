@@ -135,7 +135,7 @@ void RooflineChart::fitToData()
         xmin = std::min(xmin, d.ridge / 10);
         xmax = std::max(xmax, d.ridge * 10);
         if (n == 1 && d.ridge > 0) { // its ring, and room above it for "ridge 16.0 FLOP/B" (placeRidgeLabels)
-            const double ring = 11 * m_markerScale / 2;
+            const double ring = kRidgeRingSize * m_markerScale / 2;
             m_marks.push_back({ d.ridge, d.ceiling.flops / m_scale, ring, ring + 4 + QFontMetricsF(m_x->labelsFont()).height() + 1 });
         }
         for (double b : { d.l2Bandwidth, d.l1Bandwidth, d.l3Bandwidth })

@@ -33,6 +33,8 @@ inline QString levelName(size_t v) { return QString::fromLatin1(memoryLevelName(
 constexpr std::array<Qt::PenStyle, kLevels> kLevelPen { Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine };
 // Marker diameter by share of the network's time: < 1 %, < 5 %, < 15 %, >= 15 %.
 constexpr std::array<double, kBuckets> kMarkerSize { 7, 10, 14, 19 };
+/// The ridge's ring, diameter at marker scale 1 (axes leave room for it and its label: growForMarkers).
+constexpr double kRidgeRingSize = 11;
 
 inline int bucketOf(double share)
 {

@@ -72,7 +72,7 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     // Markers follow the type size: a 3.5-inch column figure needs smaller points than the screen.
     m_markerScale = std::clamp((fontPx - 6) / 8, 0.6, 1.0);
     for (DeviceSeries* s : m_series) {
-        s->ridge->setMarkerSize(11 * m_markerScale);
+        s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
         for (size_t b = 0; b < 2; ++b)
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
