@@ -52,6 +52,30 @@ std::vector<CliCommandSpec>& registry()
             "  --model FILE               describe this model file (ONNX or JSON); repeatable\n"
             "  --format FORMAT            table (default) or json\n"
             "  --format-help              the custom network file format\n" },
+        { "llm", runLlm,
+            { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
+                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N] [--attention flash|naive]",
+                "    [--tp N] [--interconnect ID] [--device ID]... [--format table|json|csv|markdown|latex]" },
+            "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
+            "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
+            "cache, activations) against the device's, the largest batch and context that fit, energy per token, and "
+            "every row of both phases. Times are roofline bounds. Models: the built-in ones ('roofline-cli networks'), "
+            "a Hugging Face config.json or model directory (its safetensors headers give each tensor's dtype), a GGUF "
+            "file (each tensor's quantization)",
+            "  --model M                  a built-in id (llama-3.1-8b), config.json, a model directory or FILE.gguf\n"
+            "  --prompt P, --generate G   prompt tokens in (default 512), tokens generated (default 128)\n"
+            "  --context C                the decode context TPOT is quoted at (default P + G/2)\n"
+            "  --batch B                  sequences decoded together (default 1)\n"
+            "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), 8, 16 (default), 32, or file: as the\n"
+            "                             weight file stores each tensor (the default for GGUF and safetensors)\n"
+            "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32\n"
+            "  --act-bits N               activations and the matrix rows' arithmetic: 8, 16 (default) or 32\n"
+            "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through memory)\n"
+            "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary split;\n"
+            "                             two all-reduces a block; memory is per GPU; default 1)\n"
+            "  --interconnect ID          the link between them (default nvlink4; 'roofline-cli --help' lists them)\n"
+            "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
+            "  --format FORMAT            table (default), json, csv, markdown or latex\n" },
         { "tune", runTune,
             { "tune [--objective time|energy|edp] [--batch A..B] [--gpus A..B] [--clock A..B]",
                 "     [configuration options] [--format table|json|csv]" },

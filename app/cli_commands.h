@@ -1,7 +1,7 @@
 #pragma once
 // Internal to app/: what roofline-cli's subcommands share. Each subcommand is one file
 // (cli_analyze.cpp, cli_calibrate.cpp, cli_devices.cpp, cli_tune.cpp, cli_compare.cpp, cli_measure.cpp, cli_measure_network.cpp,
-// cli_networks.cpp; export and reproduce in cli_export.cpp and cli_reproduce.cpp, which need Qt),
+// cli_networks.cpp, cli_llm.cpp; export and reproduce in cli_export.cpp and cli_reproduce.cpp, which need Qt),
 // over the options below (cli_options.cpp) and the configuration options of core/io/options.h.
 
 #include "cli.h"
@@ -78,5 +78,7 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
 /// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// roofline-cli llm (cli_llm.cpp): a language model's prefill and decode per device.
+int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 
 } // namespace rfx

@@ -4,6 +4,7 @@
 
 #include "cost.h"
 #include "format.h"
+#include "llm_arch.h"
 #include "networks.h"
 #include "onnx_model.h"
 #include "options.h"
@@ -184,16 +185,44 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
                 macs += forwardFlops(l) / 2;
         }
         const std::string input = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
-        list.push_back({ { "id", m.id }, { "name", m.title }, { "input", { m.channels, m.height, m.width } },
+        list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" }, { "input", { m.channels, m.height, m.width } },
             { "classes", m.classes }, { "params", params }, { "macs", macs } });
         const std::string gmac = gmacText(macs);
         table << std::left << std::setw(idWidth) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
               << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
     }
+    // The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.
+    int llmWidth = 11;
+    for (const LlmArch& a : builtinLanguageModels())
+        llmWidth = std::max(llmWidth, int(a.id.size()) + 2);
+    std::ostringstream llms;
+    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(34) << "language model" << std::setw(16) << "blocks x hidden"
+         << std::right << std::setw(17) << "parameters" << std::setw(10) << "context" << "\n";
+    for (const LlmArch& a : builtinLanguageModels()) {
+        const std::int64_t params = llmParameterCount(a);
+        std::string attention = std::to_string(a.heads) + " heads";
+        if (a.kvHeads != a.heads)
+            attention += ", " + std::to_string(a.kvHeads) + " KV";
+        nlohmann::json entry = { { "id", a.id }, { "name", a.title }, { "kind", "language model" }, { "family", a.family },
+            { "layers", a.layers }, { "hidden", a.hidden }, { "heads", a.heads }, { "kv_heads", a.kvHeads },
+            { "head_dim", a.headDim }, { "ffn", a.ffn }, { "vocab", a.vocab }, { "context", a.maxContext },
+            { "params", params }, { "published_params", a.publishedParams }, { "source", a.source } };
+        if (a.experts > 0) {
+            entry["experts"] = a.experts;
+            entry["experts_per_token"] = a.expertsPerToken;
+        }
+        list.push_back(std::move(entry));
+        llms << std::left << std::setw(llmWidth) << a.id << std::setw(34) << a.title << std::setw(16)
+             << (std::to_string(a.layers) + " x " + std::to_string(a.hidden)) << std::right << std::setw(17)
+             << formatCount(params) << std::setw(10) << a.maxContext << "\n";
+    }
     if (format == "json")
         out << list.dump(2) << "\n";
     else
         out << table.str() << "GMAC: multiply-accumulates of convolutions and linear layers, forward, batch 1 (1 MAC = 2 FLOP).\n"
+            << "\n"
+            << llms.str()
+            << "Language models: 'roofline-cli llm --model ID', or a Hugging Face config.json, a model directory or a GGUF file.\n"
             << "Custom networks: --model FILE.json; 'roofline-cli networks --format-help' documents the format.\n"
             << "ONNX models: --model FILE.onnx; 'roofline-cli networks --model FILE.onnx' describes one.\n";
     return ExitOk;

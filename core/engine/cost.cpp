@@ -129,7 +129,7 @@ LayerCost layerCost(const Layer& l, double e, bool asInFile)
     c.flopsForward = mainFlops(l) + epilogueFlops(l); // one run; repeats applied below
     const RowWidths w = rowWidths(l, e, asInFile);
     const double out = double(l.out.elements()) * w.output;
-    const double params = double(c.params) * w.weight;
+    const double params = l.weightBytes >= 0 ? l.weightBytes : double(c.params) * w.weight;
     const double in = w.inputBytes;
     c.bytesForward = in + params + out;
 
@@ -156,6 +156,9 @@ LayerCost layerCost(const Layer& l, double e, bool asInFile)
         c.bytesForward *= l.repeats;
         c.flopsBackward *= l.repeats;
         c.bytesBackward *= l.repeats;
+        // every run is a launch of its own (a language model's blocks, a Loop's trips)
+        c.kernelsForward = int(std::lround(c.kernelsForward * l.repeats));
+        c.kernelsBackward = int(std::lround(c.kernelsBackward * l.repeats));
     }
     return c;
 }

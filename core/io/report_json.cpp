@@ -81,9 +81,64 @@ json deviceJson(const Device& d)
     };
 }
 
+json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
+{
+    json row {
+        { "name", l.name },
+        { "op", opName(l.op) },
+        { "output_shape", shapeJson(l.out) },
+        { "params", l.params },
+        { "flops", l.flops },
+        { "bytes", l.bytes },
+        { "intensity", l.intensity },
+        { "peak_flops", l.peak },
+        { "bits", l.bits },
+        { "attainable_flops", l.attainable },
+        { "bound", boundName(l.bound) },
+        { "time_s", boundTimeOf(l) }, // the bound, also when the window shows calibrated times
+        { "share", l.share },
+        { "kernels", l.kernels },
+        { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
+    };
+    if (d.l2Bandwidth > 0 && !d.cacheAware) {
+        row["l2_bytes"] = l.l2Bytes;
+        row["l2_intensity"] = l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0;
+    }
+    if (d.l1Bandwidth > 0 && !d.cacheAware) {
+        row["l1_bytes"] = l.l1Bytes;
+        row["l1_intensity"] = l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0;
+    }
+    if (l.bound == Bound::Memory)
+        row["bound_level"] = memoryLevelName(l.level);
+    if (d.cacheAware)
+        row["working_set_bytes"] = l.workingSet;
+    if (l.origin >= 0 && size_t(l.origin) < r.origins.size()) {
+        const RowOrigin& o = r.origins[size_t(l.origin)];
+        row["onnx_op"] = o.onnxOp;
+        row["onnx_node"] = o.node;
+        if (!o.uncounted.empty())
+            row["uncounted"] = o.uncounted;
+    }
+    if (l.calibratedTime >= 0)
+        row["calibrated_time_s"] = l.calibratedTime;
+    if (runsOnMatrixUnits(l.op)) {
+        row["algorithm"] = algorithmName(l.algorithm);
+        row["workspace_bytes"] = l.workspace;
+        row["extra_bytes"] = l.extraBytes;
+        if (!l.algorithmNote.empty())
+            row["algorithm_note"] = l.algorithmNote;
+    }
+    return row;
+}
+
 } // namespace
 
 std::string configToJson(const Config& config) { return configJson(config).dump(); }
+
+std::string layerToJson(const LayerResult& l, const DeviceResult& d, const Report& r)
+{
+    return layerJson(l, d, r).dump();
+}
 
 std::string reportToJson(const Report& r, int indent)
 {
@@ -106,54 +161,8 @@ std::string reportToJson(const Report& r, int indent)
         dev["cache_aware"] = d.cacheAware;
         if (d.cacheAware)
             dev["cache_capacity_bytes"] = json { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
-        for (const LayerResult& l : d.layers) {
-            json row {
-                { "name", l.name },
-                { "op", opName(l.op) },
-                { "output_shape", shapeJson(l.out) },
-                { "params", l.params },
-                { "flops", l.flops },
-                { "bytes", l.bytes },
-                { "intensity", l.intensity },
-                { "peak_flops", l.peak },
-                { "bits", l.bits },
-                { "attainable_flops", l.attainable },
-                { "bound", boundName(l.bound) },
-                { "time_s", boundTimeOf(l) }, // the bound, also when the window shows calibrated times
-                { "share", l.share },
-                { "kernels", l.kernels },
-                { "energy_j", rowEnergy(l, d, r.config.clockPercent) },
-            };
-            if (d.l2Bandwidth > 0 && !d.cacheAware) {
-                row["l2_bytes"] = l.l2Bytes;
-                row["l2_intensity"] = l.l2Bytes > 0 ? l.flops / l.l2Bytes : 0;
-            }
-            if (d.l1Bandwidth > 0 && !d.cacheAware) {
-                row["l1_bytes"] = l.l1Bytes;
-                row["l1_intensity"] = l.l1Bytes > 0 ? l.flops / l.l1Bytes : 0;
-            }
-            if (l.bound == Bound::Memory)
-                row["bound_level"] = memoryLevelName(l.level);
-            if (d.cacheAware)
-                row["working_set_bytes"] = l.workingSet;
-            if (l.origin >= 0 && size_t(l.origin) < r.origins.size()) {
-                const RowOrigin& o = r.origins[size_t(l.origin)];
-                row["onnx_op"] = o.onnxOp;
-                row["onnx_node"] = o.node;
-                if (!o.uncounted.empty())
-                    row["uncounted"] = o.uncounted;
-            }
-            if (l.calibratedTime >= 0)
-                row["calibrated_time_s"] = l.calibratedTime;
-            if (runsOnMatrixUnits(l.op)) {
-                row["algorithm"] = algorithmName(l.algorithm);
-                row["workspace_bytes"] = l.workspace;
-                row["extra_bytes"] = l.extraBytes;
-                if (!l.algorithmNote.empty())
-                    row["algorithm_note"] = l.algorithmNote;
-            }
-            layers.push_back(std::move(row));
-        }
+        for (const LayerResult& l : d.layers)
+            layers.push_back(layerJson(l, d, r));
         const Totals& t = d.totals;
         json totals {
             { "params", t.params },

@@ -265,6 +265,8 @@ std::string summaryLine(const DeviceResult& d, const Config& c)
         + "; " + energyLine(d, c);
 }
 
+} // namespace
+
 std::string latexEscape(const std::string& s)
 {
     std::string out;
@@ -319,8 +321,6 @@ std::string latexUnits(std::string s)
     }
     return s;
 }
-
-} // namespace
 
 std::string reportToMarkdown(const Report& r)
 {

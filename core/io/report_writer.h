@@ -13,6 +13,9 @@ namespace rfx {
 /// The report as JSON in SI base units (FLOP, byte, second, FLOP/s, byte/s), as documented in README.
 std::string reportToJson(const Report& report, int indent = 2);
 
+/// One row of a device's result as a JSON object (the members of reportToJson's "layers" entries).
+std::string layerToJson(const LayerResult& row, const DeviceResult& device, const Report& report);
+
 /// One line per device and row: device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,
 /// attainable_flops,bound,time_s,share. SI base units; RFC 4180 quoting.
 std::string reportToCsv(const Report& report);
@@ -25,6 +28,10 @@ std::string reportToTable(const Report& report);
 /// table per device, with a caption stating the configuration and conventions).
 std::string reportToMarkdown(const Report& report);
 std::string reportToLatex(const Report& report);
+/// LaTeX's special characters escaped; then the units of the tool's numbers typeset ("189 us" ->
+/// "189\,$\mu$s", "4.5 %" -> "4.5\,\%").
+std::string latexEscape(const std::string& text);
+std::string latexUnits(std::string text);
 
 /// The configuration as a JSON object string (the "config" member of reportToJson).
 std::string configToJson(const Config& config);

@@ -71,6 +71,10 @@ struct Layer {
     std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
     int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows
     double repeats = 1; ///< times the row runs per pass: the trip count of an imported Loop's body, a Scan's steps
+    /// Bytes of weights one run of the row reads, where that is not its parameters at the weights' width
+    /// (language-model rows, core/llm: a quantized file's blocks and scales, the experts a batch's tokens
+    /// touch, the embedding rows gathered); -1: params x the weights' width.
+    double weightBytes = -1;
     // Precision as the file stores it (imported rows; 0 = not given, the configuration's bits): the element
     // width of each input in inShapes, of the weights and of the output, and the arithmetic's precision
     // (which compute ceiling the row runs against when Config::bitsAsInFile is set).

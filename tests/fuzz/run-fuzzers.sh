@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 artifacts="$build/fuzz-artifacts" # kept: the input that crashed, to replay with fuzz_TARGET FILE
-targets=(device session figure options network measurements onnx calibration)
+targets=(device session figure options network measurements onnx calibration llm)
 
 fuzz_one() {
     local target=$1

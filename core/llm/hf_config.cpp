@@ -1,0 +1,159 @@
+// Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, phi3, gemma2 and gpt2
+// families (transformers' configuration classes name them; their defaults are transformers').
+#include "llm_files.h"
+
+#include "json_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace rfx {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct Reader {
+    const json& j;
+    const std::string& file;
+    std::string error;
+
+    /// A whole-number field; `fallback` when absent or null (-1: required).
+    int integer(const char* key, long long fallback = -1)
+    {
+        if (!error.empty())
+            return 0;
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null()) {
+            if (fallback < 0)
+                error = file + ": " + key + ": missing; a " + family() + " config.json gives it (copy the model's config.json from its Hub page)";
+            return int(std::max(0LL, fallback));
+        }
+        if (!it->is_number_integer() && !(it->is_number_float() && it->get<double>() == std::floor(it->get<double>()))) {
+            error = file + ": " + key + ": must be a whole number, got " + it->dump();
+            return 0;
+        }
+        const double v = it->get<double>();
+        if (v < 0 || v > 2e9) {
+            error = file + ": " + key + ": must be a whole number from 0 to 2,000,000,000, got " + it->dump();
+            return 0;
+        }
+        return int(v);
+    }
+    bool boolean(const char* key, bool fallback)
+    {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            return fallback;
+        if (!it->is_boolean()) {
+            if (error.empty())
+                error = file + ": " + key + ": must be true or false, got " + it->dump();
+            return fallback;
+        }
+        return it->get<bool>();
+    }
+    std::string family() const
+    {
+        const auto it = j.find("model_type");
+        return it != j.end() && it->is_string() ? it->get<std::string>() : "model";
+    }
+};
+
+} // namespace
+
+LlmLoad parseHfConfig(std::string_view text, const std::string& file)
+{
+    LlmLoad out;
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        out.error = file + ": not valid JSON (" + describeJsonError(e) + "); a Hugging Face config.json is one JSON object";
+        return out;
+    }
+    if (!j.is_object()) {
+        out.error = file + ": a Hugging Face config.json is one JSON object, this file holds " + std::string(j.type_name());
+        return out;
+    }
+    const auto mt = j.find("model_type");
+    if (mt == j.end() || !mt->is_string()) {
+        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, phi3, gemma2, gpt2)";
+        return out;
+    }
+    const std::string family = mt->get<std::string>();
+    bool known = false;
+    for (std::string_view f : kHfFamilies)
+        known = known || f == family;
+    if (!known) {
+        out.error = file + ": model_type: \"" + family
+            + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, phi3, gemma2 and gpt2 "
+              "(a fine-tune of one of these keeps its model_type)";
+        return out;
+    }
+    Reader r { j, file, {} };
+    LlmArch a;
+    a.family = family;
+    a.id = std::filesystem::path(file).parent_path().filename().string();
+    if (a.id.empty())
+        a.id = family;
+    a.source = file;
+    if (family == "gpt2") {
+        a.hidden = r.integer("n_embd");
+        a.layers = r.integer("n_layer");
+        a.heads = r.integer("n_head");
+        a.kvHeads = a.heads;
+        a.maxContext = r.integer("n_positions", r.integer("n_ctx", 1024));
+        a.ffn = r.integer("n_inner", 4LL * a.hidden);
+        if (a.ffn == 0)
+            a.ffn = 4 * a.hidden;
+        a.vocab = r.integer("vocab_size");
+        a.tiedEmbeddings = r.boolean("tie_word_embeddings", true);
+        a.allBiases = a.fusedQkv = a.learnedPositions = true;
+        a.mlp = LlmMlp::Gelu;
+        a.norm = LlmNorm::Layer;
+    } else {
+        a.hidden = r.integer("hidden_size");
+        a.layers = r.integer("num_hidden_layers");
+        a.heads = r.integer("num_attention_heads");
+        a.kvHeads = r.integer("num_key_value_heads", a.heads);
+        a.ffn = r.integer("intermediate_size");
+        a.vocab = r.integer("vocab_size");
+        a.maxContext = r.integer("max_position_embeddings", 2048);
+        a.tiedEmbeddings = r.boolean("tie_word_embeddings", family == "gemma2");
+        a.qkvBias = family == "qwen2" || r.boolean("attention_bias", false);
+        a.fusedQkv = a.fusedGateUp = family == "phi3";
+        if (family == "gemma2") {
+            a.mlp = LlmMlp::GeGlu;
+            a.normsPerBlock = 4;
+            a.slidingPeriod = 2;
+        }
+        if (family == "mixtral") {
+            a.experts = r.integer("num_local_experts", 8);
+            a.expertsPerToken = r.integer("num_experts_per_tok", 2);
+        }
+        const bool slides = family != "qwen2" || r.boolean("use_sliding_window", false);
+        if (slides)
+            a.slidingWindow = r.integer("sliding_window", 0);
+    }
+    if (a.heads > 0) {
+        const auto hd = j.find("head_dim");
+        a.headDim = hd != j.end() && !hd->is_null() ? r.integer("head_dim") : a.hidden / a.heads;
+    }
+    if (!r.error.empty()) {
+        out.error = r.error;
+        return out;
+    }
+    if (auto e = validateArch(a)) {
+        out.error = file + ": " + *e;
+        return out;
+    }
+    a.title = a.id + " (" + family + ", config.json)";
+    LlmModel m;
+    m.arch = a;
+    m.file = file;
+    out.model = std::move(m);
+    return out;
+}
+
+} // namespace rfx

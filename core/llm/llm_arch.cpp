@@ -1,0 +1,184 @@
+#include "llm_arch.h"
+
+#include <algorithm>
+
+namespace rfx {
+
+std::string_view llmTensorName(LlmTensor t)
+{
+    static constexpr std::string_view names[] = { "attn_norm", "q_proj", "k_proj", "v_proj", "qkv_proj",
+        "o_proj", "post_attn_norm", "mlp_norm", "gate_proj", "up_proj", "gate_up_proj", "down_proj",
+        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj" };
+    static_assert(std::size(names) == kLlmTensorCount);
+    return names[int(t)];
+}
+
+std::int64_t llmParameterCount(const LlmArch& a)
+{
+    using I = std::int64_t;
+    const I h = a.hidden, q = I(a.heads) * a.headDim, kv = I(a.kvHeads) * a.headDim, f = a.ffn;
+    const I norm = a.norm == LlmNorm::Layer || a.allBiases ? 2 * h : h;
+    I attn = h * q + 2 * h * kv + q * h;
+    if (a.qkvBias || a.allBiases)
+        attn += q + 2 * kv;
+    if (a.allBiases)
+        attn += h;
+    const I matrices = a.mlp == LlmMlp::Gelu ? 2 : 3;
+    I mlp = matrices * h * f + (a.allBiases ? f + h : 0);
+    if (a.experts > 0)
+        mlp = mlp * a.experts + h * a.experts;
+    const I block = attn + mlp + a.normsPerBlock * norm;
+    I total = I(a.vocab) * h + I(a.layers) * block + norm;
+    if (a.learnedPositions)
+        total += I(a.maxContext) * h;
+    if (!a.tiedEmbeddings)
+        total += I(a.vocab) * h;
+    return total;
+}
+
+std::optional<std::string> validateArch(const LlmArch& a)
+{
+    struct Field {
+        const char* key;
+        int value;
+        int max;
+    };
+    const Field fields[] = { { "num_hidden_layers", a.layers, 1024 }, { "hidden_size", a.hidden, 1 << 20 },
+        { "num_attention_heads", a.heads, 4096 }, { "num_key_value_heads", a.kvHeads, 4096 },
+        { "head_dim", a.headDim, 65536 }, { "intermediate_size", a.ffn, 1 << 22 }, { "vocab_size", a.vocab, 1 << 24 },
+        { "max_position_embeddings", a.maxContext, 1 << 26 } };
+    for (const Field& f : fields)
+        if (f.value < 1 || f.value > f.max)
+            return std::string(f.key) + ": must be a whole number from 1 to " + std::to_string(f.max) + ", got "
+                + std::to_string(f.value);
+    if (a.heads % a.kvHeads != 0)
+        return "num_key_value_heads: " + std::to_string(a.kvHeads) + " does not divide num_attention_heads ("
+            + std::to_string(a.heads) + "); each key/value head serves a whole group of query heads";
+    if (a.experts < 0 || a.experts > 4096)
+        return "num_local_experts: must be a whole number from 0 to 4096, got " + std::to_string(a.experts);
+    if (a.experts > 0 && (a.expertsPerToken < 1 || a.expertsPerToken > a.experts))
+        return "num_experts_per_tok: must be from 1 to num_local_experts (" + std::to_string(a.experts) + "), got "
+            + std::to_string(a.expertsPerToken);
+    if (a.slidingWindow < 0)
+        return "sliding_window: must be 0 or more tokens, got " + std::to_string(a.slidingWindow);
+    return std::nullopt;
+}
+
+namespace {
+
+LlmArch llama(std::string id, std::string title, std::string source, std::int64_t published, int layers, int hidden,
+    int heads, int kvHeads, int ffn, int vocab, int maxContext)
+{
+    LlmArch a;
+    a.id = std::move(id);
+    a.title = std::move(title);
+    a.family = "llama";
+    a.source = std::move(source);
+    a.publishedParams = published;
+    a.layers = layers;
+    a.hidden = hidden;
+    a.heads = heads;
+    a.kvHeads = kvHeads;
+    a.headDim = hidden / heads;
+    a.ffn = ffn;
+    a.vocab = vocab;
+    a.maxContext = maxContext;
+    return a;
+}
+
+std::vector<LlmArch> makeBuiltins()
+{
+    std::vector<LlmArch> v;
+    { // https://huggingface.co/openai-community/gpt2/blob/main/config.json; Radford et al. 2019 ("117M", counted 124M)
+        LlmArch a = llama("gpt2", "GPT-2 (OpenAI, 2019; 124 M)", "huggingface.co/openai-community/gpt2 config.json",
+            124'439'808, 12, 768, 12, 12, 3072, 50257, 1024);
+        a.family = "gpt2";
+        a.tiedEmbeddings = a.allBiases = a.fusedQkv = a.learnedPositions = true;
+        a.mlp = LlmMlp::Gelu;
+        a.norm = LlmNorm::Layer;
+        v.push_back(a);
+    }
+    v.push_back(llama("llama-2-7b", "Llama-2 7B (Meta, 2023)", "huggingface.co/meta-llama/Llama-2-7b-hf config.json",
+        6'738'415'616, 32, 4096, 32, 32, 11008, 32000, 4096));
+    v.push_back(llama("llama-2-13b", "Llama-2 13B (Meta, 2023)", "huggingface.co/meta-llama/Llama-2-13b-hf config.json",
+        13'015'864'320, 40, 5120, 40, 40, 13824, 32000, 4096));
+    v.push_back(llama("llama-2-70b", "Llama-2 70B (Meta, 2023; grouped-query attention)",
+        "huggingface.co/meta-llama/Llama-2-70b-hf config.json", 68'976'648'192, 80, 8192, 64, 8, 28672, 32000, 4096));
+    v.push_back(llama("llama-3.1-8b", "Llama-3.1 8B (Meta, 2024)", "huggingface.co/meta-llama/Llama-3.1-8B config.json",
+        8'030'261'248, 32, 4096, 32, 8, 14336, 128256, 131072));
+    v.push_back(llama("llama-3.1-70b", "Llama-3.1 70B (Meta, 2024)",
+        "huggingface.co/meta-llama/Llama-3.1-70B config.json", 70'553'706'496, 80, 8192, 64, 8, 28672, 128256, 131072));
+    v.push_back(llama("llama-3.1-405b", "Llama-3.1 405B (Meta, 2024)",
+        "huggingface.co/meta-llama/Llama-3.1-405B config.json", 405'853'388'800, 126, 16384, 128, 8, 53248, 128256,
+        131072));
+    {
+        LlmArch a = llama("mistral-7b", "Mistral-7B v0.1 (Mistral AI, 2023; sliding window 4096)",
+            "huggingface.co/mistralai/Mistral-7B-v0.1 config.json", 7'241'732'096, 32, 4096, 32, 8, 14336, 32000, 32768);
+        a.family = "mistral";
+        a.slidingWindow = 4096;
+        v.push_back(a);
+    }
+    {
+        LlmArch a = llama("mixtral-8x7b", "Mixtral-8x7B v0.1 (Mistral AI, 2023; 8 experts, top 2)",
+            "huggingface.co/mistralai/Mixtral-8x7B-v0.1 config.json", 46'702'792'704, 32, 4096, 32, 8, 14336, 32000,
+            32768);
+        a.family = "mixtral";
+        a.experts = 8;
+        a.expertsPerToken = 2;
+        v.push_back(a);
+    }
+    {
+        LlmArch a = llama("qwen2.5-7b", "Qwen2.5 7B (Alibaba, 2024)", "huggingface.co/Qwen/Qwen2.5-7B config.json",
+            7'615'616'512, 28, 3584, 28, 4, 18944, 152064, 131072);
+        a.family = "qwen2";
+        a.qkvBias = true;
+        v.push_back(a);
+    }
+    {
+        LlmArch a = llama("qwen2.5-72b", "Qwen2.5 72B (Alibaba, 2024)", "huggingface.co/Qwen/Qwen2.5-72B config.json",
+            72'706'203'648, 80, 8192, 64, 8, 29568, 152064, 131072);
+        a.family = "qwen2";
+        a.qkvBias = true;
+        v.push_back(a);
+    }
+    {
+        LlmArch a = llama("phi-3-mini", "Phi-3-mini 4k (Microsoft, 2024; 3.8 B)",
+            "huggingface.co/microsoft/Phi-3-mini-4k-instruct config.json", 3'821'079'552, 32, 3072, 32, 32, 8192,
+            32064, 4096);
+        a.family = "phi3";
+        a.fusedQkv = a.fusedGateUp = true;
+        a.slidingWindow = 2047;
+        v.push_back(a);
+    }
+    {
+        LlmArch a = llama("gemma-2-9b", "Gemma-2 9B (Google, 2024; local and global attention alternate)",
+            "huggingface.co/google/gemma-2-9b config.json", 9'241'705'984, 42, 3584, 16, 8, 14336, 256000, 8192);
+        a.family = "gemma2";
+        a.headDim = 256;
+        a.tiedEmbeddings = true;
+        a.mlp = LlmMlp::GeGlu;
+        a.normsPerBlock = 4;
+        a.slidingWindow = 4096;
+        a.slidingPeriod = 2;
+        v.push_back(a);
+    }
+    return v;
+}
+
+} // namespace
+
+const std::vector<LlmArch>& builtinLanguageModels()
+{
+    static const std::vector<LlmArch> models = makeBuiltins();
+    return models;
+}
+
+const LlmArch* findLanguageModel(std::string_view id)
+{
+    for (const LlmArch& a : builtinLanguageModels())
+        if (a.id == id)
+            return &a;
+    return nullptr;
+}
+
+} // namespace rfx

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "diagnostic.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rfx {
+
+/// The feed-forward block of a decoder: SwiGLU (gate, up, SiLU(gate) x up, down: Llama, Mistral,
+/// Qwen2, Phi-3), GeGLU (the same with GELU: Gemma) or a plain GELU MLP (fc, GELU, proj: GPT-2).
+enum class LlmMlp { SwiGlu, GeGlu, Gelu };
+/// RMSNorm (a weight per feature) or LayerNorm (a weight and a bias per feature: GPT-2).
+enum class LlmNorm { Rms, Layer };
+
+/// A decoder-only transformer's shape: what its cost depends on, nothing of its weights' values.
+/// Names follow Hugging Face's config.json (hidden_size, num_key_value_heads, ...).
+struct LlmArch {
+    std::string id; ///< "llama-2-7b"; a file's: its file name
+    std::string title; ///< "Llama-2 7B (Meta, 2023)"
+    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, phi3, gemma2, gpt2
+    std::string source; ///< where the figures come from (a config.json on the Hub, a paper)
+    std::int64_t publishedParams = 0; ///< the parameter count its publisher gives (0: none)
+    int layers = 0; ///< num_hidden_layers
+    int hidden = 0; ///< hidden_size
+    int heads = 0; ///< num_attention_heads
+    int kvHeads = 0; ///< num_key_value_heads: heads (multi-head), 1 (multi-query) or between (grouped-query)
+    int headDim = 0; ///< head_dim (hidden / heads unless the config says)
+    int ffn = 0; ///< intermediate_size (per expert for a mixture of experts)
+    int vocab = 0; ///< vocab_size
+    int maxContext = 0; ///< max_position_embeddings
+    bool tiedEmbeddings = false; ///< the output head reuses the embedding table (no weights of its own)
+    bool qkvBias = false; ///< q/k/v projections carry a bias (Qwen2, GPT-2)
+    bool allBiases = false; ///< every linear layer and norm carries a bias (GPT-2)
+    bool fusedQkv = false; ///< one q/k/v projection (Phi-3's qkv_proj, GPT-2's c_attn)
+    bool fusedGateUp = false; ///< one gate/up projection (Phi-3's gate_up_proj)
+    bool learnedPositions = false; ///< a position embedding table (GPT-2) instead of rotary embeddings
+    LlmMlp mlp = LlmMlp::SwiGlu;
+    LlmNorm norm = LlmNorm::Rms;
+    int normsPerBlock = 2; ///< 2 (before attention and MLP); Gemma-2 also normalizes after each (4)
+    int experts = 0; ///< num_local_experts (0: a dense MLP)
+    int expertsPerToken = 0; ///< num_experts_per_tok (top-k)
+    int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: none)
+    /// Which layers slide: 1 = every layer (Mistral-7B v0.1), 2 = the even ones (Gemma-2: local and
+    /// global attention alternate, layer 0 local).
+    int slidingPeriod = 1;
+
+    bool slides(int layer) const { return slidingWindow > 0 && layer % std::max(1, slidingPeriod) == 0; }
+};
+
+/// The weight tensors of one block a file may store at its own width, and the model's outside them.
+enum class LlmTensor {
+    AttnNorm, Q, K, V, Qkv, O, PostAttnNorm, MlpNorm, Gate, Up, GateUp, Down, PostMlpNorm,
+    Router, ExpertGate, ExpertUp, ExpertDown,
+    Count
+};
+inline constexpr int kLlmTensorCount = int(LlmTensor::Count);
+std::string_view llmTensorName(LlmTensor t); ///< "attn_norm", "q_proj", ...
+
+/// What a weight file says of how its tensors are stored: each tensor's bytes and type, -1 where not given.
+struct LlmTensorBytes {
+    double bytes = -1;
+    std::string type; ///< "Q4_K", "BF16"
+};
+struct LlmStorage {
+    std::vector<std::array<LlmTensorBytes, kLlmTensorCount>> blocks; ///< per layer
+    LlmTensorBytes embedding, positions, finalNorm, head;
+    double totalBytes = 0; ///< every tensor of the file, byte
+    std::int64_t totalParams = 0; ///< every tensor's elements
+    std::string summary; ///< "Q4_K 62 %, Q6_K 24 %, F32 ..." of the weights' bytes
+    std::string kvType; ///< unused by files today: the KV cache's precision comes from the settings
+};
+
+/// A language model to analyse: its shape, and where a file gave them, its tensors' storage.
+struct LlmModel {
+    LlmArch arch;
+    std::optional<LlmStorage> storage; ///< from a GGUF or safetensors file; none for a config alone
+    std::string file; ///< the file or directory it was read from (empty for a built-in)
+    std::vector<Diagnostic> diagnostics; ///< warnings from reading it
+};
+
+/// The parameter count of a model as the formula of DESIGN.md "Language models" gives it:
+/// embedding V h (+ positions max_ctx h) + L x block + final norm (+ head V h unless tied);
+/// block = q h (H d) + k, v h (Hkv d) each + o (H d) h (+ biases) + MLP + norms (h, or 2 h with biases);
+/// MLP: SwiGLU/GeGLU 3 h f, GELU 2 h f (+ f + h biases); mixture of experts: E x 3 h f + router h E.
+std::int64_t llmParameterCount(const LlmArch& arch);
+
+/// Checks the shape: positive sizes within limits, heads dividing into the KV heads, top-k <= experts.
+/// Returns a message naming the field (Hugging Face's key), or nothing.
+std::optional<std::string> validateArch(const LlmArch& arch);
+
+/// The built-in decoder-only models, each with its source and published parameter count:
+/// gpt2, llama-2-7b, llama-2-13b, llama-2-70b, llama-3.1-8b, llama-3.1-70b, llama-3.1-405b,
+/// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, phi-3-mini, gemma-2-9b.
+const std::vector<LlmArch>& builtinLanguageModels();
+const LlmArch* findLanguageModel(std::string_view id);
+
+} // namespace rfx

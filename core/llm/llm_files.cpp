@@ -1,0 +1,254 @@
+// Which file the user named, and a model from it: built-in ids, config.json (+ safetensors headers), GGUF.
+#include "llm_files.h"
+
+#include "json_error.h"
+#include "llm_storage.h"
+#include "weight_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rfx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool endsWith(std::string_view s, std::string_view tail)
+{
+    if (s.size() < tail.size())
+        return false;
+    for (size_t i = 0; i < tail.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[s.size() - tail.size() + i])) != tail[i])
+            return false;
+    return true;
+}
+
+std::uint64_t sizeOf(const fs::path& p)
+{
+    std::error_code ec;
+    const auto n = fs::file_size(p, ec);
+    return ec ? 0 : n;
+}
+
+void finishStorage(LlmStorage& s, const std::map<std::string, double>& byType)
+{
+    s.summary = storageSummary(byType, s.totalBytes);
+}
+
+/// The safetensors headers beside a config.json: model.safetensors, or the shards a
+/// model.safetensors.index.json names. No file beside it is fine (the config alone); a bad one is an error.
+std::string readSafetensorsBeside(const fs::path& dir, LlmModel& m)
+{
+    std::vector<fs::path> shards;
+    const fs::path index = dir / "model.safetensors.index.json";
+    if (fs::exists(index)) {
+        std::ifstream in(index);
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception& e) {
+            return index.string() + ": not valid JSON (" + describeJsonError(e) + ")";
+        }
+        if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
+            return index.string() + ": weight_map: missing; a sharded model's index maps each tensor to its file";
+        std::set<std::string> names;
+        for (const auto& [tensor, shard] : j["weight_map"].items())
+            if (shard.is_string())
+                names.insert(shard.get<std::string>());
+        for (const std::string& s : names) {
+            if (s.find('/') != std::string::npos || s.find("..") != std::string::npos)
+                return index.string() + ": weight_map names \"" + s + "\", not a file beside the index";
+            shards.push_back(dir / s);
+        }
+    } else if (fs::exists(dir / "model.safetensors"))
+        shards.push_back(dir / "model.safetensors");
+    if (shards.empty())
+        return {};
+    LlmStorage storage;
+    std::map<std::string, double> byType;
+    for (const fs::path& p : shards) {
+        std::ifstream in(p, std::ios::binary);
+        if (!in)
+            return p.string() + ": cannot be opened (the index names it; is the download complete?)";
+        std::string error;
+        const auto tensors = readSafetensors(in, sizeOf(p), p.string(), error);
+        if (!tensors)
+            return error;
+        for (const StoredTensor& t : *tensors) {
+            addStoredTensor(storage, t.name, t.bytes, t.elements, t.type, m.arch.layers);
+            byType[t.type] += t.bytes;
+        }
+    }
+    finishStorage(storage, byType);
+    m.storage = std::move(storage);
+    return {};
+}
+
+LlmLoad fromConfigFile(const fs::path& config)
+{
+    std::ifstream in(config);
+    if (!in)
+        return { std::nullopt, config.string() + ": cannot be opened" };
+    std::stringstream text;
+    text << in.rdbuf();
+    LlmLoad load = parseHfConfig(text.str(), config.string());
+    if (!load.model)
+        return load;
+    if (std::string e = readSafetensorsBeside(config.parent_path(), *load.model); !e.empty())
+        return { std::nullopt, e };
+    return load;
+}
+
+/// GGUF metadata as an architecture: general.architecture's keys ({arch}.block_count, ...), the vocabulary
+/// from the embedding's shape, a tied head where the file has no output.weight.
+} // namespace
+
+LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& file)
+{
+    std::string error;
+    const auto g = readGguf(in, size, file, error);
+    if (!g)
+        return { std::nullopt, error };
+    const fs::path path(file);
+    const auto archIt = g->strings.find("general.architecture");
+    if (archIt == g->strings.end())
+        return { std::nullopt, file + ": general.architecture: missing; every GGUF model names its architecture" };
+    const std::string arch = archIt->second;
+    bool known = false;
+    for (std::string_view f : kHfFamilies)
+        known = known || f == arch;
+    if (!known)
+        return { std::nullopt, file + ": general.architecture: \"" + arch
+                + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, phi3, "
+                  "gemma2 and gpt2" };
+    std::string missing;
+    auto number = [&](const std::string& key, double fallback = -1) {
+        const auto it = g->numbers.find(arch + "." + key);
+        if (it != g->numbers.end())
+            return it->second;
+        if (fallback < 0 && missing.empty())
+            missing = arch + "." + key;
+        return std::max(0.0, fallback);
+    };
+    auto clampInt = [](double v) { return int(std::clamp(v, 0.0, 2e9)); };
+    LlmArch a;
+    a.family = arch;
+    a.id = path.stem().string();
+    a.title = a.id + " (GGUF)";
+    a.source = file;
+    a.layers = clampInt(number("block_count"));
+    a.hidden = clampInt(number("embedding_length"));
+    a.ffn = clampInt(number("feed_forward_length"));
+    a.heads = clampInt(number("attention.head_count"));
+    a.kvHeads = clampInt(number("attention.head_count_kv", a.heads));
+    a.maxContext = clampInt(number("context_length", 2048));
+    a.headDim = clampInt(number("attention.key_length", a.heads > 0 ? a.hidden / a.heads : 0));
+    a.experts = clampInt(number("expert_count", 0));
+    a.expertsPerToken = clampInt(number("expert_used_count", 0));
+    a.slidingWindow = clampInt(number("attention.sliding_window", 0));
+    if (!missing.empty())
+        return { std::nullopt, file + ": " + missing + ": missing from the metadata; the converter that wrote the file "
+                                                       "should give it (convert the model again with a current llama.cpp)" };
+    std::set<std::string> names;
+    for (const StoredTensor& t : g->tensors)
+        names.insert(t.name);
+    for (const StoredTensor& t : g->tensors)
+        if (t.name == "token_embd.weight" && t.shape.size() == 2)
+            a.vocab = clampInt(double(t.shape[1]));
+    if (a.vocab == 0)
+        a.vocab = clampInt(number("vocab_size", 0));
+    a.tiedEmbeddings = !names.count("output.weight");
+    a.qkvBias = names.count("blk.0.attn_q.bias") > 0 || names.count("blk.0.attn_qkv.bias") > 0;
+    a.fusedQkv = names.count("blk.0.attn_qkv.weight") > 0;
+    a.fusedGateUp = arch == "phi3" && !names.count("blk.0.ffn_gate.weight");
+    if (arch == "gemma2") {
+        a.mlp = LlmMlp::GeGlu;
+        a.normsPerBlock = 4;
+        a.slidingPeriod = 2;
+    }
+    if (arch == "gpt2") {
+        a.mlp = LlmMlp::Gelu;
+        a.norm = LlmNorm::Layer;
+        a.allBiases = a.learnedPositions = true;
+    }
+    if (a.experts > 0)
+        a.family = "mixtral";
+    if (auto e = validateArch(a))
+        return { std::nullopt, file + ": " + *e };
+    LlmModel m;
+    m.arch = a;
+    m.file = file;
+    LlmStorage storage;
+    std::map<std::string, double> byType;
+    for (const StoredTensor& t : g->tensors) {
+        addStoredTensor(storage, t.name, t.bytes, t.elements, t.type, a.layers);
+        byType[t.type] += t.bytes;
+    }
+    finishStorage(storage, byType);
+    m.storage = std::move(storage);
+    return { std::move(m), {} };
+}
+
+namespace {
+
+LlmLoad fromGguf(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return { std::nullopt, path.string() + ": cannot be opened" };
+    return readGgufModel(in, sizeOf(path), path.string());
+}
+
+} // namespace
+
+bool isLanguageModelSpec(std::string_view spec)
+{
+    if (findLanguageModel(spec))
+        return true;
+    if (endsWith(spec, ".gguf") || endsWith(spec, ".safetensors") || endsWith(spec, "config.json"))
+        return true;
+    std::error_code ec;
+    return fs::is_directory(fs::path(spec), ec) && fs::exists(fs::path(spec) / "config.json", ec);
+}
+
+LlmLoad loadLanguageModel(const std::string& spec)
+{
+    if (const LlmArch* a = findLanguageModel(spec)) {
+        LlmModel m;
+        m.arch = *a;
+        return { std::move(m), {} };
+    }
+    const fs::path p(spec);
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+        if (!fs::exists(p / "config.json"))
+            return { std::nullopt, spec + ": the directory holds no config.json; a Hugging Face model directory has one "
+                                          "beside its .safetensors files" };
+        return fromConfigFile(p / "config.json");
+    }
+    if (!fs::exists(p, ec)) {
+        std::string known;
+        for (const LlmArch& a : builtinLanguageModels())
+            known += (known.empty() ? "" : ", ") + a.id;
+        return { std::nullopt, spec + ": no such file, and not a built-in language model (" + known + ")" };
+    }
+    if (endsWith(spec, ".gguf"))
+        return fromGguf(p);
+    if (endsWith(spec, ".safetensors")) {
+        const fs::path config = p.parent_path() / "config.json";
+        if (!fs::exists(config))
+            return { std::nullopt, spec + ": a safetensors file holds tensors, not the architecture; put the model's "
+                                          "config.json beside it (from its Hub page)" };
+        return fromConfigFile(config);
+    }
+    return fromConfigFile(p);
+}
+
+} // namespace rfx

@@ -1,0 +1,437 @@
+#include "llm_phase.h"
+
+#include "format.h"
+#include "interconnects.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace rfx {
+
+std::string_view llmPhaseName(LlmPhase p) { return p == LlmPhase::Prefill ? "prefill" : "decode"; }
+std::string_view llmAttentionName(LlmAttention a) { return a == LlmAttention::Flash ? "flash" : "naive"; }
+
+int decodeContext(const LlmSettings& s)
+{
+    return s.context > 0 ? s.context : s.prompt + s.generate / 2;
+}
+
+std::optional<std::string> validateLlmSettings(const LlmSettings& s)
+{
+    auto range = [](const char* name, long long v, Range r) -> std::optional<std::string> {
+        if (v < r.min || v > r.max)
+            return std::string(name) + ": must be a whole number from " + std::to_string(r.min) + " to "
+                + std::to_string(r.max) + ", got " + std::to_string(v);
+        return std::nullopt;
+    };
+    if (auto e = range("--prompt", s.prompt, kPromptRange))
+        return e;
+    if (auto e = range("--generate", s.generate, kGenerateRange))
+        return e;
+    if (auto e = range("--batch", s.batch, kLlmBatchRange))
+        return e;
+    if (s.context != 0)
+        if (auto e = range("--context", s.context, { 1, 1 << 22 }))
+            return e;
+    if (s.weightBits != 0 && s.weightBits != 4 && s.weightBits != 8 && s.weightBits != 16 && s.weightBits != 32)
+        return "--weights-bits: must be 4, 8, 16, 32 or \"file\" (as the weight file stores them), got "
+            + formatNumber3(s.weightBits);
+    if (s.kvBits != 4 && s.kvBits != 8 && s.kvBits != 16 && s.kvBits != 32)
+        return "--kv-bits: must be 4, 8, 16 or 32, got " + std::to_string(s.kvBits);
+    if (s.actBits != 8 && s.actBits != 16 && s.actBits != 32)
+        return "--act-bits: must be 8, 16 or 32, got " + std::to_string(s.actBits);
+    if (auto e = range("--tp", s.tensorParallel, kTensorParallelRange))
+        return e;
+    if (s.tensorParallel > 1)
+        if (auto e = interconnectError(s.interconnect))
+            return "--interconnect: " + *e;
+    return std::nullopt;
+}
+
+double weightBytesPerParam(double bits) { return bits == 4 ? (4 + 16.0 / 128) / 8 : bits / 8; }
+
+double kvCacheBytes(const LlmArch& a, std::int64_t tokens, int kvBits)
+{
+    double total = 0;
+    const double perToken = 2.0 * a.kvHeads * a.headDim * kvBits / 8.0;
+    for (int l = 0; l < a.layers; ++l)
+        total += perToken * double(a.slides(l) ? std::min<std::int64_t>(tokens, a.slidingWindow) : tokens);
+    return total;
+}
+
+int kvHeadsPerGpu(const LlmArch& a, int gpus)
+{
+    gpus = std::max(gpus, 1);
+    return a.kvHeads % gpus == 0 ? a.kvHeads / gpus : 1;
+}
+
+std::optional<std::string> tensorParallelError(const LlmArch& a, int gpus)
+{
+    if (gpus <= 1)
+        return std::nullopt;
+    const std::string n = std::to_string(gpus);
+    if (a.heads % gpus != 0)
+        return "its " + std::to_string(a.heads) + " attention heads do not divide among " + n
+            + " GPUs (--tp must divide the head count)";
+    if (a.kvHeads % gpus != 0 && gpus % a.kvHeads != 0)
+        return "its " + std::to_string(a.kvHeads) + " key/value heads neither divide among " + n
+            + " GPUs nor are a divisor of it (--tp must divide the KV head count, or be a multiple of it)";
+    if (a.ffn % gpus != 0)
+        return "its MLP's " + std::to_string(a.ffn) + " intermediate features do not divide among " + n + " GPUs";
+    return std::nullopt;
+}
+
+double expectedExpertsTouched(int experts, int perToken, double tokens)
+{
+    if (experts <= 0)
+        return 0;
+    return experts * (1 - std::pow(1 - double(perToken) / experts, tokens));
+}
+
+namespace {
+
+Shape tokens(std::int64_t batch, std::int64_t t, std::int64_t features) { return Shape { batch, t, features, 1, 3 }; }
+Shape heads(std::int64_t batch, std::int64_t h, std::int64_t t, std::int64_t d) { return Shape { batch, h, t, d, 4 }; }
+
+/// Sum over query positions i = 1..P of min(i, window): the (query, key) pairs of causal attention.
+double causalPairs(std::int64_t p, std::int64_t window)
+{
+    const double P = double(p);
+    if (window <= 0 || window >= p)
+        return P * (P + 1) / 2;
+    const double W = double(window);
+    return W * (W + 1) / 2 + (P - W) * W;
+}
+
+struct In {
+    Shape shape;
+    int bits;
+    bool activation = true; ///< counts toward the activation peak (the KV cache does not)
+};
+
+class Builder {
+public:
+    Builder(const LlmModel& m, const LlmSettings& s, LlmPhase p, int c)
+        : a(m.arch), model(m), settings(s), phase(p), B(s.batch), T(p == LlmPhase::Prefill ? s.prompt : 1),
+          context(c), act(s.actBits), N(std::max(1, s.tensorParallel))
+    {
+        net.name = a.title.empty() ? a.id : a.title;
+        net.name += std::string(" ") + std::string(llmPhaseName(phase));
+        net.input = tokens(B, T, 1);
+    }
+
+    Network net;
+    double resident = 0;
+    double activationPeak = 0;
+    double linkBytes = 0;
+    int collectives = 0;
+
+    /// One GPU's part of a weight tensor: `share` of the file's bytes where the settings say "as in the
+    /// file" and it gives them, else its `params` (already one GPU's) at the weights' width.
+    double weightBytes(const LlmTensorBytes* stored, double params, double share = 1) const
+    {
+        if (settings.weightBits == 0 && stored && stored->bytes >= 0)
+            return stored->bytes * share;
+        return params * weightBytesPerParam(settings.weightBits == 0 ? 16 : settings.weightBits);
+    }
+    /// A collective over the tensor-parallel GPUs moving `bytes` per GPU (an all-reduce sends
+    /// 2 (N - 1) / N of it, an all-gather (N - 1) / N), `times` times.
+    void collective(double bytes, double times, bool allReduce)
+    {
+        if (N <= 1)
+            return;
+        linkBytes += (allReduce ? 2.0 : 1.0) * double(N - 1) / N * bytes * times;
+        collectives += int(times);
+    }
+    const LlmTensorBytes* stored(int block, LlmTensor t) const
+    {
+        if (!model.storage || block < 0 || block >= int(model.storage->blocks.size()))
+            return nullptr;
+        return &model.storage->blocks[size_t(block)][size_t(int(t))];
+    }
+    double smallBytes(double params) const { return params * act / 8.0; } // norms and biases: activations' width
+
+    Layer& add(std::string name, Op op, std::vector<In> ins, Shape out, int outBits, double opsPerElement,
+        double params, double weightRead, double repeats, int computeBits = 0)
+    {
+        Layer l;
+        l.name = std::move(name);
+        l.op = op;
+        l.inputs = { int(net.layers.size()) - 1 };
+        double activations = double(out.elements()) * outBits / 8.0;
+        for (const In& i : ins) {
+            l.inShapes.push_back(i.shape);
+            l.inBits.push_back(std::uint8_t(i.bits));
+            if (i.activation)
+                activations += double(i.shape.elements()) * i.bits / 8.0;
+        }
+        activationPeak = std::max(activationPeak, activations);
+        l.out = out;
+        l.outBits = std::uint8_t(outBits);
+        l.opsPerElement = opsPerElement;
+        l.storedParams = std::int64_t(std::llround(params * repeats));
+        l.weightBytes = weightRead;
+        l.weightBits = std::uint8_t(std::clamp(int(std::lround(settings.weightBits == 0 ? 16 : settings.weightBits)), 1, 64));
+        l.computeBits = std::uint8_t(computeBits > 0 ? computeBits : act);
+        l.repeats = repeats;
+        net.layers.push_back(std::move(l));
+        return net.layers.back();
+    }
+
+    void norm(const std::string& name, std::int64_t features, double repeats, double storedBytes = -1)
+    {
+        const bool layerNorm = a.norm == LlmNorm::Layer;
+        const double params = double(features) * (layerNorm || a.allBiases ? 2 : 1);
+        const double bytes = storedBytes >= 0 ? storedBytes : smallBytes(params);
+        add(name, Op::Eltwise, { { tokens(B, T, features), act } }, tokens(B, T, features), act,
+            layerNorm ? kLayerNormOps : kRmsNormOps, params, bytes, repeats);
+    }
+
+    void matmul(const std::string& name, std::int64_t rows, std::int64_t in, std::int64_t out, double params,
+        double bytes, double repeats, bool bias)
+    {
+        add(name, Op::MatMul, { { tokens(B, rows, in), act } }, tokens(B, rows, out), act, 2.0 * double(in) + (bias ? 1 : 0),
+            params, bytes, repeats);
+    }
+
+    double tensorBytes(int block, LlmTensor t, double params, double repeats, double share = 1)
+    {
+        const double b = weightBytes(stored(block, t), params, share);
+        resident += b * repeats;
+        return b;
+    }
+
+    void block(int first, const std::string& prefix, double repeats, bool slides)
+    {
+        // one GPU's part under tensor parallelism: heads, KV heads (a replicated one where fewer than
+        // the GPUs), intermediate features; the norms, residuals and the router on every GPU
+        const int hq = a.heads / N, hkv = kvHeadsPerGpu(a, N);
+        const std::int64_t h = a.hidden, d = a.headDim, q = std::int64_t(hq) * d, kv = std::int64_t(hkv) * d;
+        const std::int64_t f = a.ffn / N;
+        const double shareQ = 1.0 / N, shareKv = double(hkv) / a.kvHeads, shareF = 1.0 / N;
+        const bool biasQkv = a.qkvBias || a.allBiases;
+        auto normBytes = [&](LlmTensor t, double params) {
+            const LlmTensorBytes* s = stored(first, t);
+            const double b = settings.weightBits == 0 && s && s->bytes >= 0 ? s->bytes : smallBytes(params);
+            resident += b * repeats;
+            return b;
+        };
+        const double normParams = double(h) * (a.norm == LlmNorm::Layer || a.allBiases ? 2 : 1);
+
+        norm(prefix + "attn_norm", h, repeats, normBytes(LlmTensor::AttnNorm, normParams));
+        if (a.fusedQkv) {
+            const double p = double(h) * double(q + 2 * kv) + (biasQkv ? double(q + 2 * kv) : 0);
+            matmul(prefix + "qkv_proj", T, h, q + 2 * kv, p,
+                tensorBytes(first, LlmTensor::Qkv, p, repeats, double(hq + 2 * hkv) / (a.heads + 2 * a.kvHeads)), repeats,
+                biasQkv);
+        } else {
+            const double pq = double(h * q) + (biasQkv ? double(q) : 0), pk = double(h * kv) + (biasQkv ? double(kv) : 0);
+            matmul(prefix + "q_proj", T, h, q, pq, tensorBytes(first, LlmTensor::Q, pq, repeats, shareQ), repeats, biasQkv);
+            matmul(prefix + "k_proj", T, h, kv, pk, tensorBytes(first, LlmTensor::K, pk, repeats, shareKv), repeats, biasQkv);
+            matmul(prefix + "v_proj", T, h, kv, pk, tensorBytes(first, LlmTensor::V, pk, repeats, shareKv), repeats, biasQkv);
+        }
+        if (!a.learnedPositions)
+            add(prefix + "rope", Op::Eltwise, { { tokens(B, T, q + kv), act } }, tokens(B, T, q + kv), act, kRopeOps, 0, 0,
+                repeats);
+        // the new tokens' keys and values into the cache, at its width
+        add(prefix + "kv_cache_write", Op::Copy, { { tokens(B, T, 2 * kv), act } }, tokens(B, T, 2 * kv), settings.kvBits,
+            0, 0, 0, repeats);
+
+        const std::int64_t window = slides ? a.slidingWindow : 0;
+        const std::int64_t keys = phase == LlmPhase::Decode ? (window > 0 ? std::min<std::int64_t>(context, window) : context)
+                                                            : T;
+        const double pairs = phase == LlmPhase::Decode ? double(keys) : causalPairs(T, window);
+        const Shape qShape = heads(B, hq, T, d);
+        const Shape kvShape = heads(B, hkv, keys, d);
+        const In kIn { kvShape, settings.kvBits, false }, vIn { kvShape, settings.kvBits, false };
+        if (settings.attention == LlmAttention::Flash) {
+            const double flops = double(B) * hq * pairs * (4.0 * double(d) + kSoftmaxOps);
+            add(prefix + "attention", Op::MatMul, { { qShape, act }, kIn, vIn }, qShape, act,
+                flops / double(qShape.elements()), 0, 0, repeats);
+        } else {
+            const Shape scores = heads(B, hq, T, keys);
+            add(prefix + "attn_scores", Op::MatMul, { { qShape, act }, kIn }, scores, act, 2.0 * double(d), 0, 0, repeats);
+            add(prefix + "attn_softmax", Op::Eltwise, { { scores, act } }, scores, act, kSoftmaxOps, 0, 0, repeats);
+            add(prefix + "attn_context", Op::MatMul, { { scores, act }, vIn }, qShape, act, 2.0 * double(keys), 0, 0, repeats);
+        }
+        {
+            const double p = double(q * h) + (a.allBiases ? double(h) : 0);
+            matmul(prefix + "o_proj", T, q, h, p, tensorBytes(first, LlmTensor::O, p, repeats, shareQ), repeats, a.allBiases);
+            collective(double(B * T * h) * act / 8.0, repeats, true); // the heads' partial sums
+        }
+        if (a.normsPerBlock >= 4)
+            norm(prefix + "post_attn_norm", h, repeats, normBytes(LlmTensor::PostAttnNorm, normParams));
+        add(prefix + "attn_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h),
+            act, 1, 0, 0, repeats);
+        norm(prefix + "mlp_norm", h, repeats, normBytes(LlmTensor::MlpNorm, normParams));
+
+        const double glu = a.mlp == LlmMlp::GeGlu ? kGeluMulOps : kSiluMulOps;
+        if (a.experts > 0) {
+            const int E = a.experts, k = a.expertsPerToken;
+            const double touched = expectedExpertsTouched(E, k, double(B) * double(T));
+            const double pr = double(h) * E;
+            matmul(prefix + "router", T, h, E, pr, tensorBytes(first, LlmTensor::Router, pr, repeats), repeats, false);
+            const double pe = double(h) * double(f); // one expert's matrix
+            auto expert = [&](const char* name, LlmTensor t, std::int64_t in, std::int64_t out) {
+                const double all = tensorBytes(first, t, pe * E, repeats, shareF);
+                matmul(prefix + name, T * k, in, out, pe * E, all * touched / E, repeats, false);
+            };
+            expert("experts.gate_proj", LlmTensor::ExpertGate, h, f);
+            expert("experts.up_proj", LlmTensor::ExpertUp, h, f);
+            add(prefix + "experts.act", Op::Eltwise, { { tokens(B, T * k, f), act }, { tokens(B, T * k, f), act } },
+                tokens(B, T * k, f), act, glu, 0, 0, repeats);
+            expert("experts.down_proj", LlmTensor::ExpertDown, f, h);
+            add(prefix + "experts.combine", Op::Eltwise, { { tokens(B, T * k, h), act } }, tokens(B, T, h), act, 2.0 * k, 0,
+                0, repeats);
+        } else if (a.mlp == LlmMlp::Gelu) {
+            const double p1 = double(h * f) + (a.allBiases ? double(f) : 0), p2 = double(f * h) + (a.allBiases ? double(h) : 0);
+            matmul(prefix + "fc", T, h, f, p1, tensorBytes(first, LlmTensor::Up, p1, repeats, shareF), repeats, a.allBiases);
+            add(prefix + "gelu", Op::Eltwise, { { tokens(B, T, f), act } }, tokens(B, T, f), act, kGeluOps, 0, 0, repeats);
+            matmul(prefix + "proj", T, f, h, p2, tensorBytes(first, LlmTensor::Down, p2, repeats, shareF), repeats, a.allBiases);
+        } else {
+            const double p = double(h * f);
+            if (a.fusedGateUp)
+                matmul(prefix + "gate_up_proj", T, h, 2 * f, 2 * p, tensorBytes(first, LlmTensor::GateUp, 2 * p, repeats, shareF),
+                    repeats, false);
+            else {
+                matmul(prefix + "gate_proj", T, h, f, p, tensorBytes(first, LlmTensor::Gate, p, repeats, shareF), repeats, false);
+                matmul(prefix + "up_proj", T, h, f, p, tensorBytes(first, LlmTensor::Up, p, repeats, shareF), repeats, false);
+            }
+            add(prefix + "act_mul", Op::Eltwise, { { tokens(B, T, f), act }, { tokens(B, T, f), act } }, tokens(B, T, f), act,
+                glu, 0, 0, repeats);
+            matmul(prefix + "down_proj", T, f, h, p, tensorBytes(first, LlmTensor::Down, p, repeats, shareF), repeats, false);
+        }
+        collective(double(B * T * h) * act / 8.0, repeats, true); // the MLP's partial sums
+        if (a.normsPerBlock >= 4)
+            norm(prefix + "post_mlp_norm", h, repeats, normBytes(LlmTensor::PostMlpNorm, normParams));
+        add(prefix + "mlp_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h),
+            act, 1, 0, 0, repeats);
+    }
+
+    const LlmArch& a;
+    const LlmModel& model;
+    const LlmSettings& settings;
+    LlmPhase phase;
+    std::int64_t B, T;
+    int context;
+    int act;
+    int N; ///< tensor-parallel GPUs
+};
+
+/// "0-31", "0-40/2" (every second), "3,7,12".
+std::string blockSetName(const std::vector<int>& b)
+{
+    if (b.size() == 1)
+        return std::to_string(b[0]);
+    const int step = b[1] - b[0];
+    bool even = true;
+    for (size_t i = 1; i < b.size(); ++i)
+        even = even && b[i] - b[i - 1] == step;
+    if (even)
+        return std::to_string(b.front()) + "-" + std::to_string(b.back()) + (step > 1 ? "/" + std::to_string(step) : "");
+    std::string s;
+    for (size_t i = 0; i < b.size(); ++i) {
+        size_t j = i;
+        while (j + 1 < b.size() && b[j + 1] == b[j] + 1)
+            ++j;
+        if (!s.empty())
+            s += ",";
+        s += std::to_string(b[i]) + (j > i ? "-" + std::to_string(b[j]) : "");
+        i = j;
+    }
+    return s;
+}
+
+} // namespace
+
+LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, LlmPhase phase, int context)
+{
+    LlmPhaseBuild out;
+    if (auto e = validateArch(model.arch)) {
+        out.error = (model.file.empty() ? model.arch.id : model.file) + ": " + *e;
+        return out;
+    }
+    if (auto e = validateLlmSettings(settings)) {
+        out.error = *e;
+        return out;
+    }
+    if (auto e = tensorParallelError(model.arch, settings.tensorParallel)) {
+        out.error = "--tp " + std::to_string(settings.tensorParallel) + ": "
+            + (model.arch.title.empty() ? model.arch.id : model.arch.title) + " cannot be split that way: " + *e;
+        return out;
+    }
+    const LlmArch& a = model.arch;
+    const int N = std::max(1, settings.tensorParallel);
+    Builder b(model, settings, phase, std::max(1, context));
+    const std::int64_t B = settings.batch, T = phase == LlmPhase::Prefill ? settings.prompt : 1, h = a.hidden;
+    const int act = settings.actBits;
+
+    // the embedding gathers one row of the table per token (at most the whole table); tensor parallel:
+    // each GPU holds 1/N of the vocabulary and the rows are all-reduced
+    {
+        const LlmTensorBytes* s = model.storage ? &model.storage->embedding : nullptr;
+        const double params = double(a.vocab) * double(h) / N;
+        const double table = b.weightBytes(s, params, 1.0 / N);
+        b.resident += table;
+        const double read = table * std::min(1.0, double(B * T) / a.vocab);
+        b.add("embedding", Op::Copy, {}, tokens(B, T, h), act, 0, params, read, 1);
+        b.collective(double(B * T * h) * act / 8.0, 1, true);
+    }
+    if (a.learnedPositions) {
+        const LlmTensorBytes* s = model.storage ? &model.storage->positions : nullptr;
+        const double table = b.weightBytes(s, double(a.maxContext) * double(h));
+        b.resident += table;
+        const double rows = phase == LlmPhase::Prefill ? double(T) : 1;
+        b.add("position_embedding", Op::Eltwise, { { tokens(B, T, h), act } }, tokens(B, T, h), act, 1,
+            double(a.maxContext) * double(h), table * std::min(1.0, rows / a.maxContext), 1);
+    }
+
+    // identical blocks (the same storage, the same attention window) become one set of rows
+    std::vector<std::vector<int>> groups;
+    std::map<std::vector<double>, size_t> bySignature;
+    for (int l = 0; l < a.layers; ++l) {
+        std::vector<double> sig { a.slides(l) ? 1.0 : 0.0 };
+        if (settings.weightBits == 0 && model.storage && l < int(model.storage->blocks.size()))
+            for (const LlmTensorBytes& t : model.storage->blocks[size_t(l)])
+                sig.push_back(t.bytes);
+        auto [it, fresh] = bySignature.try_emplace(sig, groups.size());
+        if (fresh)
+            groups.emplace_back();
+        groups[it->second].push_back(l);
+    }
+    for (const std::vector<int>& g : groups)
+        b.block(g.front(), "blk" + blockSetName(g) + ".", double(g.size()), a.slides(g.front()));
+
+    {
+        const LlmTensorBytes* s = model.storage ? &model.storage->finalNorm : nullptr;
+        const double params = double(h) * (a.norm == LlmNorm::Layer || a.allBiases ? 2 : 1);
+        const double bytes = settings.weightBits == 0 && s && s->bytes >= 0 ? s->bytes : b.smallBytes(params);
+        b.resident += bytes;
+        b.norm("final_norm", h, 1, bytes);
+    }
+    {
+        // logits for the last token of each sequence only, as serving engines compute them; tensor
+        // parallel: 1/N of the vocabulary per GPU, the logits all-gathered
+        const std::int64_t vocab = (std::int64_t(a.vocab) + N - 1) / N;
+        const double params = double(vocab) * double(h);
+        const LlmTensorBytes* s = model.storage && model.storage->head.bytes >= 0 ? &model.storage->head
+            : model.storage                                                       ? &model.storage->embedding
+                                                                                  : nullptr;
+        const double bytes = b.weightBytes(s, params, 1.0 / N);
+        if (!a.tiedEmbeddings)
+            b.resident += bytes;
+        b.add("lm_head", Op::MatMul, { { tokens(B, 1, h), act } }, tokens(B, 1, vocab), act, 2.0 * double(h),
+            a.tiedEmbeddings ? 0 : params, bytes, 1);
+        b.collective(double(B) * double(a.vocab) * act / 8.0, 1, false);
+    }
+    out.weightBytes = b.resident;
+    out.activationPeak = b.activationPeak;
+    out.linkBytes = b.linkBytes;
+    out.collectives = b.collectives;
+    out.kvShare = double(kvHeadsPerGpu(a, N)) / a.kvHeads;
+    out.network = std::move(b.net);
+    return out;
+}
+
+} // namespace rfx

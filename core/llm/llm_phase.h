@@ -1,0 +1,92 @@
+#pragma once
+
+#include "config.h"
+#include "llm_arch.h"
+#include "network.h"
+
+#include <optional>
+#include <string>
+
+namespace rfx {
+
+enum class LlmPhase { Prefill, Decode };
+/// FlashAttention keeps the scores on chip (one row reads Q, K, V and writes the output); naive
+/// attention writes the scores, reads them for the softmax, writes the probabilities and reads them for
+/// the product with V (three rows), and computes every score of the causal square in prefill.
+enum class LlmAttention { Flash, Naive };
+std::string_view llmPhaseName(LlmPhase p); ///< "prefill", "decode"
+std::string_view llmAttentionName(LlmAttention a); ///< "flash", "naive"
+
+/// What is asked of the model: P prompt tokens in, G generated, B sequences, each tensor's precision.
+struct LlmSettings {
+    int prompt = 512; ///< P
+    int generate = 128; ///< G
+    int context = 0; ///< the decode context C a TPOT is quoted at; 0: P + G / 2 (the generation's middle)
+    int batch = 1; ///< B sequences decoded together
+    double weightBits = 16; ///< 32, 16, 8 or 4 (int4 carries an fp16 scale per 128 weights); 0: as in the file
+    int kvBits = 16; ///< the KV cache's element width: 32, 16, 8 or 4
+    int actBits = 16; ///< activations' width and the matrix rows' arithmetic: 32, 16 or 8
+    LlmAttention attention = LlmAttention::Flash;
+    /// Tensor parallelism over N GPUs of one kind (Megatron-LM's split): attention heads, the MLP's
+    /// intermediate features, each expert's features and the vocabulary divided among them, norms and
+    /// the router on every GPU; per block two all-reduces of the hidden states over `interconnect`.
+    int tensorParallel = 1;
+    std::string interconnect = "nvlink4"; ///< resources/interconnects.json
+};
+inline constexpr Range kPromptRange { 1, 1 << 20 };
+inline constexpr Range kGenerateRange { 1, 1 << 20 };
+inline constexpr Range kLlmBatchRange { 1, 65536 };
+inline constexpr Range kTensorParallelRange { 1, 64 };
+/// The decode context of the settings: `context` where set, else P + G / 2.
+int decodeContext(const LlmSettings& settings);
+/// Checks the settings; a message naming the option, or nothing.
+std::optional<std::string> validateLlmSettings(const LlmSettings& settings);
+
+/// Bytes per weight at `bits`: bits / 8, and for 4 bits one fp16 scale per group of 128 weights
+/// (GPTQ's, AWQ's and ONNX MatMulNBits' default group): 4.125 / 8.
+double weightBytesPerParam(double bits);
+
+/// FLOPs per element of the rows that are not matrix products (DESIGN.md "Language models").
+inline constexpr double kRmsNormOps = 4; ///< square, sum, scale by 1/rms, scale by the weight
+inline constexpr double kLayerNormOps = 7; ///< sum, subtract the mean, square, sum, scale, weight, bias
+inline constexpr double kRopeOps = 3; ///< x cos + rotate(x) sin, per element of q and k
+inline constexpr double kSoftmaxOps = 5; ///< max, subtract, exp, sum, divide per score (the 1/sqrt(d) scale is folded into q)
+inline constexpr double kSiluMulOps = 5; ///< SiLU(g) = g / (1 + exp(-g)): 4, times u: 1
+inline constexpr double kGeluOps = 8; ///< the tanh approximation
+inline constexpr double kGeluMulOps = 9; ///< GeGLU: GELU(g) x u
+
+/// One phase of a language model as rows (a Network the roofline engine analyses):
+///  prefill: T = P tokens per sequence, attention over the causal triangle (a query at position i sees
+///  min(i, window) keys; FlashAttention counts those pairs, naive attention the whole P x P square);
+///  decode: T = 1 token per sequence at context C (its query sees min(C, window) keys).
+/// Rows: embedding gather; per block attention norm, q/k/v projections (one fused where the model
+/// has it), rotary embedding, the KV cache write (the new k, v at the cache's width), attention
+/// (FlashAttention: one row reading Q and the cached K and V; naive: scores, softmax, scores x V),
+/// output projection, residual add, MLP norm, gate/up, activation, down (or router, experts and
+/// their combination), residual add; final norm; the output head for the last token of each
+/// sequence. Identical blocks are one set of rows run `repeats` times, named "blk0-31.q_proj".
+struct LlmPhaseBuild {
+    std::optional<Network> network;
+    std::string error;
+    double weightBytes = 0; ///< every weight resident in memory (all experts, a tied head once), byte
+    double activationPeak = 0; ///< the largest row's activation inputs and output, byte
+    /// Tensor parallel: what one GPU sends over the link in the phase's collectives (a ring all-reduce
+    /// of S bytes sends 2 (N - 1) / N x S, an all-gather (N - 1) / N x S), byte; 0 on one GPU.
+    double linkBytes = 0;
+    int collectives = 0; ///< the phase's all-reduces and all-gathers
+    double kvShare = 1; ///< the share of the KV cache one GPU holds (KV heads / N, or all of a replicated head)
+};
+LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, LlmPhase phase, int context);
+
+/// The KV cache of one sequence holding `tokens` tokens: sum over layers of
+/// 2 x KV heads x head dim x min(tokens, window) x the cache's bytes per element.
+double kvCacheBytes(const LlmArch& arch, std::int64_t tokens, int kvBits);
+/// Tensor parallel over `gpus`: the KV heads one GPU holds (KV heads / N; 1, replicated, where there are
+/// fewer KV heads than GPUs), and why the model does not split that way (nothing when it does).
+int kvHeadsPerGpu(const LlmArch& arch, int gpus);
+std::optional<std::string> tensorParallelError(const LlmArch& arch, int gpus);
+/// Mixture of experts: the expected number of distinct experts N tokens touch when each picks k of E
+/// uniformly: E (1 - (1 - k / E)^N).
+double expectedExpertsTouched(int experts, int perToken, double tokens);
+
+} // namespace rfx

@@ -1,0 +1,185 @@
+// roofline-cli llm: the hand-worked cases of tests/core/llm/tst_llm.cpp in every format, the language
+// models in 'networks', and bad input named by its flag. Figures worked by hand here; the devices'
+// ceilings from their shipped files (H100 SXM: 3.35 TB/s, tensor FP16 989.4 TFLOP/s, 80 GB).
+#include "cli.h"
+#include "testpaths.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+using namespace rfx;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+Run cli(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err, {});
+    return { code, out.str(), err.str() };
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+const json& row(const json& layers, const std::string& name)
+{
+    for (const json& l : layers)
+        if (l["name"] == name)
+            return l;
+    qFatal("no row %s", name.c_str());
+}
+
+} // namespace
+
+class TestCliLlm : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+    }
+
+    // Llama-2-7B, 512 tokens in, 128 out, batch 1, fp16 on an H100 SXM.
+    void jsonHoldsTheWorkedCase()
+    {
+        const Run r = cli({ "llm", "--model", "llama-2-7b", "--prompt", "512", "--generate", "128", "--device", "h100-sxm",
+            "--format", "json" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["params"].get<std::int64_t>(), std::int64_t(6738415616)); // Meta's published count
+        const json& d = j["devices"][0];
+        QCOMPARE(d["id"].get<std::string>(), std::string("h100-sxm"));
+        QCOMPARE(d["params"].get<std::int64_t>(), std::int64_t(6738415616));
+        // a token of cache: 2 (k, v) x 32 layers x 32 KV heads x 128 x 2 bytes = 524,288; 640 tokens of it
+        QCOMPARE(d["kv_bytes_per_token"].get<double>(), 524288.0);
+        QCOMPARE(d["kv_bytes"].get<double>(), 640 * 524288.0);
+        // weights at 2 bytes: 13,476,831,232 bytes
+        QCOMPARE(d["weights_bytes"].get<double>(), 13476831232.0);
+        QVERIFY(d["fits"].get<bool>());
+        // prefill q_proj: 2 x 512 x 4096 x 4096 FLOP per block, x, W, y at 2 bytes, 32 blocks
+        const json& q = row(d["phases"]["prefill"]["layers"], "blk0-31.q_proj");
+        QCOMPARE(q["flops"].get<double>(), 32 * 2.0 * 512 * 4096 * 4096);
+        QCOMPARE(q["bytes"].get<double>(), 32 * (512 * 4096 * 2.0 + 4096.0 * 4096 * 2 + 512 * 4096 * 2.0));
+        QCOMPARE(q["bound"].get<std::string>(), std::string("compute"));
+        // decode at C = 512 + 64 = 576: q_proj reads its weights for one token, memory-bound
+        QCOMPARE(j["settings"]["context"].get<int>(), 576);
+        const json& qd = row(d["phases"]["decode"]["layers"], "blk0-31.q_proj");
+        QCOMPARE(qd["bound"].get<std::string>(), std::string("memory"));
+        // TPOT is no less than the weights over the bandwidth, 13.48 GB / 3.35 TB/s = 4.023 ms, and
+        // within 5 % of it (the KV cache, 302 MB at C = 576, and the activations are the rest)
+        const double tpot = d["tpot_s"].get<double>();
+        QVERIFY2(tpot >= 13476831232.0 / 3.35e12 && tpot < 1.05 * 13476831232.0 / 3.35e12, std::to_string(tpot).c_str());
+        QCOMPARE(d["tokens_per_s"].get<double>(), 1 / tpot);
+        // TTFT: 2 x 6.74 G x 512 FLOP at 989.4 TFLOP/s is 6.97 ms for the matrices alone
+        QVERIFY(d["ttft_s"].get<double>() > 2 * 6.476e9 * 512 / 989.4e12);
+        QVERIFY(d["generation_s"].get<double>() > d["ttft_s"].get<double>() + 128 * tpot * 0.99);
+        for (const char* key : { "batch_tokens_per_s", "memory_bytes", "largest_batch", "longest_context",
+                 "energy_per_token_j" })
+            QVERIFY2(d.contains(key), key);
+    }
+
+    // The same case as a table, CSV, Markdown and LaTeX: each carries the worked figures.
+    void everyFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("table") << "table" << QStringList { "TTFT", "TPOT", "blk0-31.q_proj", "4.04 ms", "roofline bounds" };
+        QTest::newRow("csv") << "csv"
+                             << QStringList { "device,phase,layer,op", "h100-sxm,prefill,blk0-31.q_proj,matmul",
+                                    "h100-sxm,decode,blk0-31.attention" };
+        QTest::newRow("markdown") << "markdown" << QStringList { "| device | TTFT | TPOT", "| h100-sxm |", "4.04 ms" };
+        QTest::newRow("latex") << "latex" << QStringList { "\\toprule", "h100-sxm", "4.04\\,ms" };
+    }
+    void everyFormat()
+    {
+        QFETCH(QString, format);
+        QFETCH(QStringList, expected);
+        const Run r = cli({ "llm", "--model", "llama-2-7b", "--device", "h100-sxm", "--format", format.toStdString() });
+        QCOMPARE(r.code, 0);
+        for (const QString& e : expected)
+            QVERIFY2(contains(r.out, e.toStdString()), qPrintable(e));
+        QVERIFY(!contains(r.out, "nan") && !contains(r.out, "inf "));
+    }
+
+    // Llama-2-70B: 138 GB at fp16 does not fit an 80 GB A100; at 4 bits or over two GPUs it does.
+    void seventyBillionFits()
+    {
+        auto fits = [](std::vector<std::string> more) {
+            std::vector<std::string> args { "llm", "--model", "llama-2-70b", "--device", "a100-sxm-80gb", "--format", "json" };
+            args.insert(args.end(), more.begin(), more.end());
+            const Run r = cli(args);
+            if (r.code != 0)
+                qFatal("%s", r.err.c_str());
+            return json::parse(r.out)["devices"][0]["fits"].get<bool>();
+        };
+        QVERIFY(!fits({}));
+        QVERIFY(fits({ "--weights-bits", "4" }));
+        QVERIFY(fits({ "--tp", "2" }));
+    }
+
+    void networksListsTheLanguageModels()
+    {
+        const Run t = cli({ "networks" });
+        QCOMPARE(t.code, 0);
+        QVERIFY(contains(t.out, "llama-3.1-8b") && contains(t.out, "8,030,261,248"));
+        const Run j = cli({ "networks", "--format", "json" });
+        int models = 0;
+        for (const json& n : json::parse(j.out))
+            if (n["kind"] == "language model") {
+                ++models;
+                QCOMPARE(n["params"].get<std::int64_t>(), n["published_params"].get<std::int64_t>());
+            }
+        QCOMPARE(models, 13);
+    }
+
+    void badInputNamesTheFlag_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown model") << QStringList { "--model", "llama-9b" } << "llama-9b: no such file, and not a built-in";
+        QTest::newRow("no model") << QStringList { "--prompt", "5" } << "--model is required";
+        QTest::newRow("negative prompt") << QStringList { "--model", "gpt2", "--prompt", "-5" } << "--prompt: must be a whole number from 1";
+        QTest::newRow("not a number") << QStringList { "--model", "gpt2", "--generate", "lots" } << "--generate: expected a whole number";
+        QTest::newRow("absurd batch") << QStringList { "--model", "gpt2", "--batch", "10000000" } << "--batch: must be a whole number from 1 to 65536";
+        QTest::newRow("context over the maximum")
+            << QStringList { "--model", "llama-2-7b", "--context", "100000" } << "--context 100,000: longer than Llama-2 7B";
+        QTest::newRow("tokens over the maximum")
+            << QStringList { "--model", "gpt2", "--prompt", "1000", "--generate", "100" } << "--prompt 1,000 and --generate 100: 1,100 tokens";
+        QTest::newRow("tp does not divide the heads")
+            << QStringList { "--model", "llama-2-7b", "--tp", "3" } << "--tp 3: Llama-2 7B (Meta, 2023) cannot be split that way: its 32 attention heads";
+        QTest::newRow("weights bits") << QStringList { "--model", "gpt2", "--weights-bits", "5" } << "--weights-bits: must be 4, 8, 16, 32 or \"file\"";
+        QTest::newRow("weights from no file") << QStringList { "--model", "gpt2", "--weights-bits", "file" } << "--weights-bits file: gpt2 gives no tensor types";
+        QTest::newRow("kv bits") << QStringList { "--model", "gpt2", "--kv-bits", "3" } << "--kv-bits: must be 4, 8, 16 or 32";
+        QTest::newRow("attention") << QStringList { "--model", "gpt2", "--attention", "sparse" } << "--attention: expected flash or naive";
+        QTest::newRow("interconnect") << QStringList { "--model", "gpt2", "--tp", "2", "--interconnect", "smoke" } << "--interconnect: unknown interconnect 'smoke'";
+        QTest::newRow("device") << QStringList { "--model", "gpt2", "--device", "nope" } << "unknown device 'nope'";
+        QTest::newRow("format") << QStringList { "--model", "gpt2", "--format", "xml" } << "--format: expected table, json, csv, markdown or latex";
+    }
+    void badInputNamesTheFlag()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        std::vector<std::string> a { "llm" };
+        for (const QString& s : args)
+            a.push_back(s.toStdString());
+        const Run r = cli(a);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "roofline-cli: ") && contains(r.err, message.toStdString()), r.err.c_str());
+        QVERIFY(r.out.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLlm)
+#include "tst_cli_llm.moc"

@@ -1,0 +1,314 @@
+// The language-model readers: Hugging Face config.json, safetensors headers and GGUF, written here
+// byte by byte (llm_fixtures.h), read without their data; hostile headers are errors in words.
+#include "llm_analysis.h"
+#include "llm_files.h"
+#include "llm_fixtures.h"
+#include "testutils.h"
+#include "weight_files.h"
+
+#include <sstream>
+
+using namespace rfx;
+using rfx::test::GgufWriter;
+
+namespace {
+
+// A two-block Llama: hidden 256, 4 heads and 2 KV heads of 64, MLP 512, vocabulary 1024, untied head.
+constexpr const char* kTinyConfig = R"({"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2,
+    "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1024,
+    "max_position_embeddings": 2048, "tie_word_embeddings": false})";
+// its parameters: embedding and head 1024 x 256 each, per block q 256 x 256, k and v 256 x 128, o 256 x 256,
+// MLP 3 x 256 x 512, two norms of 256; a final norm of 256
+constexpr std::int64_t kTinyParams = 2 * 262144 + 2 * (65536 + 32768 + 32768 + 65536 + 393216 + 512) + 256;
+
+struct TinyTensor {
+    std::string hf, gguf;
+    std::vector<std::uint64_t> dims; // ggml order (row length first)
+};
+std::vector<TinyTensor> tinyTensors()
+{
+    std::vector<TinyTensor> t { { "model.embed_tokens.weight", "token_embd.weight", { 256, 1024 } },
+        { "model.norm.weight", "output_norm.weight", { 256 } }, { "lm_head.weight", "output.weight", { 256, 1024 } } };
+    for (int b = 0; b < 2; ++b) {
+        const std::string hf = "model.layers." + std::to_string(b) + ".", g = "blk." + std::to_string(b) + ".";
+        t.push_back({ hf + "input_layernorm.weight", g + "attn_norm.weight", { 256 } });
+        t.push_back({ hf + "self_attn.q_proj.weight", g + "attn_q.weight", { 256, 256 } });
+        t.push_back({ hf + "self_attn.k_proj.weight", g + "attn_k.weight", { 256, 128 } });
+        t.push_back({ hf + "self_attn.v_proj.weight", g + "attn_v.weight", { 256, 128 } });
+        t.push_back({ hf + "self_attn.o_proj.weight", g + "attn_output.weight", { 256, 256 } });
+        t.push_back({ hf + "post_attention_layernorm.weight", g + "ffn_norm.weight", { 256 } });
+        t.push_back({ hf + "mlp.gate_proj.weight", g + "ffn_gate.weight", { 256, 512 } });
+        t.push_back({ hf + "mlp.up_proj.weight", g + "ffn_up.weight", { 256, 512 } });
+        t.push_back({ hf + "mlp.down_proj.weight", g + "ffn_down.weight", { 512, 256 } });
+    }
+    return t;
+}
+
+std::uint64_t elementsOf(const std::vector<std::uint64_t>& dims)
+{
+    std::uint64_t n = 1;
+    for (auto d : dims)
+        n *= d;
+    return n;
+}
+
+std::string tinyKvs(std::uint64_t& count)
+{
+    GgufWriter w;
+    w.kvStr("general.architecture", "llama");
+    w.kvU32("llama.block_count", 2);
+    w.kvU32("llama.embedding_length", 256);
+    w.kvU32("llama.feed_forward_length", 512);
+    w.kvU32("llama.attention.head_count", 4);
+    w.kvU32("llama.attention.head_count_kv", 2);
+    w.kvU32("llama.context_length", 2048);
+    count = 7;
+    return w.bytes();
+}
+
+/// The tiny model as GGUF: Q4_K_M's mix (ggml type 12, Q4_K: 144 bytes per 256 weights; 14, Q6_K: 210
+/// per 256 for v and down and the head; 8, Q8_0: 34 per 32 for the embedding; 0, F32 norms), or all F16 (1).
+std::string tinyGguf(bool f16, double* weightBytes = nullptr)
+{
+    std::vector<GgufWriter::Tensor> tensors;
+    double total = 0;
+    for (const TinyTensor& t : tinyTensors()) {
+        const std::uint64_t n = elementsOf(t.dims);
+        std::uint32_t type = 12;
+        double bytes = double(n) / 256 * 144;
+        if (t.dims.size() == 1) {
+            type = 0;
+            bytes = double(n) * 4;
+        } else if (f16) {
+            type = 1;
+            bytes = double(n) * 2;
+        } else if (t.gguf == "token_embd.weight") {
+            type = 8;
+            bytes = double(n) / 32 * 34;
+        } else if (t.gguf.ends_with("attn_v.weight") || t.gguf.ends_with("ffn_down.weight") || t.gguf == "output.weight") {
+            type = 14;
+            bytes = double(n) / 256 * 210;
+        }
+        total += bytes;
+        tensors.push_back({ t.gguf, t.dims, type, std::uint64_t(bytes) });
+    }
+    if (weightBytes)
+        *weightBytes = total;
+    std::uint64_t kvCount = 0;
+    const std::string kvs = tinyKvs(kvCount);
+    return GgufWriter::file(3, kvCount, kvs, tensors);
+}
+
+LlmLoad ggufFromBytes(const std::string& bytes)
+{
+    std::istringstream in(bytes);
+    return readGgufModel(in, bytes.size(), "tiny.gguf");
+}
+
+std::optional<std::vector<StoredTensor>> safetensorsFromBytes(const std::string& bytes, std::string& error)
+{
+    std::istringstream in(bytes);
+    return readSafetensors(in, bytes.size(), "model.safetensors", error);
+}
+
+/// The tiny model as safetensors (BF16 matrices, F32 norms): the header's JSON and the data's size.
+std::string tinySafetensors()
+{
+    std::string header = "{\"__metadata__\": {\"format\": \"pt\"}";
+    std::uint64_t offset = 0;
+    for (const TinyTensor& t : tinyTensors()) {
+        const std::uint64_t n = elementsOf(t.dims);
+        const bool norm = t.dims.size() == 1;
+        const std::uint64_t bytes = n * (norm ? 4 : 2);
+        std::string shape;
+        for (auto it = t.dims.rbegin(); it != t.dims.rend(); ++it) // PyTorch order: rows first
+            shape += (shape.empty() ? "" : ",") + std::to_string(*it);
+        header += ", \"" + t.hf + "\": {\"dtype\": \"" + (norm ? "F32" : "BF16") + "\", \"shape\": [" + shape
+            + "], \"data_offsets\": [" + std::to_string(offset) + ", " + std::to_string(offset + bytes) + "]}";
+        offset += bytes;
+    }
+    return test::safetensorsFile(header + "}", offset);
+}
+
+double phaseFlops(const LlmAnalysis& a, bool prefill) { return (prefill ? a.prefill : a.decode).results[0].totals.flops; }
+
+} // namespace
+
+class TestLlmFiles : public QObject {
+    Q_OBJECT
+private slots:
+    // ggml's block sizes, worked from ggml-common.h's structs: Q4_0 = fp16 d + 16 bytes of nibbles = 18
+    // per 32; Q8_0 = 2 + 32 = 34; Q4_K = d, dmin (2 x 2) + 12 scale bytes + 128 = 144 per 256; Q6_K =
+    // 128 + 64 + 16 + 2 = 210; Q2_K = 16 + 64 + 4 = 84; IQ4_XS = 2 + 2 + 4 + 128 = 136; MXFP4 = 1 + 16 = 17
+    // per 32. Removed ids (4, 5, 31-33, 36-38) are not types.
+    void ggufBlockSizes()
+    {
+        const std::pair<std::uint32_t, std::pair<int, int>> known[] = { { 2, { 32, 18 } }, { 8, { 32, 34 } },
+            { 12, { 256, 144 } }, { 14, { 256, 210 } }, { 10, { 256, 84 } }, { 23, { 256, 136 } }, { 39, { 32, 17 } },
+            { 30, { 1, 2 } }, { 0, { 1, 4 } } };
+        for (const auto& [id, size] : known) {
+            const GgufType* t = ggufType(id);
+            QVERIFY(t);
+            QCOMPARE(t->blockElements, size.first);
+            QCOMPARE(t->blockBytes, size.second);
+        }
+        for (std::uint32_t removed : { 4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 43u, 1000u })
+            QVERIFY(!ggufType(removed));
+    }
+
+    // A Q4_K_M file's weights are the sum over its tensors of blocks x bytes per block.
+    void ggufWeightBytesAreTheBlocks()
+    {
+        double expected = 0;
+        const LlmLoad load = ggufFromBytes(tinyGguf(false, &expected));
+        QVERIFY2(load.model, load.error.c_str());
+        const LlmArch& a = load.model->arch;
+        QCOMPARE(a.layers, 2);
+        QCOMPARE(a.vocab, 1024);
+        QCOMPARE(a.kvHeads, 2);
+        QCOMPARE(a.headDim, 64);
+        QVERIFY(!a.tiedEmbeddings);
+        QCOMPARE(llmParameterCount(a), kTinyParams);
+        QCOMPARE(load.model->storage->totalBytes, expected);
+        // by hand: embedding 262,144 / 32 x 34 = 278,528; head 1,024 blocks x 210 = 215,040; norms 5 x 1,024;
+        // per block q, o 256 x 144, k 128 x 144, v 128 x 210, gate, up 512 x 144, down 512 x 210
+        QCOMPARE(expected, 278528.0 + 215040 + 5 * 1024 + 2 * (2 * 36864 + 18432 + 26880 + 2 * 73728 + 107520));
+        LlmSettings s;
+        s.weightBits = 0; // as in the file
+        const LlmPhaseBuild b = buildLlmPhase(*load.model, s, LlmPhase::Decode, 64);
+        QVERIFY(b.network);
+        QCOMPARE(b.weightBytes, expected);
+        QVERIFY(load.model->storage->summary.starts_with("Q6_K"));
+    }
+
+    // The same model as GGUF (F16) and as a safetensors directory (BF16) agrees on parameters, weight
+    // bytes and both phases.
+    void ggufAndSafetensorsAgree()
+    {
+        QTemporaryDir dir;
+        QVERIFY(test::writeFile(dir.filePath("config.json"), kTinyConfig));
+        QVERIFY(test::writeFile(dir.filePath("model.safetensors"), QByteArray::fromStdString(tinySafetensors())));
+        QVERIFY(test::writeFile(dir.filePath("tiny.gguf"), QByteArray::fromStdString(tinyGguf(true))));
+        const LlmLoad st = loadLanguageModel(dir.path().toStdString());
+        const LlmLoad gg = loadLanguageModel(dir.filePath("tiny.gguf").toStdString());
+        QVERIFY2(st.model, st.error.c_str());
+        QVERIFY2(gg.model, gg.error.c_str());
+        QVERIFY(st.model->storage);
+        QCOMPARE(st.model->storage->totalParams, kTinyParams);
+        QCOMPARE(gg.model->storage->totalParams, kTinyParams);
+        QCOMPARE(st.model->storage->totalBytes, gg.model->storage->totalBytes);
+        LlmSettings s;
+        s.weightBits = 0;
+        const std::vector<Device> d { test::shippedDevice("h100-sxm") };
+        const LlmOutcome a = analyzeLlm(*st.model, s, d), b = analyzeLlm(*gg.model, s, d);
+        QVERIFY(a.analysis && b.analysis);
+        QCOMPARE(a.analysis->parameters, kTinyParams);
+        QCOMPARE(b.analysis->parameters, kTinyParams);
+        QCOMPARE(phaseFlops(*a.analysis, true), phaseFlops(*b.analysis, true));
+        QCOMPARE(phaseFlops(*a.analysis, false), phaseFlops(*b.analysis, false));
+        QCOMPARE(a.analysis->figures[0].weightsBytes, b.analysis->figures[0].weightsBytes);
+        QCOMPARE(a.analysis->figures[0].tpot, b.analysis->figures[0].tpot);
+        // a sharded directory: the index names the one shard
+        QVERIFY(QFile::rename(dir.filePath("model.safetensors"), dir.filePath("model-00001-of-00001.safetensors")));
+        QVERIFY(test::writeFile(dir.filePath("model.safetensors.index.json"),
+            R"({"metadata": {}, "weight_map": {"lm_head.weight": "model-00001-of-00001.safetensors"}})"));
+        const LlmLoad sharded = loadLanguageModel(dir.filePath("config.json").toStdString());
+        QVERIFY2(sharded.model && sharded.model->storage, sharded.error.c_str());
+        QCOMPARE(sharded.model->storage->totalBytes, st.model->storage->totalBytes);
+    }
+
+    // config.json of the Hub's models give the built-ins' parameter counts; missing and unknown keys are named.
+    void hfConfigs()
+    {
+        const LlmLoad llama = parseHfConfig(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, "vocab_size": 32000,
+            "max_position_embeddings": 4096, "tie_word_embeddings": false})", "Llama-2-7b-hf/config.json");
+        QVERIFY2(llama.model, llama.error.c_str());
+        QCOMPARE(llmParameterCount(llama.model->arch), std::int64_t(6'738'415'616));
+        const LlmLoad gemma = parseHfConfig(R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42,
+            "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 256, "intermediate_size": 14336,
+            "vocab_size": 256000, "max_position_embeddings": 8192, "sliding_window": 4096})", "gemma-2-9b/config.json");
+        QVERIFY2(gemma.model, gemma.error.c_str());
+        QCOMPARE(llmParameterCount(gemma.model->arch), std::int64_t(9'241'705'984));
+        QCOMPARE(gemma.model->arch.slidingPeriod, 2);
+        const LlmLoad gpt2 = parseHfConfig(R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12,
+            "n_positions": 1024, "vocab_size": 50257, "n_inner": null})", "gpt2/config.json");
+        QVERIFY2(gpt2.model, gpt2.error.c_str());
+        QCOMPARE(llmParameterCount(gpt2.model->arch), std::int64_t(124'439'808));
+        const LlmLoad mixtral = parseHfConfig(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000,
+            "max_position_embeddings": 32768, "num_local_experts": 8, "num_experts_per_tok": 2, "sliding_window": null})",
+            "c.json");
+        QVERIFY2(mixtral.model, mixtral.error.c_str());
+        QCOMPARE(llmParameterCount(mixtral.model->arch), std::int64_t(46'702'792'704));
+
+        const LlmLoad missing = parseHfConfig(R"({"model_type": "llama", "num_hidden_layers": 2})", "c.json");
+        QVERIFY(!missing.model);
+        QVERIFY2(missing.error.starts_with("c.json: hidden_size: missing"), missing.error.c_str());
+        const LlmLoad unknown = parseHfConfig(R"({"model_type": "mamba"})", "c.json");
+        QVERIFY2(unknown.error.find("\"mamba\" is not an architecture") != std::string::npos, unknown.error.c_str());
+        const LlmLoad text = parseHfConfig(R"({"model_type": "llama", "hidden_size": "4096"})", "c.json");
+        QVERIFY2(text.error.starts_with("c.json: hidden_size: must be a whole number"), text.error.c_str());
+        QVERIFY(parseHfConfig("{", "c.json").error.starts_with("c.json: not valid JSON"));
+    }
+
+    // Truncated, corrupt and hostile GGUF headers are errors naming the file and what is wrong.
+    void hostileGguf()
+    {
+        const std::string good = tinyGguf(false);
+        for (int i = 0; i < 16; ++i) { // cut at sixteenths: never a crash, always the file's name first
+            const LlmLoad cut = ggufFromBytes(good.substr(0, good.size() * size_t(i) / 16));
+            QVERIFY(!cut.model);
+            QVERIFY2(cut.error.starts_with("tiny.gguf: "), cut.error.c_str());
+        }
+        std::uint64_t kvCount = 0;
+        const std::string kvs = tinyKvs(kvCount);
+        auto with = [&](std::vector<GgufWriter::Tensor> t, std::uint32_t version = 3, std::uint64_t kv = 0) {
+            return ggufFromBytes(GgufWriter::file(version, kv ? kv : kvCount, kvs, t, true)).error;
+        };
+        QVERIFY(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("cannot fit in the file") != std::string::npos);
+        QVERIFY(with({ { "x", { 32 }, 4, 0 } }).find("type 4 is not a ggml type") != std::string::npos);
+        QVERIFY(with({ { "x", { 100 }, 2, 0 } }).find("not whole blocks of 32") != std::string::npos);
+        QVERIFY(with({}, 1).find("version: GGUF version 1") != std::string::npos);
+        QVERIFY(with({}, 3, 1ull << 60).find("more entries than the file") != std::string::npos);
+        const std::string noData = GgufWriter::file(3, kvCount, kvs, { { "x", { 64 }, 0, 256 } }, false);
+        const std::string noDataError = ggufFromBytes(noData).error;
+        QVERIFY2(noDataError.find("data runs past the end") != std::string::npos, noDataError.c_str());
+        QVERIFY(ggufFromBytes("GGML0000").error.find("not a GGUF file") != std::string::npos);
+    }
+
+    void hostileSafetensors()
+    {
+        std::string error;
+        QVERIFY(safetensorsFromBytes(tinySafetensors(), error));
+        std::string huge(8, '\xff');
+        QVERIFY(!safetensorsFromBytes(huge + "{}", error));
+        QVERIFY2(error.find("runs past the end") != std::string::npos, error.c_str());
+        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
+                                          R"({"w": {"dtype": "F16", "shape": [4], "data_offsets": [0, 800]}})", 8),
+            error));
+        QVERIFY2(error.find("tensor w: data_offsets [0, 800] lie outside") != std::string::npos, error.c_str());
+        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
+                                          R"({"w": {"dtype": "F16", "shape": [1152921504606846976], "data_offsets": [0, 8]}})", 8),
+            error));
+        QVERIFY2(error.find("shape and dtype make") != std::string::npos, error.c_str());
+        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
+                                          R"({"w": {"dtype": "Q4", "shape": [4], "data_offsets": [0, 8]}})", 8),
+            error));
+        QVERIFY2(error.find("dtype: \"Q4\"") != std::string::npos, error.c_str());
+        QVERIFY(!safetensorsFromBytes("abc", error));
+        QVERIFY(error.starts_with("model.safetensors: shorter than"));
+    }
+
+    void namesAreResolved()
+    {
+        QVERIFY(isLanguageModelSpec("llama-3.1-8b"));
+        QVERIFY(isLanguageModelSpec("x/Model.GGUF"));
+        QVERIFY(!isLanguageModelSpec("unet"));
+        const LlmLoad none = loadLanguageModel("/nonexistent/file.gguf");
+        QVERIFY2(none.error.find("no such file") != std::string::npos, none.error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLlmFiles)
+#include "tst_llm_files.moc"
