@@ -81,6 +81,16 @@ std::string ceilingsLine(const DeviceResult& d)
     return s + ", ridge " + formatNumber3(d.ridge) + " FLOP/B";
 }
 
+std::string peakShareText(const DeviceResult& d)
+{
+    const Totals& t = d.totals;
+    const std::string unit = rateUnit(d.ceiling.key);
+    if (d.rowCeilings.empty() || !(t.peakShare > 0))
+        return formatPercent(t.peakShare) + " of " + precisionLabel(d.ceiling.key) + " " + formatSI(d.ceiling.flops, unit);
+    return formatPercent(t.peakShare) + " of the rows' own ceilings, " + formatSI(t.attained / t.peakShare, unit)
+        + " together";
+}
+
 namespace {
 
 // Per-row costs that do not depend on the device, computed once for all devices.

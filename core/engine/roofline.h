@@ -138,6 +138,11 @@ bool cacheAwareFor(const Config& config, const Device& device);
 /// L2 and L1 bandwidths when the analysis models them.
 std::string ceilingsLine(const DeviceResult& d);
 
+/// A share of peak, in the one wording the table, the window, Markdown and LaTeX use: "62.0 % of FP32
+/// 7.18 TFLOP/s", or with rows at several precisions (Totals::peakShare is then of their own ceilings
+/// together) "62.0 % of the rows' own ceilings, 1.00 TFLOP/s together".
+std::string peakShareText(const DeviceResult& d);
+
 /// "memory-bound: 78 % of time in layers left of the ridge" (or compute-bound, from the other side).
 std::string verdictText(double memoryBoundTimeShare);
 

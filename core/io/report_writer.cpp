@@ -226,8 +226,7 @@ std::string reportToTable(const Report& r)
           << pad(formatNumber3(t.intensity), wI, true) << ' ' << pad("", wBound, true) << ' '
           << pad(formatTime(t.time), wTime, true) << ' ' << pad("100 %", wShare, true) << "\n";
         o << "time " << formatTime(t.time) << " per batch, " << formatNumber3(t.throughput) << " images/s; attained "
-          << formatSI(t.attained, rateUnit(d.ceiling.key)) << " = " << formatPercent(t.peakShare)
-          << (d.rowCeilings.empty() ? " of peak\n" : " of the rows' own ceilings (precision as in the file)\n");
+          << formatSI(t.attained, rateUnit(d.ceiling.key)) << " = " << peakShareText(d) << "\n";
         o << "memory " << formatMemory(t.memory.total()) << " of " << formatMemory(t.capacity) << ": "
           << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << formatCount(t.largestBatch) << "\n";
         o << energyLine(d, r.config) << "\n";
@@ -259,8 +258,8 @@ std::string summaryLine(const DeviceResult& d, const Config& c)
             + formatTime(boundTimeOf(t)) + " per batch); "
                                                      : std::string();
     return calibrated + "time " + formatTime(t.time) + " per batch of " + std::to_string(c.batch) + ", " + formatNumber3(t.throughput)
-        + " images/s; attained " + formatSI(t.attained, rateUnit(d.ceiling.key)) + " = " + formatPercent(t.peakShare)
-        + " of peak; memory " + formatMemory(t.memory.total()) + " of " + formatMemory(t.capacity) + " ("
+        + " images/s; attained " + formatSI(t.attained, rateUnit(d.ceiling.key)) + " = " + peakShareText(d)
+        + "; memory " + formatMemory(t.memory.total()) + " of " + formatMemory(t.capacity) + " ("
         + (t.fits ? "fits" : "does not fit") + "; largest batch " + formatCount(t.largestBatch) + "); " + d.verdict
         + "; " + energyLine(d, c);
 }

@@ -121,7 +121,7 @@ const char* const kSuspectAdvice
 namespace {
 
 // A repeat during which some thread had its CPU less than this share of the time is run again.
-constexpr double kUndisturbed = 0.9;
+constexpr double kUndisturbed = kCeilingBands.undisturbed;
 
 // The L3 the kernel's cache topology gives for CPU 0 (/sys/devices/system/cpu/cpu0/cache: from CPUID
 // leaf 4 or 8000_001Dh, per core complex) and the CPUs that share it; 0 where the system does not say.
@@ -275,7 +275,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     auto againstCycle
         = [&](const char* figure, const BenchFigure& f, double expected, double perCycle, const char* perCycleUnit,
               const char* unit, double suspectBelow, const std::string& why, const char* usual) {
-              if (!(f.best > 0) || !(expected > 0) || f.best >= 0.8 * expected || said(figure))
+              if (!(f.best > 0) || !(expected > 0) || f.best >= kCeilingBands.noted * expected || said(figure))
                   return;
               const double share = f.best / expected;
               const std::string rate
@@ -313,13 +313,13 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     disturbed("L2", r.l2, "B/s");
     disturbed("L3", r.l3, "B/s");
     disturbed("DRAM", r.dram, "B/s");
-    againstCycle("FP32", r.fp32, r.expected.fp32, c.fp32Flop, "FLOP/cycle", "FLOP/s", 0.8, oneFma, "");
-    againstCycle("FP64", r.fp64, r.expected.fp64, c.fp64Flop, "FLOP/cycle", "FLOP/s", 0.8, oneFma, "");
-    againstCycle("int8", r.int8, r.expected.int8, c.int8Ops(), "OP/cycle", "OP/s", 0.8, oneFma, "");
-    againstCycle("L1", r.l1, r.expected.l1, c.l1Bytes, "B/cycle", "B/s", 0.6, "",
+    againstCycle("FP32", r.fp32, r.expected.fp32, c.fp32Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
+    againstCycle("FP64", r.fp64, r.expected.fp64, c.fp64Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
+    againstCycle("int8", r.int8, r.expected.int8, c.int8Ops(), "OP/cycle", "OP/s", kCeilingBands.compute, oneFma, "");
+    againstCycle("L1", r.l1, r.expected.l1, c.l1Bytes, "B/cycle", "B/s", kCeilingBands.l1, "",
         "the sums reach 75-100 % of the documented load width (a Zen 3 77 %, a Zen 5 96 %).");
-    againstCycle("L2", r.l2, r.expected.l2, c.l2Bytes, "B/cycle", "B/s", 0.5, "", streams);
-    againstCycle("L3", r.l3, r.expected.l3, c.l3Bytes, "B/cycle", "B/s", 0.5, "", streams);
+    againstCycle("L2", r.l2, r.expected.l2, c.l2Bytes, "B/cycle", "B/s", kCeilingBands.cache, "", streams);
+    againstCycle("L3", r.l3, r.expected.l3, c.l3Bytes, "B/cycle", "B/s", kCeilingBands.cache, "", streams);
     // Above what the core does at the measured clock: the clock was measured low (a thread sharing the
     // core while it was timed: seen, FP64 at 131 % of 2 cores x 16 FLOP x 1.51 GHz while a build ran),
     // not a faster core. Said of the clock, which is then measured again.
@@ -332,7 +332,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
         };
         for (const Above& a : { Above { "FP32", r.fp32, r.expected.fp32, "FLOP/s" }, Above { "FP64", r.fp64, r.expected.fp64, "FLOP/s" },
                  Above { "int8", r.int8, r.expected.int8, "OP/s" }, Above { "L1", r.l1, r.expected.l1, "B/s" } })
-            if (a.expected > 0 && a.f.best > 1.1 * a.expected) {
+            if (a.expected > 0 && a.f.best > kCeilingBands.above * a.expected) {
                 doubts.push_back({ "clock", true,
                     "The clock under load, " + formatSI(r.measuredClockHz, "Hz") + ", is too low for " + a.figure + " "
                         + formatSI(a.f.best, a.unit) + " (" + formatPercent(a.f.best / a.expected) + " of what " + cores
@@ -351,7 +351,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     // The same machine's earlier measurement, scaled to this run's clock.
     const double scale = earlier.clockHz > 0 && r.measuredClockHz > 0 ? r.measuredClockHz / earlier.clockHz : 1;
     auto againstEarlier = [&](const char* figure, const BenchFigure& f, double before, const char* unit) {
-        if (!(f.best > 0) || !(before > 0) || earlier.cores != r.cores || f.best >= 0.8 * before * scale
+        if (!(f.best > 0) || !(before > 0) || earlier.cores != r.cores || f.best >= kCeilingBands.earlier * before * scale
             || said(figure))
             return;
         doubts.push_back({ figure, true,

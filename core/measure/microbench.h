@@ -89,6 +89,23 @@ struct MicrobenchResult {
     std::vector<Doubt> doubts; ///< what stayed doubtful after measuring again (ceilingDoubts)
 };
 
+/// How far a measured ceiling may sit from per-cycle x cores x the measured clock before it is a doubt:
+/// the one place ceilingDoubts and the tests read these. A compute figure under `compute` of it is
+/// suspect (the FMA kernels reach 97-100 % on a quiet Zen 3 or Zen 5), an L1 figure under `l1` (the
+/// sums reach 77-100 %), an L2 or L3 figure under `cache` (read streams reach 60-90 % of the documented
+/// fill widths); any under `noted` is said; a compute or L1 figure over `above` says the clock was
+/// measured low. A figure whose best repeat had its CPU under `undisturbed` of the time is disturbed.
+struct CeilingBands {
+    double compute = 0.8;
+    double l1 = 0.6;
+    double cache = 0.5;
+    double noted = 0.8;
+    double above = 1.1;
+    double undisturbed = 0.9;
+    double earlier = 0.8; ///< under this share of the same machine's earlier figure at the same clock: suspect
+};
+inline constexpr CeilingBands kCeilingBands {};
+
 /// Each ceiling of `r` held against what it should be: the core's per-cycle figure x cores x the
 /// measured clock: a compute figure under 80 % of it is suspect (the FMA kernels reach 97-100 % on a
 /// quiet Zen 3 or Zen 5), an L1 figure under 60 % (the sums reach 77-100 %), an L2 or L3 figure under

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs the README's roofline-cli examples (and a few more that cover every subcommand) with the
+# Runs the README's and docs/'s roofline-cli examples (and a few more that cover every subcommand) with the
 # given binary and stores what each prints (stdout, stderr, exit status) and the files it writes,
 # one file per command, under OUTDIR. Two runs' folders compared with `diff -r` show whether a
 # change altered any output: how issue 17's layout change was checked to be byte-identical.
@@ -15,9 +15,9 @@ cd "$src"
 export ROOFLINE_DEVICES_DIR="$src/devices" HOME="$work/home" XDG_DATA_HOME="$work/home/data" LC_ALL=C
 mkdir -p "$HOME"
 
-# The README's example lines (continuations joined, trailing comments and redirections dropped);
+# The README's and docs/'s example lines (continuations joined, trailing comments and redirections dropped);
 # lines with placeholders ([...], A|B) are usage synopses, not examples.
-mapfile -t readme < <(awk '/^```sh/{on=1;next} /^```/{on=0} on' README.md \
+mapfile -t readme < <(awk '/^```sh/{on=1;next} /^```/{on=0} on' README.md docs/*.md \
     | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta' | grep '^roofline-cli ' \
     | sed -e 's/ *#.*$//' -e 's/ *>.*$//' | grep -v '\[\||' | grep -v 'model\.onnx')
 extra=(

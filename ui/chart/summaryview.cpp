@@ -49,14 +49,12 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2</span>")
               .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))))
         : QString();
-    // Rows at several precisions: the share is of their own ceilings together (core/engine/roofline.cpp).
-    const QString peakName = d.rowCeilings.empty() ? qs(precisionLabel(d.ceiling.key)) : QStringLiteral("the rows' own ceilings,");
-    const double peak = d.rowCeilings.empty() || !(t.peakShare > 0) ? d.ceiling.flops : t.attained / t.peakShare;
-    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5 of %6\u00a0%7<br>%8<br><i>%9</i>%10")
+    // The share of peak in the table's and the reports' words (peakShareText, core/engine/roofline.h).
+    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5<br>%6<br><i>%7</i>%8")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(qs(formatCount(config.batch)))
         .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
-            unbroken(qs(formatPercent(t.peakShare))), peakName, unbroken(qs(formatSI(peak, unit))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
+            unbroken(qs(peakShareText(d))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
 }
 
 QString summaryHeadline(const DeviceResult& d, const Config& config)
@@ -64,6 +62,8 @@ QString summaryHeadline(const DeviceResult& d, const Config& config)
     const Totals& t = d.totals;
     const QString fits = t.fits ? QString()
                                 : QStringLiteral(" \u00b7 <span style=\"color:#d00000\"><b>\u26a0 does not fit</b></span>");
+    // One line where the window is short of room: the share alone ("62.0 % of peak"); the tooltip holds
+    // the whole summary, with the share in peakShareText's words.
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)

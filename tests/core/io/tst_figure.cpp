@@ -29,8 +29,12 @@ private slots:
         QCOMPARE(z.heightPx, 1377);
         // Four charts: 2 columns, 2 rows of 3.5-inch cells, each 0.8 as high as wide (a cell under 5 in
         // keeps room for its plot under the title): 2 x 2.8 + 0.25 = 5.85 in.
-        QCOMPARE(cellHeightIn(7.0), 7.0 * 0.62);
-        QCOMPARE(cellHeightIn(3.5), 3.5 * 0.8);
+        // Cell heights written out (figure.cpp's 0.62 for a 5-inch cell or wider, 0.8 below): a 7-inch
+        // cell is 4.34 in high, a 3.5-inch one 2.8 in, a 5-inch one 3.1 in, a 4.9-inch one 3.92 in.
+        QCOMPARE(cellHeightIn(7.0), 4.34);
+        QCOMPARE(cellHeightIn(3.5), 2.8);
+        QCOMPARE(cellHeightIn(5.0), 3.1);
+        QCOMPARE(cellHeightIn(4.9), 3.92);
         z = resolveSize(s, 4);
         QCOMPARE(z.heightPx, 1755);
         // Nine charts: never a cell under 3.2 in, so 2 columns (not the screen's 3) and 5 rows:

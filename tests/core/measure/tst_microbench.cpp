@@ -202,10 +202,10 @@ private slots:
 
     // Measured / expected on this machine, where its core is in the table: the compute kernels reach
     // the FMA and VNNI units' rate, the loads the L1's, the L2 and L3 sums at least half their fill
-    // rates (AMD and Intel quote peaks that a read stream approaches, never meets), or else the figure
-    // was measured again and stays reported as suspect (a shared machine: CI once measured L1 at 67 %
-    // while another tenant ran). Above 110 % means a wrong clock or a wrong table. Optimised builds
-    // only: sanitizers and -O0 slow the kernels, not the clock.
+    // rates (AMD and Intel quote peaks that a read stream approaches, never meets). Above 110 % means a
+    // wrong clock or a wrong table. A shared machine (CI once measured L1 at 67 % while another tenant
+    // ran) is why a run may be repeated, not a reason to pass. Optimised builds only: sanitizers and
+    // -O0 slow the kernels, not the clock.
     void reachesWhatTheCoreCanDo()
     {
 #if !defined(__OPTIMIZE__) || defined(__SANITIZE_ADDRESS__)
@@ -213,32 +213,85 @@ private slots:
 #endif
         if (!cycleFiguresFor(detectCpuIdentity()))
             QSKIP("no per-cycle figures for this CPU");
-        MicrobenchOptions o = quick();
-        o.secondsPerTest = 0.03;
-        o.repeats = 3;
-        const auto r = runMicrobenchmarks(o, {});
-        QVERIFY(r && r->measuredClockHz > 0);
-        auto within = [&](const char* what, double measured, double expected, double low) {
-            const double ratio = measured / expected;
-            const std::string why = std::string(what) + ": " + std::to_string(ratio * 100) + " % of expected at "
-                + std::to_string(r->measuredClockHz / 1e9) + " GHz";
-            const bool said = std::any_of(
-                r->doubts.begin(), r->doubts.end(), [&](const auto& d) { return d.figure == what && d.suspect; });
-            // Above 110 %: the clock was measured low (something shared the core while it was timed),
-            // which the product must say.
-            const bool clockSaid = std::any_of(
-                r->doubts.begin(), r->doubts.end(), [&](const auto& d) { return d.figure == "clock" && d.suspect; });
-            QVERIFY2((ratio >= low || said) && (ratio <= 1.1 || clockSaid), why.c_str());
-            qInfo("%s%s", why.c_str(), said ? " (reported as suspect)" : "");
+        // The per-cycle table is right when a quiet run lands every figure in its band
+        // (kCeilingBands, the product's own bands). A doubt explains a noisy run, never a wrong table:
+        // a figure outside its band counts against the table unless that run measured it while a
+        // thread lacked its CPU (its occupancy, or the clock's, under kCeilingBands.undisturbed). A
+        // wrong table entry is outside in every run; noise rarely is three times over, so the test
+        // fails only when three runs in a row each leave an undisturbed figure outside its band.
+        const CeilingBands& band = kCeilingBands;
+        std::vector<std::string> outside;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            MicrobenchOptions o = quick();
+            o.secondsPerTest = 0.03;
+            o.repeats = 3;
+            const auto r = runMicrobenchmarks(o, {});
+            QVERIFY(r && r->measuredClockHz > 0);
+            const bool clockDisturbed = r->clockOccupancy < band.undisturbed;
+            outside.clear();
+            auto within = [&](const char* what, const BenchFigure& f, double expected, double low, double high) {
+                if (!(f.best > 0) || !(expected > 0))
+                    return;
+                const double ratio = f.best / expected;
+                const bool disturbed = clockDisturbed || f.occupancy < band.undisturbed;
+                const std::string why = std::string(what) + ": " + std::to_string(ratio * 100) + " % of expected at "
+                    + std::to_string(r->measuredClockHz / 1e9) + " GHz" + (disturbed ? " (disturbed run)" : "");
+                qInfo("run %d: %s", attempt + 1, why.c_str());
+                if ((ratio < low || ratio > high) && !disturbed)
+                    outside.push_back(why);
+            };
+            within("FP32", r->fp32, r->expected.fp32, band.compute, band.above);
+            within("FP64", r->fp64, r->expected.fp64, band.compute, band.above);
+            within("int8", r->int8, r->expected.int8, band.compute, band.above);
+            within("L1", r->l1, r->expected.l1, band.l1, band.above);
+            within("L2", r->l2, r->expected.l2, band.cache, 1e300); // a stream may beat the documented fill width
+            within("L3", r->l3, r->expected.l3, band.cache, 1e300);
+            if (outside.empty())
+                return;
+        }
+        std::string all;
+        for (const std::string& w : outside)
+            all += w + "; ";
+        QVERIFY2(outside.empty(), ("outside its band in three runs (the last: " + all + ")").c_str());
+    }
+
+    // The bands the test above holds the table to are the product's (one place), worked by hand: a
+    // figure at 79 % of per-cycle x cores x clock is suspect for compute, 59 % for L1, 49 % for L2.
+    void bandsAreTheProducts()
+    {
+        MicrobenchResult r;
+        r.cores = 2;
+        r.measuredClockHz = 3e9;
+        r.clockOccupancy = 1;
+        CycleFigures c;
+        c.microarchitecture = "Zen 3";
+        c.fp32Flop = 32;
+        c.fp64Flop = 16;
+        c.l1Bytes = 64;
+        c.l2Bytes = 32;
+        r.perCycle = c;
+        // 2 cores x 3 GHz: FP32 192 GFLOP/s, FP64 96, L1 384 GB/s, L2 192 GB/s
+        r.expected.fp32 = 192e9;
+        r.expected.fp64 = 96e9;
+        r.expected.l1 = 384e9;
+        r.expected.l2 = 192e9;
+        r.fp32.best = 0.79 * 192e9;
+        r.fp64.best = 0.81 * 96e9;
+        r.l1.best = 0.59 * 384e9;
+        r.l2.best = 0.49 * 192e9;
+        auto suspect = [&](const char* figure) {
+            for (const auto& d : ceilingDoubts(r))
+                if (d.figure == figure && d.suspect)
+                    return true;
+            return false;
         };
-        within("FP32", r->fp32.best, r->expected.fp32, 0.8);
-        within("FP64", r->fp64.best, r->expected.fp64, 0.8);
-        if (r->int8.best > 0)
-            within("int8", r->int8.best, r->expected.int8, 0.8);
-        within("L1", r->l1.best, r->expected.l1, 0.6);
-        within("L2", r->l2.best, r->expected.l2, 0.5);
-        if (r->l3.best > 0 && r->expected.l3 > 0)
-            within("L3", r->l3.best, r->expected.l3, 0.5);
+        QVERIFY(suspect("FP32"));
+        QVERIFY(!suspect("FP64"));
+        QVERIFY(suspect("L1"));
+        QVERIFY(suspect("L2"));
+        QCOMPARE(kCeilingBands.compute, 0.8);
+        QCOMPARE(kCeilingBands.l1, 0.6);
+        QCOMPARE(kCeilingBands.cache, 0.5);
     }
 
     // Cancelling at the first step stops before any benchmark runs; at a later step, within one repeat.

@@ -111,6 +111,7 @@ private slots:
         QTest::addColumn<int>("which");
         QTest::addColumn<std::vector<std::int64_t>>("dims");
         QTest::addColumn<std::vector<double>>("data");
+        int row = 0; // the case's index into the node builders: counted afresh on every run (-repeat)
         for (const auto& [name, dims, data] : std::vector<std::tuple<const char*, std::vector<std::int64_t>, std::vector<double>>> {
                  // Split [1..8] into 2, 2, 4 (the split input), second piece: [3, 4] (the TF Pad amounts' case).
                  { "Split", { 2 }, { 3, 4 } },
@@ -188,7 +189,6 @@ private slots:
                  // by a Loop of 2 trips over a sequence of ones (SequenceEmpty, SequenceInsert, ConcatFromSequence).
                  { "Loop-as-strided", { 2, 3 }, { 0, 2, 4, 1, 3, 5 } },
              }) {
-            static int row = 0;
             QTest::newRow(name) << row++ << dims << data;
         }
     }

@@ -157,10 +157,12 @@ private slots:
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 5)));
         QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the L2 slope \\(10\\.[0-2] TFLOP/s there\\)"))),
             qPrintable(chart->readoutShown()));
-        // The L1 slope is drawn, and named, only where the cache-aware model uses the level.
-        const DeviceResult& h100 = w.workspace().report()->results[0];
+        // The L1 slope is drawn, and named, only where the cache-aware model uses the level: a GPU's
+        // L1 is left out of it (its file's "cores" count CUDA cores, not SMs, so all L1s together are
+        // unknown; core/engine/roofline.cpp), so over the H100's L2 slope (10.1 TFLOP/s at I = 1),
+        // 20 TFLOP/s is not attainable, although devices/h100-sxm.json gives an L1 of 33.5 TB/s.
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 20)));
-        QVERIFY2(chart->readoutShown().contains(h100.l1Bandwidth > 0 ? QStringLiteral("under the L1 slope") : QStringLiteral("not attainable")),
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("above the roof, not attainable")),
             qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the DRAM slope")), qPrintable(chart->readoutShown()));

@@ -199,6 +199,7 @@ private slots:
             const QRectF fourth(third.right(), third.top(), third.width(), third.height());
             QVERIFY(g.caption.isValid());
             QVERIFY2(fourth.contains(g.caption), qPrintable(QStringLiteral("caption at y %1").arg(g.caption.y())));
+            QVERIFY(!g.legends.empty()); // the loop below holds nothing up on an empty list
             for (const QRectF& legend : g.legends)
                 QVERIFY(fourth.contains(legend));
             QVERIFY2(std::abs(g.heightPt - third.bottom()) < 1, qPrintable(QString::number(g.heightPt)));
@@ -233,6 +234,7 @@ private slots:
         const FigureGeometry g = figureGeometry(report, spec);
         QCOMPARE(g.measuredPoints, 3);
         QVERIFY(QString::fromStdString(figureCaption(spec, "U-Net")).contains(QStringLiteral("Diamonds: measured (unet-plain.csv)")));
+        QVERIFY(!g.legends.empty() && !g.markers.empty());
         for (const QRectF& legend : g.legends)
             for (const QRectF& marker : g.markers)
                 QVERIFY(!legend.intersects(marker));
