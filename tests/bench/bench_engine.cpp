@@ -1,6 +1,7 @@
 // Engine speed (Google Benchmark). Run: cmake --build <dir> --target bench
 #include "device_loader.h"
 #include "energy.h"
+#include "llm_analysis.h"
 #include "tuning.h"
 #include "onnx_model.h"
 #include "roofline.h"
@@ -141,5 +142,33 @@ BENCHMARK_CAPTURE(batchStep, onnxResNet50, kResNet50)->Unit(benchmark::kMicrosec
 BENCHMARK_CAPTURE(batchStep, builtinResNet50, std::string("resnet50"))->Unit(benchmark::kMicrosecond);
 
 } // namespace
+
+// Language models (issue 47): one phase of Llama-3.1-70B (80 blocks, 18 rows) built and analysed for
+// one device, under 200 us; and the whole of 'roofline-cli llm' for it on 4 devices (both phases, the
+// 17 decode contexts of the generation, memory and fit), which the CLI's 50 ms budget holds with
+// process start-up and device loading.
+void llmDecodePhaseLlama70B(benchmark::State& state)
+{
+    rfx::LlmModel m;
+    m.arch = *rfx::findLanguageModel("llama-3.1-70b");
+    const rfx::LlmSettings s;
+    const rfx::Config c = rfx::llmConfig(s);
+    const std::vector<rfx::Device> devices { fourDevices()[2] };
+    for (auto _ : state) {
+        const rfx::LlmPhaseBuild b = rfx::buildLlmPhase(m, s, rfx::LlmPhase::Decode, 576);
+        benchmark::DoNotOptimize(rfx::analyze(*b.network, c, devices));
+    }
+}
+BENCHMARK(llmDecodePhaseLlama70B)->Unit(benchmark::kMicrosecond);
+
+void llmAnalyzeLlama70B4Devices(benchmark::State& state)
+{
+    rfx::LlmModel m;
+    m.arch = *rfx::findLanguageModel("llama-3.1-70b");
+    const std::vector<rfx::Device> devices = fourDevices();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rfx::analyzeLlm(m, rfx::LlmSettings {}, devices));
+}
+BENCHMARK(llmAnalyzeLlama70B4Devices)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
