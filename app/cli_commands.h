@@ -77,6 +77,9 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// Where `model` names a language model (a built-in one, a GGUF or safetensors file, a config.json or
+/// its directory), says that 'roofline-cli llm' analyses it and returns ExitUsage; else nothing.
+std::optional<int> languageModelElsewhere(const std::string& model, std::ostream& err);
 int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli llm (cli_llm.cpp): a language model's prefill and decode per device.
 int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);

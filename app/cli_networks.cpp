@@ -150,6 +150,8 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
     nlohmann::json list = nlohmann::json::array();
     if (!models.empty()) {
         for (size_t i = 0; i < models.size(); ++i) {
+            if (auto code = languageModelElsewhere(models[i], err))
+                return *code;
             if (i > 0 && format == "table")
                 out << "\n";
             if (int code = describeModel(models[i], out, err, format == "json", list); code != ExitOk)

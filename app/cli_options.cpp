@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "device_loader.h"
+#include "llm_files.h"
 #include "networks.h"
 #include "onnx_model.h"
 
@@ -56,9 +57,20 @@ std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, C
     return std::nullopt;
 }
 
+std::optional<int> languageModelElsewhere(const std::string& model, std::ostream& err)
+{
+    if (model.empty() || !isLanguageModelSpec(model))
+        return std::nullopt;
+    err << "roofline-cli: --model " << model << ": a language model; its prefill and decode are analysed by "
+        << "'roofline-cli llm --model " << model << "' (time to first token, time per token, memory)\n";
+    return ExitUsage;
+}
+
 std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common, const std::filesystem::path& exeDir,
     std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
 {
+    if (auto code = languageModelElsewhere(options.config.model, err))
+        return code;
     if (auto problem = validate(options.config)) {
         err << "roofline-cli: impossible configuration: " << *problem << "\n";
         return ExitUsage;

@@ -144,6 +144,21 @@ private slots:
         QCOMPARE(models, 13);
     }
 
+    // The other commands take convolutional networks; a language model there is sent to 'llm'.
+    void otherCommandsPointToLlm()
+    {
+        for (const std::vector<std::string>& args : std::vector<std::vector<std::string>> {
+                 { "analyze", "--model", "llama-3.1-8b" }, { "tune", "--model", "mixtral-8x7b" },
+                 { "networks", "--model", "model.gguf" }, { "analyze", "--model", "/models/Qwen2.5-7B/config.json" } }) {
+            const Run r = cli(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(contains(r.err, "a language model; its prefill and decode are analysed by 'roofline-cli llm --model "
+                         + args[2] + "'"),
+                r.err.c_str());
+        }
+        QCOMPARE(cli({ "analyze", "--model", "resnet18", "--format", "json" }).code, 0);
+    }
+
     void badInputNamesTheFlag_data()
     {
         QTest::addColumn<QStringList>("args");
