@@ -299,12 +299,15 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
         }
     } else if (schema && schema->has_type_and_shape_inference_function()) {
         onnx::NodeProto& mutableNode = const_cast<onnx::NodeProto&>(n);
+        const ScalarStandIns standIns = scalarStandIns(n, index);
         onnx::shape_inference::InferenceContextImpl ctx(mutableNode, m_typeOf, m_dataOf, {});
         try {
             schema->GetTypeAndShapeInferenceFunction()(ctx);
         } catch (const std::exception& e) { // onnx::InferenceError and friends
+            restoreScalars(standIns);
             throw ImportError(m_file + ": " + nodeLabel(n, index) + ": " + refusedShapes(n, e.what()));
         }
+        restoreScalars(standIns);
         for (int o = 0; o < n.output_size(); ++o)
             if (!n.output(o).empty())
                 if (const onnx::TypeProto* t = ctx.getOutputType(size_t(o)))
@@ -325,6 +328,102 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
         m_s.assumed.insert(n.output(0));
     }
     storeValues(n, evaluateNode(n, ShapeWalker::scope()));
+}
+
+namespace {
+
+// The inputs whose shape functions in ONNX (onnx/defs) insist on a scalar, rank 0, where ONNX Runtime
+// takes a tensor of one element of any rank, as exporters write them (PyTorch 2.x's Range over
+// [1]-shaped sizes): Range's start, limit and delta (generator/utils.h), Dropout's ratio and
+// training_mode (nn/defs.cc), the window functions' size, MelWeightMatrix's num_mel_bins and
+// dft_length, STFT's frame_length, DFT's dft_length and axis (math/defs.cc and old.cc). If's
+// condition and Loop's trip count and condition are the tool's own (onnx_control.cpp), and Clip's
+// bounds, Pad's constant value and ConstantOfShape's value are not checked for rank by ONNX 1.12.
+struct ScalarInputs {
+    const char* op;
+    std::initializer_list<int> inputs;
+};
+constexpr ScalarInputs kScalarInputs[] = {
+    { "Range", { 0, 1, 2 } },
+    { "Dropout", { 1, 2 } },
+    { "HannWindow", { 0 } },
+    { "HammingWindow", { 0 } },
+    { "BlackmanWindow", { 0 } },
+    { "MelWeightMatrix", { 0, 1 } },
+    { "STFT", { 3 } },
+    { "DFT", { 1, 2 } },
+};
+
+bool oneElement(const onnx::TypeProto& t)
+{
+    if (!t.has_tensor_type() || !t.tensor_type().has_shape() || t.tensor_type().shape().dim_size() == 0)
+        return false;
+    for (const auto& d : t.tensor_type().shape().dim())
+        if (!d.has_dim_value() || d.dim_value() != 1)
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<std::string_view> scalarRuleOperators()
+{
+    std::vector<std::string_view> ops;
+    for (const ScalarInputs& r : kScalarInputs)
+        ops.push_back(r.op);
+    return ops;
+}
+
+ShapeWalker::ScalarStandIns ShapeWalker::scalarStandIns(const onnx::NodeProto& n, int index)
+{
+    ScalarStandIns s;
+    if (!(n.domain().empty() || n.domain() == "ai.onnx"))
+        return s;
+    const ScalarInputs* rule = nullptr;
+    for (const ScalarInputs& r : kScalarInputs)
+        if (n.op_type() == r.op)
+            rule = &r;
+    if (!rule)
+        return s;
+    std::string relaxed;
+    for (int i : rule->inputs) {
+        if (i >= n.input_size() || n.input(i).empty())
+            continue;
+        const std::string& name = n.input(i);
+        const auto type = m_typeOf.find(name);
+        if (type == m_typeOf.end() || !type->second || !oneElement(*type->second))
+            continue;
+        // Stand-ins of rank 0 for the shape function's look, the originals put back after it.
+        auto stand = std::make_unique<ScalarStandIn>();
+        stand->name = name;
+        stand->type = *type->second;
+        stand->type.mutable_tensor_type()->mutable_shape()->clear_dim();
+        stand->oldType = type->second;
+        type->second = &stand->type;
+        if (const auto data = m_dataOf.find(name); data != m_dataOf.end() && data->second) {
+            stand->data = *data->second;
+            stand->data.clear_dims();
+            stand->oldData = data->second;
+            data->second = &stand->data;
+        }
+        relaxed += (relaxed.empty() ? "'" : ", '") + name + "'";
+        s.push_back(std::move(stand));
+    }
+    if (!relaxed.empty())
+        m_s.notes.push_back({ Severity::Info, m_file, nodeLabel(n, index),
+            (s.size() == 1 ? "input " : "inputs ") + relaxed + (s.size() == 1 ? " is a tensor" : " are tensors")
+                + " of one element where ONNX's rule for " + n.op_type()
+                + " asks for a scalar; read as the scalar, as ONNX Runtime does" });
+    return s;
+}
+
+void ShapeWalker::restoreScalars(const ScalarStandIns& standIns)
+{
+    for (const auto& stand : standIns) {
+        m_typeOf[stand->name] = stand->oldType;
+        if (stand->oldData)
+            m_dataOf[stand->name] = stand->oldData;
+    }
 }
 
 std::string ShapeWalker::refusedShapes(const onnx::NodeProto& n, const std::string& why) const

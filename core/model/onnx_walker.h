@@ -25,6 +25,19 @@ public:
 
 private:
     void node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    /// A one-element input where ONNX's shape function insists on a scalar (kScalarInputs in
+    /// onnx_shapes.cpp), seen by that function as a scalar; restoreScalars puts the original back.
+    struct ScalarStandIn {
+        std::string name;
+        onnx::TypeProto type;
+        onnx::TensorProto data;
+        onnx::TypeProto* oldType = nullptr;
+        const onnx::TensorProto* oldData = nullptr;
+    };
+    using ScalarStandIns = std::vector<std::unique_ptr<ScalarStandIn>>;
+    /// Sets the stand-ins up for node `n` and notes what was relaxed (an Info note naming the node).
+    ScalarStandIns scalarStandIns(const onnx::NodeProto& n, int index);
+    void restoreScalars(const ScalarStandIns& standIns);
     /// A shape function's refusal in the tool's words, ONNX's after them.
     std::string refusedShapes(const onnx::NodeProto& n, const std::string& why) const;
     /// What the evaluator reads: the values and extents known so far (onnx_evaluate.cpp).

@@ -227,6 +227,33 @@ private slots:
         QVERIFY(says(*b.network, "not in topological order"));
     }
 
+    // One-element tensors where ONNX's shape functions insist on scalars (issue 48; make_fixtures.py
+    // scalar_vectors, as PyTorch 2.x writes Range over gathered sizes): Range(0, size [1] = 8, 1) gives
+    // [8]; HannWindow(size [1] = 8) [8]; Dropout's ratio and training_mode [1]. It opens, each relaxed
+    // node says so, and the counts are the graph's: the Conv 4 -> 8, 3x3, pads 1 on 8 x 8 is
+    // 2 x 8 x 8 x 8 x 4 x 3 x 3 = 36,864 FLOP and 288 parameters at batch 1; the Add of the range to x
+    // 256 FLOP. Without the rule ONNX 1.12 refuses it ("Input to 'Range' op should be scalars").
+    void oneElementTensorsWhereTheRulesSayScalars()
+    {
+        const BuildResult b = build(wild("scalar_vectors"));
+        QVERIFY2(b.network, b.error.c_str());
+        const Network& net = *b.network;
+        const auto conv = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Conv; });
+        QVERIFY(conv != net.layers.end());
+        QCOMPARE(forwardFlops(*conv), 36'864.0);
+        QCOMPARE(layerParams(*conv), std::int64_t { 288 });
+        QCOMPARE(conv->out, (Shape { 1, 8, 8, 8 }));
+        const auto add = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.name == "add"; });
+        QVERIFY(add != net.layers.end());
+        QCOMPARE(forwardFlops(*add), 256.0);
+        for (const char* node : { "(Range): inputs 'zero', 'size', 'one'", "(HannWindow): input 'wsize'", "(Dropout): inputs 'ratio', 'training'" })
+            QVERIFY2(says(net, node), node);
+        QVERIFY(says(net, "read as the scalar, as ONNX Runtime does"));
+        // At batch 8 the same, eight times over.
+        const BuildResult eight = build(wild("scalar_vectors"), 8);
+        QVERIFY2(eight.network, eight.error.c_str());
+    }
+
     // An If on a flag the caller passes: the heavier branch, with a note naming the input; bound to 0,
     // the else branch (ReLU 256, Sigmoid 1,024).
     void ifOnAnUnknownFlag()

@@ -489,7 +489,36 @@ def pytorch_recurrent():
         print("wrote", path)
 
 
+def scalar_vectors():
+    """One-element tensors where ONNX's shape functions say scalars, as PyTorch 2.x's exporter writes
+    them (its torchlib Range takes sizes gathered with 1-D indices, so they are [1], not []): Range
+    over a size Gather'ed from Shape(x) with indices [3], a HannWindow of size [8], a Dropout whose
+    ratio and training_mode are [1]. ONNX Runtime runs it; ONNX 1.12's shape inference refuses Range
+    ("should be scalars"), HannWindow and Dropout. x [N, 4, 8, 8]: Range 0..8 -> [8], added to x's last
+    axis; times the window; Conv 4 -> 8, 3x3, pads 1; Dropout."""
+    import numpy as np
+    from onnx import numpy_helper
+    I64, BOOL = TensorProto.INT64, TensorProto.BOOL
+
+    def tensor(name, arr):
+        return numpy_helper.from_array(np.asarray(arr), name)
+
+    wild_model("scalar_vectors",
+               [n("Shape", ["x"], ["s"]), n("Gather", ["s", "three"], ["size"], axis=0),
+                n("Range", ["zero", "size", "one"], ["r"]), n("Cast", ["r"], ["rf"], to=F), n("Add", ["x", "rf"], ["a"]),
+                n("HannWindow", ["wsize"], ["win"]), n("Mul", ["a", "win"], ["m"]),
+                n("Conv", ["m", "w"], ["c"], pads=[1, 1, 1, 1]), n("Dropout", ["c", "ratio", "training"], ["y"])],
+               [xin()],
+               [tensor("three", np.array([3], np.int64)), tensor("zero", np.array([0], np.int64)),
+                tensor("one", np.array([1], np.int64)), tensor("wsize", np.array([8], np.int64)), weight("w", [8, 4, 3, 3]),
+                tensor("ratio", np.array([0.1], np.float32)), tensor("training", np.array([False]))],
+               opset=17)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["scalars"]:
+        scalar_vectors()
+        sys.exit(0)
     if sys.argv[1:] == ["today"]:
         today()
         fixed_batch()
