@@ -253,8 +253,6 @@ struct ValueScope {
 /// operators models compute shapes, pads, indices and conditions with, the sequence operators, and If and
 /// Loop (a computable trip count, the body run trip by trip). Never throws.
 std::vector<std::optional<Value>> evaluateNode(const onnx::NodeProto& node, const ValueScope& scope);
-/// The operators whose scalar inputs are read from one-element tensors of any rank (onnx_shapes.cpp).
-std::vector<std::string_view> scalarRuleOperators();
 /// The names of the operators evaluateNode computes (README, closing notes, tests).
 const std::vector<std::string>& evaluatedOperators();
 

@@ -366,14 +366,6 @@ bool oneElement(const onnx::TypeProto& t)
 
 } // namespace
 
-std::vector<std::string_view> scalarRuleOperators()
-{
-    std::vector<std::string_view> ops;
-    for (const ScalarInputs& r : kScalarInputs)
-        ops.push_back(r.op);
-    return ops;
-}
-
 ShapeWalker::ScalarStandIns ShapeWalker::scalarStandIns(const onnx::NodeProto& n, int index)
 {
     ScalarStandIns s;
