@@ -1,9 +1,9 @@
 // Which initializers are parameters (README "ONNX models", conventions): a learned operand of an
 // operator (a convolution's or matrix product's weight and bias, a normalization's scale and shift, a
-// recurrent cell's weights, an embedding table, the integer weight of a quantized operator) is a
-// parameter whatever its size, type or where the file stores it, also when it reaches the operator
-// through a Cast, Transpose, Reshape or DequantizeLinear; any other floating-point initializer of more
-// than one element is a parameter too (a bias added by an Add after a MatMul). Never parameters: what
+// recurrent cell's weights, an embedding table, the integer weight of a quantized operator, a bias added
+// to a matrix product's output) is a parameter whatever its size, type or where the file stores it, also
+// when it reaches the operator through a Cast, Transpose, Reshape or DequantizeLinear; any other
+// floating-point initializer of more than one element is a parameter too. Never parameters: what
 // steers an operator (BatchNormalization's running mean and variance, Resize's scales, Clip's bounds,
 // Pad's value) and quantization's scales and zero points.
 #include "onnx_internal.h"
@@ -114,6 +114,15 @@ void classifyInitializers(Skeleton& s)
                 for (int i : it->second)
                     if (i < n.input_size())
                         mark(n.input(i), 0, quantized(n.op_type()));
+            // A bias added to a matrix product's output is learned whatever its size: nn.Linear(16, 1)
+            // exported as MatMul + Add has a one-element bias (PyTorch's exporter writes Linear so when
+            // the input is not 2-D, and torchlib always).
+            if (n.op_type() == "Add" && n.input_size() == 2)
+                for (int i = 0; i < 2; ++i)
+                    if (auto p = producer.find(n.input(1 - i)); p != producer.end()
+                        && (p->second->op_type() == "MatMul" || p->second->op_type() == "Gemm"
+                            || p->second->op_type() == "FusedMatMul"))
+                        mark(n.input(i), 0, false);
             for (const auto& a : n.attribute()) {
                 if (a.has_g())
                     visit(a.g());

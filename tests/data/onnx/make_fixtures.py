@@ -513,6 +513,10 @@ def scalar_vectors():
                 tensor("one", np.array([1], np.int64)), tensor("wsize", np.array([8], np.int64)), weight("w", [8, 4, 3, 3]),
                 tensor("ratio", np.array([0.1], np.float32)), tensor("training", np.array([False]))],
                opset=17)
+    # nn.Linear(16, 1) as PyTorch's exporter writes it for an input of rank 3 (and torchlib always):
+    # MatMul by the transposed weight [16, 1], then Add of the one-element bias.
+    wild_model("linear_one_output", [n("MatMul", ["x", "w"], ["mm"]), n("Add", ["mm", "b"])], [xin(["N", 5, 16])],
+               [weight("w", [16, 1]), weight("b", [1])])
 
 
 if __name__ == "__main__":
