@@ -31,19 +31,55 @@ void forEachSubgraph(onnx::NodeProto& n, F&& f)
 
 // --- model-local functions ------------------------------------------------------------------------
 
+// Fields of IR 10 and ONNX 1.13+ that ONNX 1.12's protobuf does not know, so they arrive as unknown
+// fields (protobuf keeps them): FunctionProto.attribute_proto (11, the attributes with their defaults)
+// and overload (13), NodeProto.overload (8). Debian's 1.12 is too old for them; read from the wire.
+constexpr int kFunctionAttributeProto = 11;
+constexpr int kFunctionOverload = 13;
+constexpr int kNodeOverload = 8;
+
+std::string unknownString(const google::protobuf::Message& m, int number)
+{
+    const google::protobuf::UnknownFieldSet& u = m.GetReflection()->GetUnknownFields(m);
+    for (int i = 0; i < u.field_count(); ++i)
+        if (u.field(i).number() == number && u.field(i).type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+            return u.field(i).length_delimited();
+    return {};
+}
+
+/// A function's attribute defaults (attribute_proto), by name.
+std::map<std::string, onnx::AttributeProto> attributeDefaults(const onnx::FunctionProto& f)
+{
+    std::map<std::string, onnx::AttributeProto> defaults;
+    const google::protobuf::UnknownFieldSet& u = f.GetReflection()->GetUnknownFields(f);
+    for (int i = 0; i < u.field_count(); ++i) {
+        if (u.field(i).number() != kFunctionAttributeProto
+            || u.field(i).type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+            continue;
+        onnx::AttributeProto a;
+        if (a.ParseFromString(u.field(i).length_delimited()) && !a.name().empty())
+            defaults[a.name()] = a;
+    }
+    return defaults;
+}
+
+// Functions are told apart by domain, name and overload (IR 10: torchlib writes overloads of one name).
 struct FunctionKey {
-    std::string domain, name;
+    std::string domain, name, overload;
     friend bool operator<(const FunctionKey& a, const FunctionKey& b)
     {
-        return std::tie(a.domain, a.name) < std::tie(b.domain, b.name);
+        return std::tie(a.domain, a.name, a.overload) < std::tie(b.domain, b.name, b.overload);
     }
 };
 
 // One call of a function: its nodes with their tensors renamed into the caller's scope (formal inputs
 // and outputs to the call's actual names, everything else prefixed with the call's name) and attribute
-// references (ref_attr_name) replaced by the call's attributes. Nested calls are expanded by the caller.
+// references (ref_attr_name) replaced by the call's attributes, or where the call gives none, by the
+// function's default (attribute_proto); with neither the attribute is left out and the operator's own
+// default applies, as ONNX's function inliner does. Nested calls are expanded by the caller.
 std::vector<onnx::NodeProto> expandCall(const onnx::FunctionProto& f, const onnx::NodeProto& call, const std::string& prefix)
 {
+    const std::map<std::string, onnx::AttributeProto> defaults = attributeDefaults(f);
     std::unordered_map<std::string, std::string> rename;
     for (int i = 0; i < f.input_size(); ++i)
         rename[f.input(i)] = i < call.input_size() ? call.input(i) : std::string();
@@ -69,12 +105,18 @@ std::vector<onnx::NodeProto> expandCall(const onnx::FunctionProto& f, const onnx
                 *attrs.Add() = a;
                 continue;
             }
+            const onnx::AttributeProto* value = nullptr;
             for (const auto& given : call.attribute())
-                if (given.name() == a.ref_attr_name()) {
-                    onnx::AttributeProto copy = given;
-                    copy.set_name(a.name());
-                    *attrs.Add() = copy;
-                }
+                if (given.name() == a.ref_attr_name())
+                    value = &given;
+            if (!value)
+                if (auto d = defaults.find(a.ref_attr_name()); d != defaults.end())
+                    value = &d->second;
+            if (value) {
+                onnx::AttributeProto copy = *value;
+                copy.set_name(a.name());
+                *attrs.Add() = copy;
+            }
         }
         n.mutable_attribute()->Swap(&attrs);
         out.push_back(std::move(n));
@@ -88,14 +130,14 @@ void inlineFunctions(onnx::ModelProto& m, const std::string& file)
         return;
     std::map<FunctionKey, const onnx::FunctionProto*> functions;
     for (const auto& f : m.functions())
-        functions[{ f.domain(), f.name() }] = &f;
+        functions[{ f.domain(), f.name(), unknownString(f, kFunctionOverload) }] = &f;
     int calls = 0;
     std::function<void(onnx::GraphProto&, int)> expand = [&](onnx::GraphProto& g, int depth) {
         if (depth > 16)
             throw ImportError(file + ": functions: calls nest more than 16 deep (a function that calls itself?)");
         google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
         std::function<void(const onnx::NodeProto&, int)> add = [&](const onnx::NodeProto& n, int level) {
-            auto it = functions.find({ n.domain(), n.op_type() });
+            auto it = functions.find({ n.domain(), n.op_type(), unknownString(n, kNodeOverload) });
             if (it == functions.end()) {
                 *nodes.Add() = n;
                 return;

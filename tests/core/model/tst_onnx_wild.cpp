@@ -257,6 +257,26 @@ private slots:
         QVERIFY2(eight.network, eight.error.c_str());
     }
 
+    // torchlib's functions as PyTorch 2.x's exporter writes them (issue 48 item 2; make_fixtures.py
+    // scalars: the IR 10 fields written on the wire): 'FlattenAt' flattens at its attribute 'axis',
+    // whose default in the function is 2, and the call gives none: x [1, 4, 8, 8] -> [4, 64] (Flatten's
+    // own default 1 would give [1, 256], which w [64, 10] cannot multiply: the file was refused), then
+    // MatMul 2 x 4 x 64 x 10 = 5,120 FLOP and 640 weights. 'Act' has two overloads, "sigmoid" written
+    // first and "relu" last; the call asks for "sigmoid": 40 elements x 4 = 160 FLOP (the last one
+    // written, ReLU, was taken before).
+    void torchlibFunctionDefaultsAndOverloads()
+    {
+        const BuildResult b = build(wild("torchlib_functions"));
+        QVERIFY2(b.network, b.error.c_str());
+        const Network& net = *b.network;
+        QCOMPARE(net.layers.size(), size_t(2));
+        QCOMPARE(net.layers[0].name, std::string("matmul"));
+        QCOMPARE(forwardFlops(net.layers[0]), 5'120.0);
+        QCOMPARE(layerParams(net.layers[0]), std::int64_t { 640 });
+        QCOMPARE(net.layers[1].name, std::string("act/sigmoid"));
+        QCOMPARE(forwardFlops(net.layers[1]), 160.0);
+    }
+
     // An If on a flag the caller passes: the heavier branch, with a note naming the input; bound to 0,
     // the else branch (ReLU 256, Sigmoid 1,024).
     void ifOnAnUnknownFlag()

@@ -513,6 +513,48 @@ def scalar_vectors():
                 tensor("one", np.array([1], np.int64)), tensor("wsize", np.array([8], np.int64)), weight("w", [8, 4, 3, 3]),
                 tensor("ratio", np.array([0.1], np.float32)), tensor("training", np.array([False]))],
                opset=17)
+    # torchlib's functions as PyTorch 2.x's dynamo exporter writes them (IR 10): FunctionProto's
+    # attribute_proto (field 11, attribute defaults) and overload (13), NodeProto's overload (8), which
+    # ONNX 1.12's protobuf does not know: written here as the wire format lays them out. 'FlattenAt'
+    # flattens at its attribute 'axis', default 2 (Flatten's own is 1), and the call gives none: x
+    # [N, 4, 8, 8] -> [4 N, 64], times w [64, 10]. 'Act' has two overloads: "relu" and "sigmoid"; the
+    # call asks for "sigmoid".
+    def varint(v):
+        out = b""
+        while True:
+            byte = v & 0x7F
+            v >>= 7
+            out += bytes([byte | (0x80 if v else 0)])
+            if not v:
+                return out
+
+    def field(number, payload):
+        return varint((number << 3) | 2) + varint(len(payload)) + payload
+
+    def with_fields(message, extra):
+        raw = message.SerializeToString() + extra
+        copy = type(message)()
+        copy.ParseFromString(raw)
+        return copy
+
+    axis_ref = helper.make_attribute("axis", 0)
+    axis_ref.ClearField("i")
+    axis_ref.ref_attr_name = "axis"
+    flat = helper.make_node("Flatten", ["fx"], ["fy"], name="flat")
+    flat.attribute.append(axis_ref)
+    flatten_at = helper.make_function("pkg.torch", "FlattenAt", ["fx"], ["fy"], [flat], [helper.make_opsetid("", 18)],
+                                      ["axis"])
+    flatten_at.ClearField("attribute")  # the attribute lives in attribute_proto, with its default
+    flatten_at = with_fields(flatten_at, field(11, helper.make_attribute("axis", 2).SerializeToString()))
+    act_relu = with_fields(helper.make_function("pkg.torch", "Act", ["ax"], ["ay"], [n("Relu", ["ax"], ["ay"])],
+                                                [helper.make_opsetid("", 18)], []), field(13, b"relu"))
+    act_sigmoid = with_fields(helper.make_function("pkg.torch", "Act", ["ax"], ["ay"], [n("Sigmoid", ["ax"], ["ay"])],
+                                                   [helper.make_opsetid("", 18)], []), field(13, b"sigmoid"))
+    call_act = with_fields(helper.make_node("Act", ["mm"], ["y"], name="act", domain="pkg.torch"), field(8, b"sigmoid"))
+    wild_model("torchlib_functions", [helper.make_node("FlattenAt", ["x"], ["f"], name="flatten", domain="pkg.torch"),
+                                      n("MatMul", ["f", "w"], ["mm"]), call_act],
+               [xin()], [weight("w", [64, 10])], opset=18, extra_opsets=[("pkg.torch", 1)],
+               functions=[flatten_at, act_sigmoid, act_relu], ir_version=10)
     # nn.Linear(16, 1) as PyTorch's exporter writes it for an input of rank 3 (and torchlib always):
     # MatMul by the transposed weight [16, 1], then Add of the one-element bias.
     wild_model("linear_one_output", [n("MatMul", ["x", "w"], ["mm"]), n("Add", ["mm", "b"])], [xin(["N", 5, 16])],
