@@ -252,6 +252,18 @@ private slots:
         for (const char* node : { "(Range): inputs 'zero', 'size', 'one'", "(HannWindow): input 'wsize'", "(Dropout): inputs 'ratio', 'training'" })
             QVERIFY2(says(net, node), node);
         QVERIFY(says(net, "read as the scalar, as ONNX Runtime does"));
+        // The signal operators, each fed [1] tensors (scalar_vectors_signal): all six relaxed and said;
+        // the STFT of 64 samples, 16-point frames every 8 gives (64 - 16) / 8 + 1 = 7 frames of 16 bins.
+        const BuildResult signal = build(wild("scalar_vectors_signal"));
+        QVERIFY2(signal.network, signal.error.c_str());
+        for (const char* node : { "(HannWindow): input 'wsize'", "(HammingWindow): input 'wsize'",
+                 "(BlackmanWindow): input 'wsize'", "(STFT): input 'flen'", "(DFT): input 'flen'",
+                 "(MelWeightMatrix): inputs 'bins', 'flen'" })
+            QVERIFY2(says(*signal.network, node), node);
+        const auto stft = std::find_if(signal.network->layers.begin(), signal.network->layers.end(),
+            [](const Layer& l) { return l.name == "stft"; });
+        QVERIFY(stft != signal.network->layers.end());
+        QCOMPARE(stft->out.elements(), std::int64_t { 7 * 16 * 2 });
         // At batch 8 the same, eight times over.
         const BuildResult eight = build(wild("scalar_vectors"), 8);
         QVERIFY2(eight.network, eight.error.c_str());

@@ -513,6 +513,24 @@ def scalar_vectors():
                 tensor("one", np.array([1], np.int64)), tensor("wsize", np.array([8], np.int64)), weight("w", [8, 4, 3, 3]),
                 tensor("ratio", np.array([0.1], np.float32)), tensor("training", np.array([False]))],
                opset=17)
+    # The signal operators whose shape functions insist on scalars, each fed a [1] tensor: the three
+    # windows of size 16, a 16-point STFT (frame_step [1] = 8 is not checked, frame_length [1] = 16 is)
+    # of a 64-sample signal, a DFT of dft_length [1] = 16 (opset 17: axis an attribute) and a
+    # MelWeightMatrix of num_mel_bins [1] = 8 and dft_length [1] = 16.
+    F32 = np.float32
+    wild_model("scalar_vectors_signal",
+               [n("HannWindow", ["wsize"], ["hann"]), n("HammingWindow", ["wsize"], ["hamming"]),
+                n("BlackmanWindow", ["wsize"], ["blackman"]),
+                n("STFT", ["sig", "step", "hann", "flen"], ["spec"]),
+                n("DFT", ["sig16", "flen"], ["dft"], axis=1),
+                n("MelWeightMatrix", ["bins", "flen", "rate", "low", "high"], ["mel"]),
+                n("Add", ["hamming", "blackman"], ["y"])],
+               [xin([1, 64, 1], name="sig"), xin([1, 16, 1], name="sig16")],
+               [tensor("wsize", np.array([16], np.int64)), tensor("step", np.array([8], np.int64)),
+                tensor("flen", np.array([16], np.int64)), tensor("bins", np.array([8], np.int64)),
+                tensor("rate", np.array(16000, np.int64)), tensor("low", np.array(0.0, F32)),
+                tensor("high", np.array(8000.0, F32))],
+               outputs=[helper.make_tensor_value_info(o, F, None) for o in ("y", "spec", "dft", "mel")], opset=17)
     # torchlib's functions as PyTorch 2.x's dynamo exporter writes them (IR 10): FunctionProto's
     # attribute_proto (field 11, attribute defaults) and overload (13), NodeProto's overload (8), which
     # ONNX 1.12's protobuf does not know: written here as the wire format lays them out. 'FlattenAt'
