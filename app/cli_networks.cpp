@@ -194,11 +194,13 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
               << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
     }
     // The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.
-    int llmWidth = 11;
-    for (const LlmArch& a : builtinLanguageModels())
+    int llmWidth = 11, titleWidth = 34;
+    for (const LlmArch& a : builtinLanguageModels()) {
         llmWidth = std::max(llmWidth, int(a.id.size()) + 2);
+        titleWidth = std::max(titleWidth, int(a.title.size()) + 2);
+    }
     std::ostringstream llms;
-    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(34) << "language model" << std::setw(16) << "blocks x hidden"
+    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(titleWidth) << "language model" << std::setw(16) << "blocks x hidden"
          << std::right << std::setw(17) << "parameters" << std::setw(10) << "context" << "\n";
     for (const LlmArch& a : builtinLanguageModels()) {
         const std::int64_t params = llmParameterCount(a);
@@ -214,7 +216,7 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
             entry["experts_per_token"] = a.expertsPerToken;
         }
         list.push_back(std::move(entry));
-        llms << std::left << std::setw(llmWidth) << a.id << std::setw(34) << a.title << std::setw(16)
+        llms << std::left << std::setw(llmWidth) << a.id << std::setw(titleWidth) << a.title << std::setw(16)
              << (std::to_string(a.layers) + " x " + std::to_string(a.hidden)) << std::right << std::setw(17)
              << formatCount(params) << std::setw(10) << a.maxContext << "\n";
     }
