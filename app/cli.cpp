@@ -54,7 +54,7 @@ std::vector<CliCommandSpec>& registry()
             "  --format-help              the custom network file format\n" },
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
-                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N] [--attention flash|naive]",
+                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N] [--attention flash|naive] [--all-logits]",
                 "    [--tp N] [--interconnect ID] [--device ID]... [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
@@ -71,6 +71,8 @@ std::vector<CliCommandSpec>& registry()
             "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32\n"
             "  --act-bits N               activations and the matrix rows' arithmetic: 8, 16 (default) or 32\n"
             "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through memory)\n"
+            "  --all-logits               prefill computes the logits of every prompt token (default: the last one of\n"
+            "                             each sequence, as serving engines do)\n"
             "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary split;\n"
             "                             two all-reduces a block; memory is per GPU; default 1)\n"
             "  --interconnect ID          the link between them (default nvlink4; 'roofline-cli --help' lists them)\n"

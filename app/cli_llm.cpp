@@ -95,6 +95,10 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
                 s.weightBits = *n;
             else
                 return usageError(err, "--weights-bits: expected 4, 8, 16, 32 or file, got '" + *v + "'");
+        } else if (name == "--all-logits") {
+            if (split.value)
+                return usageError(err, "--all-logits takes no value");
+            s.allLogits = true;
         } else if (name == "--attention") {
             const auto v = value();
             if (!v || (*v != "flash" && *v != "naive"))

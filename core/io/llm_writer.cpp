@@ -59,6 +59,7 @@ std::string llmSettingsLine(const LlmAnalysis& a)
         + formatCount(a.context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
         + ", KV cache " + kvWord(s.kvBits) + ", activations " + kvWord(s.actBits) + "; "
         + (s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
+        + (s.allLogits ? "; logits of every prompt token" : "")
         + (s.tensorParallel > 1 ? "; tensor parallel over " + std::to_string(s.tensorParallel) + " GPUs, " + a.linkName
                     + "; memory per GPU"
                               : std::string());
@@ -69,7 +70,8 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
     const LlmSettings& s = a.settings;
     json settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
         { "weights_bits", s.weightBits == 0 ? json("file") : json(int(s.weightBits)) }, { "kv_bits", s.kvBits },
-        { "act_bits", s.actBits }, { "attention", llmAttentionName(s.attention) }, { "tp", s.tensorParallel } };
+        { "act_bits", s.actBits }, { "attention", llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
+        { "tp", s.tensorParallel } };
     if (s.tensorParallel > 1)
         settings["interconnect"] = s.interconnect;
     json devices = json::array();

@@ -411,9 +411,11 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         b.norm("final_norm", h, 1, bytes);
     }
     {
-        // logits for the last token of each sequence only, as serving engines compute them; tensor
-        // parallel: 1/N of the vocabulary per GPU, the logits all-gathered
+        // logits for the last token of each sequence only, as serving engines compute them (or for
+        // every prompt token where asked); tensor parallel: 1/N of the vocabulary per GPU, the logits
+        // all-gathered
         const std::int64_t vocab = (std::int64_t(a.vocab) + N - 1) / N;
+        const std::int64_t scored = phase == LlmPhase::Prefill && settings.allLogits ? T : 1;
         const double params = double(vocab) * double(h);
         const LlmTensorBytes* s = model.storage && model.storage->head.bytes >= 0 ? &model.storage->head
             : model.storage                                                       ? &model.storage->embedding
@@ -421,9 +423,9 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         const double bytes = b.weightBytes(s, params, 1.0 / N);
         if (!a.tiedEmbeddings)
             b.resident += bytes;
-        b.add("lm_head", Op::MatMul, { { tokens(B, 1, h), act } }, tokens(B, 1, vocab), act, 2.0 * double(h),
+        b.add("lm_head", Op::MatMul, { { tokens(B, scored, h), act } }, tokens(B, scored, vocab), act, 2.0 * double(h),
             a.tiedEmbeddings ? 0 : params, bytes, 1);
-        b.collective(double(B) * double(a.vocab) * act / 8.0, 1, false);
+        b.collective(double(B) * double(scored) * double(a.vocab) * act / 8.0, 1, false);
     }
     out.weightBytes = b.resident;
     out.activationPeak = b.activationPeak;

@@ -27,6 +27,9 @@ struct LlmSettings {
     int kvBits = 16; ///< the KV cache's element width: 32, 16, 8 or 4
     int actBits = 16; ///< activations' width and the matrix rows' arithmetic: 32, 16 or 8
     LlmAttention attention = LlmAttention::Flash;
+    /// Prefill computes the logits of every prompt token (B x P rows of the output head: scoring a
+    /// prompt, speculative decoding's verification), not only of each sequence's last one.
+    bool allLogits = false;
     /// Tensor parallelism over N GPUs of one kind (Megatron-LM's split): attention heads, the MLP's
     /// intermediate features, each expert's features and the vocabulary divided among them, norms and
     /// the router on every GPU; per block two all-reduces of the hidden states over `interconnect`.

@@ -68,6 +68,24 @@ private slots:
         QCOMPARE(rowFlops(row(n, "blk0-31.attention")), 32 * 32 * (512.0 * 513 / 2) * (4 * 128 + 5));
     }
 
+    // The output head in prefill: the last token of each sequence (2 x 4096 x 32,000 FLOP per sequence),
+    // or with allLogits every prompt token: 512 x that, and its logits 512 x 32,000 x 2 bytes written.
+    void prefillLogitsLastOrAll()
+    {
+        LlmSettings s;
+        s.batch = 2;
+        const Layer& last = row(phase("llama-2-7b", LlmPhase::Prefill, 512, s), "lm_head");
+        QCOMPARE(rowFlops(last), 2 * 2.0 * 4096 * 32000);
+        s.allLogits = true;
+        const Network all = phase("llama-2-7b", LlmPhase::Prefill, 512, s);
+        const Layer& every = row(all, "lm_head");
+        QCOMPARE(rowFlops(every), 2 * 512 * 2.0 * 4096 * 32000);
+        // x 1,024 tokens x 4,096 at 2 bytes + W 32,000 x 4,096 at 2 + logits 1,024 x 32,000 at 2
+        QCOMPARE(rowBytes(every), 1024 * 4096 * 2.0 + 32000.0 * 4096 * 2 + 1024 * 32000 * 2.0);
+        // decode is one token a sequence either way
+        QCOMPARE(rowFlops(row(phase("llama-2-7b", LlmPhase::Decode, 512, s), "lm_head")), 2 * 2.0 * 4096 * 32000);
+    }
+
     // Llama-2-7B decode at C = 512: the attention row reads the cache, 2 x 32 KV heads x 128 x 512 x 2
     // bytes per block, beside q and its output (32 x 128 x 2 bytes each); a token of cache is
     // 2 x 32 layers x 32 heads x 128 x 2 = 524,288 bytes. Llama-3.1-8B's 8 KV heads: 131,072.
