@@ -7,23 +7,9 @@
 #include "llm_writer.h"
 #include "options.h"
 
-#include <charconv>
 #include <ostream>
 
 namespace rfx {
-
-namespace {
-
-std::optional<int> wholeNumber(const std::string& text)
-{
-    int v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || p != text.data() + text.size())
-        return std::nullopt;
-    return v;
-}
-
-} // namespace
 
 int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
@@ -52,7 +38,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             const auto v = value();
             if (!v)
                 return usageError(err, name + ": missing value");
-            const auto n = wholeNumber(*v);
+            const auto n = parseWholeNumber(*v);
             if (!n)
                 return usageError(err, name + ": expected a whole number, got '" + *v + "'");
             target = *n;
@@ -91,7 +77,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             weightsGiven = true;
             if (*v == "file")
                 s.weightBits = 0;
-            else if (const auto n = wholeNumber(*v))
+            else if (const auto n = parseWholeNumber(*v))
                 s.weightBits = *n;
             else
                 return usageError(err, "--weights-bits: expected 4, 8, 16, 32 or file, got '" + *v + "'");

@@ -368,4 +368,13 @@ std::string configOptionsHelp()
            "                             (default rtx-2060-super)\n";
 }
 
+std::optional<int> parseWholeNumber(const std::string& text)
+{
+    int v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || p != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
 } // namespace rfx

@@ -29,6 +29,8 @@ enum class OptionStatus {
 
 /// "0.8" or "80%" -> 80 (percent of the boost clock, whole percents); nothing if not a number.
 std::optional<int> parseClockPercent(const std::string& text);
+/// The whole text as an int ("12" -> 12, "-5" -> -5); nothing for "", "1.5", "12x" or an overflow.
+std::optional<int> parseWholeNumber(const std::string& text);
 
 /// "--name=value" -> {"--name", "value"}; anything else -> {arg, nothing}.
 struct SplitOption {

@@ -20,15 +20,6 @@ bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
     return true;
 }
 
-std::optional<int> wholeNumber(const std::string& s)
-{
-    int v = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
 } // namespace
 
 OptionStatus applyTuneOption(const std::vector<std::string>& args, std::size_t& i, TuneRanges& ranges, Objective& objective,
@@ -54,8 +45,8 @@ OptionStatus applyTuneOption(const std::vector<std::string>& args, std::size_t& 
         }
         error = "--objective: expected time, energy or edp, got '" + value + "'";
     } else if (name == "--batch" || name == "--gpus") {
-        if (name == "--batch" ? parseRange(value, ranges.batchMin, ranges.batchMax, wholeNumber)
-                              : parseRange(value, ranges.gpusMin, ranges.gpusMax, wholeNumber))
+        if (name == "--batch" ? parseRange(value, ranges.batchMin, ranges.batchMax, parseWholeNumber)
+                              : parseRange(value, ranges.gpusMin, ranges.gpusMax, parseWholeNumber))
             return OptionStatus::Consumed;
         error = name + ": expected whole numbers A..B, got '" + value + "'";
     } else if (name == "--clock") {

@@ -1,6 +1,7 @@
 // roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
 // executable (exit status and streams as a shell sees them).
 #include "cli.h"
+#include "clirun.h"
 #include "device_loader.h"
 #include "measurements.h"
 #include "options.h"
@@ -26,23 +27,10 @@ using namespace rfx;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out;
-    std::string err;
-};
+using test::cli;
+using test::contains;
+using test::Run;
 
-Run cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err, {});
-    return { code, out.str(), err.str() };
-}
-
-bool contains(const std::string& s, const std::string& what)
-{
-    return s.find(what) != std::string::npos;
-}
 
 std::string readAll(const std::string& path)
 {

@@ -2,6 +2,7 @@
 // models in 'networks', and bad input named by its flag. Figures worked by hand here; the devices'
 // ceilings from their shipped files (H100 SXM: 3.35 TB/s, tensor FP16 989.4 TFLOP/s, 80 GB).
 #include "cli.h"
+#include "clirun.h"
 #include "testpaths.h"
 
 #include <QtTest>
@@ -15,20 +16,10 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out;
-    std::string err;
-};
+using test::cli;
+using test::contains;
+using test::Run;
 
-Run cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err, {});
-    return { code, out.str(), err.str() };
-}
-
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 const json& row(const json& layers, const std::string& name)
 {
