@@ -10,6 +10,7 @@
 #include "testutils.h"
 #include "unet.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -59,7 +60,11 @@ private slots:
         auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
         Checker check;
         int analysed = 0;
-        for (int i = 0; i < 10000; ++i) {
+        // ROOFLINE_PROPERTY_CASES sets the count (10,000 by default; the asan test preset runs 2,000,
+        // the first 2,000 of the same seeded sequence, where each takes ten times as long).
+        const int requested = qEnvironmentVariableIntValue("ROOFLINE_PROPERTY_CASES");
+        const int cases = requested > 0 ? std::min(requested, 1000000) : 10000;
+        for (int i = 0; i < cases; ++i) {
             Config c;
             UNetParams& u = c.unet;
             u.depth = pick(1, 5);
@@ -199,7 +204,7 @@ private slots:
             }
         }
         qInfo("analysed %d random configurations", analysed);
-        QVERIFY(analysed > 9000);
+        QVERIFY(analysed > cases * 9 / 10); // nearly every random configuration is one that works
         QVERIFY2(check.failures == 0, qPrintable(QStringLiteral("%1 failures; first: %2").arg(check.failures).arg(check.first)));
     }
 };
