@@ -2,6 +2,7 @@
 #include "llm_writer.h"
 
 #include "format.h"
+#include "report_json.h"
 #include "report_writer.h"
 #include "version.h"
 
@@ -89,7 +90,7 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
         for (const Report* r : { &a.prefill, &a.decode }) {
             json layers = json::array();
             for (const LayerResult& l : r->results[d].layers)
-                layers.push_back(json::parse(layerToJson(l, r->results[d], *r)));
+                layers.push_back(layerJson(l, r->results[d], *r));
             const Totals& t = r->results[d].totals;
             const bool pre = r == &a.prefill;
             phases[pre ? "prefill" : "decode"] = json { { "time_s", t.time + (pre ? f.prefillLinkTime : f.decodeLinkTime) },

@@ -1,5 +1,6 @@
 // Reports and device lists as JSON: every figure of every row, with the configuration, the
 // conventions and the version that made them (the text formats: report_writer.cpp).
+#include "report_json.h"
 #include "report_writer.h"
 
 #include "energy.h"
@@ -81,6 +82,11 @@ json deviceJson(const Device& d)
     };
 }
 
+
+} // namespace
+
+std::string configToJson(const Config& config) { return configJson(config).dump(); }
+
 json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
 {
     json row {
@@ -129,15 +135,6 @@ json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
             row["algorithm_note"] = l.algorithmNote;
     }
     return row;
-}
-
-} // namespace
-
-std::string configToJson(const Config& config) { return configJson(config).dump(); }
-
-std::string layerToJson(const LayerResult& l, const DeviceResult& d, const Report& r)
-{
-    return layerJson(l, d, r).dump();
 }
 
 std::string reportToJson(const Report& r, int indent)

@@ -13,9 +13,6 @@ namespace rfx {
 /// The report as JSON in SI base units (FLOP, byte, second, FLOP/s, byte/s), as documented in README.
 std::string reportToJson(const Report& report, int indent = 2);
 
-/// One row of a device's result as a JSON object (the members of reportToJson's "layers" entries).
-std::string layerToJson(const LayerResult& row, const DeviceResult& device, const Report& report);
-
 /// One line per device and row: device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,
 /// attainable_flops,bound,time_s,share. SI base units; RFC 4180 quoting.
 std::string reportToCsv(const Report& report);
