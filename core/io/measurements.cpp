@@ -3,8 +3,10 @@
 #include "measurements.h"
 
 #include "format.h"
+#include "precision.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -92,6 +94,20 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
     }
     if (!calibrated)
         c.calibratedTotal = -1;
+    // A matrix row faster than the vector roof may simply have run on the tensor cores.
+    for (const LayerComparison& lc : c.layers) {
+        const LayerResult& row = r.layers[lc.layer];
+        if (!lc.aboveRoof || row.bound != Bound::Compute || row.peak <= 0)
+            continue;
+        const CeilingChoice tc = chooseCeiling(r.device, row.bits, true);
+        if (!tc.key.starts_with("tensor") || tc.flops <= row.peak * 1.05)
+            continue;
+        const double tensorBound = lc.bound * row.peak / tc.flops;
+        if (lc.measured >= tensorBound / 1.05) {
+            ++c.withinTensorRoof;
+            c.tensorPeak = tc.flops;
+        }
+    }
     if (c.mapping == "by name")
         for (size_t i = 0; i < r.layers.size(); ++i)
             if (slot[i] < 0 && r.layers[i].time > 0)
@@ -117,6 +133,24 @@ bool isReferenceKernel(std::string_view primitive)
     const size_t open = primitive.find('(');
     const std::string_view impl = open == std::string_view::npos ? primitive : primitive.substr(open + 1);
     return impl.starts_with("ref") || impl.starts_with("simple_nchw");
+}
+
+std::string tensorRoofHint(const Comparison& c, const DeviceResult& r)
+{
+    if (c.withinTensorRoof == 0)
+        return {};
+    const LayerResult* row = nullptr;
+    for (const LayerComparison& lc : c.layers)
+        if (!row && lc.aboveRoof && r.layers[lc.layer].bound == Bound::Compute)
+            row = &r.layers[lc.layer];
+    if (!row)
+        return {};
+    std::string precision = precisionWord(row->bits);
+    std::transform(precision.begin(), precision.end(), precision.begin(), [](unsigned char ch) { return char(std::toupper(ch)); });
+    return std::to_string(c.withinTensorRoof) + (c.withinTensorRoof == 1 ? " row beats" : " rows beat") + " the " + precision
+        + " roof of the vector units (" + formatSI(row->peak, "FLOP/s") + ") but not the tensor cores' ("
+        + formatSI(c.tensorPeak, "FLOP/s") + "): frameworks run " + precision
+        + " matrix work on the tensor cores; compare with --tensor-cores (in the window: Tensor cores for convolutions)";
 }
 
 std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const MeasurementSet& set)
@@ -172,6 +206,8 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
     }
     if (!c.unmeasured.empty())
         o << c.unmeasured.size() << " model row(s) without a measurement\n";
+    if (const std::string hint = tensorRoofHint(c, r); !hint.empty())
+        o << hint << "\n";
     return o.str();
 }
 

@@ -87,7 +87,16 @@ struct Comparison {
     double measuredTotal = 0; ///< second, over the matched layers
     double boundTotal = 0;
     double calibratedTotal = -1; ///< over the matched layers, second; negative: not calibrated
+    /// Compute-bound rows above the roof of the vector units that the device's tensor-core roof of
+    /// their precision would bound (frameworks run fp16 and bf16 matrix work there): how many, and
+    /// that roof, FLOP/s. 0: none, or the analysis already used the tensor cores.
+    int withinTensorRoof = 0;
+    double tensorPeak = 0;
 };
+
+/// "3 rows beat the FP16 roof (134 TFLOP/s) but not the tensor cores' (989 TFLOP/s): ..." when
+/// Comparison::withinTensorRoof, else empty.
+std::string tensorRoofHint(const Comparison& c, const DeviceResult& result);
 
 /// Maps measured rows to the device's model rows: by name when most measured names are layer names
 /// (several rows with one name add up), else by order (the i-th measured row to the i-th model row:

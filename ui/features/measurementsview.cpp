@@ -51,7 +51,11 @@ void MeasurementsView::show(const WorkspaceState& state)
     QStringList tip;
     for (size_t i = 0; i < c.unmatched.size() && i < 30; ++i)
         tip << qs(c.unmatched[i]);
-    m_label->setToolTip(tip.isEmpty() ? tr("Every measured row mapped to a layer") : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n'))));
+    QString text = tip.isEmpty() ? tr("Every measured row mapped to a layer") : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n')));
+    const std::string hint = tensorRoofHint(c, state.report->results[size_t(state.tableDeviceIndex)]);
+    if (!hint.empty())
+        text = qs(hint) + QStringLiteral("\n\n") + text;
+    m_label->setToolTip(text);
 }
 
 } // namespace rfx

@@ -179,7 +179,9 @@ QString measurementsLine(const WorkspaceState& s)
             calibrated)
         .arg(c.layers.size())
         .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
-            c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())));
+            c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
+        + (c.withinTensorRoof > 0 ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
+                                  : QString());
 }
 
 } // namespace rfx

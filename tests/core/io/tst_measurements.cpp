@@ -1,6 +1,7 @@
 // Measured timings against the model (core/measurements.h): the three importers on small fixtures
 // (tests/data/measurements), malformed files, and the mapping onto model rows.
 #include "measurements.h"
+#include "testpaths.h"
 #include "testutils.h"
 
 using namespace rfx;
@@ -125,6 +126,41 @@ private slots:
     // The profiler's Chrome trace: device time of the kernels (not cpu_op, instant or flow events), per
     // launching operator where the trace links them by "External id" (the convolution kernel, id 1, counts
     // for aten::conv2d), in start order.
+    // fp16 U-Net rows timed on an H200 (tests/gpu/measured/h200/, cuDNN on the tensor cores): against
+    // the FP16 roof of the vector units (134 TFLOP/s, the default) 14 convolutions are above the roof,
+    // and each is within the tensor cores' (989 TFLOP/s): the comparison says to use them. Against the
+    // tensor-core roof nothing is above it and nothing is said.
+    void fp16RowsAboveTheVectorRoofPointToTheTensorCores()
+    {
+        const MeasurementSet set
+            = loadMeasurements(std::string(ROOFLINE_TEST_SOURCE_DIR) + "/tests/gpu/measured/h200/unet572-valid-b1-fp16.csv");
+        QVERIFY(set.ok());
+        Config config;
+        config.bits = 16;
+        const Report vector = *analyzeConfig(config, { test::shippedDevice("h200-sxm") }).report;
+        const Comparison c = compareMeasurements(set, vector.results[0]);
+        int above = 0;
+        for (const LayerComparison& lc : c.layers)
+            above += lc.aboveRoof;
+        QCOMPARE(above, 14);
+        QCOMPARE(c.withinTensorRoof, 14);
+        QCOMPARE(c.tensorPeak, 989.4e12); // devices/h200-sxm.json tensor_fp16
+        const std::string hint = tensorRoofHint(c, vector.results[0]);
+        QVERIFY2(hint.starts_with("14 rows beat the FP16 roof of the vector units (134 TFLOP/s) but not the tensor cores' "
+                                  "(989 TFLOP/s)"),
+            hint.c_str());
+        QVERIFY(hint.find("--tensor-cores") != std::string::npos);
+        QVERIFY(comparisonToTable(c, vector.results[0], set).find(hint) != std::string::npos);
+
+        config.tensorCores = true;
+        const Report tensor = *analyzeConfig(config, { test::shippedDevice("h200-sxm") }).report;
+        const Comparison t = compareMeasurements(set, tensor.results[0]);
+        QCOMPARE(t.withinTensorRoof, 0);
+        QVERIFY(tensorRoofHint(t, tensor.results[0]).empty());
+        for (const LayerComparison& lc : t.layers)
+            QVERIFY(!lc.aboveRoof);
+    }
+
     void pytorchTrace()
     {
         const MeasurementSet set = loadMeasurements(fixture("pytorch-trace.json"));
