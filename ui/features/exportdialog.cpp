@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "checkedspinbox.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -20,8 +22,8 @@ ExportDialog::ExportDialog(const QString& suggestedFile, QWidget* parent)
     , m_file(new QLineEdit(suggestedFile))
     , m_size(new QComboBox)
     , m_width(new QDoubleSpinBox)
-    , m_widthPx(new QSpinBox)
-    , m_heightPx(new QSpinBox)
+    , m_widthPx(new CheckedSpinBox(tr("width in pixels")))
+    , m_heightPx(new CheckedSpinBox(tr("height in pixels")))
     , m_dpi(new QComboBox)
     , m_caption(new QCheckBox(tr("Caption line with the configuration and conventions")))
     , m_transparent(new QCheckBox(tr("Transparent background")))

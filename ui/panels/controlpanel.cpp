@@ -2,6 +2,7 @@
 
 #include "onnx_model.h"
 
+#include "checkedspinbox.h"
 #include "energy.h"
 #include "format.h"
 #include "modelinputs.h"
@@ -55,6 +56,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     layout->addWidget(buildAlgorithmGroup());
     layout->addWidget(buildScalingGroup());
 
+    nameTypedFields();
     m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
         const int size = link.toInt();
@@ -310,6 +312,8 @@ void ControlPanel::readWidgets()
 
 void ControlPanel::emitChanged()
 {
+    if (m_correction)
+        m_correction->dismiss(); // a correction is said until the next edit (it arrives after its own)
     if (auto* control = qobject_cast<QWidget*>(sender()))
         m_lastEdited = control;
     const int oldHeight = m_config.unet.height;
@@ -353,5 +357,36 @@ void ControlPanel::showProblem(const QString& message, const QList<int>& suggest
 void ControlPanel::clearProblem() { m_problem->dismiss(); }
 
 QString ControlPanel::problemText() const { return m_problem->isVisible() ? m_problem->text() : QString(); }
+
+void ControlPanel::watchTyping(CheckedSpinBox* spin)
+{
+    connect(spin, &CheckedSpinBox::corrected, this, [this, spin](const QString& message) {
+        if (!m_correction) {
+            m_correction = new ProblemNote(this);
+            m_correction->setAccessibleName(tr("Value corrected"));
+        }
+        m_correction->showUnder(spin, message.toHtmlEscaped());
+    });
+}
+
+void ControlPanel::nameTypedFields()
+{
+    const std::pair<QSpinBox*, QString> names[] = {
+        { m_imageSpin, tr("image size") },
+        { m_widthSpin, tr("width") },
+        { m_filtersSpin, tr("number of base filters") },
+        { m_strideSpin, tr("stride") },
+        { m_depth, tr("depth") },
+        { m_inChannels, tr("number of input channels") },
+        { m_classes, tr("number of classes") },
+        { m_batchSpin, tr("batch") },
+        { m_onchip, tr("on-chip capacity (KiB)") },
+        { m_clockSpin, tr("clock (%)") },
+        { m_gpus, tr("number of GPUs") },
+    };
+    for (const auto& [spin, what] : names)
+        if (auto* checked = qobject_cast<CheckedSpinBox*>(spin))
+            checked->setWhat(what);
+}
 
 } // namespace rfx

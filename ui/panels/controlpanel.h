@@ -12,6 +12,7 @@ class QSpinBox;
 
 namespace rfx {
 
+class CheckedSpinBox;
 class ModelInputsBox;
 class ProblemNote;
 
@@ -35,6 +36,8 @@ public:
     const QWidget* lastEdited() const { return m_lastEdited; }
     /// The note showing the problem (for tests: where it is and what it says).
     ProblemNote* problemNote() const { return m_problem; }
+    /// The note under a field whose typed value was out of range and was corrected (null before any).
+    ProblemNote* correctionNote() const { return m_correction; }
     void clearProblem();
     QString problemText() const;
 
@@ -84,6 +87,10 @@ private:
     QWidget* buildScalingGroup();
     QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
         bool powersOfTwo = false);
+    /// Shows under `spin` why a value typed there was corrected, until the next edit.
+    void watchTyping(CheckedSpinBox* spin);
+    /// Names each typed field's value for its corrections ("image size", "batch").
+    void nameTypedFields();
 
     Config m_config;
     bool m_updating = false;
@@ -128,6 +135,7 @@ private:
     QComboBox* m_mode = nullptr;
     QComboBox* m_optimizer = nullptr;
     ProblemNote* m_problem = nullptr;
+    ProblemNote* m_correction = nullptr;
     QWidget* m_lastEdited = nullptr; ///< the control the user changed last: where a problem is shown
 };
 

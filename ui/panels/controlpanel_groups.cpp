@@ -4,6 +4,8 @@
 // enabled when, network files, problems.
 #include "controlpanel.h"
 
+#include "checkedspinbox.h"
+
 #include "interconnects.h"
 #include "format.h"
 #include "networks.h"
@@ -42,7 +44,8 @@ QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int
         slider->setRange(min, sliderMax);
     }
     slider->setTracking(true); // live: every step while dragging
-    spin = new QSpinBox;
+    spin = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(spin));
     spin->setRange(min, max);
     spin->setKeyboardTracking(false);
     slider->setToolTip(tip);
@@ -93,7 +96,8 @@ QWidget* ControlPanel::buildInputGroup()
                "image area. With valid padding only some sizes work; the slider snaps to them.")));
     m_square = new QCheckBox(tr("Square"));
     m_square->setToolTip(tr("Use the image size for both height and width"));
-    m_widthSpin = new QSpinBox;
+    m_widthSpin = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_widthSpin));
     m_widthSpin->setRange(kImageRange.min, kImageRange.max);
     m_widthSpin->setKeyboardTracking(false);
     m_widthSpin->setToolTip(tr("Input width, pixels, when the image is not square"));
@@ -114,15 +118,18 @@ QWidget* ControlPanel::buildInputGroup()
         sliderRow(m_strideSlider, m_strideSpin, kStrideRange.min, kStrideRange.max, kStrideRange.max,
             tr("Downsampling factor per level: the pool window and the up-convolution's kernel and stride. "
                "Larger strides shrink the lower levels' maps and their cost.")));
-    m_depth = new QSpinBox;
+    m_depth = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_depth));
     m_depth->setRange(kDepthRange.min, kDepthRange.max);
     m_depth->setToolTip(tr("Number of downsamplings (levels below the first). Each level doubles the channels."));
     f1->addRow(tr("Depth"), m_depth);
-    m_inChannels = new QSpinBox;
+    m_inChannels = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_inChannels));
     m_inChannels->setRange(kChannelRange.min, kChannelRange.max);
     m_inChannels->setToolTip(tr("Input channels (1 grey, 3 RGB): changes only the first convolution"));
     f1->addRow(tr("Input channels"), m_inChannels);
-    m_classes = new QSpinBox;
+    m_classes = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_classes));
     m_classes->setRange(kClassRange.min, kClassRange.max);
     m_classes->setToolTip(tr("Output classes: changes only the 1\u00d71 head"));
     f1->addRow(tr("Classes"), m_classes);
@@ -246,7 +253,8 @@ QWidget* ControlPanel::buildAlgorithmGroup()
                              "every multiply-add from DRAM. Tiled: reuse within the on-chip capacity below "
                              "(2 MACs / b, b = \u221a(capacity / 3))."));
     f3->addRow(tr("DRAM traffic"), m_traffic);
-    m_onchip = new QSpinBox;
+    m_onchip = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_onchip));
     m_onchip->setRange(kOnchipRange.min, kOnchipRange.max);
     m_onchip->setSuffix(tr(" KiB"));
     m_onchip->setSpecialValueText(tr("device L1 / shared"));
@@ -278,7 +286,8 @@ QWidget* ControlPanel::buildScalingGroup()
                "bandwidth does not. Dynamic power falls as f·V² down to the voltage floor at the base clock "
                "(View ▸ Energy and tuning shows the energy-optimal clock).")));
     m_clockSpin->setSuffix(tr(" %"));
-    m_gpus = new QSpinBox;
+    m_gpus = new CheckedSpinBox;
+    watchTyping(static_cast<CheckedSpinBox*>(m_gpus));
     m_gpus->setRange(kGpuRange.min, 1024);
     m_gpus->setKeyboardTracking(false);
     m_gpus->setToolTip(tr("Data-parallel GPUs, each with the batch above; gradients are all-reduced in a ring every "

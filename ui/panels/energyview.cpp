@@ -1,5 +1,6 @@
 #include "energyview.h"
 
+#include "checkedspinbox.h"
 #include "text.h"
 
 #include "energycharts.h"
@@ -49,8 +50,8 @@ EnergyView::EnergyView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
-    auto spin = [&](int lo, int hi, int value, const QString& suffix, const QString& tip) {
-        auto* s = new QSpinBox;
+    auto spin = [&](int lo, int hi, int value, const QString& suffix, const QString& tip, const QString& what) {
+        auto* s = new CheckedSpinBox(what);
         s->setRange(lo, hi);
         s->setValue(value);
         s->setSuffix(suffix);
@@ -59,10 +60,10 @@ EnergyView::EnergyView(QWidget* parent)
         connect(s, &QSpinBox::valueChanged, this, &EnergyView::schedule);
         return s;
     };
-    m_batchMin = spin(kBatchRange.min, kBatchRange.max, 1, QString(), tr("Smallest batch per GPU swept (then powers of two)"));
-    m_batchMax = spin(kBatchRange.min, kBatchRange.max, 256, QString(), tr("Largest batch per GPU swept"));
-    m_gpusMax = spin(1, 64, 8, QString(), tr("GPU counts swept: 1 to this"));
-    m_clockMin = spin(kClockRange.min, kClockRange.max, 50, tr(" %"), tr("Lowest core clock swept, in 5 % steps up to 100 %"));
+    m_batchMin = spin(kBatchRange.min, kBatchRange.max, 1, QString(), tr("Smallest batch per GPU swept (then powers of two)"), tr("batch"));
+    m_batchMax = spin(kBatchRange.min, kBatchRange.max, 256, QString(), tr("Largest batch per GPU swept"), tr("batch"));
+    m_gpusMax = spin(1, 64, 8, QString(), tr("GPU counts swept: 1 to this"), tr("number of GPUs"));
+    m_clockMin = spin(kClockRange.min, kClockRange.max, 50, tr(" %"), tr("Lowest core clock swept, in 5 % steps up to 100 %"), tr("clock (%)"));
     m_objective = new QComboBox;
     m_objective->addItem(tr("least energy"), int(Objective::Energy));
     m_objective->addItem(tr("least time"), int(Objective::Time));

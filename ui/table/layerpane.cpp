@@ -1,5 +1,6 @@
 #include "layerpane.h"
 
+#include "checkedspinbox.h"
 #include "layerfilterproxy.h"
 #include "layertable.h"
 #include "layertablemodel.h"
@@ -19,7 +20,7 @@ LayerPane::LayerPane(QWidget* parent)
     : QWidget(parent)
     , m_device(new QComboBox)
     , m_convOnly(new QCheckBox(tr("Only convolutions")))
-    , m_topN(new QSpinBox)
+    , m_topN(new CheckedSpinBox(tr("number of rows")))
     , m_table(new LayerTable)
     , m_model(new LayerTableModel(this))
     , m_proxy(new LayerFilterProxy(this))

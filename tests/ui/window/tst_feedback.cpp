@@ -7,6 +7,7 @@
 #include "teaching.h"
 #include "sessioncontroller.h"
 
+#include "checkedspinbox.h"
 #include "problemnote.h"
 #include "summaryview.h"
 #include "guitestutils.h"
@@ -22,6 +23,7 @@
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QScrollBar>
@@ -97,6 +99,59 @@ private slots:
         batch->setFocus();
         wheelOver(batch, 1);
         QCOMPARE(c->config().batch, before.batch + 1);
+    }
+
+    // Every number typed into a spin box of the panel is answered: one over the range (a digit more
+    // than the largest value has) is set to the largest, one under it to the smallest, and a note
+    // under the field says which and why; QSpinBox dropped the digit, or put the old value back,
+    // without a word (issue 52 item 4: 99999 in Image size read 9999; Batch 0 became 8).
+    void typedValuesAreAnswered()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w, QSize(1600, 1000)));
+        ControlPanel* c = w.controls();
+        QCOMPARE(c->batchSpin()->maximum(), kBatchRange.max);
+        int checked = 0;
+        const auto spins = c->findChildren<CheckedSpinBox*>();
+        for (CheckedSpinBox* spin : spins) {
+            if (!spin->isEnabled() || !spin->isVisibleTo(c))
+                continue;
+            QLineEdit* edit = spin->findChild<QLineEdit*>();
+            QVERIFY(edit);
+            struct Case {
+                qlonglong typed;
+                int expected;
+                const char* word;
+            };
+            std::vector<Case> cases { { qlonglong(spin->maximum()) * 10 + 7, spin->maximum(), "largest" } };
+            if (spin->minimum() >= 1)
+                cases.push_back({ spin->minimum() - 1, spin->minimum(), "smallest" });
+            for (const Case& k : cases) {
+                spin->setFocus();
+                edit->selectAll();
+                QTest::keyClicks(edit, QString::number(k.typed));
+                QCOMPARE(edit->text().contains(QString::number(k.typed)), true); // no digit dropped
+                QTest::keyClick(edit, Qt::Key_Return);
+                QTRY_VERIFY(c->correctionNote() && c->correctionNote()->isVisible());
+                const QString what = spin->toolTip().left(40);
+                QVERIFY2(spin->value() == k.expected, qPrintable(what));
+                if (spin == c->batchSpin())
+                    QCOMPARE(c->config().batch, k.expected); // the configuration follows
+                QWidget* under = c->correctionNote()->field(); // the form row's field: the spin box or its row
+                QVERIFY(under == spin || under->isAncestorOf(spin));
+                const QString note = c->correctionNote()->text();
+                QVERIFY2(note.startsWith(QString::number(k.typed) + QLatin1Char(' ')) && note.contains(QLatin1String(k.word))
+                        && note.endsWith(QStringLiteral("set to %1").arg(k.expected)),
+                    qPrintable(note));
+                QVERIFY2(!note.contains(QStringLiteral("value")), qPrintable(note)); // each field named
+                // The next edit takes the note away.
+                spin->setValue(k.expected == spin->minimum() ? spin->minimum() + 1 : spin->maximum() - 1);
+                QVERIFY(!c->correctionNote()->isVisible());
+                spin->setValue(k.expected);
+            }
+            ++checked;
+        }
+        QVERIFY2(checked >= 8, qPrintable(QString::number(checked))); // image, filters, stride, depth, channels, classes, batch, ...
     }
 
     // Image size 580 with valid padding: the message and its "Use 572 / Use 588" fixes sit right

@@ -1,0 +1,71 @@
+#include "checkedspinbox.h"
+
+#include <QLocale>
+#include <QMetaMethod>
+#include <QTimer>
+#include <QToolTip>
+
+namespace rfx {
+
+CheckedSpinBox::CheckedSpinBox(const QString& what, QWidget* parent)
+    : QSpinBox(parent)
+    , m_what(what)
+{
+}
+
+namespace {
+// The number in `text` without the box's prefix, suffix and group separators.
+QString bare(const QString& text, const QString& prefix, const QString& suffix)
+{
+    QString t = text.trimmed();
+    if (!prefix.isEmpty() && t.startsWith(prefix))
+        t.remove(0, prefix.size());
+    if (!suffix.isEmpty() && t.endsWith(suffix))
+        t.chop(suffix.size());
+    t.remove(QLocale().groupSeparator());
+    return t.trimmed();
+}
+} // namespace
+
+QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
+{
+    const QValidator::State own = QSpinBox::validate(text, pos);
+    if (own != QValidator::Invalid)
+        return own;
+    // A whole number outside the range may be typed (and is answered on Enter); anything else not.
+    const QString t = bare(text, prefix(), suffix());
+    bool ok = false;
+    t.toLongLong(&ok);
+    return ok && t.size() <= 18 ? QValidator::Intermediate : QValidator::Invalid;
+}
+
+void CheckedSpinBox::fixup(QString& input) const
+{
+    const QString t = bare(input, prefix(), suffix());
+    bool ok = false;
+    const qlonglong typed = t.toLongLong(&ok);
+    if (!ok || (typed >= minimum() && typed <= maximum())) {
+        QSpinBox::fixup(input);
+        return;
+    }
+    const int value = typed > maximum() ? maximum() : minimum();
+    const QString what = m_what.isEmpty() ? tr("value") : m_what;
+    m_lastCorrection = typed > maximum()
+        ? tr("%1 is more than the largest %2, %3: set to %3").arg(typed).arg(what).arg(value)
+        : tr("%1 is less than the smallest %2, %3: set to %3").arg(typed).arg(what).arg(value);
+    input = prefix() + locale().toString(value) + suffix();
+    if (!isGroupSeparatorShown())
+        input = prefix() + QString::number(value) + suffix();
+    // fixup() is const and runs inside QSpinBox's own handling of the Enter key: say it after.
+    auto* self = const_cast<CheckedSpinBox*>(this);
+    const QString message = m_lastCorrection;
+    QTimer::singleShot(0, self, [self, message, value] {
+        // Said once: by whoever shows `corrected` (the control panel's note under the field), else in
+        // a tooltip at the field (the energy view's, the table's and the export dialog's boxes).
+        if (self->isVisible() && !self->isSignalConnected(QMetaMethod::fromSignal(&CheckedSpinBox::corrected)))
+            QToolTip::showText(self->mapToGlobal(QPoint(0, self->height())), message, self);
+        emit self->corrected(message, value);
+    });
+}
+
+} // namespace rfx
