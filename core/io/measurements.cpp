@@ -6,7 +6,6 @@
 #include "precision.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -145,8 +144,7 @@ std::string tensorRoofHint(const Comparison& c, const DeviceResult& r)
             row = &r.layers[lc.layer];
     if (!row)
         return {};
-    std::string precision = precisionWord(row->bits);
-    std::transform(precision.begin(), precision.end(), precision.begin(), [](unsigned char ch) { return char(std::toupper(ch)); });
+    const std::string precision = precisionLabel(precisionWord(row->bits)); // "FP16", as the chart's subtitle says it
     return std::to_string(c.withinTensorRoof) + (c.withinTensorRoof == 1 ? " row beats" : " rows beat") + " the " + precision
         + " roof of the vector units (" + formatSI(row->peak, "FLOP/s") + ") but not the tensor cores' ("
         + formatSI(c.tensorPeak, "FLOP/s") + "): frameworks run " + precision

@@ -56,7 +56,6 @@ ControlPanel::ControlPanel(QWidget* parent)
     layout->addWidget(buildAlgorithmGroup());
     layout->addWidget(buildScalingGroup());
 
-    nameTypedFields();
     m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
         const int size = link.toInt();
@@ -358,8 +357,9 @@ void ControlPanel::clearProblem() { m_problem->dismiss(); }
 
 QString ControlPanel::problemText() const { return m_problem->isVisible() ? m_problem->text() : QString(); }
 
-void ControlPanel::watchTyping(CheckedSpinBox* spin)
+CheckedSpinBox* ControlPanel::typedBox(const QString& what)
 {
+    auto* spin = new CheckedSpinBox(what);
     connect(spin, &CheckedSpinBox::corrected, this, [this, spin](const QString& message) {
         if (!m_correction) {
             m_correction = new ProblemNote(this);
@@ -367,26 +367,7 @@ void ControlPanel::watchTyping(CheckedSpinBox* spin)
         }
         m_correction->showUnder(spin, message.toHtmlEscaped());
     });
-}
-
-void ControlPanel::nameTypedFields()
-{
-    const std::pair<QSpinBox*, QString> names[] = {
-        { m_imageSpin, tr("image size") },
-        { m_widthSpin, tr("width") },
-        { m_filtersSpin, tr("number of base filters") },
-        { m_strideSpin, tr("stride") },
-        { m_depth, tr("depth") },
-        { m_inChannels, tr("number of input channels") },
-        { m_classes, tr("number of classes") },
-        { m_batchSpin, tr("batch") },
-        { m_onchip, tr("on-chip capacity (KiB)") },
-        { m_clockSpin, tr("clock (%)") },
-        { m_gpus, tr("number of GPUs") },
-    };
-    for (const auto& [spin, what] : names)
-        if (auto* checked = qobject_cast<CheckedSpinBox*>(spin))
-            checked->setWhat(what);
+    return spin;
 }
 
 } // namespace rfx

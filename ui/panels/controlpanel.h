@@ -85,12 +85,11 @@ private:
     QWidget* buildRunGroup();
     QWidget* buildAlgorithmGroup();
     QWidget* buildScalingGroup();
-    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
-        bool powersOfTwo = false);
-    /// Shows under `spin` why a value typed there was corrected, until the next edit.
-    void watchTyping(CheckedSpinBox* spin);
-    /// Names each typed field's value for its corrections ("image size", "batch").
-    void nameTypedFields();
+    /// `what` names the value in the spin box's corrections ("image size"); `tip` is the row's tooltip.
+    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& what,
+        const QString& tip, bool powersOfTwo = false);
+    /// A spin box for `what` whose corrected values are said under it (m_correction) until the next edit.
+    CheckedSpinBox* typedBox(const QString& what);
 
     Config m_config;
     bool m_updating = false;

@@ -26,8 +26,8 @@ namespace rfx {
 
 int ControlPanel::powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
 
-QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& tip,
-    bool powersOfTwo)
+QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& what,
+    const QString& tip, bool powersOfTwo)
 {
     auto* row = new QWidget;
     auto* h = new QHBoxLayout(row);
@@ -44,8 +44,7 @@ QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int
         slider->setRange(min, sliderMax);
     }
     slider->setTracking(true); // live: every step while dragging
-    spin = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(spin));
+    spin = typedBox(what);
     spin->setRange(min, max);
     spin->setKeyboardTracking(false);
     slider->setToolTip(tip);
@@ -91,13 +90,12 @@ QWidget* ControlPanel::buildInputGroup()
     connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
     f1->addRow(tr("Network"), m_network);
     f1->addRow(tr("Image size"),
-        sliderRow(m_imageSlider, m_imageSpin, kImageRange.min, kImageRange.max, 1024,
+        sliderRow(m_imageSlider, m_imageSpin, kImageRange.min, kImageRange.max, 1024, tr("image size"),
             tr("Input height (and width when square), pixels. FLOPs, bytes and activations grow with the "
                "image area. With valid padding only some sizes work; the slider snaps to them.")));
     m_square = new QCheckBox(tr("Square"));
     m_square->setToolTip(tr("Use the image size for both height and width"));
-    m_widthSpin = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_widthSpin));
+    m_widthSpin = typedBox(tr("width"));
     m_widthSpin->setRange(kImageRange.min, kImageRange.max);
     m_widthSpin->setKeyboardTracking(false);
     m_widthSpin->setToolTip(tr("Input width, pixels, when the image is not square"));
@@ -111,25 +109,22 @@ QWidget* ControlPanel::buildInputGroup()
     f1->addRow(QString(), wrow);
 
     f1->addRow(tr("Base filters"),
-        sliderRow(m_filtersSlider, m_filtersSpin, kFilterRange.min, kFilterRange.max, 256,
+        sliderRow(m_filtersSlider, m_filtersSpin, kFilterRange.min, kFilterRange.max, 256, tr("number of base filters"),
             tr("Channels of the first level; level d has filters \u00d7 2^d. Parameters grow with its "
                "square, FLOPs too; intensity grows with it.")));
     f1->addRow(tr("Stride"),
-        sliderRow(m_strideSlider, m_strideSpin, kStrideRange.min, kStrideRange.max, kStrideRange.max,
+        sliderRow(m_strideSlider, m_strideSpin, kStrideRange.min, kStrideRange.max, kStrideRange.max, tr("stride"),
             tr("Downsampling factor per level: the pool window and the up-convolution's kernel and stride. "
                "Larger strides shrink the lower levels' maps and their cost.")));
-    m_depth = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_depth));
+    m_depth = typedBox(tr("depth"));
     m_depth->setRange(kDepthRange.min, kDepthRange.max);
     m_depth->setToolTip(tr("Number of downsamplings (levels below the first). Each level doubles the channels."));
     f1->addRow(tr("Depth"), m_depth);
-    m_inChannels = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_inChannels));
+    m_inChannels = typedBox(tr("number of input channels"));
     m_inChannels->setRange(kChannelRange.min, kChannelRange.max);
     m_inChannels->setToolTip(tr("Input channels (1 grey, 3 RGB): changes only the first convolution"));
     f1->addRow(tr("Input channels"), m_inChannels);
-    m_classes = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_classes));
+    m_classes = typedBox(tr("number of classes"));
     m_classes->setRange(kClassRange.min, kClassRange.max);
     m_classes->setToolTip(tr("Output classes: changes only the 1\u00d71 head"));
     f1->addRow(tr("Classes"), m_classes);
@@ -170,7 +165,7 @@ QWidget* ControlPanel::buildRunGroup()
     auto* f2 = new QFormLayout(run);
     f2->setRowWrapPolicy(QFormLayout::WrapLongRows);
     f2->addRow(tr("Batch"),
-        sliderRow(m_batchSlider, m_batchSpin, kBatchRange.min, kBatchRange.max, 256,
+        sliderRow(m_batchSlider, m_batchSpin, kBatchRange.min, kBatchRange.max, 256, tr("batch"),
             tr("Images per batch: activations, FLOPs and activation traffic grow with it; weight traffic does "
                "not, so weight-heavy layers move right. The slider steps in powers of two (1 to 256); "
                "type any batch in the box."),
@@ -253,8 +248,7 @@ QWidget* ControlPanel::buildAlgorithmGroup()
                              "every multiply-add from DRAM. Tiled: reuse within the on-chip capacity below "
                              "(2 MACs / b, b = \u221a(capacity / 3))."));
     f3->addRow(tr("DRAM traffic"), m_traffic);
-    m_onchip = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_onchip));
+    m_onchip = typedBox(tr("on-chip capacity (KiB)"));
     m_onchip->setRange(kOnchipRange.min, kOnchipRange.max);
     m_onchip->setSuffix(tr(" KiB"));
     m_onchip->setSpecialValueText(tr("device L1 / shared"));
@@ -281,13 +275,12 @@ QWidget* ControlPanel::buildScalingGroup()
     auto* f4 = new QFormLayout(scaling);
     f4->setRowWrapPolicy(QFormLayout::WrapLongRows);
     f4->addRow(tr("Core clock"),
-        sliderRow(m_clockSlider, m_clockSpin, kClockRange.min, kClockRange.max, kClockRange.max,
+        sliderRow(m_clockSlider, m_clockSpin, kClockRange.min, kClockRange.max, kClockRange.max, tr("clock (%)"),
             tr("Core clock, percent of the boost clock: the compute roofs (and on-chip bandwidths) scale with it, DRAM "
                "bandwidth does not. Dynamic power falls as f·V² down to the voltage floor at the base clock "
                "(View ▸ Energy and tuning shows the energy-optimal clock).")));
     m_clockSpin->setSuffix(tr(" %"));
-    m_gpus = new CheckedSpinBox;
-    watchTyping(static_cast<CheckedSpinBox*>(m_gpus));
+    m_gpus = typedBox(tr("number of GPUs"));
     m_gpus->setRange(kGpuRange.min, 1024);
     m_gpus->setKeyboardTracking(false);
     m_gpus->setToolTip(tr("Data-parallel GPUs, each with the batch above; gradients are all-reduced in a ring every "

@@ -15,14 +15,14 @@ CheckedSpinBox::CheckedSpinBox(const QString& what, QWidget* parent)
 
 namespace {
 // The number in `text` without the box's prefix, suffix and group separators.
-QString bare(const QString& text, const QString& prefix, const QString& suffix)
+QString bare(const QString& text, const QString& prefix, const QString& suffix, const QLocale& locale)
 {
     QString t = text.trimmed();
     if (!prefix.isEmpty() && t.startsWith(prefix))
         t.remove(0, prefix.size());
     if (!suffix.isEmpty() && t.endsWith(suffix))
         t.chop(suffix.size());
-    t.remove(QLocale().groupSeparator());
+    t.remove(locale.groupSeparator());
     return t.trimmed();
 }
 } // namespace
@@ -33,7 +33,7 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
     if (own != QValidator::Invalid)
         return own;
     // A whole number outside the range may be typed (and is answered on Enter); anything else not.
-    const QString t = bare(text, prefix(), suffix());
+    const QString t = bare(text, prefix(), suffix(), locale());
     bool ok = false;
     t.toLongLong(&ok);
     return ok && t.size() <= 18 ? QValidator::Intermediate : QValidator::Invalid;
@@ -41,7 +41,7 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
 
 void CheckedSpinBox::fixup(QString& input) const
 {
-    const QString t = bare(input, prefix(), suffix());
+    const QString t = bare(input, prefix(), suffix(), locale());
     bool ok = false;
     const qlonglong typed = t.toLongLong(&ok);
     if (!ok || (typed >= minimum() && typed <= maximum())) {
@@ -53,9 +53,7 @@ void CheckedSpinBox::fixup(QString& input) const
     m_lastCorrection = typed > maximum()
         ? tr("%1 is more than the largest %2, %3: set to %3").arg(typed).arg(what).arg(value)
         : tr("%1 is less than the smallest %2, %3: set to %3").arg(typed).arg(what).arg(value);
-    input = prefix() + locale().toString(value) + suffix();
-    if (!isGroupSeparatorShown())
-        input = prefix() + QString::number(value) + suffix();
+    input = prefix() + textFromValue(value) + suffix();
     // fixup() is const and runs inside QSpinBox's own handling of the Enter key: say it after.
     auto* self = const_cast<CheckedSpinBox*>(this);
     const QString message = m_lastCorrection;

@@ -6,6 +6,7 @@
 // alone at three points. The bound is the engine's with the shipped h200-sxm device (989 TFLOP/s fp16,
 // 4.8 TB/s); the card there copied 4.16 TB/s and multiplied 764 TFLOP/s, so a measurement faster
 // than the bound would mean a row's bytes or FLOPs are counted too high.
+#include "csv.h"
 #include "llm_analysis.h"
 #include "llm_files.h"
 #include "measurements.h"
@@ -14,7 +15,6 @@
 
 #include <fstream>
 #include <map>
-#include <sstream>
 
 using namespace rfx;
 using rfx::test::shippedDevice;
@@ -51,9 +51,8 @@ Csv readCsv(const std::string& path)
         if (line.empty() || line[0] == '#')
             continue;
         std::vector<std::string> fields;
-        std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
-            fields.push_back(f);
+        if (!csv::splitCsvLine(line, fields))
+            qFatal("%s: not CSV: %s", path.c_str(), line.c_str());
         if (csv.header.empty())
             csv.header = fields;
         else
