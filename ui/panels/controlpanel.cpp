@@ -364,6 +364,9 @@ CheckedSpinBox* ControlPanel::typedBox(const QString& what)
         if (!m_correction) {
             m_correction = new ProblemNote(this);
             m_correction->setAccessibleName(tr("Value corrected"));
+            // Any later change of the configuration (another field, another network, a preset, a
+            // fix's link) ends it; the correction's own change is sent before it is said.
+            connect(this, &ControlPanel::configChanged, m_correction, &ProblemNote::dismiss);
         }
         m_correction->showUnder(spin, message.toHtmlEscaped());
     });

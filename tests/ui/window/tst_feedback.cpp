@@ -152,6 +152,20 @@ private slots:
             ++checked;
         }
         QVERIFY2(checked >= 8, qPrintable(QString::number(checked))); // image, filters, stride, depth, channels, classes, batch, ...
+
+        // Another network ends the note too (seen staying under Depth after a switch to ResNet-18).
+        QSpinBox* box = c->findChildren<CheckedSpinBox*>().at(0);
+        box->setFocus();
+        box->findChild<QLineEdit*>()->selectAll();
+        QTest::keyClicks(box->findChild<QLineEdit*>(), QString::number(qlonglong(box->maximum()) * 10 + 7));
+        QTest::keyClick(box->findChild<QLineEdit*>(), Qt::Key_Return);
+        QTRY_VERIFY(c->correctionNote()->isVisible());
+        QComboBox* network = c->networkCombo();
+        const int resnet = network->findData(QStringLiteral("resnet18"));
+        QVERIFY(resnet >= 0);
+        network->setCurrentIndex(resnet);
+        emit network->activated(resnet);
+        QVERIFY(!c->correctionNote()->isVisible());
     }
 
     // Image size 580 with valid padding: the message and its "Use 572 / Use 588" fixes sit right
