@@ -91,6 +91,17 @@ LlmAnalysis analyze(const LlmModel& m, int batch, int prompt, int context)
 class TestGpuMeasured : public QObject {
     Q_OBJECT
 private slots:
+    // The benchmark's 1B model, as roofline-cli reads its config.json, is Llama-3.2-1B: 1,235,814,400
+    // parameters (the sum of meta-llama/Llama-3.2-1B's model.safetensors tensors, its Hub page) and
+    // a KV cache of 2 (K, V) x 16 layers x 8 KV heads x 64 x 2 bytes = 32,768 bytes per token.
+    void benchmarkModelIsTheOneItSays()
+    {
+        const LlmModel m = model("llama-3.2-1b");
+        QCOMPARE(llmParameterCount(m.arch), std::int64_t(1'235'814'400));
+        QCOMPARE(kvCacheBytes(m.arch, 1, 16), 32768.0);
+        QCOMPARE(analyze(m, 1, 128, 128).figures[0].kvBytesPerToken, 32768.0);
+    }
+
     // Every measured prefill (TTFT) and decode step (TPOT), its fastest replay, is no faster than the
     // bound; and the measurements cover what the issue asked (two models, batches 1-64, contexts
     // 128-4096, both phases).
