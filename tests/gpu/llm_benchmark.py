@@ -101,6 +101,23 @@ def sweep_points(m, batches, prompts, contexts, max_prefill_tokens, memory_bytes
     return points, skipped
 
 
+def check_weights_fit(names, dev, bytes_per_value, memory):
+    """Exits with a message, before anything is allocated, when a model's weights alone would not fit:
+    --memory-gib on a GPU, and on the CPU also 80 % of this machine's RAM (Llama-2-7B in fp32 is 27 GB)."""
+    limit = memory
+    if dev.type != "cuda":
+        try:
+            limit = min(limit, 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        except (ValueError, OSError):
+            pass
+    for n in names:
+        need = parameters(MODELS[n]) * bytes_per_value
+        if need > limit:
+            sys.exit(f"llm_benchmark.py: {n}'s weights need {need / 1e9:.1f} GB on the {dev.type.upper()}, more than the "
+                     f"{limit / 1e9:.1f} GB this run may use: use --tiny on the CPU, pick a smaller --model, "
+                     f"or raise --memory-gib on a larger GPU")
+
+
 def write_header(out, comment):
     for line in comment.splitlines():
         out.write(f"# {line}\n")
@@ -399,6 +416,7 @@ def run(args, out):
     names = ["tiny"] if args.tiny else args.model
     gpu = torch.cuda.get_device_name(0) if dev.type == "cuda" else "CPU"
     memory = args.memory_gib * 2**30
+    check_weights_fit(names, dev, 2 if dtype == torch.float16 else 4, memory)
     t_start = time.monotonic()
     comment = [f"Llama-shaped prefill and decode steps, random {'fp16' if dtype == torch.float16 else 'fp32'} weights, "
                f"KV cache and activations; attention by scaled_dot_product_attention (each model's kernel on its line)",
@@ -491,6 +509,13 @@ def self_test():
         pass
     else:
         raise AssertionError("a NaN time should be refused")
+    try:
+        check_weights_fit(["llama-2-7b"], type("Dev", (), {"type": "cpu"})(), 4, 16 * 2**30)
+    except SystemExit as e:
+        assert "llama-2-7b's weights need 27.0 GB on the CPU" in str(e), e  # 6,738,415,616 x 4 bytes
+    else:
+        raise AssertionError("Llama-2-7B in fp32 should be refused in 16 GiB")
+    check_weights_fit(["tiny"], type("Dev", (), {"type": "cpu"})(), 4, 16 * 2**30)
     print("llm_benchmark.py self-test: ok")
 
 
@@ -523,8 +548,13 @@ def main():
         work(args, sys.stdout)
         return
     # Written as measured (a run cut short keeps its rows), then renamed: the name holds a whole run.
-    with open(args.output + ".partial", "w", newline="") as f:
-        work(args, f)
+    try:
+        with open(args.output + ".partial", "w", newline="") as f:
+            work(args, f)
+    except SystemExit:
+        if os.path.getsize(args.output + ".partial") == 0:
+            os.remove(args.output + ".partial")  # refused before a row was written: nothing to keep
+        raise
     os.replace(args.output + ".partial", args.output)
 
 
