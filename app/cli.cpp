@@ -54,7 +54,7 @@ std::vector<CliCommandSpec>& registry()
             "  --format-help              the custom network file format\n" },
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
-                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N] [--attention flash|naive] [--all-logits]",
+                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
                 "    [--tp N] [--interconnect ID] [--device ID]... [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
@@ -68,8 +68,9 @@ std::vector<CliCommandSpec>& registry()
             "  --batch B                  sequences decoded together (default 1)\n"
             "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), 8, 16 (default), 32, or file: as the\n"
             "                             weight file stores each tensor (the default for GGUF and safetensors)\n"
-            "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32\n"
-            "  --act-bits N               activations and the matrix rows' arithmetic: 8, 16 (default) or 32\n"
+            "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32 (or int4, int8, fp8, fp16, ...)\n"
+            "  --act-bits N|TYPE          activations and the matrix rows' arithmetic: 8 (int8), 16 (default, fp16),\n"
+            "                             32 (fp32), or a type: fp8 (tensor FP8 ceilings), bf16 (BF16 ceilings)\n"
             "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through memory)\n"
             "  --all-logits               prefill computes the logits of every prompt token (default: the last one of\n"
             "                             each sequence, as serving engines do)\n"

@@ -44,6 +44,26 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             target = *n;
             return std::nullopt;
         };
+        // A width as a number or an arithmetic type's name: --act-bits fp8, --kv-bits int4.
+        auto width = [&](int& bits, NumberType* type) -> std::optional<int> {
+            const auto v = value();
+            if (!v)
+                return usageError(err, name + ": missing value");
+            if (const auto n = parseWholeNumber(*v)) {
+                bits = *n;
+                if (type)
+                    *type = NumberType::Unset;
+            } else if (const auto t = parseNumberType(*v)) {
+                bits = numberBits(*t);
+                if (type)
+                    *type = *t;
+            } else if (!type && (*v == "int4" || *v == "INT4"))
+                bits = 4;
+            else
+                return usageError(err, name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32"
+                        + std::string(type ? "" : ", int4") + ", got '" + *v + "'");
+            return std::nullopt;
+        };
         std::optional<int> bad;
         if (name == "--model") {
             const auto v = value();
@@ -59,9 +79,9 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         else if (name == "--batch")
             bad = number(s.batch);
         else if (name == "--kv-bits")
-            bad = number(s.kvBits);
+            bad = width(s.kvBits, nullptr);
         else if (name == "--act-bits")
-            bad = number(s.actBits);
+            bad = width(s.actBits, &s.actType);
         else if (name == "--tp")
             bad = number(s.tensorParallel);
         else if (name == "--interconnect") {
@@ -79,8 +99,12 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
                 s.weightBits = 0;
             else if (const auto n = parseWholeNumber(*v))
                 s.weightBits = *n;
+            else if (const auto t = parseNumberType(*v))
+                s.weightBits = numberBits(*t); // fp8 and int8 weights are both one byte each
+            else if (*v == "int4")
+                s.weightBits = 4;
             else
-                return usageError(err, "--weights-bits: expected 4, 8, 16, 32 or file, got '" + *v + "'");
+                return usageError(err, "--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32) or file, got '" + *v + "'");
         } else if (name == "--all-logits") {
             if (split.value)
                 return usageError(err, "--all-logits takes no value");

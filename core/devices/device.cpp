@@ -8,16 +8,22 @@
 namespace rfx {
 
 namespace {
-std::vector<std::string_view> wantedKeys(int bits, bool tensor)
+std::vector<std::string_view> wantedKeys(NumberType type, bool tensor)
 {
     std::vector<std::string_view> keys;
-    switch (bits) {
-    case 8:
+    switch (type) {
+    case NumberType::Int8:
         if (tensor)
             keys.push_back("tensor_int8");
         keys.push_back("int8");
         break;
-    case 16:
+    case NumberType::Fp8:
+        // FP8 exists on tensor cores only (Hopper, Ada, MI300); without them, or on the vector units (an
+        // fp8 file's elementwise rows, which runtimes compute at 16 bits), the next wider float, FP16.
+        if (tensor)
+            keys.push_back("tensor_fp8");
+        [[fallthrough]];
+    case NumberType::Fp16:
         if (tensor) {
             keys.push_back("tensor_fp16");
             keys.push_back("tensor_bf16");
@@ -25,7 +31,13 @@ std::vector<std::string_view> wantedKeys(int bits, bool tensor)
         keys.push_back("fp16");
         keys.push_back("bf16");
         break;
-    case 64:
+    case NumberType::Bf16:
+        // Not FP16's ceilings: a Turing GPU (T4, RTX 2060) has FP16 tensor cores and no BF16 at all.
+        if (tensor)
+            keys.push_back("tensor_bf16");
+        keys.push_back("bf16");
+        break;
+    case NumberType::Fp64:
         if (tensor)
             keys.push_back("tensor_fp64");
         keys.push_back("fp64");
@@ -40,9 +52,11 @@ std::vector<std::string_view> wantedKeys(int bits, bool tensor)
 }
 } // namespace
 
-CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor)
+CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor) { return chooseCeiling(d, numberTypeOfBits(bits), tensor); }
+
+CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
 {
-    const auto keys = wantedKeys(bits, tensor);
+    const auto keys = wantedKeys(type, tensor);
     for (std::string_view k : keys) {
         if (auto it = d.peak.find(k); it != d.peak.end()) {
             CeilingChoice c { std::string(k), it->second, {} };

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "number_type.h"
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -57,6 +59,12 @@ struct CeilingChoice {
 /// to fp32. Every fallback is said in `note`, with how much slower than FP32 it is when it is at
 /// least 2x (the MX230's FP16, 1/64 of its FP32 rate).
 CeilingChoice chooseCeiling(const Device& device, int bits, bool tensorCores);
+/// The ceiling for an arithmetic type: as above for int8, fp16, fp32 and fp64 (numberTypeOfBits); fp8 on
+/// tensor cores takes tensor FP8 where the device has it, else the FP16 ceilings (the next wider float;
+/// fp8 elementwise rows, computed at 16 bits by every runtime, take FP16's vector ceiling without a
+/// note); bf16 takes the BF16 ceilings only, never FP16's (Turing has FP16 tensor cores, no BF16), and
+/// falls back to FP32 with a note.
+CeilingChoice chooseCeiling(const Device& device, NumberType type, bool tensorCores);
 
 /// Human name of a precision key: "FP32", "tensor FP16", "INT8".
 std::string precisionLabel(std::string_view key);

@@ -12,29 +12,36 @@ int rowPrecision(const Layer* layer, const Config& config)
     return b <= 8 ? 8 : b <= 16 ? 16 : b <= 32 ? 32 : 64;
 }
 
+NumberType rowNumberType(const Layer* layer, const Config& config)
+{
+    if (config.bitsAsInFile && layer && layer->computeType != NumberType::Unset)
+        return layer->computeType;
+    return numberTypeOfBits(rowPrecision(layer, config));
+}
+
 std::string precisionWord(int bits) { return bits == 8 ? "int8" : bits == 16 ? "fp16" : bits == 64 ? "fp64" : "fp32"; }
 
 PrecisionMix precisionMix(const Network& net, const Config& config)
 {
     PrecisionMix m;
-    m.dominant = config.bits;
+    m.dominant = numberTypeOfBits(config.bits);
     if (!config.bitsAsInFile)
         return m;
-    std::map<int, double> flops;
+    std::map<NumberType, double> flops;
     for (const Layer& l : net.layers) {
-        const int bits = rowPrecision(&l, config);
-        ++m.rowsAt[bits];
+        const NumberType type = rowNumberType(&l, config);
+        ++m.rowsAt[type];
         if (runsOnMatrixUnits(l.op))
-            flops[bits] += forwardFlops(l);
+            flops[type] += forwardFlops(l);
     }
     if (flops.empty()) // no matrix rows: the precision of the most rows
-        for (const auto& [bits, count] : m.rowsAt)
-            flops[bits] += count;
+        for (const auto& [type, count] : m.rowsAt)
+            flops[type] += count;
     double most = -1;
-    for (const auto& [bits, f] : flops)
+    for (const auto& [type, f] : flops)
         if (f > most) {
             most = f;
-            m.dominant = bits;
+            m.dominant = type;
         }
     return m;
 }

@@ -13,12 +13,17 @@ namespace rfx {
 /// else the configuration's bits. A null row (the optimizer) takes the configuration's.
 int rowPrecision(const Layer* layer, const Config& config);
 
+/// The arithmetic type of a row (the ceiling it runs against): with Config::bitsAsInFile, the file's
+/// Layer::computeType where it gives one (fp8, bf16), else numberTypeOfBits(rowPrecision(...)).
+NumberType rowNumberType(const Layer* layer, const Config& config);
+
 /// "int8", "fp16", "fp32", "fp64".
 std::string precisionWord(int bits);
 
 struct PrecisionMix {
-    int dominant = 32; ///< the precision of most matrix FLOPs: the chart's roof (the configuration's bits when not as in the file)
-    std::map<int, int> rowsAt; ///< rows per precision (as in the file only)
+    /// The arithmetic of most matrix FLOPs: the chart's roof (the configuration's bits when not as in the file).
+    NumberType dominant = NumberType::Fp32;
+    std::map<NumberType, int> rowsAt; ///< rows per arithmetic type (as in the file only)
 };
 /// How a network's rows divide among precisions.
 PrecisionMix precisionMix(const Network& network, const Config& config);

@@ -349,8 +349,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
     const PrecisionMix mix = precisionMix(net, config);
     if (mix.rowsAt.size() > 1) {
         std::string said;
-        for (const auto& [bits, count] : mix.rowsAt)
-            said += (said.empty() ? "" : ", ") + std::to_string(count) + " at " + precisionWord(bits);
+        for (const auto& [type, count] : mix.rowsAt)
+            said += (said.empty() ? "" : ", ") + std::to_string(count) + " at " + std::string(numberWord(type));
         report.diagnostics.push_back({ Severity::Info, "", "bits", "precision as in the file: rows run at their own precision (" + said + ")" });
     }
 
@@ -360,16 +360,16 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
         r.ceiling = chooseCeiling(device, mix.dominant, config.tensorCores);
         r.vectorCeiling = chooseCeiling(device, mix.dominant, false);
         // Rows at another precision than the roof's (as in the file): their ceilings, chosen once per device.
-        std::map<std::pair<int, bool>, CeilingChoice> own;
-        auto ceilingOf = [&](int bits, bool matrix) -> const CeilingChoice& {
-            auto it = own.find({ bits, matrix });
+        std::map<std::pair<NumberType, bool>, CeilingChoice> own;
+        auto ceilingOf = [&](NumberType type, bool matrix) -> const CeilingChoice& {
+            auto it = own.find({ type, matrix });
             if (it == own.end()) {
-                CeilingChoice c = chooseCeiling(device, bits, matrix && config.tensorCores);
+                CeilingChoice c = chooseCeiling(device, type, matrix && config.tensorCores);
                 c.flops *= config.clockPercent / 100.0;
                 if (!c.note.empty() && std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
                         [&](const Diagnostic& d) { return d.message == c.note; }))
                     report.diagnostics.push_back({ Severity::Warning, device.file, "peak", c.note });
-                it = own.emplace(std::make_pair(bits, matrix), std::move(c)).first;
+                it = own.emplace(std::make_pair(type, matrix), std::move(c)).first;
             }
             return it->second;
         };
@@ -450,8 +450,9 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
             lr.intensity = lr.bytes > 0 ? lr.flops / lr.bytes : 0;
             lr.peak = runsOnMatrixUnits(row.op) ? r.ceiling.flops : r.vectorCeiling.flops;
             lr.bits = rowPrecision(row.layer, config);
-            if (lr.bits != mix.dominant)
-                lr.peak = ceilingOf(lr.bits, runsOnMatrixUnits(row.op)).flops;
+            lr.type = rowNumberType(row.layer, config);
+            if (lr.type != mix.dominant)
+                lr.peak = ceilingOf(lr.type, runsOnMatrixUnits(row.op)).flops;
             // Memory-bound iff some level's traffic takes longer than the arithmetic; with DRAM alone that is
             // iff the row's intensity lies left of its own ridge (I < P_peak / B).
             const RowBound b

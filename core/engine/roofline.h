@@ -34,6 +34,7 @@ struct LayerResult {
     double intensity = 0; ///< FLOP/byte; 0 for rows that compute nothing
     double peak = 0; ///< compute ceiling this row runs against, FLOP/s
     int bits = 32; ///< the precision of its arithmetic (the configuration's, or the file's with Config::bitsAsInFile)
+    NumberType type = NumberType::Fp32; ///< its arithmetic's type, which chose `peak` (bits alone: int8 or fp8?)
     double attainable = 0; ///< min(peak, intensity * bandwidth), FLOP/s
     Bound bound = Bound::Memory;
     double time = 0; ///< max(flops / peak, bytes / bandwidth) + kernels * launch overhead, second

@@ -29,6 +29,12 @@ std::string bitsWord(double bits)
 
 std::string kvWord(int bits) { return bits == 4 ? "int4" : bits == 8 ? "8-bit" : bits == 32 ? "fp32" : "fp16"; }
 
+/// The activations' arithmetic: "fp8" or "bf16" where the settings say so, else what the width means.
+std::string actWord(const LlmSettings& s)
+{
+    return std::string(numberWord(s.actType != NumberType::Unset ? s.actType : numberTypeOfBits(s.actBits)));
+}
+
 std::string csvQuote(const std::string& s)
 {
     if (s.find_first_of(",\"\n") == std::string::npos)
@@ -58,7 +64,7 @@ std::string llmSettingsLine(const LlmAnalysis& a)
     const LlmSettings& s = a.settings;
     return "prompt " + formatCount(s.prompt) + ", generate " + formatCount(s.generate) + " (decode at context "
         + formatCount(a.context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
-        + ", KV cache " + kvWord(s.kvBits) + ", activations " + kvWord(s.actBits) + "; "
+        + ", KV cache " + kvWord(s.kvBits) + ", activations " + actWord(s) + "; "
         + (s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
         + (s.allLogits ? "; logits of every prompt token" : "")
         + (s.tensorParallel > 1 ? "; tensor parallel over " + std::to_string(s.tensorParallel) + " GPUs, " + a.linkName
@@ -71,7 +77,7 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
     const LlmSettings& s = a.settings;
     json settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
         { "weights_bits", s.weightBits == 0 ? json("file") : json(int(s.weightBits)) }, { "kv_bits", s.kvBits },
-        { "act_bits", s.actBits }, { "attention", llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
+        { "act_bits", s.actBits }, { "act_type", actWord(s) }, { "attention", llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
         { "tp", s.tensorParallel } };
     if (s.tensorParallel > 1)
         settings["interconnect"] = s.interconnect;

@@ -98,7 +98,7 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         const LayerResult& row = r.layers[lc.layer];
         if (!lc.aboveRoof || row.bound != Bound::Compute || row.peak <= 0)
             continue;
-        const CeilingChoice tc = chooseCeiling(r.device, row.bits, true);
+        const CeilingChoice tc = chooseCeiling(r.device, row.type, true);
         if (!tc.key.starts_with("tensor") || tc.flops <= row.peak * 1.05)
             continue;
         const double tensorBound = lc.bound * row.peak / tc.flops;
@@ -144,7 +144,7 @@ std::string tensorRoofHint(const Comparison& c, const DeviceResult& r)
             row = &r.layers[lc.layer];
     if (!row)
         return {};
-    const std::string precision = precisionLabel(precisionWord(row->bits)); // "FP16", as the chart's subtitle says it
+    const std::string precision = precisionLabel(numberWord(row->type)); // "FP16", as the chart's subtitle says it
     return std::to_string(c.withinTensorRoof) + (c.withinTensorRoof == 1 ? " row beats" : " rows beat") + " the " + precision
         + " roof of the vector units (" + formatSI(row->peak, "FLOP/s") + ") but not the tensor cores' ("
         + formatSI(c.tensorPeak, "FLOP/s") + "): frameworks run " + precision

@@ -99,6 +99,7 @@ json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
         { "intensity", l.intensity },
         { "peak_flops", l.peak },
         { "bits", l.bits },
+        { "arithmetic", numberWord(l.type) }, // "fp8" where bits alone (8) would read int8
         { "attainable_flops", l.attainable },
         { "bound", boundName(l.bound) },
         { "time_s", boundTimeOf(l) }, // the bound, also when the window shows calibrated times

@@ -96,6 +96,11 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const 
     if (link)
         a.linkName = link->name + ", " + formatSI(link->bandwidth, "B/s") + " per direction";
     a.notes = model.diagnostics;
+    // A ceiling a device lacks (fp8 rows on an A100: its tensor FP16) is said once, from either phase.
+    for (const Report* r : { &a.prefill, &a.decode })
+        for (const Diagnostic& d : r->diagnostics)
+            if (d.field == "peak" && std::none_of(a.notes.begin(), a.notes.end(), [&](const Diagnostic& n) { return n.message == d.message; }))
+                a.notes.push_back(d);
 
     // the generation's decode steps at contexts P+1 .. P+G
     const int G = settings.generate;

@@ -40,7 +40,10 @@ std::optional<std::string> validateLlmSettings(const LlmSettings& s)
     if (s.kvBits != 4 && s.kvBits != 8 && s.kvBits != 16 && s.kvBits != 32)
         return "--kv-bits: must be 4, 8, 16 or 32, got " + std::to_string(s.kvBits);
     if (s.actBits != 8 && s.actBits != 16 && s.actBits != 32)
-        return "--act-bits: must be 8, 16 or 32, got " + std::to_string(s.actBits);
+        return "--act-bits: must be 8, 16 or 32 (or int8, fp8, fp16, bf16, fp32), got " + std::to_string(s.actBits);
+    if (s.actType != NumberType::Unset && numberBits(s.actType) != s.actBits)
+        return "--act-bits: " + std::string(numberWord(s.actType)) + " is " + std::to_string(numberBits(s.actType))
+            + " bits wide, not " + std::to_string(s.actBits);
     if (auto e = range("--tp", s.tensorParallel, kTensorParallelRange))
         return e;
     if (s.tensorParallel > 1)
@@ -174,6 +177,8 @@ public:
         l.weightBytes = weightRead;
         l.weightBits = std::uint8_t(std::clamp(int(std::lround(settings.weightBits == 0 ? 16 : settings.weightBits)), 1, 64));
         l.computeBits = std::uint8_t(computeBits > 0 ? computeBits : act);
+        if (computeBits <= 0)
+            l.computeType = settings.actType;
         l.repeats = repeats;
         net.layers.push_back(std::move(l));
         return net.layers.back();

@@ -26,6 +26,9 @@ struct LlmSettings {
     double weightBits = 16; ///< 32, 16, 8 or 4 (int4 carries an fp16 scale per 128 weights); 0: as in the file
     int kvBits = 16; ///< the KV cache's element width: 32, 16, 8 or 4
     int actBits = 16; ///< activations' width and the matrix rows' arithmetic: 32, 16 or 8
+    /// The arithmetic where the width does not say it: fp8 (8 bits; tensor FP8, not INT8) or bf16 (16 bits;
+    /// the BF16 ceilings, not FP16's). Unset: numberTypeOfBits(actBits), i.e. int8, fp16 or fp32.
+    NumberType actType = NumberType::Unset;
     LlmAttention attention = LlmAttention::Flash;
     /// Prefill computes the logits of every prompt token (B x P rows of the output head: scoring a
     /// prompt, speculative decoding's verification), not only of each sequence's last one.

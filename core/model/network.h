@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "number_type.h"
 
 #include <cstdint>
 #include <string>
@@ -80,6 +81,8 @@ struct Layer {
     // (which compute ceiling the row runs against when Config::bitsAsInFile is set).
     std::vector<std::uint8_t> inBits;
     std::uint8_t weightBits = 0, outBits = 0, computeBits = 0;
+    /// The arithmetic's type where its width does not say it: fp8 and bf16 (Unset: numberTypeOfBits(computeBits)).
+    NumberType computeType = NumberType::Unset;
 };
 
 /// Where an imported row came from: the ONNX node and why it was not counted, if it was not.

@@ -37,7 +37,7 @@ bool zip(const Network& a, const Network& b, Network* out, F&& f, bool checkStru
         Layer* o = out ? &out->layers[i] : nullptr;
         if (checkStructure && (x.name != y.name || x.op != y.op || x.inputs != y.inputs || x.epilogue != y.epilogue || x.origin != y.origin
             || x.inShapes.size() != y.inShapes.size() || x.stride != y.stride || x.padding != y.padding || x.groups != y.groups
-            || x.storedParams != y.storedParams || x.inBits != y.inBits || x.outBits != y.outBits || x.computeBits != y.computeBits))
+            || x.storedParams != y.storedParams || x.inBits != y.inBits || x.outBits != y.outBits || x.computeBits != y.computeBits || x.computeType != y.computeType))
             return false;
         for (size_t k = 0; k < x.inShapes.size(); ++k)
             if (!shape(x.inShapes[k], y.inShapes[k], o ? &o->inShapes[k] : nullptr))

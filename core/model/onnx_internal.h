@@ -142,6 +142,9 @@ std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std
 int elementBits(int dataType);
 /// Whether ONNX type `dataType` is a floating-point type.
 bool isFloatingType(int dataType);
+/// The arithmetic an element of ONNX type `dataType` computes in: FLOAT8* and FLOAT4E2M1 fp8, BFLOAT16 bf16,
+/// FLOAT16 fp16, FLOAT fp32, DOUBLE fp64, (U)INT8 and (U)INT4 int8; Unset for other types.
+NumberType arithmeticType(int dataType);
 
 /// onnx_optable.cpp: the counting conventions (onnxConventions()); FLOPs per output element of an
 /// elementwise operator (nothing if it is not one); the free metadata operators; the data-movement

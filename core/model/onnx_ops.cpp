@@ -240,8 +240,11 @@ private:
         if (standard && (isFree(op) || foldedQuantization(n, live.front()))) {
             for (const auto& o : outputs) {
                 m_sources[o] = m_sources[live.front()];
-                if (op == "DequantizeLinear") // the matrix row reads the quantized tensor
+                if (op == "DequantizeLinear") { // the matrix row reads the quantized tensor, int8 or float8
                     m_widths[o] = bitsOf(live.front());
+                    if (auto t = m_shapes.elemTypes.find(live.front()); t != m_shapes.elemTypes.end())
+                        m_foldedTypes[o] = arithmeticType(t->second);
+                }
             }
             if (op == "QuantizeLinear" && !outputs.empty()) { // the matrix row (or its bias) writes it quantized
                 Layer& producer = m_net.layers[size_t(m_sources[live.front()].row)];
@@ -337,16 +340,20 @@ private:
 
     // The element widths the file gives the row's tensors, and the precision of its arithmetic (README
     // "ONNX models", precision): a matrix row whose activations are 8-bit integers (QDQ folded,
-    // QLinearConv, ConvInteger) runs at int8; a floating-point row at its widest floating-point tensor;
+    // QLinearConv, ConvInteger) runs at int8, one whose activations are float8 (QDQ folded too) at fp8;
+    // a floating-point row at its widest floating-point tensor (bfloat16: bf16, not fp16);
     // weights stored narrower (MatMulNBits' 4 bits) are widened on the fly and do not set it.
     void setWidths(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live, const std::set<std::string>& weights,
         const std::string& out)
     {
         int widestFloat = 0, widestInteger = 0;
+        NumberType widestFloatType = NumberType::Unset;
         auto note = [&](const std::string& t) {
             auto it = m_widths.count(t) ? m_shapes.elemTypes.end() : m_shapes.elemTypes.find(t);
             const int bits = bitsOf(t);
             const bool floating = it != m_shapes.elemTypes.end() ? isFloatingType(it->second) : false;
+            if (floating && bits > widestFloat)
+                widestFloatType = arithmeticType(it->second);
             (floating ? widestFloat : widestInteger) = std::max(floating ? widestFloat : widestInteger, bits);
             return std::uint8_t(bits);
         };
@@ -367,12 +374,22 @@ private:
         const bool integerActivation = !live.empty() && !m_widths.count(live.front())
             ? (m_shapes.elemTypes.count(live.front()) && !isFloatingType(m_shapes.elemTypes.at(live.front())))
             : m_widths.count(live.front()) > 0;
-        if (runsOnMatrixUnits(l.op) || n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger" || n.op_type().starts_with("QLinear"))
+        NumberType type = NumberType::Unset; // the arithmetic's type, where its width alone does not say it
+        if (runsOnMatrixUnits(l.op) || n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger" || n.op_type().starts_with("QLinear")) {
             l.computeBits = integerActivation ? std::uint8_t(8) : activation;
-        else
+            if (auto f = live.empty() ? m_foldedTypes.end() : m_foldedTypes.find(live.front()); f != m_foldedTypes.end())
+                type = f->second; // a folded float8 DequantizeLinear: an fp8 row
+            else if (!integerActivation && !live.empty() && m_shapes.elemTypes.count(live.front()))
+                type = arithmeticType(m_shapes.elemTypes.at(live.front()));
+        } else {
             l.computeBits = std::uint8_t(widestFloat > 0 ? widestFloat : std::min(widestInteger, 32));
+            type = widestFloat > 0 ? widestFloatType : NumberType::Unset;
+        }
         if (l.computeBits == 0)
             l.computeBits = 32;
+        // float8 rows are fp8, not int8; bfloat16 rows bf16, not fp16 (their ceilings differ).
+        if (type != NumberType::Unset && numberBits(type) == l.computeBits && type != numberTypeOfBits(l.computeBits))
+            l.computeType = type;
     }
 
     // QDQ (README "ONNX models"): a DequantizeLinear whose every reader is a matrix operator, and a
@@ -420,6 +437,7 @@ private:
     std::unordered_map<std::string, std::vector<const onnx::NodeProto*>> m_readers; ///< built when a DequantizeLinear asks
     std::map<std::string, std::pair<int, std::string>> m_uncounted; ///< reason -> nodes, the first one's label
     std::unordered_map<std::string, std::uint8_t> m_widths; ///< widths of folded DequantizeLinear outputs (their input's)
+    std::unordered_map<std::string, NumberType> m_foldedTypes; ///< and their arithmetic (int8, or fp8 for float8 inputs)
 };
 
 } // namespace

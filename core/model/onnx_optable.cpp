@@ -76,6 +76,28 @@ bool isFloatingType(int t)
     return t == T::FLOAT || t == T::DOUBLE || t == T::FLOAT16 || t == T::BFLOAT16 || (t >= 17 && t <= 20) || t == 23;
 }
 
+NumberType arithmeticType(int t)
+{
+    using T = onnx::TensorProto;
+    switch (t) {
+    case T::DOUBLE:
+        return NumberType::Fp64;
+    case T::FLOAT:
+        return NumberType::Fp32;
+    case T::FLOAT16:
+        return NumberType::Fp16;
+    case T::BFLOAT16:
+        return NumberType::Bf16;
+    case 17: case 18: case 19: case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
+    case 23: // FLOAT4E2M1 (IR 11): no FP4 ceiling in any device file; the next one up
+        return NumberType::Fp8;
+    case T::INT8: case T::UINT8: case 21: case 22: // INT4, UINT4 (IR 10): the next one up
+        return NumberType::Int8;
+    default:
+        return NumberType::Unset;
+    }
+}
+
 Shape toShape(const std::vector<std::int64_t>& d)
 {
     Shape s { 1, 1, 1, 1, int(d.size()) };

@@ -120,6 +120,49 @@ private slots:
         QVERIFY(fits({ "--tp", "2" }));
     }
 
+    // The activations' arithmetic (issue 47), on the ceilings the vendors' datasheets give (dense): an
+    // A100 has tensor INT8 at 624 TOPS and no FP8, so fp8 rows run on tensor FP16, 312 TFLOPS, and say
+    // so; an H100 has tensor FP8 at 1,979 TFLOPS; a T4 (Turing) has no BF16 at all: FP32's 8.1 TFLOPS.
+    void activationTypesTakeTheirCeilings_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<QString>("act");
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("a100 int8") << "a100-sxm-80gb" << "8" << 624e12 << "int8" << "";
+        QTest::newRow("a100 fp8") << "a100-sxm-80gb" << "fp8" << 312e12 << "fp8" << "has no tensor FP8 ceiling; using its tensor FP16 ceiling";
+        QTest::newRow("h100 fp8") << "h100-sxm" << "fp8" << 1978.9e12 << "fp8" << "";
+        QTest::newRow("t4 fp16") << "t4" << "16" << 65.13e12 << "fp16" << "";
+        QTest::newRow("t4 bf16") << "t4" << "bf16" << 8.141e12 << "bf16" << "has no tensor BF16 ceiling; using its FP32 ceiling";
+    }
+    void activationTypesTakeTheirCeilings()
+    {
+        QFETCH(QString, device);
+        QFETCH(QString, act);
+        QFETCH(double, peak);
+        QFETCH(QString, type);
+        QFETCH(QString, note);
+        const Run r = cli({ "llm", "--model", "llama-2-7b", "--device", device.toStdString(), "--act-bits", act.toStdString(),
+            "--format", "json" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json j = json::parse(r.out);
+        QCOMPARE(QString::fromStdString(j["settings"]["act_type"].get<std::string>()), type);
+        const json& q = row(j["devices"][0]["phases"]["prefill"]["layers"], "blk0-31.q_proj");
+        QCOMPARE(q["peak_flops"].get<double>(), peak);
+        QCOMPARE(QString::fromStdString(q["arithmetic"].get<std::string>()), type);
+        bool said = note.isEmpty();
+        for (const json& n : j["notes"])
+            said = said || contains(n.get<std::string>(), note.toStdString());
+        QVERIFY2(said, r.out.c_str());
+        if (type == QLatin1String("fp8")) { // fp8 and int8 activations are both one byte: the same traffic
+            const Run int8 = cli({ "llm", "--model", "llama-2-7b", "--device", device.toStdString(), "--act-bits", "8", "--format", "json" });
+            const json j8 = json::parse(int8.out);
+            const json& q8 = row(j8["devices"][0]["phases"]["prefill"]["layers"], "blk0-31.q_proj");
+            QCOMPARE(q["bytes"].get<double>(), q8["bytes"].get<double>());
+        }
+    }
+
     void networksListsTheLanguageModels()
     {
         const Run t = cli({ "networks" });
@@ -168,6 +211,9 @@ private slots:
         QTest::newRow("weights bits") << QStringList { "--model", "gpt2", "--weights-bits", "5" } << "--weights-bits: must be 4, 8, 16, 32 or \"file\"";
         QTest::newRow("weights from no file") << QStringList { "--model", "gpt2", "--weights-bits", "file" } << "--weights-bits file: gpt2 gives no tensor types";
         QTest::newRow("kv bits") << QStringList { "--model", "gpt2", "--kv-bits", "3" } << "--kv-bits: must be 4, 8, 16 or 32";
+        QTest::newRow("act type") << QStringList { "--model", "gpt2", "--act-bits", "fp4" }
+                                  << "--act-bits: expected a width in bits or int8, fp8, fp16, bf16, fp32, got 'fp4'";
+        QTest::newRow("act bits") << QStringList { "--model", "gpt2", "--act-bits", "4" } << "--act-bits: must be 8, 16 or 32";
         QTest::newRow("attention") << QStringList { "--model", "gpt2", "--attention", "sparse" } << "--attention: expected flash or naive";
         QTest::newRow("interconnect") << QStringList { "--model", "gpt2", "--tp", "2", "--interconnect", "smoke" } << "--interconnect: unknown interconnect 'smoke'";
         QTest::newRow("device") << QStringList { "--model", "gpt2", "--device", "nope" } << "unknown device 'nope'";

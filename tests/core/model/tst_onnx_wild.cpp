@@ -197,6 +197,59 @@ private slots:
         QCOMPARE(r.results[0].layers[1].bytes, (256 + 288 + 512) * 4.0);
     }
 
+    // Rows whose width does not name their arithmetic (issue 47), each on its own ceiling of a device
+    // whose every ceiling differs: fp8_qdq's MatMul reads float8 activations (QuantizeLinear with a
+    // float8 zero point, its DequantizeLinear folded) and runs at fp8, not int8; its QuantizeLinear reads
+    // fp32 (the widest float) and its Relu fp32, on the vector FP32 ceiling. bf16's MatMul runs on tensor
+    // BF16, its Relu on the vector BF16 ceiling, not FP16's. Without a tensor FP8 ceiling the fp8 row takes
+    // tensor FP16, the next wider float, and says so.
+    void arithmeticTypesAsInTheFile_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<std::vector<double>>("peaks");
+        QTest::addColumn<QStringList>("types");
+        QTest::newRow("fp8") << QStringLiteral("fp8_qdq") << std::vector<double> { 1e12, 16e12, 1e12 }
+                             << QStringList { "fp32", "fp8", "fp32" };
+        QTest::newRow("bf16") << QStringLiteral("bf16") << std::vector<double> { 6e12, 1.5e12 } << QStringList { "bf16", "bf16" };
+    }
+    void arithmeticTypesAsInTheFile()
+    {
+        QFETCH(QString, model);
+        QFETCH(std::vector<double>, peaks);
+        QFETCH(QStringList, types);
+        Device d;
+        d.id = d.name = "test";
+        d.peak = { { "fp32", 1e12 }, { "bf16", 1.5e12 }, { "fp16", 2e12 }, { "tensor_fp16", 4e12 }, { "tensor_bf16", 6e12 },
+            { "tensor_int8", 8e12 }, { "tensor_fp8", 16e12 } };
+        d.dramBandwidth = 1e11;
+        d.memoryBytes = 1e9;
+        Config c;
+        c.model = wild(model.toUtf8().constData());
+        c.bitsAsInFile = true;
+        c.tensorCores = true;
+        const BuildResult b = buildNetwork(c);
+        QVERIFY2(b.network, b.error.c_str());
+        Report r = analyze(*b.network, c, { d });
+        QCOMPARE(r.results[0].layers.size(), peaks.size());
+        for (size_t i = 0; i < peaks.size(); ++i) {
+            QCOMPARE(r.results[0].layers[i].peak, peaks[i]);
+            QCOMPARE(QString::fromStdString(std::string(numberWord(r.results[0].layers[i].type))), types[i]);
+        }
+        if (model != QLatin1String("fp8_qdq"))
+            return;
+        QCOMPARE(int(r.results[0].layers[1].bits), 8);
+        const bool said = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+            [](const Diagnostic& g) { return g.message.find("1 at fp8, 2 at fp32") != std::string::npos; });
+        QVERIFY(said);
+        d.peak.erase("tensor_fp8");
+        r = analyze(*b.network, c, { d });
+        QCOMPARE(r.results[0].layers[1].peak, 4e12);
+        const bool noted = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& g) {
+            return g.message.find("has no tensor FP8 ceiling; using its tensor FP16 ceiling") != std::string::npos;
+        });
+        QVERIFY(noted);
+    }
+
     // A batch step without inference: once three batches show the network linear in the batch, any other
     // batch is that line evaluated; it must equal what inference gives (a fresh, uncached model).
     void batchStepsOnTheLineEqualInference()

@@ -454,6 +454,30 @@ def today():
                opset=21, ir_version=10)
 
 
+def number_types():
+    """Rows whose arithmetic their width does not name (issue 47): float8 activations, bfloat16 tensors."""
+    def raw(name, data_type, dims, nbytes):
+        t = TensorProto()
+        t.name, t.data_type = name, data_type
+        t.dims.extend(dims)
+        t.raw_data = bytes(nbytes)
+        return t
+    # x [N, 16] quantized to float8 e4m3fn (QuantizeLinear with a float8 zero point, opset 19), dequantized
+    # into a MatMul with float8 weights [16, 8]: both DequantizeLinears fold, the MatMul reads float8 and
+    # is an fp8 row (tensor FP8), not an int8 one; the QuantizeLinear and the Relu are rows of their own.
+    wild_model("fp8_qdq", [n("QuantizeLinear", ["x", "sx", "zx"], ["xq"]), n("DequantizeLinear", ["xq", "sx", "zx"], ["xf"]),
+                           n("DequantizeLinear", ["w8", "s8", "z8"], ["w8f"]), n("MatMul", ["xf", "w8f"], ["h"]),
+                           n("Relu", ["h"])],
+               [xin(["N", 16])],
+               [const("sx", 0.1, []), raw("zx", 17, [], 1), raw("w8", 17, [16, 8], 128), const("s8", 0.1, []),
+                raw("z8", 17, [], 1)],
+               opset=19, ir_version=9)
+    # A bfloat16 model: x bf16 [N, 16] x bf16 weights [16, 8], then a Relu: bf16 rows (BF16 ceilings).
+    wild_model("bf16", [n("MatMul", ["x", "w"], ["h"]), n("Relu", ["h"])], [xin(["N", 16], TensorProto.BFLOAT16)],
+               [raw("w", TensorProto.BFLOAT16, [16, 8], 256)],
+               outputs=[helper.make_tensor_value_info("y", TensorProto.BFLOAT16, None)], opset=17)
+
+
 def fixed_batch():
     """A file that fixes its batch (x [1, 4, 8, 8], as background-removal models ship): a Conv. And one that
     fixes an oblong image (x [batch, 3, 48, 224], as OCR recognisers ship)."""
@@ -585,8 +609,12 @@ if __name__ == "__main__":
         sys.exit(0)
     if sys.argv[1:] == ["today"]:
         today()
+        number_types()
         fixed_batch()
         pytorch_recurrent()
+        sys.exit(0)
+    if sys.argv[1:] == ["types"]:
+        number_types()
         sys.exit(0)
     if sys.argv[1:] == ["wild"]:
         wild()
