@@ -9,7 +9,9 @@
 #                                bookworm` base. The base is cached under $ROOFLINE_ROOT_CACHE
 #                                (default /var/cache/roofline-explorer/roots), made once per mirror,
 #                                atomically, and never used itself: nothing is ever installed into it
-#   fresh_root_exec DIR SCRIPT   runs the bash SCRIPT as root inside DIR, with /proc and /dev mounted
+#   fresh_root_exec DIR SCRIPT   runs the bash SCRIPT as root inside DIR, with /proc and /dev mounted;
+#                                with $ROOFLINE_ROOT_CCACHE set to a host folder, that folder is also
+#                                the root's ccache (/root/.cache/ccache), kept between runs
 #   fresh_root_remove DIR        deletes DIR (refuses while anything is mounted below it)
 #
 # Every fresh_root_exec runs in its own mount and PID namespace (unshare): the mounts exist only
@@ -119,9 +121,13 @@ fresh_root_exec() {
         set -e
         mount -t proc proc "$1/proc"
         mount --rbind /dev "$1/dev"
+        if [ -n "$3" ]; then
+            mkdir -p "$3" "$1/root/.cache/ccache"
+            mount --bind "$3" "$1/root/.cache/ccache"
+        fi
         chroot "$1" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive CI="${CI:-}" /bin/bash -euo pipefail -c "$2"
-    ' fresh-root "$dir" "$script"
+    ' fresh-root "$dir" "$script" "${ROOFLINE_ROOT_CCACHE:-}"
 }
 
 fresh_root_remove() {
