@@ -105,6 +105,46 @@ void EnergyCharts::clear(QChart* chart)
     }
 }
 
+namespace {
+QFont scaledFont(QFont f, double scale)
+{
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * scale);
+    else
+        f.setPixelSize(int(std::lround(f.pixelSize() * scale)));
+    return f;
+}
+
+/// The scale stored on the chart (setFontScale), applied to what a fill just made.
+void applyFontScale(QChart* chart)
+{
+    const double scale = chart->property("rfxFontScale").isValid() ? chart->property("rfxFontScale").toDouble() : 1.0;
+    static const struct Base {
+        QFont title, legend, labels, axisTitle, points;
+    } base = [] {
+        QChart c;
+        QValueAxis a;
+        QLineSeries s;
+        return Base { c.titleFont(), c.legend()->font(), a.labelsFont(), a.titleFont(), s.pointLabelsFont() };
+    }();
+    chart->setTitleFont(scaledFont(base.title, scale));
+    chart->legend()->setFont(scaledFont(base.legend, 1 + (scale - 1) / 2));
+    for (QAbstractAxis* a : chart->axes()) {
+        a->setLabelsFont(scaledFont(base.labels, scale));
+        a->setTitleFont(scaledFont(base.axisTitle, scale));
+    }
+    for (QAbstractSeries* s : chart->series())
+        if (auto* xy = qobject_cast<QXYSeries*>(s))
+            xy->setPointLabelsFont(scaledFont(base.points, scale));
+}
+} // namespace
+
+void EnergyCharts::setFontScale(QChart* chart, double scale)
+{
+    chart->setProperty("rfxFontScale", scale);
+    applyFontScale(chart);
+}
+
 QChartView* EnergyCharts::makeView(const QString& title)
 {
     auto* chart = new QChart;
@@ -157,6 +197,7 @@ void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& t
         if (k % 2 == 1)
             chart->legend()->markers(series[k]).first()->setVisible(anyOut && k == 1);
     }
+    applyFontScale(chart);
 }
 
 void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, PointTexts& texts)
@@ -202,6 +243,7 @@ void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, P
         attach(chart, e, x, ye);
         chart->legend()->markers(e).first()->setVisible(false); // the colour names the device; dashes say energy
     }
+    applyFontScale(chart);
 }
 
 void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts)
@@ -345,6 +387,7 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
             chart->legend()->markers(s).first()->setVisible(false);
     }
     chart->setProperty("rfxLayout", layout);
+    applyFontScale(chart);
 }
 
 } // namespace rfx

@@ -36,6 +36,10 @@ public:
     /// Removes every series and axis (and the chart's mark that its series may be reused).
     static void clear(QChart* chart);
 
+    /// The chart's type at `scale` times the theme's (presentation mode: 1.5, as the roofline's): its
+    /// title, axes and point labels; the legend grows half as much, as the roofline's does. Fills keep it.
+    static void setFontScale(QChart* chart, double scale);
+
     static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);
     static void fillScaling(QChart* chart, const TuneOutcome& byGpus, int batch, PointTexts& texts);
     static void fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts);

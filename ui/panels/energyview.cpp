@@ -200,6 +200,12 @@ void EnergyView::setObjective(Objective o) { m_objective->setCurrentIndex(m_obje
 
 QString EnergyView::errorText() const { return m_error; }
 
+void EnergyView::setFontScale(double scale)
+{
+    for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
+        EnergyCharts::setFontScale(v->chart(), scale);
+}
+
 QChart* EnergyView::energyChart() const { return m_energyView->chart(); }
 QChart* EnergyView::scalingChart() const { return m_scalingView->chart(); }
 QChart* EnergyView::paretoChart() const { return m_paretoView->chart(); }

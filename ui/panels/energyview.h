@@ -47,6 +47,9 @@ public:
     /// Writes the three charts and the recommendation as PNG, SVG or PDF (by suffix), atomically.
     bool exportCharts(const QString& path, QString* error);
 
+    /// The charts' type at `scale` times their theme's (presentation mode: 1.5, as the roofline's).
+    void setFontScale(double scale);
+
     QChart* energyChart() const;
     QChart* scalingChart() const;
     QChart* paretoChart() const;

@@ -33,13 +33,17 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QMenu>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace rfx {
 
@@ -98,7 +102,9 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         { [this] { return currentSession(); }, [this](const Session& session) { showSession(session); } }, this);
     m_export = new ExportController(m_workspace, [this] { return currentFigure(); }, this);
     m_energy = new EnergyView;
-    m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), m_energy, Qt::BottomDockWidgetArea);
+    // Scrolled: in large type its charts' and controls' least height pushed a 720-line window 37 px past
+    // the screen's bottom, status bar and legend with it, and it stayed there (issue 52).
+    m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), scrolled(m_energy), Qt::BottomDockWidgetArea);
     m_energyDock->hide();
     m_energyDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F10));
 
@@ -192,7 +198,10 @@ void MainWindow::connectParts()
     });
 
     // The sweep costs milliseconds: it runs only while the view is shown.
-    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateEnergy(); });
+    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) {
+        updateEnergy();
+        QTimer::singleShot(0, this, &MainWindow::keepOnScreen);
+    });
     connect(m_notes, &QLabel::linkActivated, this, [this] {
         // The notes live beside the devices: show that panel and its list.
         m_deviceDock->show();
@@ -340,6 +349,22 @@ void MainWindow::sayFileUnusable(const QString& path, const QString& reason)
     // A message, not the analysis line: it went stale over later actions until the configuration
     // changed. The dialog said it in full; the status bar repeats it for a while.
     showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);
+}
+
+void MainWindow::keepOnScreen()
+{
+    if (!isVisible() || isMaximized() || isFullScreen() || !screen())
+        return;
+    if (layout()) // the docks' and the type's new least sizes, now rather than at the next event
+        layout()->activate();
+    const QRect free = screen()->availableGeometry();
+    if (free.contains(frameGeometry()))
+        return;
+    const QSize frame = frameGeometry().size() - size(); // the window manager's border and title
+    resize(size().boundedTo(free.size() - frame).expandedTo(minimumSize()));
+    const QRect now = frameGeometry();
+    move(std::clamp(now.x(), free.left(), std::max(free.left(), free.right() + 1 - now.width())),
+        std::clamp(now.y(), free.top(), std::max(free.top(), free.bottom() + 1 - now.height())));
 }
 
 void MainWindow::loadPreset(int which)

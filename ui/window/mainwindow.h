@@ -119,6 +119,9 @@ private:
     bool calibrateInteractive(QString* summary, QString* error);
     void restoreSettings(const GuiOptions& options);
     void fitFirstWindow(bool first = true);
+    /// After the type or the docks changed the window's least size: its frame back inside the screen's
+    /// free area (a maximized or full-screen window is the window manager's).
+    void keepOnScreen();
     void saveSettings() const;
     void reloadDevices();
 

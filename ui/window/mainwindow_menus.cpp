@@ -9,6 +9,7 @@
 #include "calibrationview.h"
 
 #include "chartarea.h"
+#include "energyview.h"
 #include "exportcontroller.h"
 #include "helpdialogs.h"
 #include "layerpane.h"
@@ -25,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace rfx {
@@ -153,6 +155,10 @@ void MainWindow::buildMenus()
     m_presentationAction->setCheckable(true);
     m_presentationAction->setShortcut(QKeySequence(tr("Ctrl+Shift+P")));
     connect(m_presentationAction, &QAction::toggled, m_teaching, &Teaching::setPresentationMode);
+    connect(m_presentationAction, &QAction::toggled, this, [this](bool on) {
+        m_energy->setFontScale(on ? 1.5 : 1.0); // as the roofline charts' (Teaching::setPresentationMode)
+        QTimer::singleShot(0, this, &MainWindow::keepOnScreen);
+    });
     QAction* full = view->addAction(tr("F&ull screen"));
     full->setShortcut(QKeySequence::FullScreen);
     full->setCheckable(true);

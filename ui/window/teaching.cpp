@@ -13,6 +13,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QStyle>
 #include <QTextBrowser>
 #include <QTimer>
@@ -127,6 +128,11 @@ void Teaching::updateTourHighlight()
     }
 }
 
+QString Teaching::tableHiddenText()
+{
+    return tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it");
+}
+
 void Teaching::setPresentationMode(bool on)
 {
     // Everything 1.5x larger for a projector: widgets, table, and the charts' text.
@@ -142,10 +148,13 @@ void Teaching::setPresentationMode(bool on)
             table->setChecked(false);
             m_tableHiddenForPresentation = true;
             if (m_frame->isVisible()) // at start-up (--presentation) the View menu says it
-                emit statusMessage(tr("Layer table hidden for the presentation: View \u25b8 Layer table (Ctrl+Shift+T) shows it"), 10000);
+                emit statusMessage(tableHiddenText(), 10000);
         } else if (!on && m_tableHiddenForPresentation) {
             table->setChecked(true);
             m_tableHiddenForPresentation = false;
+            // The table is back: the message saying it was hidden goes too (it stayed up to 10 s).
+            if (m_frame->statusBar()->currentMessage() == tableHiddenText())
+                m_frame->statusBar()->clearMessage();
         }
     }
     // The panel as wide as its larger controls need, up to half the window (it scrolls beyond).

@@ -57,6 +57,7 @@ private:
     void updateTourHighlight();
 
     Parts m_parts;
+    static QString tableHiddenText(); ///< what the status bar says while presentation hides the table
     QMainWindow* m_frame;
     QAction* m_tableAction = nullptr;
     QTextBrowser* m_explain;
