@@ -7,6 +7,7 @@
 #include "networks.h"
 #include "roofline.h"
 #include "testpaths.h"
+#include "testutils.h"
 
 #include <QTest>
 
@@ -227,7 +228,7 @@ private slots:
     // Optimised builds only: sanitizers and -O0 time the instrumentation.
     void twoMeasurementsAgree()
     {
-#if !defined(__OPTIMIZE__) || defined(__SANITIZE_ADDRESS__)
+#if !defined(__OPTIMIZE__) || RFX_TEST_SANITIZED
         QSKIP("an optimised build without sanitizers times the kernels");
 #endif
         Config c; // the issue's own case: U-Net 128 x 128, same padding (72 rows, about 50 ms)

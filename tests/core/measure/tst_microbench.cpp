@@ -208,12 +208,8 @@ private slots:
     // -O0 slow the kernels, not the clock.
     void reachesWhatTheCoreCanDo()
     {
-#if !defined(__OPTIMIZE__) || defined(__SANITIZE_ADDRESS__) // GCC's sanitizer macro
+#if !defined(__OPTIMIZE__) || RFX_TEST_SANITIZED
         QSKIP("an optimised build without sanitizers measures the kernels");
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) // clang's (the asan preset): 5-9 % of the rates under it
-        QSKIP("an optimised build without sanitizers measures the kernels");
-#endif
 #endif
         if (!cycleFiguresFor(detectCpuIdentity()))
             QSKIP("no per-cycle figures for this CPU");
