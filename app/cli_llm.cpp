@@ -57,7 +57,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
                 bits = numberBits(*t);
                 if (type)
                     *type = *t;
-            } else if (!type && (*v == "int4" || *v == "INT4"))
+            } else if (!type && *v == "int4")
                 bits = 4;
             else
                 return usageError(err, name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32"

@@ -19,8 +19,6 @@ NumberType rowNumberType(const Layer* layer, const Config& config)
     return numberTypeOfBits(rowPrecision(layer, config));
 }
 
-std::string precisionWord(int bits) { return bits == 8 ? "int8" : bits == 16 ? "fp16" : bits == 64 ? "fp64" : "fp32"; }
-
 PrecisionMix precisionMix(const Network& net, const Config& config)
 {
     PrecisionMix m;

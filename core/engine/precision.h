@@ -17,9 +17,6 @@ int rowPrecision(const Layer* layer, const Config& config);
 /// Layer::computeType where it gives one (fp8, bf16), else numberTypeOfBits(rowPrecision(...)).
 NumberType rowNumberType(const Layer* layer, const Config& config);
 
-/// "int8", "fp16", "fp32", "fp64".
-std::string precisionWord(int bits);
-
 struct PrecisionMix {
     /// The arithmetic of most matrix FLOPs: the chart's roof (the configuration's bits when not as in the file).
     NumberType dominant = NumberType::Fp32;
