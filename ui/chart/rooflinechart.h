@@ -13,8 +13,10 @@
 #include <QStringList>
 
 #include <array>
+#include <functional>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QLineSeries;
@@ -68,6 +70,12 @@ public:
     double layerLabelShare() const { return m_labelShare; }
     /// For tests: the layer labels now drawn, and their boxes (chart coordinates).
     std::vector<std::pair<QString, QRectF>> layerLabels() const;
+    /// The layers at or above the label share that no label names for lack of room ("name share",
+    /// the device's short name first in an overlay). The plot says "+N more over 5 %" in a corner,
+    /// with them in its tooltip; a figure's caption lists them.
+    QStringList unnamedLayers() const { return m_unnamed; }
+    /// The "+N more" note's box in the chart's coordinates, empty when all are named.
+    QRectF moreLabelBox() const;
 
     /// Multiplies the chart's text sizes (presentation mode); 1 restores them.
     void setFontScale(double scale);
@@ -172,6 +180,8 @@ public:
     /// roof bounds it there. Shown in the plot's corner while the mouse is over the plot.
     QString readoutText(double intensity, double flops) const;
     QString readoutShown() const;
+    /// The read-out's box in the chart's coordinates (as layerLabels()), empty when it is hidden.
+    QRectF readoutBox() const;
 
 signals:
     /// A layer point was clicked: `layer` indexes the layer list of report.results[device].
@@ -229,6 +239,8 @@ private:
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
+    void placeMoreNote(std::vector<std::optional<QPointF>>& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names,
+        const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     void placeTickLabels();
     void placeRidgeLabels(std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     /// The on-screen legend below the plot (figures lay out their own): flowed, never elided.
@@ -301,6 +313,8 @@ private:
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
+    QStringList m_unnamed; ///< unnamedLayers()
+    class QGraphicsSimpleTextItem* m_moreLabel = nullptr; ///< "+N more over 5 %", made when first needed
     int m_cachedItemCount = -1; ///< scene items when cacheGridLines() last walked them
     bool m_linesMoving = true; ///< something that places grid lines changed since the last rebuild
     bool m_zoomed = false;

@@ -120,6 +120,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         QPointF at;
         QColor color;
         double share;
+        QString device; ///< the short name, in an overlay
     };
     std::vector<Wanted> wanted;
     const QRectF plot = m_chart->plotArea();
@@ -132,13 +133,13 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
                 if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0 && plottedRate(d.layers[i]) > 0)
                     top.push_back(i);
             std::sort(top.begin(), top.end(), [&](size_t a, size_t b) { return d.layers[a].share > d.layers[b].share; });
-            top.resize(std::min<size_t>(top.size(), 6));
             const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(140) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x22, 0x22, 0x22));
             for (size_t i : top) {
                 const LayerResult& l = d.layers[i];
                 const QPointF at = m_chart->mapToPosition(QPointF(l.intensity, plottedRate(l) / m_scale), m_series[slot]->roof);
                 if (plot.contains(at))
-                    wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color, l.share });
+                    wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color, l.share,
+                        m_devices.size() > 1 ? shortDeviceName(d.device.name) : QString() });
             }
         }
     }
@@ -183,6 +184,13 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         else
             item->setText(wanted[i].text);
     }
+    std::vector<QRectF> boxes;
+    std::vector<QString> names;
+    for (size_t i = 0; i < wanted.size(); ++i) {
+        boxes.emplace_back(spots[i].value_or(QPointF()), m_layerLabels[i]->boundingRect().size());
+        names.push_back(wanted[i].device.isEmpty() ? wanted[i].text : wanted[i].device + QStringLiteral(": ") + wanted[i].text);
+    }
+    placeMoreNote(spots, boxes, names, obstacles, lines);
     for (size_t i = 0; i < m_layerLabels.size(); ++i) {
         QGraphicsSimpleTextItem* item = m_layerLabels[i];
         QGraphicsLineItem* leader = m_layerLeaders[i];
@@ -205,6 +213,96 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         setVisibleIf(item, shown);
         setVisibleIf(leader, shown);
     }
+}
+
+void RooflineChart::placeMoreNote(std::vector<std::optional<QPointF>>& spots, const std::vector<QRectF>& boxes,
+    const std::vector<QString>& names, const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines)
+{
+    // What was left out for lack of room is said, not dropped (issue 52 item 5): "+2 more over 5 %"
+    // in the first corner of the plot free of points, lines and labels (bottom right first, where
+    // no point lies under the roof's far end), the layers in its tooltip. Where every corner holds
+    // a label, the labels of the least time under the note give way to it and are counted too.
+    auto unnamed = [&] {
+        QStringList out;
+        for (size_t i = 0; i < spots.size(); ++i)
+            if (!spots[i])
+                out << names[i];
+        return out;
+    };
+    m_unnamed = unnamed();
+    if (m_unnamed.isEmpty()) {
+        if (m_moreLabel)
+            setVisibleIf(m_moreLabel, false);
+        return;
+    }
+    if (!m_moreLabel) {
+        m_moreLabel = new QGraphicsSimpleTextItem(m_chart);
+        m_moreLabel->setZValue(19);
+    }
+    if (m_moreLabel->font() != m_x->labelsFont())
+        m_moreLabel->setFont(m_x->labelsFont());
+    const QColor color = dark() ? QColor(0xcc, 0xcc, 0xcc) : QColor(0x44, 0x44, 0x44);
+    if (m_moreLabel->brush().color() != color)
+        m_moreLabel->setBrush(color);
+    const QString share = QString::number(m_labelShare * 100, 'g', 3);
+    const QRectF plot = m_chart->plotArea();
+    auto clearOf = [](const QRectF& box, const std::vector<QRectF>& rects) {
+        const QRectF clear = box.adjusted(-2, -2, 2, 2);
+        return std::none_of(rects.begin(), rects.end(), [&](const QRectF& r) { return r.intersects(clear); });
+    };
+    QPointF chosen;
+    for (int round = 0; round < 3; ++round) {
+        const QString note = tr("+%1 more over %2 %").arg(m_unnamed.size()).arg(share);
+        if (m_moreLabel->text() != note)
+            m_moreLabel->setText(note);
+        const QSizeF size = m_moreLabel->boundingRect().size();
+        const QPointF corners[] = {
+            { plot.right() - 4 - size.width(), plot.bottom() - 4 - size.height() },
+            { plot.left() + 4, plot.top() + 4 },
+            { plot.right() - 4 - size.width(), plot.top() + 4 },
+            { plot.left() + 4, plot.bottom() - 4 - size.height() },
+        };
+        std::vector<QRectF> labels;
+        for (size_t i = 0; i < spots.size(); ++i)
+            if (spots[i])
+                labels.push_back(boxes[i]);
+        auto freeOfPoints = [&](const QPointF& c) {
+            const QRectF box(c, size);
+            return clearOf(box, obstacles) && std::none_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); });
+        };
+        std::optional<QPointF> spot;
+        for (const QPointF& c : corners)
+            if (freeOfPoints(c) && clearOf(QRectF(c, size), labels)) {
+                spot = c;
+                break;
+            }
+        if (spot) {
+            chosen = *spot;
+            break;
+        }
+        // No corner free: the first one free of points, its labels giving way (least time first in
+        // `spots`' order, which is by share: the later ones).
+        chosen = corners[0];
+        for (const QPointF& c : corners)
+            if (freeOfPoints(c)) {
+                chosen = c;
+                break;
+            }
+        const QRectF clear = QRectF(chosen, size).adjusted(-2, -2, 2, 2);
+        for (size_t i = 0; i < spots.size(); ++i)
+            if (spots[i] && boxes[i].intersects(clear))
+                spots[i].reset();
+        m_unnamed = unnamed();
+    }
+    m_moreLabel->setToolTip(tr("Over %1 % of the time, not named on the plot for lack of room:\n%2").arg(share, m_unnamed.join(QLatin1Char('\n'))));
+    if (m_moreLabel->pos() != chosen)
+        m_moreLabel->setPos(chosen);
+    setVisibleIf(m_moreLabel, plot.contains(QRectF(chosen, m_moreLabel->boundingRect().size())));
+}
+
+QRectF RooflineChart::moreLabelBox() const
+{
+    return m_moreLabel && m_moreLabel->isVisible() ? QRectF(m_moreLabel->pos(), m_moreLabel->boundingRect().size()) : QRectF();
 }
 
 std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const

@@ -12,6 +12,7 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rfx {
@@ -45,6 +46,11 @@ QString RooflineChart::readoutText(double intensity, double flops) const
 }
 
 QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }
+
+QRectF RooflineChart::readoutBox() const
+{
+    return m_readoutBack->isVisible() ? QRectF(m_readoutBack->pos(), m_readoutBack->rect().size()) : QRectF();
+}
 
 void RooflineChart::mouseMoveEvent(QMouseEvent* event)
 {
@@ -82,7 +88,33 @@ void RooflineChart::mouseMoveEvent(QMouseEvent* event)
     m_readoutBack->setRect(QRectF(QPointF(0, 0), box.size()));
     m_readout->setPos(4, 2);
     // Top left of the plot: the unattainable corner above the memory slope, where no point lies.
-    m_readoutBack->setPos(plot.left() + 4, plot.top() + 4);
+    // Where a label or a point is there (a zoomed plot, a layer named near the slope), the first
+    // other corner that is clear: the read-out covered a layer's name.
+    std::vector<QRectF> taken = markerRectsInChart();
+    for (const auto& [text, labelBox] : layerLabels())
+        taken.push_back(labelBox);
+    for (const auto& series : m_series)
+        for (const QGraphicsSimpleTextItem* label : { series->roofLabel, series->ridgeLabel })
+            if (label && label->isVisible())
+                taken.emplace_back(label->pos(), label->boundingRect().size());
+    if (const QRectF more = moreLabelBox(); !more.isEmpty())
+        taken.push_back(more);
+    const QSizeF size = box.size();
+    const QPointF corners[] = {
+        { plot.left() + 4, plot.top() + 4 },
+        { plot.right() - 4 - size.width(), plot.bottom() - 4 - size.height() },
+        { plot.left() + 4, plot.bottom() - 4 - size.height() },
+        { plot.right() - 4 - size.width(), plot.top() + 4 },
+    };
+    QPointF corner = corners[0];
+    for (const QPointF& c : corners) {
+        const QRectF r(c, size);
+        if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); })) {
+            corner = c;
+            break;
+        }
+    }
+    m_readoutBack->setPos(corner);
     setVisibleIf(m_readoutBack, true);
 }
 

@@ -1,5 +1,6 @@
 #include "figurelayout.h"
 
+#include "style.h"
 #include "text.h"
 
 #include "report_writer.h"
@@ -43,22 +44,8 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
     // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
     m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
-    auto captionHeight = [&](double width) {
-        if (m_caption.isEmpty())
-            return 0.0;
-        QTextDocument doc;
-        doc.setDefaultFont(smallFont());
-        doc.setPlainText(m_caption);
-        doc.setTextWidth(width - 8);
-        return doc.size().height() + 2;
-    };
-    m_captionHeight = captionHeight(m_width);
     const int columns = figureColumns(charts, planned.widthIn);
-    const int rows = (charts + columns - 1) / columns;
     const double cellW = m_width / columns;
-    // A grid whose last row is short (three charts in two columns) has an empty cell: the legend and
-    // the caption go there when they fit, rather than below a blank quarter of the page.
-    const int emptyCells = rows * columns - charts;
     for (int i = 0; i < charts; ++i) {
         auto chart = std::make_unique<RooflineChart>();
         chart->setAttribute(Qt::WA_DontShowOnScreen);
@@ -87,8 +74,52 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
             all.push_back(c.get());
         RooflineChart::shareAxes(all);
     }
+    arrange(charts, planned.widthIn);
+    // Layers over the label share that no chart could name for lack of room are listed in the
+    // caption (issue 52 item 5: the 7-inch figure named 1 of 4 per chart without a word). The
+    // longer caption takes room from the charts, which places their labels again: arranged until
+    // the list holds (twice at most in practice).
+    if (spec.caption) {
+        const QString base = m_caption;
+        for (int round = 0; round < 3; ++round) {
+            QStringList unnamed;
+            for (size_t i = 0; i < m_charts.size(); ++i)
+                for (const QString& layer : m_charts[i]->unnamedLayers())
+                    unnamed << (spec.overlay || m_charts.size() == 1 ? layer
+                                                                     : shortDeviceName(report.results[i].device.name) + QStringLiteral(": ") + layer);
+            const QString wanted = unnamed.isEmpty() ? base
+                : base + QStringLiteral(" Over %1 % of the time, not named on the plots for lack of room: %2.")
+                          .arg(QString::number(m_charts.front()->layerLabelShare() * 100, 'g', 3), unnamed.join(QStringLiteral(", ")).replace(QStringLiteral("-"), QStringLiteral("-\u2060")));
+            if (wanted == m_caption)
+                break;
+            m_caption = wanted;
+            arrange(charts, planned.widthIn);
+        }
+    }
+}
+
+void FigureLayout::arrange(int charts, double widthIn)
+{
+    const FigureSpec& spec = m_spec;
+    auto captionHeight = [&](double width) {
+        if (m_caption.isEmpty())
+            return 0.0;
+        QTextDocument doc;
+        doc.setDefaultFont(smallFont());
+        doc.setPlainText(m_caption);
+        doc.setTextWidth(width - 8);
+        return doc.size().height() + 2;
+    };
+    m_captionHeight = captionHeight(m_width);
+    const int columns = figureColumns(charts, widthIn);
+    const int rows = (charts + columns - 1) / columns;
+    const double cellW = m_width / columns;
+    // A grid whose last row is short (three charts in two columns) has an empty cell: the legend and
+    // the caption go there when they fit, rather than below a blank quarter of the page.
+    const int emptyCells = rows * columns - charts;
     m_legendHeight = rfx::legendHeight(legendEntries(), smallFont(), swatchUnit(), m_width);
     bool inCell = false;
+    m_legendRect = m_captionRect = QRectF();
     if (emptyCells > 0 && spec.widthPx <= 0) {
         const double freeW = emptyCells * cellW;
         const double legendH = rfx::legendHeight(legendEntries(), smallFont(), swatchUnit(), freeW - 8);
@@ -114,6 +145,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
         m_captionRect = QRectF(4, m_height - m_captionHeight, m_width - 8, m_captionHeight);
     }
     const int chartW = int(std::lround(cellW)), chartH = int(std::lround(cellH));
+    m_cells.clear();
     for (int i = 0; i < charts; ++i) {
         RooflineChart* chart = m_charts[size_t(i)].get();
         chart->resize(chartW, chartH);

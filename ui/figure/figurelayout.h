@@ -61,12 +61,17 @@ public:
     double logicalWidth() const { return m_width; }
     double logicalHeight() const { return m_height; }
     const QString& title() const { return m_title; }
+    /// The caption as drawn (word joiners after hyphens), with the layers no chart had room to name.
+    const QString& caption() const { return m_caption; }
 
     /// Paints the whole figure into `target`, whose aspect ratio is the page's: one scale for x and y.
     void paint(QPainter& p, const QRectF& target) const;
     FigureGeometry geometry() const;
 
 private:
+    /// Sizes the page, the cells, the legend and the caption for the caption as it is, and lays the
+    /// charts out in their cells.
+    void arrange(int charts, double widthIn);
     std::vector<LegendEntry> legendEntries() const;
     std::vector<QRectF> legendBoxes(QRectF area) const;
     double swatchUnit() const;

@@ -1,4 +1,5 @@
 #include "energycharts.h"
+#include "chartpointlabels.h"
 #include "text.h"
 #include "style.h"
 
@@ -98,6 +99,8 @@ QString EnergyCharts::PointSource::text(int index) const
 void EnergyCharts::clear(QChart* chart)
 {
     chart->setProperty("rfxLayout", QVariant());
+    if (auto* labels = chart->findChild<ChartPointLabels*>())
+        labels->setLabels({}); // before their series go
     chart->removeAllSeries();
     for (QAbstractAxis* a : chart->axes()) {
         chart->removeAxis(a);
@@ -136,6 +139,8 @@ void applyFontScale(QChart* chart)
     for (QAbstractSeries* s : chart->series())
         if (auto* xy = qobject_cast<QXYSeries*>(s))
             xy->setPointLabelsFont(scaledFont(base.points, scale));
+    if (auto* labels = chart->findChild<ChartPointLabels*>())
+        labels->setFont(scaledFont(base.points, scale));
 }
 } // namespace
 
@@ -252,6 +257,7 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
     // its Pareto front and its recommended point. A clear and fresh series cost a third of the
     // view's update (Qt Charts makes every scatter point's item anew), so when the layout is the same
     // as last time (same devices, same kinds of series and axes) the series take new points in place.
+    ChartPointLabels::of(chart); // made before the type is scaled (applyFontScale finds it)
     enum Kind { Cloud, Front, Mark };
     struct Spec {
         Kind kind;
@@ -282,9 +288,19 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
                 QStringLiteral("%1\u00d7%2 @%3%").arg(p.batch).arg(p.gpus).arg(p.clockPercent) });
         }
     }
-    // The recommended stars and their labels last, over every device's cloud: a label added with its
-    // own device's series sat under the next device's points ("256x8 @70%" under the RTX's cloud).
+    // The recommended stars last, over every device's cloud: added with its own device's series, a
+    // star sat under the next device's points. Their labels are placed clear of every point, the
+    // axes and each other (ChartPointLabels), in the order of the devices.
     specs.insert(specs.end(), marks.begin(), marks.end());
+    auto labelMarks = [](QChart* c, const std::vector<Spec>& all) {
+        std::vector<ChartPointLabels::Label> labels;
+        const QList<QAbstractSeries*> series = c->series();
+        for (size_t k = 0; k < all.size() && k < size_t(series.size()); ++k)
+            if (all[k].kind == Mark && !all[k].points.isEmpty())
+                labels.push_back({ series[qsizetype(k)], all[k].points.front(), all[k].label,
+                    deviceColor(all[k].device).darker(150) });
+        ChartPointLabels::of(c)->setLabels(std::move(labels));
+    };
     // Log axes when the sweep spans a decade or more (batch 1 against 256); plain ones otherwise, where a
     // log axis would show a single tick label.
     auto span = [](double& lo, double& hi) {
@@ -316,9 +332,11 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
             a->setRange(lo / 1.6, hi * 1.6);
             return;
         }
+        // More room below and left than above and right: the front is the cloud's lower-left edge,
+        // and the recommended point's label goes there (with 8 % it found no room beside the star).
         const double pad = (hi - lo) * 0.08 + hi * 0.01;
         auto* v = static_cast<QValueAxis*>(a);
-        v->setRange(std::max(0.0, lo - pad), hi + pad);
+        v->setRange(std::max(0.0, lo - 3 * pad), hi + pad);
         v->applyNiceNumbers();
         v->setLabelFormat(v->max() >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
     };
@@ -328,12 +346,11 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
         for (size_t k = 0; k < specs.size(); ++k) {
             auto* series = static_cast<QXYSeries*>(existing[qsizetype(k)]);
             series->replace(specs[k].points);
-            if (specs[k].kind == Mark)
-                series->setPointLabelsFormat(specs[k].label);
             noteSeries(series, specs[k]);
         }
         range(chart->axes(Qt::Horizontal).first(), xLog, xlo, xhi);
         range(chart->axes(Qt::Vertical).first(), yLog, ylo, yhi);
+        labelMarks(chart, specs);
         return;
     }
 
@@ -365,9 +382,6 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
             mark->setMarkerSize(16);
             mark->setColor(color);
             mark->setBorderColor(color.darker(150));
-            mark->setPointLabelsVisible(true);
-            mark->setPointLabelsClipping(false);
-            mark->setPointLabelsFormat(spec.label);
             series = mark;
         }
         series->append(spec.points);
@@ -388,6 +402,7 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
     }
     chart->setProperty("rfxLayout", layout);
     applyFontScale(chart);
+    labelMarks(chart, specs);
 }
 
 } // namespace rfx

@@ -117,6 +117,38 @@ private slots:
         QCOMPARE(clicks, 1);
     }
 
+    // Issue 52 item 3: the read-out sat in the plot's top-left corner over whatever was there, a
+    // layer's name included. Each labelled point in turn is brought to that corner (the view zoomed
+    // around it): the read-out takes another corner, clear of every label.
+    void readoutKeepsOffTheLabels()
+    {
+        MainWindow w(rfx::test::freshWindow());
+        QVERIFY(rfx::test::showAtDesktopSize(w));
+        RooflineChart* chart = w.chartArea()->charts()[0];
+        const std::vector<QPointF> points = chart->layerPoints();
+        QVERIFY(points.size() > 5);
+        int cornerTaken = 0;
+        for (const QPointF& p : points)
+            for (double above : { 1.06, 1.25 }) {
+            chart->setView({ p.x() / 1.25, p.x() * 300, p.y() / 300, p.y() * above });
+            QCoreApplication::processEvents();
+            const auto labels = chart->layerLabels();
+            // The same pixel every time (the view moves with the point): moved away first, or no move.
+            const QPoint middle = chart->viewportPosition(QPointF(p.x() * 15, p.y() / 15));
+            QTest::mouseMove(chart->viewport(), middle + QPoint(5, 5));
+            QTest::mouseMove(chart->viewport(), middle);
+            const QRectF readout = chart->readoutBox();
+            QVERIFY(!chart->readoutShown().isEmpty() && !readout.isEmpty());
+            const QRectF topLeft(chart->chart()->plotArea().topLeft() + QPointF(4, 4), readout.size());
+            for (const auto& [text, box] : labels) {
+                QVERIFY2(!box.intersects(readout), qPrintable(QStringLiteral("the read-out covers \"%1\"").arg(text)));
+                cornerTaken += box.intersects(topLeft);
+            }
+            }
+        chart->resetView();
+        QVERIFY2(cornerTaken > 0, "no label came to the top-left corner: the test proves nothing");
+    }
+
     void cursorReadoutNamesTheRoof()
     {
         MainWindow w(rfx::test::freshWindow());

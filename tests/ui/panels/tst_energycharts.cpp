@@ -3,6 +3,7 @@
 // in place must be the chart a fresh build draws, tooltips included.
 #include "energycharts.h"
 
+#include "chartpointlabels.h"
 #include "device_loader.h"
 #include "testpaths.h"
 
@@ -10,7 +11,10 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsSimpleTextItem>
+#include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <QtTest>
@@ -79,11 +83,11 @@ private slots:
         const QList<QAbstractSeries*> a = reused->chart()->series(), b = fresh->chart()->series();
         QCOMPARE(a.size(), b.size());
         QCOMPARE(a.size(), 6);
-        // The recommended stars, with their labels, are drawn last, over every device's cloud: added
-        // with their own device's series, "256x8 @70%" sat under the next device's points.
+        // The recommended stars are drawn last, over every device's cloud: added with their own
+        // device's series, "256x8 @70%" sat under the next device's points.
         for (qsizetype k = 0; k < a.size(); ++k) {
-            auto* x = qobject_cast<QXYSeries*>(a[k]);
-            QCOMPARE(x->pointLabelsVisible(), k >= a.size() - 2);
+            auto* x = qobject_cast<QScatterSeries*>(a[k]);
+            QCOMPARE(x && x->markerShape() == QScatterSeries::MarkerShapeStar, k >= a.size() - 2);
         }
         for (qsizetype k = 0; k < a.size(); ++k) {
             auto* x = qobject_cast<QXYSeries*>(a[k]);
@@ -91,7 +95,6 @@ private slots:
             QVERIFY(x && y);
             QCOMPARE(x->name(), y->name());
             QCOMPARE(x->points(), y->points());
-            QCOMPARE(x->pointLabelsFormat(), y->pointLabelsFormat());
             QVERIFY(!x->points().isEmpty());
             // Every point's tooltip, written on hover, as the fresh build's.
             for (int i = 0; i < int(x->points().size()); ++i)
@@ -100,12 +103,97 @@ private slots:
         }
         QCOMPARE(rangeOf(reused->chart()->axes(Qt::Horizontal).first()), rangeOf(fresh->chart()->axes(Qt::Horizontal).first()));
         QCOMPARE(rangeOf(reused->chart()->axes(Qt::Vertical).first()), rangeOf(fresh->chart()->axes(Qt::Vertical).first()));
+        // The stars' labels, the same texts in the same order.
+        auto texts = [](QChart* c) {
+            QStringList out;
+            for (const auto& [text, box] : ChartPointLabels::of(c)->shown())
+                out << text;
+            return out;
+        };
+        QCOMPARE(texts(reused->chart()).size() + ChartPointLabels::of(reused->chart())->leftOut(), 2);
+        QCOMPARE(texts(reused->chart()), texts(fresh->chart()));
 
         // Another device set: a new layout, built anew.
         reusedTexts.clear();
         EnergyCharts::fillPareto(reused->chart(), outcome(32, devices({ "h100-sxm" })), Objective::Energy, objective, reusedTexts);
         QCOMPARE(reused->chart()->series().size(), 3);
         QVERIFY(qobject_cast<QXYSeries*>(reused->chart()->series().front())->name().contains(QStringLiteral("H100")));
+    }
+
+    // Issue 52 item 3: Qt's point labels sat centred above their star whatever was there: "256x8
+    // @80%" ran over the y axis's "3000" and the frame, "32x8 @85%" and "8x8 @95%" under the
+    // points. Each recommended point's label is now inside the plot, off every point drawn and off
+    // the other labels, at the desk's size, a small dock and a projector's type.
+    void recommendedLabelsKeepClear_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("desk") << QSize(560, 360) << 1.0 << 8;
+        QTest::newRow("small dock") << QSize(400, 280) << 1.0 << 32;
+        QTest::newRow("presentation") << QSize(620, 420) << 1.5 << 8;
+        QTest::newRow("presentation, batch 1") << QSize(620, 420) << 1.5 << 1;
+    }
+    void recommendedLabelsKeepClear()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        QFETCH(int, batch);
+        const std::vector<Device> d = devices({ "rtx-2060-super", "a100-sxm-80gb", "h100-sxm" });
+        QCOMPARE(d.size(), size_t(3));
+        std::unique_ptr<QChartView> view(EnergyCharts::makeView(QStringLiteral("Pareto")));
+        view->resize(size);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QChart* chart = view->chart();
+        EnergyCharts::setFontScale(chart, scale);
+        EnergyCharts::PointTexts texts;
+        EnergyCharts::fillPareto(chart, outcome(batch, d), Objective::Energy, QStringLiteral("energy"), texts);
+        QCoreApplication::processEvents();
+        const QRectF plot = chart->plotArea();
+        QVERIFY(plot.width() > 100);
+
+        // Every point's marker box, from the series as drawn.
+        std::vector<QRectF> points;
+        for (QAbstractSeries* s : chart->series()) {
+            auto* xy = qobject_cast<QXYSeries*>(s);
+            if (xy->type() != QAbstractSeries::SeriesTypeScatter && !xy->pointsVisible())
+                continue;
+            const double r = xy->markerSize() / 2;
+            for (const QPointF& v : xy->points()) {
+                const QPointF at = chart->mapToPosition(v, xy);
+                points.emplace_back(at.x() - r, at.y() - r, 2 * r, 2 * r);
+            }
+        }
+        QVERIFY(points.size() > 30);
+
+        const ChartPointLabels* labels = ChartPointLabels::of(chart);
+        const auto shown = labels->shown();
+        QCOMPARE(int(shown.size()) + labels->leftOut(), 3);
+        if (scale == 1.0 && size.width() >= 560)
+            QCOMPARE(labels->leftOut(), 0); // the desk's size has room for all three
+        QVERIFY(!shown.empty());
+        for (size_t i = 0; i < shown.size(); ++i) {
+            const auto& [text, box] = shown[i];
+            QVERIFY2(text.contains(QStringLiteral(" @")), qPrintable(text));
+            QVERIFY2(plot.contains(box), qPrintable(QStringLiteral("%1 leaves the plot (axes, frame)").arg(text)));
+            for (const QRectF& p : points)
+                QVERIFY2(!p.intersects(box), qPrintable(QStringLiteral("%1 over a point").arg(text)));
+            for (size_t j = i + 1; j < shown.size(); ++j)
+                QVERIFY2(!shown[j].second.intersects(box), qPrintable(text + QStringLiteral(" over ") + shown[j].first));
+        }
+        // The projector's type reaches the labels.
+        if (scale > 1) {
+            const QFont desk = QLineSeries().pointLabelsFont();
+            QVERIFY(desk.pointSizeF() > 0);
+            int checked = 0;
+            for (QGraphicsItem* item : chart->childItems())
+                if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text().contains(QStringLiteral(" @"))) {
+                    QCOMPARE(t->font().pointSizeF(), desk.pointSizeF() * scale);
+                    ++checked;
+                }
+            QCOMPARE(checked, int(shown.size()));
+        }
     }
 };
 
