@@ -171,6 +171,9 @@ public:
     /// (the largest any of them picked), so that devices compare by eye. Call after setReport;
     /// unshareAxes() returns each chart to its own fit.
     static void shareAxes(const std::vector<RooflineChart*>& charts);
+    /// One x range for charts that keep their own y (a figure's charts, one per device): the union
+    /// of their decades, so that intensities line up down a stacked figure.
+    static void shareXAxis(const std::vector<RooflineChart*>& charts);
     void unshareAxes();
     /// The y unit in FLOP/s (1e9 GFLOP/s, 1e12 TFLOP/s) this chart must use; 0: its own choice.
     void setYUnit(double flopsPerUnit);
@@ -239,6 +242,7 @@ private:
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
+    void drawRoofsOverPoints();
     void placeMoreNote(std::vector<std::optional<QPointF>>& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names,
         const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     void placeTickLabels();
@@ -314,6 +318,8 @@ private:
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
     QStringList m_unnamed; ///< unnamedLayers()
+    class QGraphicsRectItem* m_roofClip = nullptr; ///< a figure's plot area, clipping m_printRoofs
+    std::vector<class QGraphicsPathItem*> m_printRoofs; ///< each device's roof over its points (drawRoofsOverPoints)
     class QGraphicsSimpleTextItem* m_moreLabel = nullptr; ///< "+N more over 5 %", made when first needed
     int m_cachedItemCount = -1; ///< scene items when cacheGridLines() last walked them
     bool m_linesMoving = true; ///< something that places grid lines changed since the last rebuild

@@ -97,6 +97,17 @@ void RooflineChart::shareAxes(const std::vector<RooflineChart*>& charts)
     }
 }
 
+void RooflineChart::shareXAxis(const std::vector<RooflineChart*>& charts)
+{
+    if (charts.size() < 2)
+        return;
+    double xlo = INFINITY, xhi = 0;
+    for (const RooflineChart* c : charts)
+        xlo = std::min(xlo, c->shownXlo()), xhi = std::max(xhi, c->shownXhi());
+    for (RooflineChart* c : charts)
+        c->setAxisRange({ xlo, xhi }, { c->shownYlo(), c->shownYhi() });
+}
+
 void RooflineChart::setYUnit(double flopsPerUnit)
 {
     m_forcedScale = flopsPerUnit;

@@ -101,6 +101,7 @@ void RooflineChart::placeRoofLabels()
     }
     placeRidgeLabels(obstacles, lines);
     placeLayerLabels(obstacles, lines);
+    drawRoofsOverPoints();
     updateHighlight(); // the tour's mark moves with the plot
     placeTickLabels();
 }
@@ -183,6 +184,34 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
             taken.emplace_back(*spots[i], stacked.size);
         else
             item->setText(wanted[i].text);
+    }
+    // Still none: further out, ring by ring, with the hairline to its point (a row of squares along
+    // the roof left no spot beside each; the 7-inch figure named 2 of 8 with the plot below empty).
+    // A hairline crosses no label, and no label sits on a hairline.
+    std::vector<QRectF> labelBoxes;
+    std::vector<QLineF> leaders;
+    auto leaderTo = [](const QPointF& a, const QRectF& box) {
+        return QLineF(a, QPointF(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom())));
+    };
+    for (size_t i = 0; i < spots.size(); ++i)
+        if (spots[i]) {
+            labelBoxes.emplace_back(*spots[i], m_layerLabels[i]->boundingRect().size());
+            leaders.push_back(leaderTo(wanted[i].at, labelBoxes.back()));
+        }
+    auto clearOfHairlines = [&](const QRectF& box, const QPointF& anchor) {
+        const QLineF mine = leaderTo(anchor, box);
+        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return crosses(mine, b.adjusted(1, 1, -1, -1)); })
+            && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)); });
+    };
+    for (size_t i = 0; i < spots.size(); ++i) {
+        if (spots[i])
+            continue;
+        spots[i] = placeFarLabel(requests[i], taken, plot, lines, { 12, 24, 40, 60, 85, 115, 150 }, clearOfHairlines);
+        if (spots[i]) {
+            taken.emplace_back(*spots[i], requests[i].size);
+            labelBoxes.emplace_back(*spots[i], requests[i].size);
+            leaders.push_back(leaderTo(wanted[i].at, labelBoxes.back()));
+        }
     }
     std::vector<QRectF> boxes;
     std::vector<QString> names;

@@ -14,6 +14,7 @@
 #include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
+#include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -31,6 +32,49 @@
 namespace rfx {
 
 using namespace chartdetail;
+
+void RooflineChart::drawRoofsOverPoints()
+{
+    // In a figure each point has a white edge (squares along the roof would merge into one bar
+    // without it), which cut the solid roof under a row of them into dashes: the dashed-roof
+    // convention of a vector or cache ceiling. Each device's roof is drawn again over its points,
+    // clipped to the plot, so that it reads as one line through them.
+    if (!m_print)
+        return;
+    if (!m_roofClip) {
+        m_roofClip = new QGraphicsRectItem(m_chart);
+        m_roofClip->setPen(Qt::NoPen);
+        m_roofClip->setBrush(Qt::NoBrush);
+        m_roofClip->setFlag(QGraphicsItem::ItemClipsChildrenToShape);
+        m_roofClip->setZValue(8); // over the series, under the labels
+    }
+    const QRectF plot = m_chart->plotArea();
+    if (m_roofClip->rect() != plot)
+        m_roofClip->setRect(plot);
+    while (m_printRoofs.size() < m_series.size())
+        m_printRoofs.push_back(new QGraphicsPathItem(m_roofClip));
+    for (size_t slot = 0; slot < m_printRoofs.size(); ++slot) {
+        QGraphicsPathItem* item = m_printRoofs[slot];
+        const bool shown = slot < m_devices.size() && slot < m_series.size() && m_series[slot]->roof->isVisible();
+        item->setVisible(shown);
+        if (!shown)
+            continue;
+        QLineSeries* roof = m_series[slot]->roof;
+        QPainterPath path;
+        const QList<QPointF> pts = roof->points();
+        for (qsizetype i = 0; i < pts.size(); ++i) {
+            const QPointF at = m_chart->mapToPosition(pts[i], roof);
+            if (i == 0)
+                path.moveTo(at);
+            else
+                path.lineTo(at);
+        }
+        item->setPath(path);
+        QPen pen = roof->pen();
+        pen.setCapStyle(Qt::FlatCap);
+        item->setPen(pen);
+    }
+}
 
 void RooflineChart::setPrintStyle(double fontPx, bool transparent)
 {

@@ -32,15 +32,17 @@ void RooflineChart::updateTitle(int hidden)
             figures += QStringLiteral(", L1 %1").arg(qs(formatSI(d.l1Bandwidth, "B/s")));
         // Figures are narrow: a short name; the full name is in the caption's device ids.
         const QString name = m_print ? brief : full;
-        const QString oneLine = QStringLiteral("<b>%1</b> \u2014 %2").arg(name, figures);
-        // One line; else the name over the figures (fitHtmlLines takes the first form that fits).
-        // A narrow chart (a figure's grid cell, a small window) keeps the figures: in plain weight, then
-        // one ceiling a line; the name alone is the last resort (a 3-device 7-inch grid showed only it).
+        // The figures in plain weight in every form: the print style's title font is bold, and a form
+        // that left them in it gave one chart of a figure bold figures beside its neighbours' plain.
         const QString plain = QStringLiteral("<span style=\"font-weight:normal\">%1</span>");
+        const QString oneLine = QStringLiteral("<b>%1</b> %2").arg(name, plain.arg(QStringLiteral("\u2014 ") + figures));
+        // One line; else the name over the figures (fitHtmlLines takes the first form that fits).
+        // A narrow chart (a figure's grid cell, a small window) keeps the figures: one ceiling a line;
+        // the name alone is the last resort (a 3-device 7-inch grid showed only it).
         const QString stacked = plain.arg(QString(figures).replace(QStringLiteral(", "), QStringLiteral("<br>")));
-        lines.push_back({ oneLine, QStringLiteral("<b>%1</b><br>%2").arg(name, figures),
-            QStringLiteral("<b>%1</b><br>%2").arg(brief, figures), QStringLiteral("<b>%1</b><br>%2").arg(brief, plain.arg(figures)),
-            QStringLiteral("<b>%1</b><br>%2").arg(brief, stacked), QStringLiteral("<b>%1</b>").arg(brief) });
+        lines.push_back({ oneLine, QStringLiteral("<b>%1</b><br>%2").arg(name, plain.arg(figures)),
+            QStringLiteral("<b>%1</b><br>%2").arg(brief, plain.arg(figures)), QStringLiteral("<b>%1</b><br>%2").arg(brief, stacked),
+            QStringLiteral("<b>%1</b>").arg(brief) });
     } else if (n > 1) {
         // The legend below the plot explains the shapes and names each device's roof.
         lines.push_back({ tr("<b>%n devices overlaid</b>", "", int(n)), tr("<b>%n devices</b>", "", int(n)) });

@@ -68,12 +68,7 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
         chart->hideLegendForFigure(); // one legend for the figure, below the charts
         m_charts.push_back(std::move(chart));
     }
-    if (spec.sharedAxes && !spec.overlay) {
-        std::vector<RooflineChart*> all;
-        for (auto& c : m_charts)
-            all.push_back(c.get());
-        RooflineChart::shareAxes(all);
-    }
+    shareAxes();
     arrange(charts, planned.widthIn);
     // Layers over the label share that no chart could name for lack of room are listed in the
     // caption (issue 52 item 5: the 7-inch figure named 1 of 4 per chart without a word). The
@@ -82,14 +77,24 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     if (spec.caption) {
         const QString base = m_caption;
         for (int round = 0; round < 3; ++round) {
-            QStringList unnamed;
-            for (size_t i = 0; i < m_charts.size(); ++i)
-                for (const QString& layer : m_charts[i]->unnamedLayers())
-                    unnamed << (spec.overlay || m_charts.size() == 1 ? layer
-                                                                     : shortDeviceName(report.results[i].device.name) + QStringLiteral(": ") + layer);
-            const QString wanted = unnamed.isEmpty() ? base
-                : base + QStringLiteral(" Over %1 % of the time, not named on the plots for lack of room: %2.")
-                          .arg(QString::number(m_charts.front()->layerLabelShare() * 100, 'g', 3), unnamed.join(QStringLiteral(", ")).replace(QStringLiteral("-"), QStringLiteral("-\u2060")));
+            // "RTX 2060 Super: dec4.conv1 8.0 %, dec3.conv1 7.2 %; H100 SXM5 80 GB: ...", before the
+            // version stamp that ends the caption.
+            QStringList groups;
+            for (size_t i = 0; i < m_charts.size(); ++i) {
+                const QStringList unnamed = m_charts[i]->unnamedLayers();
+                if (unnamed.isEmpty())
+                    continue;
+                const QString list = unnamed.join(QStringLiteral(", "));
+                groups << (spec.overlay || m_charts.size() == 1 ? list : shortDeviceName(report.results[i].device.name) + QStringLiteral(": ") + list);
+            }
+            QString wanted = base;
+            if (!groups.isEmpty()) {
+                const QString note = QStringLiteral(". Over %1 % of the time, not named on the plots for lack of room: %2")
+                                         .arg(QString::number(m_charts.front()->layerLabelShare() * 100, 'g', 3), groups.join(QStringLiteral("; ")))
+                                         .replace(QStringLiteral("-"), QStringLiteral("-\u2060"));
+                const qsizetype stamp = wanted.lastIndexOf(QStringLiteral(". Roofline Explorer"));
+                wanted.insert(stamp >= 0 ? stamp : wanted.size(), note);
+            }
             if (wanted == m_caption)
                 break;
             m_caption = wanted;
@@ -157,12 +162,9 @@ void FigureLayout::arrange(int charts, double widthIn)
     bool relaid = false;
     for (auto& chart : m_charts)
         relaid = chart->fitTickLabels() || relaid;
-    if (relaid && spec.sharedAxes && !spec.overlay) {
+    if (relaid && m_charts.size() > 1) {
         // One chart widened to even decades: the others follow, with the same labelling.
-        std::vector<RooflineChart*> all;
-        for (auto& c : m_charts)
-            all.push_back(c.get());
-        RooflineChart::shareAxes(all);
+        shareAxes();
         for (auto& chart : m_charts)
             chart->fitTickLabels();
     }
@@ -170,6 +172,22 @@ void FigureLayout::arrange(int charts, double widthIn)
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
     }
+}
+
+void FigureLayout::shareAxes()
+{
+    if (m_spec.overlay || m_charts.size() < 2)
+        return;
+    std::vector<RooflineChart*> all;
+    for (auto& c : m_charts)
+        all.push_back(c.get());
+    // Shared axes: the same decades and unit everywhere. Otherwise each chart keeps its own y (a
+    // laptop GPU's GFLOP/s beside a data-centre one's TFLOP/s) but all take one x range: a stacked
+    // 3.5-inch figure put 0.1-10^4 over 0.01-10^4, and the eye compares intensities down the page.
+    if (m_spec.sharedAxes)
+        RooflineChart::shareAxes(all);
+    else
+        RooflineChart::shareXAxis(all);
 }
 
 FigureLayout::~FigureLayout() = default;

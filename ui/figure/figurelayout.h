@@ -72,6 +72,8 @@ private:
     /// Sizes the page, the cells, the legend and the caption for the caption as it is, and lays the
     /// charts out in their cells.
     void arrange(int charts, double widthIn);
+    /// The figure's charts on shared axes (spec.sharedAxes), else on one x range.
+    void shareAxes();
     std::vector<LegendEntry> legendEntries() const;
     std::vector<QRectF> legendBoxes(QRectF area) const;
     double swatchUnit() const;

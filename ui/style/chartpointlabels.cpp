@@ -93,8 +93,8 @@ void ChartPointLabels::place()
         requests.push_back({ at, item->boundingRect().size(), 3, radius });
     }
 
-    // Beside the point, off the lines; then beside it across a line; then further out (a hairline
-    // says which point it names). Each round places around what the rounds before placed.
+    // Beside the point, off the lines; then beside it across a line; then further out (placeFarLabel;
+    // a hairline says which point it names). Each round places around what the rounds before placed.
     std::vector<std::optional<QPointF>> spots(requests.size());
     std::vector<double> gaps(requests.size(), 3);
     std::vector<QRectF> taken = points;
@@ -102,7 +102,7 @@ void ChartPointLabels::place()
         double gap;
         bool avoidLines;
     };
-    for (const Round round : { Round { 3, true }, Round { 3, false }, Round { 14, false }, Round { 30, false } }) {
+    for (const Round round : { Round { 3, true }, Round { 3, false } }) {
         std::vector<size_t> open;
         std::vector<LabelRequest> asked;
         for (size_t i = 0; i < requests.size(); ++i)
@@ -123,6 +123,14 @@ void ChartPointLabels::place()
             }
     }
 
+    for (size_t i = 0; i < requests.size(); ++i)
+        if (!spots[i] && plot.contains(anchors[i])) {
+            spots[i] = placeFarLabel(requests[i], taken, plot, {}, { 10, 22, 40, 60 });
+            if (spots[i]) {
+                gaps[i] = 10;
+                taken.emplace_back(*spots[i], requests[i].size);
+            }
+        }
     m_leftOut = 0;
     for (size_t i = 0; i < m_items.size(); ++i) {
         const bool shown = i < spots.size() && spots[i].has_value();

@@ -3,11 +3,13 @@
 #include "chartfit.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace rfx {
 
 std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
-    const QRectF& bounds, const std::vector<QLineF>& lines)
+    const QRectF& bounds, const std::vector<QLineF>& lines, const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
 {
     std::vector<std::optional<QPointF>> out;
     std::vector<QRectF> placed;
@@ -34,7 +36,7 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             auto hits = [&](const QRectF& o) { return o.intersects(clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
             auto crossed = [&](const QLineF& l) { return crosses(l, box); };
             if (std::any_of(obstacles.begin(), obstacles.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
-                || std::any_of(lines.begin(), lines.end(), crossed))
+                || std::any_of(lines.begin(), lines.end(), crossed) || (accept && !accept(box, a)))
                 continue;
             chosen = s;
             placed.push_back(box);
@@ -43,6 +45,35 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
         out.push_back(chosen);
     }
     return out;
+}
+
+std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QRectF>& obstacles, const QRectF& bounds,
+    const std::vector<QLineF>& lines, const std::vector<double>& rings,
+    const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
+{
+    const double w = r.size.width(), h = r.size.height();
+    for (double ring : rings) {
+        const double d = r.radius + ring;
+        // Straight down first, then alternately either side of it round to straight up: under the
+        // roof is where no point lies.
+        for (int k = 0; k < 24; ++k) {
+            const int step = (k + 1) / 2 * (k % 2 ? 1 : -1);
+            const double angle = std::numbers::pi / 2 - step * std::numbers::pi / 12;
+            const QPointF u(std::cos(angle), std::sin(angle));
+            // The box's centre along u, so that its edge (not its centre) is d from the anchor.
+            const double reach = d + std::abs(u.x()) * w / 2 + std::abs(u.y()) * h / 2;
+            const QRectF box(r.anchor + u * reach - QPointF(w / 2, h / 2), r.size);
+            if (!bounds.contains(box))
+                continue;
+            const QRectF clear = box.adjusted(-2, -2, 2, 2);
+            if (std::any_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return o.intersects(clear); })
+                || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); })
+                || (accept && !accept(box, r.anchor)))
+                continue;
+            return box.topLeft();
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace rfx

@@ -5,6 +5,7 @@
 #include <QRectF>
 #include <QSizeF>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -24,7 +25,17 @@ struct LabelRequest {
 /// is crossed by none of `lines` (roofs, slopes) and keeps 2 px from every label placed before it. A label with no free spot is
 /// left out (nullopt) rather than drawn over something: labels never overlap each other or the
 /// points. Returns each label's top-left corner.
+/// `accept`, when given, may refuse a spot that is otherwise free (the label's box, its anchor).
 std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
-    const QRectF& bounds, const std::vector<QLineF>& lines = {});
+    const QRectF& bounds, const std::vector<QLineF>& lines = {},
+    const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept = {});
+
+/// A label with no free spot beside its point, further out (drawn with a hairline to it): the
+/// nearest free box on rings of growing distance (`rings`, pixels between the marker's edge and
+/// the box) in 24 directions, below and to the right first, under the same rules as placeLabels
+/// (inside `bounds`, 2 px off every obstacle, crossed by no line, `accept`ed).
+std::optional<QPointF> placeFarLabel(const LabelRequest& request, const std::vector<QRectF>& obstacles, const QRectF& bounds,
+    const std::vector<QLineF>& lines, const std::vector<double>& rings,
+    const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept = {});
 
 } // namespace rfx

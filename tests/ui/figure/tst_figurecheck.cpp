@@ -223,6 +223,60 @@ private slots:
         QVERIFY(shared.axes.front()[2] <= own.axes[3][2] && shared.axes.front()[3] >= own.axes[0][3]);
     }
 
+    // Issue 52 item 6: a 3.5-inch figure of three devices gave each chart its own x range
+    // (0.1-10^4 over 0.01-10^4), one chart bold figures in its title beside plain ones, and the white
+    // edges of the points cut each solid roof into dashes (the dashed-roof convention). Read from the
+    // rendered pixels: along each chart's compute roof every pixel column is the roof's dark line.
+    void figureChartsAgree_data()
+    {
+        QTest::addColumn<double>("widthIn");
+        QTest::newRow("3.5 in, stacked") << 3.5;
+        QTest::newRow("7 in, grid") << 7.0;
+    }
+    void figureChartsAgree()
+    {
+        QFETCH(double, widthIn);
+        FigureSpec spec;
+        spec.config.model = "unet";
+        spec.devices = { "rtx-2060-super", "l4", "h100-sxm" };
+        spec.widthIn = widthIn;
+        spec.dpi = 300;
+        const Report report = reportFor(spec);
+        const FigureGeometry g = figureGeometry(report, spec);
+        QCOMPARE(g.axes.size(), size_t(3));
+        for (const auto& a : g.axes) { // the L4's ridge at 101 FLOP/B widens its own fit
+            QCOMPARE(a[0], g.axes.front()[0]);
+            QCOMPARE(a[1], g.axes.front()[1]);
+        }
+        QVERIFY(g.axes[0][2] != g.axes[2][2] || g.axes[0][4] != g.axes[2][4]); // y stays each device's own
+
+        const QImage image = renderFigureImage(report, spec);
+        const double s = spec.dpi / 96.0, k = 72.0 / 96.0; // image pixels and points per logical pixel
+        for (size_t c = 0; c < g.charts.size(); ++c) {
+            const QPointF origin = g.charts[c].topLeft() / k;
+            QLineF roof;
+            for (const QLineF& l : g.chartLines[c])
+                if (std::abs(l.dy()) < 0.5 && std::abs(l.dx()) > std::abs(roof.dx()))
+                    roof = l;
+            QVERIFY(std::abs(roof.dx()) > 40);
+            const int y = int(std::lround((origin.y() + roof.y1()) * s));
+            const int x0 = int((origin.x() + std::min(roof.x1(), roof.x2())) * s) + 4, x1 = int((origin.x() + std::max(roof.x1(), roof.x2())) * s) - 4;
+            QStringList gaps;
+            for (int x = x0; x < x1; ++x) {
+                bool line = false;
+                for (int dy = -1; dy <= 1; ++dy) {
+                    const QColor px = image.pixelColor(x, y + dy);
+                    line = line || (px.alpha() > 200 && std::max({ px.red(), px.green(), px.blue() }) < 110);
+                }
+                if (!line)
+                    gaps << QString::number(x);
+            }
+            QVERIFY2(gaps.isEmpty(), qPrintable(QStringLiteral("%1: the roof at y %2 is broken at x %3 of %4-%5")
+                                                     .arg(QString::fromStdString(spec.devices[c])).arg(y)
+                                                     .arg(gaps.mid(0, 8).join(QLatin1Char(' '))).arg(x0).arg(x1)));
+        }
+    }
+
     // Measured points, when loaded, are in the figure too: the diamonds, their legend entries and
     // the caption naming the file; a bad file is an error naming file, line and reason.
     void measuredPointsInTheFigure()
