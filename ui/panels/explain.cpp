@@ -377,7 +377,7 @@ QString explainOverview(const Report& report, int device)
             qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qs(d.verdict));
 }
 
-QStringList tourPages(const Report& report, int device)
+QStringList tourPages(const Report& report, int device, bool overlay)
 {
     if (device < 0 || device >= int(report.results.size()))
         return {};
@@ -399,10 +399,17 @@ QStringList tourPages(const Report& report, int device)
                        "performance.</p>%3")
             .arg(B, qs(d.device.name), cacheSlopes),
         QStringLiteral("<h2>2. The compute roof</h2><p>No layer computes faster than the device's peak, P = %1 at %2 "
-                       "bits. That is the flat line at the top.</p><p>%3</p>")
+                       "bits. %4</p><p>%3</p>")
             .arg(P)
             .arg(report.config.bits)
-            .arg(roofRaisers(report, d)),
+            .arg(roofRaisers(report, d),
+                // Overlaid, the device's roof is one of several flat lines (the tour said "the flat line at
+                // the top" while the device it named was the middle one).
+                overlay && report.results.size() > 1
+                    ? QStringLiteral("That is the flat part of the %1's roof, in its colour; each device has its own, "
+                                     "the fastest highest.")
+                          .arg(qs(d.device.name))
+                    : QStringLiteral("That is the flat line at the top.")),
         QStringLiteral("<h2>3. The ridge point</h2><p>The two limits meet at I* = P / B = %1 / %2 = <b>%3 FLOP/B</b>.</p>"
                        "<p>Left of the ridge a layer is <b>memory-bound</b>: a faster processor would not help, less "
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")

@@ -16,8 +16,9 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
 /// The text shown when no layer is selected: how to read the chart, with the device's own ceilings.
 QString explainOverview(const Report& report, int device);
 
-/// The guided tour of the roofline model, one page at a time, with the device's numbers.
-QStringList tourPages(const Report& report, int device);
+/// The guided tour of the roofline model, one page at a time, with the device's numbers; `overlay`:
+/// the chart draws every device's roofs (the device's roof is one of several, not the top line).
+QStringList tourPages(const Report& report, int device, bool overlay = false);
 /// The layer the tour's last page rings: the one that takes the most time (-1 if none).
 int tourLayer(const Report& report, int device);
 

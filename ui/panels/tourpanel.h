@@ -21,6 +21,8 @@ public:
     /// Keeps the page shown, with fresh figures (a slider moved while the tour is open).
     void updatePages(const QStringList& pages);
     int page() const { return m_page; }
+    /// The pages as given (HTML).
+    const QStringList& pages() const { return m_pages; }
     void setPage(int page);
     QTextBrowser* text() const { return m_text; }
 

@@ -60,7 +60,7 @@ Teaching::~Teaching()
 void Teaching::reportChanged()
 {
     if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
-        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice()));
+        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay()));
         updateTourHighlight();
     }
 }
@@ -99,7 +99,7 @@ void Teaching::showTour()
         connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
         connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
     }
-    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice()));
+    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay()));
     m_tourDock->show();
     m_tourDock->raise();
     m_frame->resizeDocks({ m_tourDock }, { std::max(320, m_frame->width() / 4) }, Qt::Horizontal);

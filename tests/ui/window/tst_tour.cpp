@@ -35,6 +35,31 @@ class TestTour : public QObject {
 private slots:
     void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_tour")); }
 
+    // Issue 52 item 7: overlaid, step 2 said the roof is "the flat line at the top" while the device
+    // it names (the L4 between the RTX 2060 Super and the H100) has the middle one.
+    void theRoofPageSaysWhichLineOverlaid()
+    {
+        Config c;
+        c.model = "unet";
+        const Report report = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super"), test::shippedDevice("l4"),
+                                                    test::shippedDevice("h100-sxm") }).report;
+        const QString alone = tourPages(report, 1).at(1), overlaid = tourPages(report, 1, true).at(1);
+        QVERIFY2(alone.contains(QStringLiteral("the flat line at the top")), qPrintable(alone));
+        QVERIFY2(!overlaid.contains(QStringLiteral("at the top")), qPrintable(overlaid));
+        QVERIFY2(overlaid.contains(QStringLiteral("the flat part of the NVIDIA L4's roof, in its colour")), qPrintable(overlaid));
+        // The window passes the overlay on: the tour opened over overlaid charts says it.
+        GuiOptions o = test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("l4"), QStringLiteral("h100-sxm") });
+        o.overlay = true;
+        MainWindow w(o);
+        QVERIFY(test::showAtDesktopSize(w));
+        w.teaching().showTour();
+        QCoreApplication::processEvents();
+        QVERIFY(w.teaching().tourPanel());
+        const QStringList pages = w.teaching().tourPanel()->pages();
+        QVERIFY(pages.size() > 1);
+        QVERIFY2(!pages.at(1).contains(QStringLiteral("at the top")), qPrintable(pages.at(1)));
+    }
+
     void marksWhatEachPageExplains()
     {
         MainWindow w(test::freshWindow());
