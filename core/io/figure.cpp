@@ -1,5 +1,7 @@
 #include "figure.h"
 
+#include <cstdint>
+
 #include <filesystem>
 
 #include "json_config.h"
@@ -193,7 +195,10 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
     FigureSpec s;
     error.clear();
     try {
-        if (doc.value("schema", 0) != 1) {
+        // Read as a whole number first: value<int>() of 1.4e24 (a float to nlohmann) was undefined
+        // behaviour (fuzz_figure found it).
+        const auto schema = doc.find("schema");
+        if (schema == doc.end() || !schema->is_number_integer() || schema->get<std::int64_t>() != 1) {
             error = "schema: expected 1";
             return std::nullopt;
         }

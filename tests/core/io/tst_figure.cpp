@@ -178,6 +178,7 @@ private slots:
         QTest::addColumn<QString>("error");
         QTest::newRow("not json") << "{" << "not a JSON object";
         QTest::newRow("schema") << "{\"schema\": 2}" << "schema: expected 1";
+        QTest::newRow("schema too large for an int") << "{\"schema\": 1444444444444444444444444}" << "schema: expected 1"; // fuzz_figure: UB before
         QTest::newRow("missing") << "{\"schema\": 1, \"config_args\": [], \"devices\": [\"t4\"], \"view\": {}}"
                                  << "export: missing";
         QTest::newRow("wrong type") << "{\"schema\": 1, \"config_args\": \"--batch 2\"}" << "config_args: wrong type";
