@@ -190,16 +190,13 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     // A hairline crosses no label, and no label sits on a hairline.
     std::vector<QRectF> labelBoxes;
     std::vector<QLineF> leaders;
-    auto leaderTo = [](const QPointF& a, const QRectF& box) {
-        return QLineF(a, QPointF(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom())));
-    };
     for (size_t i = 0; i < spots.size(); ++i)
         if (spots[i]) {
             labelBoxes.emplace_back(*spots[i], m_layerLabels[i]->boundingRect().size());
-            leaders.push_back(leaderTo(wanted[i].at, labelBoxes.back()));
+            leaders.push_back(leaderLine(wanted[i].at, labelBoxes.back()));
         }
     auto clearOfHairlines = [&](const QRectF& box, const QPointF& anchor) {
-        const QLineF mine = leaderTo(anchor, box);
+        const QLineF mine = leaderLine(anchor, box);
         return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return crosses(mine, b.adjusted(1, 1, -1, -1)); })
             && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)); });
     };
@@ -210,7 +207,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         if (spots[i]) {
             taken.emplace_back(*spots[i], requests[i].size);
             labelBoxes.emplace_back(*spots[i], requests[i].size);
-            leaders.push_back(leaderTo(wanted[i].at, labelBoxes.back()));
+            leaders.push_back(leaderLine(wanted[i].at, labelBoxes.back()));
         }
     }
     std::vector<QRectF> boxes;
@@ -229,10 +226,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
                 item->setPos(*spots[i]);
             // A hairline from the point to the nearest point of its label, so that a label among
             // many points says which one it names.
-            const QRectF box(*spots[i], item->boundingRect().size());
-            const QPointF a = wanted[i].at;
-            const QPointF near(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom()));
-            const QLineF line(a, near);
+            const QLineF line = leaderLine(wanted[i].at, QRectF(*spots[i], item->boundingRect().size()));
             if (leader->line() != line)
                 leader->setLine(line);
             const QPen pen(wanted[i].color, 0.8);

@@ -143,10 +143,7 @@ void ChartPointLabels::place()
             continue;
         m_items[i]->setPos(*spots[i]);
         if (lead) {
-            const QRectF box(*spots[i], requests[i].size);
-            const QPointF a = anchors[i];
-            const QPointF near(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom()));
-            m_leaders[i]->setLine(QLineF(a, near));
+            m_leaders[i]->setLine(leaderLine(anchors[i], QRectF(*spots[i], requests[i].size)));
             m_leaders[i]->setPen(QPen(m_labels[i].color, 0.8));
         }
     }

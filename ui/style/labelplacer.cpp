@@ -47,6 +47,11 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
     return out;
 }
 
+QLineF leaderLine(const QPointF& a, const QRectF& box)
+{
+    return QLineF(a, QPointF(std::clamp(a.x(), box.left(), box.right()), std::clamp(a.y(), box.top(), box.bottom())));
+}
+
 std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QRectF>& obstacles, const QRectF& bounds,
     const std::vector<QLineF>& lines, const std::vector<double>& rings,
     const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)

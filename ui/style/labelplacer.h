@@ -30,6 +30,9 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
     const QRectF& bounds, const std::vector<QLineF>& lines = {},
     const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept = {});
 
+/// The hairline from a label's point to the nearest point of its box: which point it names.
+QLineF leaderLine(const QPointF& anchor, const QRectF& box);
+
 /// A label with no free spot beside its point, further out (drawn with a hairline to it): the
 /// nearest free box on rings of growing distance (`rings`, pixels between the marker's edge and
 /// the box) in 24 directions, below and to the right first, under the same rules as placeLabels
