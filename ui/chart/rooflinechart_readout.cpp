@@ -106,12 +106,20 @@ void RooflineChart::mouseMoveEvent(QMouseEvent* event)
         { plot.left() + 4, plot.bottom() - 4 - size.height() },
         { plot.right() - 4 - size.width(), plot.top() + 4 },
     };
+    // None clear (three devices overlaid: points bottom left, roof values top right, the "+N more"
+    // note bottom right): the corner that covers the fewest, the first of equals.
     QPointF corner = corners[0];
-    for (const QPointF& c : corners) {
+    auto covered = [&](const QPointF& c) {
         const QRectF r(c, size);
-        if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); })) {
-            corner = c;
+        return std::count_if(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
+    };
+    long fewest = covered(corner);
+    for (const QPointF& c : corners) {
+        if (fewest == 0)
             break;
+        if (const long n = covered(c); n < fewest) {
+            corner = c;
+            fewest = n;
         }
     }
     m_readoutBack->setPos(corner);
