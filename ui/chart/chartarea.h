@@ -64,8 +64,19 @@ public:
     /// The summaries under them, in the same order.
     std::vector<SummaryText*> summaries() const;
 
+    /// The grid's columns now (1 for one chart or the overlay).
+    int columns() const { return m_columns; }
+    /// The charts of the grid are short at this size (their plots under about five lines of type
+    /// high even in the best arrangement): the window suggests the overlay.
+    bool cramped() const { return m_cramped; }
+
 signals:
     void layerClicked(int layer, int device);
+    /// cramped() changed.
+    void crampedChanged(bool cramped);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Pane {
@@ -74,7 +85,20 @@ private:
         SummaryText* summary;
     };
     Pane makePane();
-    void relayout(size_t devices);
+    /// Lays out the panes for `devices` in `columns` columns (-1: as columnsFor() decides).
+    void relayout(size_t devices, int columns = -1);
+    /// The arrangement of `charts` that gives each plot the most room in `area`, from one column to one
+    /// row: two charts side by side and three or four in a 2 x 2 grid unless another arrangement gives
+    /// the plots a quarter more (three devices at 1280 x 720 in presentation type: 2 x 2 left plots
+    /// 90 px high beside an empty cell; one row of three gives them 300). `score`, if given, is the
+    /// chosen arrangement's plot side in pixels.
+    int columnsFor(size_t charts, QSize area, double* score = nullptr) const;
+    /// The room the grid is laid out in: the scroll area's viewport (the area itself grows to its
+    /// minimum, which an arrangement changes, so deciding by it could go round in circles).
+    QSize room() const;
+    void regrid();
+    bool m_regridPending = false;
+    bool m_cramped = false;
     /// Every used column of the grid at least as wide as the widest chart needs: equal stretch alone
     /// left cells as uneven as the charts' minimum widths (1377 and 1416 px).
     void evenCells();

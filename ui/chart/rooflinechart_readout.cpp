@@ -91,8 +91,8 @@ void RooflineChart::mouseMoveEvent(QMouseEvent* event)
     // Where a label or a point is there (a zoomed plot, a layer named near the slope), the first
     // other corner that is clear: the read-out covered a layer's name.
     std::vector<QRectF> taken = markerRectsInChart();
-    for (const auto& [text, labelBox] : layerLabels())
-        taken.push_back(labelBox);
+    for (const auto& named : layerLabels())
+        taken.push_back(named.second);
     for (const auto& series : m_series)
         for (const QGraphicsSimpleTextItem* label : { series->roofLabel, series->ridgeLabel })
             if (label && label->isVisible())

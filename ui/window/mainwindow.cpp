@@ -97,6 +97,18 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     // The charts keep their minimum useful size: summaries shrink, then the left column gives way.
     m_room = new ChartRoom(this, chartScroll, m_charts, { configDock, m_deviceDock }, splitter);
     connect(m_room, &ChartRoom::message, this, [this](const QString& text) { showStatus(text, 10000); });
+    // A grid whose plots stay short in every arrangement at this size says how to see them larger
+    // (issue 52: three devices at 1280 x 720 in presentation type). Said once the layout has settled,
+    // so that a passing state (before the left column gives way) says nothing.
+    connect(m_charts, &ChartArea::crampedChanged, this, [this](bool cramped) {
+        if (cramped)
+            QTimer::singleShot(300, this, [this] {
+                if (m_charts->cramped() && !m_charts->overlay())
+                    showStatus(tr("The charts are small at this size: View \u25b8 Overlay devices on one chart (Ctrl+L) "
+                                  "draws every device on one larger chart"),
+                        10000);
+            });
+    });
     m_teaching = new Teaching({ this, m_workspace, m_charts, m_controls, configDock }); // the Explain dock
     m_sessions = new SessionController(m_workspace,
         { [this] { return currentSession(); }, [this](const Session& session) { showSession(session); } }, this);
