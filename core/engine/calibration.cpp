@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace rfx {
 
@@ -95,69 +96,176 @@ bool usable(const CalibrationSample& s)
 
 } // namespace
 
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples)
+std::string_view overheadSourceName(OverheadSource source)
 {
-    // Minimise sum_i (c0 + c1 b_i - m_i)^2 over c0 = overhead >= 0 and c1 = 1 / efficiency > 0: least
-    // squares on the time itself, so that the rows that take the time weigh the most (the network's time
-    // is their sum; a fit on the relative error let a hundred microsecond rows pull the big ones, and
-    // missed the held-out totals by 9 to 12 points more: README "Calibration"). The normal equations
-    //   [n   Sb ] [c0]   [Sm ]
-    //   [Sb  Sbb] [c1] = [Sbm]
-    // and, when their solution leaves the allowed region, the overhead-free fit c1 = Sbm / Sbb.
+    switch (source) {
+    case OverheadSource::Rows:
+        return "rows";
+    case OverheadSource::Parent:
+        return "parent";
+    case OverheadSource::None:
+        return "none";
+    case OverheadSource::Joint:
+        return "joint";
+    }
+    return "none";
+}
+
+std::optional<OverheadSource> overheadSourceFromName(std::string_view name)
+{
+    for (OverheadSource s : { OverheadSource::Rows, OverheadSource::Parent, OverheadSource::None, OverheadSource::Joint })
+        if (overheadSourceName(s) == name)
+            return s;
+    return std::nullopt;
+}
+
+bool CalibrationGroup::extrapolates(double flops, double bytes) const
+{
+    // Compute-bound fits by FLOPs, memory-bound ones by bytes; a factor of two either way is still
+    // the size the fit saw (rows of one layer at another batch).
+    const bool byFlops = bound == Bound::Compute;
+    const double lo = byFlops ? minFlops : minBytes, hi = byFlops ? maxFlops : maxBytes, x = byFlops ? flops : bytes;
+    if (!(hi > 0) || !(x > 0))
+        return false;
+    return x < lo / 2 || x > hi * 2;
+}
+
+namespace {
+
+// The least-squares solution with two free parameters (the fit before issue 51, kept for a class whose
+// rows are all small): minimise sum_i (c0 + c1 b_i - m_i)^2 with the normal equations
+//   [n   Sb ] [c0]   [Sm ]
+//   [Sb  Sbb] [c1] = [Sbm]
+// and, when their solution leaves the allowed region, the overhead-free fit c1 = Sbm / Sbb.
+std::pair<double, double> jointFit(const std::vector<const CalibrationSample*>& rows)
+{
+    double n = 0, sb = 0, sbb = 0, sm = 0, sbm = 0;
+    for (const CalibrationSample* s : rows) {
+        n += 1;
+        sb += s->boundTime;
+        sbb += s->boundTime * s->boundTime;
+        sm += s->measured;
+        sbm += s->boundTime * s->measured;
+    }
+    const double det = n * sbb - sb * sb;
+    if (rows.size() >= 2 && det > 1e-12 * n * sbb) {
+        const double a = (sm * sbb - sbm * sb) / det, b = (sbm * n - sm * sb) / det;
+        if (a >= 0 && b > 0)
+            return { a, b };
+    }
+    return { 0, sbm / sbb };
+}
+
+// 1 / efficiency by least squares on the time with the overhead fixed: c1 = Sb(m - c0) / Sbb.
+double slopeGiven(const std::vector<const CalibrationSample*>& rows, double c0)
+{
+    double sbb = 0, sbm = 0;
+    for (const CalibrationSample* s : rows) {
+        sbb += s->boundTime * s->boundTime;
+        sbm += s->boundTime * (s->measured - c0);
+    }
+    return sbm / sbb;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+} // namespace
+
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> parentOverhead)
+{
+    // The overhead from the small rows, the efficiency from the large ones (calibration.h). With both
+    // kinds: c1 = 1 / efficiency by least squares on the large rows' time less the overhead, the
+    // overhead c0 the median of the small rows' time less c1 x bound (a median: one small row that a
+    // neighbour's burst slowed does not set every small row's cost), alternated until they agree (each
+    // moves the other little: the large rows' bounds dwarf the overhead).
     CalibrationGroup g;
-    double sxx = 0, sxy = 0, syy = 0, sx = 0, sy = 0; // n, Sb, Sbb, Sm, Sbm
-    g.minBound = INFINITY;
-    g.maxBound = 0;
+    std::vector<const CalibrationSample*> rows, small, large;
+    g.minBound = g.minFlops = g.minBytes = INFINITY;
+    g.maxBound = g.maxFlops = g.maxBytes = 0;
     for (const CalibrationSample& s : samples) {
         if (!usable(s))
             continue;
-        sxx += 1;
-        sxy += s.boundTime;
-        syy += s.boundTime * s.boundTime;
-        sx += s.measured;
-        sy += s.boundTime * s.measured;
-        ++g.samples;
+        rows.push_back(&s);
+        (s.boundTime <= kOverheadRowBound ? small : large).push_back(&s);
         g.minBound = std::min(g.minBound, s.boundTime);
         g.maxBound = std::max(g.maxBound, s.boundTime);
+        g.minFlops = std::min(g.minFlops, s.flops);
+        g.maxFlops = std::max(g.maxFlops, s.flops);
+        g.minBytes = std::min(g.minBytes, s.bytes);
+        g.maxBytes = std::max(g.maxBytes, s.bytes);
     }
+    g.samples = int(rows.size());
     if (g.samples == 0)
         throw std::invalid_argument("no measured row with a positive time and bound to fit");
-    double c0 = 0, c1 = sy / syy;
-    const double det = sxx * syy - sxy * sxy;
-    if (g.samples >= 2 && det > 1e-12 * sxx * syy) {
-        const double a = (sx * syy - sy * sxy) / det, b = (sy * sxx - sx * sxy) / det;
-        if (a >= 0 && b > 0) {
-            c0 = a;
-            c1 = b;
+    g.opClass = rows.front()->opClass; // the caller names a pooled fit "all"
+    g.bound = rows.front()->bound;
+    if (!(g.maxFlops > 0))
+        g.minFlops = g.maxFlops = 0;
+    if (!(g.maxBytes > 0))
+        g.minBytes = g.maxBytes = 0;
+    double c0 = 0, c1 = 1;
+    if (large.empty()) {
+        // Every row small: overhead and efficiency together, on them.
+        std::tie(c0, c1) = jointFit(rows);
+        g.overheadSource = c0 > 0 ? OverheadSource::Joint : OverheadSource::None;
+    } else if (small.empty()) {
+        c0 = parentOverhead.value_or(0);
+        c1 = slopeGiven(large, c0);
+        g.overheadSource = parentOverhead ? OverheadSource::Parent : OverheadSource::None;
+        if (!(c1 > 0)) { // the parent's overhead is more than these rows take
+            c0 = 0;
+            c1 = slopeGiven(large, 0);
+            g.overheadSource = OverheadSource::None;
         }
+    } else {
+        for (int i = 0; i < 50; ++i) {
+            c1 = slopeGiven(large, c0);
+            std::vector<double> residual;
+            for (const CalibrationSample* s : small)
+                residual.push_back(s->measured - c1 * s->boundTime);
+            const double next = std::max(0.0, median(residual));
+            const bool settled = std::abs(next - c0) <= 1e-9 * std::max(next, 1e-12);
+            c0 = next;
+            if (settled)
+                break;
+        }
+        c1 = slopeGiven(large, c0);
+        if (!(c1 > 0)) {
+            c0 = 0;
+            c1 = slopeGiven(large, 0);
+        }
+        g.overheadSource = OverheadSource::Rows;
+        g.overheadRows = int(small.size());
     }
     if (!std::isfinite(c0) || !std::isfinite(c1) || c1 <= 0) {
         // Times so far apart that the sums overflow (a hostile or broken file): the median ratio alone.
         std::vector<double> ratios;
-        for (const CalibrationSample& s : samples)
-            if (usable(s))
-                ratios.push_back(s.measured / s.boundTime);
-        std::nth_element(ratios.begin(), ratios.begin() + std::ptrdiff_t(ratios.size() / 2), ratios.end());
+        for (const CalibrationSample* s : rows)
+            ratios.push_back(s->measured / s->boundTime);
         c0 = 0;
-        c1 = ratios[ratios.size() / 2];
+        c1 = median(ratios);
+        g.overheadSource = OverheadSource::None;
+        g.overheadRows = 0;
     }
     // Within what a calibration file may hold (calibration_file.cpp checks the same ranges).
     g.overhead = std::clamp(c0, 0.0, 3600.0);
     g.efficiency = std::isfinite(1 / c1) ? std::clamp(1 / c1, 1e-6, 1e6) : 1e6;
     // Fit quality on the samples: the relative error's root mean square, and R^2 of log10 time.
     double se = 0, meanLog = 0;
-    for (const CalibrationSample& s : samples)
-        if (usable(s))
-            meanLog += std::log10(s.measured);
+    for (const CalibrationSample* s : rows)
+        meanLog += std::log10(s->measured);
     meanLog /= g.samples;
     double ssRes = 0, ssTot = 0;
-    for (const CalibrationSample& s : samples) {
-        if (!usable(s))
-            continue;
-        const double p = g.predict(s.boundTime);
-        se += std::pow((p - s.measured) / s.measured, 2);
-        ssRes += std::pow(std::log10(p) - std::log10(s.measured), 2);
-        ssTot += std::pow(std::log10(s.measured) - meanLog, 2);
+    for (const CalibrationSample* s : rows) {
+        const double p = g.predict(s->boundTime);
+        se += std::pow((p - s->measured) / s->measured, 2);
+        ssRes += std::pow(std::log10(p) - std::log10(s->measured), 2);
+        ssTot += std::pow(std::log10(s->measured) - meanLog, 2);
     }
     g.rmsError = std::isfinite(se) ? std::min(std::sqrt(se / g.samples), 1e12) : 1e12;
     g.r2 = ssTot > 0 ? 1 - ssRes / ssTot : (ssRes < 1e-12 ? 1 : 0);
@@ -178,17 +286,8 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
     if (bySide.empty())
         throw std::invalid_argument("no measured row with a positive time and bound to fit");
     Calibration c;
-    for (Bound side : { Bound::Compute, Bound::Memory }) {
-        for (const std::string& cls : calibrationClasses()) {
-            auto it = byGroup.find({ cls, side });
-            if (it == byGroup.end() || int(it->second.size()) < kMinClassSamples)
-                continue; // too few rows to speak for the class: they count in the pooled fit, the class borrows
-            CalibrationGroup g = fitGroup(it->second);
-            g.opClass = cls;
-            g.bound = side;
-            c.groups.push_back(g);
-        }
-    }
+    // A class with no row small enough takes its parent's measured overhead, else none; parents first.
+    std::map<Bound, CalibrationGroup> pooled;
     for (Bound side : { Bound::Compute, Bound::Memory }) {
         auto it = bySide.find(side);
         if (it == bySide.end())
@@ -196,8 +295,39 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
         CalibrationGroup g = fitGroup(it->second);
         g.opClass = "all";
         g.bound = side;
-        c.groups.push_back(g);
+        pooled[side] = g;
     }
+    auto measuredOverhead = [](const CalibrationGroup* g) -> std::optional<double> {
+        if (g && (g->overheadSource == OverheadSource::Rows || g->overheadSource == OverheadSource::Joint))
+            return g->overhead;
+        return std::nullopt;
+    };
+    for (Bound side : { Bound::Compute, Bound::Memory }) {
+        std::map<std::string, CalibrationGroup> fitted;
+        auto fit = [&](const std::string& cls) {
+            auto it = byGroup.find({ cls, side });
+            if (it == byGroup.end() || int(it->second.size()) < kMinClassSamples)
+                return; // too few rows to speak for the class: they count in the pooled fit, the class borrows
+            const std::string_view parent = parentClass(cls);
+            const auto p = parent.empty() ? fitted.end() : fitted.find(std::string(parent));
+            CalibrationGroup g = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second));
+            g.opClass = cls;
+            g.bound = side;
+            fitted[cls] = g;
+        };
+        for (const std::string& cls : calibrationClasses())
+            if (parentClass(cls).empty())
+                fit(cls);
+        for (const std::string& cls : calibrationClasses())
+            if (!parentClass(cls).empty())
+                fit(cls);
+        for (const std::string& cls : calibrationClasses()) // in the classes' order
+            if (auto it = fitted.find(cls); it != fitted.end())
+                c.groups.push_back(it->second);
+    }
+    for (Bound side : { Bound::Compute, Bound::Memory })
+        if (pooled.count(side))
+            c.groups.push_back(pooled[side]);
     // A side with no sample at all borrows the other side's pooled fit (a network measured only on its
     // compute-bound rows still predicts its memory-bound ones, with the pooled fit's error).
     for (Bound side : { Bound::Compute, Bound::Memory })
@@ -224,6 +354,28 @@ int fittedBits(const std::string& fittedOn)
 
 } // namespace
 
+namespace {
+// A class name that outlives the calibration it came from (rows keep a view of it).
+std::string_view staticClassName(const std::string& name)
+{
+    for (const std::string& c : calibrationClasses())
+        if (c == name)
+            return c;
+    return "all";
+}
+} // namespace
+
+CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult& row)
+{
+    CalibrationUse use;
+    use.group = calibration.groupFor(row.opClass, row.bound);
+    if (use.group) {
+        use.borrowed = use.group->opClass != row.opClass;
+        use.extrapolated = use.group->extrapolates(row.flops, row.bytes);
+    }
+    return use;
+}
+
 int applyCalibration(Report& report, const Calibration& calibration, const std::string& label)
 {
     // What the fit saw and what it is asked to predict can differ in kind: said, not refused.
@@ -241,8 +393,10 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
             continue;
         double total = 0;
         for (LayerResult& l : d.layers) {
-            const CalibrationGroup* g = calibration.groupFor(l.opClass, l.bound);
-            l.calibratedTime = g ? g->predict(boundTimeOf(l)) : boundTimeOf(l);
+            const CalibrationUse use = calibrationUse(calibration, l);
+            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l)) : boundTimeOf(l);
+            l.calibratedBy = use.group ? staticClassName(use.group->opClass) : std::string_view();
+            l.calibrationExtrapolated = use.extrapolated;
             total += l.calibratedTime;
         }
         d.totals.calibratedTime = total;

@@ -7,8 +7,13 @@
 //     measured time  ~  overhead + bound / efficiency
 //
 // a fixed cost per kernel (start-up, threads waking, small-tile waste) plus the roofline bound at the
-// fraction `efficiency` of the roof that large rows reach. Fitted by least squares on the time (the rows
-// that take the time weigh the most), with overhead >= 0 and efficiency > 0. An efficiency
+// fraction `efficiency` of the roof that large rows reach. Each from the rows that show it: the
+// overhead from rows small enough that it is a visible part of their time (bound <= kOverheadRowBound),
+// the efficiency by least squares on the time of the larger rows (the rows that take the time weigh the
+// most), with overhead >= 0 and efficiency > 0. A class without small rows has no overhead of its own
+// and takes its parent class's measured one, else none: an overhead extrapolated from large rows alone
+// was the intercept of a line through milliseconds (228 us for the Zen 2's 3x3 convolutions, 24.7 us for
+// its 1x1 ones), and made a network of small layers 20 % slow (issue 51). An efficiency
 // above 1 is possible and meaningful for memory-bound rows whose tensors stay in cache (the bound is the
 // DRAM roof). A class with no measured row borrows its parent class's fit (parentClass), else the fit of its
 // bound side pooled over every class.
@@ -48,7 +53,23 @@ struct CalibrationSample {
     Bound bound = Bound::Memory;
     double boundTime = 0;
     double measured = 0;
+    double flops = 0; ///< the row's FLOPs and bytes moved (the size range a fit saw)
+    double bytes = 0;
 };
+
+/// Rows whose bound is at most this (second) show a kernel's fixed cost: a few microseconds of threads
+/// waking and tiles set up are a visible part of their time. Larger rows show the efficiency.
+inline constexpr double kOverheadRowBound = 20e-6;
+
+/// Where a fit's overhead comes from.
+enum class OverheadSource {
+    Rows, ///< measured on the class's own rows under kOverheadRowBound
+    Parent, ///< the parent class's measured overhead: the class has no row small enough
+    None, ///< no row small enough, here or in the parent: no overhead (never an extrapolated one)
+    Joint, ///< every row small: overhead and efficiency fitted together on them
+};
+std::string_view overheadSourceName(OverheadSource source);
+std::optional<OverheadSource> overheadSourceFromName(std::string_view name);
 
 /// The fit of one class and side; opClass "all" is the side pooled over every class.
 struct CalibrationGroup {
@@ -60,8 +81,16 @@ struct CalibrationGroup {
     double rmsError = 0; ///< root mean square of (fit - measured) / measured over the samples
     double r2 = 0; ///< of log10 time: 1 - SS_res / SS_tot (1 when every sample has the same time and fits)
     double minBound = 0, maxBound = 0; ///< the bounds fitted on, second: predictions outside extrapolate
+    double minFlops = 0, maxFlops = 0; ///< the rows' FLOPs fitted on (0, 0: not known, an older file)
+    double minBytes = 0, maxBytes = 0; ///< and their bytes moved
+    OverheadSource overheadSource = OverheadSource::None;
+    int overheadRows = 0; ///< rows the overhead was measured on (OverheadSource::Rows)
     /// The calibrated time of a row with this bound, second.
     double predict(double boundTime) const { return overhead + boundTime / efficiency; }
+    /// Whether a row of this size lies outside what the fit saw, by more than a factor of two either
+    /// way in its side's measure (FLOPs when compute-bound, bytes when memory-bound): its calibrated
+    /// time is an extrapolation. False when the file does not say (no range stored).
+    bool extrapolates(double flops, double bytes) const;
 };
 
 struct Calibration {
@@ -92,8 +121,21 @@ inline constexpr int kMinClassSamples = 3;
 /// std::invalid_argument when no sample is usable.
 Calibration fitCalibration(const std::vector<CalibrationSample>& samples);
 
-/// Fits one group (the least-squares problem above) on the samples given.
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples);
+/// Fits one group (the problem above) on the samples given. `lentOverhead`: the overhead to take when
+/// no row is small enough to measure one (the parent class's measured overhead). Not the side's pooled
+/// one: the Zen 2's pooled compute overhead was its depthwise rows' 25.6 us, which lent to the 1x1
+/// convolutions remade the error it was to cure.
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> lentOverhead = std::nullopt);
+
+/// How a row's calibrated time was predicted, for the table and the JSON: the group that predicts it
+/// (its class's own, borrowed from its parent, or the side's pooled fit) and whether its size lies
+/// outside what that group was fitted on.
+struct CalibrationUse {
+    const CalibrationGroup* group = nullptr;
+    bool borrowed = false; ///< not the row's own class
+    bool extrapolated = false; ///< CalibrationGroup::extrapolates
+};
+CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult& row);
 
 /// Sets every row's and the totals' calibrated time on the devices whose id is the calibration's, and
 /// names the calibration there. Returns how many devices it applied to.

@@ -60,6 +60,11 @@ struct LayerResult {
     double usefulShare = 1;
     double calibratedTime = -1; ///< the calibration's prediction, second; negative: not calibrated
     double boundTime = -1; ///< the roofline bound when `time` holds the calibrated time (calibratedView)
+    /// The calibration class whose fit predicted calibratedTime ("conv" for a depthwise row that
+    /// borrows it, "all" for the side's pooled fit); empty when not calibrated.
+    std::string_view calibratedBy;
+    /// The row's size lies outside what that fit was fitted on (CalibrationGroup::extrapolates).
+    bool calibrationExtrapolated = false;
 };
 
 struct Totals {

@@ -77,13 +77,22 @@ std::string calibrationToJson(const Calibration& c)
             { "r2_log_time", g.r2 },
             { "min_bound_s", g.samples > 0 ? g.minBound : 0 },
             { "max_bound_s", g.samples > 0 ? g.maxBound : 0 },
+            { "min_flops", g.samples > 0 ? g.minFlops : 0 },
+            { "max_flops", g.samples > 0 ? g.maxFlops : 0 },
+            { "min_bytes", g.samples > 0 ? g.minBytes : 0 },
+            { "max_bytes", g.samples > 0 ? g.maxBytes : 0 },
+            { "overhead_from", overheadSourceName(g.overheadSource) },
+            { "overhead_rows", g.overheadRows },
         });
     const ojson doc {
         { "schema", kCalibrationSchema },
         { "kind", "roofline-explorer calibration" },
         { "model", "measured_s = overhead_s + bound_s / efficiency, per operator class and bound side; class 'all' is a "
                    "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
-                   "elementwise for batch_norm) has a fit of its own" },
+                   "elementwise for batch_norm) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
+                   "with a bound under 20 us, 'parent' lent by the parent class's, "
+                   "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency). min_/max_flops "
+                   "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated" },
         { "device", c.deviceId },
         { "device_name", c.deviceName },
         { "measurements", c.measurements },
@@ -157,6 +166,22 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             f.r2 = g.contains("r2_log_time") ? number(g, "r2_log_time", path, -1e12, 1, false) : 0;
             f.minBound = g.contains("min_bound_s") ? number(g, "min_bound_s", path, 0, 1e9, false) : 0;
             f.maxBound = g.contains("max_bound_s") ? number(g, "max_bound_s", path, 0, 1e9, false) : 0;
+            // Written since issue 51; a file without them knows no size range and no overhead's source.
+            f.minFlops = g.contains("min_flops") ? number(g, "min_flops", path, 0, 1e30, false) : 0;
+            f.maxFlops = g.contains("max_flops") ? number(g, "max_flops", path, 0, 1e30, false) : 0;
+            f.minBytes = g.contains("min_bytes") ? number(g, "min_bytes", path, 0, 1e30, false) : 0;
+            f.maxBytes = g.contains("max_bytes") ? number(g, "max_bytes", path, 0, 1e30, false) : 0;
+            if (f.minFlops > f.maxFlops || f.minBytes > f.maxBytes)
+                throw Bad { path + (f.minFlops > f.maxFlops ? "min_flops" : "min_bytes"), "is larger than its maximum" };
+            f.overheadSource = f.overhead > 0 ? OverheadSource::Joint : OverheadSource::None;
+            if (g.contains("overhead_from")) {
+                const std::string from = text(g, "overhead_from", path);
+                const auto source = overheadSourceFromName(from);
+                if (!source)
+                    throw Bad { path + "overhead_from", "'" + from + "' is not one of rows, parent, none, joint" };
+                f.overheadSource = *source;
+            }
+            f.overheadRows = g.contains("overhead_rows") ? int(number(g, "overhead_rows", path, 0, 1e9, false)) : 0;
             for (const CalibrationGroup& other : c.groups)
                 if (other.opClass == f.opClass && other.bound == f.bound)
                     throw Bad { path + "class", "a second fit for " + f.opClass + " (" + side + "-bound)" };
@@ -215,6 +240,33 @@ Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& resu
     return c;
 }
 
+namespace {
+// "1.70 us from 6 rows", "7.9 us, conv's", "none: no row under 20 us".
+std::string overheadCell(const CalibrationGroup& g)
+{
+    switch (g.overheadSource) {
+    case OverheadSource::Rows:
+        return formatTime(g.overhead) + " (" + std::to_string(g.overheadRows) + " small)";
+    case OverheadSource::Parent:
+        return formatTime(g.overhead) + " (parent's)";
+    case OverheadSource::Joint:
+        return formatTime(g.overhead) + " (joint)";
+    case OverheadSource::None:
+        break;
+    }
+    return "0 (no small row)";
+}
+// "0.46-3.7 GFLOP", "12 kB-38 MB": the side's measure of the rows fitted on.
+std::string rangeCell(const CalibrationGroup& g)
+{
+    const bool flops = g.bound == Bound::Compute;
+    const double lo = flops ? g.minFlops : g.minBytes, hi = flops ? g.maxFlops : g.maxBytes;
+    if (!(hi > 0))
+        return "-";
+    return flops ? formatSI(lo, "FLOP") + " to " + formatSI(hi, "FLOP") : formatBytes(lo) + " to " + formatBytes(hi);
+}
+} // namespace
+
 std::string calibrationToTable(const Calibration& c)
 {
     std::ostringstream o;
@@ -222,21 +274,24 @@ std::string calibrationToTable(const Calibration& c)
     if (!c.measurements.empty())
         o << ", fitted on " << c.measurements;
     o << "\nmodel: measured = overhead + bound / efficiency, per operator class and bound side\n";
-    char line[200];
-    std::snprintf(line, sizeof line, "%-15s %-8s %5s %10s %11s %10s %7s\n", "class", "bound", "rows", "overhead", "efficiency",
-        "fit error", "R2 log");
+    char line[260];
+    std::snprintf(line, sizeof line, "%-14s %-7s %4s %-20s %10s %9s %7s  %s\n", "class", "bound", "rows", "overhead", "efficiency",
+        "fit error", "R2 log", "sizes fitted on");
     o << line;
     for (const CalibrationGroup& g : c.groups) {
-        std::snprintf(line, sizeof line, "%-15s %-8s %5d %10s %11s %10s %7s\n", g.opClass.c_str(),
-            std::string(boundName(g.bound)).c_str(), g.samples, formatTime(g.overhead).c_str(),
+        std::snprintf(line, sizeof line, "%-14s %-7s %4d %-20s %10s %9s %7s  %s\n", g.opClass.c_str(),
+            std::string(boundName(g.bound)).c_str(), g.samples, overheadCell(g).c_str(),
             formatPercent(g.efficiency).c_str(), g.samples > 0 ? formatPercent(g.rmsError).c_str() : "borrowed",
-            g.samples > 1 ? formatNumber3(g.r2).c_str() : "-");
+            g.samples > 1 ? formatNumber3(g.r2).c_str() : "-", rangeCell(g).c_str());
         o << line;
     }
     o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the bound,\n"
-         "as cached tensors are beside a DRAM roof); fit error: root mean square of the relative error on the rows\n"
-         "fitted; a class not listed borrows its parent's fit (conv for conv1x1 and depthwise, elementwise for\n"
-         "batch_norm), else its side's 'all'\n";
+         "as cached tensors are beside a DRAM roof); overhead: measured on the class's rows with a bound under\n"
+         "20 us ('N small'), else lent by its parent class, else none; fit error: root\n"
+         "mean square of the relative error on the rows fitted; sizes: FLOPs (compute-bound) or bytes moved\n"
+         "(memory-bound) of those rows, a row more than twice outside them is extrapolated; a class not listed\n"
+         "borrows its parent's fit (conv for conv1x1 and depthwise, elementwise for batch_norm), else its\n"
+         "side's 'all'\n";
     return o.str();
 }
 

@@ -2,6 +2,8 @@
 // comparison as a table or CSV (the importers are in measurement_formats.cpp).
 #include "measurements.h"
 
+#include "report_writer.h"
+
 #include "format.h"
 #include "precision.h"
 
@@ -120,7 +122,7 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
     for (const LayerComparison& lc : c.layers) {
         const LayerResult& row = r.layers[lc.layer];
         if (lc.measured > 0 && lc.bound > 0)
-            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured });
+            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops, row.bytes });
     }
     return samples;
 }
@@ -188,6 +190,8 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
             o << "  within the taps it computes: " << formatPercent(1 - row.usefulShare) << " of them read zero padding";
         if (!lc.referenceKernel.empty())
             o << "  REFERENCE KERNEL: " << lc.referenceKernel << " is not what a framework runs";
+        if (cal && row.calibrationExtrapolated)
+            o << "  extrapolated (" << row.calibratedBy << " fit)";
         o << "\n";
     }
     o << "total " << formatTime(c.measuredTotal) << " measured against a bound of " << formatTime(c.boundTotal) << ": "
@@ -204,6 +208,9 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
     }
     if (!c.unmeasured.empty())
         o << c.unmeasured.size() << " model row(s) without a measurement\n";
+    if (cal)
+        if (const std::string outside = extrapolatedRowsNote(r); !outside.empty())
+            o << outside << "\n";
     if (const std::string hint = tensorRoofHint(c, r); !hint.empty())
         o << hint << "\n";
     return o.str();

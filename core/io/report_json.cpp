@@ -126,8 +126,13 @@ json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
         if (!o.uncounted.empty())
             row["uncounted"] = o.uncounted;
     }
-    if (l.calibratedTime >= 0)
+    if (l.calibratedTime >= 0) {
         row["calibrated_time_s"] = l.calibratedTime;
+        // The fit that predicted it (the row's class, the parent it borrows, or the side's "all"), and
+        // whether the row's size lies outside what that fit saw (issue 51).
+        row["calibrated_by"] = std::string(l.calibratedBy);
+        row["calibration_extrapolated"] = l.calibrationExtrapolated;
+    }
     if (runsOnMatrixUnits(l.op)) {
         row["algorithm"] = algorithmName(l.algorithm);
         row["workspace_bytes"] = l.workspace;

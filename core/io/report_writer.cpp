@@ -186,6 +186,27 @@ std::string reportToCsv(const Report& r)
     return s;
 }
 
+std::string extrapolatedRowsNote(const DeviceResult& d)
+{
+    std::vector<std::string> names;
+    size_t calibrated = 0;
+    for (const LayerResult& l : d.layers) {
+        calibrated += l.calibratedTime >= 0;
+        if (l.calibratedTime >= 0 && l.calibrationExtrapolated)
+            names.push_back(l.name);
+    }
+    if (names.empty())
+        return {};
+    std::string list;
+    for (size_t i = 0; i < names.size() && i < 6; ++i)
+        list += (i ? ", " : "") + names[i];
+    if (names.size() > 6)
+        list += ", " + std::to_string(names.size() - 6) + " more";
+    return "extrapolated: " + std::to_string(names.size()) + " of " + std::to_string(calibrated)
+        + " rows lie more than twice outside the sizes their class was fitted on (" + list
+        + "): their calibrated times extend the fit's line; measure rows of their size to calibrate them";
+}
+
 std::string reportToTable(const Report& r)
 {
     std::ostringstream o;
@@ -215,7 +236,7 @@ std::string reportToTable(const Report& r)
             if (d.l1Bandwidth > 0 && l.l1Bytes > 0 && l.l1Bytes != l.bytes && l.flops > 0)
                 o << "  I(L1) " << formatNumber3(l.flops / l.l1Bytes);
             if (l.calibratedTime >= 0)
-                o << "  calibrated " << formatTime(l.calibratedTime);
+                o << "  calibrated " << formatTime(l.calibratedTime) << (l.calibrationExtrapolated ? " (extrapolated)" : "");
             if (algorithms && runsOnMatrixUnits(l.op))
                 o << "  " << algorithmName(l.algorithm) << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? "" : " (" + l.algorithmNote + ")");
             o << "\n";
@@ -231,10 +252,14 @@ std::string reportToTable(const Report& r)
           << (t.fits ? "fits" : "DOES NOT FIT") << "; largest batch that fits: " << formatCount(t.largestBatch) << "\n";
         o << energyLine(d, r.config) << "\n";
         o << d.verdict << "\n";
-        if (t.calibratedTime >= 0)
+        if (t.calibratedTime >= 0) {
             o << "calibrated with " << d.calibration << ": " << formatTime(t.calibratedTime) << " per batch, "
               << formatNumber3(t.calibratedTime > 0 ? r.config.batch / t.calibratedTime : 0) << " images/s ("
               << formatNumber3(t.time > 0 ? t.calibratedTime / t.time : 0) << "x the roofline bound)\n";
+            const std::string outside = extrapolatedRowsNote(d);
+            if (!outside.empty())
+                o << outside << "\n";
+        }
     }
     return o.str();
 }

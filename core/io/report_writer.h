@@ -56,6 +56,11 @@ std::string devicesToJson(const std::vector<Device>& devices);
 /// "energy 9.87 J per batch (9.87 J per image, 207 W average, 37.0 GFLOP/s per W, 0.101 images/J)" on one GPU.
 std::string energyLine(const DeviceResult& result, const Config& config);
 
+/// On a calibrated device, the rows whose size lies outside what their fit was fitted on:
+/// "extrapolated: 3 of 52 rows lie more than twice outside the sizes their class was fitted on
+/// (features.0.0, classifier.1, ...): their calibrated times are the fit's line extended". Empty when none.
+std::string extrapolatedRowsNote(const DeviceResult& result);
+
 /// "U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference"
 std::string reportTitle(const Report& report);
 

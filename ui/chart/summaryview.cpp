@@ -45,9 +45,17 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         ? QString()
         : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qs(d.ceiling.note));
     // Calibrated times say so, with the bound they replace, where the figure is read.
+    // Rows beyond the sizes the fit saw are counted (issue 51; the table marks each with \u26a0).
+    int extrapolated = 0;
+    for (const LayerResult& l : d.layers)
+        extrapolated += l.calibrationExtrapolated;
     const QString calibrated = d.timesCalibrated
-        ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2</span>")
-              .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))))
+        ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2%3</span>")
+              .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))),
+                  extrapolated ? QStringLiteral("; \u26a0 %1 of %2 rows extrapolated (beyond the sizes fitted on)")
+                                     .arg(extrapolated)
+                                     .arg(d.layers.size())
+                               : QString())
         : QString();
     // The share of peak in the table's and the reports' words (peakShareText, core/engine/roofline.h).
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5<br>%6<br><i>%7</i>%8")

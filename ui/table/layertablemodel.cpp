@@ -152,7 +152,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                                                     : QStringLiteral("\u25e2 %1").arg(qs(std::string(memoryLevelName(l.level))));
             return QStringLiteral("\u25ac compute");
         case Time:
-            return qs(formatTime(l.time, true));
+            // A calibrated time outside the sizes its fit saw is marked (issue 51), the tooltip says why.
+            return QString(qs(formatTime(l.time, true))
+                + (d->timesCalibrated && l.calibrationExtrapolated ? QStringLiteral(" \u26a0") : QString()));
         case Energy:
             return qs(formatSI(rowEnergy(l, *d, m_report->config.clockPercent), "J"));
         case Measured:
@@ -260,6 +262,10 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             if (!o.uncounted.empty())
                 note = QStringLiteral("\u26a0 FLOPs not counted: %1<br>").arg(qs(o.uncounted).toHtmlEscaped());
         }
+        if (d->timesCalibrated && l.calibrationExtrapolated)
+            note += tr("\u26a0 Calibrated time extrapolated: the row's %1 lie more than twice outside those of the rows "
+                       "the %2 fit was fitted on; measure rows of this size to calibrate it<br>")
+                        .arg(l.bound == rfx::Bound::Compute ? tr("FLOPs") : tr("bytes"), qs(std::string(l.calibratedBy)));
         return QVariant(note + QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
                               "time bound max(F/P, Q/B) = %7, %8 of the network")
             .arg(qs(l.name).toHtmlEscaped(), op, qs(formatSI(l.flops, "FLOP")),

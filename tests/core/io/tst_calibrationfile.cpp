@@ -4,6 +4,8 @@
 #include "measurements.h"
 #include "testutils.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace rfx;
 
 namespace {
@@ -17,7 +19,7 @@ Calibration example()
     c.fittedOn = "--image 128 --padding same";
     c.created = "2026-12-01";
     c.tool = "Roofline Explorer test";
-    c.groups.push_back({ "conv", Bound::Compute, 2e-5, 0.62, 18, 0.12, 0.97, 1e-5, 2e-3 });
+    c.groups.push_back({ "conv", Bound::Compute, 2e-5, 0.62, 18, 0.12, 0.97, 1e-5, 2e-3, 4e6, 9e8, 1e5, 2e7, OverheadSource::Rows, 4 });
     c.groups.push_back({ "all", Bound::Compute, 2e-5, 0.6, 20, 0.15, 0.95, 1e-5, 2e-3 });
     c.groups.push_back({ "all", Bound::Memory, 4e-6, 2, 50, 0.35, 0.88, 1e-6, 1e-4 });
     return c;
@@ -56,10 +58,31 @@ private slots:
             QCOMPARE(r.groups[i].efficiency, c.groups[i].efficiency);
             QCOMPARE(r.groups[i].samples, c.groups[i].samples);
             QCOMPARE(r.groups[i].rmsError, c.groups[i].rmsError);
+            QCOMPARE(r.groups[i].minFlops, c.groups[i].minFlops);
+            QCOMPARE(r.groups[i].maxFlops, c.groups[i].maxFlops);
+            QCOMPARE(r.groups[i].minBytes, c.groups[i].minBytes);
+            QCOMPARE(r.groups[i].maxBytes, c.groups[i].maxBytes);
+            QCOMPARE(r.groups[i].overheadSource, c.groups[i].overheadSource);
+            QCOMPARE(r.groups[i].overheadRows, c.groups[i].overheadRows);
         }
+        // The table says per class its rows, where its overhead came from and the sizes it saw (issue 51).
         const std::string table = calibrationToTable(r);
-        QVERIFY2(table.find("conv            compute     18") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("conv           compute   18 20.0 us (4 small)") != std::string::npos, table.c_str());
         QVERIFY2(table.find("62 %") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("4.00 MFLOP to 900 MFLOP") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("0 (no small row)") != std::string::npos, table.c_str());
+
+        // A file written before the sizes and the overhead's source were: no range (nothing is called
+        // extrapolated), and an overhead it holds was fitted jointly.
+        nlohmann::json old = nlohmann::json::parse(calibrationToJson(c));
+        for (auto& g : old["groups"])
+            for (const char* key : { "min_flops", "max_flops", "min_bytes", "max_bytes", "overhead_from", "overhead_rows" })
+                g.erase(key);
+        const CalibrationLoad before = parseCalibration(old.dump(), "old.cal.json");
+        QVERIFY2(before.calibration, before.diagnostics.empty() ? "" : before.diagnostics[0].message.c_str());
+        QCOMPARE(before.calibration->groups[0].maxFlops, 0.0);
+        QCOMPARE(before.calibration->groups[0].overheadSource, OverheadSource::Joint);
+        QVERIFY(!before.calibration->groups[0].extrapolates(1e12, 1e12));
     }
 
     void malformedFilesSayWhere_data()
@@ -79,6 +102,9 @@ private slots:
                                          << "must be a number";
         QTest::newRow("overhead") << "\"overhead_s\": 2e-05" << "\"overhead_s\": -1" << "groups[0].overhead_s" << "from 0";
         QTest::newRow("missing") << "\"samples\": 18," << "" << "groups[0].samples" << "missing";
+        QTest::newRow("overhead from") << "\"overhead_from\": \"rows\"" << "\"overhead_from\": \"guessed\"" << "groups[0].overhead_from"
+                                       << "'guessed' is not one of rows, parent, none, joint";
+        QTest::newRow("range") << "\"min_flops\": 4000000.0" << "\"min_flops\": 4e12" << "groups[0].min_flops" << "larger than its maximum";
         QTest::newRow("twice") << "\"class\": \"conv\"" << "\"class\": \"all\"" << "groups[1].class" << "a second fit for all";
         QTest::newRow("no pooled") << "\"class\": \"all\",\n      \"bound\": \"memory\"" << "\"class\": \"pool\",\n      \"bound\": \"memory\""
                                    << "groups" << "no pooled fit";
@@ -126,6 +152,10 @@ private slots:
         QCOMPARE(s[0].boundTime, c.layers[0].bound);
         QCOMPARE(s[1].opClass, std::string("pool"));
         QCOMPARE(s[1].bound, Bound::Memory);
+        // The row's size goes with it (the range a fit saw): enc1.conv1 of the 572 U-Net makes 570 x 570
+        // x 64 outputs of a 3 x 3 window on one channel, 2 x 570^2 x 64 x 9 = 374,284,800 FLOP.
+        QCOMPARE(s[0].flops, 374'284'800.0);
+        QVERIFY(s[0].bytes > 0 && s[0].bytes == r.layers[0].bytes);
     }
 };
 

@@ -76,7 +76,7 @@ private slots:
         QVERIFY(w.measurements().import(b1, &error));
         const QString cal = CalibrationView::defaultPath(QStringLiteral("rtx-2060-super"));
         QVERIFY2(w.calibrateFromMeasurements(cal, &summary, &error), qPrintable(error));
-        QVERIFY2(summary.contains(QStringLiteral("conv            compute")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("conv           compute")), qPrintable(summary));
         QVERIFY(QFileInfo::exists(cal));
         QVERIFY(loadCalibration(cal.toStdString()).calibration);
         QVERIFY(toggle->isEnabled() && toggle->isChecked());
@@ -86,12 +86,25 @@ private slots:
         QVERIFY(d.timesCalibrated);
         QCOMPARE(header(w, LayerTableModel::Time), QStringLiteral("Calibrated time"));
         QCOMPARE(header(w, LayerTableModel::Error), QStringLiteral("Cal. error"));
+        // Each row by its class's fit: exactly 10 us + 2 x bound where the fit measured the overhead on
+        // rows under 20 us (issue 51), the fit's own line where it had none to measure it on.
+        const Calibration fitted = *loadCalibration(cal.toStdString()).calibration;
+        int exact = 0;
         for (size_t i = 0; i < d.layers.size(); ++i) {
-            RFX_COMPARE_REL(d.layers[i].time, 10e-6 + 2 * bounds.results[0].layers[i].time, 1e-6);
+            const LayerResult& b = bounds.results[0].layers[i];
+            const CalibrationGroup* g = fitted.groupFor(b.opClass, b.bound);
+            QVERIFY(g);
+            QCOMPARE(d.layers[i].calibratedBy, std::string_view(g->opClass));
+            RFX_COMPARE_REL(d.layers[i].time, g->predict(b.time), 1e-9);
+            if (g->overheadSource != OverheadSource::None) {
+                RFX_COMPARE_REL(d.layers[i].time, 10e-6 + 2 * b.time, 1e-6);
+                ++exact;
+            }
             QCOMPARE(d.layers[i].boundTime, bounds.results[0].layers[i].time);
             if (d.layers[i].flops > 0) // the point sits at the calibrated rate, under the roof
                 RFX_COMPARE_REL(plottedRate(d.layers[i]), d.layers[i].flops / d.layers[i].time, 1e-12);
         }
+        QVERIFY2(exact > int(d.layers.size()) / 2, qPrintable(QString::number(exact))); // the bias, ReLU, pool and concat rows
         const QModelIndex time = w.tableModel()->index(0, LayerTableModel::Time);
         QCOMPARE(w.tableModel()->data(time, LayerTableModel::SortRole).toDouble(), d.layers[0].time);
         QVERIFY(w.currentFigure().calibration == cal.toStdString());
@@ -107,13 +120,28 @@ private slots:
         QVERIFY2(status.contains(QStringLiteral("(plain CSV): calibrated ")) && status.contains(QStringLiteral(" measured ("))
                 && status.contains(QStringLiteral(", rtx-2060-super-")),
             qPrintable(status));
-        // Exact but for the up-convolutions, whose four rows share one bound at batch 1: there the fit
-        // cannot tell overhead from efficiency and takes no overhead, which a batch of 4 shows (0.4 %).
+        // Exact but for the classes with no row under 20 us (the 3x3 convolutions, about 0.6 GFLOP each,
+        // and the up-convolutions): no overhead is measured there, so the 10 us each of their rows spent
+        // went into the slope at batch 1, and batch 4's four-times-larger rows are predicted 1.6 % slow.
         const Comparison held = compareMeasurements(loadMeasurements(b4.toStdString()), w.workspace().report()->results[0]);
         QVERIFY(held.calibratedTotal > 0);
-        QVERIFY(std::abs(held.calibratedTotal / held.measuredTotal - 1) < 0.01);
-        const QModelIndex err = w.tableModel()->index(3, LayerTableModel::Error); // enc1.conv2
+        QVERIFY2(held.calibratedTotal / held.measuredTotal - 1 > 0.005 && held.calibratedTotal / held.measuredTotal - 1 < 0.03,
+            qPrintable(QString::number(held.calibratedTotal / held.measuredTotal - 1)));
+        const QModelIndex err = w.tableModel()->index(1, LayerTableModel::Error); // enc1.conv1.bias: its overhead measured
         QCOMPARE(w.tableModel()->data(err, Qt::DisplayRole).toString(), QStringLiteral("0 %"));
+        const QModelIndex conv = w.tableModel()->index(3, LayerTableModel::Error); // enc1.conv2: none to measure, slow
+        QVERIFY(w.tableModel()->data(conv, Qt::DisplayRole).toString().startsWith(QLatin1Char('+')));
+        // Batch 4's rows are four times those fitted on: their calibrated times are marked, and the tooltip says why.
+        const DeviceResult& d4 = w.workspace().report()->results[0];
+        int marked = 0;
+        for (size_t i = 0; i < d4.layers.size(); ++i) {
+            const QModelIndex t = w.tableModel()->index(int(i), LayerTableModel::Time);
+            const bool mark = w.tableModel()->data(t, Qt::DisplayRole).toString().endsWith(QStringLiteral(" \u26a0"));
+            QCOMPARE(mark, d4.layers[i].calibrationExtrapolated);
+            QCOMPARE(w.tableModel()->data(t, Qt::ToolTipRole).toString().contains(QStringLiteral("Calibrated time extrapolated")), mark);
+            marked += mark;
+        }
+        QVERIFY(marked > 0);
 
         // Off: the bounds again, and the headers say so.
         toggle->setChecked(false);
