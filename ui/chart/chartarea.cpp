@@ -318,6 +318,7 @@ void ChartArea::setOverlay(bool overlay)
     m_overlay = overlay;
     relayout(m_report->results.size());
     setReport(m_report, m_measuredDevice >= 0 ? &m_measured : nullptr, m_measuredDevice);
+    emit overlayChanged(overlay);
 }
 
 void ChartArea::setFilter(const LayerFilter& filter)

@@ -74,6 +74,9 @@ signals:
     void layerClicked(int layer, int device);
     /// cramped() changed.
     void crampedChanged(bool cramped);
+    /// setOverlay() changed the charts (the tour's words follow: "the flat line at the top" is one
+    /// device's chart, not the overlay's).
+    void overlayChanged(bool overlay);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -141,9 +141,10 @@ void ChartRoom::check()
             QStringList where;
             for (const QString& n : names)
                 where << tr("View \u25b8 %1").arg(n);
-            emit message(names.size() == 1 ? tr("%1 hidden to give the chart room at this size: %2 brings it back").arg(names.front(), where.front())
-                                            : tr("%1 hidden to give the chart room at this size: %2 bring them back")
-                                                  .arg(names.join(tr(" and ")), where.join(tr(" and "))));
+            m_dockMessage = names.size() == 1
+                ? tr("%1 hidden to give the chart room at this size: %2 brings it back").arg(names.front(), where.front())
+                : tr("%1 hidden to give the chart room at this size: %2 bring them back").arg(names.join(tr(" and ")), where.join(tr(" and ")));
+            emit message(m_dockMessage);
         }
     } else if (!m_hidden.empty() && room.width() - m_freed >= need) {
         for (const auto& d : m_hidden)
@@ -151,6 +152,7 @@ void ChartRoom::check()
                 d->show();
         m_hidden.clear();
         m_freed = 0;
+        emit withdrawn(m_dockMessage);
     }
     m_acting = false;
 }
@@ -182,10 +184,12 @@ void ChartRoom::fitHeight(const QSize& full, const QSize& compact)
         // Not even one-line summaries leave the table its minimum: it steps aside.
         m_tableAction->setChecked(false);
         m_tableHidden = true;
-        emit message(tr("Layer table hidden to give the chart room at this size: View \u25b8 Layer table (Ctrl+Shift+T) brings it back"));
+        m_tableMessage = tr("Layer table hidden to give the chart room at this size: View \u25b8 Layer table (Ctrl+Shift+T) brings it back");
+        emit message(m_tableMessage);
     } else if (!tableShown && m_tableHidden && total - tableMin - m_splitter->handleWidth() - frame >= compact.height()) {
         m_tableAction->setChecked(true);
         m_tableHidden = false;
+        emit withdrawn(m_tableMessage);
     }
 }
 

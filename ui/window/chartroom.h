@@ -40,6 +40,9 @@ public:
 
 signals:
     void message(const QString& text);
+    /// What `text` said no longer holds (the panel or the table is back): the window clears it if it
+    /// still shows it ("Layer table hidden..." stayed its ten seconds with the table in view).
+    void withdrawn(const QString& text);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -59,6 +62,7 @@ private:
     std::vector<QPointer<QDockWidget>> m_hidden;
     std::vector<QPointer<QDockWidget>> m_kept; ///< shown again by the user: left alone
     int m_freed = 0; ///< the width the hidden column took, pixels
+    QString m_dockMessage, m_tableMessage; ///< what was said when they gave way
     bool m_pending = false;
     bool m_acting = false;
 };

@@ -97,6 +97,10 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     // The charts keep their minimum useful size: summaries shrink, then the left column gives way.
     m_room = new ChartRoom(this, chartScroll, m_charts, { configDock, m_deviceDock }, splitter);
     connect(m_room, &ChartRoom::message, this, [this](const QString& text) { showStatus(text, 10000); });
+    connect(m_room, &ChartRoom::withdrawn, this, [this](const QString& text) {
+        if (!text.isEmpty() && statusBar()->currentMessage() == text)
+            statusBar()->clearMessage();
+    });
     // A grid whose plots stay short in every arrangement at this size says how to see them larger
     // (issue 52: three devices at 1280 x 720 in presentation type). Said once the layout has settled,
     // so that a passing state (before the left column gives way) says nothing.

@@ -38,6 +38,8 @@ Teaching::Teaching(const Parts& parts)
     m_explainDock->hide();
     m_explainDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F9));
     connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateExplain(); });
+    // The open tour's words follow the overlay (its roof page names the device's line when overlaid).
+    connect(parts.charts, &ChartArea::overlayChanged, this, [this] { reportChanged(); });
 }
 
 void Teaching::follow(Workspace::Parts what)

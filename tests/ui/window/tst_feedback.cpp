@@ -26,6 +26,7 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
@@ -366,6 +367,41 @@ private slots:
         QVERIFY2(splitter->sizes().value(1) >= before + 80, qPrintable(QStringLiteral("table %1 px, was %2").arg(splitter->sizes().value(1)).arg(before)));
         w.teaching().setPresentationMode(false);
         QCoreApplication::processEvents();
+    }
+
+    // Issue 52 item 7: the table steps aside in presentation at 1280 x 720 and says so; when it comes
+    // back by itself (presentation off), the status line stops saying it is hidden (it said so for its
+    // ten seconds with the table in view).
+    void whatGaveWayIsNotSaidOnceBack()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+        w.teaching().setPresentationMode(true);
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY(!w.table()->isVisible());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Layer table hidden")),
+            qPrintable(w.statusBar()->currentMessage()));
+        w.teaching().setPresentationMode(false);
+        for (int i = 0; i < 4; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY(w.table()->isVisible());
+        QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("Layer table hidden")),
+            qPrintable(w.statusBar()->currentMessage()));
+        // The window made low hides the table to give the charts room (ChartRoom); made tall again,
+        // the table returns and the message goes with it.
+        w.resize(1280, 300);
+        for (int i = 0; i < 6; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY2(!w.table()->isVisible(), qPrintable(QStringLiteral("window %1 px high").arg(w.height())));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Layer table hidden to give the chart room")),
+            qPrintable(w.statusBar()->currentMessage()));
+        w.resize(1280, 1000);
+        for (int i = 0; i < 6; ++i)
+            QCoreApplication::processEvents();
+        QVERIFY(w.table()->isVisible());
+        QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("Layer table hidden")),
+            qPrintable(w.statusBar()->currentMessage()));
     }
 
     // The batch slider steps in powers of two, 1 to 256; the box beside it stays exact.

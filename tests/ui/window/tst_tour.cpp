@@ -58,6 +58,15 @@ private slots:
         const QStringList pages = w.teaching().tourPanel()->pages();
         QVERIFY(pages.size() > 1);
         QVERIFY2(!pages.at(1).contains(QStringLiteral("at the top")), qPrintable(pages.at(1)));
+        // Toggled while the tour is open, the overlay changes its words at once (they stayed as they were).
+        w.chartArea()->setOverlay(false);
+        QCoreApplication::processEvents();
+        QVERIFY2(w.teaching().tourPanel()->pages().at(1).contains(QStringLiteral("the flat line at the top")),
+            qPrintable(w.teaching().tourPanel()->pages().at(1)));
+        w.chartArea()->setOverlay(true);
+        QCoreApplication::processEvents();
+        QVERIFY2(!w.teaching().tourPanel()->pages().at(1).contains(QStringLiteral("at the top")),
+            qPrintable(w.teaching().tourPanel()->pages().at(1)));
     }
 
     void marksWhatEachPageExplains()
