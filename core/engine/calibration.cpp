@@ -132,6 +132,17 @@ bool CalibrationGroup::extrapolates(double flops, double bytes) const
 
 namespace {
 
+// 1 / efficiency by least squares on the time with the overhead fixed: c1 = Sb(m - c0) / Sbb.
+double slopeGiven(const std::vector<const CalibrationSample*>& rows, double c0)
+{
+    double sbb = 0, sbm = 0;
+    for (const CalibrationSample* s : rows) {
+        sbb += s->boundTime * s->boundTime;
+        sbm += s->boundTime * (s->measured - c0);
+    }
+    return sbm / sbb;
+}
+
 // The least-squares solution with two free parameters (the fit before issue 51, kept for a class whose
 // rows are all small): minimise sum_i (c0 + c1 b_i - m_i)^2 with the normal equations
 //   [n   Sb ] [c0]   [Sm ]
@@ -153,18 +164,7 @@ std::pair<double, double> jointFit(const std::vector<const CalibrationSample*>& 
         if (a >= 0 && b > 0)
             return { a, b };
     }
-    return { 0, sbm / sbb };
-}
-
-// 1 / efficiency by least squares on the time with the overhead fixed: c1 = Sb(m - c0) / Sbb.
-double slopeGiven(const std::vector<const CalibrationSample*>& rows, double c0)
-{
-    double sbb = 0, sbm = 0;
-    for (const CalibrationSample* s : rows) {
-        sbb += s->boundTime * s->boundTime;
-        sbm += s->boundTime * (s->measured - c0);
-    }
-    return sbm / sbb;
+    return { 0, slopeGiven(rows, 0) };
 }
 
 double median(std::vector<double> v)
@@ -287,16 +287,6 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
         throw std::invalid_argument("no measured row with a positive time and bound to fit");
     Calibration c;
     // A class with no row small enough takes its parent's measured overhead, else none; parents first.
-    std::map<Bound, CalibrationGroup> pooled;
-    for (Bound side : { Bound::Compute, Bound::Memory }) {
-        auto it = bySide.find(side);
-        if (it == bySide.end())
-            continue;
-        CalibrationGroup g = fitGroup(it->second);
-        g.opClass = "all";
-        g.bound = side;
-        pooled[side] = g;
-    }
     auto measuredOverhead = [](const CalibrationGroup* g) -> std::optional<double> {
         if (g && (g->overheadSource == OverheadSource::Rows || g->overheadSource == OverheadSource::Joint))
             return g->overhead;
@@ -310,10 +300,7 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
                 return; // too few rows to speak for the class: they count in the pooled fit, the class borrows
             const std::string_view parent = parentClass(cls);
             const auto p = parent.empty() ? fitted.end() : fitted.find(std::string(parent));
-            CalibrationGroup g = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second));
-            g.opClass = cls;
-            g.bound = side;
-            fitted[cls] = g;
+            fitted[cls] = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second));
         };
         for (const std::string& cls : calibrationClasses())
             if (parentClass(cls).empty())
@@ -325,9 +312,14 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
             if (auto it = fitted.find(cls); it != fitted.end())
                 c.groups.push_back(it->second);
     }
-    for (Bound side : { Bound::Compute, Bound::Memory })
-        if (pooled.count(side))
-            c.groups.push_back(pooled[side]);
+    for (Bound side : { Bound::Compute, Bound::Memory }) {
+        auto it = bySide.find(side);
+        if (it == bySide.end())
+            continue;
+        CalibrationGroup g = fitGroup(it->second);
+        g.opClass = "all";
+        c.groups.push_back(g);
+    }
     // A side with no sample at all borrows the other side's pooled fit (a network measured only on its
     // compute-bound rows still predicts its memory-bound ones, with the pooled fit's error).
     for (Bound side : { Bound::Compute, Bound::Memory })

@@ -365,6 +365,12 @@ void ChartArea::setFontScale(double scale)
     for (const Pane& p : m_panes)
         p.chart->setFontScale(scale);
     evenCells();
+    // The type changed the charts' minimum: the arrangement is decided again once the layout settles
+    // (not on every report: a slider step changes neither the room nor the minimum).
+    if (!m_regridPending) {
+        m_regridPending = true;
+        QTimer::singleShot(0, this, &ChartArea::regrid);
+    }
 }
 
 void ChartArea::evenCells()
@@ -378,11 +384,6 @@ void ChartArea::evenCells()
     const bool grid = m_shown > 1;
     for (int c = 0; c < std::max(m_grid->columnCount(), 3); ++c)
         m_grid->setColumnMinimumWidth(c, grid && c < m_columns ? width : 0);
-    // The type or the charts changed: the arrangement is decided again (once the layout settles).
-    if (!m_regridPending) {
-        m_regridPending = true;
-        QTimer::singleShot(0, this, &ChartArea::regrid);
-    }
 }
 
 void ChartArea::setLayerLabels(double share)
