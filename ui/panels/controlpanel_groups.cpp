@@ -5,6 +5,7 @@
 #include "controlpanel.h"
 
 #include "checkedspinbox.h"
+#include "wholetext.h"
 
 #include "interconnects.h"
 #include "format.h"
@@ -88,6 +89,7 @@ QWidget* ControlPanel::buildInputGroup()
                              "VGG-16 and ResNets at their ImageNet input, your own ONNX model (.onnx, any "
                              "framework's export) or a JSON layer list (roofline-cli networks --format-help)"));
     connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
+    WholeText::keep(m_network);
     f1->addRow(tr("Network"), m_network);
     f1->addRow(tr("Image size"),
         sliderRow(m_imageSlider, m_imageSpin, kImageRange.min, kImageRange.max, 1024, tr("image size"),

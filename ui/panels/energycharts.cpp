@@ -1,10 +1,12 @@
 #include "energycharts.h"
 #include "chartpointlabels.h"
+#include "energychartfit.h"
 #include "text.h"
 #include "style.h"
 
 #include "format.h"
 
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
@@ -53,11 +55,11 @@ void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* 
 }
 
 // Log axis over [lo, hi] padded to whole decades' halves, so points are never on the frame.
-QLogValueAxis* logAxis(const QString& title, double lo, double hi, int base = 10)
+QLogValueAxis* logAxis(const QStringList& title, double lo, double hi, int base = 10)
 {
     auto* a = new QLogValueAxis;
     a->setBase(base);
-    a->setTitleText(title);
+    EnergyChartFit::setTitles(a, title);
     a->setLabelFormat(QStringLiteral("%g"));
     a->setMinorTickCount(base == 10 ? 8 : 0);
     if (lo > 0 && hi > 0)
@@ -65,10 +67,10 @@ QLogValueAxis* logAxis(const QString& title, double lo, double hi, int base = 10
     return a;
 }
 
-QValueAxis* valueAxis(const QString& title, double lo, double hi)
+QValueAxis* valueAxis(const QStringList& title, double lo, double hi)
 {
     auto* a = new QValueAxis;
-    a->setTitleText(title);
+    EnergyChartFit::setTitles(a, title);
     a->setRange(lo, hi > lo ? hi : lo + 1);
     a->applyNiceNumbers();
     a->setLabelFormat(a->max() >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
@@ -141,6 +143,7 @@ void applyFontScale(QChart* chart)
             xy->setPointLabelsFont(scaledFont(base.points, scale));
     if (auto* labels = chart->findChild<ChartPointLabels*>())
         labels->setFont(scaledFont(base.points, scale));
+    EnergyChartFit::fit(chart);
 }
 } // namespace
 
@@ -150,17 +153,46 @@ void EnergyCharts::setFontScale(QChart* chart, double scale)
     applyFontScale(chart);
 }
 
-QChartView* EnergyCharts::makeView(const QString& title)
+QChartView* EnergyCharts::makeView(const QStringList& title)
 {
     auto* chart = new QChart;
-    chart->setTitle(title);
+    EnergyChartFit::setTitles(chart, title);
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart, [chart] { EnergyChartFit::fit(chart); });
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { EnergyChartFit::fit(chart); });
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // One legend for the three charts (legendHtml), under them, wrapping where the room is short: three
+    // legends of one row each cut the devices' names at a third of a 1024-pixel window.
+    chart->legend()->hide();
     chart->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(300, 240);
+    view->setMinimumSize(300, 210); // no legend of its own (legendHtml)
     return view;
+}
+
+QString EnergyCharts::legendHtml(const TuneOutcome& byBatch)
+{
+    // Each entry kept whole (no break inside a name); the label wraps between entries.
+    auto entry = [](const QString& mark, const QColor& color, const QString& text) {
+        // (Qt's rich text keeps no span together: the spaces inside an entry are non-breaking.)
+        const QString nb = QStringLiteral("&nbsp;");
+        return QStringLiteral("<span style=\"color:%1\">%2</span>%3%4")
+            .arg(color.name(), mark.toHtmlEscaped().replace(QLatin1Char(' '), nb), nb, text.toHtmlEscaped().replace(QLatin1Char(' '), nb));
+    };
+    QStringList entries;
+    bool anyOut = false;
+    for (size_t i = 0; i < byBatch.results.size(); ++i) {
+        entries.append(entry(QStringLiteral("\u25a0"), deviceColor(i), shortName(byBatch.results[i].device)));
+        for (const TunePoint& p : byBatch.results[i].points)
+            anyOut = anyOut || !p.fits;
+    }
+    const QColor ink = QApplication::palette().color(QPalette::WindowText);
+    if (anyOut)
+        entries.append(entry(QStringLiteral("\u25cb"), ink, tr("does not fit in memory")));
+    entries.append(entry(QStringLiteral("\u2605"), ink, tr("recommended")));
+    entries.append(entry(QStringLiteral("\u2014"), ink, tr("step time")));
+    entries.append(entry(QStringLiteral("- -"), ink, tr("step energy")));
+    return entries.join(QStringLiteral("&nbsp; "));
 }
 
 void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& texts)
@@ -168,7 +200,6 @@ void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& t
     clear(chart);
     double xlo = INFINITY, xhi = 0, yhi = 0;
     std::vector<QXYSeries*> series;
-    bool anyOut = false;
     for (size_t i = 0; i < o.results.size(); ++i) {
         auto* s = new QLineSeries;
         s->setName(shortName(o.results[i].device));
@@ -184,7 +215,6 @@ void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& t
             QXYSeries* to = p.fits ? static_cast<QXYSeries*>(s) : static_cast<QXYSeries*>(out);
             to->append(p.batch, p.e.energyPerImage * 1e3);
             note(texts, to, o.results[i].device, p);
-            anyOut = anyOut || !p.fits;
             xlo = std::min(xlo, double(p.batch));
             xhi = std::max(xhi, double(p.batch));
             yhi = std::max(yhi, p.e.energyPerImage * 1e3);
@@ -192,16 +222,13 @@ void EnergyCharts::fillEnergy(QChart* chart, const TuneOutcome& o, PointTexts& t
         series.push_back(s);
         series.push_back(out);
     }
-    auto* x = logAxis(tr("Batch per GPU"), std::isfinite(xlo) ? xlo : 1, xhi > 0 ? xhi : 2, 2);
-    auto* y = valueAxis(tr("mJ per image"), 0, yhi * 1.1);
+    auto* x = logAxis({ tr("Batch per GPU"), tr("batch/GPU") }, std::isfinite(xlo) ? xlo : 1, xhi > 0 ? xhi : 2, 2);
+    EnergyChartFit::setBatchAxis(x);
+    auto* y = valueAxis({ tr("mJ per image"), tr("mJ/image"), tr("mJ") }, 0, yhi * 1.1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (size_t k = 0; k < series.size(); ++k) {
-        attach(chart, series[k], x, y);
-        // One "does not fit" entry is enough.
-        if (k % 2 == 1)
-            chart->legend()->markers(series[k]).first()->setVisible(anyOut && k == 1);
-    }
+    for (QXYSeries* s : series)
+        attach(chart, s, x, y);
     applyFontScale(chart);
 }
 
@@ -234,19 +261,18 @@ void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, P
         series.emplace_back(time, energy);
     }
     auto* x = new QValueAxis;
-    x->setTitleText(tr("GPUs (batch %1 each)").arg(batch));
+    EnergyChartFit::setTitles(x, { tr("GPUs (batch %1 each)").arg(batch), tr("GPUs") });
     x->setRange(1, gmax);
     x->setTickCount(std::min(gmax, 8));
     x->setLabelFormat(QStringLiteral("%d"));
-    auto* yt = valueAxis(tr("step, ms (solid)"), 0, tmax * 1.1);
-    auto* ye = valueAxis(tr("step, J (dashed)"), 0, emax * 1.1);
+    auto* yt = valueAxis({ tr("step, ms (solid)"), tr("ms (solid)"), tr("ms") }, 0, tmax * 1.1);
+    auto* ye = valueAxis({ tr("step, J (dashed)"), tr("J (dashed)"), tr("J") }, 0, emax * 1.1);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(yt, Qt::AlignLeft);
     chart->addAxis(ye, Qt::AlignRight);
     for (auto& [t, e] : series) {
         attach(chart, t, x, yt);
         attach(chart, e, x, ye);
-        chart->legend()->markers(e).first()->setVisible(false); // the colour names the device; dashes say energy
     }
     applyFontScale(chart);
 }
@@ -388,17 +414,15 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
         noteSeries(series, spec);
         all.push_back(series);
     }
-    QAbstractAxis* x = xLog ? static_cast<QAbstractAxis*>(logAxis(tr("ms per image"), xlo, xhi)) : valueAxis(tr("ms per image"), 0, 1);
-    QAbstractAxis* y = yLog ? static_cast<QAbstractAxis*>(logAxis(tr("mJ per image"), ylo, yhi)) : valueAxis(tr("mJ per image"), 0, 1);
+    const QStringList xTitle { tr("ms per image"), tr("ms/image"), tr("ms") }, yTitle { tr("mJ per image"), tr("mJ/image"), tr("mJ") };
+    QAbstractAxis* x = xLog ? static_cast<QAbstractAxis*>(logAxis(xTitle, xlo, xhi)) : valueAxis(xTitle, 0, 1);
+    QAbstractAxis* y = yLog ? static_cast<QAbstractAxis*>(logAxis(yTitle, ylo, yhi)) : valueAxis(yTitle, 0, 1);
     range(x, xLog, xlo, xhi);
     range(y, yLog, ylo, yhi);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QXYSeries* s : all) {
         attach(chart, s, x, y);
-        // The legend names each device once (its front); the cloud and the star explain themselves.
-        if (s->type() == QAbstractSeries::SeriesTypeScatter)
-            chart->legend()->markers(s).first()->setVisible(false);
     }
     chart->setProperty("rfxLayout", layout);
     applyFontScale(chart);

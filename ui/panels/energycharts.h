@@ -31,14 +31,20 @@ public:
     };
     using PointTexts = std::map<const QXYSeries*, PointSource>;
 
-    /// An empty chart in a view, titled, legend below, no animation.
-    static QChartView* makeView(const QString& title);
+    /// An empty chart in a view, titled (the forms of the title longest first: the longest that fits
+    /// is shown), legend below, no animation; its words follow its size (EnergyChartFit).
+    static QChartView* makeView(const QStringList& title);
     /// Removes every series and axis (and the chart's mark that its series may be reused).
     static void clear(QChart* chart);
 
     /// The chart's type at `scale` times the theme's (presentation mode: 1.5, as the roofline's): its
     /// title, axes and point labels; the legend grows half as much, as the roofline's does. Fills keep it.
     static void setFontScale(QChart* chart, double scale);
+
+    /// The one legend of the three charts, as rich text for a word-wrapping label: each device's
+    /// colour and name, then the marks ("does not fit in memory" where some batch does not, the
+    /// recommended star, solid time and dashed energy lines).
+    static QString legendHtml(const TuneOutcome& byBatch);
 
     static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);
     static void fillScaling(QChart* chart, const TuneOutcome& byGpus, int batch, PointTexts& texts);

@@ -4,6 +4,7 @@
 #include "text.h"
 
 #include "energycharts.h"
+#include "energychartfit.h"
 
 #include "format.h"
 #include "pointhover.h"
@@ -33,6 +34,7 @@
 #include <QSvgGenerator>
 #include <QTextBrowser>
 #include <QValueAxis>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -94,9 +96,9 @@ EnergyView::EnergyView(QWidget* parent)
     auto* grid = new QVBoxLayout(m_charts);
     grid->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
-    m_energyView = EnergyCharts::makeView(tr("Energy per image against batch"));
-    m_scalingView = EnergyCharts::makeView(tr("Step time and energy against GPU count"));
-    m_paretoView = EnergyCharts::makeView(tr("Time against energy per image (Pareto front)"));
+    m_energyView = EnergyCharts::makeView({ tr("Energy per image against batch"), tr("Energy per image") });
+    m_scalingView = EnergyCharts::makeView({ tr("Step time and energy against GPU count"), tr("Time (solid), energy (dashed)") });
+    m_paretoView = EnergyCharts::makeView({ tr("Time against energy per image (Pareto front)"), tr("Pareto front") });
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
         new PointHover(
             v,
@@ -115,6 +117,11 @@ EnergyView::EnergyView(QWidget* parent)
     row->addWidget(m_scalingView);
     row->addWidget(m_paretoView);
     grid->addLayout(row, 1);
+    m_legend = new QLabel; // in the window's type: presentation mode enlarges it with the controls
+    m_legend->setWordWrap(true);
+    m_legend->setAlignment(Qt::AlignHCenter);
+    m_legend->setTextFormat(Qt::RichText);
+    grid->addWidget(m_legend);
     m_caption = new QLabel;
     m_caption->setWordWrap(true);
     QFont small = m_caption->font();
@@ -204,6 +211,22 @@ void EnergyView::setFontScale(double scale)
 {
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
         EnergyCharts::setFontScale(v->chart(), scale);
+    QTimer::singleShot(0, this, [this] { fitLabelHeights(); }); // once the window's type has changed too
+}
+
+void EnergyView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitLabelHeights();
+}
+
+void EnergyView::fitLabelHeights()
+{
+    for (QLabel* label : { m_legend, m_caption }) {
+        const int lines = label->text().isEmpty() ? 0 : label->heightForWidth(std::max(label->width(), 50));
+        if (label->minimumHeight() != lines)
+            label->setMinimumHeight(lines);
+    }
 }
 
 QChart* EnergyView::energyChart() const { return m_energyView->chart(); }
@@ -245,10 +268,12 @@ void EnergyView::update()
         for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
             EnergyCharts::clear(v->chart());
         m_caption->clear();
+        m_legend->clear();
         m_text->setHtml(QStringLiteral("<p><b>%1</b></p>").arg(m_error.toHtmlEscaped()));
         return;
     }
     const Interconnect* link = findInterconnect(m_config.interconnect);
+    m_legend->setText(EnergyCharts::legendHtml(m_byBatch));
     m_caption->setText(tr("%1, %2-bit %3; batch per GPU; %4 clock unless swept; %5 GPU(s) over %6%7. Power: idle + "
                           "compute share \u00d7 utilisation \u00d7 f\u00b7V\u00b2 + DRAM share \u00d7 utilisation "
                           "(README \u201cEnergy, clocks and multi-GPU\u201d); GPU boards only. Batches that do not fit "
@@ -260,6 +285,7 @@ void EnergyView::update()
                                m_config.overlap ? tr(", all-reduce overlapped") : tr(", all-reduce after the backward pass"),
                                QString::fromLatin1(kVersion)));
     m_text->setHtml(recommendationsHtml());
+    fitLabelHeights();
 }
 
 QString EnergyView::recommendationsHtml() const
@@ -326,7 +352,8 @@ bool EnergyView::exportCharts(const QString& path, QString* error)
     page.setPalette(QPalette(Qt::white));
     auto* v = new QVBoxLayout(&page);
     auto* h = new QHBoxLayout;
-    QChartView* views[] = { EnergyCharts::makeView(energyChart()->title()), EnergyCharts::makeView(scalingChart()->title()), EnergyCharts::makeView(paretoChart()->title()) };
+    QChartView* views[] = { EnergyCharts::makeView({ EnergyChartFit::fullTitle(energyChart()) }),
+        EnergyCharts::makeView({ EnergyChartFit::fullTitle(scalingChart()) }), EnergyCharts::makeView({ EnergyChartFit::fullTitle(paretoChart()) }) };
     for (QChartView* view : views) {
         view->chart()->setTheme(QChart::ChartThemeLight);
         h->addWidget(view);
@@ -335,6 +362,9 @@ bool EnergyView::exportCharts(const QString& path, QString* error)
     EnergyCharts::fillScaling(views[1]->chart(), m_byGpus, m_config.batch, m_pointText);
     EnergyCharts::fillPareto(views[2]->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
     v->addLayout(h, 1);
+    auto* legend = new QLabel(m_legend->text());
+    legend->setAlignment(Qt::AlignHCenter);
+    v->addWidget(legend);
     auto* caption = new QLabel(m_caption->text());
     caption->setWordWrap(true);
     v->addWidget(caption);

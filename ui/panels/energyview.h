@@ -58,7 +58,15 @@ signals:
     /// The user asked for the energy-optimal clock ("Use it").
     void clockRequested(int percent);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /// The wrapped labels (legend, caption) as tall as their lines at their width: a layout asks a
+    /// label only its one-line least height, and the scroll area around the view knows no other, so
+    /// a legend of two lines was drawn over the charts' axes (1024 x 640, presentation type).
+    void fitLabelHeights();
+
     void update();
     void schedule();
 
@@ -85,6 +93,7 @@ private:
     QWidget* m_charts;
     QTextBrowser* m_text;
     QLabel* m_caption;
+    QLabel* m_legend; ///< the three charts' one legend
 };
 
 } // namespace rfx

@@ -16,6 +16,7 @@ TourPanel::TourPanel(QWidget* parent)
     , m_next(new QPushButton(tr("Next >")))
 {
     auto* layout = new QVBoxLayout(this);
+    m_step->setWordWrap(true); // a long step title does not set the panel's least width
     m_text->setFrameShape(QFrame::NoFrame);
     m_text->setOpenLinks(false);
     auto* close = new QPushButton(tr("Close"));

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -28,23 +29,34 @@ LayerPane::LayerPane(QWidget* parent)
     m_proxy->setSourceModel(m_model);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Layers on")));
+    // The bar: the device on the first line; the filters beside it where the pane is wide enough
+    // for both at their natural widths, else on a line of their own (at 1024 x 640 the device's
+    // name was cut to "RTX 2060 Supe" and the Top box ran off the pane).
+    m_bar = new QHBoxLayout;
+    m_deviceLabel = new QLabel(tr("Layers on"));
+    m_bar->addWidget(m_deviceLabel);
     m_device->setToolTip(tr("The device whose per-layer figures the table shows"));
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(m_device);
-    bar->addSpacing(16);
+    m_bar->addWidget(m_device);
+    m_bar->addStretch();
+    m_filters = new QWidget;
+    auto* filters = new QHBoxLayout(m_filters);
+    filters->setContentsMargins(0, 0, 0, 0);
     m_convOnly->setToolTip(tr("Show only conv and conv_transpose rows, in the charts and the table"));
-    bar->addWidget(m_convOnly);
-    bar->addSpacing(8);
-    bar->addWidget(new QLabel(tr("Top")));
+    filters->addWidget(m_convOnly);
+    filters->addSpacing(8);
+    filters->addWidget(new QLabel(tr("Top")));
     m_topN->setRange(0, 999);
     m_topN->setSpecialValueText(tr("all"));
     m_topN->setSuffix(tr(" by time"));
     m_topN->setToolTip(tr("Show only the N layers that take the most time (0 = all)"));
-    bar->addWidget(m_topN);
-    bar->addStretch();
-    v->addLayout(bar);
+    filters->addWidget(m_topN);
+    filters->addStretch();
+    m_bar->insertWidget(2, m_filters);
+    m_bar->insertSpacing(2, 16);
+    v->addLayout(m_bar);
+    m_secondLine = new QHBoxLayout;
+    v->addLayout(m_secondLine);
 
     m_table->setModel(m_proxy);
     m_table->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
@@ -69,6 +81,38 @@ LayerPane::LayerPane(QWidget* parent)
         if (current.isValid())
             emit layerActivated(m_proxy->mapToSource(current).row());
     });
+}
+
+int LayerPane::oneLineWidth() const
+{
+    const int spacing = std::max(0, m_bar->spacing());
+    return m_deviceLabel->sizeHint().width() + m_device->sizeHint().width() + 16
+        + m_filters->sizeHint().width() + 4 * spacing;
+}
+
+bool LayerPane::filtersOnTheirOwnLine() const { return m_secondLine->indexOf(m_filters) >= 0; }
+
+void LayerPane::arrangeBar()
+{
+    // Decided from the natural widths of what the bar holds, never from the layout's current
+    // state, with a few pixels of hysteresis so that a resize by one pixel cannot flip it back.
+    const int need = oneLineWidth();
+    const bool twoLines = filtersOnTheirOwnLine() ? width() < need + 8 : width() < need;
+    if (twoLines == filtersOnTheirOwnLine())
+        return;
+    if (twoLines) {
+        m_bar->removeWidget(m_filters);
+        m_secondLine->addWidget(m_filters);
+    } else {
+        m_secondLine->removeWidget(m_filters);
+        m_bar->insertWidget(3, m_filters);
+    }
+}
+
+void LayerPane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeBar();
 }
 
 int LayerPane::device() const { return m_device->currentIndex(); }
@@ -106,6 +150,7 @@ void LayerPane::updateDevices(const Report& report)
         m_device->addItem(QString::fromStdString(d.device.name), QString::fromStdString(d.device.id));
     const int keep = int(ids.indexOf(current));
     m_device->setCurrentIndex(keep >= 0 ? keep : 0);
+    arrangeBar(); // a longer name may not fit beside the filters
 }
 
 void LayerPane::setColumnShown(int column, bool shown)

@@ -9,6 +9,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
+class QLabel;
 class QSpinBox;
 
 namespace rfx {
@@ -55,6 +57,9 @@ public:
     /// Selects the row of `layer` (index into the report's layers) and scrolls to it; -1 clears.
     void selectLayer(int layer);
 
+    /// Whether "Only convolutions" and "Top" sit on a line below the device (a narrow pane).
+    bool filtersOnTheirOwnLine() const;
+
 signals:
     void deviceChanged(int device);
     void filterChanged(const LayerFilter& filter);
@@ -63,12 +68,21 @@ signals:
     /// A right click on the row of `layer`, at `globalPos`.
     void layerMenuRequested(int layer, const QPoint& globalPos);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    int oneLineWidth() const;
+    void arrangeBar();
     void updateDevices(const Report& report);
     void updateLevelColumns();
     void setColumnShown(int column, bool shown);
 
     QComboBox* m_device;
+    QLabel* m_deviceLabel = nullptr;
+    QHBoxLayout* m_bar = nullptr;
+    QHBoxLayout* m_secondLine = nullptr;
+    QWidget* m_filters = nullptr;
     QCheckBox* m_convOnly;
     QSpinBox* m_topN;
     LayerTable* m_table;

@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTextBrowser>
+#include <QEvent>
 #include <QTimer>
 
 #include <algorithm>
@@ -31,6 +32,7 @@ Teaching::Teaching(const Parts& parts)
     , m_baseFont(QApplication::font())
 {
     QMainWindow* window = parts.frame;
+    window->installEventFilter(this);
     m_explain->setOpenExternalLinks(false);
     m_explainDock->setObjectName(QStringLiteral("explainDock"));
     m_explainDock->setWidget(m_explain);
@@ -104,8 +106,23 @@ void Teaching::showTour()
     m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay()));
     m_tourDock->show();
     m_tourDock->raise();
-    m_frame->resizeDocks({ m_tourDock }, { std::max(320, m_frame->width() / 4) }, Qt::Horizontal);
+    m_frame->resizeDocks({ m_tourDock }, { tourWidth() }, Qt::Horizontal);
     updateTourHighlight();
+}
+
+int Teaching::tourWidth() const { return std::max(320, m_frame->width() / 4); }
+
+bool Teaching::eventFilter(QObject* watched, QEvent* event)
+{
+    // A window made smaller keeps the tour at a quarter of it at most: opened on a 1920-pixel window the
+    // tour took 480 pixels, and kept them at 1280, where the charts then had to scroll in presentation.
+    if (watched == m_frame && event->type() == QEvent::Resize && m_tourDock && m_tourDock->isVisible() && !m_tourDock->isFloating()
+        && m_tourDock->width() > tourWidth() + 8)
+        QTimer::singleShot(0, this, [this] {
+            if (m_tourDock && m_tourDock->isVisible() && m_tourDock->width() > tourWidth() + 8)
+                m_frame->resizeDocks({ m_tourDock }, { tourWidth() }, Qt::Horizontal);
+        });
+    return QObject::eventFilter(watched, event);
 }
 
 int Teaching::tourDevice() const

@@ -50,7 +50,12 @@ public:
 signals:
     void statusMessage(const QString& message, int timeoutMs);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    /// The tour's width: a quarter of the window, at least 320 pixels.
+    int tourWidth() const;
     void reportChanged();
     void updateExplain();
     int tourDevice() const;

@@ -63,6 +63,16 @@ std::vector<std::pair<QString, QRectF>> labelsInView(const RooflineChart* c)
     return out;
 }
 
+// The docks in view and their widths ("tourDock 320 (min 300)"), for a message.
+QString docks(const QMainWindow& w)
+{
+    QStringList out;
+    for (const QDockWidget* d : w.findChildren<QDockWidget*>())
+        if (d->isVisible())
+            out << QStringLiteral("%1 %2 (min %3)").arg(d->objectName()).arg(d->width()).arg(d->minimumSizeHint().width());
+    return QStringLiteral(" [docks: ") + out.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
 void settle()
 {
     for (int i = 0; i < 8; ++i) {
@@ -137,10 +147,11 @@ private slots:
                     if (mode != QLatin1String("grid") && size.width() >= 1280) {
                         auto* scroll = qobject_cast<QScrollArea*>(w.chartArea()->parentWidget()->parentWidget());
                         if (scroll && w.chartArea()->height() > scroll->viewport()->height() + 1)
-                            failures << where + QStringLiteral(": the charts (%1 px; chart %3, its minimum %4; summary %5) need scrolling in %2 px")
+                            failures << where + QStringLiteral(": the charts (%1 px; chart %3, its minimum %4; summary %5; %6 px wide) need scrolling in %2 px")
                                                     .arg(w.chartArea()->height()).arg(scroll->viewport()->height())
                                                     .arg(charts.front()->height()).arg(charts.front()->minimumSizeHint().height())
-                                                    .arg(w.chartArea()->summaries().front()->height());
+                                                    .arg(w.chartArea()->summaries().front()->height()).arg(w.chartArea()->width())
+                                          + docks(w);
                     }
                 }
             }
