@@ -161,6 +161,8 @@ void RooflineChart::setCreatedAtFontFactor(double factor)
 
 void RooflineChart::setFontScale(double scale)
 {
+    if (scale != m_fontScale)
+        setVisibleIf(m_readoutBack, false); // the plot moves under the cursor: the next mouse move brings it back
     m_fontScale = scale;
     ++m_fontGeneration;
     dropLineCaches(); // larger labels move the plot and its lines
@@ -404,6 +406,8 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     // the frame). The minimum is set once the event is over.
     const QScopedValueRollback<bool> resizing(m_inResize, true);
     dropLineCaches(); // the chart lays itself out again
+    if (event->oldSize() != event->size())
+        setVisibleIf(m_readoutBack, false); // the plot moved under the cursor
     QChartView::resizeEvent(event);
     fitTitle();
     layoutLegend();
