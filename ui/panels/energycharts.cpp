@@ -120,18 +120,40 @@ QFont scaledFont(QFont f, double scale)
     return f;
 }
 
+/// The desk's type of a chart's parts: the theme's, taken when the chart was made (makeView) and
+/// brought back to the desk's size where the window's type was then enlarged. Taken at the first
+/// fill instead, once for all, the energy view first opened in presentation mode got the projector's
+/// type as its desk size and then 1.5 times that: every tick label was "...".
+struct BaseFonts {
+    QFont title, legend, labels, axisTitle, points;
+};
+
+BaseFonts baseFonts(const QChart* chart)
+{
+    const QVariantList stored = chart->property("rfxBaseFonts").toList();
+    if (stored.size() == 5)
+        return { stored[0].value<QFont>(), stored[1].value<QFont>(), stored[2].value<QFont>(), stored[3].value<QFont>(), stored[4].value<QFont>() };
+    QChart c;
+    QValueAxis a;
+    QLineSeries s;
+    return { c.titleFont(), c.legend()->font(), a.labelsFont(), a.titleFont(), s.pointLabelsFont() };
+}
+
+void storeBaseFonts(QChart* chart, double createdAtFactor)
+{
+    BaseFonts b = baseFonts(chart);
+    const double undo = createdAtFactor > 0 ? 1 / createdAtFactor : 1.0;
+    QVariantList stored;
+    for (QFont* f : { &b.title, &b.legend, &b.labels, &b.axisTitle, &b.points })
+        stored.append(QVariant::fromValue(scaledFont(*f, undo)));
+    chart->setProperty("rfxBaseFonts", stored);
+}
+
 /// The scale stored on the chart (setFontScale), applied to what a fill just made.
 void applyFontScale(QChart* chart)
 {
     const double scale = chart->property("rfxFontScale").isValid() ? chart->property("rfxFontScale").toDouble() : 1.0;
-    static const struct Base {
-        QFont title, legend, labels, axisTitle, points;
-    } base = [] {
-        QChart c;
-        QValueAxis a;
-        QLineSeries s;
-        return Base { c.titleFont(), c.legend()->font(), a.labelsFont(), a.titleFont(), s.pointLabelsFont() };
-    }();
+    const BaseFonts base = baseFonts(chart);
     chart->setTitleFont(scaledFont(base.title, scale));
     chart->legend()->setFont(scaledFont(base.legend, 1 + (scale - 1) / 2));
     for (QAbstractAxis* a : chart->axes()) {
@@ -153,9 +175,10 @@ void EnergyCharts::setFontScale(QChart* chart, double scale)
     applyFontScale(chart);
 }
 
-QChartView* EnergyCharts::makeView(const QStringList& title)
+QChartView* EnergyCharts::makeView(const QStringList& title, double createdAtFactor)
 {
     auto* chart = new QChart;
+    storeBaseFonts(chart, createdAtFactor);
     EnergyChartFit::setTitles(chart, title);
     QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart, [chart] { EnergyChartFit::fit(chart); });
     QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { EnergyChartFit::fit(chart); });

@@ -32,8 +32,10 @@ public:
     using PointTexts = std::map<const QXYSeries*, PointSource>;
 
     /// An empty chart in a view, titled (the forms of the title longest first: the longest that fits
-    /// is shown), legend below, no animation; its words follow its size (EnergyChartFit).
-    static QChartView* makeView(const QStringList& title);
+    /// is shown), no legend of its own (legendHtml), no animation; its words follow its size
+    /// (EnergyChartFit). `createdAtFactor`: how many times the desk's type the window's is now (1.5 in
+    /// presentation mode), so that the chart keeps the desk's type as its base.
+    static QChartView* makeView(const QStringList& title, double createdAtFactor = 1.0);
     /// Removes every series and axis (and the chart's mark that its series may be reused).
     static void clear(QChart* chart);
 

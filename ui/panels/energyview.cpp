@@ -209,6 +209,7 @@ QString EnergyView::errorText() const { return m_error; }
 
 void EnergyView::setFontScale(double scale)
 {
+    m_fontScale = scale;
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
         EnergyCharts::setFontScale(v->chart(), scale);
     QTimer::singleShot(0, this, [this] { fitLabelHeights(); }); // once the window's type has changed too
@@ -352,8 +353,9 @@ bool EnergyView::exportCharts(const QString& path, QString* error)
     page.setPalette(QPalette(Qt::white));
     auto* v = new QVBoxLayout(&page);
     auto* h = new QHBoxLayout;
-    QChartView* views[] = { EnergyCharts::makeView({ EnergyChartFit::fullTitle(energyChart()) }),
-        EnergyCharts::makeView({ EnergyChartFit::fullTitle(scalingChart()) }), EnergyCharts::makeView({ EnergyChartFit::fullTitle(paretoChart()) }) };
+    QChartView* views[] = { EnergyCharts::makeView({ EnergyChartFit::fullTitle(energyChart()) }, m_fontScale),
+        EnergyCharts::makeView({ EnergyChartFit::fullTitle(scalingChart()) }, m_fontScale),
+        EnergyCharts::makeView({ EnergyChartFit::fullTitle(paretoChart()) }, m_fontScale) };
     for (QChartView* view : views) {
         view->chart()->setTheme(QChart::ChartThemeLight);
         h->addWidget(view);

@@ -94,6 +94,7 @@ private:
     QTextBrowser* m_text;
     QLabel* m_caption;
     QLabel* m_legend; ///< the three charts' one legend
+    double m_fontScale = 1.0; ///< the window's type over the desk's (presentation mode: 1.5)
 };
 
 } // namespace rfx

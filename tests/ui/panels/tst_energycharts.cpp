@@ -67,6 +67,32 @@ class TestEnergyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // First of the file, so that nothing filled a chart before: the energy view made at the desk and
+    // first drawn in presentation mode (the window's type already 1.5 times larger) has the
+    // projector's type, 1.5 times the desk's, not 1.5 times that (every tick label was "...").
+    void firstDrawnInPresentation()
+    {
+        const QFont appFont = QApplication::font();
+        const double deskLabels = QValueAxis().labelsFont().pointSizeF(), deskTitle = QChart().titleFont().pointSizeF();
+        QVERIFY(deskLabels > 0 && deskTitle > 0);
+        EnergyView view;
+        QFont large = appFont;
+        large.setPointSizeF(appFont.pointSizeF() * 1.5);
+        QApplication::setFont(large); // as Teaching::setPresentationMode does
+        QVERIFY(QValueAxis().labelsFont().pointSizeF() > deskLabels); // the theme follows the window's type
+        view.setFontScale(1.5);
+        Config c;
+        view.setInputs(c, devices({ "rtx-2060-super" }));
+        view.resize(1200, 400);
+        view.show();
+        view.flush();
+        const double labels = view.energyChart()->axes(Qt::Horizontal).first()->labelsFont().pointSizeF();
+        const double title = view.paretoChart()->titleFont().pointSizeF();
+        QApplication::setFont(appFont);
+        QCOMPARE(labels, deskLabels * 1.5);
+        QCOMPARE(title, deskTitle * 1.5);
+    }
+
     void updateInPlaceDrawsWhatAFreshBuildDraws()
     {
         const std::vector<Device> d = devices({ "rtx-2060-super", "h100-sxm" });
