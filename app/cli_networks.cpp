@@ -162,10 +162,12 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         return ExitOk;
     }
     std::ostringstream table;
-    int idWidth = 11;
-    for (const ModelInfo& m : builtinModels())
+    int idWidth = 11, nameWidth = 34; // each column as wide as its longest entry, and a gap
+    for (const ModelInfo& m : builtinModels()) {
         idWidth = std::max(idWidth, int(m.id.size()) + 2);
-    table << std::left << std::setw(idWidth) << "model" << std::setw(34) << "network" << std::setw(16) << "input"
+        nameWidth = std::max(nameWidth, int(m.title.size()) + 2);
+    }
+    table << std::left << std::setw(idWidth) << "model" << std::setw(nameWidth) << "network" << std::setw(16) << "input"
           << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC" << "\n";
     for (const ModelInfo& m : builtinModels()) {
         Config c;
@@ -190,7 +192,7 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" }, { "input", { m.channels, m.height, m.width } },
             { "classes", m.classes }, { "params", params }, { "macs", macs } });
         const std::string gmac = gmacText(macs);
-        table << std::left << std::setw(idWidth) << m.id << std::setw(34) << m.title << std::setw(16) << input << std::right
+        table << std::left << std::setw(idWidth) << m.id << std::setw(nameWidth) << m.title << std::setw(16) << input << std::right
               << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
     }
     // The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.

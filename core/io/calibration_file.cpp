@@ -91,7 +91,7 @@ std::string calibrationToJson(const Calibration& c)
                    "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
                    "elementwise for batch_norm) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
                    "with a bound under 20 us, 'parent' lent by the parent class's, "
-                   "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency). min_/max_flops "
+                   "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency; a row more than twice larger takes the parent's or the pooled fit). min_/max_flops "
                    "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated" },
         { "device", c.deviceId },
         { "device_name", c.deviceName },

@@ -20,7 +20,7 @@ const std::vector<ModelInfo>& builtinModels()
         { "resnet50", "ResNet-50 (torchvision)", 224, 224, 3, 1000 },
         { "resnet101", "ResNet-101 (torchvision)", 224, 224, 3, 1000 },
         { "resnet152", "ResNet-152 (torchvision)", 224, 224, 3, 1000 },
-        { "calibration-classes", "Calibration classes (1x1, dw, BN)", 56, 56, 64, 1 },
+        { "calibration-classes", "Calibration classes (1x1, dw, BN, FC)", 56, 56, 64, 1 },
     };
     return models;
 }

@@ -104,6 +104,30 @@ BuildResult buildCalibrationClasses(const Shape& input, bool fusion)
             const int pooled = b.pool(t + ".pool", Op::MaxPool, sum, 2, 2, 0);
             b.linear(t + ".fc", pooled, 64);
         }
+        // Depthwise rows shaped as networks have them (issue 51): the rows above hold 256 to 2048
+        // channels on maps of 56 to 7, where oneDNN's depthwise kernel reached 17-24 % of its bound, and
+        // a separable U-Net's (64 to 1024 channels on maps of 128 to 8) 22-33 %: fitted on the first,
+        // the second came out 11 % slow. A ladder of MobileNet's shapes, from the input's 64 channels on
+        // 56 x 56 to 960 on 7 x 7, each depthwise step at stride 2 after a 1x1 expansion.
+        int y = b.conv("dwnet.c64.dw", -1, input.c, 3, 1, 1, int(input.c));
+        for (const std::int64_t width : { 192, 384, 960 }) {
+            const std::string n = "dwnet.c" + std::to_string(width);
+            y = b.conv(n + ".expand", y, width, 1, 1, 0);
+            y = b.conv(n + ".dw", y, width, 3, 2, 1, int(width));
+        }
+        // Matrix rows as classifiers have them: the tiny rows' fully connected layers alone left the
+        // class no fit, and VGG-16's 103 MB fc1, streamed at 97 % of its DRAM bound, took the pooled
+        // memory fit of small kernels (55 %) and came out 76 % slow. A global-pool classifier (3.8 MB of
+        // weights, as ResNet's and MobileNet's), a flattened one (96 MB, past any L3, as VGG's 67 and 411
+        // MB) and a wide one (8 MB). The flattened one streams DRAM for about 2 ms, a third of the probes'
+        // time: on a shared VM whose DRAM bandwidth varies from run to run, the probes' run is then often
+        // called noisy (medians 11-12 % over the best on this project's VM on 2026-12-05). (At 256 outputs,
+        // 48 MB, oneDNN's kernel ran at 39 % of its DRAM bound where 512 outputs ran at 70 %: not a
+        // classifier's shape.)
+        const int gap = b.pool("fcnet.gap", Op::AvgPool, y, 7, 7, 0);
+        b.linear("fcnet.classifier", gap, 1000);
+        const int flat = b.linear("fcnet.flat", y, 512);
+        b.linear("fcnet.wide", flat, 4096);
         return b.take();
     });
 }

@@ -264,9 +264,9 @@ private slots:
         r = cli({ "networks" });
         QCOMPARE(r.code, 0);
         QVERIFY(contains(
-            r.out, "resnet50             ResNet-50 (torchvision)           3x224x224          25,557,032      4.09"));
+            r.out, "resnet50             ResNet-50 (torchvision)                3x224x224          25,557,032      4.09"));
         QVERIFY(contains(
-            r.out, "calibration-classes  Calibration classes (1x1, dw, BN) 64x56x56            3,109,504      0.45"));
+            r.out, "calibration-classes  Calibration classes (1x1, dw, BN, FC)  64x56x56           30,720,192      0.65"));
         r = cli({ "networks", "--format-help" });
         QCOMPARE(r.code, 0);
         QVERIFY(contains(r.out, "\"schema\": 1"));

@@ -66,7 +66,11 @@ private slots:
     // Then the tiny rows (issue 51) at widths W = 16 and 48 on the 7 x 7 x 512 map: 1x1 squeeze 512W,
     // its batch norm 2W, 3x3 conv 9W^2 and its bias W, depthwise 3x3 9W, 2x2 transposed conv to W/2
     // channels 2W^2, a linear layer from 3 x 3 x W to 64 576W: 11W^2 + 1100W = 20,416 and 78,144.
-    // In all 3,010,944 + 98,560 = 3,109,504.
+    // Then the depthwise ladder (issue 51) from the input's 64 channels: depthwise 9 x 64 = 576; 1x1
+    // expansions 64 x 192, 192 x 384, 384 x 960 = 12,288 + 73,728 + 368,640 and their depthwise steps
+    // 9 x (192 + 384 + 960) = 13,824: 469,056. Then the classifiers on its 960 x 7 x 7 map: 960 -> 1000
+    // after a global pool (960,000), 47,040 -> 512 flattened (24,084,480) and 512 -> 4096 (2,097,152):
+    // 27,141,632. In all 3,010,944 + 98,560 + 469,056 + 27,141,632 = 30,720,192.
     void calibrationClassesNetwork()
     {
         Config c;
@@ -79,17 +83,19 @@ private slots:
         const BuildResult b = buildNetwork(c);
         QVERIFY2(b.network, b.error.c_str());
         std::int64_t params = 0;
-        int pointwise = 0, depthwise = 0, norms = 0;
+        int pointwise = 0, depthwise = 0, norms = 0, matrices = 0;
         for (const Layer& l : b.network->layers) {
             params += layerParams(l);
             pointwise += calibrationClass(l) == "conv1x1";
             depthwise += calibrationClass(l) == "depthwise";
             norms += calibrationClass(l) == "batch_norm";
+            matrices += calibrationClass(l) == "matrix";
         }
-        QCOMPARE(params, std::int64_t(3'109'504));
-        QCOMPARE(pointwise, 11 + 2);
-        QCOMPARE(depthwise, 4 + 2);
+        QCOMPARE(params, std::int64_t(30'720'192));
+        QCOMPARE(pointwise, 11 + 2 + 3);
+        QCOMPARE(depthwise, 4 + 2 + 4);
         QCOMPARE(norms, 15 + 2);
+        QCOMPARE(matrices, 2 + 3);
         // Every class has a tiny row at each width, a few microseconds of bound (a kernel's overhead
         // shows in them): under 10 MFLOP and 1 MB each.
         std::map<std::string, int> tiny;
