@@ -144,23 +144,63 @@ double phaseFlops(const LlmAnalysis& a, bool prefill) { return (prefill ? a.pref
 class TestLlmFiles : public QObject {
     Q_OBJECT
 private slots:
-    // ggml's block sizes, worked from ggml-common.h's structs: Q4_0 = fp16 d + 16 bytes of nibbles = 18
-    // per 32; Q8_0 = 2 + 32 = 34; Q4_K = d, dmin (2 x 2) + 12 scale bytes + 128 = 144 per 256; Q6_K =
-    // 128 + 64 + 16 + 2 = 210; Q2_K = 16 + 64 + 4 = 84; IQ4_XS = 2 + 2 + 4 + 128 = 136; MXFP4 = 1 + 16 = 17
-    // per 32. Removed ids (4, 5, 31-33, 36-38) are not types.
+    // Every ggml type's block, worked from ggml-common.h's block structs (llama.cpp
+    // ggml/src/ggml-common.h at 37b53fd; ggml_half 2 bytes, QK_K 256, K_SCALE_SIZE 12) and ggml.c's
+    // type_traits for the plain ones. Removed ids (4, 5, 31-33, 36-38) and ids past the last are not types.
     void ggufBlockSizes()
     {
-        const std::pair<std::uint32_t, std::pair<int, int>> known[] = { { 2, { 32, 18 } }, { 8, { 32, 34 } },
-            { 12, { 256, 144 } }, { 14, { 256, 210 } }, { 10, { 256, 84 } }, { 23, { 256, 136 } }, { 39, { 32, 17 } },
-            { 30, { 1, 2 } }, { 0, { 1, 4 } } };
-        for (const auto& [id, size] : known) {
-            const GgufType* t = ggufType(id);
-            QVERIFY(t);
-            QCOMPARE(t->blockElements, size.first);
-            QCOMPARE(t->blockBytes, size.second);
+        struct Known {
+            std::uint32_t id;
+            const char* name;
+            int elements, bytes; // per block, by hand below
+        };
+        const Known known[] = {
+            { 0, "F32", 1, 4 }, { 1, "F16", 1, 2 }, { 30, "BF16", 1, 2 }, { 28, "F64", 1, 8 },
+            { 24, "I8", 1, 1 }, { 25, "I16", 1, 2 }, { 26, "I32", 1, 4 }, { 27, "I64", 1, 8 },
+            { 2, "Q4_0", 32, 2 + 32 / 2 },            // d; qs[QK4_0 / 2]
+            { 3, "Q4_1", 32, 2 * 2 + 32 / 2 },        // d, m; qs[16]
+            { 6, "Q5_0", 32, 2 + 4 + 32 / 2 },        // d; qh[4]; qs[16]
+            { 7, "Q5_1", 32, 2 * 2 + 4 + 32 / 2 },    // d, m; qh[4]; qs[16]
+            { 8, "Q8_0", 32, 2 + 32 },                // d; qs[32]
+            { 9, "Q8_1", 32, 2 * 2 + 32 },            // d, s; qs[32]
+            { 10, "Q2_K", 256, 256 / 16 + 256 / 4 + 2 * 2 },        // scales[16]; qs[64]; d, dmin: 84
+            { 11, "Q3_K", 256, 256 / 8 + 256 / 4 + 12 + 2 },         // hmask[32]; qs[64]; scales[12]; d: 110
+            { 12, "Q4_K", 256, 2 * 2 + 12 + 256 / 2 },               // d, dmin; scales[12]; qs[128]: 144
+            { 13, "Q5_K", 256, 2 * 2 + 12 + 256 / 8 + 256 / 2 },     // + qh[32]: 176
+            { 14, "Q6_K", 256, 256 / 2 + 256 / 4 + 256 / 16 + 2 },   // ql[128]; qh[64]; scales[16]; d: 210
+            { 15, "Q8_K", 256, 4 + 256 + 256 / 16 * 2 },             // float d; qs[256]; int16 bsums[16]: 292
+            { 16, "IQ2_XXS", 256, 2 + 256 / 8 * 2 },                 // d; uint16 qs[32]: 66
+            { 17, "IQ2_XS", 256, 2 + 256 / 8 * 2 + 256 / 32 },       // + scales[8]: 74
+            { 22, "IQ2_S", 256, 2 + 256 / 4 + 256 / 32 + 256 / 32 }, // d; qs[64]; qh[8]; scales[8]: 82
+            { 18, "IQ3_XXS", 256, 2 + 3 * 256 / 8 },                 // d; qs[96]: 98
+            { 21, "IQ3_S", 256, 2 + 256 / 4 + 256 / 32 + 256 / 8 + 256 / 64 }, // d; qs[64]; qh[8]; signs[32]; scales[4]: 110
+            { 19, "IQ1_S", 256, 2 + 256 / 8 + 256 / 32 * 2 },        // d; qs[32]; uint16 qh[8]: 50
+            { 29, "IQ1_M", 256, 256 / 8 + 256 / 16 + 256 / 32 },     // qs[32]; qh[16]; scales[8]: 56
+            { 20, "IQ4_NL", 32, 2 + 32 / 2 },                        // d; qs[16]: 18
+            { 23, "IQ4_XS", 256, 2 + 2 + 256 / 64 + 256 / 2 },       // d; scales_h; scales_l[4]; qs[128]: 136
+            { 34, "TQ1_0", 256, (256 - 4 * 256 / 64) / 5 + 256 / 64 + 2 }, // qs[48]; qh[4]; d: 54
+            { 35, "TQ2_0", 256, 256 / 4 + 2 },                       // qs[64]; d: 66
+            { 39, "MXFP4", 32, 1 + 32 / 2 },                         // e (E8M0); qs[16]: 17
+            { 40, "NVFP4", 64, 64 / 16 + 64 / 2 },                   // d[4] (UE4M3); qs[32]: 36
+            { 41, "Q1_0", 128, 2 + 128 / 8 },                        // d; qs[16]: 18
+            { 42, "Q2_0", 64, 2 + 64 / 4 },                          // d; qs[16]: 18
+        };
+        for (const Known& k : known) {
+            const GgufType* t = ggufType(k.id);
+            QVERIFY2(t, k.name);
+            QCOMPARE(t->name, std::string_view(k.name));
+            QCOMPARE(t->blockElements, k.elements);
+            QCOMPARE(t->blockBytes, k.bytes);
         }
+        // The hand-worked sizes as ggml-common.h's static_asserts and the issue state them.
+        QCOMPARE(ggufType(12)->blockBytes, 144); // Q4_K: a 4096 x 4096 tensor is 65,536 blocks = 9,437,184 B
+        QCOMPARE(4096.0 * 4096 / ggufType(12)->blockElements * ggufType(12)->blockBytes, 9437184.0);
         for (std::uint32_t removed : { 4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 43u, 1000u })
             QVERIFY(!ggufType(removed));
+        int types = 0;
+        for (std::uint32_t id = 0; id < 64; ++id)
+            types += ggufType(id) != nullptr;
+        QCOMPARE(types, int(std::size(known))); // every type the reader knows is worked above
     }
 
     // A Q4_K_M file's weights are the sum over its tensors of blocks x bytes per block.
@@ -243,6 +283,76 @@ private slots:
         const LlmLoad cut = loadLanguageModel(path);
         QVERIFY(!cut.model);
         QVERIFY2(cut.error.starts_with(path), cut.error.c_str());
+    }
+
+    // A 4 GB safetensors directory opens from its header, as the GGUF above: a Llama of 18 blocks, hidden
+    // 3072, 24 heads over 8 KV heads, feed-forward 8192, vocabulary 32,000, untied, all BF16, written at
+    // test time as a sparse file. By hand, a block: q, o 3072 x 3072 = 9,437,184 each; k, v 3072 x 1024 =
+    // 3,145,728 each; gate, up, down 3072 x 8192 = 25,165,824 each; two norms 3,072: 100,669,440; 18 of
+    // them 1,812,049,920; embedding and head 32,000 x 3072 = 98,304,000 each; the final norm 3,072:
+    // 2,008,660,992 parameters, 4,017,321,984 bytes at two each.
+    void fourGigabyteSafetensorsOpenFromTheHeader()
+    {
+        const std::int64_t h = 3072, kv = 1024, ff = 8192, vocab = 32000;
+        std::string header = "{\"__metadata__\": {\"format\": \"pt\"}";
+        std::uint64_t offset = 0;
+        auto add = [&](const std::string& name, std::initializer_list<std::int64_t> shape) {
+            std::uint64_t n = 1;
+            std::string dims;
+            for (std::int64_t d : shape) {
+                n *= std::uint64_t(d);
+                dims += (dims.empty() ? "" : ",") + std::to_string(d);
+            }
+            header += ", \"" + name + "\": {\"dtype\": \"BF16\", \"shape\": [" + dims + "], \"data_offsets\": ["
+                + std::to_string(offset) + ", " + std::to_string(offset + 2 * n) + "]}";
+            offset += 2 * n;
+        };
+        add("model.embed_tokens.weight", { vocab, h });
+        for (int b = 0; b < 18; ++b) {
+            const std::string l = "model.layers." + std::to_string(b) + ".";
+            add(l + "self_attn.q_proj.weight", { h, h });
+            add(l + "self_attn.k_proj.weight", { kv, h });
+            add(l + "self_attn.v_proj.weight", { kv, h });
+            add(l + "self_attn.o_proj.weight", { h, h });
+            add(l + "mlp.gate_proj.weight", { ff, h });
+            add(l + "mlp.up_proj.weight", { ff, h });
+            add(l + "mlp.down_proj.weight", { h, ff });
+            add(l + "input_layernorm.weight", { h });
+            add(l + "post_attention_layernorm.weight", { h });
+        }
+        add("model.norm.weight", { h });
+        add("lm_head.weight", { vocab, h });
+        header += "}";
+        QCOMPARE(offset, std::uint64_t(4'017'321'984));
+        QTemporaryDir dir;
+        QVERIFY(test::writeFile(dir.filePath("config.json"), R"({"model_type": "llama", "hidden_size": 3072,
+            "num_hidden_layers": 18, "num_attention_heads": 24, "num_key_value_heads": 8, "intermediate_size": 8192,
+            "vocab_size": 32000, "max_position_embeddings": 8192, "tie_word_embeddings": false})"));
+        const std::string path = dir.filePath(QStringLiteral("model.safetensors")).toStdString();
+        const std::string head = test::safetensorsFile(header, 0);
+        {
+            std::ofstream out(path, std::ios::binary);
+            out.write(head.data(), std::streamsize(head.size()));
+        }
+        std::filesystem::resize_file(path, head.size() + offset); // a hole: no disk, no memory
+        rusage before {};
+        getrusage(RUSAGE_SELF, &before);
+        QElapsedTimer opening; // said, not held: speed is the benchmarks' to judge
+        opening.start();
+        const LlmLoad load = loadLanguageModel(dir.path().toStdString());
+        qInfo("opened %s (%.2f GB) in %.1f ms", path.c_str(), double(head.size() + offset) / 1e9, double(opening.nsecsElapsed()) / 1e6);
+        rusage after {};
+        getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(load.model && load.model->storage, load.error.c_str());
+        QCOMPARE(load.model->storage->totalParams, std::int64_t(2'008'660'992));
+        QCOMPARE(load.model->storage->totalBytes, 4017321984.0);
+        QCOMPARE(llmParameterCount(load.model->arch), std::int64_t(2'008'660'992)); // the config's count agrees
+        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 50 * 1024, std::to_string(after.ru_maxrss - before.ru_maxrss).c_str());
+        // a byte short of the last tensor's data: refused, naming the file
+        std::filesystem::resize_file(path, head.size() + offset - 1);
+        const LlmLoad cut = loadLanguageModel(dir.path().toStdString());
+        QVERIFY(!cut.model);
+        QVERIFY2(cut.error.find("model.safetensors") != std::string::npos, cut.error.c_str());
     }
 
     // The same model as GGUF (F16) and as a safetensors directory (BF16) agrees on parameters, weight
