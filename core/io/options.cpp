@@ -83,7 +83,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     static const char* const valued[] = { "--model", "--image", "--height", "--width", "--in-channels", "--classes",
         "--filters", "--depth", "--padding", "--stride", "--downsample", "--conv", "--batch", "--bits", "--mode",
         "--optimizer", "--device", "--algorithm", "--traffic", "--cache-aware", "--onchip-kib", "--layer-algorithm", "--clock", "--gpus",
-        "--interconnect", "--input-value", "--branch" };
+        "--interconnect", "--input-value", "--dim", "--branch" };
     bool known = false;
     for (const char* name : valued)
         known = known || arg == name;
@@ -178,6 +178,18 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
             return OptionStatus::Error;
         }
         c.inputValues[value.substr(0, eq)] = v;
+        return OptionStatus::Consumed;
+    }
+    if (arg == "--dim") { // NAME=N: an extent for a symbolic dimension of an ONNX model's inputs
+        const size_t eq = value.rfind('=');
+        char* end = nullptr;
+        const long long v = eq == std::string::npos ? 0 : std::strtoll(value.c_str() + eq + 1, &end, 10);
+        if (eq == std::string::npos || eq == 0 || end == value.c_str() + eq + 1 || *end != '\0' || v < 0 || v > (1LL << 31)) {
+            error = "--dim: expected NAME=N (a symbolic dimension of the model's inputs, as the model names it, and a "
+                    "whole number from 0 to 2^31, as 'sequence_length=128'; 0 for an empty past), got '" + value + "'";
+            return OptionStatus::Error;
+        }
+        c.dims[value.substr(0, eq)] = v;
         return OptionStatus::Consumed;
     }
     if (arg == "--branch") { // NODE=then|else: the branch an If on the data takes
@@ -282,6 +294,8 @@ std::vector<std::string> configToArgs(const Config& c)
         std::snprintf(number, sizeof number, "%.17g", value);
         a.insert(a.end(), { "--input-value", input + "=" + number });
     }
+    for (const auto& [dim, extent] : c.dims)
+        a.insert(a.end(), { "--dim", dim + "=" + std::to_string(extent) });
     for (const auto& [node, then] : c.branches)
         a.insert(a.end(), { "--branch", node + (then ? "=then" : "=else") });
     return a;
@@ -327,6 +341,9 @@ std::string configOptionsHelp()
            "                             batch and image extents take --batch and --image (default 224)\n"
            "  --input-value NAME=V       an ONNX model's one-element input (a flag an If tests, a Loop's trip\n"
            "                             count) bound to V; unbound, the heavier branch is counted, with a note\n"
+           "  --dim NAME=N               an ONNX model's symbolic input dimension NAME (as the model names it:\n"
+           "                             a decoder's sequence_length, past_sequence_length) bound to N, over\n"
+           "                             the batch and image extents it would otherwise take\n"
            "  --branch NODE=then|else    the branch an ONNX model's If takes where its condition depends on\n"
            "                             the data (the note about the If names NODE)\n"
            "  --image N                  square input image, N x N pixels (default 572)\n"

@@ -74,6 +74,10 @@ struct Config {
     /// Values bound to an imported model's one-element inputs (--input-value NAME=V): the flag an If
     /// tests, a count a Loop runs. Unbound, such an input is unknown and the heavier branch is counted.
     std::map<std::string, double> inputValues;
+    /// Extents bound by name to an imported model's symbolic dimensions (--dim NAME=N): a decoder's
+    /// sequence_length and past_sequence_length, any dim_param of its inputs. Over the batch and image
+    /// extents the importer would otherwise give them.
+    std::map<std::string, std::int64_t> dims;
     /// The branch an imported model's If takes where its condition depends on the data (--branch NODE=then|else):
     /// true for then, by the If node's name (its first output's when it has none).
     std::map<std::string, bool> branches;

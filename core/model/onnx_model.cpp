@@ -37,6 +37,7 @@ struct OnnxModel::Impl {
         int batch, height, width, bits;
         bool fusion;
         std::map<std::string, double> values;
+        std::map<std::string, std::int64_t> dims;
         std::map<std::string, bool> branches;
         friend bool operator==(const Key&, const Key&) = default;
     };
@@ -400,7 +401,7 @@ std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> On
 BuildResult OnnxModel::build(const Config& config) const
 {
     const Impl::Key key { config.batch, config.unet.height, config.unet.width, config.bits,
-        config.fusion || config.traffic == TrafficModel::Fused, config.inputValues, config.branches };
+        config.fusion || config.traffic == TrafficModel::Fused, config.inputValues, config.dims, config.branches };
     std::lock_guard lock(m->mutex);
     for (auto it = m->recent.begin(); it != m->recent.end(); ++it)
         if (it->first == key) {

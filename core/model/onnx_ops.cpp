@@ -87,6 +87,11 @@ public:
     }
 
 private:
+    bool zeroBound() const
+    {
+        return std::any_of(m_config.dims.begin(), m_config.dims.end(), [](const auto& d) { return d.second == 0; });
+    }
+
     const std::vector<std::int64_t>& dims(const std::string& tensor, const std::string& where)
     {
         auto it = m_shapes.dims.find(tensor);
@@ -95,7 +100,9 @@ private:
         double p = 1;
         for (size_t i = 0; i < it->second.size(); ++i) {
             const auto d = it->second[i];
-            if (d < 0 || (d == 0 && !m_s.zeroSized))
+            // Zero where the model has an empty input by design, or where --dim made one (a decoder's
+            // past of nothing at prefill).
+            if (d < 0 || (d == 0 && !m_s.zeroSized && !zeroBound()))
                 throw ImportError(m_file + ": " + where + ": '" + tensor + "' has extent " + std::to_string(d) + " in dimension "
                     + std::to_string(i) + " at this configuration (extents must be positive; is the image too small?)");
             p *= double(d);

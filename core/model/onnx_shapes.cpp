@@ -214,6 +214,16 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
             for (int i : it->widthAt)
                 shape->mutable_dim(i)->set_dim_value(config.unet.width);
         }
+        // Extents bound by name (--dim), over the batch and image ones: a decoder's sequence lengths.
+        // (By the names the model gives, before the extents above replaced them.)
+        if (t.has_tensor_type() && t.tensor_type().has_shape() && !config.dims.empty())
+            for (int i = 0; i < in.type().tensor_type().shape().dim_size(); ++i) {
+                const std::string& name = in.type().tensor_type().shape().dim(i).dim_param();
+                if (auto bound = config.dims.find(name); !name.empty() && bound != config.dims.end()) {
+                    t.mutable_tensor_type()->mutable_shape()->mutable_dim(i)->set_dim_value(bound->second);
+                    m_boundDims.insert(bound->first);
+                }
+            }
         setType(in.name(), t);
         // An empty input's value is known: nothing (ReduceSum's empty axes).
         if (auto d = m_s.dims.find(in.name()); d != m_s.dims.end() && product(d->second) == 0) {
@@ -235,6 +245,10 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
             }
         }
     }
+    for (const auto& [name, extent] : config.dims)
+        if (!m_boundDims.count(name))
+            m_s.notes.push_back({ Severity::Warning, m_file, "--dim " + name,
+                "no input of the model has a dimension named '" + name + "'; the extent is not used" });
     m_branches = config.branches;
     for (const auto& [name, value] : config.inputValues)
         if (!m_s.values.count(name))

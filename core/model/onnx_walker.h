@@ -4,6 +4,8 @@
 
 #include "onnx_internal.h"
 
+#include <set>
+
 namespace rfx::onnximport {
 
 class ShapeWalker {
@@ -66,6 +68,7 @@ private:
     DataMap m_dataOf;
     std::deque<onnx::TensorProto> m_computed; ///< the values of shape computations, as tensors
     std::map<std::string, bool> m_branches; ///< --branch: the side an If on the data takes, by node
+    std::set<std::string> m_boundDims; ///< the --dim names some input's dimension carries
     std::set<std::string> m_branchesUsed;
     std::int64_t m_budget = kEvaluationBudget; ///< elements the evaluator may still compute in this build
 };

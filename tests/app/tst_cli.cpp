@@ -303,6 +303,14 @@ private slots:
         r = cli({ "analyze", "--model", dir + "wild/if_flag.onnx", "--input-value", "flag" });
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "--input-value: expected INPUT=NUMBER"), r.err.c_str());
+        // A decoder's sequence lengths bound by name (--dim); a bad value is refused saying what is expected.
+        r = cli({ "analyze", "--model", dir + "wild/decoder_past.onnx", "--dim", "sequence_length=1", "--dim",
+            "past_sequence_length=127", "--format", "csv" });
+        QCOMPARE(r.code, 0);
+        QVERIFY2(contains(r.out, "matmul#4,matmul,1,2,1,128,0,16384,"), r.out.c_str()); // 2 heads x 128 keys x 32 x 2
+        r = cli({ "analyze", "--model", dir + "wild/decoder_past.onnx", "--dim", "sequence_length=-1" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--dim: expected NAME=N"), r.err.c_str());
         // An If on the data: the note names the node and --branch; --branch chooses; JSON gives both counts.
         r = cli({ "analyze", "--model", dir + "wild/rnn_in_if.onnx", "--format", "json" });
         QCOMPARE(r.code, 0);

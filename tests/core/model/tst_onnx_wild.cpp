@@ -46,6 +46,40 @@ class TestOnnxWild : public QObject {
     Q_OBJECT
 
 private slots:
+    // A decoder's sequence lengths are symbolic; --dim binds them by the names the model gives (issue 49
+    // item 3). decoder_past (make_fixtures.py): one attention block, hidden 64 = 2 heads x 32, its past
+    // keys and values inputs of past_sequence_length. By hand, decode at a context of 128 (1 new token,
+    // 127 past): each projection 2 x 64 x 64 = 8,192 FLOP; the present keys 2 x 128 x 32; the scores
+    // 2 heads x 1 x 128 x 32 x 2 = 16,384, the weighted values the same. Prefill of 16 tokens from
+    // nothing past: projections 2 x 16 x 64 x 64 = 131,072 each, scores 2 x 16 x 16 x 32 x 2 = 32,768.
+    void symbolicDimensionsBoundByName()
+    {
+        auto flopsOf = [](const Network& net) {
+            std::vector<double> out;
+            for (const Layer& l : net.layers)
+                if (l.op == Op::MatMul)
+                    out.push_back(forwardFlops(l));
+            return out;
+        };
+        Config c;
+        c.model = wild("decoder_past");
+        c.dims = { { "sequence_length", 1 }, { "past_sequence_length", 127 } };
+        BuildResult decode = buildNetwork(c);
+        QVERIFY2(decode.network, decode.error.c_str());
+        QCOMPARE(flopsOf(*decode.network), (std::vector<double> { 8192, 8192, 8192, 16384, 16384, 8192 }));
+        QVERIFY(!says(*decode.network, "--dim"));
+        c.dims = { { "sequence_length", 16 }, { "past_sequence_length", 0 } }; // prefill: nothing past
+        BuildResult prefill = buildNetwork(c);
+        QVERIFY2(prefill.network, prefill.error.c_str());
+        QCOMPARE(flopsOf(*prefill.network), (std::vector<double> { 131072, 131072, 131072, 32768, 32768, 131072 }));
+        // a name no input carries: said, and nothing else changes
+        c.dims["sequence_len"] = 8;
+        BuildResult typo = buildNetwork(c);
+        QVERIFY2(typo.network, typo.error.c_str());
+        QVERIFY(says(*typo.network, "--dim sequence_len: no input of the model has a dimension named 'sequence_len'"));
+        QCOMPARE(flopsOf(*typo.network), flopsOf(*prefill.network));
+    }
+
     void counts_data()
     {
         QTest::addColumn<QString>("model");

@@ -603,6 +603,37 @@ def scalar_vectors():
                [weight("w", [16, 1]), weight("b", [1])])
 
 
+def decoder_past():
+    """One attention block of a decoder with its past keys and values as inputs, as ONNX Runtime GenAI and
+    Optimum export them: the sequence lengths are symbolic, bound by name with --dim."""
+    import numpy as np
+    from onnx import numpy_helper
+    hidden, heads, head_dim = 64, 2, 32
+
+    def w(name):
+        return numpy_helper.from_array(np.zeros([hidden, hidden], np.float32), name)
+    split = numpy_helper.from_array(np.array([0, 0, heads, head_dim], np.int64), "split_heads")
+    merge = numpy_helper.from_array(np.array([0, 0, hidden], np.int64), "merge_heads")
+    nodes = []
+    for p in ("q", "k", "v"):
+        nodes += [n("MatMul", ["x", "W" + p], [p + "_flat"]), n("Reshape", [p + "_flat", "split_heads"], [p + "_4d"]),
+                  n("Transpose", [p + "_4d"], [p + "_heads"], perm=[0, 2, 1, 3])]
+    nodes += [n("Concat", ["past_key", "k_heads"], ["present_key"], axis=2),
+              n("Concat", ["past_value", "v_heads"], ["present_value"], axis=2),
+              n("Transpose", ["present_key"], ["key_t"], perm=[0, 1, 3, 2]),
+              n("MatMul", ["q_heads", "key_t"], ["scores"]), n("Softmax", ["scores"], ["probs"], axis=-1),
+              n("MatMul", ["probs", "present_value"], ["context"]), n("Transpose", ["context"], ["context_t"], perm=[0, 2, 1, 3]),
+              n("Reshape", ["context_t", "merge_heads"], ["context_flat"]), n("MatMul", ["context_flat", "Wo"], ["y"])]
+    past = ["batch", heads, "past_sequence_length", head_dim]
+    present = ["batch", heads, "total_sequence_length", head_dim]
+    wild_model("decoder_past", nodes,
+               [xin(["batch", "sequence_length", hidden]), xin(past, name="past_key"), xin(past, name="past_value")],
+               [w("Wq"), w("Wk"), w("Wv"), w("Wo"), split, merge], opset=17,
+               outputs=[helper.make_tensor_value_info("y", F, ["batch", "sequence_length", hidden]),
+                        helper.make_tensor_value_info("present_key", F, present),
+                        helper.make_tensor_value_info("present_value", F, present)])
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["scalars"]:
         scalar_vectors()
@@ -616,12 +647,16 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["types"]:
         number_types()
         sys.exit(0)
+    if sys.argv[1:] == ["decoder"]:
+        decoder_past()
+        sys.exit(0)
     if sys.argv[1:] == ["wild"]:
         wild()
         sys.exit(0)
     bad_inputs()
     operators()
     wild()
+    decoder_past()
     video3d()
     torchvision_models()
     unet()
