@@ -184,9 +184,11 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
         const size_t eq = value.rfind('=');
         char* end = nullptr;
         const long long v = eq == std::string::npos ? 0 : std::strtoll(value.c_str() + eq + 1, &end, 10);
-        if (eq == std::string::npos || eq == 0 || end == value.c_str() + eq + 1 || *end != '\0' || v < 0 || v > (1LL << 31)) {
+        if (eq == std::string::npos || eq == 0 || end == value.c_str() + eq + 1 || *end != '\0' || v < 0 || v > (1LL << 24)) {
+            // (At most 2^24, 16,777,216: two extents of 2^31 summed by a Concat wrapped to a negative one
+            // in shape inference.)
             error = "--dim: expected NAME=N (a symbolic dimension of the model's inputs, as the model names it, and a "
-                    "whole number from 0 to 2^31, as 'sequence_length=128'; 0 for an empty past), got '" + value + "'";
+                    "whole number from 0 to 16,777,216, as 'sequence_length=128'; 0 for an empty past), got '" + value + "'";
             return OptionStatus::Error;
         }
         c.dims[value.substr(0, eq)] = v;

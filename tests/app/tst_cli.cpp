@@ -311,6 +311,10 @@ private slots:
         r = cli({ "analyze", "--model", dir + "wild/decoder_past.onnx", "--dim", "sequence_length=-1" });
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "--dim: expected NAME=N"), r.err.c_str());
+        // Absurd extents: two of 2^31 summed by the Concat of the past wrapped negative; refused first.
+        r = cli({ "analyze", "--model", dir + "wild/decoder_past.onnx", "--dim", "past_sequence_length=2000000000" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "from 0 to 16,777,216"), r.err.c_str());
         // An If on the data: the note names the node and --branch; --branch chooses; JSON gives both counts.
         r = cli({ "analyze", "--model", dir + "wild/rnn_in_if.onnx", "--format", "json" });
         QCOMPARE(r.code, 0);
