@@ -18,6 +18,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     std::string model;
     std::vector<std::string> devices;
     bool weightsGiven = false;
+    std::vector<std::string> widthOptions; // the options an ONNX decoder's own widths override
     for (size_t i = 0; i < args.size(); ++i) {
         std::string error;
         if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
@@ -68,7 +69,8 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (name == "--model") {
             const auto v = value();
             if (!v)
-                return usageError(err, "--model: missing value (a built-in language model, config.json, a directory or a .gguf file)");
+                return usageError(err, "--model: missing value (a built-in language model, config.json, a directory, a .gguf "
+                                       "file or an ONNX decoder)");
             model = *v;
         } else if (name == "--prompt")
             bad = number(s.prompt);
@@ -78,8 +80,10 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             bad = number(s.context);
         else if (name == "--batch")
             bad = number(s.batch);
-        else if (name == "--kv-bits")
+        else if (name == "--kv-bits") {
             bad = width(s.kvBits, nullptr);
+            widthOptions.push_back(name);
+        }
         else if (name == "--act-bits")
             bad = width(s.actBits, &s.actType);
         else if (name == "--tp")
@@ -95,6 +99,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             if (!v)
                 return usageError(err, "--weights-bits: missing value (4, 8, 16, 32 or file)");
             weightsGiven = true;
+            widthOptions.push_back(name);
             if (*v == "file")
                 s.weightBits = 0;
             else if (const auto n = parseWholeNumber(*v))
@@ -114,6 +119,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             if (!v || (*v != "flash" && *v != "naive"))
                 return usageError(err, "--attention: expected flash or naive");
             s.attention = *v == "flash" ? LlmAttention::Flash : LlmAttention::Naive;
+            widthOptions.push_back(name);
         } else if (name == "--device") {
             const auto v = value();
             if (!v)
@@ -126,19 +132,24 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (model.empty())
         return usageError(err, "llm: --model is required (a built-in language model, see 'roofline-cli networks', "
-                               "a config.json, a model directory or a .gguf file)");
+                               "a config.json, a model directory, a .gguf file or an ONNX decoder with past keys and values)");
     const std::string& format = common.format;
     if (format != "table" && format != "json" && format != "csv" && format != "markdown" && format != "latex")
         return usageError(err, "--format: expected table, json, csv, markdown or latex for 'llm', got '" + format + "'");
 
-    const LlmLoad load = loadLanguageModel(model);
+    LlmLoad load = loadLanguageModel(model);
     if (!load.model) {
         err << "roofline-cli: cannot use the language model: " << load.error << "\n";
         return ExitUsage;
     }
     if (!weightsGiven && load.model->storage)
         s.weightBits = 0; // a weight file: its own types
-    if (s.weightBits == 0 && !load.model->storage) {
+    if (load.model->onnx)
+        for (const std::string& o : widthOptions) // said once each, in every format
+            load.model->diagnostics.push_back({ Severity::Info, model, o,
+                "not used: an ONNX decoder is analysed as its graph stores it (its weights' and cache's widths, its "
+                "attention's operators); the option is for built-in models, config.json and GGUF" });
+    if (s.weightBits == 0 && !load.model->storage && !load.model->onnx) {
         err << "roofline-cli: --weights-bits file: " << model
             << " gives no tensor types (a built-in model or a config.json without safetensors beside it); give 4, 8, 16 or 32\n";
         return ExitUsage;

@@ -34,6 +34,11 @@ std::string scaled(double value, const std::string& unit, double base, const cha
 
 } // namespace
 
+std::string fitName(const std::string& name, size_t width)
+{
+    return name.size() <= width || width == 0 ? name : "~" + name.substr(name.size() - (width - 1));
+}
+
 std::string formatSI(double value, const std::string& unit)
 {
     static const char* const prefixes[] = { "", "k", "M", "G", "T", "P", "E" };

@@ -28,6 +28,9 @@ std::string formatPercent(double share);
 /// sign when it rounds to nothing.
 std::string formatSignedPercent(double change, bool unicodeMinus = false);
 
+/// A name cut to `width` characters from the start, keeping its distinctive end: "~conv1.pw+bias+relu".
+std::string fitName(const std::string& name, size_t width);
+
 /// Three significant digits without a prefix: "4.50", "16.0", "1230".
 std::string formatNumber3(double value);
 

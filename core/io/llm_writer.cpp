@@ -65,7 +65,8 @@ std::string llmSettingsLine(const LlmAnalysis& a)
     return "prompt " + formatCount(s.prompt) + ", generate " + formatCount(s.generate) + " (decode at context "
         + formatCount(a.context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
         + ", KV cache " + kvWord(s.kvBits) + ", activations " + actWord(s) + "; "
-        + (s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
+        + (a.graph ? "attention as the graph computes it"
+                   : s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
         + (s.allLogits ? "; logits of every prompt token" : "")
         + (s.tensorParallel > 1 ? "; tensor parallel over " + std::to_string(s.tensorParallel) + " GPUs, " + a.linkName
                     + "; memory per GPU"
@@ -77,7 +78,7 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
     const LlmSettings& s = a.settings;
     json settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
         { "weights_bits", s.weightBits == 0 ? json("file") : json(int(s.weightBits)) }, { "kv_bits", s.kvBits },
-        { "act_bits", s.actBits }, { "act_type", actWord(s) }, { "attention", llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
+        { "act_bits", s.actBits }, { "act_type", actWord(s) }, { "attention", a.graph ? "graph" : llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
         { "tp", s.tensorParallel } };
     if (s.tensorParallel > 1)
         settings["interconnect"] = s.interconnect;
@@ -143,7 +144,9 @@ std::string llmToTable(const LlmAnalysis& a)
         const LlmDeviceFigures& f = a.figures[d];
         o << "\nlargest context at batch " << a.settings.batch << " on " << f.device << ": "
           << (f.largestContext > 0 ? formatCount(f.largestContext) + " tokens" : std::string("none"))
-          << (f.contextLimitedByModel ? " (the model's own limit)" : "") << "\n";
+          << (f.contextLimitedByModel ? " (the model's own limit)"
+                                      : f.largestContext == kPromptRange.max ? " (the longest the tool takes)" : "")
+          << "\n";
         for (const Report* r : { &a.prefill, &a.decode }) {
             const DeviceResult& res = r->results[d];
             const double link = r == &a.prefill ? f.prefillLinkTime : f.decodeLinkTime;
@@ -156,7 +159,7 @@ std::string llmToTable(const LlmAnalysis& a)
               << std::setw(11) << "bytes" << std::setw(9) << "FLOP/B" << std::setw(9) << "bound" << std::setw(10) << "time"
               << std::setw(7) << "share" << "\n";
             for (const LayerResult& l : res.layers)
-                o << std::left << std::setw(34) << l.name << std::setw(8) << opName(l.op) << std::right << std::setw(11)
+                o << std::left << std::setw(34) << fitName(l.name, 33) << std::setw(8) << opName(l.op) << std::right << std::setw(11)
                   << formatSI(l.flops, "") << std::setw(11) << formatBytes(l.bytes) << std::setw(9)
                   << formatNumber3(l.intensity) << std::setw(9) << boundLabel(l) << std::setw(10) << formatTime(l.time)
                   << std::setw(7) << formatPercent(l.share) << "\n";

@@ -37,12 +37,6 @@ std::string pad(const std::string& s, size_t width, bool right)
     return right ? fill + s : s + fill;
 }
 
-// Shortens a name to `width`, keeping its distinctive end ("~conv1.pw+bias+relu").
-std::string fitName(const std::string& s, size_t width)
-{
-    return s.size() <= width ? s : "~" + s.substr(s.size() - (width - 1));
-}
-
 std::string shapeNoBatch(const Shape& s)
 {
     if (s == Shape {})

@@ -3,6 +3,7 @@
 #include "energy.h"
 #include "format.h"
 #include "interconnects.h"
+#include "onnx_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,9 +42,15 @@ std::int64_t largest(std::int64_t limit, F fits)
 
 } // namespace
 
-LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const std::vector<Device>& devices)
+LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std::vector<Device>& devices)
 {
     LlmOutcome out;
+    // An ONNX decoder's graph stores its cache and weights at its own widths: the figures use those.
+    LlmSettings settings = asked;
+    if (model.onnx) {
+        settings.kvBits = model.onnx->decoder()->kvBits;
+        settings.weightBits = 0;
+    }
     const int context = decodeContext(settings);
     // Past max_position_embeddings the model was never trained: its figures would be a cost without a model.
     const std::int64_t maxContext = model.arch.maxContext;
@@ -75,11 +82,14 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const 
     LlmAnalysis a;
     a.settings = settings;
     a.context = context;
+    a.graph = model.onnx != nullptr;
     a.model = model.arch.title.empty() ? model.arch.id : model.arch.title;
     a.prefill = analyze(*prefill.network, config, devices);
     a.decode = analyze(*decode.network, config, devices);
     const int N = std::max(1, settings.tensorParallel);
-    if (N == 1)
+    if (model.onnx)
+        a.parameters = model.onnx->parameters();
+    else if (N == 1)
         for (const Layer& l : prefill.network->layers)
             a.parameters += l.storedParams;
     else { // the rows are one GPU's; the model's count is that of the unsplit rows
@@ -150,12 +160,13 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const 
         f.largestBatch = largest(kLlmBatchRange.max, [&](std::int64_t b) {
             return f.weightsBytes + double(b) * (perSequence + actPerSequence) <= f.capacity;
         });
-        const std::int64_t contextLimit = std::max<std::int64_t>(arch.maxContext, 1);
+        // a file that does not say what the model was trained for: the longest prompt the tool takes
+        const std::int64_t contextLimit = arch.maxContext > 0 ? arch.maxContext : kPromptRange.max;
         f.largestContext = largest(contextLimit, [&](std::int64_t c) {
             return f.weightsBytes + settings.batch * kvCacheBytes(arch, c, settings.kvBits) * kvShare + f.activationBytes
                 <= f.capacity;
         });
-        f.contextLimitedByModel = f.largestContext == contextLimit;
+        f.contextLimitedByModel = arch.maxContext > 0 && f.largestContext == contextLimit;
         double energy = 0;
         for (const LayerResult& row : a.decode.results[d].layers)
             energy += rowEnergy(row, a.decode.results[d], config.clockPercent);

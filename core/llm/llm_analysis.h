@@ -40,6 +40,8 @@ struct LlmAnalysis {
     int context = 0; ///< the decode context TPOT is quoted at
     std::string model; ///< the model's title
     std::int64_t parameters = 0; ///< the model's parameters (every expert, a tied head once), all GPUs
+    /// The phases are an ONNX decoder's own graph (its operators, its tensors' widths), not the model's rows.
+    bool graph = false;
     std::string linkName; ///< tensor parallel: the interconnect's name and bandwidth, else empty
     Report prefill;
     Report decode;

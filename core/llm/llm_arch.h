@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,9 +77,14 @@ struct LlmStorage {
 };
 
 /// A language model to analyse: its shape, and where a file gave them, its tensors' storage.
+class OnnxModel;
+
 struct LlmModel {
     LlmArch arch;
     std::optional<LlmStorage> storage; ///< from a GGUF or safetensors file; none for a config alone
+    /// An ONNX decoder (core/llm/llm_onnx.h): its phases are the file's graph, not the rows of `arch`,
+    /// which then holds what the file says of the cache (layers, KV heads, head size) and the context.
+    std::shared_ptr<const OnnxModel> onnx;
     std::string file; ///< the file or directory it was read from (empty for a built-in)
     std::vector<Diagnostic> diagnostics; ///< warnings from reading it
 };

@@ -1,6 +1,8 @@
 // Which file the user named, and a model from it: built-in ids, config.json (+ safetensors headers), GGUF.
 #include "llm_files.h"
 
+#include "llm_onnx.h"
+
 #include "json_error.h"
 #include "llm_storage.h"
 #include "weight_files.h"
@@ -212,6 +214,7 @@ bool isLanguageModelSpec(std::string_view spec)
 {
     if (findLanguageModel(spec))
         return true;
+    // (an ONNX file is not one of them: 'analyze' takes any graph, 'llm' a decoder's)
     if (endsWith(spec, ".gguf") || endsWith(spec, ".safetensors") || endsWith(spec, "config.json"))
         return true;
     std::error_code ec;
@@ -241,6 +244,8 @@ LlmLoad loadLanguageModel(const std::string& spec)
     }
     if (endsWith(spec, ".gguf"))
         return fromGguf(p);
+    if (endsWith(spec, ".onnx"))
+        return readOnnxDecoder(spec);
     if (endsWith(spec, ".safetensors")) {
         const fs::path config = p.parent_path() / "config.json";
         if (!fs::exists(config))

@@ -1,5 +1,7 @@
 #include "llm_phase.h"
 
+#include "llm_onnx.h"
+
 #include "format.h"
 #include "interconnects.h"
 
@@ -352,6 +354,11 @@ std::string blockSetName(const std::vector<int>& b)
 
 LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, LlmPhase phase, int context)
 {
+    if (model.onnx) {
+        if (auto e = validateLlmSettings(settings))
+            return { std::nullopt, *e };
+        return buildOnnxPhase(model, settings, phase, context);
+    }
     LlmPhaseBuild out;
     if (auto e = validateArch(model.arch)) {
         out.error = (model.file.empty() ? model.arch.id : model.file) + ": " + *e;

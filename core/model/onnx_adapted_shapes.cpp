@@ -306,6 +306,7 @@ Outputs centerCropPad(const Context& c)
 bool sameShapeAsInput(const std::string& op)
 {
     return op == "Gelu" || op == "Mish" || op == "GroupNormalization" || op == "RMSNormalization" || op == "RotaryEmbedding"
+        || op == "SimplifiedLayerNormalization"
         || op == "BitwiseNot" || op == "DequantizeLinear" || op == "QuantizeLinear" || op == "Swish";
 }
 
@@ -350,6 +351,63 @@ Outputs adaptedShapes(const onnx::NodeProto& n, const TypeMap& types, const Data
     return {};
 }
 
+// ONNX Runtime's GroupQueryAttention and MultiHeadAttention (ContribOperators.md): the query [B, S, H d]
+// (GroupQueryAttention: or Q, K and V packed, [B, S, (H + 2 Hkv) d], key and value absent); key and value
+// [B, L, Hkv d] (MultiHeadAttention: or [B, H, L, d], already in the cache's layout); past_key / past_value
+// [B, Hkv, P, d] (inputs 3 and 4; 6 and 7 of MultiHeadAttention). The output is [B, S, H d_v]; present_key
+// and present_value [B, Hkv, T, d] with T = P + L, or the total_sequence_length input where it is known and
+// longer (GroupQueryAttention's buffer shared with the past).
+namespace {
+
+Outputs contribAttention(const Context& c)
+{
+    const bool gqa = c.n.op_type() == "GroupQueryAttention";
+    const Dims* q = c.dims(0);
+    const Dims* k = c.dims(1);
+    const Dims* v = c.dims(2);
+    const Dims* past = c.dims(gqa ? 3 : 6);
+    const std::int64_t heads = intAttr(c.n, "num_heads", 0);
+    const std::int64_t kvHeads = gqa ? intAttr(c.n, "kv_num_heads", 0) : heads;
+    if (!q || q->size() != 3 || heads <= 0 || kvHeads <= 0)
+        return {};
+    std::int64_t headSize = 0, vHeadSize = 0, newKeys = (*q)[1];
+    bool cacheLayout = false; // MultiHeadAttention's key given as [B, H, L, d]: nothing is appended
+    if (k && v && k->size() == 3 && v->size() == 3) {
+        if ((*k)[2] % kvHeads != 0 || (*v)[2] % kvHeads != 0)
+            throw ImportError("kv_num_heads: " + std::to_string(kvHeads) + " does not divide the key's " + std::to_string((*k)[2])
+                + " features");
+        headSize = (*k)[2] / kvHeads;
+        vHeadSize = (*v)[2] / kvHeads;
+        newKeys = (*k)[1];
+    } else if (k && v && k->size() == 4 && v->size() == 4) {
+        headSize = (*k)[3];
+        vHeadSize = (*v)[3];
+        newKeys = (*k)[2];
+        cacheLayout = true;
+    } else if (!k) { // packed
+        const std::int64_t parts = gqa ? heads + 2 * kvHeads : 3 * heads;
+        if ((*q)[2] % parts != 0)
+            throw ImportError("num_heads: the packed query's " + std::to_string((*q)[2]) + " features are not "
+                + std::to_string(parts) + " heads of one size");
+        headSize = vHeadSize = (*q)[2] / parts;
+    } else
+        return {};
+    const std::int64_t cached = past && past->size() == 4 && !cacheLayout ? (*past)[2] : 0;
+    std::int64_t total = cached + newKeys;
+    if (const Value* t = gqa ? c.value(6) : nullptr; t && t->data.size() == 1)
+        total = std::max(total, std::int64_t(t->data[0]));
+    Outputs out(size_t(c.n.output_size()));
+    const int type = c.elemType(0);
+    out[0] = tensorType(type, { (*q)[0], (*q)[1], heads * vHeadSize });
+    if (out.size() > 1)
+        out[1] = tensorType(type, { (*q)[0], kvHeads, total, headSize });
+    if (out.size() > 2)
+        out[2] = tensorType(type, { (*q)[0], kvHeads, total, vHeadSize });
+    return out;
+}
+
+} // namespace
+
 Outputs contribShapes(const onnx::NodeProto& n, const TypeMap& types, const DataMap& data, const Shapes& s)
 {
     // ONNX Runtime's contrib operators (com.microsoft), from its ContribOperators documentation.
@@ -374,6 +432,8 @@ Outputs contribShapes(const onnx::NodeProto& n, const TypeMap& types, const Data
         out.back() = cols;
         return { tensorType(c.elemType(0), out) };
     }
+    if (op == "GroupQueryAttention" || op == "MultiHeadAttention")
+        return contribAttention(c);
     if (op == "QGemm" || op == "FusedGemm")
         return delegated(c, "Gemm", 13, [&](onnx::NodeProto& copy) {
             keepAttributes(copy, { "transA", "transB" });
@@ -396,10 +456,23 @@ Outputs contribShapes(const onnx::NodeProto& n, const TypeMap& types, const Data
             inputs({ 0, 3 })(copy);
         });
     static const char* sameShape[] = { "Gelu", "FastGelu", "BiasGelu", "QuickGelu", "QLinearSigmoid", "QLinearLeakyRelu",
-        "SkipLayerNormalization", "SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization", "BiasAdd" };
+        "SkipLayerNormalization", "SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization", "BiasAdd",
+        "RotaryEmbedding" };
     if (std::any_of(std::begin(sameShape), std::end(sameShape), [&](const char* k) { return op == k; }) && c.dims(0)) {
         Outputs out(size_t(std::max(1, n.output_size())));
         out[0] = tensorType(c.elemType(0), *c.dims(0));
+        // the normalizations' statistics (mean, inverse deviation: the normalized axis kept as 1) and the
+        // Skip* operators' last output, the input plus the skip (the residual the next block adds to)
+        if (op.ends_with("LayerNormalization")) {
+            Dims stats = *c.dims(0);
+            if (!stats.empty())
+                stats.back() = 1;
+            const bool skip = op.starts_with("Skip");
+            for (size_t i = 1; i < out.size(); ++i)
+                out[i] = tensorType(onnx::TensorProto::FLOAT, skip && i == 3 ? *c.dims(0) : stats);
+            if (skip && out.size() > 3)
+                out[3] = tensorType(c.elemType(0), *c.dims(0));
+        }
         return out;
     }
     return {};

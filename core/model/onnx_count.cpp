@@ -146,6 +146,57 @@ std::optional<double> quantizationOps(const std::string& op)
     return std::nullopt;
 }
 
+// Causal attention's (query, key) pairs: S new queries after P cached keys, query i seeing the P + i + 1
+// keys up to itself, or the last `window` of them (local_window_size).
+double causalPairs(double queries, double cached, std::int64_t window)
+{
+    if (window <= 0 || window >= cached + queries)
+        return queries * cached + queries * (queries + 1) / 2;
+    double pairs = 0;
+    const double W = double(window);
+    // keys seen rise from P + 1 by one a query until they reach the window, then stay there
+    const double rising = std::clamp(W - cached, 0.0, queries); // queries seeing fewer than W keys
+    pairs += rising * (cached + 1) + rising * (rising - 1) / 2;
+    pairs += (queries - rising) * W;
+    return pairs;
+}
+
+// GroupQueryAttention (causal by definition) and MultiHeadAttention (causal with unidirectional = 1):
+// per (query, key) pair 2 d for Q K^T, 1 for the scale, 5 for the softmax and 2 d_v for the product with V,
+// as Attention-23 counts it, over the pairs a causal mask leaves (over every pair where there is none);
+// GroupQueryAttention with do_rotary = 1 adds the rotary embedding of Q and K, 3 an element.
+bool contribAttention(const onnx::NodeProto& n, Layer& l, const CountContext& c)
+{
+    const bool gqa = n.op_type() == "GroupQueryAttention";
+    const auto& q = c.dims(n.input(0));
+    const double heads = double(intAttr(n, "num_heads", 0));
+    const double kvHeads = gqa ? double(intAttr(n, "kv_num_heads", 0)) : heads;
+    if (q.size() != 3 || heads <= 0 || kvHeads <= 0 || n.output_size() < 1)
+        return false;
+    const std::vector<std::int64_t>* present = n.output_size() > 1 && !n.output(1).empty() ? &c.dims(n.output(1)) : nullptr;
+    const double queries = double(q[1]), batch = double(q[0]);
+    const double outFeatures = double(l.out.elements()) / std::max(1.0, batch * queries);
+    const double dv = outFeatures / heads;
+    double dk = dv, keys = queries;
+    if (present && present->size() == 4) {
+        dk = double((*present)[3]);
+        keys = double((*present)[2]);
+    } else if (n.input_size() > 1 && !n.input(1).empty()) {
+        const auto& k = c.dims(n.input(1));
+        keys = k.size() == 4 ? double(k[2]) : k.size() == 3 ? double(k[1]) : keys;
+        dk = k.size() == 4 ? double(k[3]) : k.size() == 3 ? double(k[2]) / kvHeads : dk;
+    }
+    const bool causal = gqa || intAttr(n, "unidirectional", 0) != 0;
+    const double pairs = causal ? causalPairs(queries, std::max(0.0, keys - queries), gqa ? intAttr(n, "local_window_size", -1) : -1)
+                                : queries * keys;
+    double flops = batch * heads * pairs * (2 * dk + 1 + 5 + 2 * dv);
+    if (gqa && intAttr(n, "do_rotary", 0) != 0)
+        flops += 3 * batch * queries * (heads + kvHeads) * dk;
+    l.op = Op::MatMul;
+    l.opsPerElement = flops / double(std::max<std::int64_t>(1, l.out.elements()));
+    return true;
+}
+
 // ONNX Runtime's contrib operators (com.microsoft), from its ContribOperators documentation.
 bool contrib(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 {
@@ -172,6 +223,13 @@ bool contrib(const onnx::NodeProto& n, Layer& l, const CountContext& c)
         return gemm(n, l, c);
     if (op == "MatMulNBits") // A [..., K] times the N x K weights stored in `bits` bits
         return matmul(n, l, c, intAttr(n, "K", -1) > 0 ? intAttr(n, "K", 1) : -1);
+    if (op == "GroupQueryAttention" || op == "MultiHeadAttention")
+        return contribAttention(n, l, c);
+    if (op == "RotaryEmbedding") { // x cos + rotate(x) sin, as ONNX's own RotaryEmbedding
+        l.op = Op::Eltwise;
+        l.opsPerElement = 3;
+        return true;
+    }
     return false;
 }
 

@@ -26,7 +26,9 @@ struct OnnxModel::Impl {
     std::string name;
     Skeleton skeleton;
     std::vector<OnnxInput> inputs;
+    std::optional<OnnxDecoderDims> decoder;
     std::int64_t parameters = 0;
+    double weightBytes = 0;
     std::vector<Diagnostic> warnings;
     int defaultImage = 224;
     std::vector<std::string> openIfs; ///< from the first build (the probe): the Ifs --branch can choose
@@ -107,6 +109,7 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
             throw ImportError(file + ": input '" + in.name() + "': not a tensor (sequences and maps are not modelled)");
         const auto& t = in.type().tensor_type();
         d.floating = isFloating(t.elem_type());
+        d.bits = elementBits(t.elem_type());
         if (!t.has_shape())
             throw ImportError(file + ": input '" + in.name() + "': the file gives no shape (not even its rank)");
         const int rank = t.shape().dim_size();
@@ -281,6 +284,17 @@ std::int64_t countParameters(const Skeleton& s)
     return total;
 }
 
+// The bytes the weights take in memory as the file stores them: every parameter at its element width
+// (MatMulNBits' packed bytes as they are), and the scales and zero points that come with them.
+double countWeightBytes(const Skeleton& s)
+{
+    double total = 0;
+    for (const auto& [name, init] : s.initializers)
+        if (isParameter(s, name) || s.statistics.count(name))
+            total += double(init.elements) * elementBits(init.dataType) / 8.0;
+    return total;
+}
+
 } // namespace
 
 std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& model, const std::string& file)
@@ -309,9 +323,11 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
     }
     checkAttributes(impl->skeleton.model.graph(), file);
     impl->inputs = describeInputs(impl->skeleton, file);
+    impl->decoder = recognizeDecoder(impl->inputs);
     for (const OnnxInput& in : impl->inputs)
         impl->skeleton.zeroSized = impl->skeleton.zeroSized || std::find(in.dims.begin(), in.dims.end(), "0") != in.dims.end();
     impl->parameters = countParameters(impl->skeleton);
+    impl->weightBytes = countWeightBytes(impl->skeleton);
     return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
 }
 
@@ -359,6 +375,8 @@ OnnxModel::~OnnxModel() = default;
 const std::string& OnnxModel::file() const { return m->file; }
 const std::string& OnnxModel::name() const { return m->name; }
 const std::vector<OnnxInput>& OnnxModel::inputs() const { return m->inputs; }
+const std::optional<OnnxDecoderDims>& OnnxModel::decoder() const { return m->decoder; }
+double OnnxModel::weightBytes() const { return m->weightBytes; }
 std::int64_t OnnxModel::parameters() const { return m->parameters; }
 const std::vector<std::string>& OnnxModel::dataBranches() const { return m->openIfs; }
 const std::vector<Diagnostic>& OnnxModel::loadWarnings() const { return m->warnings; }
@@ -398,8 +416,9 @@ std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> On
     return out;
 }
 
-BuildResult OnnxModel::build(const Config& config) const
+BuildResult OnnxModel::build(const Config& given) const
 {
+    const Config config = m->decoder ? withDecoderDefaults(*m->decoder, given) : given;
     const Impl::Key key { config.batch, config.unet.height, config.unet.width, config.bits,
         config.fusion || config.traffic == TrafficModel::Fused, config.inputValues, config.dims, config.branches };
     std::lock_guard lock(m->mutex);
@@ -432,6 +451,12 @@ BuildResult OnnxModel::build(const Config& config) const
             m->openIfsKnown = true;
         }
         net.diagnostics.insert(net.diagnostics.begin(), m->warnings.begin(), m->warnings.end());
+        if (m->decoder && !m->decoder->past.empty() && !given.dims.count(m->decoder->past))
+            net.diagnostics.push_back({ Severity::Info, m->file, "input '" + m->decoder->pastInputs.front() + "'",
+                "a decoder with past keys and values: analysed as a prefill of "
+                    + std::to_string(c.dims.count(m->decoder->sequence) ? c.dims.at(m->decoder->sequence) : config.unet.height)
+                    + " tokens from an empty cache (--dim " + m->decoder->past + "=N binds the cached tokens); 'roofline-cli "
+                      "llm --model FILE' gives its prefill and decode, the KV cache and the memory" });
         net.storedParameters = m->parameters;
         net.fixedBatch = fixedBatch();
         if (!line->tried && batchBound()) {

@@ -28,11 +28,33 @@ struct OnnxInput {
     std::string name;
     std::vector<std::string> dims; ///< "batch", "3", "height": each extent as the file writes it
     bool floating = true; ///< a floating-point input (token ids are integers)
+    int bits = 32; ///< an element's width (0: strings and unknown types)
     bool batchBound = false; ///< the batch control sets an extent (batchAt: 0, or one named as the batch)
     bool heightBound = false; ///< the image height sets extent 2 (3 of a video; the sequence of tokens)
     bool widthBound = false; ///< the image width sets extent 3 (4 of a video)
     std::vector<int> batchAt, heightAt, widthAt; ///< the extents the batch, the image height and width set
 };
+
+/// A decoder with past keys and values as inputs (Optimum's and ONNX Runtime GenAI's exports:
+/// input_ids [batch, sequence_length], attention_mask [batch, total_sequence_length],
+/// past_key_values.N.key / .value [batch, KV heads, past_sequence_length, head size]): the names of its
+/// symbolic extents by role (empty where no input carries one) and its cache's shape.
+struct OnnxDecoderDims {
+    std::string batch, sequence, past, total; ///< the batch, the new tokens, the cached ones, their sum
+    std::vector<std::string> pastInputs; ///< the cache's inputs, keys and values
+    int layers = 0; ///< pastInputs / 2
+    std::int64_t kvHeads = 0, headDim = 0;
+    int kvBits = 0; ///< the cache's element width as the file stores it
+};
+/// The decoder the inputs describe: rank-4 floating inputs named "past..." of one KV-head count and head
+/// size (at least a key and a value), the new tokens extent 1 of input_ids (inputs_embeds), the total
+/// extent 1 of the attention mask where it has a name of its own. Nothing for other models.
+std::optional<OnnxDecoderDims> recognizeDecoder(const std::vector<OnnxInput>& inputs);
+/// The extents of a step of `tokens` new tokens over `past` cached ones, by the decoder's names.
+std::map<std::string, std::int64_t> decoderExtents(const OnnxDecoderDims& d, std::int64_t tokens, std::int64_t past);
+/// The configuration with what --dim leaves of a decoder bound: nothing past, the new tokens the image
+/// height (the sequence length of an imported sequence model), the total their sum.
+Config withDecoderDefaults(const OnnxDecoderDims& d, Config config);
 
 /// A parsed ONNX model: parsed and checked once (weights dropped, shapes kept), then re-derived for
 /// each configuration (batch, image size, precision, fusion) by shape inference. Thread-safe.
@@ -61,8 +83,13 @@ public:
     /// The image size the model opens at when the configuration names none: 224, or the first of the usual
     /// sizes at which every shape works out (572 for a valid-padded U-Net). Fixed extents win over it.
     int defaultImageSize() const;
+    /// The decoder its inputs describe (past keys and values), if any.
+    const std::optional<OnnxDecoderDims>& decoder() const;
     /// Floating-point initializers, each counted once, BatchNormalization's running statistics excluded.
     std::int64_t parameters() const;
+    /// The bytes the parameters take as the file stores them (4-bit packs as packed), with the scales and
+    /// zero points of quantized weights and the running statistics: what the weights occupy in memory.
+    double weightBytes() const;
     /// The If nodes whose condition depends on the data, by the name --branch takes (Config::branches), as
     /// the model opened.
     const std::vector<std::string>& dataBranches() const;

@@ -303,8 +303,17 @@ private:
             if (!bias.empty() && m_sources.count(bias) && m_sources[bias].kind == Source::Constant)
                 biasSet.insert(m_sources[bias].weights.begin(), m_sources[bias].weights.end());
             l.storedParams = creditWeights(n, &biasSet);
-            if (op == "MatMulNBits") // the N x K weights, whatever their packing in bytes
+            if (op == "MatMulNBits") { // the N x K weights, whatever their packing in bytes
                 l.storedParams = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
+                // what a run reads: the packed weights as stored, their scales and zero points
+                double bytes = 0;
+                for (int i : { 1, 2, 3 })
+                    if (auto it = i < n.input_size() ? m_s.initializers.find(n.input(i)) : m_s.initializers.end();
+                        it != m_s.initializers.end())
+                        bytes += double(it->second.elements) * elementBits(it->second.dataType) / 8.0;
+                if (bytes > 0)
+                    l.weightBytes = bytes;
+            }
             const std::string base = l.name;
             const int origin = l.origin;
             const int row = push(std::move(l), n, produced);
@@ -331,6 +340,12 @@ private:
         }
         l.storedParams = l.op == Op::BatchNorm ? creditWeights(n, &m_s.statistics)
                                                : creditWeights(n);
+        // An embedding reads the table's rows its indices pick (each output element one table element),
+        // at most the whole table: a decode step's token reads one row, not the vocabulary.
+        if (op == "Gather" && n.input_size() > 0 && intAttr(n, "axis", 0) == 0)
+            if (auto table = m_s.initializers.find(n.input(0)); table != m_s.initializers.end() && isParameter(m_s, n.input(0)))
+                l.weightBytes = double(std::min<std::int64_t>(table->second.elements, l.out.elements()))
+                    * elementBits(table->second.dataType) / 8.0;
         if ((l.op == Op::ReLU || l.op == Op::BatchNorm) && live.size() == 1
             && fuse(live.front(), l.op, l.op == Op::ReLU ? "relu" : "bn", l.storedParams, produced.front()))
             return;

@@ -21,7 +21,9 @@ std::optional<double> elementwiseOps(const std::string& op)
         { "Mean", 1 }, { "Sum", 1 }, { "Where", 1 }, { "Equal", 1 }, { "Less", 1 }, { "Greater", 1 },
         { "LessOrEqual", 1 }, { "GreaterOrEqual", 1 }, { "Not", 1 }, { "And", 1 }, { "Or", 1 }, { "Xor", 1 },
         { "Softmax", 5 }, { "LogSoftmax", 5 }, { "InstanceNormalization", 7 }, { "LayerNormalization", 7 },
-        { "GroupNormalization", 7 }, { "LpNormalization", 3 }, { "RMSNormalization", 4 }, { "RotaryEmbedding", 3 },
+        { "GroupNormalization", 7 }, { "LpNormalization", 3 }, { "RMSNormalization", 4 },
+        // ONNX Runtime's RMS normalization, registered in the default domain (its GenAI models write it so)
+        { "SimplifiedLayerNormalization", 4 }, { "RotaryEmbedding", 3 },
         { "BitwiseAnd", 1 }, { "BitwiseOr", 1 }, { "BitwiseXor", 1 }, { "BitwiseNot", 1 }, { "Swish", 5 },
         { "IsNaN", 1 }, { "IsInf", 1 }, { "Shrink", 2 }, { "ThresholdedRelu", 1 }, { "Softsign", 3 }, { "Mod", 1 },
         { "Atan", 1 }, { "Asin", 1 }, { "Acos", 1 }, { "Tan", 1 }, { "Sinh", 1 }, { "Cosh", 1 }, { "Asinh", 1 },

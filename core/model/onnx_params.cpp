@@ -46,6 +46,9 @@ const Table& steeringOperands()
         { "Pad", { 2, 3 } }, { "QuantizeLinear", { 1, 2 } }, { "DequantizeLinear", { 1, 2 } },
         { "QLinearConv", { 1, 2, 4, 5, 6, 7 } }, { "QLinearMatMul", { 1, 2, 4, 5, 6, 7 } }, { "ConvInteger", { 2, 3 } },
         { "MatMulInteger", { 2, 3 } }, { "QGemm", { 1, 2, 4, 5, 7, 8 } }, { "MatMulNBits", { 2, 3, 4 } },
+        // rotary embeddings' cos and sin tables (computed from the positions, not learned): ONNX's
+        // RotaryEmbedding takes them at 1 and 2, ONNX Runtime's at 2 and 3 (position ids are integers)
+        { "RotaryEmbedding", { 1, 2, 3 } }, { "GroupQueryAttention", { 7, 8 } },
         { "QLinearAdd", { 1, 2, 4, 5, 6, 7 } }, { "QLinearMul", { 1, 2, 4, 5, 6, 7 } }, { "QLinearSigmoid", { 1, 2, 3, 4 } },
         { "QLinearLeakyRelu", { 1, 2, 3, 4 } }, { "QLinearGlobalAveragePool", { 1, 2, 3, 4 } },
         { "QLinearConcat", { 0, 1 } }, { "DynamicQuantizeLSTM", { 9, 10, 11, 12 } },

@@ -193,6 +193,42 @@ private slots:
         QCOMPARE(cli({ "analyze", "--model", "resnet18", "--format", "json" }).code, 0);
     }
 
+    // An ONNX decoder with past keys and values (issue 49 item 3): both phases from the file's graph, the
+    // cache from its past inputs. tiny_llama_genai (make_fixtures.py): 1,705,216 parameters; weights
+    // 1,337,856 B of Q4_0-sized MatMulNBits, fp16 embedding and norms, and the 262,144 B of its rotary
+    // tables (tests/core/llm/tst_llm_onnx.cpp works them out); a token of fp16 cache 2 layers x (K, V) x 2
+    // heads x 64 x 2 B = 1,024 B, 640 tokens of it.
+    void onnxDecoder()
+    {
+        const std::string file = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/wild/tiny_llama_genai.onnx";
+        const Run r = cli({ "llm", "--model", file, "--prompt", "512", "--generate", "128", "--format", "json", "--kv-bits", "8" });
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["params"].get<std::int64_t>(), std::int64_t(1705216));
+        QCOMPARE(j["settings"]["attention"].get<std::string>(), std::string("graph"));
+        QCOMPARE(j["settings"]["kv_bits"].get<int>(), 16);
+        const json& d = j["devices"][0];
+        QCOMPARE(d["weights_bytes"].get<double>(), 1600000.0);
+        QCOMPARE(d["kv_bytes_per_token"].get<double>(), 1024.0);
+        QCOMPARE(d["kv_bytes"].get<double>(), 640 * 1024.0);
+        QVERIFY2(contains(r.err, "--kv-bits: not used: an ONNX decoder is analysed as its graph stores it"), r.err.c_str());
+        const Run table = cli({ "llm", "--model", file });
+        QCOMPARE(table.code, 0);
+        QVERIFY2(contains(table.out, "attention as the graph computes it") && contains(table.out, "GroupQueryAttention"),
+            table.out.c_str());
+        const Run tp = cli({ "llm", "--model", file, "--tp", "2" });
+        QCOMPARE(tp.code, 2);
+        QVERIFY2(contains(tp.err, "--tp 2: an ONNX decoder is one GPU's graph"), tp.err.c_str());
+        const Run cnn = cli({ "llm", "--model", std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/resnet50.onnx" });
+        QCOMPARE(cnn.code, 2);
+        QVERIFY2(contains(cnn.err, "not a decoder with past keys and values"), cnn.err.c_str());
+        // 'analyze' takes the same file as a prefill from an empty cache, and says where both phases are
+        const Run analyze = cli({ "analyze", "--model", file, "--image", "64" });
+        QCOMPARE(analyze.code, 0);
+        QVERIFY2(contains(analyze.out + analyze.err, "analysed as a prefill of 64 tokens from an empty cache"),
+            analyze.err.c_str());
+    }
+
     void badInputNamesTheFlag_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -17,94 +17,9 @@
 
 using namespace rfx;
 using rfx::test::GgufWriter;
+using namespace rfx::test;
 
 namespace {
-
-// A two-block Llama: hidden 256, 4 heads and 2 KV heads of 64, MLP 512, vocabulary 1024, untied head.
-constexpr const char* kTinyConfig = R"({"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2,
-    "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1024,
-    "max_position_embeddings": 2048, "tie_word_embeddings": false})";
-// its parameters: embedding and head 1024 x 256 each, per block q 256 x 256, k and v 256 x 128, o 256 x 256,
-// MLP 3 x 256 x 512, two norms of 256; a final norm of 256
-constexpr std::int64_t kTinyParams = 2 * 262144 + 2 * (65536 + 32768 + 32768 + 65536 + 393216 + 512) + 256;
-
-struct TinyTensor {
-    std::string hf, gguf;
-    std::vector<std::uint64_t> dims; // ggml order (row length first)
-};
-std::vector<TinyTensor> tinyTensors()
-{
-    std::vector<TinyTensor> t { { "model.embed_tokens.weight", "token_embd.weight", { 256, 1024 } },
-        { "model.norm.weight", "output_norm.weight", { 256 } }, { "lm_head.weight", "output.weight", { 256, 1024 } } };
-    for (int b = 0; b < 2; ++b) {
-        const std::string hf = "model.layers." + std::to_string(b) + ".", g = "blk." + std::to_string(b) + ".";
-        t.push_back({ hf + "input_layernorm.weight", g + "attn_norm.weight", { 256 } });
-        t.push_back({ hf + "self_attn.q_proj.weight", g + "attn_q.weight", { 256, 256 } });
-        t.push_back({ hf + "self_attn.k_proj.weight", g + "attn_k.weight", { 256, 128 } });
-        t.push_back({ hf + "self_attn.v_proj.weight", g + "attn_v.weight", { 256, 128 } });
-        t.push_back({ hf + "self_attn.o_proj.weight", g + "attn_output.weight", { 256, 256 } });
-        t.push_back({ hf + "post_attention_layernorm.weight", g + "ffn_norm.weight", { 256 } });
-        t.push_back({ hf + "mlp.gate_proj.weight", g + "ffn_gate.weight", { 256, 512 } });
-        t.push_back({ hf + "mlp.up_proj.weight", g + "ffn_up.weight", { 256, 512 } });
-        t.push_back({ hf + "mlp.down_proj.weight", g + "ffn_down.weight", { 512, 256 } });
-    }
-    return t;
-}
-
-std::uint64_t elementsOf(const std::vector<std::uint64_t>& dims)
-{
-    std::uint64_t n = 1;
-    for (auto d : dims)
-        n *= d;
-    return n;
-}
-
-std::string tinyKvs(std::uint64_t& count)
-{
-    GgufWriter w;
-    w.kvStr("general.architecture", "llama");
-    w.kvU32("llama.block_count", 2);
-    w.kvU32("llama.embedding_length", 256);
-    w.kvU32("llama.feed_forward_length", 512);
-    w.kvU32("llama.attention.head_count", 4);
-    w.kvU32("llama.attention.head_count_kv", 2);
-    w.kvU32("llama.context_length", 2048);
-    count = 7;
-    return w.bytes();
-}
-
-/// The tiny model as GGUF: Q4_K_M's mix (ggml type 12, Q4_K: 144 bytes per 256 weights; 14, Q6_K: 210
-/// per 256 for v and down and the head; 8, Q8_0: 34 per 32 for the embedding; 0, F32 norms), or all F16 (1).
-std::string tinyGguf(bool f16, double* weightBytes = nullptr)
-{
-    std::vector<GgufWriter::Tensor> tensors;
-    double total = 0;
-    for (const TinyTensor& t : tinyTensors()) {
-        const std::uint64_t n = elementsOf(t.dims);
-        std::uint32_t type = 12;
-        double bytes = double(n) / 256 * 144;
-        if (t.dims.size() == 1) {
-            type = 0;
-            bytes = double(n) * 4;
-        } else if (f16) {
-            type = 1;
-            bytes = double(n) * 2;
-        } else if (t.gguf == "token_embd.weight") {
-            type = 8;
-            bytes = double(n) / 32 * 34;
-        } else if (t.gguf.ends_with("attn_v.weight") || t.gguf.ends_with("ffn_down.weight") || t.gguf == "output.weight") {
-            type = 14;
-            bytes = double(n) / 256 * 210;
-        }
-        total += bytes;
-        tensors.push_back({ t.gguf, t.dims, type, std::uint64_t(bytes) });
-    }
-    if (weightBytes)
-        *weightBytes = total;
-    std::uint64_t kvCount = 0;
-    const std::string kvs = tinyKvs(kvCount);
-    return GgufWriter::file(3, kvCount, kvs, tensors);
-}
 
 LlmLoad ggufFromBytes(const std::string& bytes)
 {
@@ -116,25 +31,6 @@ std::optional<std::vector<StoredTensor>> safetensorsFromBytes(const std::string&
 {
     std::istringstream in(bytes);
     return readSafetensors(in, bytes.size(), "model.safetensors", error);
-}
-
-/// The tiny model as safetensors (BF16 matrices, F32 norms): the header's JSON and the data's size.
-std::string tinySafetensors()
-{
-    std::string header = "{\"__metadata__\": {\"format\": \"pt\"}";
-    std::uint64_t offset = 0;
-    for (const TinyTensor& t : tinyTensors()) {
-        const std::uint64_t n = elementsOf(t.dims);
-        const bool norm = t.dims.size() == 1;
-        const std::uint64_t bytes = n * (norm ? 4 : 2);
-        std::string shape;
-        for (auto it = t.dims.rbegin(); it != t.dims.rend(); ++it) // PyTorch order: rows first
-            shape += (shape.empty() ? "" : ",") + std::to_string(*it);
-        header += ", \"" + t.hf + "\": {\"dtype\": \"" + (norm ? "F32" : "BF16") + "\", \"shape\": [" + shape
-            + "], \"data_offsets\": [" + std::to_string(offset) + ", " + std::to_string(offset + bytes) + "]}";
-        offset += bytes;
-    }
-    return test::safetensorsFile(header + "}", offset);
 }
 
 double phaseFlops(const LlmAnalysis& a, bool prefill) { return (prefill ? a.prefill : a.decode).results[0].totals.flops; }
@@ -207,7 +103,7 @@ private slots:
     void ggufWeightBytesAreTheBlocks()
     {
         double expected = 0;
-        const LlmLoad load = ggufFromBytes(tinyGguf(false, &expected));
+        const LlmLoad load = ggufFromBytes(tinyGguf(TinyMix::Q4KM, &expected));
         QVERIFY2(load.model, load.error.c_str());
         const LlmArch& a = load.model->arch;
         QCOMPARE(a.layers, 2);
@@ -362,7 +258,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(test::writeFile(dir.filePath("config.json"), kTinyConfig));
         QVERIFY(test::writeFile(dir.filePath("model.safetensors"), QByteArray::fromStdString(tinySafetensors())));
-        QVERIFY(test::writeFile(dir.filePath("tiny.gguf"), QByteArray::fromStdString(tinyGguf(true))));
+        QVERIFY(test::writeFile(dir.filePath("tiny.gguf"), QByteArray::fromStdString(tinyGguf(TinyMix::F16))));
         const LlmLoad st = loadLanguageModel(dir.path().toStdString());
         const LlmLoad gg = loadLanguageModel(dir.filePath("tiny.gguf").toStdString());
         QVERIFY2(st.model, st.error.c_str());
@@ -429,7 +325,7 @@ private slots:
     // Truncated, corrupt and hostile GGUF headers are errors naming the file and what is wrong.
     void hostileGguf()
     {
-        const std::string good = tinyGguf(false);
+        const std::string good = tinyGguf(TinyMix::Q4KM);
         for (int i = 0; i < 16; ++i) { // cut at sixteenths: never a crash, always the file's name first
             const LlmLoad cut = ggufFromBytes(good.substr(0, good.size() * size_t(i) / 16));
             QVERIFY(!cut.model);
@@ -479,6 +375,7 @@ private slots:
         QVERIFY(isLanguageModelSpec("llama-3.1-8b"));
         QVERIFY(isLanguageModelSpec("x/Model.GGUF"));
         QVERIFY(!isLanguageModelSpec("unet"));
+        QVERIFY(!isLanguageModelSpec("decoder.onnx")); // 'analyze' takes any graph; 'llm' reads a decoder's phases
         const LlmLoad none = loadLanguageModel("/nonexistent/file.gguf");
         QVERIFY2(none.error.find("no such file") != std::string::npos, none.error.c_str());
     }

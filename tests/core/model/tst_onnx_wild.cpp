@@ -80,6 +80,56 @@ private slots:
         QCOMPARE(flopsOf(*typo.network), flopsOf(*prefill.network));
     }
 
+    // ONNX Runtime's attention operators with a cache (make_fixtures.py contrib_attention()), per (query,
+    // key) pair 2 d for Q K^T, 1 for the scale, 5 for the softmax, 2 d for P V, over the pairs a causal
+    // mask leaves. mha_past: 2 heads of 32, unidirectional; a decode step (1 new token over 127 cached)
+    // scores 128 keys: 2 x 128 x (64 + 6 + 64) = 34,304 FLOP, and the present keys are [1, 2, 128, 32];
+    // a prefill of 16 from nothing scores 16 x 17 / 2 = 136 pairs a head: 2 x 136 x 134 = 36,448. The
+    // rotary embedding before it 3 FLOP an element: 192 and 3,072. gqa_window: 4 query heads and 2 KV
+    // heads of 16 packed in one [1, S, 128] input, a local window of 4 keys: decode scores 4 keys a head,
+    // 4 x 4 x (32 + 6 + 32) = 1,120; a prefill of 16 scores 1 + 2 + 3 + 4 + 12 x 4 = 58 pairs a head,
+    // 4 x 58 x 70 = 16,240. The rotary tables are not parameters.
+    void contribAttentionWithCache()
+    {
+        auto rows = [](const char* model, std::int64_t tokens, std::int64_t past) {
+            Config c;
+            c.model = wild(model);
+            c.dims = { { "sequence_length", tokens }, { "past_sequence_length", past } };
+            const BuildResult b = buildNetwork(c);
+            if (!b.network)
+                qFatal("%s", b.error.c_str());
+            std::vector<std::pair<std::string, double>> out;
+            for (const Layer& l : b.network->layers)
+                out.emplace_back(l.name, forwardFlops(l));
+            return std::make_pair(out, b.network->storedParameters);
+        };
+        using Rows = std::vector<std::pair<std::string, double>>;
+        QCOMPARE(rows("mha_past", 1, 127).first, (Rows { { "rope", 192 }, { "mha", 34304 } }));
+        QCOMPARE(rows("mha_past", 16, 0).first, (Rows { { "rope", 3072 }, { "mha", 36448 } }));
+        QCOMPARE(rows("mha_past", 1, 127).second, 0);
+        QCOMPARE(rows("gqa_window", 1, 127).first, (Rows { { "gqa", 1120 } }));
+        QCOMPARE(rows("gqa_window", 16, 0).first, (Rows { { "gqa", 16240 } }));
+        Config c;
+        c.model = wild("mha_past");
+        c.dims = { { "sequence_length", 1 }, { "past_sequence_length", 127 } };
+        const OnnxLoad m = cachedOnnxModel(c.model);
+        QVERIFY(m.model);
+        const auto out = m.model->outputExtents(c);
+        QCOMPARE(out.size(), size_t(3));
+        QCOMPARE(out[1].second, std::optional(std::vector<std::int64_t> { 1, 2, 128, 32 }));
+    }
+
+    // MatMulNBits reads its packed weights, their scales and zero points (issue 49 item 3): matmulnbits'
+    // 16 x 32 weights in 4 bits are B [16, 1, 16] uint8 = 256 B, with 16 fp32 scales = 64 B: 320 B a run,
+    // not the 512 parameters x 4 bits = 256 B alone.
+    void matMulNBitsReadsItsScales()
+    {
+        const BuildResult b = build(wild("matmulnbits"));
+        QVERIFY2(b.network, b.error.c_str());
+        QCOMPARE(b.network->layers.front().storedParams, 512);
+        QCOMPARE(b.network->layers.front().weightBytes, 320.0);
+    }
+
     void counts_data()
     {
         QTest::addColumn<QString>("model");

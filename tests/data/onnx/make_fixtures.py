@@ -19,11 +19,12 @@ from onnx import TensorProto, helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def strip_weights(path, data_name):
-    """Moves every initializer's data to `data_name` beside the model, then deletes that file."""
+def strip_weights(path, data_name, size_threshold=0):
+    """Moves every initializer's data (of at least `size_threshold` bytes) to `data_name` beside the model,
+    then deletes that file."""
     model = onnx.load(path)
     onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True,
-                    location=data_name, size_threshold=0)
+                    location=data_name, size_threshold=size_threshold)
     os.remove(os.path.join(os.path.dirname(path), data_name))
 
 
@@ -634,6 +635,237 @@ def decoder_past():
                         helper.make_tensor_value_info("present_value", F, present)])
 
 
+# The two-block Llama of tests/core/llm/tst_llm_files.cpp (hidden 256, 4 heads and 2 KV heads of 64, MLP
+# 512, vocabulary 1024, untied head), for the three-way agreement of issue 49 item 4.
+TINY_LLAMA = dict(hidden=256, heads=4, kv_heads=2, head_dim=64, ffn=512, vocab=1024, layers=2)
+
+
+def tiny_llama_past():
+    """The tiny Llama as a decoder with past keys and values, exported by PyTorch's own exporter the way
+    Optimum's decoders are: input_ids [batch, sequence_length], attention_mask [batch,
+    total_sequence_length], past_key_values.N.key / .value [batch, 2, past_sequence_length, 64] in, logits
+    and present.N.key / .value out. RMSNorm, rotary embeddings, grouped-query attention with a causal mask
+    and SwiGLU are written as Hugging Face's LlamaModel writes them."""
+    import torch
+    from torch import nn
+    c = TINY_LLAMA
+    h, H, Hkv, d, f, V, L = (c[k] for k in ("hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "layers"))
+
+    class RMSNorm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(h))
+
+        def forward(self, x):
+            return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5))
+
+    def rotate(x):
+        return torch.cat((-x[..., d // 2:], x[..., :d // 2]), dim=-1)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.input_layernorm, self.post_attention_layernorm = RMSNorm(), RMSNorm()
+            self.q_proj = nn.Linear(h, H * d, bias=False)
+            self.k_proj = nn.Linear(h, Hkv * d, bias=False)
+            self.v_proj = nn.Linear(h, Hkv * d, bias=False)
+            self.o_proj = nn.Linear(H * d, h, bias=False)
+            self.gate_proj = nn.Linear(h, f, bias=False)
+            self.up_proj = nn.Linear(h, f, bias=False)
+            self.down_proj = nn.Linear(f, h, bias=False)
+
+        def forward(self, x, cos, sin, mask, past_k, past_v):
+            B, S = x.shape[0], x.shape[1]
+            y = self.input_layernorm(x)
+            q = self.q_proj(y).view(B, S, H, d).transpose(1, 2)
+            k = self.k_proj(y).view(B, S, Hkv, d).transpose(1, 2)
+            v = self.v_proj(y).view(B, S, Hkv, d).transpose(1, 2)
+            q, k = q * cos + rotate(q) * sin, k * cos + rotate(k) * sin
+            k, v = torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2)
+            T = k.shape[2]  # Hugging Face's repeat_kv: each KV head read by H / Hkv query heads
+            kr = k[:, :, None].expand(B, Hkv, H // Hkv, T, d).reshape(B, H, T, d)
+            vr = v[:, :, None].expand(B, Hkv, H // Hkv, T, d).reshape(B, H, T, d)
+            scores = torch.matmul(q, kr.transpose(2, 3)) / (d ** 0.5) + mask
+            a = torch.matmul(torch.softmax(scores, dim=-1), vr).transpose(1, 2).reshape(B, S, H * d)
+            x = x + self.o_proj(a)
+            y = self.post_attention_layernorm(x)
+            x = x + self.down_proj(nn.functional.silu(self.gate_proj(y)) * self.up_proj(y))
+            return x, k, v
+
+    class Llama(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed_tokens = nn.Embedding(V, h)
+            self.layers = nn.ModuleList([Block() for _ in range(L)])
+            self.norm = RMSNorm()
+            self.lm_head = nn.Linear(h, V, bias=False)
+            self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d)), persistent=False)
+
+        def forward(self, input_ids, attention_mask, *past):
+            S, T = input_ids.shape[1], attention_mask.shape[1]
+            P = T - S
+            x = self.embed_tokens(input_ids)
+            pos = torch.arange(P, T, dtype=torch.float32)
+            freqs = torch.outer(pos, self.inv_freq)
+            emb = torch.cat((freqs, freqs), dim=-1)
+            cos, sin = emb.cos()[None, None], emb.sin()[None, None]
+            causal = (torch.arange(T)[None, :] > (torch.arange(S)[:, None] + P)).float() * -1e9
+            mask = causal[None, None] + (1.0 - attention_mask[:, None, None, :].float()) * -1e9
+            present = []
+            for i, layer in enumerate(self.layers):
+                x, k, v = layer(x, cos, sin, mask, past[2 * i], past[2 * i + 1])
+                present += [k, v]
+            return (self.lm_head(self.norm(x)), *present)
+
+    model = Llama()
+    randomize(model)
+    model.eval()
+    B, S, P = 1, 3, 5
+    past_names, present_names, axes = [], [], {"input_ids": {0: "batch", 1: "sequence_length"},
+                                               "attention_mask": {0: "batch", 1: "total_sequence_length"},
+                                               "logits": {0: "batch", 1: "sequence_length"}}
+    sample = [torch.zeros(B, S, dtype=torch.int64), torch.ones(B, P + S, dtype=torch.int64)]
+    for i in range(L):
+        for kv in ("key", "value"):
+            past_names.append("past_key_values.%d.%s" % (i, kv))
+            present_names.append("present.%d.%s" % (i, kv))
+            axes[past_names[-1]] = {0: "batch", 2: "past_sequence_length"}
+            axes[present_names[-1]] = {0: "batch", 2: "total_sequence_length"}
+            sample.append(torch.zeros(B, Hkv, P, d))
+    path = os.path.join(HERE, "wild", "tiny_llama_past.onnx")
+    torch.onnx.export(model, tuple(sample), path, input_names=["input_ids", "attention_mask"] + past_names,
+                      output_names=["logits"] + present_names, dynamic_axes=axes, opset_version=17,
+                      do_constant_folding=True)
+    strip_weights(path, "tiny_llama_past.weights")
+    print("wrote", path)
+
+
+def tiny_llama_genai():
+    """The tiny Llama as ONNX Runtime GenAI's model builder writes an int4 decoder: MatMulNBits weights (4 bits,
+    blocks of 32, one fp16 scale a block, no zero points: 18 bytes per 32 weights, GGUF's Q4_0), fp16
+    embedding, norms and cache, SimplifiedLayerNormalization and SkipSimplifiedLayerNormalization (whose
+    last output carries the residual), GroupQueryAttention with its rotary embedding (do_rotary, the cos and
+    sin tables as initializers), seqlens_k and total_sequence_length computed from the attention mask."""
+    import numpy as np
+    from onnx import numpy_helper
+    c = TINY_LLAMA
+    h, H, Hkv, d, f, V, L = (c[k] for k in ("hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "layers"))
+    H16 = TensorProto.FLOAT16
+    inits, nodes = [], []
+
+    def fp16(name, dims):
+        inits.append(numpy_helper.from_array(np.zeros(dims, np.float16), name))
+        return name
+
+    def nbits(x, name, n_out, k_in):
+        inits.append(numpy_helper.from_array(np.zeros([n_out, k_in // 32, 16], np.uint8), name + ".weight_Q4"))
+        inits.append(numpy_helper.from_array(np.zeros([n_out * k_in // 32], np.float16), name + ".weight_scales"))
+        nodes.append(helper.make_node("MatMulNBits", [x, name + ".weight_Q4", name + ".weight_scales"], [name + "/out"],
+                                      name=name + "/MatMul", domain="com.microsoft", K=k_in, N=n_out, bits=4,
+                                      block_size=32, accuracy_level=4))
+        return name + "/out"
+
+    def skip_norm(x, skip, weight, name):
+        nodes.append(helper.make_node("SkipSimplifiedLayerNormalization", [x, skip, fp16(weight, [h])],
+                                      [name + "/out", "", "", name + "/residual"], name=name,
+                                      domain="com.microsoft", epsilon=1e-5))
+        return name + "/out", name + "/residual"
+
+    inits.append(numpy_helper.from_array(np.array([1], np.int64), "one_axis"))
+    inits.append(numpy_helper.from_array(np.array(1, np.int64), "one"))
+    nodes += [helper.make_node("ReduceSum", ["attention_mask", "one_axis"], ["mask_sum"], keepdims=0),
+              helper.make_node("Sub", ["mask_sum", "one"], ["mask_last"]),
+              helper.make_node("Cast", ["mask_last"], ["seqlens_k"], to=TensorProto.INT32),
+              helper.make_node("Shape", ["attention_mask"], ["mask_shape"]),
+              helper.make_node("Gather", ["mask_shape", "one"], ["total_len64"], axis=0),
+              helper.make_node("Cast", ["total_len64"], ["total_seq_len"], to=TensorProto.INT32),
+              helper.make_node("Gather", [fp16("model.embed_tokens.weight", [V, h]), "input_ids"], ["embedded"])]
+    fp16("cos_cache", [2048, d // 2])
+    fp16("sin_cache", [2048, d // 2])
+    nodes.append(helper.make_node("SimplifiedLayerNormalization", ["embedded", fp16("model.layers.0.input_layernorm.weight", [h])],
+                                  ["layer0_norm"], name="layers.0/input_layernorm", axis=-1, epsilon=1e-5, stash_type=1))
+    x, residual = "layer0_norm", "embedded"
+    outputs = []
+    for i in range(L):
+        p = "model.layers.%d" % i
+        if i > 0:
+            x, residual = skip_norm(down, residual, p + ".input_layernorm.weight", "layers.%d/input_layernorm" % i)
+        q, k, v = (nbits(x, "%s.attn.%s_proj" % (p, t), n, h) for t, n in (("q", H * d), ("k", Hkv * d), ("v", Hkv * d)))
+        nodes.append(helper.make_node(
+            "GroupQueryAttention", [q, k, v, "past_key_values.%d.key" % i, "past_key_values.%d.value" % i, "seqlens_k",
+                                    "total_seq_len", "cos_cache", "sin_cache"],
+            ["layers.%d/attn" % i, "present.%d.key" % i, "present.%d.value" % i], name="layers.%d/attn/GroupQueryAttention" % i,
+            domain="com.microsoft", num_heads=H, kv_num_heads=Hkv, do_rotary=1, rotary_interleaved=0, local_window_size=-1))
+        o = nbits("layers.%d/attn" % i, p + ".attn.o_proj", h, H * d)
+        x, residual = skip_norm(o, residual, p + ".post_attention_layernorm.weight", "layers.%d/post_attention_layernorm" % i)
+        gate = nbits(x, p + ".mlp.gate_proj", f, h)
+        up = nbits(x, p + ".mlp.up_proj", f, h)
+        nodes += [helper.make_node("Sigmoid", [gate], ["layers.%d/sig" % i], name="layers.%d/mlp/act_fn/Sigmoid" % i),
+                  helper.make_node("Mul", [gate, "layers.%d/sig" % i], ["layers.%d/silu" % i], name="layers.%d/mlp/act_fn/Mul" % i),
+                  helper.make_node("Mul", ["layers.%d/silu" % i, up], ["layers.%d/gated" % i], name="layers.%d/mlp/Mul" % i)]
+        down = nbits("layers.%d/gated" % i, p + ".mlp.down_proj", h, f)
+        outputs += [helper.make_tensor_value_info("present.%d.key" % i, H16, ["batch_size", Hkv, "total_sequence_length", d]),
+                    helper.make_tensor_value_info("present.%d.value" % i, H16, ["batch_size", Hkv, "total_sequence_length", d])]
+    x, _ = skip_norm(down, residual, "model.norm.weight", "norm")
+    logits = nbits(x, "lm_head", V, h)
+    nodes.append(helper.make_node("Identity", [logits], ["logits"]))
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
+              helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch_size", "total_sequence_length"])]
+    for i in range(L):
+        for kv in ("key", "value"):
+            inputs.append(helper.make_tensor_value_info("past_key_values.%d.%s" % (i, kv), H16,
+                                                        ["batch_size", Hkv, "past_sequence_length", d]))
+    graph = helper.make_graph(nodes, "main_graph", inputs,
+                              [helper.make_tensor_value_info("logits", H16, ["batch_size", "sequence_length", V])] + outputs,
+                              inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
+                              producer_name="onnxruntime-genai")
+    model.ir_version = 8
+    path = os.path.join(HERE, "wild", "tiny_llama_genai.onnx")
+    onnx.save(model, path)
+    strip_weights(path, "tiny_llama_genai.weights", size_threshold=1024)  # the mask's axes and indices stay
+    print("wrote", path)
+
+
+def contrib_attention():
+    """ONNX Runtime's attention operators with a cache, for hand-worked counts: MultiHeadAttention (2 heads of
+    32, causal with unidirectional=1, its past keys and values inputs 6 and 7) after ONNX Runtime's
+    RotaryEmbedding of the query; GroupQueryAttention with Q, K and V packed in one input (4 query heads and 2
+    KV heads of 16) and a local window of 4 keys."""
+    import numpy as np
+    from onnx import numpy_helper
+    ms = [("com.microsoft", 1)]
+    past = ["batch", 2, "past_sequence_length", 32]
+    present = ["batch", 2, "total_sequence_length", 32]
+    cos = numpy_helper.from_array(np.zeros([64, 16], np.float32), "cos_cache")
+    sin = numpy_helper.from_array(np.zeros([64, 16], np.float32), "sin_cache")
+    nodes = [helper.make_node("RotaryEmbedding", ["q", "positions", "cos_cache", "sin_cache"], ["q_rot"], name="rope",
+                              domain="com.microsoft", num_heads=2),
+             helper.make_node("MultiHeadAttention", ["q_rot", "k", "v", "", "", "", "past_key", "past_value"],
+                              ["y", "present_key", "present_value"], name="mha", domain="com.microsoft", num_heads=2,
+                              unidirectional=1)]
+    wild_model("mha_past", nodes,
+               [xin(["batch", "sequence_length", 64], name="q"), xin(["batch", "sequence_length", 64], name="k"),
+                xin(["batch", "sequence_length", 64], name="v"),
+                helper.make_tensor_value_info("positions", TensorProto.INT64, ["batch", "sequence_length"]),
+                xin(past, name="past_key"), xin(past, name="past_value")],
+               [cos, sin], opset=17, extra_opsets=ms,
+               outputs=[helper.make_tensor_value_info("y", F, ["batch", "sequence_length", 64]),
+                        helper.make_tensor_value_info("present_key", F, present),
+                        helper.make_tensor_value_info("present_value", F, present)])
+    gqa_past = ["batch", 2, "past_sequence_length", 16]
+    nodes = [helper.make_node("GroupQueryAttention", ["qkv", "", "", "past_key", "past_value", "seqlens_k", "total_len"],
+                              ["y", "present_key", "present_value"], name="gqa", domain="com.microsoft", num_heads=4,
+                              kv_num_heads=2, local_window_size=4)]
+    wild_model("gqa_window", nodes,
+               [xin(["batch", "sequence_length", (4 + 2 * 2) * 16], name="qkv"), xin(gqa_past, name="past_key"),
+                xin(gqa_past, name="past_value"),
+                helper.make_tensor_value_info("seqlens_k", TensorProto.INT32, ["batch"]),
+                helper.make_tensor_value_info("total_len", TensorProto.INT32, [])],
+               opset=17, extra_opsets=ms,
+               outputs=[helper.make_tensor_value_info("y", F, ["batch", "sequence_length", 64])])
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["scalars"]:
         scalar_vectors()
@@ -649,6 +881,9 @@ if __name__ == "__main__":
         sys.exit(0)
     if sys.argv[1:] == ["decoder"]:
         decoder_past()
+        tiny_llama_past()
+        tiny_llama_genai()
+        contrib_attention()
         sys.exit(0)
     if sys.argv[1:] == ["wild"]:
         wild()
@@ -657,6 +892,9 @@ if __name__ == "__main__":
     operators()
     wild()
     decoder_past()
+    tiny_llama_past()
+    tiny_llama_genai()
+    contrib_attention()
     video3d()
     torchvision_models()
     unet()

@@ -134,12 +134,12 @@ private slots:
             // (The view draws on a timer and its labels ask for their lines' height after that: the
             // layout settles a few events later, sooner or later by the machine.)
             if (w.energyDock()->isVisible()) {
-                const QString step = QString::fromUtf8(what); // (clang 14 captures no structured binding)
+                const QString stepName = QString::fromUtf8(what); // (clang 14 captures no structured binding)
                 auto squeezed = [&] {
                     const QSize least = w.energyView()->minimumSizeHint(), got = w.energyView()->size();
                     return got.width() >= least.width() && got.height() >= least.height()
                         ? QString()
-                        : QStringLiteral("%1: the energy view %2x%3 under its least %4x%5").arg(step)
+                        : QStringLiteral("%1: the energy view %2x%3 under its least %4x%5").arg(stepName)
                               .arg(got.width()).arg(got.height()).arg(least.width()).arg(least.height());
                 };
                 QTRY_VERIFY2_WITH_TIMEOUT(squeezed().isEmpty(), qPrintable(squeezed()), 3000);
