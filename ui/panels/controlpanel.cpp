@@ -236,9 +236,8 @@ void ControlPanel::networkChosen()
     Config c = m_config;
     if (id.toStdString() == c.model)
         return;
-    c.model = id.toStdString();
+    switchModel(c, id.toStdString());
     c.bitsAsInFile = isOnnxFile(c.model); // a recent ONNX file: its own precision; built-in networks: the slider
-    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
     if (const ModelInfo* m = findModel(c.model)) {
         // Each built-in network starts at the input it was published for.
         c.unet.height = m->height;
@@ -253,8 +252,7 @@ void ControlPanel::networkChosen()
 void ControlPanel::useNetworkFile(const QString& path, int imageSize)
 {
     Config c = m_config;
-    c.model = QFileInfo(path).absoluteFilePath().toStdString();
-    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
+    switchModel(c, QFileInfo(path).absoluteFilePath().toStdString());
     if (!isNetworkFile(c.model)) {
         showProblem(tr("%1: a model file must end in .onnx or .json").arg(path));
         setConfig(m_config);
@@ -265,6 +263,21 @@ void ControlPanel::useNetworkFile(const QString& path, int imageSize)
     c.bitsAsInFile = isOnnxFile(c.model); // an imported model opens at its own precision
     setConfig(c);
     emit configChanged(m_config);
+}
+
+void ControlPanel::switchModel(Config& c, const std::string& model)
+{
+    if (model == c.model)
+        return;
+    if (!c.inputValues.empty() || !c.branches.empty())
+        m_bound[c.model] = { c.inputValues, c.branches };
+    else
+        m_bound.erase(c.model);
+    c.model = model;
+    const auto it = m_bound.find(model);
+    c.inputValues = it == m_bound.end() ? std::map<std::string, double> {} : it->second.values;
+    c.branches = it == m_bound.end() ? std::map<std::string, bool> {} : it->second.branches;
+    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
 }
 
 void ControlPanel::forgetNetworkFile(const QString& path)

@@ -4,6 +4,9 @@
 
 #include <QWidget>
 
+#include <map>
+#include <string>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -74,6 +77,9 @@ signals:
     void openFileRequested();
 
 private:
+    /// `c` made to show `model`: what was bound for the model shown until now is kept for it, what was bound
+    /// for `model` before (nothing the first time) comes back; per-layer choices name the previous layers.
+    void switchModel(Config& c, const std::string& model);
     void readWidgets();
     void networkChosen();
     void updateEnabled();
@@ -136,6 +142,13 @@ private:
     ProblemNote* m_problem = nullptr;
     ProblemNote* m_correction = nullptr;
     QWidget* m_lastEdited = nullptr; ///< the control the user changed last: where a problem is shown
+    /// The values and branches bound for each model file this window has shown: they stay with their model
+    /// (a flag typed for one file followed to every later one, "the model has no input 'sr'").
+    struct Bound {
+        std::map<std::string, double> values;
+        std::map<std::string, bool> branches;
+    };
+    std::map<std::string, Bound> m_bound;
 };
 
 } // namespace rfx

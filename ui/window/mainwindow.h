@@ -63,6 +63,8 @@ public:
     ControlPanel* controls() const { return m_controls; }
     EnergyView* energyView() const { return m_energy; }
     QDockWidget* energyDock() const { return m_energyDock; }
+    QDockWidget* configDock() const { return m_configDock; }
+    QDockWidget* deviceDock() const { return m_deviceDock; }
     ChartArea* chartArea() const { return m_charts; }
     LayerTable* table() const;
     LayerTableModel* tableModel() const;

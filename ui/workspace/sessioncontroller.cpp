@@ -4,6 +4,7 @@
 #include "windowsettings.h"
 #include "workspace.h"
 
+#include <QAbstractSlider>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -16,6 +17,8 @@
 #include <QUndoStack>
 #include <QWidget>
 
+#include <memory>
+
 namespace rfx {
 
 namespace {
@@ -26,8 +29,9 @@ using State = SessionController::State;
 class StateCommand : public QUndoCommand {
 public:
     /// `source`: the control whose change this is; successive changes of one control within 0.7 s
-    /// (a slider drag, a spin box held down) are one step of undo. Changes of different controls, or
-    /// from no control (devices, presets, sessions), never merge: merging them lost the step between
+    /// (a spin box held down, arrow keys) are one step of undo, and so are all the changes of one drag
+    /// of a slider however slow (a drag that paused made several steps). Changes of different controls,
+    /// or from no control (devices, presets, sessions), never merge: merging them lost the step between
     /// (undo went from an invalid image size straight past the algorithm chosen before it).
     StateCommand(SessionController* sessions, State before, State after, const QObject* source)
         : m_sessions(sessions)
@@ -37,12 +41,21 @@ public:
     {
         setText(QObject::tr("change"));
         m_time.start();
+        // a slider's drag: its changes merge until the slider is let go, however long it is held
+        if (const auto* slider = qobject_cast<const QAbstractSlider*>(source); slider && slider->isSliderDown()) {
+            m_dragging = std::make_shared<bool>(true);
+            m_release = QObject::connect(slider, &QAbstractSlider::sliderReleased, [flag = m_dragging] { *flag = false; });
+        }
     }
+    ~StateCommand() override { QObject::disconnect(m_release); }
     int id() const override { return 1; }
     bool mergeWith(const QUndoCommand* other) override
     {
         const auto* o = static_cast<const StateCommand*>(other);
-        if (m_time.elapsed() > 700 || !m_source || o->m_source != m_source)
+        if (!m_source || o->m_source != m_source)
+            return false;
+        const bool sameDrag = m_dragging && *m_dragging; // pressed when this step began, not let go since
+        if (m_time.elapsed() > 700 && !sameDrag)
             return false;
         m_after = o->m_after;
         m_time.restart();
@@ -63,6 +76,8 @@ private:
     State m_before, m_after;
     const QObject* m_source;
     QElapsedTimer m_time;
+    std::shared_ptr<bool> m_dragging; ///< set while the drag this step began in goes on
+    QMetaObject::Connection m_release;
     bool m_first = true;
 };
 

@@ -179,6 +179,31 @@ private slots:
         QCOMPARE(w.workspace().report()->config.batch, 1);
     }
 
+    // A slow drag is one step too (issue 37): held over a second with pauses longer than the 0.7 s that
+    // merges a spin box's repeats, it made a step per pause. Let go and dragged again: a second step.
+    void aSlowDragIsOneUndoStep()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QSlider* slider = w.controls()->batchSlider();
+        slider->setSliderDown(true);
+        for (int b = 1; b <= 3; ++b) {
+            slider->setValue(b);
+            QTest::qWait(800);
+        }
+        slider->setSliderDown(false);
+        QCOMPARE(w.sessions().undoStack()->count(), 1);
+        QTest::qWait(800);
+        slider->setSliderDown(true);
+        slider->setValue(5);
+        slider->setSliderDown(false);
+        QCOMPARE(w.sessions().undoStack()->count(), 2);
+        w.sessions().undoStack()->undo();
+        QCOMPARE(w.workspace().report()->config.batch, 8);
+        w.sessions().undoStack()->undo();
+        QCOMPARE(w.workspace().report()->config.batch, 1);
+    }
+
     void tableExports_data()
     {
         QTest::addColumn<QString>("file");
