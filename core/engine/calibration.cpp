@@ -96,28 +96,9 @@ bool usable(const CalibrationSample& s)
 
 } // namespace
 
-std::string_view overheadSourceName(OverheadSource source)
-{
-    switch (source) {
-    case OverheadSource::Rows:
-        return "rows";
-    case OverheadSource::Parent:
-        return "parent";
-    case OverheadSource::None:
-        return "none";
-    case OverheadSource::Joint:
-        return "joint";
-    }
-    return "none";
-}
+std::string_view overheadSourceName(OverheadSource source) { return enumName(kOverheadSourceWords, source); }
 
-std::optional<OverheadSource> overheadSourceFromName(std::string_view name)
-{
-    for (OverheadSource s : { OverheadSource::Rows, OverheadSource::Parent, OverheadSource::None, OverheadSource::Joint })
-        if (overheadSourceName(s) == name)
-            return s;
-    return std::nullopt;
-}
+std::optional<OverheadSource> overheadSourceFromName(std::string_view name) { return parseEnum(kOverheadSourceWords, name); }
 
 bool CalibrationGroup::extrapolates(double flops, double bytes) const
 {

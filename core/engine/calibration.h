@@ -1,4 +1,6 @@
 #pragma once
+
+#include "enum_words.h"
 // Calibration: how far this machine's real kernels fall below the roofline bound, fitted from measured
 // rows, and the calibrated time it predicts for other rows, batches, sizes and networks.
 //
@@ -68,6 +70,8 @@ enum class OverheadSource {
     None, ///< no row small enough, here or in the parent: no overhead (never an extrapolated one)
     Joint, ///< every row small: overhead and efficiency fitted together on them
 };
+inline constexpr EnumWord<OverheadSource> kOverheadSourceWords[] = { { OverheadSource::Rows, "rows" },
+    { OverheadSource::Parent, "parent" }, { OverheadSource::None, "none" }, { OverheadSource::Joint, "joint" } };
 std::string_view overheadSourceName(OverheadSource source);
 std::optional<OverheadSource> overheadSourceFromName(std::string_view name);
 

@@ -14,22 +14,9 @@
 
 namespace rfx {
 
-std::string_view boundName(Bound b) { return b == Bound::Memory ? "memory" : "compute"; }
+std::string_view boundName(Bound b) { return enumName(kBoundWords, b); }
 
-std::string_view memoryLevelName(MemoryLevel level)
-{
-    switch (level) {
-    case MemoryLevel::L2:
-        return "L2";
-    case MemoryLevel::L1:
-        return "L1";
-    case MemoryLevel::L3:
-        return "L3";
-    case MemoryLevel::Dram:
-        break;
-    }
-    return "DRAM";
-}
+std::string_view memoryLevelName(MemoryLevel level) { return enumName(kMemoryLevelWords, level); }
 
 std::string boundLabel(const LayerResult& row)
 {

@@ -5,6 +5,7 @@
 #include "cost.h"
 #include "device.h"
 #include "diagnostic.h"
+#include "enum_words.h"
 #include "network.h"
 
 #include <cstdint>
@@ -16,11 +17,14 @@
 namespace rfx {
 
 enum class Bound { Memory, Compute };
+inline constexpr EnumWord<Bound> kBoundWords[] = { { Bound::Memory, "memory" }, { Bound::Compute, "compute" } };
 std::string_view boundName(Bound b);
 
 /// The memory level whose traffic bounds a memory-bound row (DRAM unless the hierarchy is modelled, or
 /// the row's working set fits a cache in the cache-aware model).
 enum class MemoryLevel { Dram, L2, L1, L3 };
+inline constexpr EnumWord<MemoryLevel> kMemoryLevelWords[] = { { MemoryLevel::Dram, "DRAM" }, { MemoryLevel::L2, "L2" },
+    { MemoryLevel::L1, "L1" }, { MemoryLevel::L3, "L3" } };
 std::string_view memoryLevelName(MemoryLevel level); ///< "DRAM", "L2", "L1", "L3"
 
 /// One row of the analysis on one device. In training, FLOPs and bytes are forward + backward.

@@ -9,26 +9,9 @@
 
 namespace rfx {
 
-std::string_view objectiveName(Objective o)
-{
-    switch (o) {
-    case Objective::Energy:
-        return "energy";
-    case Objective::Edp:
-        return "edp";
-    case Objective::Time:
-        break;
-    }
-    return "time";
-}
+std::string_view objectiveName(Objective o) { return enumName(kObjectiveWords, o); }
 
-std::optional<Objective> parseObjective(std::string_view s)
-{
-    for (Objective o : { Objective::Time, Objective::Energy, Objective::Edp })
-        if (s == objectiveName(o))
-            return o;
-    return std::nullopt;
-}
+std::optional<Objective> parseObjective(std::string_view s) { return parseEnum(kObjectiveWords, s); }
 
 std::optional<std::size_t> TuneResult::best(Objective o) const
 {

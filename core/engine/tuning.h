@@ -1,6 +1,7 @@
 #pragma once
 
 #include "energy.h"
+#include "enum_words.h"
 
 #include <cstddef>
 #include <optional>
@@ -22,6 +23,8 @@ struct TuneRanges {
     int clockStep = 5;
 };
 enum class Objective { Time, Energy, Edp };
+inline constexpr EnumWord<Objective> kObjectiveWords[] = { { Objective::Time, "time" }, { Objective::Energy, "energy" },
+    { Objective::Edp, "edp" } };
 std::string_view objectiveName(Objective o); ///< time, energy, edp
 std::optional<Objective> parseObjective(std::string_view s);
 struct TunePoint {

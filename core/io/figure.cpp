@@ -76,18 +76,7 @@ std::string figureSizeText(const FigureSize& z, FigureSpec::Format format, doubl
     return buf;
 }
 
-std::string_view formatName(FigureSpec::Format f)
-{
-    switch (f) {
-    case FigureSpec::Format::Png:
-        return "png";
-    case FigureSpec::Format::Svg:
-        return "svg";
-    case FigureSpec::Format::Pdf:
-        return "pdf";
-    }
-    return "png";
-}
+std::string_view formatName(FigureSpec::Format f) { return enumName(kFigureFormatWords, f); }
 
 std::optional<FigureSpec::Format> formatFromPath(const std::string& path)
 {
@@ -275,14 +264,10 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
         s.filter.convolutionsOnly = conv->get<bool>();
         s.filter.topN = top->get<int>();
         const std::string f = format->get<std::string>();
-        if (f == "png")
-            s.format = FigureSpec::Format::Png;
-        else if (f == "svg")
-            s.format = FigureSpec::Format::Svg;
-        else if (f == "pdf")
-            s.format = FigureSpec::Format::Pdf;
+        if (const auto parsed = parseEnum(kFigureFormatWords, f))
+            s.format = *parsed;
         else {
-            error = "export.format: expected png, svg or pdf, got '" + f + "'";
+            error = "export.format: expected one of " + enumChoices(kFigureFormatWords) + ", got '" + f + "'";
             return std::nullopt;
         }
         s.file = file->get<std::string>();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config.h"
+#include "enum_words.h"
 #include "layerfilter.h"
 
 #include <optional>
@@ -38,6 +39,8 @@ struct FigureSpec {
     friend bool operator==(const FigureSpec&, const FigureSpec&) = default;
 };
 
+inline constexpr EnumWord<FigureSpec::Format> kFigureFormatWords[] = { { FigureSpec::Format::Png, "png" },
+    { FigureSpec::Format::Svg, "svg" }, { FigureSpec::Format::Pdf, "pdf" } };
 std::string_view formatName(FigureSpec::Format f);
 std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
 

@@ -14,18 +14,7 @@
 
 namespace rfx {
 
-std::string_view measurementFormatName(MeasurementFormat f)
-{
-    switch (f) {
-    case MeasurementFormat::NsightCompute:
-        return "Nsight Compute CSV";
-    case MeasurementFormat::PyTorchTrace:
-        return "PyTorch trace";
-    case MeasurementFormat::PlainCsv:
-        break;
-    }
-    return "plain CSV";
-}
+std::string_view measurementFormatName(MeasurementFormat f) { return enumName(kMeasurementFormatWords, f); }
 
 Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
 {

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "diagnostic.h"
 #include "calibration.h"
+#include "diagnostic.h"
+#include "enum_words.h"
 #include "roofline.h"
 
 #include <filesystem>
@@ -23,6 +24,8 @@ namespace rfx {
 ///                   (the cpu_op with the kernel's "External id": per-operator device time); kernels
 ///                   without one stay on their own; in start order
 enum class MeasurementFormat { PlainCsv, NsightCompute, PyTorchTrace };
+inline constexpr EnumWord<MeasurementFormat> kMeasurementFormatWords[] = { { MeasurementFormat::PlainCsv, "plain CSV" },
+    { MeasurementFormat::NsightCompute, "Nsight Compute CSV" }, { MeasurementFormat::PyTorchTrace, "PyTorch trace" } };
 std::string_view measurementFormatName(MeasurementFormat f); ///< "plain CSV", "Nsight Compute CSV", "PyTorch trace"
 
 struct Measurement {

@@ -23,15 +23,15 @@ std::optional<int> parseInt(std::string_view s)
     return value;
 }
 
-template <typename E>
-bool setEnum(const std::string& option, const std::string& value, std::optional<E> (*parse)(std::string_view), E& out,
-    const char* choices, std::string& error)
+// An option naming one of an enum's words (config.h's tables); the message lists them.
+template <typename E, std::size_t N>
+bool setEnum(const std::string& option, const std::string& value, const EnumWord<E> (&words)[N], E& out, std::string& error)
 {
-    if (auto v = parse(value)) {
+    if (auto v = parseEnum(words, value)) {
         out = *v;
         return true;
     }
-    error = option + ": expected one of " + choices + ", got '" + value + "'";
+    error = option + ": expected one of " + enumChoices(words) + ", got '" + value + "'";
     return false;
 }
 
@@ -230,21 +230,21 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     }
     bool ok = true;
     if (arg == "--padding")
-        ok = setEnum(arg, value, parsePadding, u.padding, "valid, same", error);
+        ok = setEnum(arg, value, kPaddingWords, u.padding, error);
     else if (arg == "--downsample")
-        ok = setEnum(arg, value, parseDownsample, u.downsample, "maxpool, strided", error);
+        ok = setEnum(arg, value, kDownsampleWords, u.downsample, error);
     else if (arg == "--conv")
-        ok = setEnum(arg, value, parseConvType, u.conv, "standard, separable", error);
+        ok = setEnum(arg, value, kConvTypeWords, u.conv, error);
     else if (arg == "--mode")
-        ok = setEnum(arg, value, parseMode, c.mode, "inference, training", error);
+        ok = setEnum(arg, value, kModeWords, c.mode, error);
     else if (arg == "--optimizer")
-        ok = setEnum(arg, value, parseOptimizer, c.optimizer, "sgd, momentum, adam", error);
+        ok = setEnum(arg, value, kOptimizerWords, c.optimizer, error);
     else if (arg == "--algorithm")
-        ok = setEnum(arg, value, parseAlgorithm, c.algorithm, "direct, im2col, fft, winograd2, winograd4 (= winograd), auto", error);
+        ok = setEnum(arg, value, kAlgorithmWords, c.algorithm, error);
     else if (arg == "--traffic")
-        ok = setEnum(arg, value, parseTraffic, c.traffic, "compulsory, fused, naive, tiled", error);
+        ok = setEnum(arg, value, kTrafficWords, c.traffic, error);
     else if (arg == "--cache-aware")
-        ok = setEnum(arg, value, parseCacheAware, c.cacheAware, "auto, on, off", error);
+        ok = setEnum(arg, value, kCacheAwareWords, c.cacheAware, error);
     return ok ? OptionStatus::Consumed : OptionStatus::Error;
 }
 

@@ -11,8 +11,8 @@
 
 namespace rfx {
 
-std::string_view llmPhaseName(LlmPhase p) { return p == LlmPhase::Prefill ? "prefill" : "decode"; }
-std::string_view llmAttentionName(LlmAttention a) { return a == LlmAttention::Flash ? "flash" : "naive"; }
+std::string_view llmPhaseName(LlmPhase p) { return enumName(kLlmPhaseWords, p); }
+std::string_view llmAttentionName(LlmAttention a) { return enumName(kLlmAttentionWords, a); }
 
 int decodeContext(const LlmSettings& s)
 {

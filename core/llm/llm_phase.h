@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config.h"
+#include "enum_words.h"
 #include "llm_arch.h"
 #include "network.h"
 
@@ -14,6 +15,8 @@ enum class LlmPhase { Prefill, Decode };
 /// attention writes the scores, reads them for the softmax, writes the probabilities and reads them for
 /// the product with V (three rows), and computes every score of the causal square in prefill.
 enum class LlmAttention { Flash, Naive };
+inline constexpr EnumWord<LlmPhase> kLlmPhaseWords[] = { { LlmPhase::Prefill, "prefill" }, { LlmPhase::Decode, "decode" } };
+inline constexpr EnumWord<LlmAttention> kLlmAttentionWords[] = { { LlmAttention::Flash, "flash" }, { LlmAttention::Naive, "naive" } };
 std::string_view llmPhaseName(LlmPhase p); ///< "prefill", "decode"
 std::string_view llmAttentionName(LlmAttention a); ///< "flash", "naive"
 

@@ -50,138 +50,22 @@ std::optional<std::string> validate(const Config& c)
     return std::nullopt;
 }
 
-std::string_view paddingName(Padding p) { return p == Padding::Valid ? "valid" : "same"; }
-std::string_view downsampleName(Downsample d) { return d == Downsample::MaxPool ? "maxpool" : "strided"; }
-std::string_view convTypeName(ConvType c) { return c == ConvType::Standard ? "standard" : "separable"; }
-std::string_view modeName(Mode m) { return m == Mode::Inference ? "inference" : "training"; }
-std::string_view optimizerName(Optimizer o)
-{
-    switch (o) {
-    case Optimizer::Sgd:
-        return "sgd";
-    case Optimizer::Momentum:
-        return "momentum";
-    case Optimizer::Adam:
-        return "adam";
-    }
-    return "sgd";
-}
+std::string_view paddingName(Padding p) { return enumName(kPaddingWords, p); }
+std::string_view downsampleName(Downsample d) { return enumName(kDownsampleWords, d); }
+std::string_view convTypeName(ConvType c) { return enumName(kConvTypeWords, c); }
+std::string_view modeName(Mode m) { return enumName(kModeWords, m); }
+std::string_view optimizerName(Optimizer o) { return enumName(kOptimizerWords, o); }
+std::string_view algorithmName(ConvAlgorithm a) { return enumName(kAlgorithmWords, a); }
+std::string_view trafficName(TrafficModel t) { return enumName(kTrafficWords, t); }
+std::string_view cacheAwareName(CacheAware c) { return enumName(kCacheAwareWords, c); }
 
-std::optional<Padding> parsePadding(std::string_view s)
-{
-    if (s == "valid")
-        return Padding::Valid;
-    if (s == "same")
-        return Padding::Same;
-    return std::nullopt;
-}
-std::optional<Downsample> parseDownsample(std::string_view s)
-{
-    if (s == "maxpool")
-        return Downsample::MaxPool;
-    if (s == "strided")
-        return Downsample::Strided;
-    return std::nullopt;
-}
-std::optional<ConvType> parseConvType(std::string_view s)
-{
-    if (s == "standard")
-        return ConvType::Standard;
-    if (s == "separable")
-        return ConvType::Separable;
-    return std::nullopt;
-}
-std::optional<Mode> parseMode(std::string_view s)
-{
-    if (s == "inference")
-        return Mode::Inference;
-    if (s == "training")
-        return Mode::Training;
-    return std::nullopt;
-}
-std::optional<Optimizer> parseOptimizer(std::string_view s)
-{
-    if (s == "sgd")
-        return Optimizer::Sgd;
-    if (s == "momentum")
-        return Optimizer::Momentum;
-    if (s == "adam")
-        return Optimizer::Adam;
-    return std::nullopt;
-}
-
-std::string_view algorithmName(ConvAlgorithm a)
-{
-    switch (a) {
-    case ConvAlgorithm::Direct:
-        return "direct";
-    case ConvAlgorithm::Im2col:
-        return "im2col";
-    case ConvAlgorithm::Fft:
-        return "fft";
-    case ConvAlgorithm::Winograd2:
-        return "winograd2";
-    case ConvAlgorithm::Winograd4:
-        return "winograd4";
-    case ConvAlgorithm::Auto:
-        return "auto";
-    }
-    return "direct";
-}
-
-std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s)
-{
-    for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
-             ConvAlgorithm::Winograd4, ConvAlgorithm::Auto })
-        if (s == algorithmName(a))
-            return a;
-    if (s == "winograd")
-        return ConvAlgorithm::Winograd4;
-    return std::nullopt;
-}
-
-std::string_view trafficName(TrafficModel t)
-{
-    switch (t) {
-    case TrafficModel::Compulsory:
-        return "compulsory";
-    case TrafficModel::Fused:
-        return "fused";
-    case TrafficModel::Naive:
-        return "naive";
-    case TrafficModel::Tiled:
-        return "tiled";
-    }
-    return "compulsory";
-}
-
-std::optional<TrafficModel> parseTraffic(std::string_view s)
-{
-    for (TrafficModel t : { TrafficModel::Compulsory, TrafficModel::Fused, TrafficModel::Naive, TrafficModel::Tiled })
-        if (s == trafficName(t))
-            return t;
-    return std::nullopt;
-}
-
-std::string_view cacheAwareName(CacheAware c)
-{
-    switch (c) {
-    case CacheAware::On:
-        return "on";
-    case CacheAware::Off:
-        return "off";
-    case CacheAware::Auto:
-        break;
-    }
-    return "auto";
-}
-
-std::optional<CacheAware> parseCacheAware(std::string_view s)
-{
-    for (CacheAware c : { CacheAware::Auto, CacheAware::On, CacheAware::Off })
-        if (s == cacheAwareName(c))
-            return c;
-    return std::nullopt;
-}
+std::optional<Padding> parsePadding(std::string_view s) { return parseEnum(kPaddingWords, s); }
+std::optional<Downsample> parseDownsample(std::string_view s) { return parseEnum(kDownsampleWords, s); }
+std::optional<ConvType> parseConvType(std::string_view s) { return parseEnum(kConvTypeWords, s); }
+std::optional<Mode> parseMode(std::string_view s) { return parseEnum(kModeWords, s); }
+std::optional<Optimizer> parseOptimizer(std::string_view s) { return parseEnum(kOptimizerWords, s); }
+std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s) { return parseEnum(kAlgorithmWords, s); }
+std::optional<TrafficModel> parseTraffic(std::string_view s) { return parseEnum(kTrafficWords, s); }
+std::optional<CacheAware> parseCacheAware(std::string_view s) { return parseEnum(kCacheAwareWords, s); }
 
 } // namespace rfx

@@ -14,44 +14,7 @@ std::string shapeString(const Shape& s)
     return text;
 }
 
-std::string_view opName(Op op)
-{
-    switch (op) {
-    case Op::Conv:
-        return "conv";
-    case Op::ConvTranspose:
-        return "conv_transpose";
-    case Op::MaxPool:
-        return "maxpool";
-    case Op::Concat:
-        return "concat";
-    case Op::Bias:
-        return "bias";
-    case Op::BatchNorm:
-        return "batchnorm";
-    case Op::ReLU:
-        return "relu";
-    case Op::Optimizer:
-        return "optimizer";
-    case Op::Linear:
-        return "linear";
-    case Op::AvgPool:
-        return "avgpool";
-    case Op::Add:
-        return "add";
-    case Op::MatMul:
-        return "matmul";
-    case Op::Eltwise:
-        return "eltwise";
-    case Op::Reduce:
-        return "reduce";
-    case Op::Copy:
-        return "copy";
-    case Op::Uncounted:
-        return "uncounted";
-    }
-    return "conv";
-}
+std::string_view opName(Op op) { return enumName(kOpWords, op); }
 
 bool isElementwise(Op op) { return op == Op::Bias || op == Op::BatchNorm || op == Op::ReLU; }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diagnostic.h"
+#include "enum_words.h"
 #include "number_type.h"
 
 #include <cstdint>
@@ -40,8 +41,12 @@ enum class Op {
     Uncounted, ///< an operator the tool does not know: it moves its inputs and outputs, FLOPs unknown (0)
 };
 
-/// Short machine name used in reports: conv, conv_transpose, maxpool, concat, bias, batchnorm, relu, optimizer,
-/// linear, avgpool, add, matmul, eltwise, reduce, copy, uncounted.
+/// Short machine names used in reports.
+inline constexpr EnumWord<Op> kOpWords[] = { { Op::Conv, "conv" }, { Op::ConvTranspose, "conv_transpose" },
+    { Op::MaxPool, "maxpool" }, { Op::Concat, "concat" }, { Op::Bias, "bias" }, { Op::BatchNorm, "batchnorm" },
+    { Op::ReLU, "relu" }, { Op::Optimizer, "optimizer" }, { Op::Linear, "linear" }, { Op::AvgPool, "avgpool" },
+    { Op::Add, "add" }, { Op::MatMul, "matmul" }, { Op::Eltwise, "eltwise" }, { Op::Reduce, "reduce" }, { Op::Copy, "copy" },
+    { Op::Uncounted, "uncounted" } };
 std::string_view opName(Op op);
 /// Convolutions and matrix products run against the (tensor-core) matrix ceiling; every other row
 /// against the vector one.

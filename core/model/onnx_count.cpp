@@ -150,7 +150,7 @@ std::optional<double> quantizationOps(const std::string& op)
 // keys up to itself, or the last `window` of them (local_window_size).
 double causalPairs(double queries, double cached, std::int64_t window)
 {
-    if (window <= 0 || window >= cached + queries)
+    if (window <= 0 || double(window) >= cached + queries)
         return queries * cached + queries * (queries + 1) / 2;
     double pairs = 0;
     const double W = double(window);

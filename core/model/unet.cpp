@@ -93,6 +93,32 @@ std::optional<int> unetOutputExtent(int extent, const UNetParams& p, std::string
     return s;
 }
 
+int snappedExtent(int wanted, int previous, const UNetParams& params)
+{
+    if (unetOutputExtent(wanted, params))
+        return wanted;
+    const NearestExtents n = nearestWorkingExtents(wanted, params);
+    int snapped = 0;
+    if (n.below && n.above)
+        snapped = (wanted - n.below <= n.above - wanted) ? n.below : n.above;
+    else
+        snapped = n.below ? n.below : n.above;
+    if (n.below && n.above && snapped == previous) // move in the drag's direction
+        snapped = wanted > previous ? n.above : n.below;
+    return snapped;
+}
+
+std::vector<int> suggestedExtents(const UNetParams& params)
+{
+    const int extent = unetOutputExtent(params.height, params) ? params.width : params.height;
+    const NearestExtents n = nearestWorkingExtents(extent, params);
+    std::vector<int> out;
+    for (int e : { n.below, n.above })
+        if (e > 0)
+            out.push_back(e);
+    return out;
+}
+
 NearestExtents nearestWorkingExtents(int extent, const UNetParams& p)
 {
     NearestExtents n;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rfx {
 
@@ -29,5 +30,13 @@ struct NearestExtents {
     int above = 0;
 };
 NearestExtents nearestWorkingExtents(int extent, const UNetParams& params);
+
+/// Where a dragged image-size control lands when `wanted` does not work: the nearest working extent,
+/// in the drag's direction (from `previous`) when both neighbours are as near, so that a slow drag is not
+/// held back at the same size; `wanted` itself when it works, 0 when nothing does.
+int snappedExtent(int wanted, int previous, const UNetParams& params);
+/// The sizes to offer when the U-Net's height or width does not work (the one that fails): its working
+/// neighbours, below then above (none where the configuration fails for another reason).
+std::vector<int> suggestedExtents(const UNetParams& params);
 
 } // namespace rfx

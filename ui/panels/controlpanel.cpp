@@ -332,17 +332,7 @@ void ControlPanel::emitChanged()
     readWidgets();
     // A dragged image-size slider snaps to the nearest size that works; typed sizes are explained instead.
     if (sender() == m_imageSlider && m_config.model == "unet" && m_config.unet.height != oldHeight && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
-        const NearestExtents n = nearestWorkingExtents(m_config.unet.height, m_config.unet);
-        const int h = m_config.unet.height;
-        int snapped = 0;
-        if (n.below && n.above)
-            snapped = (h - n.below <= n.above - h) ? n.below : n.above;
-        else
-            snapped = n.below ? n.below : n.above;
-        // Move in the drag's direction so that a slow drag is not held back at the same size.
-        if (n.below && n.above && snapped == oldHeight)
-            snapped = h > oldHeight ? n.above : n.below;
-        if (snapped) {
+        if (const int snapped = snappedExtent(m_config.unet.height, oldHeight, m_config.unet)) {
             m_config.unet.height = snapped;
             if (m_square->isChecked())
                 m_config.unet.width = snapped;

@@ -297,14 +297,9 @@ void MainWindow::showMeasured(const WorkspaceState& s)
 void MainWindow::showProblem(const WorkspaceState& s)
 {
     QList<int> suggestions;
-    if (auto err = validate(s.config); !err && s.config.model == "unet") {
-        const UNetParams& u = s.config.unet;
-        const int extent = unetOutputExtent(u.height, u) ? u.width : u.height;
-        const NearestExtents n = nearestWorkingExtents(extent, u);
-        for (int e : { n.below, n.above })
-            if (e > 0)
-                suggestions.append(e);
-    }
+    if (auto err = validate(s.config); !err && s.config.model == "unet")
+        for (int e : suggestedExtents(s.config.unet))
+            suggestions.append(e);
     m_controls->showProblem(s.problem, suggestions, s.report != nullptr);
     // Nothing worked yet: said where the charts would be; otherwise a banner over the stale charts.
     m_charts->setProblem(s.problem, s.report ? qs(reportTitle(*s.report)) : QString());

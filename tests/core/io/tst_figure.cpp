@@ -204,7 +204,7 @@ private slots:
         text.replace(text.find("\"png\""), 5, "\"gif\"");
         std::string why;
         QVERIFY(!figureFromJson(text, why));
-        QCOMPARE(why, std::string("export.format: expected png, svg or pdf, got 'gif'"));
+        QCOMPARE(why, std::string("export.format: expected one of png, svg, pdf, got 'gif'"));
     }
 
     void caption()

@@ -234,8 +234,8 @@ private slots:
         Config c; // the issue's own case: U-Net 128 x 128, same padding (72 rows, about 50 ms)
         c.unet.height = c.unet.width = 128;
         c.unet.padding = Padding::Same;
-        const BuildResult b = buildNetwork(c);
-        QVERIFY(b.network);
+        const BuildResult built = buildNetwork(c);
+        QVERIFY(built.network);
         auto disagreement = [](const NetworkMeasurement& a, const NetworkMeasurement& b) -> std::string {
             double ta = 0, tb = 0;
             for (size_t i = 0; i < a.rows.size(); ++i) {
@@ -249,12 +249,12 @@ private slots:
                     return a.rows[i].layer + ": " + std::to_string(a.rows[i].median) + " s and " + std::to_string(b.rows[i].median) + " s";
             return {};
         };
-        std::vector<NetworkMeasurement> runs { measureNetwork(*b.network, c, LayerBenchOptions::quickMode()) };
-        QCOMPARE(runs.front().measuredCount(), int(b.network->layers.size()));
+        std::vector<NetworkMeasurement> runs { measureNetwork(*built.network, c, LayerBenchOptions::quickMode()) };
+        QCOMPARE(runs.front().measuredCount(), int(built.network->layers.size()));
         std::string apart;
         for (int k = 1; k < 4; ++k) { // two in a row must agree; a machine that settles gets two more chances
-            runs.push_back(measureNetwork(*b.network, c, LayerBenchOptions::quickMode()));
-            QCOMPARE(runs.back().measuredCount(), int(b.network->layers.size()));
+            runs.push_back(measureNetwork(*built.network, c, LayerBenchOptions::quickMode()));
+            QCOMPARE(runs.back().measuredCount(), int(built.network->layers.size()));
             apart = disagreement(runs[size_t(k) - 1], runs[size_t(k)]);
             if (apart.empty())
                 break;

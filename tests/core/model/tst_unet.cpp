@@ -154,6 +154,27 @@ private slots:
         }
     }
 
+    // The one rule for a dragged size (issue 37: it was written in the panel and again in the window): the
+    // classic U-Net works at 556, 572, 588 (every 16 from 124). 570 from 572: 572 is nearer (2 against 14),
+    // but it is where the drag came from, so the drag goes on down to 556; 565 from 560: 572 (7 against 9);
+    // 564, as near to both: the lower, or the upper when the drag comes up from 556; a size that works stays.
+    // The offers for a failing height: 556 and 572 for 570; for a failing width the width's.
+    void snappedAndSuggestedExtents()
+    {
+        const UNetParams u;
+        QCOMPARE(snappedExtent(570, 572, u), 556);
+        QCOMPARE(snappedExtent(565, 560, u), 572);
+        QCOMPARE(snappedExtent(564, 572, u), 556);
+        QCOMPARE(snappedExtent(564, 556, u), 572);
+        QCOMPARE(snappedExtent(588, 570, u), 588);
+        UNetParams bad;
+        bad.height = 570;
+        QCOMPARE(suggestedExtents(bad), (std::vector<int> { 556, 572 }));
+        bad.height = 572;
+        bad.width = 590;
+        QCOMPARE(suggestedExtents(bad), (std::vector<int> { 588, 604 }));
+    }
+
     void samePadding()
     {
         UNetParams p;
