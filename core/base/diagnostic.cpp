@@ -35,4 +35,10 @@ bool hasErrors(const std::vector<Diagnostic>& diagnostics)
         [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+std::string withoutSubject(const std::string& message, const std::string& subject)
+{
+    const std::string prefix = subject + ": ";
+    return !subject.empty() && message.starts_with(prefix) ? message.substr(prefix.size()) : message;
+}
+
 } // namespace rfx

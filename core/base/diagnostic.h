@@ -23,4 +23,8 @@ std::string toString(const Diagnostic& d);
 
 bool hasErrors(const std::vector<Diagnostic>& diagnostics);
 
+/// A loader's message ("FILE: node 'x': ...") said where FILE is already named (a dialog titled with it,
+/// a status line): the message without its leading "FILE: "; unchanged when it does not start so.
+std::string withoutSubject(const std::string& message, const std::string& subject);
+
 } // namespace rfx

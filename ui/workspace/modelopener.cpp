@@ -2,6 +2,7 @@
 
 #include "text.h"
 
+#include "diagnostic.h"
 #include "onnx_model.h"
 #include "windowsettings.h"
 
@@ -89,10 +90,7 @@ void ModelOpener::open(const QString& pathIn)
         if (cancel->load())
             return; // cancelled: nothing changes
         if (!result->model) {
-            QString reason = qs(result->error);
-            if (reason.startsWith(path + QStringLiteral(": ")))
-                reason = reason.mid(path.size() + 2);
-            emit failed(path, reason);
+            emit failed(path, qs(withoutSubject(result->error, path.toStdString())));
             return;
         }
         // A free image size opens at the model's own default; a fixed one is shown as the file fixes it.

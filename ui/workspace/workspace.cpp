@@ -2,6 +2,7 @@
 
 #include "text.h"
 
+#include "diagnostic.h"
 #include "format.h"
 #include "networks.h"
 
@@ -67,9 +68,7 @@ void Workspace::recompute(Parts parts)
         // A file just chosen that cannot be used: back to what was shown (nothing shown yet, as on a
         // start on this file: the U-Net with the rest as given).
         const QString path = qs(m_state.config.model);
-        QString reason = qs(outcome.error);
-        if (reason.startsWith(path + QStringLiteral(": ")))
-            reason = reason.mid(path.size() + 2);
+        const QString reason = qs(withoutSubject(outcome.error, m_state.config.model));
         Config back = m_state.config;
         back.model = "unet";
         back.layerAlgorithms.clear();

@@ -1,3 +1,4 @@
+#include "diagnostic.h"
 #include "format.h"
 
 #include <QtTest>
@@ -60,6 +61,15 @@ private slots:
     }
 
     void microSign() { QCOMPARE(QString::fromStdString(formatTime(189e-6, true)), QStringLiteral("189 \u00b5s")); }
+
+    // A loader's message said under its file's name drops the name once (the window's model dialogs).
+    void withoutItsSubject()
+    {
+        QCOMPARE(withoutSubject("/m/x.onnx: node 'a' (Conv): bad", "/m/x.onnx"), std::string("node 'a' (Conv): bad"));
+        QCOMPARE(withoutSubject("/m/y.onnx: bad", "/m/x.onnx"), std::string("/m/y.onnx: bad"));
+        QCOMPARE(withoutSubject("/m/x.onnx is missing", "/m/x.onnx"), std::string("/m/x.onnx is missing"));
+        QCOMPARE(withoutSubject(": bad", ""), std::string(": bad"));
+    }
 
     void count()
     {

@@ -270,8 +270,8 @@ private slots:
                 QString text;
                 if (auto* t = dynamic_cast<QGraphicsTextItem*>(item))
                     text = t->toPlainText();
-                else if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item))
-                    text = t->text();
+                else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                    text = simple->text();
                 else
                     continue;
                 if (text.isEmpty())
