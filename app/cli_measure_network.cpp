@@ -3,6 +3,7 @@
 // (its ceilings measured first when the device file "this-machine" is missing).
 #include "cli_commands.h"
 
+#include "ceilings_age.h"
 #include "device_loader.h"
 #include "format.h"
 #include "layer_bench.h"
@@ -57,22 +58,15 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
         const Device* mine = lib.find("this-machine");
         std::vector<std::string> again = quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {};
-        bool measureCeilings = !mine;
-        if (!mine) {
-            err << "roofline-cli: measure: no device 'this-machine' yet: measuring this CPU's ceilings first\n";
-        } else if (const double clock = measureClockUnderLoad(); clock > 0 && mine->boostClockHz > 0
-                   && std::abs(clock / mine->boostClockHz - 1) > 0.03) {
-            err << "roofline-cli: measure: the clock under load is " << formatSI(clock, "Hz") << ", this-machine's ceilings were measured at "
-                << formatSI(mine->boostClockHz, "Hz") << ": measuring them again\n";
-            measureCeilings = true;
-            if (mine->tdpWatts > 0) { // the user's figure stays
+        if (const auto why = ceilingsOutOfDate(mine, mine && mine->boostClockHz > 0 ? measureClockUnderLoad() : 0)) {
+            err << "roofline-cli: measure: " << *why << "\n";
+            if (mine && mine->tdpWatts > 0) { // the user's figure stays
                 again.push_back("--tdp-w");
                 again.push_back(formatNumber3(mine->tdpWatts));
             }
-        }
-        if (measureCeilings)
             if (const int code = runMeasure(again, err, err))
                 return code;
+        }
         options.devices = { "this-machine" };
     }
     std::vector<Device> chosen;

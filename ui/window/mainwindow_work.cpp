@@ -9,6 +9,7 @@
 
 #include "algorithmmenu.h"
 #include "calibrationview.h"
+#include "ceilings_age.h"
 #include "chartarea.h"
 #include "controlpanel.h"
 #include "devicepicker.h"
@@ -266,17 +267,12 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
             *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(*why));
         return {};
     }
-    // The ceilings are measured first when missing, and again when the clock under load is more than
-    // 3 % from theirs (as roofline-cli measure --network does): a bound from another clock is no bound.
-    bool measureCeilings = true;
-    double tdp = tdpWatts;
-    if (const Device* mine = m_workspace->library().find(machine.toStdString())) {
-        const double clock = mine->boostClockHz > 0 ? measureClockUnderLoad() : 0;
-        measureCeilings = clock > 0 && std::abs(clock / mine->boostClockHz - 1) > 0.03;
-        if (mine->tdpWatts > 0)
-            tdp = mine->tdpWatts; // the figure the user gave stays
-    }
-    if (measureCeilings && measureThisMachine(ceilings, tdp, summary).isEmpty())
+    // The ceilings are measured first when missing, and again when the clock under load drifted from
+    // theirs (core/measure/ceilings_age.h, as roofline-cli measure --network does).
+    const Device* mine = m_workspace->library().find(machine.toStdString());
+    const double tdp = mine && mine->tdpWatts > 0 ? mine->tdpWatts : tdpWatts; // the figure the user gave stays
+    if (ceilingsOutOfDate(mine, mine && mine->boostClockHz > 0 ? measureClockUnderLoad() : 0)
+        && measureThisMachine(ceilings, tdp, summary).isEmpty())
         return {};
     if (!m_workspace->deviceIds().contains(machine))
         m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });

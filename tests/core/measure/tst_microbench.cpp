@@ -2,6 +2,7 @@
 // cancelled, and write a device file the loader accepts. One check holds the figures against what the
 // core can do per cycle at the clock measured in the same run (cpu_expectations.h), which a slower
 // machine does not change: its clock and its figures go down together.
+#include "ceilings_age.h"
 #include "device_loader.h"
 #include "microbench.h"
 #include "testutils.h"
@@ -67,6 +68,25 @@ private slots:
     }
 
     // The per-cycle table: CPUID's display family and model name the core; the figures multiply out.
+    // When this machine's ceilings are measured again (one rule for the CLI and the window): missing, or
+    // the clock under load over 3 % from theirs. Measured at 3.40 GHz: 3.50 GHz is 2.9 % off (they hold),
+    // 3.55 GHz 4.4 % (measured again), 3.29 GHz 3.2 % below (again); an unknown clock (0) or a device
+    // without one (boost 0) never asks.
+    void ceilingsOutOfDateWhenTheClockDrifts()
+    {
+        Device d;
+        d.boostClockHz = 3.4e9;
+        QVERIFY(!ceilingsOutOfDate(&d, 3.5e9));
+        QCOMPARE(ceilingsOutOfDate(&d, 3.55e9),
+            std::optional<std::string>("the clock under load is 3.55 GHz, this-machine's ceilings were measured at 3.40 GHz: "
+                                       "measuring them again"));
+        QVERIFY(ceilingsOutOfDate(&d, 3.29e9));
+        QVERIFY(!ceilingsOutOfDate(&d, 0));
+        d.boostClockHz = 0;
+        QVERIFY(!ceilingsOutOfDate(&d, 3.55e9));
+        QCOMPARE(ceilingsOutOfDate(nullptr, 0), std::optional<std::string>("no device 'this-machine' yet: measuring this CPU's ceilings first"));
+    }
+
     void knowsItsCores()
     {
         const auto zen5 = cycleFiguresFor({ "AuthenticAMD", 0x1A, 0x02 }); // EPYC 9005 (Turin)
