@@ -4,10 +4,10 @@
 
 #include "cli_commands.h"
 
-#include "device_loader.h"
-#include "figure.h"
-#include "options.h"
-#include "version.h"
+#include "base/version.h"
+#include "devices/device_loader.h"
+#include "io/figure.h"
+#include "io/options.h"
 
 #include <algorithm>
 #include <ostream>

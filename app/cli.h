@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "device_loader.h"
+#include "devices/device_loader.h"
+#include "model/config.h"
 
 #include <filesystem>
 #include <iosfwd>

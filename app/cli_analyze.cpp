@@ -1,8 +1,8 @@
 // roofline-cli analyze: the per-layer analysis of the configured network on each device, as a table, JSON, CSV, Markdown or LaTeX.
 #include "cli_commands.h"
 
-#include "report_writer.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "io/report_writer.h"
 
 #include <ostream>
 

@@ -3,10 +3,10 @@
 // that analyze, compare and the window apply with --calibration / View > Calibrated times.
 #include "cli_commands.h"
 
-#include "calibration_file.h"
-#include "format.h"
-#include "measurements.h"
-#include "roofline.h"
+#include "base/format.h"
+#include "engine/roofline.h"
+#include "io/calibration_file.h"
+#include "io/measurements.h"
 
 #include <cerrno>
 #include <cmath>

@@ -5,9 +5,9 @@
 // over the options below (cli_options.cpp) and the configuration options of core/io/options.h.
 
 #include "cli.h"
-#include "measurements.h"
-#include "options.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "io/options.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,8 +1,8 @@
 // roofline-cli compare: measured layer times against the model's bounds on one device.
 #include "cli_commands.h"
 
-#include "measurements.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
 
 namespace rfx {
 

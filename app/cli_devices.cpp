@@ -1,8 +1,8 @@
 // roofline-cli devices: the device library (shipped, --devices-dir and user devices).
 #include "cli_commands.h"
 
-#include "device_loader.h"
-#include "report_writer.h"
+#include "devices/device_loader.h"
+#include "io/report_writer.h"
 
 namespace rfx {
 

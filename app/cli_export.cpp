@@ -2,14 +2,14 @@
 // with a sidecar that reproduces them (reproduce: cli_reproduce.cpp).
 #include "cli_export.h"
 
-#include "calibration.h"
+#include "engine/calibration.h"
 
 #include "cli.h"
 #include "cli_commands.h"
-#include "figure.h"
-#include "figurerenderer.h"
-#include "measurements.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "figure/figurerenderer.h"
+#include "io/figure.h"
+#include "io/measurements.h"
 
 #include <QApplication>
 #include <QDir>

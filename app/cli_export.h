@@ -1,6 +1,6 @@
 #pragma once
 
-#include "figure.h"
+#include "io/figure.h"
 
 #include <filesystem>
 #include <ostream>

@@ -2,10 +2,10 @@
 // tokens per second, memory and whether it fits, per row of each phase.
 #include "cli_commands.h"
 
-#include "llm_analysis.h"
-#include "llm_files.h"
-#include "llm_writer.h"
-#include "options.h"
+#include "io/llm_writer.h"
+#include "io/options.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
 
 #include <ostream>
 

@@ -1,9 +1,9 @@
 // roofline-cli measure: micro-benchmarks of this machine's CPU, written as a device file.
 #include "cli_commands.h"
 
-#include "device_loader.h"
-#include "format.h"
-#include "microbench.h"
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "measure/microbench.h"
 
 #include <fstream>
 #include <iomanip>

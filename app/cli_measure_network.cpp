@@ -3,14 +3,15 @@
 // (its ceilings measured first when the device file "this-machine" is missing).
 #include "cli_commands.h"
 
-#include "ceilings_age.h"
-#include "device_loader.h"
-#include "format.h"
-#include "layer_bench.h"
-#include "measurements.h"
-#include "microbench.h"
-#include "networks.h"
-#include "roofline.h"
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "measure/ceilings_age.h"
+#include "measure/layer_bench.h"
+#include "measure/microbench.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
 
 #include <chrono>
 #include <cmath>

@@ -2,13 +2,14 @@
 // imported or custom model file holds and how the configuration binds it.
 #include "cli_commands.h"
 
-#include "cost.h"
-#include "format.h"
-#include "llm_arch.h"
-#include "networks.h"
-#include "onnx_model.h"
-#include "options.h"
-#include "roofline.h"
+#include "base/format.h"
+#include "engine/cost.h"
+#include "engine/roofline.h"
+#include "io/options.h"
+#include "llm/llm_arch.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
+#include "onnx/onnx_model.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,14 +2,14 @@
 // errors, the device library and the device choice.
 #include "cli_commands.h"
 
-#include "measurements.h"
+#include "io/measurements.h"
 
 #include <ctime>
 
-#include "device_loader.h"
-#include "llm_files.h"
-#include "networks.h"
-#include "onnx_model.h"
+#include "devices/device_loader.h"
+#include "llm/llm_files.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <algorithm>
 #include <fstream>

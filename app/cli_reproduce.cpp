@@ -3,7 +3,7 @@
 #include "cli_export.h"
 
 #include "cli.h"
-#include "figure.h"
+#include "io/figure.h"
 
 #include <QDir>
 #include <QFileInfo>

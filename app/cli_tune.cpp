@@ -1,8 +1,8 @@
 // roofline-cli tune: the sweep of batch, GPU count and clock, its Pareto front and recommendations.
 #include "cli_commands.h"
 
-#include "tune_options.h"
-#include "tune_writer.h"
+#include "io/tune_options.h"
+#include "io/tune_writer.h"
 
 namespace rfx {
 

@@ -1,6 +1,6 @@
 #include "gui_command_line.h"
 
-#include "version.h"
+#include "base/version.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

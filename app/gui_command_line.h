@@ -1,6 +1,6 @@
 #pragma once
 
-#include "guioptions.h"
+#include "window/guioptions.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
 // roofline-explorer: the desktop application. Everything but argument handling lives in roofline_ui.
+#include "base/version.h"
 #include "gui_command_line.h"
-#include "mainwindow.h"
-#include "version.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QTimer>

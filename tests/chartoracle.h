@@ -4,7 +4,7 @@
 // range, at the same size. Whatever a cache, a stale layout or a missed invalidation left on screen
 // shows up as differing pixels. On a mismatch both images and their difference are saved.
 
-#include "rooflinechart.h"
+#include "chart/rooflinechart.h"
 
 #include <QCoreApplication>
 #include <QDir>

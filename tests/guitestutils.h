@@ -1,7 +1,7 @@
 #pragma once
 
-#include "guioptions.h"
 #include "testpaths.h"
+#include "window/guioptions.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "device.h"
-#include "cost.h"
-#include "device_loader.h"
-#include "microbench.h"
-#include "network.h"
-#include "roofline.h"
+#include "devices/device.h"
+#include "devices/device_loader.h"
+#include "engine/cost.h"
+#include "engine/roofline.h"
+#include "measure/microbench.h"
+#include "model/network.h"
 #include "testpaths.h"
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "diagnostic.h"
+#include "base/diagnostic.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "json_error.h"
+#include "base/json_error.h"
 
 #include <regex>
 

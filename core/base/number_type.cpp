@@ -1,4 +1,4 @@
-#include "number_type.h"
+#include "base/number_type.h"
 
 #include <array>
 #include <cctype>

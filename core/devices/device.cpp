@@ -1,6 +1,6 @@
-#include "device.h"
+#include "devices/device.h"
 
-#include "format.h"
+#include "base/format.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "number_type.h"
+#include "base/number_type.h"
 
 #include <map>
 #include <string>

@@ -1,6 +1,6 @@
 // Device files on disk: reading one (size limit, read errors), the library of every folder (shipped,
 // --device-dir, the user's), where those folders are.
-#include "device_loader.h"
+#include "devices/device_loader.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,5 +1,5 @@
-#include "device_loader.h"
-#include "json_error.h"
+#include "base/json_error.h"
+#include "devices/device_loader.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device.h"
-#include "diagnostic.h"
+#include "base/diagnostic.h"
+#include "devices/device.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "interconnects.h"
+#include "devices/interconnects.h"
 
-#include "interconnects_data.h"
+#include "devices/interconnects_data.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "enum_words.h"
+#include "base/enum_words.h"
 // Calibration: how far this machine's real kernels fall below the roofline bound, fitted from measured
 // rows, and the calibrated time it predicts for other rows, batches, sizes and networks.
 //
@@ -21,8 +21,8 @@
 // bound side pooled over every class.
 // Measurements stay beside the model: the bound is untouched; calibrated times are a second figure.
 
-#include "network.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "model/network.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "cost.h"
+#include "engine/cost.h"
 
 #include <algorithm>
 #include <cmath>

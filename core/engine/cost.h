@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "network.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <cstdint>
 
@@ -34,7 +34,7 @@ std::int64_t layerParams(const Layer& layer);
 ///  linear          2 * N * Cout * (Cin * Hin * Win)
 ///  bias 1, relu 1, add 1, batchnorm 2 per output element; maxpool (Kh*Kw - 1) and avgpool Kh*Kw
 ///  (Kh*Kw - 1 additions and one scaling) per output element; concat 0.
-///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/model/onnx_ops.cpp).
+///  matmul, eltwise, reduce, copy, uncounted: Layer::opsPerElement per output element (core/onnx/onnx_ops.cpp).
 /// Fused elementwise epilogues add their own per-element FLOPs.
 double forwardFlops(const Layer& layer);
 /// The share of a convolution's counted multiply-adds whose input tap lies inside the input, not in

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "config.h"
-#include "device.h"
-#include "interconnects.h"
-#include "roofline.h"
+#include "devices/device.h"
+#include "devices/interconnects.h"
+#include "engine/roofline.h"
+#include "model/config.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "layerfilter.h"
+#include "engine/layerfilter.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,6 @@
-#include "precision.h"
+#include "engine/precision.h"
 
-#include "cost.h"
+#include "engine/cost.h"
 
 namespace rfx {
 

@@ -1,4 +1,4 @@
-#include "roof_at.h"
+#include "engine/roof_at.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "roofline.h"
+#include "engine/roofline.h"
 
 #include <string>
 #include <vector>

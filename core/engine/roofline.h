@@ -1,12 +1,12 @@
 #pragma once
 
-#include "algorithms.h"
-#include "config.h"
-#include "cost.h"
-#include "device.h"
-#include "diagnostic.h"
-#include "enum_words.h"
-#include "network.h"
+#include "base/diagnostic.h"
+#include "base/enum_words.h"
+#include "devices/device.h"
+#include "engine/algorithms.h"
+#include "engine/cost.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "sweep.h"
+#include "engine/sweep.h"
 
-#include "cost.h"
-#include "roofline.h"
-#include "unet.h"
+#include "engine/cost.h"
+#include "engine/roofline.h"
+#include "model/unet.h"
 
 #include <algorithm>
 #include <cmath>

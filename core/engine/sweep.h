@@ -1,8 +1,8 @@
 #pragma once
 
-#include "config.h"
-#include "device.h"
-#include "network.h"
+#include "devices/device.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,8 @@
-#include "tuning.h"
+#include "engine/tuning.h"
 
-#include "format.h"
-#include "networks.h"
+#include "base/format.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "energy.h"
-#include "enum_words.h"
+#include "base/enum_words.h"
+#include "engine/energy.h"
 
 #include <cstddef>
 #include <optional>

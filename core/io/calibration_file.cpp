@@ -1,11 +1,11 @@
 // Calibration files: the fit as JSON, read back with every field checked (file, field, reason), and the
 // fit as a table for people.
-#include "calibration_file.h"
+#include "io/calibration_file.h"
 
-#include "format.h"
-#include "json_error.h"
-#include "options.h"
-#include "version.h"
+#include "base/format.h"
+#include "base/json_error.h"
+#include "base/version.h"
+#include "io/options.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,9 +3,9 @@
 // `roofline-cli calibrate` and the window's Tools > Calibrate write it and `analyze --calibration`,
 // `compare --calibration` and the window's View > Calibrated times read it.
 
-#include "calibration.h"
-#include "diagnostic.h"
-#include "measurements.h"
+#include "base/diagnostic.h"
+#include "engine/calibration.h"
+#include "io/measurements.h"
 
 #include <filesystem>
 #include <optional>

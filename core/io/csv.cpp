@@ -1,4 +1,4 @@
-#include "csv.h"
+#include "io/csv.h"
 
 #include <algorithm>
 #include <cctype>

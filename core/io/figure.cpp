@@ -1,14 +1,14 @@
-#include "figure.h"
+#include "io/figure.h"
 
 #include <cstdint>
 
 #include <filesystem>
 
-#include "json_config.h"
+#include "io/json_config.h"
 
-#include "options.h"
-#include "roofline.h"
-#include "version.h"
+#include "base/version.h"
+#include "engine/roofline.h"
+#include "io/options.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "config.h"
-#include "enum_words.h"
-#include "layerfilter.h"
+#include "base/enum_words.h"
+#include "engine/layerfilter.h"
+#include "model/config.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 // roofline-cli export's options: parsed into a FigureSpec, with the same checks the sidecar reader
 // makes (checkFigureSpec), and their help text.
-#include "figure.h"
+#include "io/figure.h"
 
-#include "options.h"
+#include "io/options.h"
 
 #include <charconv>
 #include <cmath>

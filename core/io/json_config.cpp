@@ -1,6 +1,6 @@
-#include "json_config.h"
+#include "io/json_config.h"
 
-#include "options.h"
+#include "io/options.h"
 
 namespace rfx {
 

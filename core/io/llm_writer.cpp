@@ -1,10 +1,10 @@
 // Language-model analyses as JSON, a table, CSV and Markdown (core/llm/llm_analysis.h).
-#include "llm_writer.h"
+#include "io/llm_writer.h"
 
-#include "format.h"
-#include "report_json.h"
-#include "report_writer.h"
-#include "version.h"
+#include "base/format.h"
+#include "base/version.h"
+#include "io/report_json.h"
+#include "io/report_writer.h"
 
 #include <nlohmann/json.hpp>
 

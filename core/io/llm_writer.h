@@ -1,6 +1,6 @@
 #pragma once
 
-#include "llm_analysis.h"
+#include "llm/llm_analysis.h"
 
 #include <string>
 

@@ -1,12 +1,12 @@
 // The measurement importers: plain CSV, Nsight Compute's --csv details page, PyTorch profiler
 // traces; the format is recognised from the content.
-#include "measurements.h"
+#include "io/measurements.h"
 
-#include "csv.h"
-#include "measurement_trace.h"
-#include "json_error.h"
+#include "base/json_error.h"
+#include "io/csv.h"
+#include "io/measurement_trace.h"
 
-#include "format.h"
+#include "base/format.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // PyTorch profiler traces (prof.export_chrome_trace): kernel time per launching operator.
-#include "measurement_trace.h"
+#include "io/measurement_trace.h"
 
-#include "csv.h"
-#include "json_error.h"
+#include "base/json_error.h"
+#include "io/csv.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // Internal to io/: the measurement importers' shared limit and the trace reader
 // (measurement_trace.cpp), which parseMeasurements() calls for JSON input.
 
-#include "measurements.h"
+#include "io/measurements.h"
 
 #include <string>
 #include <string_view>

@@ -1,11 +1,11 @@
 // Measurements held against the model: mapping measured rows onto the report's layers, and the
 // comparison as a table or CSV (the importers are in measurement_formats.cpp).
-#include "measurements.h"
+#include "io/measurements.h"
 
-#include "report_writer.h"
+#include "io/report_writer.h"
 
-#include "format.h"
-#include "precision.h"
+#include "base/format.h"
+#include "engine/precision.h"
 
 #include <algorithm>
 #include <cmath>

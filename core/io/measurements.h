@@ -1,9 +1,9 @@
 #pragma once
 
-#include "calibration.h"
-#include "diagnostic.h"
-#include "enum_words.h"
-#include "roofline.h"
+#include "base/diagnostic.h"
+#include "base/enum_words.h"
+#include "engine/calibration.h"
+#include "engine/roofline.h"
 
 #include <filesystem>
 #include <string>

@@ -1,7 +1,7 @@
-#include "options.h"
+#include "io/options.h"
 
-#include "networks.h"
-#include "onnx_model.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "config.h"
+#include "model/config.h"
 
 #include <cstddef>
 #include <optional>

@@ -1,11 +1,11 @@
 // Reports and device lists as JSON: every figure of every row, with the configuration, the
 // conventions and the version that made them (the text formats: report_writer.cpp).
-#include "report_json.h"
-#include "report_writer.h"
+#include "io/report_json.h"
+#include "io/report_writer.h"
 
-#include "energy.h"
-#include "format.h"
-#include "version.h"
+#include "base/format.h"
+#include "base/version.h"
+#include "engine/energy.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The JSON report's pieces that other writers reuse (core/io/llm_writer.cpp writes a language model's
 // rows as `analyze` writes a network's).
-#include "roofline.h"
+#include "engine/roofline.h"
 
 #include <nlohmann/json.hpp>
 

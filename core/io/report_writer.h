@@ -1,7 +1,7 @@
 #pragma once
 
-#include "device.h"
-#include "roofline.h"
+#include "devices/device.h"
+#include "engine/roofline.h"
 
 #include <string>
 #include <string_view>

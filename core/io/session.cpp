@@ -1,10 +1,10 @@
-#include "session.h"
-#include "json_error.h"
+#include "base/json_error.h"
+#include "io/session.h"
 
-#include "json_config.h"
+#include "io/json_config.h"
 
-#include "options.h"
-#include "version.h"
+#include "base/version.h"
+#include "io/options.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "layerfilter.h"
+#include "engine/layerfilter.h"
+#include "model/config.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "tune_options.h"
+#include "io/tune_options.h"
 
 #include <charconv>
 

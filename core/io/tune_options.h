@@ -1,7 +1,7 @@
 #pragma once
 
-#include "options.h"
-#include "tuning.h"
+#include "engine/tuning.h"
+#include "io/options.h"
 
 #include <cstddef>
 #include <string>

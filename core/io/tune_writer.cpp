@@ -1,7 +1,7 @@
-#include "tune_writer.h"
+#include "io/tune_writer.h"
 
-#include "format.h"
-#include "report_writer.h"
+#include "base/format.h"
+#include "io/report_writer.h"
 
 #include <nlohmann/json.hpp>
 

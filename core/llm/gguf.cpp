@@ -1,6 +1,6 @@
 // GGUF headers (ggml-org/ggml docs/gguf.md): "GGUF", version, tensor count, metadata count, the
 // metadata key/value pairs, the tensor infos, then data aligned to general.alignment (default 32).
-#include "weight_files.h"
+#include "llm/weight_files.h"
 
 #include <array>
 #include <cstring>

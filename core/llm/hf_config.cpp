@@ -1,8 +1,8 @@
 // Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, phi3, gemma2 and gpt2
 // families (transformers' configuration classes name them; their defaults are transformers').
-#include "llm_files.h"
+#include "llm/llm_files.h"
 
-#include "json_error.h"
+#include "base/json_error.h"
 
 #include <nlohmann/json.hpp>
 

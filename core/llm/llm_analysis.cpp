@@ -1,9 +1,9 @@
-#include "llm_analysis.h"
+#include "llm/llm_analysis.h"
 
-#include "energy.h"
-#include "format.h"
-#include "interconnects.h"
-#include "onnx_model.h"
+#include "base/format.h"
+#include "devices/interconnects.h"
+#include "engine/energy.h"
+#include "onnx/onnx_model.h"
 
 #include <algorithm>
 #include <cmath>

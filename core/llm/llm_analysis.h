@@ -1,8 +1,8 @@
 #pragma once
 
-#include "device.h"
-#include "llm_phase.h"
-#include "roofline.h"
+#include "devices/device.h"
+#include "engine/roofline.h"
+#include "llm/llm_phase.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "llm_arch.h"
+#include "llm/llm_arch.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "diagnostic.h"
+#include "base/diagnostic.h"
 
 #include <array>
 #include <cstdint>

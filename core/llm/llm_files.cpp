@@ -1,11 +1,11 @@
 // Which file the user named, and a model from it: built-in ids, config.json (+ safetensors headers), GGUF.
-#include "llm_files.h"
+#include "llm/llm_files.h"
 
-#include "llm_onnx.h"
+#include "llm/llm_onnx.h"
 
-#include "json_error.h"
-#include "llm_storage.h"
-#include "weight_files.h"
+#include "base/json_error.h"
+#include "llm/llm_storage.h"
+#include "llm/weight_files.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "llm_arch.h"
+#include "llm/llm_arch.h"
 
 #include <cstdint>
 #include <istream>

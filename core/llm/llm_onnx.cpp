@@ -2,10 +2,10 @@
 // model: its phases are the file's own graph, built by the ONNX importer with the new tokens and the
 // cached ones bound by the decoder's extent names (prefill: P new over nothing cached; a decode step:
 // one new over C - 1 cached), each tensor at the width the file stores it.
-#include "llm_onnx.h"
+#include "llm/llm_onnx.h"
 
-#include "cost.h"
-#include "onnx_model.h"
+#include "engine/cost.h"
+#include "onnx/onnx_model.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "llm_files.h"
-#include "llm_phase.h"
+#include "llm/llm_files.h"
+#include "llm/llm_phase.h"
 
 #include <string>
 

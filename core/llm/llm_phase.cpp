@@ -1,98 +1,17 @@
-#include "llm_phase.h"
+// Each phase of a language model (prefill, decode) as rows for the engine: per block the projections,
+// attention with its KV cache, the MLP or the experts, the norms; an ONNX decoder's own graph through llm_onnx.
+#include "llm/llm_phase.h"
 
-#include "llm_onnx.h"
+#include "llm/llm_onnx.h"
 
-#include "format.h"
-#include "interconnects.h"
+#include "base/format.h"
+#include "devices/interconnects.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 namespace rfx {
-
-std::string_view llmPhaseName(LlmPhase p) { return enumName(kLlmPhaseWords, p); }
-std::string_view llmAttentionName(LlmAttention a) { return enumName(kLlmAttentionWords, a); }
-
-int decodeContext(const LlmSettings& s)
-{
-    return s.context > 0 ? s.context : s.prompt + s.generate / 2;
-}
-
-std::optional<std::string> validateLlmSettings(const LlmSettings& s)
-{
-    auto range = [](const char* name, long long v, Range r) -> std::optional<std::string> {
-        if (v < r.min || v > r.max)
-            return std::string(name) + ": must be a whole number from " + std::to_string(r.min) + " to "
-                + std::to_string(r.max) + ", got " + std::to_string(v);
-        return std::nullopt;
-    };
-    if (auto e = range("--prompt", s.prompt, kPromptRange))
-        return e;
-    if (auto e = range("--generate", s.generate, kGenerateRange))
-        return e;
-    if (auto e = range("--batch", s.batch, kLlmBatchRange))
-        return e;
-    if (s.context != 0)
-        if (auto e = range("--context", s.context, { 1, 1 << 22 }))
-            return e;
-    if (s.weightBits != 0 && s.weightBits != 4 && s.weightBits != 8 && s.weightBits != 16 && s.weightBits != 32)
-        return "--weights-bits: must be 4, 8, 16, 32 or \"file\" (as the weight file stores them), got "
-            + formatNumber3(s.weightBits);
-    if (s.kvBits != 4 && s.kvBits != 8 && s.kvBits != 16 && s.kvBits != 32)
-        return "--kv-bits: must be 4, 8, 16 or 32, got " + std::to_string(s.kvBits);
-    if (s.actBits != 8 && s.actBits != 16 && s.actBits != 32)
-        return "--act-bits: must be 8, 16 or 32 (or int8, fp8, fp16, bf16, fp32), got " + std::to_string(s.actBits);
-    if (s.actType != NumberType::Unset && numberBits(s.actType) != s.actBits)
-        return "--act-bits: " + std::string(numberWord(s.actType)) + " is " + std::to_string(numberBits(s.actType))
-            + " bits wide, not " + std::to_string(s.actBits);
-    if (auto e = range("--tp", s.tensorParallel, kTensorParallelRange))
-        return e;
-    if (s.tensorParallel > 1)
-        if (auto e = interconnectError(s.interconnect))
-            return "--interconnect: " + *e;
-    return std::nullopt;
-}
-
-double weightBytesPerParam(double bits) { return bits == 4 ? (4 + 16.0 / 128) / 8 : bits / 8; }
-
-double kvCacheBytes(const LlmArch& a, std::int64_t tokens, int kvBits)
-{
-    double total = 0;
-    const double perToken = 2.0 * a.kvHeads * a.headDim * kvBits / 8.0;
-    for (int l = 0; l < a.layers; ++l)
-        total += perToken * double(a.slides(l) ? std::min<std::int64_t>(tokens, a.slidingWindow) : tokens);
-    return total;
-}
-
-int kvHeadsPerGpu(const LlmArch& a, int gpus)
-{
-    gpus = std::max(gpus, 1);
-    return a.kvHeads % gpus == 0 ? a.kvHeads / gpus : 1;
-}
-
-std::optional<std::string> tensorParallelError(const LlmArch& a, int gpus)
-{
-    if (gpus <= 1)
-        return std::nullopt;
-    const std::string n = std::to_string(gpus);
-    if (a.heads % gpus != 0)
-        return "its " + std::to_string(a.heads) + " attention heads do not divide among " + n
-            + " GPUs (--tp must divide the head count)";
-    if (a.kvHeads % gpus != 0 && gpus % a.kvHeads != 0)
-        return "its " + std::to_string(a.kvHeads) + " key/value heads neither divide among " + n
-            + " GPUs nor are a divisor of it (--tp must divide the KV head count, or be a multiple of it)";
-    if (a.ffn % gpus != 0)
-        return "its MLP's " + std::to_string(a.ffn) + " intermediate features do not divide among " + n + " GPUs";
-    return std::nullopt;
-}
-
-double expectedExpertsTouched(int experts, int perToken, double tokens)
-{
-    if (experts <= 0)
-        return 0;
-    return experts * (1 - std::pow(1 - double(perToken) / experts, tokens));
-}
 
 namespace {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "config.h"
-#include "enum_words.h"
-#include "llm_arch.h"
-#include "network.h"
+#include "base/enum_words.h"
+#include "llm/llm_arch.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <optional>
 #include <string>

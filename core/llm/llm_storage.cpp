@@ -1,4 +1,4 @@
-#include "llm_storage.h"
+#include "llm/llm_storage.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to core/llm: how the weight files' tensor names map to a block's tensors.
-#include "llm_arch.h"
+#include "llm/llm_arch.h"
 
 #include <cstdint>
 #include <map>

@@ -1,7 +1,7 @@
 // safetensors headers (huggingface/safetensors, "Format"): u64 N, N bytes of JSON, the data.
-#include "weight_files.h"
+#include "llm/weight_files.h"
 
-#include "json_error.h"
+#include "base/json_error.h"
 
 #include <nlohmann/json.hpp>
 

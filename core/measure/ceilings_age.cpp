@@ -1,7 +1,7 @@
-#include "ceilings_age.h"
+#include "measure/ceilings_age.h"
 
-#include "device.h"
-#include "format.h"
+#include "base/format.h"
+#include "devices/device.h"
 
 #include <cmath>
 

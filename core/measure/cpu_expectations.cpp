@@ -1,4 +1,4 @@
-#include "cpu_expectations.h"
+#include "measure/cpu_expectations.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

@@ -1,6 +1,6 @@
 // The micro-benchmarks' inner loops: FMA chains for peak FLOP/s and streaming sums for bandwidth,
 // in AVX-512, AVX2 + FMA or portable scalar code, chosen at run time.
-#include "cpu_kernels.h"
+#include "measure/cpu_kernels.h"
 
 #include <cstddef>
 

@@ -1,14 +1,14 @@
 // Measuring a network's rows on this CPU: per row, the memory check before anything is allocated,
 // warm-up and timed runs within the row's and the whole measurement's time budgets, best, median
 // and spread, the reorders the library's formats cost; and the measurement as a plain CSV.
-#include "layer_bench.h"
+#include "measure/layer_bench.h"
 
-#include "cpu_expectations.h"
-#include "csv.h"
-#include "format.h"
-#include "measurements.h"
-#include "microbench.h"
-#include "onednn_rows.h"
+#include "base/format.h"
+#include "io/csv.h"
+#include "io/measurements.h"
+#include "measure/cpu_expectations.h"
+#include "measure/microbench.h"
+#include "measure/onednn_rows.h"
 
 #include <algorithm>
 #include <chrono>

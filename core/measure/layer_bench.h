@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "network.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <functional>
 #include <optional>

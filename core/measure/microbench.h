@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cpu_expectations.h"
+#include "measure/cpu_expectations.h"
 
 #include <functional>
 #include <optional>
@@ -125,6 +125,11 @@ extern const char* const kSuspectAdvice;
 /// architecture is the one microbenchDeviceJson writes for this CPU (its microarchitecture where known,
 /// else its model name); nothing to compare with otherwise.
 MicrobenchOptions::Earlier earlierCeilings(const Device& device);
+
+/// This machine as the system describes it, before anything is measured: the CPU's model, ISA and
+/// per-cycle figures, threads (o.threads, else every hardware thread) and cores, cache sizes, memory,
+/// the nominal clock (microbench_machine.cpp).
+MicrobenchResult describeMachine(const MicrobenchOptions& o);
 
 /// Runs the benchmarks; nothing if cancelled.
 std::optional<MicrobenchResult> runMicrobenchmarks(

@@ -1,7 +1,7 @@
 // The rows that move data more than they compute, as oneDNN primitives on activations laid out as
 // a framework's CPU path keeps them (channels last, blocked or plain; see Layout): pooling, batch
 // norm (inference, global statistics), eltwise, binary, concat, and copies as reorders.
-#include "onednn_rows.h"
+#include "measure/onednn_rows.h"
 
 #include <map>
 

@@ -2,7 +2,7 @@
 // the row's shapes: convolutions, transposed convolutions, inner products and matmuls in the formats
 // the library chooses (format_tag::any) with the reorders that choice costs; pooling, batch norm,
 // eltwise, binary and concat in the plain layout the row's producer leaves; copies as reorders.
-#include "onednn_rows.h"
+#include "measure/onednn_rows.h"
 
 #include <algorithm>
 #include <cstdint>

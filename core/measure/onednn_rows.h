@@ -2,7 +2,7 @@
 // Internal to measure/: one row of a network as oneDNN primitives (layer_bench.cpp times them).
 // Only this header and onednn_rows.cpp include oneDNN's.
 
-#include "network.h"
+#include "model/network.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 

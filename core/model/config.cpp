@@ -1,7 +1,7 @@
-#include "config.h"
+#include "model/config.h"
 
-#include "interconnects.h"
-#include "networks.h"
+#include "devices/interconnects.h"
+#include "model/networks.h"
 
 #include <string>
 

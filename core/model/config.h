@@ -1,6 +1,6 @@
 #pragma once
 
-#include "enum_words.h"
+#include "base/enum_words.h"
 
 #include <map>
 #include <optional>

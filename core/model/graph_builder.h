@@ -1,8 +1,8 @@
 #pragma once
 // Internal to model/: the builder the built-in networks and the JSON layer lists are made with.
 
-#include "network.h"
-#include "unet.h"
+#include "model/network.h"
+#include "model/unet.h"
 
 #include <string>
 #include <utility>

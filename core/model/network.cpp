@@ -1,4 +1,4 @@
-#include "network.h"
+#include "model/network.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "diagnostic.h"
-#include "enum_words.h"
-#include "number_type.h"
+#include "base/diagnostic.h"
+#include "base/enum_words.h"
+#include "base/number_type.h"
 
 #include <cstdint>
 #include <string>
@@ -12,7 +12,7 @@
 
 namespace rfx {
 
-/// A tensor shape in NCHW order; all extents are element counts. Imported models (core/model/onnx_model.h)
+/// A tensor shape in NCHW order; all extents are element counts. Imported models (core/onnx/onnx_model.h)
 /// also have tensors of rank 1 to 3 and 5 to 8. Ranks 1 to 3 fill n, c, h in order, the rest are 1
 /// ([batch, tokens, features] is {batch, tokens, features, 1}, rank 3); rank 5 is [N, C, D, H, W]
 /// with the depth D in `d` (3-D convolutions, video); ranks 6 to 8 (a PixelShuffle's or window
@@ -33,7 +33,7 @@ std::string shapeString(const Shape& s);
 
 enum class Op {
     Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer, Linear, AvgPool, Add,
-    // Rows of imported models (core/model/onnx_ops.cpp); their FLOPs are Layer::opsPerElement per output element.
+    // Rows of imported models (core/onnx/onnx_ops.cpp); their FLOPs are Layer::opsPerElement per output element.
     MatMul, ///< a (batched) matrix product: opsPerElement = 2 K
     Eltwise, ///< elementwise arithmetic, activations, normalizations, softmax
     Reduce, ///< reductions (ReduceMean, ReduceSum)
@@ -72,7 +72,7 @@ struct Layer {
     int padding = 0; ///< zero padding on each side (convolutions and pooling; shapes already include it)
     int groups = 1;
     std::vector<Op> epilogue; ///< elementwise ops fused into this row (fusion on), applied to `out`
-    // Imported rows (core/model/onnx_ops.cpp) only:
+    // Imported rows (core/onnx/onnx_ops.cpp) only:
     double opsPerElement = 0; ///< FLOPs per output element of MatMul, Eltwise, Reduce and Copy rows
     std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
     int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows

@@ -1,9 +1,9 @@
 // Custom networks from the JSON layer-list format (networkFormatHelp()): parsing with messages
 // that name the file, layer and field, building through GraphBuilder, and the per-file cache.
-#include "file_cache.h"
-#include "graph_builder.h"
-#include "json_error.h"
-#include "networks.h"
+#include "base/file_cache.h"
+#include "base/json_error.h"
+#include "model/graph_builder.h"
+#include "model/networks.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "config.h"
-#include "network.h"
-#include "unet.h"
+#include "model/config.h"
+#include "model/network.h"
+#include "model/unet.h"
 
 #include <string>
 #include <string_view>
@@ -23,16 +23,10 @@ const std::vector<ModelInfo>& builtinModels();
 const ModelInfo* findModel(std::string_view id);
 
 /// A model value naming a network file rather than a built-in network: our JSON layer list (".json")
-/// or an ONNX model (".onnx", core/model/onnx_model.h).
+/// or an ONNX model (".onnx", read by core/onnx/; buildNetwork() in onnx/build_network.h builds either).
 bool isNetworkFile(std::string_view model);
-
-/// Builds the configured network: the U-Net from its parameters, a built-in preset at the configured
-/// image size, input channels and classes, or a custom network file (whose own input is used).
-BuildResult buildNetwork(const Config& config);
-
-/// Validates the configuration (validate()) and builds its network; `error` says why not. For analyses
-/// that use the network more than once (the energy model's forward pass, the tuning sweeps).
-BuildResult buildCheckedNetwork(const Config& config);
+/// A model value naming an ONNX file rather than a built-in network (it ends in ".onnx").
+bool isOnnxFile(std::string_view model);
 
 /// torchvision's AlexNet (Krizhevsky et al. 2012, the "one weird trick" variant torchvision ships):
 /// 5 convolutions, 3 max-pools, adaptive average pool to 6x6, 3 fully connected layers.

@@ -1,4 +1,4 @@
-#include "unet.h"
+#include "model/unet.h"
 
 #include <algorithm>
 

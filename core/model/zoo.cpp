@@ -1,7 +1,7 @@
 // The built-in networks of the literature, layer by layer as torchvision builds them: AlexNet,
 // VGG-16 and the ResNets (the U-Net has its own builder, unet.cpp).
-#include "graph_builder.h"
-#include "networks.h"
+#include "model/graph_builder.h"
+#include "model/networks.h"
 
 #include <array>
 #include <string>

@@ -2,10 +2,10 @@
 // executable (exit status and streams as a shell sees them).
 #include "cli.h"
 #include "clirun.h"
-#include "device_loader.h"
-#include "measurements.h"
-#include "options.h"
-#include "roofline.h"
+#include "devices/device_loader.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "io/options.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -2,8 +2,8 @@
 // provenance; a sidecar reproduces the PNG pixel for pixel (and byte for byte).
 #include "cli.h"
 #include "cli_export.h"
-#include "figure.h"
-#include "figurerenderer.h"
+#include "figure/figurerenderer.h"
+#include "io/figure.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -1,13 +1,13 @@
 // Engine speed (Google Benchmark). Run: cmake --build <dir> --target bench
-#include "device_loader.h"
-#include "energy.h"
-#include "llm_analysis.h"
-#include "tuning.h"
-#include "onnx_model.h"
-#include "roofline.h"
-#include "sweep.h"
+#include "devices/device_loader.h"
+#include "engine/energy.h"
+#include "engine/roofline.h"
+#include "engine/sweep.h"
+#include "engine/tuning.h"
+#include "llm/llm_analysis.h"
+#include "model/unet.h"
+#include "onnx/onnx_model.h"
 #include "testpaths.h"
-#include "unet.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,12 +1,12 @@
 // GUI speed, measured with QBENCHMARK (not a pass/fail test). Run: cmake --build <dir> --target bench
-#include "chartarea.h"
-#include "controlpanel.h"
-#include "figurerenderer.h"
-#include "energyview.h"
-#include "mainwindow.h"
-#include "rooflinechart.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
+#include "figure/figurerenderer.h"
 #include "guitestutils.h"
+#include "panels/controlpanel.h"
+#include "panels/energyview.h"
 #include "testutils.h"
+#include "window/mainwindow.h"
 
 #include <QDir>
 #include <QDockWidget>

@@ -1,9 +1,9 @@
 // Calibration files: any bytes give a calibration or a message naming the file, field and reason, never
 // a crash, an exception or undefined behaviour; a usable calibration applied to the default U-Net gives
 // finite, positive calibrated times, and its table and the report's text show no NaN or infinity.
-#include "calibration_file.h"
 #include "fuzzdevice.h"
-#include "report_writer.h"
+#include "io/calibration_file.h"
+#include "io/report_writer.h"
 
 #include <cctype>
 #include <cmath>

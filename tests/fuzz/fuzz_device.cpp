@@ -1,5 +1,5 @@
 // Device files: any bytes give a device or diagnostics, never a crash or an exception.
-#include "device_loader.h"
+#include "devices/device_loader.h"
 
 #include <cstddef>
 #include <cstdint>

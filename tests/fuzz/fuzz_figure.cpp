@@ -1,5 +1,5 @@
 // Figure sidecars: a figure description or an error message; round trips are exact.
-#include "figure.h"
+#include "io/figure.h"
 
 #include <cstddef>
 #include <cstdint>

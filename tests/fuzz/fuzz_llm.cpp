@@ -3,9 +3,9 @@
 // UBSan); a model that opens builds both phases. The first byte picks the reader (0 GGUF, 1 safetensors,
 // 2 config.json); for the binary formats the second says how many MiB of tensor data follow the header
 // (the readers check every offset against the file's size and never read the data).
-#include "llm_files.h"
-#include "llm_phase.h"
-#include "weight_files.h"
+#include "llm/llm_files.h"
+#include "llm/llm_phase.h"
+#include "llm/weight_files.h"
 
 #include <cstddef>
 #include <cstdint>

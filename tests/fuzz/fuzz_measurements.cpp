@@ -2,9 +2,9 @@
 // non-negative timings or a message naming file and reason, never a crash, an exception or undefined
 // behaviour; a usable set compares against the default U-Net without NaN or infinity in its figures
 // or its text.
+#include "engine/roofline.h"
 #include "fuzzdevice.h"
-#include "measurements.h"
-#include "roofline.h"
+#include "io/measurements.h"
 
 #include <cmath>
 #include <cstddef>

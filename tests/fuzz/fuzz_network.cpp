@@ -1,6 +1,6 @@
 // Custom network files: any bytes give a network or a message, never a crash, an exception or
 // undefined behaviour (the fuzz preset builds with UBSan).
-#include "networks.h"
+#include "model/networks.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // ONNX model files: any bytes give a model or a message, never a crash, an exception or undefined
 // behaviour; a model that opens builds at a configuration taken from the input's last bytes (batch, image
 // size, fusion, an If's branch, a decoder's new and cached tokens).
-#include "onnx_model.h"
+#include "onnx/onnx_model.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,12 @@
 // The command line: one argument per line. Configuration, export and tuning options are parsed; a
 // configuration that parses and validates is built and analysed on a fixed device, and tuned when
 // its ranges are small.
-#include "energy.h"
-#include "tune_options.h"
-#include "figure.h"
+#include "engine/energy.h"
+#include "engine/roofline.h"
 #include "fuzzdevice.h"
-#include "options.h"
-#include "roofline.h"
+#include "io/figure.h"
+#include "io/options.h"
+#include "io/tune_options.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Session files: a session or an error message; a session read back writes itself identically.
-#include "session.h"
+#include "io/session.h"
 
 #include <cstddef>
 #include <cstdint>

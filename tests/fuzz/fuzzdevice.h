@@ -1,6 +1,6 @@
 #pragma once
 // The one device the fuzz targets analyse on: any figures will do, as long as they are fixed.
-#include "device.h"
+#include "devices/device.h"
 
 namespace rfx::fuzz {
 

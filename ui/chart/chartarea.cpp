@@ -1,8 +1,8 @@
-#include "chartarea.h"
+#include "chart/chartarea.h"
 
-#include "rooflinechart.h"
-#include "style.h"
-#include "summaryview.h"
+#include "chart/rooflinechart.h"
+#include "chart/summaryview.h"
+#include "style/style.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "layerfilter.h"
-#include "measurements.h"
-#include "roofline.h"
+#include "engine/layerfilter.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
 
 #include <QWidget>
 

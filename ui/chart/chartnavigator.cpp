@@ -1,4 +1,4 @@
-#include "chartnavigator.h"
+#include "chart/chartnavigator.h"
 
 #include <QChart>
 #include <QChartView>

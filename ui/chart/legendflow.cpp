@@ -1,4 +1,4 @@
-#include "legendflow.h"
+#include "chart/legendflow.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,12 +1,12 @@
 // The chart itself: its series per device, and the rebuild that fills them from a Report.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "chartfit.h"
-#include "labelplacer.h"
-#include "legendflow.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "chart/legendflow.h"
+#include "style/chartfit.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QScopedValueRollback>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "layerfilter.h"
-#include "legendflow.h"
-#include "measurements.h"
-#include "chartnavigator.h"
-#include "pointhover.h"
-#include "roofline.h"
+#include "chart/chartnavigator.h"
+#include "chart/legendflow.h"
+#include "engine/layerfilter.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "widgets/pointhover.h"
 
 #include <QChartView>
 #include <QLineF>

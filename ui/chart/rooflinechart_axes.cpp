@@ -1,11 +1,11 @@
 // Axes: decade bounds that stay put, figure labelling, shared axes across charts, zoom and pan,
 // and the cached grid and tick lines.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "labelplacer.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QChart>

@@ -1,13 +1,13 @@
 // Legibility at every size: the tick labels the axes have room for, axis titles in the form that
 // fits, the legend flowed below the plot, the ridge label clear of points and lines, the chart's
 // minimum useful size. What the chart draws is read back in rooflinechart_readback.cpp.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
 #include <QTimer>
 
-#include "chartfit.h"
-#include "labelplacer.h"
-#include "legendflow.h"
+#include "chart/legendflow.h"
+#include "style/chartfit.h"
+#include "style/labelplacer.h"
 
 #include <QChart>
 #include <QFontMetricsF>

@@ -1,7 +1,7 @@
 // The guided tour's highlight: the memory slope, the compute roof, the ridge or a layer, marked on
 // the chart itself with a broad translucent stroke, so that a class sees what each page explains.
-#include "rooflinechart.h"
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart.h"
+#include "chart/rooflinechart_p.h"
 
 #include <QGraphicsPathItem>
 #include <QLineSeries>

@@ -1,11 +1,11 @@
 // Text on the plot: roof values, the names of the layers that take the most time, the cursor read-out.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "chartfit.h"
-#include "labelplacer.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "style/chartfit.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QChart>

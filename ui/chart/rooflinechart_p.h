@@ -2,9 +2,9 @@
 // Shared by the parts of RooflineChart (rooflinechart*.cpp): constants, colours, the per-device
 // series, and the set-only-when-changed helpers. Not for use outside the chart.
 
-#include "rooflinechart.h"
-#include "style.h"
-#include "text.h"
+#include "chart/rooflinechart.h"
+#include "style/style.h"
+#include "style/text.h"
 
 #include <QApplication>
 #include <QGraphicsSimpleTextItem>

@@ -1,10 +1,10 @@
 // Figures: the print style, and what a figure needs to lay out its legend and check itself.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "labelplacer.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QChart>

@@ -1,8 +1,8 @@
 // What the chart draws, read back: every text with its box and every roof and slope as a line, in
 // the viewport's pixels. The label placement avoids the lines; the legibility checks read both.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "legendflow.h"
+#include "chart/legendflow.h"
 
 #include <QChart>
 #include <QGraphicsScene>

@@ -1,9 +1,9 @@
 // RooflineChart, the read-out: what the cursor's place on the plot means (intensity, performance,
 // the roof over it), shown in the plot's top-left corner while the mouse moves over it.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "roof_at.h"
+#include "base/format.h"
+#include "engine/roof_at.h"
 
 #include <QChart>
 #include <QFontMetricsF>

@@ -1,11 +1,11 @@
 // The series of one device: its roofs and ridge, its L2/L1 ceilings and points, its layer points
 // and their legend entries. rebuild() (rooflinechart.cpp) calls these for every device shown.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "labelplacer.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QChart>

@@ -1,9 +1,9 @@
 // The chart's title: the device and its ceilings (or the overlay's count), a calibration note, the
 // rows not plotted; each line in forms from the longest to the shortest, fitted to the width.
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "chartfit.h"
-#include "format.h"
+#include "base/format.h"
+#include "style/chartfit.h"
 
 #include <QChart>
 

@@ -1,10 +1,10 @@
 // What a hovered or clicked point stands for (PointHover finds a hovered point; Qt Charts reports clicks).
-#include "rooflinechart_p.h"
+#include "chart/rooflinechart_p.h"
 
-#include "format.h"
-#include "chartnavigator.h"
-#include "labelplacer.h"
-#include "pointhover.h"
+#include "base/format.h"
+#include "chart/chartnavigator.h"
+#include "style/labelplacer.h"
+#include "widgets/pointhover.h"
 
 #include <QApplication>
 #include <QChart>

@@ -1,8 +1,8 @@
-#include "summaryview.h"
+#include "chart/summaryview.h"
 
-#include "format.h"
-#include "report_writer.h"
-#include "unbroken.h"
+#include "base/format.h"
+#include "io/report_writer.h"
+#include "style/unbroken.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>

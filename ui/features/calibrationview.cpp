@@ -1,11 +1,11 @@
-#include "calibrationview.h"
+#include "features/calibrationview.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "calibration_file.h"
-#include "device_loader.h"
-#include "format.h"
-#include "workspace.h"
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "io/calibration_file.h"
+#include "workspace/workspace.h"
 
 #include <QAction>
 #include <QDate>

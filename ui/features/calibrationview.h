@@ -1,7 +1,7 @@
 #pragma once
 
-#include "calibration.h"
-#include "measurements.h"
+#include "engine/calibration.h"
+#include "io/measurements.h"
 
 #include <QObject>
 #include <QString>

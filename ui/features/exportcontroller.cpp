@@ -1,12 +1,12 @@
-#include "exportcontroller.h"
+#include "features/exportcontroller.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "exportdialog.h"
-#include "figurerenderer.h"
-#include "report_writer.h"
-#include "windowsettings.h"
-#include "workspace.h"
+#include "features/exportdialog.h"
+#include "figure/figurerenderer.h"
+#include "io/report_writer.h"
+#include "workspace/windowsettings.h"
+#include "workspace/workspace.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,6 +1,6 @@
-#include "exportdialog.h"
+#include "features/exportdialog.h"
 
-#include "checkedspinbox.h"
+#include "widgets/checkedspinbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,8 +1,8 @@
-#include "measurementsview.h"
+#include "features/measurementsview.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "workspace.h"
+#include "workspace/workspace.h"
 
 #include <QLabel>
 

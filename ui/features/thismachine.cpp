@@ -1,10 +1,10 @@
-#include "thismachine.h"
+#include "features/thismachine.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "device_loader.h"
-#include "format.h"
-#include "progressrun.h"
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "widgets/progressrun.h"
 
 #include <QInputDialog>
 #include <QSaveFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "microbench.h"
+#include "measure/microbench.h"
 
 #include <QString>
 

@@ -1,10 +1,11 @@
-#include "thisnetwork.h"
+#include "features/thisnetwork.h"
 
-#include "device_loader.h"
-#include "format.h"
-#include "networks.h"
-#include "options.h"
-#include "progressrun.h"
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "io/options.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
+#include "widgets/progressrun.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "layer_bench.h"
+#include "measure/layer_bench.h"
+#include "model/config.h"
 
 #include <QString>
 

@@ -1,10 +1,10 @@
-#include "figurelayout.h"
+#include "figure/figurelayout.h"
 
-#include "style.h"
-#include "text.h"
+#include "style/style.h"
+#include "style/text.h"
 
-#include "report_writer.h"
-#include "rooflinechart.h"
+#include "chart/rooflinechart.h"
+#include "io/report_writer.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "figure.h"
-#include "measurements.h"
-#include "roofline.h"
-#include "legendflow.h"
-#include "rooflinechart.h"
+#include "chart/legendflow.h"
+#include "chart/rooflinechart.h"
+#include "engine/roofline.h"
+#include "io/figure.h"
+#include "io/measurements.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,10 +1,10 @@
-#include "figurerenderer.h"
+#include "figure/figurerenderer.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "figurelayout.h"
-#include "report_writer.h"
-#include "version.h"
+#include "base/version.h"
+#include "figure/figurelayout.h"
+#include "io/report_writer.h"
 
 #include <QFileInfo>
 #include <QImageWriter>

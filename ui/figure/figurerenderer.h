@@ -1,8 +1,8 @@
 #pragma once
 
-#include "figure.h"
-#include "figurelayout.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "figure/figurelayout.h"
+#include "io/figure.h"
 
 #include <QImage>
 #include <QString>

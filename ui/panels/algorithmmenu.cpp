@@ -1,4 +1,4 @@
-#include "algorithmmenu.h"
+#include "panels/algorithmmenu.h"
 
 #include <QActionGroup>
 #include <QMenu>

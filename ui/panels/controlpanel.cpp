@@ -1,14 +1,14 @@
-#include "controlpanel.h"
+#include "panels/controlpanel.h"
 
-#include "onnx_model.h"
+#include "onnx/onnx_model.h"
 
-#include "checkedspinbox.h"
-#include "energy.h"
-#include "format.h"
-#include "modelinputs.h"
-#include "networks.h"
-#include "problemnote.h"
-#include "unet.h"
+#include "base/format.h"
+#include "engine/energy.h"
+#include "model/networks.h"
+#include "model/unet.h"
+#include "panels/modelinputs.h"
+#include "widgets/checkedspinbox.h"
+#include "widgets/problemnote.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

@@ -2,14 +2,14 @@
 // data movement, clock and GPUs), each control with its range and the tooltip that explains what
 // it does to the roofline. controlpanel.cpp has the behaviour: configuration in and out, what is
 // enabled when, network files, problems.
-#include "controlpanel.h"
+#include "panels/controlpanel.h"
 
-#include "checkedspinbox.h"
-#include "wholetext.h"
+#include "widgets/checkedspinbox.h"
+#include "widgets/wholetext.h"
 
-#include "interconnects.h"
-#include "format.h"
-#include "networks.h"
+#include "base/format.h"
+#include "devices/interconnects.h"
+#include "model/networks.h"
 
 #include <QCheckBox>
 #include <QComboBox>

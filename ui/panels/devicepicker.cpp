@@ -1,8 +1,8 @@
-#include "devicepicker.h"
+#include "panels/devicepicker.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "format.h"
+#include "base/format.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device.h"
+#include "devices/device.h"
 
 #include <QStringList>
 #include <QWidget>

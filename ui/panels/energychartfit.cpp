@@ -1,4 +1,4 @@
-#include "energychartfit.h"
+#include "panels/energychartfit.h"
 
 #include <QAbstractAxis>
 #include <QAbstractSeries>

@@ -1,10 +1,10 @@
-#include "energycharts.h"
-#include "chartpointlabels.h"
-#include "energychartfit.h"
-#include "text.h"
-#include "style.h"
+#include "panels/energychartfit.h"
+#include "panels/energycharts.h"
+#include "style/chartpointlabels.h"
+#include "style/style.h"
+#include "style/text.h"
 
-#include "format.h"
+#include "base/format.h"
 
 #include <QApplication>
 #include <QChart>

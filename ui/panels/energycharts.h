@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tuning.h"
+#include "engine/tuning.h"
 
 #include <QCoreApplication>
 #include <QStringList>

@@ -1,15 +1,15 @@
-#include "energyview.h"
+#include "panels/energyview.h"
 
-#include "checkedspinbox.h"
-#include "text.h"
+#include "style/text.h"
+#include "widgets/checkedspinbox.h"
 
-#include "energycharts.h"
-#include "energychartfit.h"
+#include "panels/energychartfit.h"
+#include "panels/energycharts.h"
 
-#include "format.h"
-#include "pointhover.h"
-#include "tune_writer.h"
-#include "version.h"
+#include "base/format.h"
+#include "base/version.h"
+#include "io/tune_writer.h"
+#include "widgets/pointhover.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "energy.h"
-#include "energycharts.h"
-#include "tuning.h"
+#include "engine/energy.h"
+#include "engine/tuning.h"
+#include "panels/energycharts.h"
 
 #include <QStringList>
 #include <QTimer>

@@ -1,10 +1,10 @@
-#include "explain.h"
+#include "panels/explain.h"
 
-#include "onnx_model.h"
-
-#include "cost.h"
-#include "format.h"
-#include "unbroken.h"
+#include "base/format.h"
+#include "engine/cost.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
+#include "style/unbroken.h"
 
 #include <algorithm>
 #include <cmath>

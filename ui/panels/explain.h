@@ -1,7 +1,7 @@
 #pragma once
 
-#include "network.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "model/network.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "modelinputs.h"
+#include "panels/modelinputs.h"
 
-#include "onnx_model.h"
+#include "onnx/onnx_model.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -1,4 +1,4 @@
-#include "tourpanel.h"
+#include "panels/tourpanel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

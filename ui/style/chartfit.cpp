@@ -1,4 +1,4 @@
-#include "chartfit.h"
+#include "style/chartfit.h"
 
 #include <QTextDocument>
 

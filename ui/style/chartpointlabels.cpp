@@ -1,6 +1,6 @@
-#include "chartpointlabels.h"
+#include "style/chartpointlabels.h"
 
-#include "labelplacer.h"
+#include "style/labelplacer.h"
 
 #include <QChart>
 #include <QGraphicsLineItem>

@@ -1,6 +1,6 @@
-#include "labelplacer.h"
+#include "style/labelplacer.h"
 
-#include "chartfit.h"
+#include "style/chartfit.h"
 
 #include <algorithm>
 #include <cmath>

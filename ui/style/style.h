@@ -7,7 +7,7 @@
 #include <QPalette>
 #include <QString>
 
-#include "roofline.h"
+#include "engine/roofline.h"
 
 #include <cstring>
 #include <iterator>

@@ -1,6 +1,6 @@
-#include "celldelegate.h"
+#include "table/celldelegate.h"
 
-#include "layertablemodel.h"
+#include "table/layertablemodel.h"
 
 #include <QApplication>
 #include <QPainter>

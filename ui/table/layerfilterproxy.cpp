@@ -1,6 +1,6 @@
-#include "layerfilterproxy.h"
+#include "table/layerfilterproxy.h"
 
-#include "layertablemodel.h"
+#include "table/layertablemodel.h"
 
 namespace rfx {
 

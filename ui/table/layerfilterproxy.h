@@ -1,6 +1,6 @@
 #pragma once
 
-#include "layerfilter.h"
+#include "engine/layerfilter.h"
 
 #include <QSortFilterProxyModel>
 

@@ -1,9 +1,9 @@
-#include "layerpane.h"
+#include "table/layerpane.h"
 
-#include "checkedspinbox.h"
-#include "layerfilterproxy.h"
-#include "layertable.h"
-#include "layertablemodel.h"
+#include "table/layerfilterproxy.h"
+#include "table/layertable.h"
+#include "table/layertablemodel.h"
+#include "widgets/checkedspinbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "layerfilter.h"
-#include "roofline.h"
+#include "engine/layerfilter.h"
+#include "engine/roofline.h"
 
 #include <QWidget>
 

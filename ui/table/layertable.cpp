@@ -1,7 +1,7 @@
-#include "layertable.h"
+#include "table/layertable.h"
 
-#include "celldelegate.h"
-#include "layertablemodel.h"
+#include "table/celldelegate.h"
+#include "table/layertablemodel.h"
 
 #include <QApplication>
 #include <QClipboard>

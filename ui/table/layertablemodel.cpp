@@ -1,9 +1,9 @@
-#include "layertablemodel.h"
+#include "table/layertablemodel.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "energy.h"
-#include "format.h"
+#include "base/format.h"
+#include "engine/energy.h"
 
 #include <QBrush>
 #include <QColor>

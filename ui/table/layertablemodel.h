@@ -1,7 +1,7 @@
 #pragma once
 
-#include "measurements.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

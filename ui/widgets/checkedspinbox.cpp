@@ -1,4 +1,4 @@
-#include "checkedspinbox.h"
+#include "widgets/checkedspinbox.h"
 
 #include <QLocale>
 #include <QMetaMethod>

@@ -1,4 +1,4 @@
-#include "pointhover.h"
+#include "widgets/pointhover.h"
 
 #include <QChart>
 #include <QChartView>

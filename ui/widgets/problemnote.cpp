@@ -1,4 +1,4 @@
-#include "problemnote.h"
+#include "widgets/problemnote.h"
 
 #include <QFormLayout>
 #include <QScrollArea>

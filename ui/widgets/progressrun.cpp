@@ -1,4 +1,4 @@
-#include "progressrun.h"
+#include "widgets/progressrun.h"
 
 #include <QEventLoop>
 #include <QProgressDialog>

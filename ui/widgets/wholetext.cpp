@@ -1,4 +1,4 @@
-#include "wholetext.h"
+#include "widgets/wholetext.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -1,7 +1,7 @@
-#include "chartroom.h"
+#include "window/chartroom.h"
 
-#include "chartarea.h"
-#include "rooflinechart.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
 
 #include <QDockWidget>
 #include <QEvent>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "options.h"
+#include "io/options.h"
 
 #include <QSize>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "helpdialogs.h"
+#include "window/helpdialogs.h"
 
-#include "version.h"
+#include "base/version.h"
 
 #include <QMessageBox>
 #include <QObject>

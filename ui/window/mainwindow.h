@@ -1,16 +1,16 @@
 #pragma once
 
-#include "device_loader.h"
-#include "figure.h"
-#include "guioptions.h"
-#include "layerfilter.h"
-#include "layer_bench.h"
-#include "layertable.h"
-#include "measurements.h"
-#include "microbench.h"
-#include "roofline.h"
-#include "session.h"
-#include "workspace.h"
+#include "devices/device_loader.h"
+#include "engine/layerfilter.h"
+#include "engine/roofline.h"
+#include "io/figure.h"
+#include "io/measurements.h"
+#include "io/session.h"
+#include "measure/layer_bench.h"
+#include "measure/microbench.h"
+#include "table/layertable.h"
+#include "window/guioptions.h"
+#include "workspace/workspace.h"
 
 #include <QMainWindow>
 

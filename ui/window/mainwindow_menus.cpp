@@ -1,22 +1,22 @@
 // MainWindow, third file: the menu bar. Each entry names what it does and its shortcut, and hands
 // the work to the part that does it (sessions, export, measurements, teaching, the chart area).
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "chartroom.h"
+#include "window/chartroom.h"
 
-#include "calibrationview.h"
+#include "features/calibrationview.h"
 
-#include "chartarea.h"
-#include "energyview.h"
-#include "exportcontroller.h"
-#include "helpdialogs.h"
-#include "layerpane.h"
-#include "modelopener.h"
-#include "measurementsview.h"
-#include "sessioncontroller.h"
-#include "teaching.h"
+#include "chart/chartarea.h"
+#include "features/exportcontroller.h"
+#include "features/measurementsview.h"
+#include "panels/energyview.h"
+#include "table/layerpane.h"
+#include "window/helpdialogs.h"
+#include "window/teaching.h"
+#include "workspace/modelopener.h"
+#include "workspace/sessioncontroller.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -1,27 +1,27 @@
 // MainWindow, second file: the work as a value (a session, a figure, the settings kept between
 // runs), the window's events (close, drops, status messages) and the entry points of the parts
 // beside it. mainwindow.cpp has the composition and the loop; mainwindow_menus.cpp the menu bar.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "chartroom.h"
+#include "window/chartroom.h"
 
-#include "algorithmmenu.h"
-#include "calibrationview.h"
-#include "ceilings_age.h"
-#include "chartarea.h"
-#include "controlpanel.h"
-#include "devicepicker.h"
-#include "exportcontroller.h"
-#include "layerpane.h"
-#include "measurementsview.h"
-#include "modelopener.h"
-#include "sessioncontroller.h"
-#include "teaching.h"
-#include "thismachine.h"
-#include "thisnetwork.h"
-#include "windowsettings.h"
+#include "chart/chartarea.h"
+#include "features/calibrationview.h"
+#include "features/exportcontroller.h"
+#include "features/measurementsview.h"
+#include "features/thismachine.h"
+#include "features/thisnetwork.h"
+#include "measure/ceilings_age.h"
+#include "panels/algorithmmenu.h"
+#include "panels/controlpanel.h"
+#include "panels/devicepicker.h"
+#include "table/layerpane.h"
+#include "window/teaching.h"
+#include "workspace/modelopener.h"
+#include "workspace/sessioncontroller.h"
+#include "workspace/windowsettings.h"
 
 #include <QCloseEvent>
 #include <QDragEnterEvent>

@@ -1,12 +1,13 @@
-#include "teaching.h"
+#include "window/teaching.h"
 
-#include "chartarea.h"
-#include "controlpanel.h"
-#include "explain.h"
-#include "networks.h"
-#include "rooflinechart.h"
-#include "tourpanel.h"
-#include "workspace.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
+#include "panels/controlpanel.h"
+#include "panels/explain.h"
+#include "panels/tourpanel.h"
+#include "workspace/workspace.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,10 +1,10 @@
-#include "modelopener.h"
+#include "workspace/modelopener.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "diagnostic.h"
-#include "onnx_model.h"
-#include "windowsettings.h"
+#include "base/diagnostic.h"
+#include "onnx/onnx_model.h"
+#include "workspace/windowsettings.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -1,6 +1,6 @@
-#include "presets.h"
+#include "workspace/presets.h"
 
-#include "networks.h"
+#include "model/networks.h"
 
 namespace rfx {
 

@@ -1,8 +1,8 @@
-#include "sessioncontroller.h"
+#include "workspace/sessioncontroller.h"
 
-#include "modelopener.h"
-#include "windowsettings.h"
-#include "workspace.h"
+#include "workspace/modelopener.h"
+#include "workspace/windowsettings.h"
+#include "workspace/workspace.h"
 
 #include <QAbstractSlider>
 #include <QDir>

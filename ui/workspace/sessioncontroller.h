@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "session.h"
+#include "io/session.h"
+#include "model/config.h"
 
 #include <QObject>
 #include <QString>

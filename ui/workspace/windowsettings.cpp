@@ -1,6 +1,6 @@
-#include "windowsettings.h"
+#include "workspace/windowsettings.h"
 
-#include "options.h"
+#include "io/options.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,10 +1,10 @@
-#include "workspace.h"
+#include "workspace/workspace.h"
 
-#include "text.h"
+#include "style/text.h"
 
-#include "diagnostic.h"
-#include "format.h"
-#include "networks.h"
+#include "base/diagnostic.h"
+#include "base/format.h"
+#include "model/networks.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "calibration.h"
-#include "config.h"
-#include "device_loader.h"
-#include "measurements.h"
-#include "roofline.h"
+#include "devices/device_loader.h"
+#include "engine/calibration.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "model/config.h"
 
 #include <QFlags>
 #include <QObject>

@@ -1,13 +1,13 @@
 // Every enum's vocabulary is one table (core/base/enum_words.h): each table names every value once,
 // parses back what it writes, takes its aliases, and the choices a message lists are the table's.
-#include "calibration.h"
-#include "config.h"
-#include "figure.h"
-#include "llm_phase.h"
-#include "measurements.h"
-#include "network.h"
-#include "roofline.h"
-#include "tuning.h"
+#include "engine/calibration.h"
+#include "engine/roofline.h"
+#include "engine/tuning.h"
+#include "io/figure.h"
+#include "io/measurements.h"
+#include "llm/llm_phase.h"
+#include "model/config.h"
+#include "model/network.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "diagnostic.h"
-#include "format.h"
+#include "base/diagnostic.h"
+#include "base/format.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // JSON syntax errors in words, with line and column: what a user of a network, device, session or
 // measurement file needs to fix it, not the library's exception text.
-#include "json_error.h"
+#include "base/json_error.h"
 
 #include <QTest>
 

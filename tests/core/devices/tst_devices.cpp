@@ -1,6 +1,6 @@
 // The device library: every shipped file loads; the study devices match SEEDS.md's spec table
 // (TechPowerUp-derived; peak FP32 = cores x 2 x boost clock); malformed files give precise diagnostics.
-#include "device_loader.h"
+#include "devices/device_loader.h"
 #include "testutils.h"
 
 #include <QDir>

@@ -1,10 +1,10 @@
 // Convolution algorithms and traffic models, each against a hand-worked example.
-#include "algorithms.h"
-#include "options.h"
-#include "roofline.h"
-#include "sweep.h"
+#include "engine/algorithms.h"
+#include "engine/roofline.h"
+#include "engine/sweep.h"
+#include "io/options.h"
+#include "model/unet.h"
 #include "testutils.h"
-#include "unet.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // The calibration fit (core/engine/calibration.h): measured ~ overhead + bound / efficiency per class and
 // bound side, checked against least-squares solutions worked by hand on small synthetic sets, and its use
 // on a report (calibrated times beside the bound; the calibrated view's totals and shares).
-#include "calibration.h"
+#include "engine/calibration.h"
 #include "testutils.h"
 
 using namespace rfx;

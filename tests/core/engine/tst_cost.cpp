@@ -1,5 +1,5 @@
 // Every cost formula against a hand-worked example, written out here.
-#include "cost.h"
+#include "engine/cost.h"
 #include "testutils.h"
 
 using namespace rfx;

@@ -1,10 +1,10 @@
 // Energy, clocks, multi-GPU data parallelism and tuning (core/energy.h), each against a hand-worked
 // example, plus the energy study's qualitative findings (Castro et al., CCPE 2018, doi 10.1002/cpe.4786).
-#include "energy.h"
-#include "tuning.h"
-#include "options.h"
+#include "engine/energy.h"
+#include "engine/tuning.h"
+#include "io/options.h"
+#include "io/tune_writer.h"
 #include "testutils.h"
-#include "tune_writer.h"
 
 #include <cmath>
 

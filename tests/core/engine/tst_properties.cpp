@@ -3,12 +3,12 @@
 // to 1; FLOPs grow with the batch (exactly linearly) and with the image; bytes halve from 32 to
 // 16 bits; attained never exceeds peak; the largest batch that fits does fit; the closed-form
 // sweep model gives the engine's totals.
-#include "energy.h"
-#include "options.h"
-#include "roofline.h"
-#include "sweep.h"
+#include "engine/energy.h"
+#include "engine/roofline.h"
+#include "engine/sweep.h"
+#include "io/options.h"
+#include "model/unet.h"
 #include "testutils.h"
-#include "unet.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // The roofline engine against hand-worked examples on a device with round numbers
 // (10 TFLOP/s FP32, 100 GB/s: ridge 100 FLOP/byte) and against the shipped RTX 2060 Super.
-#include "roof_at.h"
-#include "report_writer.h"
-#include "roofline.h"
+#include "engine/roof_at.h"
+#include "engine/roofline.h"
+#include "io/report_writer.h"
+#include "model/unet.h"
 #include "testutils.h"
-#include "unet.h"
 
 #include <cmath>
 

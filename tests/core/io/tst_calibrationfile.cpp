@@ -1,7 +1,7 @@
 // Calibration files (core/io/calibration_file.h): written and read back unchanged; every malformed
 // field refused with the file, the field and the reason; and the samples a comparison gives the fit.
-#include "calibration_file.h"
-#include "measurements.h"
+#include "io/calibration_file.h"
+#include "io/measurements.h"
 #include "testutils.h"
 
 #include <nlohmann/json.hpp>

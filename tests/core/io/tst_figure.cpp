@@ -1,6 +1,6 @@
 // FigureSpec: sizes, the export command line, and the sidecar JSON round trip.
-#include "figure.h"
-#include "options.h"
+#include "io/figure.h"
+#include "io/options.h"
 
 #include <QtTest>
 

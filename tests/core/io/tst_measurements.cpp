@@ -1,6 +1,6 @@
 // Measured timings against the model (core/measurements.h): the three importers on small fixtures
 // (tests/data/measurements), malformed files, and the mapping onto model rows.
-#include "measurements.h"
+#include "io/measurements.h"
 #include "testpaths.h"
 #include "testutils.h"
 

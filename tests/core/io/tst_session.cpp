@@ -1,6 +1,6 @@
 // Session documents and the Markdown/LaTeX table writers.
-#include "report_writer.h"
-#include "session.h"
+#include "io/report_writer.h"
+#include "io/session.h"
 #include "testutils.h"
 
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
 // The language-model engine (core/llm) against published parameter counts and hand-worked rows.
 // Sources: each built-in's config.json on the Hugging Face Hub (LlmArch::source) and the parameter
 // count its publisher gives; the rows' formulas are DESIGN.md "Language models".
-#include "llm_analysis.h"
-#include "llm_files.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
 #include "testutils.h"
 
 using namespace rfx;

@@ -1,10 +1,10 @@
 // The language-model readers: Hugging Face config.json, safetensors headers and GGUF, written here
 // byte by byte (llm_fixtures.h), read without their data; hostile headers are errors in words.
-#include "llm_analysis.h"
-#include "llm_files.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
+#include "llm/weight_files.h"
 #include "llm_fixtures.h"
 #include "testutils.h"
-#include "weight_files.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

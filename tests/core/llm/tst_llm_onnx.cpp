@@ -1,13 +1,14 @@
 // ONNX decoders as language models (issue 49 item 3 and 4): the graph's own phases with the context
 // bound to the past inputs, and the same small model three ways (GGUF, safetensors with config.json,
 // ONNX) giving the same parameters, matrix rows, bytes and times, each difference worked out here.
-#include "cost.h"
-#include "llm_analysis.h"
-#include "llm_files.h"
+#include "engine/cost.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
+#include "llm/llm_onnx.h"
 #include "llm_fixtures.h"
-#include "llm_onnx.h"
-#include "networks.h"
-#include "onnx_model.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
+#include "onnx/onnx_model.h"
 #include "testpaths.h"
 #include "testutils.h"
 

@@ -6,10 +6,10 @@
 // alone at three points. The bound is the engine's with the shipped h200-sxm device (989 TFLOP/s fp16,
 // 4.8 TB/s); the card there copied 4.16 TB/s and multiplied 764 TFLOP/s, so a measurement faster
 // than the bound would mean a row's bytes or FLOPs are counted too high.
-#include "csv.h"
-#include "llm_analysis.h"
-#include "llm_files.h"
-#include "measurements.h"
+#include "io/csv.h"
+#include "io/measurements.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
 #include "testpaths.h"
 #include "testutils.h"
 

@@ -2,10 +2,11 @@
 // times are positive and ordered (best <= median), the CSV reads back through the measurement
 // importer and maps onto the model's rows, budgets, memory limits, cancelling and refused
 // configurations behave. No assertion on how fast anything is: the machine decides that.
-#include "layer_bench.h"
-#include "measurements.h"
-#include "networks.h"
-#include "roofline.h"
+#include "engine/roofline.h"
+#include "io/measurements.h"
+#include "measure/layer_bench.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
 #include "testpaths.h"
 #include "testutils.h"
 

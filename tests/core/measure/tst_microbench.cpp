@@ -2,9 +2,9 @@
 // cancelled, and write a device file the loader accepts. One check holds the figures against what the
 // core can do per cycle at the clock measured in the same run (cpu_expectations.h), which a slower
 // machine does not change: its clock and its figures go down together.
-#include "ceilings_age.h"
-#include "device_loader.h"
-#include "microbench.h"
+#include "devices/device_loader.h"
+#include "measure/ceilings_age.h"
+#include "measure/microbench.h"
 #include "testutils.h"
 
 #include <algorithm>

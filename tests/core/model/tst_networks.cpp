@@ -7,11 +7,12 @@
 // Forward cost at 224 x 224: the same table's "GFLOPS" column, which counts multiply-accumulates of
 // the convolutions and linear layers (fvcore): AlexNet 0.71, VGG-16 15.47, ResNet-18 1.81,
 // ResNet-34 3.66, ResNet-50 4.09, ResNet-101 7.80, ResNet-152 11.51.
-#include "calibration.h"
-#include "cost.h"
-#include "networks.h"
-#include "options.h"
-#include "roofline.h"
+#include "engine/calibration.h"
+#include "engine/cost.h"
+#include "engine/roofline.h"
+#include "io/options.h"
+#include "model/networks.h"
+#include "onnx/build_network.h"
 #include "testutils.h"
 
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // The U-Net builder against independent values: the published parameter count of the classic
 // network (31,030,658 for 1 input channel and 2 classes, Ronneberger et al. 2015 as Keras'
 // model summary reports it), the paper's shapes (572 -> 388), and hand-counted variants.
-#include "cost.h"
+#include "engine/cost.h"
+#include "model/unet.h"
 #include "testutils.h"
-#include "unet.h"
 
 #include <numeric>
 

@@ -8,7 +8,7 @@ committed, so the tests need none of these.
   where the network allows, a dynamic image size. Their weights are moved to an external data file
   that is *not* shipped (the importer only needs shapes; a missing weight file is a warning).
 - ops/*.onnx: one small graph per operator, built with onnx.helper, for the hand-worked tests in
-  tests/core/model/tst_onnx_ops.cpp.
+  tests/core/onnx/tst_onnx_ops.cpp.
 """
 import os
 import sys

@@ -2,17 +2,17 @@
 // overlay), the L2/L1 points of the hierarchical roofline, measured diamonds, and the energy view's
 // points. Real mouse moves (QTest::mouseMove) onto the point's drawn position; the tooltip's text is
 // checked.
-#include "chartarea.h"
-#include "controlpanel.h"
-#include "energyview.h"
-#include "format.h"
-#include "mainwindow.h"
-#include "measurementsview.h"
+#include "base/format.h"
+#include "chart/chartarea.h"
+#include "features/measurementsview.h"
+#include "panels/controlpanel.h"
+#include "panels/energyview.h"
+#include "window/mainwindow.h"
 
-#include "pointhover.h"
-#include "rooflinechart.h"
+#include "chart/rooflinechart.h"
 #include "guitestutils.h"
 #include "testutils.h"
+#include "widgets/pointhover.h"
 
 #include <QChart>
 #include <QChartView>

@@ -2,14 +2,14 @@
 // cursor, a rubber band zooms to its box (a click still picks a point), arrows pan, Home resets;
 // a cursor read-out says where the cursor is and which roof bounds it; the layers that take the
 // most time are named beside their points, never over another label or a point.
-#include "chartarea.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
 #include "chartoracle.h"
-#include "controlpanel.h"
-#include "labelplacer.h"
-#include "mainwindow.h"
-#include "rooflinechart.h"
 #include "guitestutils.h"
+#include "panels/controlpanel.h"
+#include "style/labelplacer.h"
 #include "testutils.h"
+#include "window/mainwindow.h"
 
 #include <QSpinBox>
 #include <QChart>

@@ -1,13 +1,13 @@
 // The sequences after which users saw tick labels, axis titles, chart titles and legend text vanish
 // (issue 14): after each step every chart must match, pixel for pixel, a chart built fresh from the
 // same state (tests/chartoracle.h). Hovering a point shows its figures.
-#include "chartarea.h"
+#include "chart/chartarea.h"
 #include "chartoracle.h"
-#include "controlpanel.h"
-#include "mainwindow.h"
-#include "measurementsview.h"
+#include "features/measurementsview.h"
+#include "panels/controlpanel.h"
+#include "window/mainwindow.h"
 
-#include "rooflinechart.h"
+#include "chart/rooflinechart.h"
 #include "guitestutils.h"
 #include "testutils.h"
 

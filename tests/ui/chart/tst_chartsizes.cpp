@@ -4,16 +4,16 @@
 // ("..."), none overlaps another, each lies inside its chart, no layer label is crossed by a roof or
 // slope, and each chart has at least its minimum useful size (one chart, or the overlay, whole in
 // view from 1280 x 720). Exported figures at 3.5, 5 and 7 inches get the same text checks.
-#include "chartarea.h"
-#include "figurelayout.h"
-#include "figurerenderer.h"
-#include "mainwindow.h"
-#include "teaching.h"
+#include "chart/chartarea.h"
+#include "figure/figurelayout.h"
+#include "figure/figurerenderer.h"
+#include "window/mainwindow.h"
+#include "window/teaching.h"
 
-#include "rooflinechart.h"
-#include "summaryview.h"
-#include "chartfit.h"
+#include "chart/rooflinechart.h"
+#include "chart/summaryview.h"
 #include "guitestutils.h"
+#include "style/chartfit.h"
 #include "testutils.h"
 
 #include <QDockWidget>

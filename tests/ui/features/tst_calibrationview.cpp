@@ -3,16 +3,16 @@
 // one (table, summary, chart points, exports stamped "calibrated with FILE"); measurements of a batch
 // it was not fitted on show the calibrated prediction's error per layer and in total. Synthetic
 // measurements that follow the model exactly (measured = 10 us + bound / 0.5) make every figure checkable.
-#include "calibration_file.h"
-#include "calibrationview.h"
-#include "chartarea.h"
-#include "figure.h"
-#include "layertablemodel.h"
-#include "mainwindow.h"
-#include "measurementsview.h"
-#include "report_writer.h"
+#include "chart/chartarea.h"
+#include "features/calibrationview.h"
+#include "features/measurementsview.h"
 #include "guitestutils.h"
+#include "io/calibration_file.h"
+#include "io/figure.h"
+#include "io/report_writer.h"
+#include "table/layertablemodel.h"
 #include "testutils.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QLabel>

@@ -2,13 +2,13 @@
 // CPU's ceilings are measured first; every row of the shown network runs with oneDNN; the CSV is
 // written to the user's measurement folder and shown at once as diamonds on this machine's chart,
 // with the measured columns in the table. Cancelling writes nothing and changes nothing.
-#include "chartarea.h"
-#include "layertablemodel.h"
-#include "mainwindow.h"
-#include "measurementsview.h"
+#include "chart/chartarea.h"
+#include "features/measurementsview.h"
+#include "table/layertablemodel.h"
+#include "window/mainwindow.h"
 
-#include "rooflinechart.h"
-#include "thisnetwork.h"
+#include "chart/rooflinechart.h"
+#include "features/thisnetwork.h"
 #include "guitestutils.h"
 #include "testutils.h"
 

@@ -2,7 +2,7 @@
 // 5 and 7 inches, in PNG, SVG and PDF: one scale for x and y (no squashed text or ellipses), no text
 // under 7 pt at print size (measured on the laid-out charts, not guessed), and no legend over a
 // marker. The page grows with the grid so that each chart keeps a readable size.
-#include "figurerenderer.h"
+#include "figure/figurerenderer.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -1,11 +1,11 @@
 // The energy view's Pareto chart takes new points in its series when the layout is the same (a
 // fresh build of every scatter series was a third of the view's update): the chart after an update
 // in place must be the chart a fresh build draws, tooltips included.
-#include "energycharts.h"
-#include "energyview.h"
+#include "panels/energycharts.h"
+#include "panels/energyview.h"
 
-#include "chartpointlabels.h"
-#include "device_loader.h"
+#include "devices/device_loader.h"
+#include "style/chartpointlabels.h"
 #include "testpaths.h"
 
 #include <QAbstractAxis>

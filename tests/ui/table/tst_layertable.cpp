@@ -2,15 +2,15 @@
 // mode, and after a slider step that widens the numbers, each cell's text fits its column as the
 // delegate draws it. Copying gives tab-separated text with a header row and no glyphs; a sort shows
 // the first rows.
-#include "celldelegate.h"
-#include "controlpanel.h"
-#include "layertable.h"
-#include "layertablemodel.h"
-#include "mainwindow.h"
-#include "teaching.h"
+#include "panels/controlpanel.h"
+#include "table/celldelegate.h"
+#include "table/layertable.h"
+#include "table/layertablemodel.h"
+#include "window/mainwindow.h"
+#include "window/teaching.h"
 
-#include "networks.h"
 #include "guitestutils.h"
+#include "model/networks.h"
 #include "testutils.h"
 
 #include <QApplication>

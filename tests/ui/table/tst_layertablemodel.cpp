@@ -1,7 +1,7 @@
 // The layer table model: passes QAbstractItemModelTester, shows what the engine computed,
 // sorts by raw numbers and explains itself in tooltips.
-#include "layertablemodel.h"
-#include "layerfilterproxy.h"
+#include "table/layerfilterproxy.h"
+#include "table/layertablemodel.h"
 #include "testutils.h"
 
 #include <QAbstractItemModelTester>

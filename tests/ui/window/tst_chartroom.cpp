@@ -1,8 +1,8 @@
 // The charts' room in the window (ChartRoom): the left column gives way when the charts cannot be
 // legible beside it, and a panel the user brings back stays.
-#include "mainwindow.h"
-#include "teaching.h"
 #include "guitestutils.h"
+#include "window/mainwindow.h"
+#include "window/teaching.h"
 
 #include <QAction>
 #include <QDockWidget>

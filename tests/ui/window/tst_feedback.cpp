@@ -1,17 +1,17 @@
 // Feedback where the eye is: the wheel changes only what the user focused, problems show beside
 // the field and over the charts, files that cannot be used are refused in a dialog that leaves the
 // window on what it shows.
-#include "chartarea.h"
-#include "controlpanel.h"
-#include "mainwindow.h"
-#include "teaching.h"
-#include "sessioncontroller.h"
+#include "chart/chartarea.h"
+#include "panels/controlpanel.h"
+#include "window/mainwindow.h"
+#include "window/teaching.h"
+#include "workspace/sessioncontroller.h"
 
-#include "checkedspinbox.h"
-#include "problemnote.h"
-#include "summaryview.h"
+#include "chart/summaryview.h"
 #include "guitestutils.h"
 #include "testutils.h"
+#include "widgets/checkedspinbox.h"
+#include "widgets/problemnote.h"
 
 #include <QAction>
 #include <QComboBox>

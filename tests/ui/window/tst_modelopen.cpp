@@ -1,13 +1,13 @@
 // The user's own model in the window: opened from the selector, the File menu, the recent files and
 // a drop; read on a worker thread; controls the file fixes are off and say why; a file that cannot be
 // used leaves the window on what it showed.
-#include "controlpanel.h"
-#include "layertablemodel.h"
-#include "mainwindow.h"
-#include "modelinputs.h"
-#include "modelopener.h"
 #include "guitestutils.h"
+#include "panels/controlpanel.h"
+#include "panels/modelinputs.h"
+#include "table/layertablemodel.h"
 #include "testutils.h"
+#include "window/mainwindow.h"
+#include "workspace/modelopener.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,14 +2,14 @@
 // the device list, overlay and filters, with the energy view open for 40 of them. No crash, no Qt warning, no NaN, and the window always shows
 // either a valid analysis or an explanation of the problem; after every step each chart draws exactly
 // what a chart built fresh from its state draws (tests/chartoracle.h).
-#include "chartarea.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
 #include "chartoracle.h"
-#include "controlpanel.h"
-#include "devicepicker.h"
-#include "energyview.h"
-#include "mainwindow.h"
-#include "rooflinechart.h"
+#include "panels/controlpanel.h"
+#include "panels/devicepicker.h"
+#include "panels/energyview.h"
 #include "testutils.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractSlider>
 

@@ -1,14 +1,14 @@
 // The guided tour marks on the chart what each page explains: the memory slope, the compute roof,
 // the ridge, the layer that takes the most time; the marks lie on those items. Its panel is docked
 // beside the charts, not over them.
-#include "chartarea.h"
-#include "explain.h"
-#include "mainwindow.h"
-#include "teaching.h"
+#include "chart/chartarea.h"
+#include "panels/explain.h"
+#include "window/mainwindow.h"
+#include "window/teaching.h"
 
-#include "rooflinechart.h"
-#include "tourpanel.h"
+#include "chart/rooflinechart.h"
 #include "guitestutils.h"
+#include "panels/tourpanel.h"
 #include "testutils.h"
 
 #include <QChart>

@@ -1,15 +1,15 @@
 // The Workspace: one analysis and one signal per edit, the whole value in it (report, problem,
 // measurements' comparison, calibration, selection), and the window's views told once per step.
-#include "workspace.h"
+#include "workspace/workspace.h"
 
-#include "chartarea.h"
-#include "layertablemodel.h"
-#include "mainwindow.h"
-#include "measurementsview.h"
-#include "rooflinechart.h"
+#include "chart/chartarea.h"
+#include "chart/rooflinechart.h"
+#include "features/measurementsview.h"
 #include "guitestutils.h"
+#include "table/layertablemodel.h"
 #include "testutils.h"
-#include "windowsettings.h"
+#include "window/mainwindow.h"
+#include "workspace/windowsettings.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
