@@ -7,11 +7,7 @@
 #include "devices/device_loader.h"
 #include "engine/roofline.h"
 #include "io/measurements.h"
-#include "measure/ceilings_age.h"
-#include "measure/layer_bench.h"
-#include "measure/microbench.h"
-#include "model/networks.h"
-#include "onnx/build_network.h"
+#include "measure/network_run.h"
 
 #include <chrono>
 #include <cmath>
@@ -41,25 +37,23 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         if (auto code = takeOption(args, i, options, common, "measure --network", err))
             return *code;
     }
-    // An impossible configuration is said before anything is measured.
-    const BuildResult built = buildCheckedNetwork(options.config);
-    if (!built.network) {
-        err << configFailure(options.config, built.error) << "\n";
+    // What cannot be measured is said before anything is measured (core/measure/network_run.h).
+    const NetworkRun run = NetworkRun::prepare(options.config);
+    if (!run.buildError.empty()) {
+        err << configFailure(options.config, run.buildError) << "\n";
         return ExitUsage;
     }
-    if (const auto why = measurementRefusal(options.config)) {
-        err << "roofline-cli: measure: " << *why << "\n";
+    if (!run.refusal.empty()) {
+        err << "roofline-cli: measure: " << run.refusal << "\n";
         return ExitUsage;
     }
-    // This CPU's ceilings: the device the measurement is held against, measured first when missing,
-    // and again when the clock under load is no longer the one they were measured at (a VM's host
-    // moves it by 10 % in an hour): every ceiling but DRAM's moves with it, and a bound from another
-    // clock is no bound.
+    // This CPU's ceilings: the device the measurement is held against, measured first when missing
+    // or measured at another clock than the clock under load now (ceilingsFirst).
     if (options.devices.empty()) {
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
         const Device* mine = lib.find("this-machine");
         std::vector<std::string> again = quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {};
-        if (const auto why = ceilingsOutOfDate(mine, mine && mine->boostClockHz > 0 ? measureClockUnderLoad() : 0)) {
+        if (const auto why = ceilingsFirst(mine)) {
             err << "roofline-cli: measure: " << *why << "\n";
             if (mine && mine->tdpWatts > 0) { // the user's figure stays
                 again.push_back("--tdp-w");
@@ -76,7 +70,7 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
     const LayerBenchOptions bench = quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode();
     std::string shown; // one progress line a row, not one a run
     bool printed = false;
-    const NetworkMeasurement m = measureNetwork(*built.network, options.config, bench, [&](double fraction, const std::string& row) {
+    const NetworkMeasurement m = run.run(bench, [&](double fraction, const std::string& row) {
         if (row != shown && !row.empty()) {
             err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
             printed = true;
@@ -90,14 +84,13 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         err << "roofline-cli: measure: " << m.error << "\n";
         return ExitUsage;
     }
-    const std::string csv = networkMeasurementCsv(m, configToArgs(options.config), utcNow("%Y-%m-%dT%H:%MZ"));
+    const std::string csv = run.csv(m);
     std::ostream& report = output == "-" ? err : out; // the CSV on stdout leaves the summary to stderr
     if (output == "-")
         out << csv;
     else if (!writeFileAtomically(output, csv, err))
         return ExitFailure;
-    report << m.measuredCount() << " of " << m.rows.size() << " rows measured with " << m.library << " (" << m.dataType << ", "
-           << m.threads << " threads) in " << formatTime(m.seconds) << (output == "-" ? "" : "; wrote " + output) << "\n";
+    report << measuredLine(m) << (output == "-" ? "" : "; wrote " + output) << "\n";
     for (const RowMeasurement& r : m.rows)
         if (!r.measured)
             report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";

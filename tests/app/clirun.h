@@ -1,7 +1,9 @@
 #pragma once
-// roofline-cli run in-process, for the CLI's tests (tst_cli, tst_cli_llm).
+// roofline-cli run in-process, for the CLI's tests (tst_cli*), and a file's text.
 #include "cli.h"
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,5 +24,12 @@ inline Run cli(std::vector<std::string> args)
 }
 
 inline bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+/// A file's whole text, or empty when it cannot be read.
+inline std::string readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 } // namespace rfx::test

@@ -2,9 +2,6 @@
 
 #include "base/format.h"
 #include "devices/device_loader.h"
-#include "io/options.h"
-#include "model/networks.h"
-#include "onnx/build_network.h"
 #include "widgets/progressrun.h"
 
 #include <QDateTime>
@@ -22,20 +19,19 @@ QString measurementFolder()
                            : QString::fromStdString((devices.parent_path() / "measurements").string());
 }
 
-QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBenchOptions& options, QString* summary)
+QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBenchOptions& options, QString* summary)
 {
     auto say = [&](const QString& text) {
         if (summary)
             *summary = text;
     };
-    const BuildResult built = buildCheckedNetwork(config);
-    if (!built.network) {
-        say(QObject::tr("Cannot measure this configuration: %1").arg(QString::fromStdString(built.error)));
+    if (!run.ready()) {
+        say(QObject::tr("Cannot measure this configuration: %1").arg(QString::fromStdString(run.whyNot())));
         return {};
     }
     NetworkMeasurement m;
     const bool finished = runWithProgress(parent, QObject::tr("Measure this network"), QObject::tr("Running the network's rows on this CPU"),
-        [&](const ProgressReport& report) { m = measureNetwork(*built.network, config, options, report); });
+        [&](const ProgressReport& report) { m = run.run(options, report); });
     if (!finished || m.cancelled) {
         say(QObject::tr("Measuring cancelled; nothing written"));
         return {};
@@ -45,8 +41,8 @@ QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBen
         return {};
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    const std::string csv = networkMeasurementCsv(m, configToArgs(config), now.toString(Qt::ISODate).toStdString());
-    const QString model = QFileInfo(QString::fromStdString(config.model)).completeBaseName();
+    const std::string csv = run.csv(m);
+    const QString model = QFileInfo(QString::fromStdString(run.config.model)).completeBaseName();
     const QString path = QDir(measurementFolder()).filePath(QStringLiteral("%1-%2.csv").arg(model, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     QDir().mkpath(measurementFolder());
     QSaveFile out(path); // atomic
@@ -58,12 +54,8 @@ QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBen
     for (const RowMeasurement& r : m.rows)
         if (!r.measured)
             notRun << QObject::tr("%1: %2").arg(QString::fromStdString(r.layer), QString::fromStdString(r.skipped));
-    say(QObject::tr("%1 of %2 rows measured with %3 (%4, %5 threads) in %6; written to %7.%8")
-            .arg(m.measuredCount())
-            .arg(m.rows.size())
-            .arg(QString::fromStdString(m.library), QString::fromStdString(m.dataType))
-            .arg(m.threads)
-            .arg(QString::fromStdString(formatTime(m.seconds)), path,
+    say(QObject::tr("%1; written to %2.%3")
+            .arg(QString::fromStdString(measuredLine(m)), path,
                 notRun.isEmpty() ? QString() : QObject::tr("\n\nNot run:\n%1").arg(notRun.join(QLatin1Char('\n')))));
     return path;
 }

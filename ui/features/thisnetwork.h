@@ -1,7 +1,6 @@
 #pragma once
 
-#include "measure/layer_bench.h"
-#include "model/config.h"
+#include "measure/network_run.h"
 
 #include <QString>
 
@@ -9,12 +8,12 @@ class QWidget;
 
 namespace rfx {
 
-/// Tools > Measure this network on this machine: every row of the configured network run alone on
-/// this CPU with oneDNN (core/measure/layer_bench.h) on a worker thread behind a progress dialog
-/// that can cancel, written atomically as a plain measurement CSV in the user's measurement folder.
-/// Returns the file written, or empty (refused, cancelled: nothing written, or failed; `summary`
-/// then says why); on success `summary` says how many rows ran and which did not, and why.
-QString measureThisNetwork(QWidget* parent, const Config& config, const LayerBenchOptions& options, QString* summary = nullptr);
+/// Tools > Measure this network on this machine, step 3 and 4 of core's workflow (measure/network_run.h):
+/// every row of the prepared network run alone on this CPU with oneDNN on a worker thread behind a
+/// progress dialog that can cancel, written atomically as a plain measurement CSV in the user's
+/// measurement folder. Returns the file written, or empty (refused, cancelled: nothing written, or
+/// failed; `summary` then says why); on success `summary` says how many rows ran and which did not, and why.
+QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBenchOptions& options, QString* summary = nullptr);
 
 /// Where measureThisNetwork writes: the user data folder's "measurements" (XDG_DATA_HOME).
 QString measurementFolder();

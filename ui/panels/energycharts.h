@@ -42,6 +42,8 @@ public:
     /// The chart's type at `scale` times the theme's (presentation mode: 1.5, as the roofline's): its
     /// title, axes and point labels; the legend grows half as much, as the roofline's does. Fills keep it.
     static void setFontScale(QChart* chart, double scale);
+    /// The scale stored on the chart (setFontScale), applied to what a fill just made.
+    static void applyFontScale(QChart* chart);
 
     /// The one legend of the three charts, as rich text for a word-wrapping label: each device's
     /// colour and name, then the marks ("does not fit in memory" where some batch does not, the

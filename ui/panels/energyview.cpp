@@ -44,7 +44,6 @@ namespace rfx {
 
 namespace {
 
-
 } // namespace
 
 EnergyView::EnergyView(QWidget* parent)
@@ -330,94 +329,6 @@ QString EnergyView::recommendationsHtml() const
                     .arg(m_optimal)
                     .arg(int(std::lround(100 * voltageKnee(m_devices.front()))));
     return html;
-}
-
-bool EnergyView::exportCharts(const QString& path, QString* error)
-{
-    flush();
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    auto fail = [&](const QString& why) {
-        if (error)
-            *error = tr("%1: %2").arg(path, why);
-        return false;
-    };
-    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
-        return fail(tr("unknown format; use .png, .svg or .pdf"));
-    if (!m_error.isEmpty())
-        return fail(m_error);
-    // A fixed layout in print style, independent of the window and its palette: the three charts drawn
-    // afresh side by side, the caption below.
-    QWidget page;
-    page.setAttribute(Qt::WA_DontShowOnScreen);
-    page.resize(1500, 560);
-    page.setPalette(QPalette(Qt::white));
-    auto* v = new QVBoxLayout(&page);
-    auto* h = new QHBoxLayout;
-    QChartView* views[] = { EnergyCharts::makeView({ EnergyChartFit::fullTitle(energyChart()) }, m_fontScale),
-        EnergyCharts::makeView({ EnergyChartFit::fullTitle(scalingChart()) }, m_fontScale),
-        EnergyCharts::makeView({ EnergyChartFit::fullTitle(paretoChart()) }, m_fontScale) };
-    for (QChartView* view : views) {
-        view->chart()->setTheme(QChart::ChartThemeLight);
-        h->addWidget(view);
-    }
-    EnergyCharts::fillEnergy(views[0]->chart(), m_byBatch, m_pointText);
-    EnergyCharts::fillScaling(views[1]->chart(), m_byGpus, m_config.batch, m_pointText);
-    EnergyCharts::fillPareto(views[2]->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
-    v->addLayout(h, 1);
-    auto* legend = new QLabel(m_legend->text());
-    legend->setAlignment(Qt::AlignHCenter);
-    v->addWidget(legend);
-    auto* caption = new QLabel(m_caption->text());
-    caption->setWordWrap(true);
-    v->addWidget(caption);
-    page.show();
-    page.layout()->activate();
-    QCoreApplication::processEvents();
-    QSaveFile out(path);
-    bool ok = out.open(QIODevice::WriteOnly);
-    QString why = out.errorString();
-    if (ok) {
-        const QString title = tr("Energy and tuning: %1").arg(qs(m_config.model));
-        if (suffix == QLatin1String("png")) {
-            QImage image(page.size() * 2, QImage::Format_ARGB32);
-            image.fill(Qt::white);
-            QPainter p(&image);
-            p.scale(2, 2);
-            page.render(&p);
-            p.end();
-            image.setText(QStringLiteral("Title"), title);
-            image.setText(QStringLiteral("Description"), m_caption->text());
-            QImageWriter writer(&out, "png");
-            ok = writer.write(image);
-            why = writer.errorString();
-        } else if (suffix == QLatin1String("svg")) {
-            QSvgGenerator svg;
-            svg.setOutputDevice(&out);
-            svg.setSize(page.size());
-            svg.setViewBox(QRect(QPoint(0, 0), page.size()));
-            svg.setTitle(title);
-            svg.setDescription(m_caption->text());
-            QPainter p(&svg);
-            page.render(&p);
-        } else {
-            QPdfWriter pdf(&out);
-            pdf.setPageSize(QPageSize(QSizeF(page.width() * 0.75, page.height() * 0.75), QPageSize::Point));
-            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-            pdf.setTitle(title);
-            pdf.setCreator(QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
-            QPainter p(&pdf);
-            const double s = pdf.width() / double(page.width());
-            p.scale(s, s);
-            page.render(&p);
-        }
-    }
-    if (!ok) {
-        out.cancelWriting();
-        return fail(why);
-    }
-    if (!out.commit())
-        return fail(out.errorString());
-    return true;
 }
 
 } // namespace rfx

@@ -1,6 +1,7 @@
 #include "panels/explain.h"
 
 #include "base/format.h"
+#include "panels/explain_text.h"
 #include "engine/cost.h"
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
@@ -12,13 +13,9 @@
 
 namespace rfx {
 
-namespace {
+using namespace explaintext;
 
-// Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
-// Into rich text, escaped, with each figure and its unit on one line (issue 38: "448 GB/ s").
-QString qs(const std::string& s) { return unbroken(QString::fromStdString(s).toHtmlEscaped()); }
-QString count(double v) { return qs(formatCount(std::int64_t(std::llround(v)))); }
-QString dot() { return QStringLiteral("\u00b7"); }
+namespace {
 
 const Layer* findLayer(const Network& net, const std::string& name)
 {
@@ -66,96 +63,6 @@ QString roofRaisers(const Report& report, const DeviceResult& d)
         text += QStringLiteral(" With tensor cores on (Run \u25b8 Tensor cores) the convolutions get a higher roof, and a "
                                "dashed line keeps the elementwise layers' own.");
     return text;
-}
-
-QString flopFormula(const Layer& l)
-{
-    const Shape& in = l.inShapes.empty() ? l.out : l.inShapes.front();
-    const Shape& o = l.out;
-    QString f;
-    if ((l.op == Op::Conv || l.op == Op::ConvTranspose) && (l.out.rank == 5 || in.rank == 5)) {
-        // A 3-D convolution: the spatial extents are D x H x W, the kernel Kd x Kh x Kw.
-        const bool conv = l.op == Op::Conv;
-        const Shape& at = conv ? o : in;
-        return QStringLiteral("2%1N%1C%2%1(D%1H%1W)%3%1(C%4/groups)%1K<sub>d</sub>%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%5%1%6%1%7%1%8%1%9%1%10%1%11%12")
-            .arg(dot(), conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
-                conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
-                conv ? QStringLiteral("<sub>in</sub>") : QStringLiteral("<sub>out</sub>"))
-            .arg(at.n)
-            .arg(at.c)
-            .arg(at.spatial())
-            .arg((conv ? in.c : o.c) / l.groups)
-            .arg(l.kd)
-            .arg(l.kh)
-            .arg(l.kw)
-            .arg(conv ? QString() : QStringLiteral(" (counted at input positions)"));
-    }
-    switch (l.op) {
-    case Op::Conv:
-        f = QStringLiteral("2%1N%1C<sub>out</sub>%1H<sub>out</sub>%1W<sub>out</sub>%1(C<sub>in</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8")
-                .arg(dot())
-                .arg(o.n)
-                .arg(o.c)
-                .arg(o.h)
-                .arg(o.w)
-                .arg(in.c / l.groups)
-                .arg(l.kh)
-                .arg(l.kw);
-        break;
-    case Op::ConvTranspose:
-        f = QStringLiteral("2%1N%1C<sub>in</sub>%1H<sub>in</sub>%1W<sub>in</sub>%1(C<sub>out</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8 (counted at input positions)")
-                .arg(dot())
-                .arg(in.n)
-                .arg(in.c)
-                .arg(in.h)
-                .arg(in.w)
-                .arg(o.c / l.groups)
-                .arg(l.kh)
-                .arg(l.kw);
-        break;
-    case Op::MaxPool:
-        f = QStringLiteral("(k\u00b2 \u2212 1)%1outputs = %2%1%3").arg(dot()).arg(l.kh * l.kw - 1).arg(count(double(o.elements())));
-        break;
-    case Op::Concat:
-        f = QStringLiteral("0 (data movement only)");
-        break;
-    case Op::Linear:
-        f = QStringLiteral("2%1N%1C<sub>out</sub>%1(C%1H%1W)<sub>in</sub> = 2%1%2%1%3%1%4")
-                .arg(dot())
-                .arg(o.n)
-                .arg(o.c)
-                .arg(in.c * in.h * in.w);
-        break;
-    case Op::AvgPool:
-        f = QStringLiteral("k²%1outputs = %2%1%3").arg(dot()).arg(l.kh * l.kw).arg(count(double(o.elements())));
-        break;
-    case Op::Add:
-        f = QStringLiteral("1%1elements = %2").arg(dot(), count(double(o.elements())));
-        break;
-    case Op::Bias:
-    case Op::ReLU:
-        f = QStringLiteral("1%1elements = %2").arg(dot(), count(double(o.elements())));
-        break;
-    case Op::BatchNorm:
-        f = QStringLiteral("2%1elements = 2%1%2").arg(dot(), count(double(o.elements())));
-        break;
-    case Op::MatMul:
-        f = QStringLiteral("2K%1outputs = %2%1%3").arg(dot()).arg(l.opsPerElement).arg(count(double(o.elements())));
-        break;
-    case Op::Eltwise:
-    case Op::Reduce:
-    case Op::Copy:
-        f = QStringLiteral("%2%1outputs = %2%1%3").arg(dot()).arg(l.opsPerElement).arg(count(double(o.elements())));
-        break;
-    case Op::Uncounted:
-        f = QStringLiteral("not counted (an operator the tool does not know)");
-        break;
-    case Op::Optimizer:
-        break;
-    }
-    if (!l.epilogue.empty())
-        f += QStringLiteral(" + the fused elementwise ops on %1 outputs").arg(count(double(o.elements())));
-    return f;
 }
 
 } // namespace

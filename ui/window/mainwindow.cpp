@@ -378,25 +378,4 @@ void MainWindow::keepOnScreen()
         std::clamp(now.y(), free.top(), std::max(free.top(), free.bottom() + 1 - now.height())));
 }
 
-void MainWindow::loadPreset(int which)
-{
-    const Preset p = studyPreset(which);
-    if (p.energyRanges) {
-        m_energy->setRanges(*p.energyRanges);
-        m_energyDock->show();
-        // After the layout settles: a dock resized before it is shown keeps its old height.
-        QTimer::singleShot(0, this, [this] { resizeDocks({ m_energyDock }, { height() / 2 }, Qt::Vertical); });
-    }
-    m_workspace->setWork(p.config, p.devices);
-}
-
-// Device files: shipped, --device-dir, the user folder; re-read by File > Reload device files.
-void MainWindow::reloadDevices()
-{
-    std::vector<std::filesystem::path> extra;
-    for (const QString& d : m_options.deviceDirs)
-        extra.emplace_back(d.toStdString());
-    m_workspace->setLibrary(loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra)));
-}
-
 } // namespace rfx

@@ -3,29 +3,30 @@
 // beside it. mainwindow.cpp has the composition and the loop; mainwindow_menus.cpp the menu bar.
 #include "window/mainwindow.h"
 
-#include "style/text.h"
-
-#include "window/chartroom.h"
-
 #include "chart/chartarea.h"
 #include "features/calibrationview.h"
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
 #include "features/thismachine.h"
 #include "features/thisnetwork.h"
-#include "measure/ceilings_age.h"
 #include "panels/algorithmmenu.h"
 #include "panels/controlpanel.h"
 #include "panels/devicepicker.h"
+#include "style/text.h"
 #include "table/layerpane.h"
+#include "window/chartroom.h"
 #include "window/teaching.h"
+#include "panels/energyview.h"
 #include "workspace/modelopener.h"
+#include "workspace/presets.h"
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -34,6 +35,7 @@
 #include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUrl>
 
 #include <cmath>
@@ -262,21 +264,21 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
     QString* summary)
 {
     const QString machine = QStringLiteral("this-machine");
-    if (const auto why = measurementRefusal(m_workspace->config())) { // said before the ceilings are measured
+    // Core's workflow (measure/network_run.h), as roofline-cli measure --network takes it: what cannot be
+    // measured is said first; this machine's ceilings are measured when missing or from another clock.
+    const NetworkRun run = NetworkRun::prepare(m_workspace->config());
+    if (!run.ready()) {
         if (summary)
-            *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(*why));
+            *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(run.whyNot()));
         return {};
     }
-    // The ceilings are measured first when missing, and again when the clock under load drifted from
-    // theirs (core/measure/ceilings_age.h, as roofline-cli measure --network does).
     const Device* mine = m_workspace->library().find(machine.toStdString());
     const double tdp = mine && mine->tdpWatts > 0 ? mine->tdpWatts : tdpWatts; // the figure the user gave stays
-    if (ceilingsOutOfDate(mine, mine && mine->boostClockHz > 0 ? measureClockUnderLoad() : 0)
-        && measureThisMachine(ceilings, tdp, summary).isEmpty())
+    if (ceilingsFirst(mine, machine.toStdString()) && measureThisMachine(ceilings, tdp, summary).isEmpty())
         return {};
     if (!m_workspace->deviceIds().contains(machine))
         m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });
-    const QString path = rfx::measureThisNetwork(this, m_workspace->config(), options, summary);
+    const QString path = rfx::measureThisNetwork(this, run, options, summary);
     QString error;
     if (path.isEmpty() || !m_measured->import(path, &error)) {
         if (!error.isEmpty() && summary)
@@ -289,5 +291,26 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
 
 LayerTable* MainWindow::table() const { return m_pane->table(); }
 LayerTableModel* MainWindow::tableModel() const { return m_pane->model(); }
+
+void MainWindow::loadPreset(int which)
+{
+    const Preset p = studyPreset(which);
+    if (p.energyRanges) {
+        m_energy->setRanges(*p.energyRanges);
+        m_energyDock->show();
+        // After the layout settles: a dock resized before it is shown keeps its old height.
+        QTimer::singleShot(0, this, [this] { resizeDocks({ m_energyDock }, { height() / 2 }, Qt::Vertical); });
+    }
+    m_workspace->setWork(p.config, p.devices);
+}
+
+// Device files: shipped, --device-dir, the user folder; re-read by File > Reload device files.
+void MainWindow::reloadDevices()
+{
+    std::vector<std::filesystem::path> extra;
+    for (const QString& d : m_options.deviceDirs)
+        extra.emplace_back(d.toStdString());
+    m_workspace->setLibrary(loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra)));
+}
 
 } // namespace rfx

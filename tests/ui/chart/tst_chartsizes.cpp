@@ -13,6 +13,7 @@
 #include "chart/rooflinechart.h"
 #include "chart/summaryview.h"
 #include "guitestutils.h"
+#include "ui/chart/chartsizetests.h"
 #include "style/chartfit.h"
 #include "testutils.h"
 
@@ -23,35 +24,9 @@
 #include <QStatusBar>
 
 using namespace rfx;
+using namespace rfx::chartsizetest;
 
 namespace {
-
-const QStringList kThree { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"), QStringLiteral("geforce-mx230") };
-
-// What is wrong with the texts of one chart, as sentences (empty: legible).
-QStringList problems(const std::vector<std::pair<QString, QRectF>>& texts, const QRectF& bounds,
-    const std::vector<std::pair<QString, QRectF>>& layerLabels, const std::vector<QLineF>& lines)
-{
-    QStringList out;
-    auto box = [](const QRectF& r) { return QStringLiteral("(%1,%2 %3x%4)").arg(r.x(), 0, 'f', 0).arg(r.y(), 0, 'f', 0).arg(r.width(), 0, 'f', 0).arg(r.height(), 0, 'f', 0); };
-    for (size_t i = 0; i < texts.size(); ++i) {
-        const auto& [text, r] = texts[i];
-        if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("...")))
-            out << QStringLiteral("'%1' is elided").arg(text);
-        if (!bounds.adjusted(-0.5, -0.5, 0.5, 0.5).contains(r))
-            out << QStringLiteral("'%1' %2 leaves the chart %3").arg(text, box(r), box(bounds));
-        for (size_t j = i + 1; j < texts.size(); ++j) {
-            const QRectF a = r.adjusted(0.5, 0.5, -0.5, -0.5), b = texts[j].second.adjusted(0.5, 0.5, -0.5, -0.5);
-            if (a.intersects(b))
-                out << QStringLiteral("'%1' %2 overlaps '%3' %4").arg(text, box(r), texts[j].first, box(texts[j].second));
-        }
-    }
-    for (const auto& [text, r] : layerLabels)
-        for (const QLineF& l : lines)
-            if (crosses(l, r.adjusted(0.5, 0.5, -0.5, -0.5)))
-                out << QStringLiteral("layer label '%1' %2 is crossed by a roof line").arg(text, box(r));
-    return out;
-}
 
 // Layer labels in the viewport's pixels (the chart gives them in its own coordinates).
 std::vector<std::pair<QString, QRectF>> labelsInView(const RooflineChart* c)
@@ -71,14 +46,6 @@ QString docks(const QMainWindow& w)
         if (d->isVisible())
             out << QStringLiteral("%1 %2 (min %3)").arg(d->objectName()).arg(d->width()).arg(d->minimumSizeHint().width());
     return QStringLiteral(" [docks: ") + out.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
-void settle()
-{
-    for (int i = 0; i < 8; ++i) {
-        QCoreApplication::processEvents();
-        QTest::qWait(5);
-    }
 }
 
 } // namespace
@@ -300,138 +267,6 @@ private slots:
         settle();
         auto* config = again.findChild<QDockWidget*>(QStringLiteral("configurationDock"));
         QVERIFY(config && !config->isHidden());
-    }
-
-    void figureSweep_data()
-    {
-        QTest::addColumn<double>("widthIn");
-        QTest::addColumn<bool>("overlay");
-        for (double w : { 3.5, 5.0, 7.0 })
-            for (bool overlay : { true, false })
-                QTest::addRow("%s %.1f in", overlay ? "overlay" : "grid", w) << w << overlay;
-    }
-
-    void figureSweep()
-    {
-        QFETCH(double, widthIn);
-        QFETCH(bool, overlay);
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        FigureSpec s;
-        s.config.model = "unet";
-        for (const QString& id : kThree)
-            s.devices.push_back(id.toStdString());
-        s.overlay = overlay;
-        s.widthIn = widthIn;
-        std::vector<Device> devices;
-        for (const auto& id : s.devices)
-            devices.push_back(test::shippedDevice(id.c_str()));
-        const Report report = *analyzeConfig(s.config, devices).report;
-        const FigureGeometry g = figureGeometry(report, s);
-        QVERIFY(!g.chartTexts.empty());
-        QStringList failures;
-        for (size_t i = 0; i < g.chartTexts.size(); ++i)
-            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i]))
-                failures << p;
-        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
-    }
-
-    // Issue 52 item 6: a figure's title font is bold; one chart of a 7-inch grid took a form that left
-    // its ceilings in it (bold figures beside its neighbours' plain). At every width each form that
-    // shows the ceilings sets them in plain weight.
-    void figureTitlesKeepTheFiguresPlain()
-    {
-        Config c;
-        c.model = "unet";
-        const Report report = *analyzeConfig(c, { test::shippedDevice("h100-sxm") }).report;
-        int forms = 0;
-        QStringList seen;
-        for (int width : { 1400, 900, 520, 420, 340, 260 }) {
-            RooflineChart chart;
-            chart.setPrintStyle(13, false);
-            chart.resize(width, 320);
-            chart.setReport(report, { 0 });
-            chart.show();
-            settle();
-            const QString title = chart.chart()->title();
-            if (!title.contains(QStringLiteral("TFLOP/s")))
-                continue;
-            ++forms;
-            if (!seen.contains(title))
-                seen << title;
-            const qsizetype figures = title.indexOf(QStringLiteral("FP32"));
-            const qsizetype plain = title.lastIndexOf(QStringLiteral("font-weight:normal"), figures);
-            QVERIFY2(plain >= 0 && title.indexOf(QStringLiteral("</span>"), plain) > figures, qPrintable(title));
-        }
-        QVERIFY2(seen.size() >= 2, qPrintable(seen.join(QLatin1Char('\n')))); // more than one form was tried
-        QVERIFY(forms >= 3);
-    }
-
-    // Issue 52 item 5: layers taking 5 % or more of the time are named; where a chart had no room
-    // for some (3 of 8 named on the single chart, 1 of 8 in a grid cell) they went without a word.
-    // At every size each such layer is named on the plot or counted in "+N more over 5 %", whose
-    // tooltip lists them, clear of the labels; a figure's caption lists the ones left out.
-    void layersOverTheShareAreNamedOrCounted_data()
-    {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("desk") << QSize(1100, 620);
-        QTest::newRow("grid cell") << QSize(420, 300);
-        QTest::newRow("small") << QSize(300, 220);
-    }
-    void layersOverTheShareAreNamedOrCounted()
-    {
-        QFETCH(QSize, size);
-        Config c;
-        c.model = "unet";
-        const Report report = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super") }).report;
-        QStringList over;
-        for (const LayerResult& l : report.results[0].layers)
-            if (l.share >= 0.05 && l.intensity > 0)
-                over << QString::fromStdString(l.name);
-        QVERIFY2(over.size() >= 4, qPrintable(over.join(QLatin1Char(' '))));
-        RooflineChart chart;
-        chart.resize(size);
-        chart.setReport(report, { 0 });
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        settle();
-        const auto named = chart.layerLabels();
-        const QStringList unnamed = chart.unnamedLayers();
-        QCOMPARE(int(named.size()) + int(unnamed.size()), int(over.size()));
-        for (const QString& layer : over) {
-            const QString prefix = layer + QLatin1Char(' ');
-            const bool onPlot = std::any_of(named.begin(), named.end(), [&](const auto& l) { return QString(l.first).replace(QLatin1Char('\n'), QLatin1Char(' ')).startsWith(prefix); });
-            const bool counted = std::any_of(unnamed.begin(), unnamed.end(), [&](const QString& u) { return u.startsWith(prefix); });
-            QVERIFY2(onPlot != counted, qPrintable(layer));
-        }
-        const QRectF more = chart.moreLabelBox();
-        QCOMPARE(more.isEmpty(), unnamed.isEmpty());
-        if (size.width() < 500)
-            QVERIFY2(!unnamed.isEmpty(), "a small chart names every layer: the test would not see the note");
-        if (!unnamed.isEmpty()) {
-            const auto texts = chart.textBoxes();
-            const QString note = QStringLiteral("+%1 more over 5 %").arg(unnamed.size());
-            QVERIFY2(std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.first == note; }), qPrintable(note));
-            QVERIFY(chart.chart()->plotArea().contains(more));
-            for (const auto& [text, box] : named)
-                QVERIFY2(!box.intersects(more), qPrintable(text));
-        }
-
-        // The figure of three devices at 3.5 inches: its caption names what its charts could not.
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        FigureSpec s;
-        s.config = c;
-        std::vector<Device> devices;
-        for (const QString& id : kThree) {
-            s.devices.push_back(id.toStdString());
-            devices.push_back(test::shippedDevice(id.toStdString().c_str()));
-        }
-        s.widthIn = 3.5;
-        const Report three = *analyzeConfig(c, devices).report;
-        const FigureLayout figure(three, s);
-        const QString caption = QString(figure.caption()).remove(QChar(0x2060));
-        QVERIFY2(caption.contains(QStringLiteral("not named on the plots for lack of room: RTX 2060 Super: ")), qPrintable(caption));
-        QVERIFY2(caption.contains(QStringLiteral(" %; H100 SXM5 80 GB: ")), qPrintable(caption)); // one group per device
-        QVERIFY2(caption.contains(QRegularExpression(QStringLiteral("\\. Roofline Explorer [0-9.]+$"))), qPrintable(caption)); // the stamp last
     }
 };
 
