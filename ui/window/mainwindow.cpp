@@ -154,7 +154,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         if (!m_calibration->open(options.calibration, &error))
             showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
-    m_sessions->start({ m_workspace->config(), m_workspace->deviceIds() });
+    m_sessions->start({ m_workspace->config(), m_workspace->deviceIds(), m_workspace->view() });
 }
 
 MainWindow::~MainWindow()
@@ -203,8 +203,7 @@ void MainWindow::connectParts()
     connect(m_pane, &LayerPane::deviceChanged, this, [this] { m_workspace->setTableDevice(m_pane->deviceId()); });
     connect(m_pane, &LayerPane::layerActivated, m_workspace, &Workspace::selectLayer);
     connect(m_pane, &LayerPane::filterChanged, this, [this](const LayerFilter& filter) {
-        m_charts->setFilter(filter);
-        m_sessions->markDirty();
+        editView([&filter](ViewSettings& v) { v.filter = filter; });
     });
     connect(m_pane, &LayerPane::layerMenuRequested, this, [this](int layer, const QPoint& at) {
         if (QMenu* menu = layerAlgorithmMenu(layer)) {
@@ -242,6 +241,8 @@ void MainWindow::connectParts()
 
 void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
 {
+    if (parts & Workspace::View)
+        showView(s.view);
     if (parts & Workspace::Library) {
         m_picker->setDevices(m_workspace->library().devices);
         m_picker->setChecked(s.deviceIds);

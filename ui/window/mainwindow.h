@@ -14,6 +14,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 #include <optional>
 #include <utility>
 
@@ -116,6 +118,10 @@ private:
     void showProblem(const WorkspaceState& state);
     void showAnalysisStatus(const WorkspaceState& state);
     void showMeasured(const WorkspaceState& state);
+    /// The view settings on the charts, the table's filter and the View menu's checks.
+    void showView(const ViewSettings& view);
+    /// An edit of one view setting, sent to the workspace (which the views then follow).
+    void editView(const std::function<void(ViewSettings&)>& edit);
     void updateEnergy();
     /// Tools > Calibrate: asks where to save (the user's calibration folder proposed), then calibrates.
     bool calibrateInteractive(QString* summary, QString* error);
@@ -140,6 +146,9 @@ private:
     QDockWidget* m_deviceDock = nullptr;
     QAction* m_presentationAction = nullptr;
     QAction* m_overlayAction = nullptr;
+    QAction* m_sharedAction = nullptr;
+    QAction* m_labelsAction = nullptr;
+    QAction* m_powersAction = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_notes = nullptr; ///< status bar: how many notes, a link that opens them in the Devices panel
     /// A status message given before the window was shown (showStatus), with its timeout.

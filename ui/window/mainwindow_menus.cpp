@@ -1,5 +1,6 @@
-// MainWindow, third file: the menu bar. Each entry names what it does and its shortcut, and hands
-// the work to the part that does it (sessions, export, measurements, teaching, the chart area).
+// MainWindow, third file: the menu bar and the View menus' settings. Each entry names what it does and its
+// shortcut, and hands the work to the part that does it (sessions, export, measurements, teaching, the
+// chart area); the view settings go to the workspace, and showView() sets the charts and checks from it.
 #include "window/mainwindow.h"
 
 #include "style/text.h"
@@ -24,6 +25,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
+#include <QSignalBlocker>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QTimer>
@@ -118,19 +120,21 @@ void MainWindow::buildMenus()
     m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
     m_overlayAction->setCheckable(true);
     m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
-    connect(m_overlayAction, &QAction::toggled, m_charts, &ChartArea::setOverlay);
-    connect(m_overlayAction, &QAction::toggled, m_sessions, &SessionController::markDirty);
-    QAction* shared = view->addAction(tr("&Shared axes across devices"));
-    shared->setCheckable(true);
-    shared->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
-    connect(shared, &QAction::toggled, m_charts, &ChartArea::setSharedAxes);
-    QAction* labels = view->addAction(tr("&Name the layers that take 5 % of the time or more"));
-    labels->setCheckable(true);
-    labels->setChecked(true);
-    connect(labels, &QAction::toggled, m_charts, [this](bool on) { m_charts->setLayerLabels(on ? 0.05 : 0); });
-    QAction* powers = view->addAction(tr("Tick labels as &powers of ten"));
-    powers->setCheckable(true);
-    connect(powers, &QAction::toggled, m_charts, &ChartArea::setPowerTicks);
+    // View settings are the workspace's (kept in sessions and figures, undone as edits are): each action
+    // edits them there, and showView() sets the charts and the actions' checks from what it holds.
+    connect(m_overlayAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.overlay = on; }); });
+    m_sharedAction = view->addAction(tr("&Shared axes across devices"));
+    m_sharedAction->setCheckable(true);
+    m_sharedAction->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
+    connect(m_sharedAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.sharedAxes = on; }); });
+    m_labelsAction = view->addAction(tr("&Name the layers that take 5 % of the time or more"));
+    m_labelsAction->setCheckable(true);
+    m_labelsAction->setChecked(true);
+    connect(m_labelsAction, &QAction::toggled, this,
+        [this](bool on) { editView([on](ViewSettings& v) { v.layerLabels = on ? ViewSettings {}.layerLabels : 0; }); });
+    m_powersAction = view->addAction(tr("Tick labels as &powers of ten"));
+    m_powersAction->setCheckable(true);
+    connect(m_powersAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.powerTicks = on; }); });
     view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     view->addAction(m_calibration->toggleAction());
     QAction* conv = view->addAction(tr("Only &convolutions"));
@@ -175,6 +179,29 @@ void MainWindow::buildMenus()
             text.isEmpty() ? tr("Every device file loaded without problems.") : text);
     });
     help->addAction(tr("&About Roofline Explorer"), this, [this] { showAbout(this); });
+}
+
+void MainWindow::editView(const std::function<void(ViewSettings&)>& edit)
+{
+    ViewSettings v = m_workspace->view();
+    edit(v);
+    m_workspace->setView(v);
+}
+
+void MainWindow::showView(const ViewSettings& v)
+{
+    for (auto [action, on] : { std::pair { m_overlayAction, v.overlay }, std::pair { m_sharedAction, v.sharedAxes },
+             std::pair { m_labelsAction, v.layerLabels > 0 }, std::pair { m_powersAction, v.powerTicks } }) {
+        const QSignalBlocker quiet(action); // the value came from the workspace: nothing to send back
+        action->setChecked(on);
+    }
+    m_charts->setOverlay(v.overlay);
+    m_charts->setSharedAxes(v.sharedAxes);
+    m_charts->setLayerLabels(v.layerLabels);
+    m_charts->setPowerTicks(v.powerTicks);
+    m_charts->setFilter(v.filter);
+    if (!(m_pane->filter() == v.filter))
+        m_pane->setFilter(v.filter.convolutionsOnly, v.filter.topN);
 }
 
 } // namespace rfx

@@ -66,6 +66,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     Config config;
     QStringList devices { QStringLiteral("rtx-2060-super") };
     bool overlay = o.overlay;
+    ViewSettings view;
     fitFirstWindow(); // first start; a saved geometry replaces it
     if (!o.noRestore) {
         const StoredWindow s = loadStoredWindow();
@@ -76,7 +77,8 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         config = s.config.value_or(config);
         devices = s.devices.value_or(devices);
         overlay = overlay || s.overlay;
-        m_pane->setFilter(s.convolutionsOnly, s.topN);
+        view.filter.convolutionsOnly = s.convolutionsOnly;
+        view.filter.topN = s.topN;
     }
     if (o.configGiven) {
         config = o.config.config;
@@ -99,7 +101,8 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         unknown.append(qs(id));
     if (!unknown.isEmpty())
         showStatus(tr("Unknown device id(s) ignored: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
-    m_overlayAction->setChecked(overlay);
+    view.overlay = overlay;
+    m_workspace->setView(view);
     if (o.presentation) // before the first analysis: the charts are laid out once, in large type
         m_presentationAction->setChecked(true);
     m_workspace->setWork(config, devices);
@@ -113,9 +116,10 @@ void MainWindow::saveSettings() const
     s.splitter = m_splitter->saveState();
     s.config = m_workspace->config();
     s.devices = m_workspace->deviceIds();
-    s.overlay = m_charts->overlay();
-    s.convolutionsOnly = m_pane->filter().convolutionsOnly;
-    s.topN = m_pane->filter().topN;
+    const ViewSettings& view = m_workspace->view();
+    s.overlay = view.overlay;
+    s.convolutionsOnly = view.filter.convolutionsOnly;
+    s.topN = view.filter.topN;
     saveStoredWindow(s);
 }
 
@@ -177,8 +181,8 @@ Session MainWindow::currentSession() const
     s.config = m_workspace->config();
     for (const QString& id : m_workspace->deviceIds())
         s.devices.push_back(id.toStdString());
-    s.overlay = m_charts->overlay();
-    s.filter = m_pane->filter();
+    s.overlay = m_workspace->view().overlay;
+    s.filter = m_workspace->view().filter;
     s.tableDevice = m_pane->deviceId().toStdString();
     return s;
 }
@@ -188,8 +192,10 @@ void MainWindow::showSession(const Session& session)
     QStringList devices;
     for (const std::string& d : session.devices)
         devices.append(qs(d));
-    m_overlayAction->setChecked(session.overlay);
-    m_pane->setFilter(session.filter.convolutionsOnly, session.filter.topN);
+    ViewSettings view = m_workspace->view(); // a session keeps the overlay and the filter; the rest stays
+    view.overlay = session.overlay;
+    view.filter = session.filter;
+    m_workspace->setView(view);
     m_workspace->setWork(session.config, devices);
     m_workspace->setTableDevice(qs(session.tableDevice));
 }
@@ -202,10 +208,10 @@ FigureSpec MainWindow::currentFigure() const
     if (w.report)
         for (const DeviceResult& d : w.report->results)
             s.devices.push_back(d.device.id);
-    s.overlay = m_charts->overlay();
-    s.sharedAxes = m_charts->sharedAxes();
-    s.powerTicks = m_charts->powerTicks();
-    s.filter = m_pane->filter();
+    s.overlay = w.view.overlay;
+    s.sharedAxes = w.view.sharedAxes;
+    s.powerTicks = w.view.powerTicks;
+    s.filter = w.view.filter;
     if (w.comparison && w.measurements) {
         s.measurements = w.measurements->file; // the figure shows the diamonds the window shows
         s.measuredDevice = w.tableDevice.toStdString();

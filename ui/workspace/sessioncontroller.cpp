@@ -25,7 +25,7 @@ namespace {
 
 using State = SessionController::State;
 
-// One undoable change of the configuration or the device set.
+// One undoable change of the configuration, the device set or the view settings.
 class StateCommand : public QUndoCommand {
 public:
     /// `source`: the control whose change this is; successive changes of one control within 0.7 s
@@ -91,8 +91,8 @@ SessionController::SessionController(Workspace* workspace, Hooks hooks, QWidget*
     , m_undo(new QUndoStack(this))
 {
     connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
-        if (parts & Workspace::Analysis)
-            record({ s.config, s.deviceIds }, m_workspace->lastSource());
+        if (parts & (Workspace::Analysis | Workspace::View)) // a view setting is a step of its own, never merged
+            record({ s.config, s.deviceIds, s.view }, parts & Workspace::Analysis ? m_workspace->lastSource() : nullptr);
     });
 }
 
@@ -117,6 +117,7 @@ void SessionController::start(const State& state)
 void SessionController::apply(const State& state)
 {
     m_applying = true;
+    m_workspace->setView(state.view);
     m_workspace->setWork(state.config, state.devices);
     m_state = state;
     m_applying = false;
@@ -191,7 +192,7 @@ bool SessionController::open(const QString& path, QString* error)
     }
     m_applying = true;
     m_hooks.show(*session);
-    m_state = { m_workspace->config(), m_workspace->deviceIds() };
+    m_state = { m_workspace->config(), m_workspace->deviceIds(), m_workspace->view() };
     m_applying = false;
     m_undo->clear();
     m_path = path;

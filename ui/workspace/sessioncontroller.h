@@ -2,6 +2,7 @@
 
 #include "io/session.h"
 #include "model/config.h"
+#include "workspace/workspace.h"
 
 #include <QObject>
 #include <QString>
@@ -17,18 +18,19 @@ namespace rfx {
 
 class Workspace;
 
-/// What the user's work is and where it is kept: the undo history of configuration and device
-/// changes, the session file (.rfx.json) with its unsaved-changes mark in the title, saving before
+/// What the user's work is and where it is kept: the undo history of configuration, device and
+/// view-setting changes, the session file (.rfx.json) with its unsaved-changes mark in the title, saving before
 /// quitting, and File > Open recent. Every change of the workspace's configuration or devices is a step
 /// of undo; undo hands the state back to the workspace. A session is the workspace's work plus the
 /// views' (overlay, filter, the table's device): the window says how to take and show it.
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    /// What undo and redo step through.
+    /// What undo and redo step through: the configuration, the devices and the view settings.
     struct State {
         Config config;
         QStringList devices;
+        ViewSettings view;
         bool operator==(const State&) const = default;
     };
 

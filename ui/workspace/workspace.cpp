@@ -138,6 +138,15 @@ void Workspace::setTableDevice(const QString& id)
     emit changed(m_state, TableDevice | (m_state.measurements ? Measurements : Parts {}));
 }
 
+void Workspace::setView(const ViewSettings& view)
+{
+    if (view == m_state.view)
+        return;
+    m_state.view = view;
+    m_lastSource = nullptr; // a view setting never merges with the control edited before it
+    emit changed(m_state, View);
+}
+
 void Workspace::selectLayer(int layer)
 {
     if (layer == m_state.selectedLayer)

@@ -2,6 +2,7 @@
 
 #include "devices/device_loader.h"
 #include "engine/calibration.h"
+#include "engine/layerfilter.h"
 #include "engine/roofline.h"
 #include "io/measurements.h"
 #include "model/config.h"
@@ -15,6 +16,17 @@
 #include <optional>
 
 namespace rfx {
+
+/// How the work is shown, apart from what is analysed: kept in sessions and figures, and undone as
+/// edits of the configuration are (View menu, the layer table's filter).
+struct ViewSettings {
+    bool overlay = false; ///< every device on one chart (View > Overlay devices on one chart)
+    bool sharedAxes = false; ///< every chart of the grid on the same ranges and unit
+    bool powerTicks = false; ///< tick labels as powers of ten
+    double layerLabels = 0.05; ///< name on the charts the layers that take this share of the time or more; 0: none
+    LayerFilter filter; ///< the rows the table and the charts show
+    bool operator==(const ViewSettings&) const = default;
+};
 
 /// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
 struct WorkspaceState {
@@ -35,6 +47,7 @@ struct WorkspaceState {
     bool calibrated = false; ///< calibrated times shown in place of the bounds
 
     int selectedLayer = -1; ///< index into the report's layers, or -1
+    ViewSettings view; ///< how it is shown
 };
 
 /// The document at the centre of the window: configuration, devices, the analysis, measurements
@@ -50,6 +63,7 @@ public:
         TableDevice = 0x4,
         Selection = 0x8,
         Library = 0x10, ///< the device files were (re)read
+        View = 0x20, ///< the view settings (nothing is analysed again)
     };
     Q_DECLARE_FLAGS(Parts, Part)
 
@@ -71,6 +85,9 @@ public:
     /// The device files: the library replaced (File > Reload device files); the checked ids stay.
     void setLibrary(DeviceLibrary library);
     void setTableDevice(const QString& id);
+    /// How the work is shown (overlay, shared axes, tick style, layer labels, the filter): no analysis.
+    void setView(const ViewSettings& view);
+    const ViewSettings& view() const { return m_state.view; }
     void selectLayer(int layer);
     /// Imported timings (null clears them); the comparison follows the table's device.
     void setMeasurements(std::shared_ptr<const MeasurementSet> set);

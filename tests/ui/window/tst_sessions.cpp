@@ -33,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTextDocument>
 #include <QTextBrowser>
+#include <QAction>
 #include <QUndoStack>
 
 using namespace rfx;
@@ -70,7 +71,9 @@ private slots:
             c.mode = Mode::Training;
             c.optimizer = Optimizer::Adam;
             w.workspace().setConfig(c);
-            w.chartArea()->setOverlay(true);
+            ViewSettings view = w.workspace().view();
+            view.overlay = true; // View > Overlay devices on one chart
+            w.workspace().setView(view);
             QString error;
             QVERIFY2(w.sessions().save(path("a.rfx.json"), &error), qPrintable(error));
             QVERIFY(!w.sessions().isDirty());
@@ -154,6 +157,55 @@ private slots:
         undo->redo();
         QCOMPARE(w.workspace().report()->config.batch, 4);
         QCOMPARE(w.workspace().report()->config.bits, 16);
+    }
+
+    // View settings undo (issue 37 item 2): the View menu's overlay, shared axes and tick style, and the
+    // table's filter, each one step of its own (not merged with the slider step just before), the
+    // charts, the actions' checks and the table following undo and redo.
+    void viewSettingsUndo()
+    {
+        MainWindow w(fresh({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
+        w.show();
+        QUndoStack* undo = w.sessions().undoStack();
+        auto action = [&](const QString& text) {
+            for (QAction* a : w.findChildren<QAction*>())
+                if (a->text() == text)
+                    return a;
+            return static_cast<QAction*>(nullptr);
+        };
+        QAction* overlay = action(QStringLiteral("&Overlay devices on one chart"));
+        QAction* powers = action(QStringLiteral("Tick labels as &powers of ten"));
+        QVERIFY(overlay && powers && action(QStringLiteral("Only &convolutions")));
+        w.controls()->batchSpin()->setValue(4); // a control's step; the view settings must not merge into it
+        const int before = undo->count();
+        overlay->trigger(); // as the menu does
+        QVERIFY(w.chartArea()->overlay());
+        QVERIFY(w.workspace().view().overlay);
+        powers->trigger();
+        QVERIFY(w.chartArea()->powerTicks());
+        action(QStringLiteral("Only &convolutions"))->trigger(); // the table's filter (Ctrl+K)
+        QVERIFY(w.workspace().view().filter.convolutionsOnly);
+        QCOMPARE(undo->count(), before + 3);
+        QVERIFY(w.sessions().isDirty());
+        undo->undo(); // the filter
+        QVERIFY(!w.workspace().view().filter.convolutionsOnly);
+        undo->undo(); // the tick style
+        QVERIFY(!w.chartArea()->powerTicks());
+        QVERIFY(!powers->isChecked());
+        QVERIFY(w.chartArea()->overlay());
+        undo->undo(); // the overlay
+        QVERIFY(!w.chartArea()->overlay());
+        QVERIFY(!overlay->isChecked());
+        QCOMPARE(w.workspace().report()->config.batch, 4); // the slider's step is still there
+        undo->undo();
+        QCOMPARE(w.workspace().report()->config.batch, 1);
+        undo->redo();
+        undo->redo();
+        QVERIFY(w.chartArea()->overlay());
+        QVERIFY(overlay->isChecked());
+        // A session and a figure take the view from the workspace.
+        QVERIFY(w.currentSession().overlay);
+        QVERIFY(w.currentFigure().overlay);
     }
 
     void aSliderDragIsOneUndoStep()

@@ -78,6 +78,30 @@ private slots:
         QCOMPARE(spy.count(), 3);
     }
 
+    // The view settings are the workspace's too (issue 37 item 1): their own part, no analysis, the
+    // same report shared; the same settings again say nothing.
+    void viewSettingsAreAPartWithoutAnalysis()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        const auto held = ws.state().report;
+        QSignalSpy spy(&ws, &Workspace::changed);
+        ViewSettings v = ws.view();
+        QVERIFY(!v.overlay && !v.sharedAxes && !v.powerTicks && v.layerLabels == 0.05 && !v.filter.convolutionsOnly);
+        v.overlay = true;
+        v.filter.topN = 5;
+        ws.setView(v);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(partsOf(spy, 0), Workspace::Parts(Workspace::View));
+        QVERIFY(ws.state().report == held); // nothing analysed again
+        QVERIFY(ws.view() == v);
+        QVERIFY(spy.at(0).at(0).value<WorkspaceState>().view == v); // the value carries it
+        ws.setView(v);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(ws.lastSource() == nullptr); // never merged with a control's edit
+    }
+
     // A configuration that does not analyse: the problem is in the value, the last report stays.
     void problemKeepsTheLastReport()
     {
