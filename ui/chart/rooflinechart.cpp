@@ -146,6 +146,12 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
 }
 
+RooflineChart::~RooflineChart()
+{
+    for (DeviceSeries* s : m_series)
+        delete s;
+}
+
 void RooflineChart::ensureSeries(size_t count)
 {
     while (m_series.size() < count) {

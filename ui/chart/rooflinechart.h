@@ -14,6 +14,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -242,6 +243,9 @@ private:
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
     void placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
+    /// The box `text` takes in a layer label's `font`, measured by a probe item (the labels' own class)
+    /// once per text and font: a label tried in two lines is laid out only if it goes there.
+    QSizeF layerLabelSize(const QString& text, const QFont& font);
     void drawRoofsOverPoints();
     void placeMoreNote(std::vector<std::optional<QPointF>>& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names,
         const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
@@ -316,6 +320,9 @@ private:
     std::vector<class QGraphicsSimpleTextItem*> m_tickLabels; ///< reused
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
+    std::unique_ptr<class QGraphicsSimpleTextItem> m_labelProbe; ///< layerLabelSize()'s, in no scene
+    std::map<QString, QSizeF> m_labelSizes; ///< layerLabelSize()'s, for m_labelSizesFont
+    QString m_labelSizesFont;
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
     QStringList m_unnamed; ///< unnamedLayers()
     class QGraphicsRectItem* m_roofClip = nullptr; ///< a figure's plot area, clipping m_printRoofs

@@ -70,10 +70,4 @@ void RooflineChart::setFontScale(double scale)
     }
 }
 
-RooflineChart::~RooflineChart()
-{
-    for (DeviceSeries* s : m_series)
-        delete s;
-}
-
 } // namespace rfx

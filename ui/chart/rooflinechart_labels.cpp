@@ -114,6 +114,24 @@ void RooflineChart::setLayerLabels(double share)
     placeRoofLabels();
 }
 
+QSizeF RooflineChart::layerLabelSize(const QString& text, const QFont& font)
+{
+    if (!m_labelProbe)
+        m_labelProbe = std::make_unique<QGraphicsSimpleTextItem>();
+    const QString key = font.toString();
+    if (key != m_labelSizesFont || m_labelSizes.size() > 512) { // another font, or a long session's worth
+        m_labelSizes.clear();
+        m_labelSizesFont = key;
+        m_labelProbe->setFont(font);
+    }
+    auto [it, added] = m_labelSizes.try_emplace(text);
+    if (added) {
+        m_labelProbe->setText(text);
+        it->second = m_labelProbe->boundingRect().size();
+    }
+    return it->second;
+}
+
 void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines)
 {
     struct Wanted {
@@ -175,15 +193,15 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     for (size_t i = 0; i < spots.size(); ++i) {
         if (spots[i])
             continue;
-        QGraphicsSimpleTextItem* item = m_layerLabels[i];
-        item->setText(QString(wanted[i].text).replace(wanted[i].text.lastIndexOf(QLatin1Char(' '), wanted[i].text.size() - 3), 1, QLatin1Char('\n')));
+        const QString twoLines
+            = QString(wanted[i].text).replace(wanted[i].text.lastIndexOf(QLatin1Char(' '), wanted[i].text.size() - 3), 1, QLatin1Char('\n'));
         LabelRequest stacked = requests[i];
-        stacked.size = item->boundingRect().size();
+        stacked.size = layerLabelSize(twoLines, font);
         spots[i] = placeLabels({ stacked }, taken, plot, lines).front();
-        if (spots[i])
+        if (spots[i]) {
+            m_layerLabels[i]->setText(twoLines);
             taken.emplace_back(*spots[i], stacked.size);
-        else
-            item->setText(wanted[i].text);
+        }
     }
     // Still none: further out, ring by ring, with the hairline to its point (a row of squares along
     // the roof left no spot beside each; the 7-inch figure named 2 of 8 with the plot below empty).

@@ -8,6 +8,22 @@
 
 namespace rfx {
 
+namespace {
+// The obstacles that can touch a box whose edge lies at most `reach` from `anchor` (a box of w x h kept
+// 2 px clear): every box tried around one anchor lies inside that square, so the others are passed
+// over once here rather than once per spot tried (a chart's every marker, for every label).
+std::vector<QRectF> obstaclesNear(const std::vector<QRectF>& obstacles, const QPointF& anchor, double reach, const QSizeF& size)
+{
+    const double far = reach + size.width() + size.height() + 4;
+    const QRectF square(anchor - QPointF(far, far), QSizeF(2 * far, 2 * far));
+    std::vector<QRectF> near;
+    for (const QRectF& o : obstacles)
+        if (o.intersects(square))
+            near.push_back(o);
+    return near;
+}
+} // namespace
+
 std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
     const QRectF& bounds, const std::vector<QLineF>& lines, const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
 {
@@ -26,6 +42,7 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             { a.x() + d, a.y() + d }, // below right
             { a.x() - d - w, a.y() + d }, // below left
         };
+        const std::vector<QRectF> nearby = obstaclesNear(obstacles, a, d, r.size);
         std::optional<QPointF> chosen;
         for (const QPointF& s : spots) {
             const QRectF box(s, r.size);
@@ -35,7 +52,7 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             auto near = [&](const QRectF& o) { return o.intersects(clear); };
             auto hits = [&](const QRectF& o) { return o.intersects(clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
             auto crossed = [&](const QLineF& l) { return crosses(l, box); };
-            if (std::any_of(obstacles.begin(), obstacles.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
+            if (std::any_of(nearby.begin(), nearby.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), crossed) || (accept && !accept(box, a)))
                 continue;
             chosen = s;
@@ -57,6 +74,8 @@ std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QR
     const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
 {
     const double w = r.size.width(), h = r.size.height();
+    const double farthest = rings.empty() ? 0 : *std::max_element(rings.begin(), rings.end());
+    const std::vector<QRectF> nearby = obstaclesNear(obstacles, r.anchor, r.radius + farthest, r.size);
     for (double ring : rings) {
         const double d = r.radius + ring;
         // Straight down first, then alternately either side of it round to straight up: under the
@@ -71,7 +90,7 @@ std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QR
             if (!bounds.contains(box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
-            if (std::any_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return o.intersects(clear); })
+            if (std::any_of(nearby.begin(), nearby.end(), [&](const QRectF& o) { return o.intersects(clear); })
                 || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); })
                 || (accept && !accept(box, r.anchor)))
                 continue;

@@ -313,6 +313,28 @@ private slots:
         spots = placeLabels({ { QPointF(5, 5), QSizeF(90, 90), 3, 4 } }, {}, bounds);
         QVERIFY(!spots[0]);
     }
+
+    // Only obstacles within reach of a label's point can touch its boxes (the placer looks at those
+    // alone): a thousand far away change no spot, one at the edge of the first choice still moves it.
+    // Far placement: straight down first; the ring's box for a 20 x 10 label, marker radius 4, ring
+    // 12 from (50, 50) is centred 4 + 12 + 5 = 21 below: top-left (40, 66).
+    void labelsSeeTheObstaclesWithinReach()
+    {
+        const QRectF bounds(0, 0, 400, 400);
+        const LabelRequest r { QPointF(50, 50), QSizeF(20, 10), 3, 4 };
+        std::vector<QRectF> far;
+        for (int i = 0; i < 1000; ++i)
+            far.emplace_back(200 + (i % 40) * 5, 200 + (i / 40) * 5, 3, 3); // all beyond 4 + 40 + 20 + 10 + 4 px
+        QCOMPARE(*placeFarLabel(r, {}, bounds, {}, { 12, 40 }), QPointF(40, 66));
+        QCOMPARE(*placeFarLabel(r, far, bounds, {}, { 12, 40 }), QPointF(40, 66));
+        QCOMPARE(*placeLabels({ r }, far, bounds)[0], QPointF(57, 45));
+        // 1 px below the first box's 2-px margin: that box is taken, the next direction is tried.
+        std::vector<QRectF> edge = far;
+        edge.emplace_back(40, 77, 20, 1);
+        QVERIFY(*placeFarLabel(r, edge, bounds, {}, { 12, 40 }) != QPointF(40, 66));
+        edge.back() = QRectF(78, 44, 1, 12); // 1 px right of the right spot (57..77) and inside its margin
+        QCOMPARE(*placeLabels({ r }, edge, bounds)[0], QPointF(23, 45));
+    }
 };
 
 QTEST_MAIN(TestChartNavigation)
