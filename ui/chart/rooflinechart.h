@@ -321,8 +321,7 @@ private:
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
     std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
     std::unique_ptr<class QGraphicsSimpleTextItem> m_labelProbe; ///< layerLabelSize()'s, in no scene
-    std::map<QString, QSizeF> m_labelSizes; ///< layerLabelSize()'s, for m_labelSizesFont
-    QString m_labelSizesFont;
+    std::map<QString, QSizeF> m_labelSizes; ///< layerLabelSize()'s, in the probe's font
     std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
     QStringList m_unnamed; ///< unnamedLayers()
     class QGraphicsRectItem* m_roofClip = nullptr; ///< a figure's plot area, clipping m_printRoofs

@@ -118,10 +118,8 @@ QSizeF RooflineChart::layerLabelSize(const QString& text, const QFont& font)
 {
     if (!m_labelProbe)
         m_labelProbe = std::make_unique<QGraphicsSimpleTextItem>();
-    const QString key = font.toString();
-    if (key != m_labelSizesFont || m_labelSizes.size() > 512) { // another font, or a long session's worth
+    if (m_labelProbe->font() != font || m_labelSizes.size() > 512) { // another font, or a long session's worth
         m_labelSizes.clear();
-        m_labelSizesFont = key;
         m_labelProbe->setFont(font);
     }
     auto [it, added] = m_labelSizes.try_emplace(text);
