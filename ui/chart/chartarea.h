@@ -16,6 +16,8 @@ namespace rfx {
 
 class RooflineChart;
 class SummaryText;
+class Workspace;
+struct WorkspaceState;
 
 /// The charts: a grid with one roofline chart and summary per device, or one chart with every
 /// device overlaid and the summaries beneath. Chart widgets are kept and reused across reports.
@@ -23,6 +25,9 @@ class ChartArea : public QWidget {
     Q_OBJECT
 public:
     explicit ChartArea(QWidget* parent = nullptr);
+    /// Shows `workspace`'s analysis, measurements, selection and view settings whenever they change,
+    /// and sends it the layer clicked (and, in the grid, that chart's device as the table's).
+    void follow(Workspace* workspace);
 
     /// A new analysis, with the measured timings for report.results[measuredDevice] (null: none)
     /// drawn on that device's chart: each chart is rebuilt once.
@@ -82,6 +87,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The workspace's value (follow()): what changed in it, on the charts.
+    void showWork(const WorkspaceState& state, int parts);
     struct Pane {
         QWidget* box;
         RooflineChart* chart;

@@ -172,9 +172,7 @@ void ControlPanel::updateEnabled()
     }
     // An ONNX model: the image size and the batch apply where the file leaves them symbolic; where it
     // fixes them, the control is off and its tooltip says why.
-    std::shared_ptr<const OnnxModel> onnx;
-    if (isOnnxFile(m_config.model))
-        onnx = cachedOnnxModel(m_config.model).model;
+    const std::shared_ptr<const OnnxModel> onnx = isOnnxFile(m_config.model) ? m_model : nullptr;
     const bool image = onnx ? onnx->imageBound() : !file;
     const QString imageWhy = onnx && !image ? QString::fromStdString(onnx->imageFixedReason())
         : file && !onnx                    ? tr("the network file fixes its input")
@@ -229,55 +227,13 @@ void ControlPanel::networkChosen()
 {
     const QString id = m_network->currentData().toString();
     if (id == QLatin1String("@open")) {
+        m_shown = false;
         setConfig(m_config); // the network shown, until a file is read and works
         emit openFileRequested();
         return;
     }
-    Config c = m_config;
-    if (id.toStdString() == c.model)
-        return;
-    switchModel(c, id.toStdString());
-    c.bitsAsInFile = isOnnxFile(c.model); // a recent ONNX file: its own precision; built-in networks: the slider
-    if (const ModelInfo* m = findModel(c.model)) {
-        // Each built-in network starts at the input it was published for.
-        c.unet.height = m->height;
-        c.unet.width = m->width;
-        c.unet.inChannels = m->channels;
-        c.unet.classes = m->classes;
-    }
-    setConfig(c);
-    emit configChanged(m_config);
-}
-
-void ControlPanel::useNetworkFile(const QString& path, int imageSize)
-{
-    Config c = m_config;
-    switchModel(c, QFileInfo(path).absoluteFilePath().toStdString());
-    if (!isNetworkFile(c.model)) {
-        showProblem(tr("%1: a model file must end in .onnx or .json").arg(path));
-        setConfig(m_config);
-        return;
-    }
-    if (imageSize > 0)
-        c.unet.height = c.unet.width = imageSize;
-    c.bitsAsInFile = isOnnxFile(c.model); // an imported model opens at its own precision
-    setConfig(c);
-    emit configChanged(m_config);
-}
-
-void ControlPanel::switchModel(Config& c, const std::string& model)
-{
-    if (model == c.model)
-        return;
-    if (!c.inputValues.empty() || !c.branches.empty())
-        m_bound[c.model] = { c.inputValues, c.branches };
-    else
-        m_bound.erase(c.model);
-    c.model = model;
-    const auto it = m_bound.find(model);
-    c.inputValues = it == m_bound.end() ? std::map<std::string, double> {} : it->second.values;
-    c.branches = it == m_bound.end() ? std::map<std::string, bool> {} : it->second.branches;
-    c.layerAlgorithms.clear(); // per-layer choices name the previous network's layers
+    if (id.toStdString() != m_config.model)
+        emit modelChosen(id.toStdString());
 }
 
 void ControlPanel::forgetNetworkFile(const QString& path)
@@ -370,6 +326,7 @@ CheckedSpinBox* ControlPanel::typedBox(const QString& what)
             // Any later change of the configuration (another field, another network, a preset, a
             // fix's link) ends it; the correction's own change is sent before it is said.
             connect(this, &ControlPanel::configChanged, m_correction, &ProblemNote::dismiss);
+            connect(this, &ControlPanel::modelChosen, m_correction, &ProblemNote::dismiss);
         }
         m_correction->showUnder(spin, message.toHtmlEscaped());
     });

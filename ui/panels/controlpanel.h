@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <string>
 
 class QCheckBox;
@@ -16,7 +17,10 @@ class QSpinBox;
 namespace rfx {
 
 class CheckedSpinBox;
+class Workspace;
+struct WorkspaceState;
 class ModelInputsBox;
+class OnnxModel;
 class ProblemNote;
 
 /// The configuration controls: sliders with spin boxes for image size, bits, stride, filters and
@@ -25,6 +29,9 @@ class ControlPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ControlPanel(QWidget* parent = nullptr);
+    /// Shows `workspace`'s configuration and its problem whenever they change, and sends it the
+    /// edits (with the control edited, for undo); a network file it refuses leaves the selector.
+    void follow(Workspace* workspace);
 
     /// Shows `config` without emitting configChanged.
     /// Shows `config`; nothing to do when the panel shows it already (the workspace hands every
@@ -64,10 +71,6 @@ public:
     QComboBox* interconnectCombo() const { return m_interconnect; }
     ModelInputsBox* modelInputs() const { return m_modelInputs; }
     QCheckBox* bitsAsInFileCheck() const { return m_bitsAsInFile; }
-    /// Selects a custom network file (as File > Open network file does) and emits configChanged.
-    /// Analyses a model file (ONNX or our JSON); `imageSize` > 0 also sets the image size (the size an
-    /// ONNX model with a free image size opens at).
-    void useNetworkFile(const QString& path, int imageSize = 0);
     /// Removes a custom file from the Network selector (one that could not be used).
     void forgetNetworkFile(const QString& path);
 
@@ -75,15 +78,16 @@ signals:
     void configChanged(const rfx::Config& config);
     /// "Open model file..." chosen in the Network selector (the window asks for the file and reads it).
     void openFileRequested();
+    /// Another network chosen in the Network selector: a built-in id, or a model file shown before.
+    void modelChosen(const std::string& model);
 
 private:
-    /// `c` made to show `model`: what was bound for the model shown until now is kept for it, what was bound
-    /// for `model` before (nothing the first time) comes back; per-layer choices name the previous layers.
-    void switchModel(Config& c, const std::string& model);
     void readWidgets();
     void networkChosen();
     void updateEnabled();
     void emitChanged();
+    /// The workspace's value (follow()): the configuration, and the problem said under the control.
+    void showWork(const WorkspaceState& state);
     /// A slider with its spin box; `powersOfTwo`: the slider's positions are 2^0 .. sliderMax (batch).
     /// Slider position of a batch on its powers-of-two slider: the nearest power, log2 rounded.
     static int powerPosition(int value);
@@ -142,13 +146,8 @@ private:
     ProblemNote* m_problem = nullptr;
     ProblemNote* m_correction = nullptr;
     QWidget* m_lastEdited = nullptr; ///< the control the user changed last: where a problem is shown
-    /// The values and branches bound for each model file this window has shown: they stay with their model
-    /// (a flag typed for one file followed to every later one, "the model has no input 'sr'").
-    struct Bound {
-        std::map<std::string, double> values;
-        std::map<std::string, bool> branches;
-    };
-    std::map<std::string, Bound> m_bound;
+    /// The imported model shown (the workspace's): what its file fixes turns controls off.
+    std::shared_ptr<const OnnxModel> m_model;
 };
 
 } // namespace rfx

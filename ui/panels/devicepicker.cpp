@@ -3,6 +3,7 @@
 #include "style/text.h"
 
 #include "base/format.h"
+#include "workspace/workspace.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -85,6 +86,21 @@ void DevicePicker::setDevices(const std::vector<Device>& devices)
         m_model->appendRow(item);
     }
     m_updating = false;
+}
+
+void DevicePicker::follow(Workspace* workspace)
+{
+    connect(workspace, &Workspace::changed, this, [this, workspace](const WorkspaceState& s, Workspace::Parts parts) {
+        if (parts & Workspace::Library)
+            setDevices(workspace->library().devices);
+        if (parts & (Workspace::Library | Workspace::Analysis))
+            setChecked(s.deviceIds);
+        if (parts & Workspace::Analysis && s.problem.isEmpty() && s.report) {
+            const WorkNotes notes = workNotes(s, workspace->library());
+            setNotes(notes.deviceFiles, notes.analysis);
+        }
+    });
+    connect(this, &DevicePicker::checkedChanged, workspace, &Workspace::setDevices);
 }
 
 void DevicePicker::setNotes(const QStringList& deviceFileProblems, const QStringList& analysisNotes)

@@ -14,11 +14,16 @@ class QStandardItemModel;
 
 namespace rfx {
 
+class Workspace;
+
 /// A searchable list of devices with a check box each; any number may be checked.
 class DevicePicker : public QWidget {
     Q_OBJECT
 public:
     explicit DevicePicker(QWidget* parent = nullptr);
+    /// Lists `workspace`'s device library and checks its devices whenever they change, with the notes
+    /// of each analysis that worked; the devices checked here go to it.
+    void follow(Workspace* workspace);
 
     void setDevices(const std::vector<Device>& devices);
     /// Checks exactly these ids (unknown ids are ignored), in this order; does not emit.

@@ -10,6 +10,7 @@
 #include "base/version.h"
 #include "io/tune_writer.h"
 #include "widgets/pointhover.h"
+#include "workspace/workspace.h"
 
 #include <QChart>
 #include <QChartView>
@@ -212,6 +213,32 @@ void EnergyView::setFontScale(double scale)
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
         EnergyCharts::setFontScale(v->chart(), scale);
     QTimer::singleShot(0, this, [this] { fitLabelHeights(); }); // once the window's type has changed too
+}
+
+void EnergyView::follow(Workspace* workspace)
+{
+    m_workspace = workspace;
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
+        if (parts & Workspace::Analysis && s.problem.isEmpty() && s.report)
+            takeInputs();
+    });
+    connect(this, &EnergyView::clockRequested, workspace, [workspace](int percent) {
+        Config c = workspace->config();
+        c.clockPercent = percent;
+        workspace->setConfig(c);
+    });
+}
+
+void EnergyView::takeInputs()
+{
+    if (m_workspace && isVisible())
+        setInputs(m_workspace->config(), m_workspace->checkedDevices());
+}
+
+void EnergyView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    takeInputs(); // what changed while it was hidden
 }
 
 void EnergyView::resizeEvent(QResizeEvent* event)

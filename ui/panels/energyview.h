@@ -20,15 +20,20 @@ class QXYSeries;
 
 namespace rfx {
 
+class Workspace;
+
 /// Energy, clocks and multi-GPU tuning, live: energy per image against batch; step time and energy
 /// against GPU count; the Pareto chart of time against energy per image over the swept batches, GPU
 /// counts and clocks, with the least time, least energy and least energy-delay configurations marked
-/// and their reasons in words. Inputs come from the window (setInputs); the sweep ranges and the
-/// objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per 40 ms.
+/// and their reasons in words. Inputs come from the workspace it follows (or setInputs); the sweep
+/// ranges and the objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per 40 ms.
 class EnergyView : public QWidget {
     Q_OBJECT
 public:
     explicit EnergyView(QWidget* parent = nullptr);
+    /// Takes `workspace`'s configuration and checked devices whenever an analysis works, while shown
+    /// (the sweep costs milliseconds) and when shown again; "Use it" sends the clock to it.
+    void follow(Workspace* workspace);
 
     void setInputs(const Config& config, const std::vector<Device>& devices);
     TuneRanges ranges() const;
@@ -60,8 +65,12 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    /// The followed workspace's inputs, when shown.
+    void takeInputs();
+    Workspace* m_workspace = nullptr;
     /// The wrapped labels (legend, caption) as tall as their lines at their width: a layout asks a
     /// label only its one-line least height, and the scroll area around the view knows no other, so
     /// a legend of two lines was drawn over the charts' axes (1024 x 640, presentation type).

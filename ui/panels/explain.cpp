@@ -24,20 +24,17 @@ const Layer* findLayer(const Network& net, const std::string& name)
 }
 
 // The batch control is off where an ONNX file fixes the batch (ControlPanel::updateEnabled).
-bool batchAdjustable(const Config& c)
+bool batchAdjustable(const Config& c, const OnnxModel* model)
 {
-    if (!isOnnxFile(c.model))
-        return true;
-    const OnnxLoad load = cachedOnnxModel(c.model);
-    return !load.model || load.model->batchBound();
+    return !isOnnxFile(c.model) || !model || model->batchBound();
 }
 
 // What the window lets the user move, named only where its control is on: filters shape the U-Net
 // alone, the batch where the file leaves it open, bits unless they are the file's own.
-QString tryControls(const Config& c)
+QString tryControls(const Config& c, const OnnxModel* model)
 {
     QStringList sliders;
-    if (batchAdjustable(c))
+    if (batchAdjustable(c, model))
         sliders << QStringLiteral("batch");
     if (!c.bitsAsInFile)
         sliders << QStringLiteral("bits");
@@ -67,7 +64,7 @@ QString roofRaisers(const Report& report, const DeviceResult& d)
 
 } // namespace
 
-QString explainLayer(const Report& report, int device, int layer, const Network& net)
+QString explainLayer(const Report& report, int device, int layer, const Network& net, const OnnxModel* model)
 {
     if (device < 0 || device >= int(report.results.size()))
         return {};
@@ -218,7 +215,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     if (l && (l->op == Op::Conv || l->op == Op::ConvTranspose)) {
         const double weightBytes = double(layerParams(*l)) * e;
         const double activationBytes = r.bytes / (training ? 3 : 1) - weightBytes;
-        if (weightBytes > 0.2 * activationBytes && batchAdjustable(c))
+        if (weightBytes > 0.2 * activationBytes && batchAdjustable(c, model))
             moves << QStringLiteral("<b>A larger batch</b> moves it right: its %1 of weights are read once per batch "
                                     "while its FLOPs grow with every image.")
                          .arg(qs(formatBytes(weightBytes)));
@@ -284,7 +281,7 @@ QString explainOverview(const Report& report, int device)
             qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qs(d.verdict));
 }
 
-QStringList tourPages(const Report& report, int device, bool overlay)
+QStringList tourPages(const Report& report, int device, bool overlay, const OnnxModel* model)
 {
     if (device < 0 || device >= int(report.results.size()))
         return {};
@@ -323,7 +320,7 @@ QStringList tourPages(const Report& report, int device, bool overlay)
             .arg(P, B, qs(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
                        "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p>%4%3")
-            .arg(qs(d.device.name), qs(d.verdict), tryControls(report.config),
+            .arg(qs(d.device.name), qs(d.verdict), tryControls(report.config, model),
                 tourLayer(report, device) < 0
                     ? QString()
                     : QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>")

@@ -127,10 +127,15 @@ bool LayerPane::setDeviceId(const QString& id)
     return i >= 0;
 }
 
-void LayerPane::setFilter(bool convolutionsOnly, int topN)
+void LayerPane::setFilter(const LayerFilter& filter)
 {
-    m_convOnly->setChecked(convolutionsOnly);
-    m_topN->setValue(topN);
+    if (filter == m_filter)
+        return;
+    const QSignalBlocker quietBox(m_convOnly), quietSpin(m_topN);
+    m_convOnly->setChecked(filter.convolutionsOnly);
+    m_topN->setValue(filter.topN);
+    m_filter = filter;
+    m_proxy->setLayerFilter(m_filter);
 }
 
 void LayerPane::updateDevices(const Report& report)

@@ -18,6 +18,8 @@ namespace rfx {
 class LayerFilterProxy;
 class LayerTable;
 class LayerTableModel;
+class Workspace;
+struct WorkspaceState;
 
 /// The layer table with its bar: the device whose rows it shows, "Only convolutions", "Top N by
 /// time". It shows what the window hands it and says what the user did; the window decides what
@@ -26,6 +28,10 @@ class LayerPane : public QWidget {
     Q_OBJECT
 public:
     explicit LayerPane(QWidget* parent = nullptr);
+    /// Shows `workspace`'s analysis (the table's device's rows), measurements, selection and filter
+    /// whenever they change; the device chosen, the row made current and the filter go to it. (The
+    /// context menu of a row is the window's: layerMenuRequested.)
+    void follow(Workspace* workspace);
 
     LayerTable* table() const { return m_table; }
     LayerTableModel* model() const { return m_model; }
@@ -39,7 +45,8 @@ public:
     bool setDeviceId(const QString& id);
 
     const LayerFilter& filter() const { return m_filter; }
-    void setFilter(bool convolutionsOnly, int topN);
+    /// Shows `filter` (without saying filterChanged: the value came from the workspace).
+    void setFilter(const LayerFilter& filter);
 
     /// A new analysis: the device list, the rows, and the columns that say something for it (the
     /// algorithm columns once an algorithm is chosen; L2 / L1 intensities where the device has them).
@@ -72,6 +79,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The workspace's value (follow()): what changed in it, in the table.
+    void showWork(const WorkspaceState& state, int parts);
     int oneLineWidth() const;
     void arrangeBar();
     void updateDevices(const Report& report);

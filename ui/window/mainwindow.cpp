@@ -2,8 +2,8 @@
 
 #include "style/text.h"
 
-#include "base/format.h"
 #include "chart/chartarea.h"
+#include "features/analysisline.h"
 #include "features/calibrationview.h"
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
@@ -15,8 +15,6 @@
 #include "panels/devicepicker.h"
 #include "panels/energyview.h"
 #include "table/layerpane.h"
-#include "table/layertablemodel.h"
-#include "widgets/elidedlabel.h"
 #include "widgets/wheelguard.h"
 #include "window/chartroom.h"
 #include "window/teaching.h"
@@ -30,9 +28,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFileInfo>
-#include <QLabel>
 #include <QLayout>
 #include <QMenu>
 #include <QMimeData>
@@ -69,7 +65,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     , m_pane(new LayerPane)
     , m_measured(new MeasurementsView(m_workspace, this))
     , m_calibration(new CalibrationView(m_workspace, this))
-    , m_opener(new ModelOpener(this))
+    , m_opener(new ModelOpener(m_workspace, this))
 {
     WheelGuard::install(); // before the controls are polished: they take the wheel only when focused
     setWindowTitle(tr("Roofline Explorer"));
@@ -113,27 +109,28 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
                         10000);
             });
     });
+    // The views follow the workspace themselves (its one signal), in this order: the charts before the
+    // Explain and tour panels that mark them. Their edits go to it; nothing comes back to the view it came from.
+    m_controls->follow(m_workspace);
+    m_picker->follow(m_workspace);
+    m_charts->follow(m_workspace);
+    m_pane->follow(m_workspace);
     m_teaching = new Teaching({ this, m_workspace, m_charts, m_controls, configDock }); // the Explain dock
     m_sessions = new SessionController(m_workspace,
         { [this] { return currentSession(); }, [this](const Session& session) { showSession(session); } }, this);
     m_export = new ExportController(m_workspace, [this] { return currentFigure(); }, this);
     m_energy = new EnergyView;
+    m_energy->follow(m_workspace);
     // Scrolled: in large type its charts' and controls' least height pushed a 720-line window 37 px past
     // the screen's bottom, status bar and legend with it, and it stayed there (issue 52).
     m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), scrolled(m_energy), Qt::BottomDockWidgetArea);
     m_energyDock->hide();
     m_energyDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F10));
 
-    m_status = new ElidedLabel; // the measurements' line beside it can leave it short of room
+    m_status = new AnalysisLine; // elided: the measurements' line beside it can leave it short of room
+    m_status->follow(m_workspace);
     statusBar()->addWidget(m_status, 1);
-    // A link, not a QToolButton: a button among the status bar's permanent widgets showed the
-    // analysis line again over a message given at start-up (tst_mainwindow).
-    m_notes = new QLabel;
-    m_notes->setVisible(false);
-    m_notes->setObjectName(QStringLiteral("notesButton"));
-    m_notes->setTextFormat(Qt::RichText);
-    m_notes->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    statusBar()->addPermanentWidget(m_notes);
+    statusBar()->addPermanentWidget(m_status->notesLink());
     statusBar()->addPermanentWidget(m_measured->label());
 
     buildMenus();
@@ -184,27 +181,13 @@ void MainWindow::connectParts()
     // changing under the status bar) left both drawn. The line steps aside for every message.
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) { m_status->setVisible(message.isEmpty()); });
 
-    // The loop: every edit goes to the workspace, which analyses once and hands its value back here.
-    connect(m_workspace, &Workspace::changed, this, &MainWindow::showWorkspace);
-    connect(m_workspace, &Workspace::networkFileRefused, this, &MainWindow::refuseNetworkFile);
-    connect(m_controls, &ControlPanel::configChanged, this, [this](const Config& c) { m_workspace->setConfig(c, m_controls->lastEdited()); });
-    connect(m_picker, &DevicePicker::checkedChanged, m_workspace, &Workspace::setDevices);
-    connect(m_energy, &EnergyView::clockRequested, this, [this](int percent) {
-        Config c = m_workspace->config();
-        c.clockPercent = percent;
-        m_workspace->setConfig(c);
+    // The view settings on the View menu's checks (the views follow the workspace themselves); a
+    // network file the workspace refuses is said in a dialog (the selector forgets it by itself).
+    connect(m_workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
+        if (parts & Workspace::View)
+            showView(s.view);
     });
-    connect(m_charts, &ChartArea::layerClicked, this, [this](int layer, int device) {
-        const Report* r = m_workspace->report();
-        if (!m_charts->overlay() && r && device >= 0 && device < int(r->results.size()))
-            m_workspace->setTableDevice(qs(r->results[size_t(device)].device.id));
-        m_workspace->selectLayer(layer);
-    });
-    connect(m_pane, &LayerPane::deviceChanged, this, [this] { m_workspace->setTableDevice(m_pane->deviceId()); });
-    connect(m_pane, &LayerPane::layerActivated, m_workspace, &Workspace::selectLayer);
-    connect(m_pane, &LayerPane::filterChanged, this, [this](const LayerFilter& filter) {
-        editView([&filter](ViewSettings& v) { v.filter = filter; });
-    });
+    connect(m_workspace, &Workspace::networkFileRefused, this, &MainWindow::sayFileUnusable);
     connect(m_pane, &LayerPane::layerMenuRequested, this, [this](int layer, const QPoint& at) {
         if (QMenu* menu = layerAlgorithmMenu(layer)) {
             menu->exec(at);
@@ -212,146 +195,23 @@ void MainWindow::connectParts()
         }
     });
 
-    // The sweep costs milliseconds: it runs only while the view is shown.
-    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) {
-        updateEnergy();
-        QTimer::singleShot(0, this, &MainWindow::keepOnScreen);
-    });
-    connect(m_notes, &QLabel::linkActivated, this, [this] {
+    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
+    connect(m_status, &AnalysisLine::notesRequested, this, [this] {
         // The notes live beside the devices: show that panel and its list.
         m_deviceDock->show();
         m_deviceDock->raise();
         m_picker->showNotes();
     });
     connect(m_controls, &ControlPanel::openFileRequested, m_opener, &ModelOpener::chooseAndOpen);
-    connect(m_opener, &ModelOpener::opened, this, [this](const QString& path, int imageSize) {
-        m_controls->useNetworkFile(path, imageSize);
+    connect(m_opener, &ModelOpener::opened, this, [this](const QString& path) {
         const Config& c = m_workspace->config();
         if (isNetworkFile(c.model) && c.model == path.toStdString())
             m_sessions->addRecent(path); // it worked: the analysis now shows it
     });
-    connect(m_opener, &ModelOpener::failed, this, &MainWindow::sayFileUnusable);
     connect(m_sessions, &SessionController::recentModelChosen, m_opener, &ModelOpener::open);
     connect(m_sessions, &SessionController::statusMessage, this, &MainWindow::showStatus);
     connect(m_export, &ExportController::statusMessage, this, &MainWindow::showStatus);
     connect(m_teaching, &Teaching::statusMessage, this, &MainWindow::showStatus);
-}
-
-// ---- The loop's end: the workspace's value on every view ----
-
-void MainWindow::showWorkspace(const WorkspaceState& s, Workspace::Parts parts)
-{
-    if (parts & Workspace::View)
-        showView(s.view);
-    if (parts & Workspace::Library) {
-        m_picker->setDevices(m_workspace->library().devices);
-        m_picker->setChecked(s.deviceIds);
-    }
-    if (parts & Workspace::Analysis) {
-        // The panels take the value (each does nothing when it already shows it).
-        m_controls->setConfig(s.config);
-        m_picker->setChecked(s.deviceIds);
-        if (!s.problem.isEmpty()) {
-            showProblem(s); // the last report stays on screen, marked stale
-            return;
-        }
-        m_controls->clearProblem();
-        m_charts->setProblem(QString());
-    }
-    const Report* report = s.report.get();
-    if (!report)
-        return;
-    const Comparison* measured = s.comparison ? &*s.comparison : nullptr;
-    if (parts & Workspace::Analysis) {
-        updateEnergy();
-        m_charts->setReport(s.report, measured, s.tableDeviceIndex); // once, diamonds and all
-        m_pane->setReport(s.report); // keeps its device when the report has it, as the workspace does
-        if (m_pane->deviceId() != s.tableDevice && m_pane->setDeviceId(s.tableDevice))
-            m_pane->showDevice(s.report);
-        showMeasured(s);
-        m_pane->fitColumnsIfRowsChanged();
-        showAnalysisStatus(s);
-    } else if (parts & (Workspace::TableDevice | Workspace::Measurements)) {
-        if (parts & Workspace::TableDevice) {
-            m_pane->setDeviceId(s.tableDevice);
-            m_pane->showDevice(s.report);
-        }
-        if (parts & Workspace::Measurements) // the diamonds: none to move without measurements
-            m_charts->setReport(s.report, measured, s.tableDeviceIndex);
-        showMeasured(s);
-        if (parts & Workspace::TableDevice)
-            m_pane->refit(); // another device's numbers
-    }
-    if (parts & (Workspace::Analysis | Workspace::TableDevice | Workspace::Selection)) {
-        m_charts->setSelectedLayer(s.selectedLayer);
-        m_pane->selectLayer(s.selectedLayer);
-    }
-    m_teaching->follow(parts);
-}
-
-void MainWindow::showMeasured(const WorkspaceState& s)
-{
-    m_pane->setMeasuredColumnsShown(s.comparison.has_value());
-    m_pane->model()->setComparison(s.comparison);
-}
-
-void MainWindow::showProblem(const WorkspaceState& s)
-{
-    QList<int> suggestions;
-    if (auto err = validate(s.config); !err && s.config.model == "unet")
-        for (int e : suggestedExtents(s.config.unet))
-            suggestions.append(e);
-    m_controls->showProblem(s.problem, suggestions, s.report != nullptr);
-    // Nothing worked yet: said where the charts would be; otherwise a banner over the stale charts.
-    m_charts->setProblem(s.problem, s.report ? qs(reportTitle(*s.report)) : QString());
-    m_status->setText(tr("\u26a0 %1").arg(s.problem));
-}
-
-void MainWindow::showAnalysisStatus(const WorkspaceState& s)
-{
-    const Report& r = *s.report;
-    // The network's totals where the eye finds them (checking ResNet-50's 4.1 GMAC meant multiplying
-    // a rate by a time): parameters, FLOP and MAC, traffic, peak memory.
-    QString status = QStringLiteral("%1 \u00b7 %2").arg(qs(reportTitle(r)), qs(networkTotalsLine(r)));
-    m_status->setToolTip(tr("%1\n%2 convolutions, analysed in %5. Totals per batch of %3 on %4: a MAC is a multiply-add of a convolution "
-                            "or matrix product (2 FLOP); 'other' is the elementwise, pooling and normalisation work; bytes "
-                            "are the DRAM traffic under the traffic model; peak memory is weights, activations, gradients "
-                            "and optimizer state at their largest.")
-                             .arg(qs(reportTitle(r)))
-                             .arg(r.convolutions)
-                             .arg(r.config.batch)
-                             .arg(r.results.empty() ? QString() : qs(r.results[0].device.name))
-                             .arg(qs(formatTime(double(s.analysisNs) * 1e-9, true))));
-    if (r.uncountedRows > 0)
-        status += tr(" \u00b7 \u26a0 %n row(s) not counted (unknown operators)", "", r.uncountedRows);
-    m_status->setText(status);
-    // Notes (ceiling fallbacks, device file problems): listed in the Devices panel, beside the
-    // devices; the status bar's link counts them and opens that list.
-    QStringList analysisNotes, fileProblems;
-    for (const Diagnostic& d : r.diagnostics) // an imported node's note names the node
-        analysisNotes.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
-    for (const Diagnostic& d : m_workspace->library().diagnostics)
-        if (d.severity != Severity::Info)
-            fileProblems.append(qs(toString(d)));
-    m_picker->setNotes(fileProblems, analysisNotes);
-    const int notes = int(analysisNotes.size() + fileProblems.size());
-    m_notes->setVisible(notes > 0);
-    m_notes->setText(QStringLiteral("<a href=\"#notes\">%1</a>").arg(notes == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(notes)));
-    m_notes->setToolTip(tr("Show them in the Devices panel:\n%1").arg((fileProblems + analysisNotes).join(QLatin1Char('\n'))));
-}
-
-void MainWindow::updateEnergy()
-{
-    if (m_energyDock->isVisible())
-        m_energy->setInputs(m_workspace->config(), m_workspace->checkedDevices());
-}
-
-void MainWindow::refuseNetworkFile(const QString& path, const QString& reason)
-{
-    // The workspace went back to what it showed; the selector forgets the file.
-    m_controls->forgetNetworkFile(path);
-    m_controls->setConfig(m_workspace->config());
-    sayFileUnusable(path, reason);
 }
 
 void MainWindow::sayFileUnusable(const QString& path, const QString& reason)

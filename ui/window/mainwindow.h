@@ -29,6 +29,7 @@ class QUndoStack;
 
 namespace rfx {
 
+class AnalysisLine;
 class ChartArea;
 class ControlPanel;
 class DevicePicker;
@@ -44,9 +45,9 @@ class Teaching;
 class TourPanel;
 
 /// The main window: the frame. It composes the parts around the Workspace (the document: the
-/// configuration, devices, analysis, measurements, calibration and selection) and shows the
-/// workspace's value whenever it changes (showWorkspace()): every panel sends its edits to the workspace,
-/// never to another panel. Beside it: sessions and undo (SessionController), export
+/// configuration, devices, analysis, measurements, calibration and selection): each view follows
+/// the workspace itself and sends its edits to it, never to another panel; the window creates and
+/// docks them, keeps the menus and says what needs a dialog. Beside it: sessions and undo (SessionController), export
 /// (ExportController), imported measurements (MeasurementsView), calibrated times (CalibrationView),
 /// Explain, tour and presentation (Teaching), model files (ModelOpener), presets (studyPreset),
 /// settings (windowsettings.h), the menus (mainwindow_menus.cpp).
@@ -108,21 +109,13 @@ private:
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void buildMenus();
     void connectParts();
-    /// The workspace's value on every view: the one place the views are told.
-    void showWorkspace(const WorkspaceState& state, Workspace::Parts parts);
     void showSession(const Session& session);
-    /// A network file just chosen cannot be used: says why in a dialog; the workspace went back.
-    void refuseNetworkFile(const QString& path, const QString& reason);
     /// A model file that cannot be used: a dialog says why, the status bar repeats it a while.
     void sayFileUnusable(const QString& path, const QString& reason);
-    void showProblem(const WorkspaceState& state);
-    void showAnalysisStatus(const WorkspaceState& state);
-    void showMeasured(const WorkspaceState& state);
-    /// The view settings on the charts, the table's filter and the View menu's checks.
+    /// The view settings on the View menu's checks.
     void showView(const ViewSettings& view);
     /// An edit of one view setting, sent to the workspace (which the views then follow).
     void editView(const std::function<void(ViewSettings&)>& edit);
-    void updateEnergy();
     /// Tools > Calibrate: asks where to save (the user's calibration folder proposed), then calibrates.
     bool calibrateInteractive(QString* summary, QString* error);
     void restoreSettings(const GuiOptions& options);
@@ -149,8 +142,7 @@ private:
     QAction* m_sharedAction = nullptr;
     QAction* m_labelsAction = nullptr;
     QAction* m_powersAction = nullptr;
-    QLabel* m_status = nullptr;
-    QLabel* m_notes = nullptr; ///< status bar: how many notes, a link that opens them in the Devices panel
+    AnalysisLine* m_status = nullptr; ///< the status bar's line on the analysis, with the notes' link
     /// A status message given before the window was shown (showStatus), with its timeout.
     std::optional<std::pair<QString, int>> m_pendingStatus;
     EnergyView* m_energy = nullptr;

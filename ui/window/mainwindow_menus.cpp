@@ -195,13 +195,6 @@ void MainWindow::showView(const ViewSettings& v)
         const QSignalBlocker quiet(action); // the value came from the workspace: nothing to send back
         action->setChecked(on);
     }
-    m_charts->setOverlay(v.overlay);
-    m_charts->setSharedAxes(v.sharedAxes);
-    m_charts->setLayerLabels(v.layerLabels);
-    m_charts->setPowerTicks(v.powerTicks);
-    m_charts->setFilter(v.filter);
-    if (!(m_pane->filter() == v.filter))
-        m_pane->setFilter(v.filter.convolutionsOnly, v.filter.topN);
 }
 
 } // namespace rfx

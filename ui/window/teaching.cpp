@@ -43,6 +43,11 @@ Teaching::Teaching(const Parts& parts)
     connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateExplain(); });
     // The open tour's words follow the overlay (its roof page names the device's line when overlaid).
     connect(parts.charts, &ChartArea::overlayChanged, this, [this] { reportChanged(); });
+    // After the charts, which follow the workspace from before: the tour marks what they show.
+    connect(parts.workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts what) {
+        if (s.report && !(what & Workspace::Analysis && !s.problem.isEmpty()))
+            follow(what);
+    });
 }
 
 void Teaching::follow(Workspace::Parts what)
@@ -65,7 +70,7 @@ Teaching::~Teaching()
 void Teaching::reportChanged()
 {
     if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
-        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay()));
+        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay(), m_parts.workspace->state().model.get()));
         updateTourHighlight();
     }
 }
@@ -83,7 +88,7 @@ void Teaching::updateExplain()
     }
     const BuildResult built = buildNetwork(s.report->config); // the network the report is of
     if (built.network)
-        m_explain->setHtml(explainLayer(*s.report, device, s.selectedLayer, *built.network));
+        m_explain->setHtml(explainLayer(*s.report, device, s.selectedLayer, *built.network, s.model.get()));
 }
 
 void Teaching::showTour()
@@ -104,7 +109,7 @@ void Teaching::showTour()
         connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
         connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
     }
-    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay()));
+    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay(), m_parts.workspace->state().model.get()));
     m_tourDock->show();
     m_tourDock->raise();
     m_frame->resizeDocks({ m_tourDock }, { tourWidth() }, Qt::Horizontal);

@@ -30,7 +30,8 @@ public:
         QWidget* controls;
         QDockWidget* controlsDock;
     };
-    /// Adds the (hidden) Explain dock to the frame.
+    /// Adds the (hidden) Explain dock to the frame and follows the workspace (construct it after the
+    /// charts follow the workspace: its tour marks what they show).
     explicit Teaching(const Parts& parts);
     ~Teaching() override;
 
@@ -42,8 +43,6 @@ public:
     void showTour();
     void setPresentationMode(bool on);
 
-    /// The window shows a new value of the workspace: the open panels follow (after the charts).
-    void follow(Workspace::Parts parts);
     /// View > Layer table: presentation mode hides the table on a short window, and shows it again.
     void setTableAction(QAction* action) { m_tableAction = action; }
 
@@ -54,6 +53,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// A new value of the workspace that analysed: the open panels follow (after the charts).
+    void follow(Workspace::Parts parts);
     /// The tour's width: a quarter of the window, at least 320 pixels.
     int tourWidth() const;
     void reportChanged();

@@ -5,6 +5,7 @@
 #include "base/diagnostic.h"
 #include "onnx/onnx_model.h"
 #include "workspace/windowsettings.h"
+#include "workspace/workspace.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -20,8 +21,9 @@
 
 namespace rfx {
 
-ModelOpener::ModelOpener(QWidget* window)
+ModelOpener::ModelOpener(Workspace* workspace, QWidget* window)
     : QObject(window)
+    , m_workspace(workspace)
     , m_window(window)
 {
 }
@@ -47,11 +49,12 @@ void ModelOpener::open(const QString& pathIn)
     if (m_busy)
         return;
     if (!isModelPath(path)) {
-        emit failed(path, tr("not a model file: the window opens ONNX models (.onnx) and network layer lists (.json)"));
+        m_workspace->refuseModel(path, tr("not a model file: the window opens ONNX models (.onnx) and network layer lists (.json)"));
         return;
     }
     if (!path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
-        emit opened(path, 0); // a JSON layer list: small, parsed when the configuration is built
+        m_workspace->openModel(path); // a JSON layer list: small, parsed when the configuration is built
+        emit opened(path);
         return;
     }
     // The reading runs on a worker; the dialog (after half a second) shows the bytes read and cancels.
@@ -90,11 +93,12 @@ void ModelOpener::open(const QString& pathIn)
         if (cancel->load())
             return; // cancelled: nothing changes
         if (!result->model) {
-            emit failed(path, qs(withoutSubject(result->error, path.toStdString())));
+            m_workspace->refuseModel(path, qs(withoutSubject(result->error, path.toStdString())));
             return;
         }
         // A free image size opens at the model's own default; a fixed one is shown as the file fixes it.
-        emit opened(path, result->model->defaultImageSize());
+        m_workspace->openModel(path, result->model, result->model->defaultImageSize());
+        emit opened(path);
     });
     poll->start();
     worker->start();

@@ -5,6 +5,7 @@
 #include "base/diagnostic.h"
 #include "base/format.h"
 #include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -48,6 +49,67 @@ void Workspace::setWork(const Config& config, const QStringList& ids, const QObj
     recompute({});
 }
 
+void Workspace::switchModel(Config& c, const std::string& model)
+{
+    if (model == c.model)
+        return;
+    if (!c.inputValues.empty() || !c.branches.empty())
+        m_bound[c.model] = { c.inputValues, c.branches };
+    else
+        m_bound.erase(c.model);
+    c.model = model;
+    const auto it = m_bound.find(model);
+    c.inputValues = it == m_bound.end() ? std::map<std::string, double> {} : it->second.values;
+    c.branches = it == m_bound.end() ? std::map<std::string, bool> {} : it->second.branches;
+    c.layerAlgorithms.clear();
+    if (const ModelInfo* m = findModel(model)) { // each built-in network starts at its published input
+        c.unet.height = m->height;
+        c.unet.width = m->width;
+        c.unet.inChannels = m->channels;
+        c.unet.classes = m->classes;
+    }
+    c.bitsAsInFile = isOnnxFile(model); // an imported model at its own precision; built-in networks: the slider
+}
+
+void Workspace::showModel(const std::string& model)
+{
+    if (model == m_state.config.model)
+        return;
+    Config c = m_state.config;
+    switchModel(c, model);
+    setConfig(c);
+}
+
+void Workspace::openModel(const QString& path, std::shared_ptr<const OnnxModel> parsed, int imageSize)
+{
+    const std::string file = path.toStdString();
+    if (!isNetworkFile(file)) {
+        refuseModel(path, tr("a model file must end in .onnx or .json"));
+        return;
+    }
+    Config c = m_state.config;
+    switchModel(c, file);
+    c.bitsAsInFile = isOnnxFile(file); // opened again: at its own precision again
+    if (imageSize > 0)
+        c.unet.height = c.unet.width = imageSize;
+    if (parsed && isOnnxFile(file))
+        m_state.model = std::move(parsed); // takeModel() keeps it: it is the one config.model names
+    setConfig(c);
+}
+
+void Workspace::refuseModel(const QString& path, const QString& reason) { emit networkFileRefused(path, reason); }
+
+void Workspace::takeModel()
+{
+    const std::string& file = m_state.config.model;
+    if (!isOnnxFile(file)) {
+        m_state.model.reset();
+        return;
+    }
+    if (!m_state.model || m_state.model->file() != file)
+        m_state.model = cachedOnnxModel(file).model; // read once: the analysis then finds it in the cache
+}
+
 void Workspace::setLibrary(DeviceLibrary library)
 {
     m_library = std::move(library);
@@ -62,6 +124,7 @@ void Workspace::recompute(Parts parts)
 {
     QElapsedTimer timer;
     timer.start();
+    takeModel();
     AnalysisOutcome outcome = analyzeConfig(m_state.config, checkedDevices());
     const Report* shown = m_state.report.get();
     if (!outcome.report && isNetworkFile(m_state.config.model) && (!shown || shown->config.model != m_state.config.model)) {
@@ -75,6 +138,7 @@ void Workspace::recompute(Parts parts)
         if (shown)
             back = shown->config;
         m_state.config = back;
+        takeModel();
         if (shown)
             emit changed(m_state, parts | Analysis);
         else
@@ -190,6 +254,19 @@ QString measurementsLine(const WorkspaceState& s)
             c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
         + (c.withinTensorRoof > 0 ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
                                   : QString());
+}
+
+WorkNotes workNotes(const WorkspaceState& s, const DeviceLibrary& library)
+{
+    WorkNotes notes;
+    if (!s.report)
+        return notes;
+    for (const Diagnostic& d : s.report->diagnostics)
+        notes.analysis.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
+    for (const Diagnostic& d : library.diagnostics)
+        if (d.severity != Severity::Info)
+            notes.deviceFiles.append(qs(toString(d)));
+    return notes;
 }
 
 } // namespace rfx

@@ -12,10 +12,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace rfx {
+
+class OnnxModel;
 
 /// How the work is shown, apart from what is analysed: kept in sessions and figures, and undone as
 /// edits of the configuration are (View menu, the layer table's filter).
@@ -31,6 +35,9 @@ struct ViewSettings {
 /// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
 struct WorkspaceState {
     Config config; ///< as asked for; it may not analyse (then `problem` says why)
+    /// The imported model `config.model` names (an ONNX file), read once; null for built-in networks,
+    /// JSON layer lists and files that cannot be read. The views read what the file fixes from it.
+    std::shared_ptr<const OnnxModel> model;
     QStringList deviceIds; ///< the checked devices, in order
     /// The last analysis that worked (calibrated when a calibration is shown); null before the first.
     /// Shared, never copied on a step: every view holds the same one.
@@ -82,6 +89,19 @@ public:
     void setDevices(const QStringList& ids);
     /// Configuration and devices at once (a preset, a session, undo): one analysis.
     void setWork(const Config& config, const QStringList& ids, const QObject* source = nullptr);
+    /// Shows another network, a built-in id ("resnet50") or a model file's absolute path: what was
+    /// bound for the model shown until now (model inputs, branches) stays with it, and what was bound
+    /// for `model` before comes back (a flag typed for one file followed to every later one, "the model
+    /// has no input 'sr'"); per-layer algorithm choices, which name the last network's rows, go. A
+    /// built-in network starts at the input it was published for; a model file at its own precision.
+    void showModel(const std::string& model);
+    /// A model file the opener read: shown as showModel() does, `parsed` (null for a JSON layer list)
+    /// kept as the state's model, at `imageSize` (> 0: the size the file opens at). A file that then
+    /// cannot be built is refused as refuseModel() says.
+    void openModel(const QString& path, std::shared_ptr<const OnnxModel> parsed = nullptr, int imageSize = 0);
+    /// A model file that cannot be used (unreadable, not a model, does not build): said once, through
+    /// networkFileRefused, the one channel for it; nothing else changes. `reason` is without the path.
+    void refuseModel(const QString& path, const QString& reason);
     /// The device files: the library replaced (File > Reload device files); the checked ids stay.
     void setLibrary(DeviceLibrary library);
     void setTableDevice(const QString& id);
@@ -100,8 +120,9 @@ public:
 signals:
     /// The one signal: the whole value, and what in it changed.
     void changed(const rfx::WorkspaceState& state, rfx::Workspace::Parts parts);
-    /// A network file just chosen cannot be used: the workspace went back to what it showed
-    /// (`config` is that again) and nothing else changed. `reason` is without the path.
+    /// A network file just chosen cannot be used (the opener could not read it, or it does not build):
+    /// the workspace went back to what it showed (`config` is that again) and nothing else changed.
+    /// `reason` is without the path.
     void networkFileRefused(const QString& path, const QString& reason);
 
 private:
@@ -110,13 +131,33 @@ private:
     /// The comparison of the measurements with the table device's result.
     void compare();
     void resolveTableDevice();
+    /// The state's model made the one `config.model` names (read once: the opener's, or the cache's).
+    void takeModel();
+    /// `c` made to show `model`, with the bindings kept per model (showModel()).
+    void switchModel(Config& c, const std::string& model);
 
     DeviceLibrary m_library;
+    /// The values and branches bound for each model file shown, by path: they stay with their model.
+    struct Bound {
+        std::map<std::string, double> values;
+        std::map<std::string, bool> branches;
+    };
+    std::map<std::string, Bound> m_bound;
     WorkspaceState m_state;
     const QObject* m_lastSource = nullptr;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)
+
+/// The notes on the work, said beside the devices and counted on the status bar: device files that
+/// could not be used, or only in part (`deviceFiles`), and what the analysis had to assume (`analysis`,
+/// an imported node's note naming the node). Empty without a report.
+struct WorkNotes {
+    QStringList deviceFiles;
+    QStringList analysis;
+    int count() const { return int(deviceFiles.size() + analysis.size()); }
+};
+WorkNotes workNotes(const WorkspaceState& state, const DeviceLibrary& library);
 
 /// "Measured: FILE (format): N layers mapped by name onto DEVICE; P of the bound reached" (and the
 /// calibration's held-out error when calibrated), or empty without a comparison.

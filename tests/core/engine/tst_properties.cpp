@@ -60,8 +60,8 @@ private slots:
         auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
         Checker check;
         int analysed = 0;
-        // ROOFLINE_PROPERTY_CASES sets the count (10,000 by default; the asan test preset runs 2,000,
-        // the first 2,000 of the same seeded sequence, where each takes ten times as long).
+        // ROOFLINE_PROPERTY_CASES sets the count (10,000 by default; the asan test preset runs 1,000,
+        // the first 1,000 of the same seeded sequence, where each takes ten times as long).
         const int requested = qEnvironmentVariableIntValue("ROOFLINE_PROPERTY_CASES");
         const int cases = requested > 0 ? std::min(requested, 1000000) : 10000;
         for (int i = 0; i < cases; ++i) {

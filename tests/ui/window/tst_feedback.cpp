@@ -266,7 +266,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
         QVERIFY(test::writeFile(path, "{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n"));
         const int undoSteps = w.sessions().undoStack()->count();
-        c->useNetworkFile(path);
+        w.workspace().openModel(path);
         QCoreApplication::processEvents();
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
         QVERIFY(box);

@@ -89,7 +89,7 @@ private slots:
         QVERIFY(w.controls()->problemText().isEmpty());
 
         // A custom network file: its own input; the input controls are disabled.
-        w.controls()->useNetworkFile(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/resources/networks/small-cnn.json"));
+        w.workspace().openModel(QStringLiteral(ROOFLINE_TEST_SOURCE_DIR "/resources/networks/small-cnn.json"));
         QCOMPARE(w.workspace().report()->network, std::string("Small CNN"));
         QCOMPARE(w.workspace().report()->input, (Shape { 1, 3, 32, 32 }));
         QVERIFY(!w.controls()->imageSlider()->isEnabled());

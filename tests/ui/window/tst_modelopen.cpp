@@ -31,7 +31,7 @@ QString fixture(const char* name) { return QStringLiteral(ROOFLINE_TEST_DATA_DIR
 bool openAndWait(MainWindow& w, const QString& path)
 {
     ModelOpener* opener = w.findChild<ModelOpener*>();
-    QSignalSpy opened(opener, &ModelOpener::opened), failed(opener, &ModelOpener::failed);
+    QSignalSpy opened(opener, &ModelOpener::opened), failed(&w.workspace(), &Workspace::networkFileRefused);
     opener->open(path);
     return QTest::qWaitFor([&] { return !opened.isEmpty() || !failed.isEmpty(); }, 20000) && !opened.isEmpty();
 }

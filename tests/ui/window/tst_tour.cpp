@@ -8,6 +8,7 @@
 
 #include "chart/rooflinechart.h"
 #include "guitestutils.h"
+#include "onnx/onnx_model.h"
 #include "panels/tourpanel.h"
 #include "testutils.h"
 
@@ -34,6 +35,26 @@ class TestTour : public QObject {
 
 private slots:
     void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_tour")); }
+
+    // The tour suggests only the sliders that move the network shown: for a model whose file fixes the
+    // batch, not the batch. The text takes what the file fixes from the workspace's model (issue 37
+    // item 4: no view reads the model cache).
+    void theTourOffersOnlyWhatTheFileLeavesOpen()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.teaching().showTour();
+        QCoreApplication::processEvents();
+        QVERIFY(w.teaching().tourPanel());
+        QString page = w.teaching().tourPanel()->pages().at(3);
+        QVERIFY2(page.contains(QStringLiteral("Move the batch, bits or filters sliders")), qPrintable(page));
+        w.workspace().openModel(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/wild/fixed_batch.onnx"));
+        QVERIFY(w.workspace().state().model && !w.workspace().state().model->batchBound());
+        QVERIFY(w.workspace().state().problem.isEmpty());
+        page = w.teaching().tourPanel()->pages().at(3);
+        QVERIFY2(!page.contains(QStringLiteral("batch")), qPrintable(page));
+        QVERIFY2(page.contains(QStringLiteral("Change the device")), qPrintable(page)); // its own precision: no slider left
+    }
 
     // Issue 52 item 7: overlaid, step 2 said the roof is "the flat line at the top" while the device
     // it names (the L4 between the RTX 2060 Super and the H100) has the middle one.

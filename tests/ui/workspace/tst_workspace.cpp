@@ -6,12 +6,22 @@
 #include "chart/rooflinechart.h"
 #include "features/measurementsview.h"
 #include "guitestutils.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
+#include "panels/controlpanel.h"
+#include "panels/devicepicker.h"
+#include "table/layerpane.h"
 #include "table/layertablemodel.h"
+#include "widgets/problemnote.h"
 #include "testutils.h"
 #include "window/mainwindow.h"
+#include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
+#include <QCheckBox>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QUndoStack>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -100,6 +110,131 @@ private slots:
         ws.setView(v);
         QCOMPARE(spy.count(), 1);
         QVERIFY(ws.lastSource() == nullptr); // never merged with a control's edit
+    }
+
+    // The views follow the workspace themselves (issue 37 item 3): with no window around them, the
+    // configuration panel, the device list, the charts and the table show what the workspace holds,
+    // and what the user does in them reaches it.
+    void viewsFollowTheWorkspaceThemselves()
+    {
+        Workspace ws;
+        ControlPanel panel;
+        DevicePicker picker;
+        ChartArea charts;
+        LayerPane pane;
+        panel.follow(&ws);
+        picker.follow(&ws);
+        charts.follow(&ws);
+        pane.follow(&ws);
+        ws.setLibrary(testLibrary());
+        Config c;
+        c.unet.height = c.unet.width = 252; // works with valid padding (572 - 320)
+        c.batch = 2;
+        const QStringList ids { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") };
+        ws.setWork(c, ids);
+        QVERIFY(ws.state().problem.isEmpty());
+        QCOMPARE(panel.config().unet.height, 252);
+        QCOMPARE(panel.config().batch, 2);
+        QCOMPARE(panel.batchSpin()->value(), 2);
+        QCOMPARE(picker.checked(), ids);
+        QCOMPARE(charts.charts().size(), size_t(2));
+        QCOMPARE(pane.deviceId(), ids[0]);
+        QCOMPARE(pane.model()->rowCount(), int(ws.report()->results[0].layers.size()));
+
+        // An impossible size: the panel says why under the field, the charts keep the last report
+        // under a banner, the table keeps its rows.
+        Config bad = c;
+        bad.unet.height = bad.unet.width = 251;
+        ws.setConfig(bad);
+        QVERIFY(!ws.state().problem.isEmpty());
+        QVERIFY(!panel.problemNote()->isHidden());
+        QVERIFY(panel.problemNote()->text().contains(ws.state().problem.left(20).toHtmlEscaped()));
+        QVERIFY(charts.staleBanner()->isVisibleTo(&charts));
+        QCOMPARE(pane.model()->rowCount(), int(ws.report()->results[0].layers.size()));
+        ws.setConfig(c);
+        QVERIFY(panel.problemNote()->isHidden());
+        QVERIFY(!charts.staleBanner()->isVisibleTo(&charts));
+
+        // Edits reach the workspace: the batch typed, the filter ticked, a layer clicked on the
+        // second device's chart (its rows in the table then).
+        panel.batchSpin()->setValue(4);
+        QCOMPARE(ws.config().batch, 4);
+        pane.convolutionsOnlyBox()->setChecked(true);
+        QVERIFY(ws.view().filter.convolutionsOnly);
+        emit charts.layerClicked(3, 1);
+        QCOMPARE(ws.state().selectedLayer, 3);
+        QCOMPARE(ws.state().tableDevice, ids[1]);
+        QCOMPARE(pane.deviceId(), ids[1]);
+    }
+
+    // A view setting handed to the table does not come back from it (issue 37 item 3): a session or
+    // an undo that changes both of the filter's fields is one change, not three. The table used to
+    // send the half-set filter back (the check box set before the count), which the workspace took
+    // as an edit, and then the whole one again.
+    void aViewSettingDoesNotComeBack()
+    {
+        MainWindow w(test::freshWindow({ QStringLiteral("rtx-2060-super") }));
+        Workspace& ws = w.workspace();
+        QSignalSpy spy(&ws, &Workspace::changed);
+        const int steps = w.sessions().undoStack()->count();
+        ViewSettings v = ws.view();
+        v.filter.convolutionsOnly = !v.filter.convolutionsOnly;
+        v.filter.topN = v.filter.topN + 3;
+        ws.setView(v);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(ws.view() == v);
+        QCOMPARE(w.sessions().undoStack()->count(), steps + 1);
+        auto* pane = w.findChild<LayerPane*>();
+        QVERIFY(pane && pane->filter() == v.filter); // shown all the same
+    }
+
+    // Opening a model is one path (issue 37 item 4): the model the opener parsed is the state's (not
+    // read again), the values bound stay with their model in the workspace itself, a built-in network
+    // starts at its published input, and a file that cannot be used is said once, through
+    // networkFileRefused, with nothing else changed.
+    void openingAModelIsOnePath()
+    {
+        Workspace ws;
+        ws.setLibrary(testLibrary());
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super") });
+        QVERIFY(!ws.state().model);
+        const QString flagFile = QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/wild/if_flag.onnx");
+        const OnnxLoad load = loadOnnxModel(flagFile.toStdString());
+        QVERIFY(load.model);
+        ws.openModel(flagFile, load.model, 0);
+        QVERIFY(ws.state().problem.isEmpty());
+        QCOMPARE(ws.state().model, load.model); // the very model handed over
+        QCOMPARE(ws.config().model, flagFile.toStdString());
+        QVERIFY(ws.config().bitsAsInFile);
+        Config c = ws.config();
+        c.inputValues["flag"] = 0;
+        ws.setConfig(c);
+        QCOMPARE(ws.report()->results.front().layers.front().op, Op::ReLU); // the else branch
+
+        const QString resnet = QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/resnet50.onnx");
+        ws.openModel(resnet, nullptr, 224);
+        QVERIFY(ws.state().problem.isEmpty());
+        QVERIFY(ws.state().model && ws.state().model->file() == resnet.toStdString());
+        QVERIFY(ws.config().inputValues.empty()); // the flag stayed with its model
+        QCOMPARE(ws.report()->input, (Shape { 1, 3, 224, 224 }));
+        ws.showModel("alexnet");
+        QVERIFY(!ws.state().model);
+        QCOMPARE(ws.config().unet.height, findModel("alexnet")->height);
+        QVERIFY(!ws.config().bitsAsInFile);
+        ws.showModel(flagFile.toStdString()); // shown again from the Network selector: its value back
+        QCOMPARE(ws.config().inputValues.at("flag"), 0.0);
+        QCOMPARE(ws.report()->results.front().layers.front().op, Op::ReLU);
+
+        QSignalSpy refused(&ws, &Workspace::networkFileRefused), changed(&ws, &Workspace::changed);
+        const Config before = ws.config();
+        ws.openModel(m_dir.filePath(QStringLiteral("notes.txt")));
+        const QString broken = m_dir.filePath(QStringLiteral("broken-model.onnx"));
+        QVERIFY(test::writeFile(broken, "not a model"));
+        ws.openModel(broken);
+        QCOMPARE(refused.count(), 2);
+        QVERIFY(refused.at(0).at(1).toString().contains(QStringLiteral(".onnx or .json")));
+        QVERIFY(ws.config() == before);
+        QVERIFY(ws.state().model && ws.state().model->file() == flagFile.toStdString());
     }
 
     // A configuration that does not analyse: the problem is in the value, the last report stays.
