@@ -23,9 +23,15 @@ std::string sessionToJson(const Session& s)
         { "devices", s.devices },
         { "view",
             { { "overlay", s.overlay }, { "convolutions_only", s.filter.convolutionsOnly }, { "top_n", s.filter.topN },
-                { "table_device", s.tableDevice } } },
+                { "table_device", s.tableDevice }, { "shared_axes", s.sharedAxes }, { "power_ticks", s.powerTicks },
+                { "layer_labels", s.layerLabels }, { "selected_layer", s.selectedLayer } } },
     };
-    return doc.dump(2) + "\n";
+    nlohmann::ordered_json out = doc;
+    if (!s.measurements.empty())
+        out["measurements"] = s.measurements;
+    if (!s.calibration.empty())
+        out["calibration"] = { { "file", s.calibration }, { "shown", s.calibrated } };
+    return out.dump(2) + "\n";
 }
 
 std::optional<Session> sessionFromJson(const std::string& text, std::string& error)
@@ -121,12 +127,61 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         return std::nullopt;
     }
     s.filter.topN = int(top->get<long long>());
-    if (auto it = view->find("table_device"); it != view->end()) {
+    // Optional: sessions written before a field existed open with its default.
+    auto optionalText = [&](const json& obj, const char* key, const std::string& path, const char* what, std::string& target) {
+        auto it = obj.find(key);
+        if (it == obj.end())
+            return true;
         if (!it->is_string()) {
-            error = "view.table_device: must be a device id";
+            error = path + key + ": must be " + what;
+            return false;
+        }
+        target = it->get<std::string>();
+        return true;
+    };
+    auto optionalFlag = [&](const char* key, bool& target) {
+        auto it = view->find(key);
+        if (it == view->end())
+            return true;
+        if (!it->is_boolean()) {
+            error = std::string("view.") + key + ": must be true or false";
+            return false;
+        }
+        target = it->get<bool>();
+        return true;
+    };
+    if (!optionalText(*view, "table_device", "view.", "a device id", s.tableDevice)
+        || !optionalText(*view, "selected_layer", "view.", "a layer's name", s.selectedLayer)
+        || !optionalFlag("shared_axes", s.sharedAxes) || !optionalFlag("power_ticks", s.powerTicks))
+        return std::nullopt;
+    if (auto it = view->find("layer_labels"); it != view->end()) {
+        if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1)) {
+            error = "view.layer_labels: must be a share of the time from 0 to 1 (0: no labels)";
             return std::nullopt;
         }
-        s.tableDevice = it->get<std::string>();
+        s.layerLabels = it->get<double>();
+    }
+    if (!optionalText(doc, "measurements", "", "the path of a measurement file", s.measurements))
+        return std::nullopt;
+    if (auto it = doc.find("calibration"); it != doc.end()) {
+        if (!it->is_object()) {
+            error = "calibration: must be an object with \"file\" and \"shown\"";
+            return std::nullopt;
+        }
+        const json* file = field(*it, "file", "calibration.");
+        const json* shown = file ? field(*it, "shown", "calibration.") : nullptr;
+        if (!shown)
+            return std::nullopt;
+        if (!file->is_string() || file->get<std::string>().empty()) {
+            error = "calibration.file: must be the path of a calibration file";
+            return std::nullopt;
+        }
+        if (!shown->is_boolean()) {
+            error = "calibration.shown: must be true or false";
+            return std::nullopt;
+        }
+        s.calibration = file->get<std::string>();
+        s.calibrated = shown->get<bool>();
     }
     return s;
 }

@@ -10,12 +10,22 @@
 namespace rfx {
 
 /// A saved session (.rfx.json): the configuration, the devices and the view, with a schema version.
+/// The user's work as a document (.rfx.json): what is analysed and how it is shown, so that opening
+/// it shows the same screen. Fields after `tableDevice` are optional in the file (sessions written
+/// before them open with their defaults).
 struct Session {
     Config config;
     std::vector<std::string> devices;
     bool overlay = false;
     LayerFilter filter;
     std::string tableDevice; ///< the device whose layers the table shows ("" = the first)
+    bool sharedAxes = false; ///< one chart per device, all on the same ranges
+    bool powerTicks = false; ///< tick labels as powers of ten
+    double layerLabels = 0.05; ///< name the layers taking this share of the time or more; 0: none
+    std::string selectedLayer; ///< the selected row's name ("" = none)
+    std::string measurements; ///< the imported measurement file ("" = none)
+    std::string calibration; ///< the loaded calibration file ("" = none)
+    bool calibrated = false; ///< its calibrated times shown in place of the bounds
     friend bool operator==(const Session&, const Session&) = default;
 };
 

@@ -114,6 +114,17 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     return true;
 }
 
+void CalibrationView::close()
+{
+    if (!m_calibration)
+        return;
+    m_calibration.reset();
+    updateAction();
+    const QSignalBlocker block(m_toggle);
+    m_toggle->setChecked(false);
+    publish();
+}
+
 bool CalibrationView::shown() const { return m_calibration && m_toggle->isChecked(); }
 
 void CalibrationView::publish()

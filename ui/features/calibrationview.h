@@ -34,6 +34,8 @@ public:
     /// fit did. False and `error` when nothing could be fitted or written.
     bool calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path, QString* summary,
         QString* error);
+    /// No calibration (a session without one): calibrated times off.
+    void close();
     /// View > Calibrated times is on (and a calibration is loaded).
     bool shown() const;
     QAction* toggleAction() const { return m_toggle; }

@@ -80,9 +80,9 @@ public:
     /// The table's context menu for a convolution row: its own algorithm, or the global one.
     /// Nothing for other rows. The caller owns the menu.
     QMenu* layerAlgorithmMenu(int layer);
-    /// The work as a session: configuration, devices, overlay, filter, the table's device.
+    /// The work as a session (sessionOf the workspace's state: the whole screen).
     Session currentSession() const;
-    /// The figure the window shows now (configuration, devices, overlay, filter), for export.
+    /// The figure the window shows now (figureOf the workspace's state), for export.
     FigureSpec currentFigure() const;
     /// Tools > Measure this machine (thismachine.h); the device written joins the checked ones.
     /// Returns its id, or empty (cancelled or failed; `summary` then says why).
@@ -109,6 +109,8 @@ private:
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void buildMenus();
     void connectParts();
+    /// Shows a session: its work through the workspace, its measurement and calibration files read
+    /// (one that cannot be read is said on the status bar).
     void showSession(const Session& session);
     /// A model file that cannot be used: a dialog says why, the status bar repeats it a while.
     void sayFileUnusable(const QString& path, const QString& reason);

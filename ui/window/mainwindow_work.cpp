@@ -175,51 +175,29 @@ void MainWindow::dropEvent(QDropEvent* event)
         m_opener->open(path); // a model, or a message saying what the window opens
 }
 
-Session MainWindow::currentSession() const
-{
-    Session s;
-    s.config = m_workspace->config();
-    for (const QString& id : m_workspace->deviceIds())
-        s.devices.push_back(id.toStdString());
-    s.overlay = m_workspace->view().overlay;
-    s.filter = m_workspace->view().filter;
-    s.tableDevice = m_pane->deviceId().toStdString();
-    return s;
-}
+Session MainWindow::currentSession() const { return sessionOf(m_workspace->state()); }
 
 void MainWindow::showSession(const Session& session)
 {
-    QStringList devices;
-    for (const std::string& d : session.devices)
-        devices.append(qs(d));
-    ViewSettings view = m_workspace->view(); // a session keeps the overlay and the filter; the rest stays
-    view.overlay = session.overlay;
-    view.filter = session.filter;
-    m_workspace->setView(view);
-    m_workspace->setWork(session.config, devices);
-    m_workspace->setTableDevice(qs(session.tableDevice));
+    m_workspace->showSession(session);
+    // The files it names, read as File > Import measurements and Open calibration read them: a file
+    // that cannot be read any more is said, and the rest of the session stays open.
+    QStringList unread;
+    if (session.measurements.empty())
+        m_measured->clear();
+    else if (QString error; !m_measured->import(qs(session.measurements), &error))
+        unread << qs(session.measurements);
+    if (session.calibration.empty())
+        m_calibration->close();
+    else if (QString error; !m_calibration->open(qs(session.calibration), &error))
+        unread << qs(session.calibration);
+    else if (!session.calibrated)
+        m_calibration->toggleAction()->setChecked(false); // loaded, its times not shown
+    if (!unread.isEmpty())
+        showStatus(tr("\u26a0 The session's %1 could not be read: %2").arg(unread.size() == 1 ? tr("file") : tr("files"), unread.join(QStringLiteral(", "))), 15000);
 }
 
-FigureSpec MainWindow::currentFigure() const
-{
-    const WorkspaceState& w = m_workspace->state();
-    FigureSpec s;
-    s.config = w.config;
-    if (w.report)
-        for (const DeviceResult& d : w.report->results)
-            s.devices.push_back(d.device.id);
-    s.overlay = w.view.overlay;
-    s.sharedAxes = w.view.sharedAxes;
-    s.powerTicks = w.view.powerTicks;
-    s.filter = w.view.filter;
-    if (w.comparison && w.measurements) {
-        s.measurements = w.measurements->file; // the figure shows the diamonds the window shows
-        s.measuredDevice = w.tableDevice.toStdString();
-    }
-    if (w.calibrated)
-        s.calibration = w.calibration->file; // the figure shows the times the window shows
-    return s;
-}
+FigureSpec MainWindow::currentFigure() const { return figureOf(m_workspace->state()); }
 
 bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary, QString* error)
 {

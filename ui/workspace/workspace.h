@@ -4,7 +4,9 @@
 #include "engine/calibration.h"
 #include "engine/layerfilter.h"
 #include "engine/roofline.h"
+#include "io/figure.h"
 #include "io/measurements.h"
+#include "io/session.h"
 #include "model/config.h"
 
 #include <QFlags>
@@ -113,6 +115,10 @@ public:
     void setMeasurements(std::shared_ptr<const MeasurementSet> set);
     /// A calibration (null: none) and whether its times are shown in place of the bounds.
     void setCalibration(std::shared_ptr<const Calibration> calibration, bool shown);
+    /// Shows a session's work: its configuration, devices, view settings, table device and selection
+    /// (by the row's name), one analysis. Its measurement and calibration files are the caller's to
+    /// read (they come with dialogs and their own views).
+    void showSession(const Session& session);
 
     /// The control whose edit made the last change (for undo's merging), or null.
     const QObject* lastSource() const { return m_lastSource; }
@@ -158,6 +164,12 @@ struct WorkNotes {
     int count() const { return int(deviceFiles.size() + analysis.size()); }
 };
 WorkNotes workNotes(const WorkspaceState& state, const DeviceLibrary& library);
+
+/// The work as a session (its projection: what a .rfx.json keeps).
+Session sessionOf(const WorkspaceState& state);
+/// The figure the window shows now (its projection: what export and `roofline-cli reproduce` take):
+/// the devices analysed, the view settings, the measurements' diamonds and calibrated times shown.
+FigureSpec figureOf(const WorkspaceState& state);
 
 /// "Measured: FILE (format): N layers mapped by name onto DEVICE; P of the bound reached" (and the
 /// calibration's held-out error when calibrated), or empty without a comparison.

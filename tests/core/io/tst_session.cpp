@@ -25,6 +25,32 @@ private slots:
         auto back = sessionFromJson(sessionToJson(s), error);
         QVERIFY2(back, error.c_str());
         QVERIFY(*back == s);
+        // The whole screen (issue 37 item 1): every view setting, the selection, the files shown.
+        s.sharedAxes = true;
+        s.powerTicks = true;
+        s.layerLabels = 0;
+        s.selectedLayer = "enc2.conv1";
+        s.measurements = "/home/me/runs/unet-128.csv";
+        s.calibration = "/home/me/runs/unet-128.calibration.json";
+        s.calibrated = true;
+        back = sessionFromJson(sessionToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(*back == s);
+    }
+
+    // A session written before the view's later fields and the files existed opens with their defaults.
+    void anOlderSessionOpens()
+    {
+        const std::string old = R"({ "schema": 1, "kind": "roofline-explorer session", "config_args": ["--batch", "4"],
+            "devices": ["t4"], "view": { "overlay": true, "convolutions_only": false, "top_n": 5 } })";
+        std::string error;
+        const auto s = sessionFromJson(old, error);
+        QVERIFY2(s, error.c_str());
+        QCOMPARE(s->config.batch, 4);
+        QVERIFY(s->overlay && !s->sharedAxes && !s->powerTicks);
+        QCOMPARE(s->layerLabels, 0.05);
+        QVERIFY(s->tableDevice.empty() && s->selectedLayer.empty() && s->measurements.empty() && s->calibration.empty());
+        QVERIFY(!s->calibrated);
     }
 
     void corrupted_data()
@@ -45,6 +71,17 @@ private slots:
                                           << "devices: must be a list";
         QTest::newRow("overlay text") << QString(good).replace(QStringLiteral("\"overlay\": false"), QStringLiteral("\"overlay\": \"no\""))
                                       << "view.overlay: must be true or false";
+        QTest::newRow("labels share") << QString(good).replace(QStringLiteral("\"layer_labels\": 0.05"), QStringLiteral("\"layer_labels\": 5"))
+                                      << "view.layer_labels: must be a share of the time from 0 to 1";
+        QTest::newRow("shared text") << QString(good).replace(QStringLiteral("\"shared_axes\": false"), QStringLiteral("\"shared_axes\": 1"))
+                                     << "view.shared_axes: must be true or false";
+        QTest::newRow("calibration path") << QString(good).replace(QStringLiteral("\n}"), QStringLiteral(",\n  \"calibration\": \"c.json\"\n}"))
+                                          << "calibration: must be an object";
+        QTest::newRow("calibration shown") << QString(good).replace(QStringLiteral("\n}"),
+                                                  QStringLiteral(",\n  \"calibration\": { \"file\": \"c.json\" }\n}"))
+                                           << "calibration.shown: missing";
+        QTest::newRow("measurements number") << QString(good).replace(QStringLiteral("\n}"), QStringLiteral(",\n  \"measurements\": 3\n}"))
+                                             << "measurements: must be the path of a measurement file";
         QTest::newRow("top negative") << QString(good).replace(QStringLiteral("\"top_n\": 0"), QStringLiteral("\"top_n\": -4"))
                                       << "view.top_n: must be a whole number";
     }

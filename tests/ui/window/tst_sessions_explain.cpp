@@ -5,7 +5,9 @@
 #include "chart/chartarea.h"
 #include "devices/device_loader.h"
 #include "features/exportcontroller.h"
+#include "features/calibrationview.h"
 #include "features/exportdialog.h"
+#include "features/measurementsview.h"
 #include "figure/figurerenderer.h"
 #include "model/networks.h"
 #include "onnx/build_network.h"
@@ -29,6 +31,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTextDocument>
 #include <QTemporaryDir>
@@ -69,6 +72,62 @@ private slots:
     {
         rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_sessions_explain"));
         qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+    }
+
+    // A session keeps the whole screen (issue 37 item 1): every view setting, the table's device, the
+    // selected row, the measurements and the calibration shown; opened in another window it shows the
+    // same (the session each window makes of its state is the same). A file it names that has gone is
+    // said, and the rest opens.
+    void aSessionKeepsTheWholeScreen()
+    {
+        const QString measured = path("b1.csv"), cal = path("b1.cal.json"), session = path("whole.rfx.json");
+        Session saved;
+        {
+            MainWindow w(fresh({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
+            QVERIFY(test::showAtDesktopSize(w));
+            Config c;
+            c.unet.height = c.unet.width = 128;
+            c.unet.padding = Padding::Same;
+            w.workspace().setConfig(c);
+            QByteArray csv = "layer,time_s\n";
+            for (const LayerResult& l : w.workspace().report()->results[0].layers)
+                csv += QByteArray::fromStdString(l.name) + ',' + QByteArray::number(10e-6 + boundTimeOf(l) / 0.5, 'g', 17) + '\n';
+            QVERIFY(test::writeFile(measured, csv));
+            QString error, summary;
+            QVERIFY(w.measurements().import(measured, &error));
+            QVERIFY2(w.calibrateFromMeasurements(cal, &summary, &error), qPrintable(error));
+            ViewSettings v = w.workspace().view();
+            v.sharedAxes = true;
+            v.powerTicks = true;
+            v.layerLabels = 0;
+            v.filter = { true, 6 };
+            w.workspace().setView(v);
+            w.workspace().setTableDevice(QStringLiteral("h100-sxm"));
+            w.workspace().selectLayer(3);
+            QVERIFY2(w.sessions().save(session, &error), qPrintable(error));
+            saved = sessionOf(w.workspace().state());
+        }
+        QVERIFY(saved.sharedAxes && saved.powerTicks && saved.layerLabels == 0 && saved.filter.topN == 6);
+        QCOMPARE(saved.tableDevice, std::string("h100-sxm"));
+        QVERIFY(!saved.selectedLayer.empty() && saved.measurements == measured.toStdString() && saved.calibrated);
+        MainWindow w(fresh());
+        QVERIFY(test::showAtDesktopSize(w));
+        QString error;
+        QVERIFY2(w.sessions().open(session, &error), qPrintable(error));
+        QVERIFY(sessionOf(w.workspace().state()) == saved);
+        QVERIFY(w.chartArea()->sharedAxes() && w.chartArea()->powerTicks());
+        QVERIFY(w.workspace().state().comparison.has_value()); // the diamonds against the table's device
+        QVERIFY(w.calibrationView()->shown());
+        QCOMPARE(w.table()->currentIndex().isValid(), true);
+
+        // The measurements have gone since: said on the status bar, the rest of the session open.
+        QVERIFY(QFile::remove(measured));
+        MainWindow again(fresh());
+        QVERIFY(test::showAtDesktopSize(again));
+        QVERIFY2(again.sessions().open(session, &error), qPrintable(error));
+        QVERIFY(!again.workspace().state().measurements);
+        QVERIFY(again.workspace().view().sharedAxes && again.calibrationView()->shown());
+        QTRY_VERIFY(again.statusBar()->currentMessage().contains(QStringLiteral("b1.csv")));
     }
 
     void explainSelectedLayer()

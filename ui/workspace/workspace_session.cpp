@@ -1,0 +1,80 @@
+// The workspace and its documents: a session (.rfx.json) and a figure are projections of the one
+// state, and a session is shown through it in one analysis.
+#include "workspace/workspace.h"
+
+#include "style/text.h"
+
+namespace rfx {
+
+void Workspace::showSession(const Session& session)
+{
+    m_state.view.overlay = session.overlay;
+    m_state.view.sharedAxes = session.sharedAxes;
+    m_state.view.powerTicks = session.powerTicks;
+    m_state.view.layerLabels = session.layerLabels;
+    m_state.view.filter = session.filter;
+    m_state.config = session.config;
+    m_state.deviceIds.clear();
+    for (const std::string& d : session.devices)
+        m_state.deviceIds.append(qs(d));
+    if (!session.tableDevice.empty())
+        m_state.tableDevice = qs(session.tableDevice);
+    m_state.selectedLayer = -1;
+    m_lastSource = nullptr;
+    recompute(View | TableDevice | Selection);
+    // The selection by the row's name, in the analysis just made (indices are the report's own).
+    if (!session.selectedLayer.empty() && m_state.report && !m_state.report->results.empty()) {
+        const std::vector<LayerResult>& rows = m_state.report->results.front().layers;
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].name == session.selectedLayer) {
+                selectLayer(int(i));
+                break;
+            }
+    }
+}
+
+Session sessionOf(const WorkspaceState& w)
+{
+    Session s;
+    s.config = w.config;
+    for (const QString& id : w.deviceIds)
+        s.devices.push_back(id.toStdString());
+    s.overlay = w.view.overlay;
+    s.sharedAxes = w.view.sharedAxes;
+    s.powerTicks = w.view.powerTicks;
+    s.layerLabels = w.view.layerLabels;
+    s.filter = w.view.filter;
+    s.tableDevice = w.tableDevice.toStdString();
+    if (w.report && !w.report->results.empty() && w.selectedLayer >= 0
+        && w.selectedLayer < int(w.report->results.front().layers.size()))
+        s.selectedLayer = w.report->results.front().layers[size_t(w.selectedLayer)].name;
+    if (w.measurements)
+        s.measurements = w.measurements->file;
+    if (w.calibration) {
+        s.calibration = w.calibration->file;
+        s.calibrated = w.calibrated;
+    }
+    return s;
+}
+
+FigureSpec figureOf(const WorkspaceState& w)
+{
+    FigureSpec s;
+    s.config = w.config;
+    if (w.report)
+        for (const DeviceResult& d : w.report->results)
+            s.devices.push_back(d.device.id);
+    s.overlay = w.view.overlay;
+    s.sharedAxes = w.view.sharedAxes;
+    s.powerTicks = w.view.powerTicks;
+    s.filter = w.view.filter;
+    if (w.comparison && w.measurements) {
+        s.measurements = w.measurements->file; // the figure shows the diamonds the window shows
+        s.measuredDevice = w.tableDevice.toStdString();
+    }
+    if (w.calibrated)
+        s.calibration = w.calibration->file; // the figure shows the times the window shows
+    return s;
+}
+
+} // namespace rfx
