@@ -90,6 +90,8 @@ ControlPanel::ControlPanel(QWidget* parent)
             if (!m_updating)
                 emitChanged();
         });
+    for (QSlider* s : findChildren<QSlider*>()) // each press starts a drag of its own (drag())
+        connect(s, &QSlider::sliderPressed, this, [this] { ++m_drags; });
 
     setConfig(Config {});
 }

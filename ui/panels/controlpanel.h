@@ -44,6 +44,9 @@ public:
     void showProblem(const QString& message, const QList<int>& suggestions = {}, bool chartsStale = true);
     /// The control the user changed last (null before any change).
     const QWidget* lastEdited() const { return m_lastEdited; }
+    /// While a slider is held: the number of its drag (each press of any slider starts another), the
+    /// same for every edit of one drag, which the workspace's undo makes one step; 0 otherwise.
+    int drag() const;
     /// The note showing the problem (for tests: where it is and what it says).
     ProblemNote* problemNote() const { return m_problem; }
     /// The note under a field whose typed value was out of range and was corrected (null before any).
@@ -146,6 +149,7 @@ private:
     ProblemNote* m_problem = nullptr;
     ProblemNote* m_correction = nullptr;
     QWidget* m_lastEdited = nullptr; ///< the control the user changed last: where a problem is shown
+    int m_drags = 0; ///< slider presses so far (drag())
     /// The imported model shown (the workspace's): what its file fixes turns controls off.
     std::shared_ptr<const OnnxModel> m_model;
 };

@@ -6,6 +6,8 @@
 #include "model/unet.h"
 #include "workspace/workspace.h"
 
+#include <QAbstractSlider>
+
 namespace rfx {
 
 void ControlPanel::follow(Workspace* workspace)
@@ -14,13 +16,19 @@ void ControlPanel::follow(Workspace* workspace)
         if (parts & Workspace::Analysis)
             showWork(s);
     });
-    connect(this, &ControlPanel::configChanged, workspace, [this, workspace](const Config& c) { workspace->setConfig(c, lastEdited()); });
+    connect(this, &ControlPanel::configChanged, workspace, [this, workspace](const Config& c) { workspace->setConfig(c, drag()); });
     connect(this, &ControlPanel::modelChosen, workspace, &Workspace::showModel);
     connect(workspace, &Workspace::networkFileRefused, this, [this, workspace](const QString& path) {
         // The workspace went back to what it showed; the selector forgets the file (the window says why).
         forgetNetworkFile(path);
         setConfig(workspace->config());
     });
+}
+
+int ControlPanel::drag() const
+{
+    const auto* slider = qobject_cast<const QAbstractSlider*>(m_lastEdited);
+    return slider && slider->isSliderDown() ? m_drags : 0;
 }
 
 void ControlPanel::showWork(const WorkspaceState& s)

@@ -151,7 +151,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         if (!m_calibration->open(options.calibration, &error))
             showStatus(error.section(QLatin1Char('\n'), 0, 1), 15000);
     }
-    m_sessions->start({ m_workspace->config(), m_workspace->deviceIds(), m_workspace->view() });
+    m_workspace->startHistory(); // undo starts from the first window
 }
 
 MainWindow::~MainWindow()

@@ -9,13 +9,17 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QUndoStack>
 
 namespace rfx {
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
+    , m_undo(new QUndoStack(this))
 {
     qRegisterMetaType<WorkspaceState>();
+    // First of its listeners: every change is a step of the history when the work differs.
+    connect(this, &Workspace::changed, this, &Workspace::record);
 }
 
 std::vector<Device> Workspace::checkedDevices() const
@@ -27,23 +31,23 @@ std::vector<Device> Workspace::checkedDevices() const
     return devices;
 }
 
-void Workspace::setConfig(const Config& config, const QObject* source)
+void Workspace::setConfig(const Config& config, int drag)
 {
-    m_lastSource = source;
+    m_drag = drag;
     m_state.config = config;
     recompute({});
 }
 
 void Workspace::setDevices(const QStringList& ids)
 {
-    m_lastSource = nullptr;
+    m_drag = 0;
     m_state.deviceIds = ids;
     recompute({});
 }
 
-void Workspace::setWork(const Config& config, const QStringList& ids, const QObject* source)
+void Workspace::setWork(const Config& config, const QStringList& ids)
 {
-    m_lastSource = source;
+    m_drag = 0;
     m_state.config = config;
     m_state.deviceIds = ids;
     recompute({});
@@ -207,7 +211,6 @@ void Workspace::setView(const ViewSettings& view)
     if (view == m_state.view)
         return;
     m_state.view = view;
-    m_lastSource = nullptr; // a view setting never merges with the control edited before it
     emit changed(m_state, View);
 }
 

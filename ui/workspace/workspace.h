@@ -19,7 +19,11 @@
 #include <optional>
 #include <string>
 
+class QUndoStack;
+
 namespace rfx {
+
+class WorkCommand;
 
 class OnnxModel;
 
@@ -86,11 +90,12 @@ public:
     /// The checked devices that the library has, in order.
     std::vector<Device> checkedDevices() const;
 
-    /// An edit of the configuration; `source` (a control, or null) tells undo which edits merge.
-    void setConfig(const Config& config, const QObject* source = nullptr);
+    /// An edit of the configuration. `drag`: nonzero while a slider is held, the same number all along
+    /// one drag (its edits are one step of undo however slow); 0 for any other edit.
+    void setConfig(const Config& config, int drag = 0);
     void setDevices(const QStringList& ids);
-    /// Configuration and devices at once (a preset, a session, undo): one analysis.
-    void setWork(const Config& config, const QStringList& ids, const QObject* source = nullptr);
+    /// Configuration and devices at once (a preset, a start): one analysis.
+    void setWork(const Config& config, const QStringList& ids);
     /// Shows another network, a built-in id ("resnet50") or a model file's absolute path: what was
     /// bound for the model shown until now (model inputs, branches) stays with it, and what was bound
     /// for `model` before comes back (a flag typed for one file followed to every later one, "the model
@@ -120,8 +125,22 @@ public:
     /// read (they come with dialogs and their own views).
     void showSession(const Session& session);
 
-    /// The control whose edit made the last change (for undo's merging), or null.
-    const QObject* lastSource() const { return m_lastSource; }
+    // ---- The document's history (workspace_history.cpp) ----
+    /// Undo and redo: one command per edit of the configuration, the devices, a view setting or the
+    /// table's device (opening a model and binding an input are edits of the configuration). An edit of
+    /// the configuration merges with the one before when both changed the same fields within 0.7 s (a
+    /// spin box held, arrow keys), or all along one drag of a slider however slow; nothing else merges,
+    /// and no widget takes part in the decision.
+    QUndoStack* undoStack() const { return m_undo; }
+    /// The history starts from what is shown now: nothing to undo, nothing unsaved (a new window, a
+    /// session opened).
+    void startHistory();
+    /// The session file the work is kept in (empty: none yet).
+    const QString& documentPath() const { return m_path; }
+    /// Whether the work changed since it was saved or opened.
+    bool isDirty() const { return m_dirty; }
+    /// Saved to, or opened from, `path`: the work is clean.
+    void setDocumentPath(const QString& path);
 
 signals:
     /// The one signal: the whole value, and what in it changed.
@@ -130,8 +149,25 @@ signals:
     /// the workspace went back to what it showed (`config` is that again) and nothing else changed.
     /// `reason` is without the path.
     void networkFileRefused(const QString& path, const QString& reason);
+    /// The document's path or its unsaved mark changed (the window's title follows).
+    void documentChanged();
 
 private:
+    friend class WorkCommand;
+    /// What undo steps through: the work apart from what is derived from it and apart from the files.
+    struct Snapshot {
+        Config config;
+        QStringList devices;
+        ViewSettings view;
+        QString tableDevice;
+        bool operator==(const Snapshot&) const = default;
+    };
+    Snapshot snapshot() const;
+    /// Shows `snapshot` (undo, redo) without recording it: one analysis.
+    void apply(const Snapshot& snapshot);
+    /// After each change: a step of undo when the work differs from the last recorded.
+    void record();
+    void markDirty();
     /// Analyses the configuration (once) and emits; `parts` adds to Analysis.
     void recompute(Parts parts);
     /// The comparison of the measurements with the table device's result.
@@ -150,7 +186,12 @@ private:
     };
     std::map<std::string, Bound> m_bound;
     WorkspaceState m_state;
-    const QObject* m_lastSource = nullptr;
+    int m_drag = 0; ///< the drag the last edit of the configuration belongs to (0: none)
+    QUndoStack* m_undo;
+    Snapshot m_recorded; ///< what the history last recorded
+    bool m_applying = false;
+    QString m_path;
+    bool m_dirty = false;
 };
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)

@@ -20,7 +20,7 @@ void Workspace::showSession(const Session& session)
     if (!session.tableDevice.empty())
         m_state.tableDevice = qs(session.tableDevice);
     m_state.selectedLayer = -1;
-    m_lastSource = nullptr;
+    m_drag = 0;
     recompute(View | TableDevice | Selection);
     // The selection by the row's name, in the analysis just made (indices are the report's own).
     if (!session.selectedLayer.empty() && m_state.report && !m_state.report->results.empty()) {

@@ -208,6 +208,59 @@ private slots:
         QVERIFY(w.currentFigure().overlay);
     }
 
+    // Undo is the workspace's, by command (issue 37 item 2): with no window and no widget, edits of the
+    // same fields of the configuration within 0.7 s are one step, a drag is one step however slow,
+    // another field, the devices, a view setting and the table's device are steps of their own; the
+    // unsaved mark follows.
+    void undoIsTheWorkspacesByCommand()
+    {
+        Workspace ws;
+        ws.setLibrary(loadDeviceLibrary({ std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR) }));
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") });
+        ws.startHistory();
+        QVERIFY(!ws.isDirty() && ws.undoStack()->count() == 0);
+        Config c = ws.config();
+        for (int b : { 2, 4, 8 }) { // the batch typed quickly: one step
+            c.batch = b;
+            ws.setConfig(c);
+        }
+        QCOMPARE(ws.undoStack()->count(), 1);
+        QVERIFY(ws.isDirty());
+        c.unet.height = c.unet.width = 252; // another field: another step
+        ws.setConfig(c);
+        QCOMPARE(ws.undoStack()->count(), 2);
+        for (int b : { 16, 32 }) { // one slow drag (the same drag number, pauses over 0.7 s)
+            c.batch = b;
+            ws.setConfig(c, 7);
+            QTest::qWait(750);
+        }
+        QCOMPARE(ws.undoStack()->count(), 3);
+        c.batch = 64; // a new drag of the same slider
+        ws.setConfig(c, 8);
+        QCOMPARE(ws.undoStack()->count(), 4);
+        ws.setTableDevice(QStringLiteral("h100-sxm"));
+        ViewSettings v = ws.view();
+        v.overlay = true;
+        ws.setView(v);
+        ws.setDevices({ QStringLiteral("h100-sxm") });
+        QCOMPARE(ws.undoStack()->count(), 7);
+        ws.undoStack()->undo(); // the devices
+        QCOMPARE(ws.deviceIds().size(), qsizetype(2));
+        ws.undoStack()->undo(); // the overlay
+        QVERIFY(!ws.view().overlay);
+        ws.undoStack()->undo(); // the table's device
+        QCOMPARE(ws.state().tableDevice, QStringLiteral("rtx-2060-super"));
+        ws.undoStack()->undo(); // the second drag
+        QCOMPARE(ws.report()->config.batch, 32);
+        ws.undoStack()->undo(); // the slow drag, whole
+        QCOMPARE(ws.report()->config.batch, 8);
+        ws.undoStack()->redo();
+        QCOMPARE(ws.report()->config.batch, 32);
+        ws.setDocumentPath(path("undo.rfx.json"));
+        QVERIFY(!ws.isDirty());
+        QCOMPARE(ws.undoStack()->count(), 7); // saving keeps the history
+    }
+
     void aSliderDragIsOneUndoStep()
     {
         MainWindow w(fresh());
