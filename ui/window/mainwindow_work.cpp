@@ -74,11 +74,17 @@ void MainWindow::restoreSettings(const GuiOptions& o)
             fitFirstWindow(false); // saved on a larger screen than this one: it still fits
         restoreState(s.state, kWindowStateVersion);
         m_splitter->restoreState(s.splitter);
-        config = s.config.value_or(config);
-        devices = s.devices.value_or(devices);
-        overlay = overlay || s.overlay;
-        view.filter.convolutionsOnly = s.convolutionsOnly;
-        view.filter.topN = s.topN;
+        if (const std::optional<Session> last = loadLastWork()) { // the work as the window last showed it
+            config = last->config;
+            devices.clear();
+            for (const std::string& id : last->devices)
+                devices.append(qs(id));
+            overlay = overlay || last->overlay;
+            view.sharedAxes = last->sharedAxes;
+            view.powerTicks = last->powerTicks;
+            view.layerLabels = last->layerLabels;
+            view.filter = last->filter;
+        }
     }
     if (o.configGiven) {
         config = o.config.config;
@@ -114,13 +120,10 @@ void MainWindow::saveSettings() const
     s.geometry = saveGeometry();
     s.state = saveState(kWindowStateVersion);
     s.splitter = m_splitter->saveState();
-    s.config = m_workspace->config();
-    s.devices = m_workspace->deviceIds();
-    const ViewSettings& view = m_workspace->view();
-    s.overlay = view.overlay;
-    s.convolutionsOnly = view.filter.convolutionsOnly;
-    s.topN = view.filter.topN;
     saveStoredWindow(s);
+    // The work as a session: the next start shows the same configuration, devices and view (the
+    // files it names are opened by sessions, not by a start).
+    saveLastWork(sessionOf(m_workspace->state()));
 }
 
 void MainWindow::showStatus(const QString& message, int timeoutMs)

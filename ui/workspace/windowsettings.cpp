@@ -15,6 +15,8 @@ namespace Key {
 constexpr auto Geometry = "window/geometry";
 constexpr auto State = "window/state";
 constexpr auto Splitter = "window/splitter";
+constexpr auto Work = "work/session"; // the last work, as a session document
+// Earlier versions' keys for the work, read when Work is missing and removed when it is written.
 constexpr auto Config = "analysis/configArgs";
 constexpr auto Devices = "analysis/devices";
 constexpr auto Overlay = "view/overlay";
@@ -34,20 +36,6 @@ StoredWindow loadStoredWindow()
     s.geometry = settings.value(key(Key::Geometry)).toByteArray();
     s.state = settings.value(key(Key::State)).toByteArray();
     s.splitter = settings.value(key(Key::Splitter)).toByteArray();
-    // The configuration is stored as the command-line arguments that reproduce it.
-    const QStringList saved = settings.value(key(Key::Config)).toStringList();
-    std::vector<std::string> args;
-    for (const QString& a : saved)
-        args.push_back(a.toStdString());
-    ConfigOptions parsed;
-    std::string error;
-    if (!saved.isEmpty() && parseConfigArgs(args, parsed, error) && !validate(parsed.config))
-        s.config = parsed.config;
-    if (settings.contains(key(Key::Devices)))
-        s.devices = settings.value(key(Key::Devices)).toStringList();
-    s.overlay = settings.value(key(Key::Overlay), false).toBool();
-    s.convolutionsOnly = settings.value(key(Key::ConvOnly), false).toBool();
-    s.topN = settings.value(key(Key::TopN), 0).toInt();
     return s;
 }
 
@@ -57,17 +45,45 @@ void saveStoredWindow(const StoredWindow& s)
     settings.setValue(key(Key::Geometry), s.geometry);
     settings.setValue(key(Key::State), s.state);
     settings.setValue(key(Key::Splitter), s.splitter);
-    if (s.config) {
-        QStringList args;
-        for (const std::string& a : configToArgs(*s.config))
-            args.append(QString::fromStdString(a));
-        settings.setValue(key(Key::Config), args);
+}
+
+std::optional<Session> loadLastWork()
+{
+    QSettings settings;
+    if (settings.contains(key(Key::Work))) {
+        std::string error;
+        std::optional<Session> work = sessionFromJson(settings.value(key(Key::Work)).toString().toStdString(), error);
+        if (work && validate(work->config))
+            work.reset(); // a configuration this version refuses: the defaults instead
+        return work;
     }
-    if (s.devices)
-        settings.setValue(key(Key::Devices), *s.devices);
-    settings.setValue(key(Key::Overlay), s.overlay);
-    settings.setValue(key(Key::ConvOnly), s.convolutionsOnly);
-    settings.setValue(key(Key::TopN), s.topN);
+    // Kept by an earlier version: the configuration as the command-line arguments that reproduce it.
+    const QStringList saved = settings.value(key(Key::Config)).toStringList();
+    if (saved.isEmpty() || !settings.contains(key(Key::Devices)))
+        return std::nullopt;
+    std::vector<std::string> args;
+    for (const QString& a : saved)
+        args.push_back(a.toStdString());
+    ConfigOptions parsed;
+    std::string error;
+    if (!parseConfigArgs(args, parsed, error) || validate(parsed.config))
+        return std::nullopt;
+    Session work;
+    work.config = parsed.config;
+    for (const QString& id : settings.value(key(Key::Devices)).toStringList())
+        work.devices.push_back(id.toStdString());
+    work.overlay = settings.value(key(Key::Overlay), false).toBool();
+    work.filter.convolutionsOnly = settings.value(key(Key::ConvOnly), false).toBool();
+    work.filter.topN = settings.value(key(Key::TopN), 0).toInt();
+    return work;
+}
+
+void saveLastWork(const Session& work)
+{
+    QSettings settings;
+    settings.setValue(key(Key::Work), QString::fromStdString(sessionToJson(work)));
+    for (const char* old : { Key::Config, Key::Devices, Key::Overlay, Key::ConvOnly, Key::TopN })
+        settings.remove(key(old));
 }
 
 QStringList recentFiles() { return QSettings().value(key(Key::Recent)).toStringList(); }

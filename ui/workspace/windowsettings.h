@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/session.h"
 #include "model/config.h"
 
 #include <QByteArray>
@@ -10,22 +11,25 @@
 
 namespace rfx {
 
-/// What the window keeps between runs (QSettings): every key lives in windowsettings.cpp, in one
-/// place; the state version changes when the meaning of a key does.
+/// What the window keeps between runs of its own frame (QSettings): geometry, docks, the splitter.
+/// Every key lives in windowsettings.cpp, in one place; the state version changes when the meaning of
+/// a key does. The work itself is kept as a session (loadLastWork).
 struct StoredWindow {
     QByteArray geometry;
     QByteArray state; ///< QMainWindow::saveState: docks and toolbars
     QByteArray splitter; ///< charts against the layer table
-    std::optional<Config> config; ///< nothing when none was stored or it no longer parses or validates
-    std::optional<QStringList> devices;
-    bool overlay = false;
-    bool convolutionsOnly = false;
-    int topN = 0;
 };
 inline constexpr int kWindowStateVersion = 1;
 
 StoredWindow loadStoredWindow();
 void saveStoredWindow(const StoredWindow& stored);
+
+/// The work shown when the window last closed, kept between runs as a session document (the text of
+/// a .rfx.json): nothing when none was kept, or it no longer reads or validates. What earlier versions
+/// kept under their own keys (the configuration's arguments, the devices, the overlay and the filter)
+/// is read when no session was kept yet.
+std::optional<Session> loadLastWork();
+void saveLastWork(const Session& work);
 
 /// Sessions and model files opened lately, the latest first (at most kMaxRecentFiles).
 inline constexpr int kMaxRecentFiles = 8;

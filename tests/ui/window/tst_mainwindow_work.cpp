@@ -349,15 +349,49 @@ private slots:
             c.unet.padding = Padding::Same;
             c.bits = 16;
             w.workspace().setConfig(c);
+            ViewSettings v = w.workspace().view(); // the view too, kept as a session is (issue 37 item 1)
+            v.sharedAxes = true;
+            v.powerTicks = true;
+            v.layerLabels = 0;
+            v.filter = { true, 4 };
+            w.workspace().setView(v);
             w.close(); // saves
         }
         GuiOptions o; // restore
         MainWindow w(o);
         w.show();
+        QVERIFY(w.workspace().view().sharedAxes && w.workspace().view().powerTicks);
+        QCOMPARE(w.workspace().view().layerLabels, 0.0);
+        QVERIFY(w.workspace().view().filter == (LayerFilter { true, 4 }));
+        QVERIFY(w.chartArea()->sharedAxes());
         QCOMPARE(w.workspace().report()->config.unet.height, 256);
         QCOMPARE(w.workspace().report()->config.bits, 16);
         QCOMPARE(w.workspace().report()->results.size(), size_t(2));
         QCOMPARE(w.workspace().report()->results[0].device.id, std::string("t4"));
+    }
+
+    // What an earlier version kept (the configuration's arguments, devices, overlay under their own
+    // keys) still restores the work; closing then keeps it as a session, and the old keys go.
+    void settingsOfAnEarlierVersionRestore()
+    {
+        {
+            QSettings s;
+            s.remove(QStringLiteral("work/session"));
+            s.setValue(QStringLiteral("analysis/configArgs"), QStringList { QStringLiteral("--image"), QStringLiteral("128"),
+                                                               QStringLiteral("--padding"), QStringLiteral("same") });
+            s.setValue(QStringLiteral("analysis/devices"), QStringList { QStringLiteral("t4") });
+            s.setValue(QStringLiteral("view/overlay"), true);
+        }
+        {
+            MainWindow w((GuiOptions()));
+            w.show();
+            QCOMPARE(w.workspace().report()->config.unet.height, 128);
+            QCOMPARE(w.workspace().deviceIds(), QStringList { QStringLiteral("t4") });
+            QVERIFY(w.workspace().view().overlay);
+            w.close();
+        }
+        QSettings s;
+        QVERIFY(s.contains(QStringLiteral("work/session")) && !s.contains(QStringLiteral("analysis/configArgs")));
     }
 };
 
