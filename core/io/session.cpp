@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace rfx {
 
 std::string sessionToJson(const Session& s)
@@ -31,6 +33,12 @@ std::string sessionToJson(const Session& s)
         out["measurements"] = s.measurements;
     if (!s.calibration.empty())
         out["calibration"] = { { "file", s.calibration }, { "shown", s.calibrated } };
+    if (!s.modelInputs.empty()) {
+        nlohmann::ordered_json models = nlohmann::ordered_json::object();
+        for (const auto& [path, bound] : s.modelInputs)
+            models[path] = { { "values", bound.values }, { "branches", bound.branches } };
+        out["model_inputs"] = models;
+    }
     return out.dump(2) + "\n";
 }
 
@@ -182,6 +190,47 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         }
         s.calibration = file->get<std::string>();
         s.calibrated = shown->get<bool>();
+    }
+    if (auto it = doc.find("model_inputs"); it != doc.end()) {
+        if (!it->is_object()) {
+            error = "model_inputs: must be an object of model files, each with \"values\" and \"branches\"";
+            return std::nullopt;
+        }
+        for (const auto& [path, bound] : it->items()) {
+            const std::string at = "model_inputs." + path;
+            if (!bound.is_object()) {
+                error = at + ": must be an object with \"values\" and \"branches\"";
+                return std::nullopt;
+            }
+            BoundInputs b;
+            if (auto v = bound.find("values"); v != bound.end()) {
+                if (!v->is_object()) {
+                    error = at + ".values: must be an object of input names and numbers";
+                    return std::nullopt;
+                }
+                for (const auto& [name, value] : v->items()) {
+                    if (!value.is_number() || !std::isfinite(value.get<double>())) {
+                        error = at + ".values." + name + ": must be a number";
+                        return std::nullopt;
+                    }
+                    b.values[name] = value.get<double>();
+                }
+            }
+            if (auto v = bound.find("branches"); v != bound.end()) {
+                if (!v->is_object()) {
+                    error = at + ".branches: must be an object of If nodes and true (then) or false (else)";
+                    return std::nullopt;
+                }
+                for (const auto& [name, value] : v->items()) {
+                    if (!value.is_boolean()) {
+                        error = at + ".branches." + name + ": must be true (then) or false (else)";
+                        return std::nullopt;
+                    }
+                    b.branches[name] = value.get<bool>();
+                }
+            }
+            s.modelInputs[path] = std::move(b);
+        }
     }
     return s;
 }

@@ -3,15 +3,23 @@
 #include "engine/layerfilter.h"
 #include "model/config.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rfx {
 
-/// A saved session (.rfx.json): the configuration, the devices and the view, with a schema version.
-/// The user's work as a document (.rfx.json): what is analysed and how it is shown, so that opening
-/// it shows the same screen. Fields after `tableDevice` are optional in the file (sessions written
+/// Values bound to a model file's one-element inputs and the branches chosen for its data-dependent
+/// Ifs (Config::inputValues, Config::branches), kept for a model while another is shown.
+struct BoundInputs {
+    std::map<std::string, double> values;
+    std::map<std::string, bool> branches;
+    friend bool operator==(const BoundInputs&, const BoundInputs&) = default;
+};
+
+/// The user's work as a document (.rfx.json, with a schema version): what is analysed and how it is
+/// shown, so that opening it shows the same screen. Fields after `tableDevice` are optional in the file (sessions written
 /// before them open with their defaults).
 struct Session {
     Config config;
@@ -26,6 +34,9 @@ struct Session {
     std::string measurements; ///< the imported measurement file ("" = none)
     std::string calibration; ///< the loaded calibration file ("" = none)
     bool calibrated = false; ///< its calibrated times shown in place of the bounds
+    /// What was bound for the other model files shown in this work, by path (the shown model's own
+    /// bindings are in `config`): they come back when the model is shown again.
+    std::map<std::string, BoundInputs> modelInputs;
     friend bool operator==(const Session&, const Session&) = default;
 };
 

@@ -57,14 +57,16 @@ void Workspace::switchModel(Config& c, const std::string& model)
 {
     if (model == c.model)
         return;
+    std::map<std::string, BoundInputs>& bound = m_state.boundInputs;
     if (!c.inputValues.empty() || !c.branches.empty())
-        m_bound[c.model] = { c.inputValues, c.branches };
+        bound[c.model] = { c.inputValues, c.branches };
     else
-        m_bound.erase(c.model);
+        bound.erase(c.model);
     c.model = model;
-    const auto it = m_bound.find(model);
-    c.inputValues = it == m_bound.end() ? std::map<std::string, double> {} : it->second.values;
-    c.branches = it == m_bound.end() ? std::map<std::string, bool> {} : it->second.branches;
+    const auto it = bound.find(model);
+    c.inputValues = it == bound.end() ? std::map<std::string, double> {} : it->second.values;
+    c.branches = it == bound.end() ? std::map<std::string, bool> {} : it->second.branches;
+    bound.erase(model); // shown: its bindings are the configuration's now
     c.layerAlgorithms.clear();
     if (const ModelInfo* m = findModel(model)) { // each built-in network starts at its published input
         c.unet.height = m->height;

@@ -61,6 +61,9 @@ struct WorkspaceState {
 
     int selectedLayer = -1; ///< index into the report's layers, or -1
     ViewSettings view; ///< how it is shown
+    /// The values and branches bound for the other model files shown, by path: they stay with their
+    /// model and come back with it (the shown model's are in `config`).
+    std::map<std::string, BoundInputs> boundInputs;
 };
 
 /// The document at the centre of the window: configuration, devices, the analysis, measurements
@@ -179,12 +182,6 @@ private:
     void switchModel(Config& c, const std::string& model);
 
     DeviceLibrary m_library;
-    /// The values and branches bound for each model file shown, by path: they stay with their model.
-    struct Bound {
-        std::map<std::string, double> values;
-        std::map<std::string, bool> branches;
-    };
-    std::map<std::string, Bound> m_bound;
     WorkspaceState m_state;
     int m_drag = 0; ///< the drag the last edit of the configuration belongs to (0: none)
     QUndoStack* m_undo;

@@ -20,6 +20,7 @@ void Workspace::showSession(const Session& session)
     if (!session.tableDevice.empty())
         m_state.tableDevice = qs(session.tableDevice);
     m_state.selectedLayer = -1;
+    m_state.boundInputs = session.modelInputs;
     m_drag = 0;
     recompute(View | TableDevice | Selection);
     // The selection by the row's name, in the analysis just made (indices are the report's own).
@@ -54,6 +55,7 @@ Session sessionOf(const WorkspaceState& w)
         s.calibration = w.calibration->file;
         s.calibrated = w.calibrated;
     }
+    s.modelInputs = w.boundInputs;
     return s;
 }
 

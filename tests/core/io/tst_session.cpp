@@ -33,6 +33,8 @@ private slots:
         s.measurements = "/home/me/runs/unet-128.csv";
         s.calibration = "/home/me/runs/unet-128.calibration.json";
         s.calibrated = true;
+        s.modelInputs["/models/if_flag.onnx"] = { { { "flag", 0.0 } }, { { "branch", false } } };
+        s.modelInputs["/models/rnn_in_if.onnx"] = { {}, { { "loud_or_quiet", true } } };
         back = sessionFromJson(sessionToJson(s), error);
         QVERIFY2(back, error.c_str());
         QVERIFY(*back == s);
@@ -82,6 +84,12 @@ private slots:
                                            << "calibration.shown: missing";
         QTest::newRow("measurements number") << QString(good).replace(QStringLiteral("\n}"), QStringLiteral(",\n  \"measurements\": 3\n}"))
                                              << "measurements: must be the path of a measurement file";
+        QTest::newRow("bound value") << QString(good).replace(QStringLiteral("\n}"),
+                                            QStringLiteral(",\n  \"model_inputs\": { \"a.onnx\": { \"values\": { \"sr\": \"x\" } } }\n}"))
+                                     << "model_inputs.a.onnx.values.sr: must be a number";
+        QTest::newRow("bound branch") << QString(good).replace(QStringLiteral("\n}"),
+                                             QStringLiteral(",\n  \"model_inputs\": { \"a.onnx\": { \"branches\": { \"if\": 1 } } }\n}"))
+                                      << "model_inputs.a.onnx.branches.if: must be true (then) or false (else)";
         QTest::newRow("top negative") << QString(good).replace(QStringLiteral("\"top_n\": 0"), QStringLiteral("\"top_n\": -4"))
                                       << "view.top_n: must be a whole number";
     }

@@ -218,6 +218,14 @@ private slots:
         QVERIFY(ws.state().model && ws.state().model->file() == resnet.toStdString());
         QVERIFY(ws.config().inputValues.empty()); // the flag stayed with its model
         QCOMPARE(ws.report()->input, (Shape { 1, 3, 224, 224 }));
+        // Kept in a session too: another workspace shown that session gives the flag back with its model.
+        const Session kept = sessionOf(ws.state());
+        QCOMPARE(kept.modelInputs.at(flagFile.toStdString()).values.at("flag"), 0.0);
+        Workspace other;
+        other.setLibrary(testLibrary());
+        other.showSession(kept);
+        other.showModel(flagFile.toStdString());
+        QCOMPARE(other.config().inputValues.at("flag"), 0.0);
         ws.showModel("alexnet");
         QVERIFY(!ws.state().model);
         QCOMPARE(ws.config().unet.height, findModel("alexnet")->height);
