@@ -38,8 +38,7 @@ class TestCliLlm : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        test::isolateCli(m_home);
     }
 
     // Llama-2-7B, 512 tokens in, 128 out, batch 1, fp16 on an H100 SXM.

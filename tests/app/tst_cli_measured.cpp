@@ -41,8 +41,7 @@ class TestCliMeasured : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        test::isolateCli(m_home);
     }
 
     // roofline-cli compare: a measurement file against the model, and a file that cannot be read.

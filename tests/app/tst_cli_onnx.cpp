@@ -40,8 +40,7 @@ class TestCliOnnx : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        test::isolateCli(m_home);
     }
 
     // ONNX models through every command that takes a configuration; bad files exit 2 with the file,

@@ -156,8 +156,7 @@ class TestCliShipped : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        test::isolateCli(m_home);
     }
 
     // The shipped measurement of the AVX-512 EPYC (Zen 5; resources/measurements/README.md).

@@ -23,13 +23,13 @@ AnalysisLine::AnalysisLine(QWidget* parent)
 
 void AnalysisLine::follow(Workspace* workspace)
 {
-    connect(workspace, &Workspace::changed, this, [this, workspace](const WorkspaceState& s, Workspace::Parts parts) {
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
         if (parts & Workspace::Analysis)
-            showWork(s, *workspace);
+            showWork(s);
     });
 }
 
-void AnalysisLine::showWork(const WorkspaceState& s, const Workspace& workspace)
+void AnalysisLine::showWork(const WorkspaceState& s)
 {
     if (!s.problem.isEmpty()) {
         setText(tr("\u26a0 %1").arg(s.problem));
@@ -53,7 +53,7 @@ void AnalysisLine::showWork(const WorkspaceState& s, const Workspace& workspace)
     setText(status);
     // Notes (ceiling fallbacks, device file problems) are listed in the Devices panel, beside the
     // devices; the link counts them and opens that list.
-    const WorkNotes notes = workNotes(s, workspace.library());
+    const WorkNotes& notes = s.notes;
     const int count = notes.count();
     m_notes->setVisible(count > 0);
     m_notes->setText(QStringLiteral("<a href=\"#notes\">%1</a>").arg(count == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(count)));

@@ -12,7 +12,7 @@ struct WorkspaceState;
 /// The status bar's line on the analysis shown: the network's totals where the eye finds them
 /// (parameters, FLOP and MAC, traffic, peak memory; checking ResNet-50's 4.1 GMAC meant multiplying a
 /// rate by a time), the rows not counted, or why the configuration does not analyse; and beside it a
-/// link counting the notes on the work (workNotes), which asks for them to be shown.
+/// link counting the notes on the work (WorkspaceState::notes), which asks for them to be shown.
 class AnalysisLine : public ElidedLabel {
     Q_OBJECT
 public:
@@ -27,7 +27,7 @@ signals:
     void notesRequested();
 
 private:
-    void showWork(const WorkspaceState& state, const Workspace& workspace);
+    void showWork(const WorkspaceState& state);
     QLabel* m_notes;
 };
 

@@ -229,8 +229,9 @@ void ControlPanel::networkChosen()
 {
     const QString id = m_network->currentData().toString();
     if (id == QLatin1String("@open")) {
-        m_shown = false;
-        setConfig(m_config); // the network shown, until a file is read and works
+        // The selector names the network shown until a file is read and works (setCurrentIndex does not
+        // say `activated`: nothing is chosen again).
+        m_network->setCurrentIndex(m_network->findData(QString::fromStdString(m_config.model)));
         emit openFileRequested();
         return;
     }

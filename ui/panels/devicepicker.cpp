@@ -95,16 +95,19 @@ void DevicePicker::follow(Workspace* workspace)
             setDevices(workspace->library().devices);
         if (parts & (Workspace::Library | Workspace::Analysis))
             setChecked(s.deviceIds);
-        if (parts & Workspace::Analysis && s.problem.isEmpty() && s.report) {
-            const WorkNotes notes = workNotes(s, workspace->library());
-            setNotes(notes.deviceFiles, notes.analysis);
-        }
+        if (parts & Workspace::Analysis && s.problem.isEmpty() && s.report)
+            setNotes(s.notes.deviceFiles, s.notes.analysis);
     });
     connect(this, &DevicePicker::checkedChanged, workspace, &Workspace::setDevices);
 }
 
 void DevicePicker::setNotes(const QStringList& deviceFileProblems, const QStringList& analysisNotes)
 {
+    if (m_notesShown && deviceFileProblems == m_shownFileProblems && analysisNotes == m_shownAnalysisNotes)
+        return; // the same notes (a slider step seldom changes them): the list is not rebuilt
+    m_notesShown = true;
+    m_shownFileProblems = deviceFileProblems;
+    m_shownAnalysisNotes = analysisNotes;
     m_notes->clear();
     const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
     const QIcon info = style()->standardIcon(QStyle::SP_MessageBoxInformation);

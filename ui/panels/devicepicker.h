@@ -48,6 +48,8 @@ private:
     QSortFilterProxyModel* m_proxy;
     QLabel* m_notesTitle;
     QListWidget* m_notes;
+    bool m_notesShown = false; ///< setNotes was called; what it was given:
+    QStringList m_shownFileProblems, m_shownAnalysisNotes;
     QStringList m_checked;
     bool m_updating = false;
     QStringList m_asked; ///< what setChecked was last given (it may name devices the list lacks)

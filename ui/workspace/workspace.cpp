@@ -13,6 +13,19 @@
 
 namespace rfx {
 
+namespace {
+WorkNotes workNotes(const Report& report, const DeviceLibrary& library)
+{
+    WorkNotes notes;
+    for (const Diagnostic& d : report.diagnostics)
+        notes.analysis.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
+    for (const Diagnostic& d : library.diagnostics)
+        if (d.severity != Severity::Info)
+            notes.deviceFiles.append(qs(toString(d)));
+    return notes;
+}
+} // namespace
+
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
     , m_undo(new QUndoStack(this))
@@ -166,6 +179,7 @@ void Workspace::recompute(Parts parts)
     }
     m_state.report = std::make_shared<const Report>(std::move(report));
     m_state.analysisNs = timer.nsecsElapsed();
+    m_state.notes = workNotes(*m_state.report, m_library); // once, for every view that says them
     resolveTableDevice();
     if (m_state.selectedLayer >= 0 && !m_state.report->results.empty()
         && m_state.selectedLayer >= int(m_state.report->results[0].layers.size()))
@@ -261,17 +275,5 @@ QString measurementsLine(const WorkspaceState& s)
                                   : QString());
 }
 
-WorkNotes workNotes(const WorkspaceState& s, const DeviceLibrary& library)
-{
-    WorkNotes notes;
-    if (!s.report)
-        return notes;
-    for (const Diagnostic& d : s.report->diagnostics)
-        notes.analysis.append(d.field.starts_with("node ") ? qs(d.field + ": " + d.message) : qs(d.message));
-    for (const Diagnostic& d : library.diagnostics)
-        if (d.severity != Severity::Info)
-            notes.deviceFiles.append(qs(toString(d)));
-    return notes;
-}
 
 } // namespace rfx

@@ -38,6 +38,15 @@ struct ViewSettings {
     bool operator==(const ViewSettings&) const = default;
 };
 
+/// The notes on the work, said beside the devices and counted on the status bar: device files that
+/// could not be used, or only in part (`deviceFiles`), and what the analysis had to assume (`analysis`,
+/// an imported node's note naming the node). Made once per analysis that works.
+struct WorkNotes {
+    QStringList deviceFiles;
+    QStringList analysis;
+    int count() const { return int(deviceFiles.size() + analysis.size()); }
+};
+
 /// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
 struct WorkspaceState {
     Config config; ///< as asked for; it may not analyse (then `problem` says why)
@@ -50,6 +59,7 @@ struct WorkspaceState {
     std::shared_ptr<const Report> report;
     QString problem; ///< why `config` does not analyse; empty when `report` is of `config`
     qint64 analysisNs = 0; ///< what the last analysis took
+    WorkNotes notes; ///< the notes on `report` and on the device files
 
     std::shared_ptr<const MeasurementSet> measurements; ///< imported timings, or null
     QString tableDevice; ///< the device whose rows the table (and the measurements) show
@@ -193,15 +203,6 @@ private:
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)
 
-/// The notes on the work, said beside the devices and counted on the status bar: device files that
-/// could not be used, or only in part (`deviceFiles`), and what the analysis had to assume (`analysis`,
-/// an imported node's note naming the node). Empty without a report.
-struct WorkNotes {
-    QStringList deviceFiles;
-    QStringList analysis;
-    int count() const { return int(deviceFiles.size() + analysis.size()); }
-};
-WorkNotes workNotes(const WorkspaceState& state, const DeviceLibrary& library);
 
 /// The work as a session (its projection: what a .rfx.json keeps).
 Session sessionOf(const WorkspaceState& state);
