@@ -130,6 +130,7 @@ bool ChartLegend::set(const std::vector<LegendEntry>& entries, const QFont& font
     m_unit = std::round(QFontMetricsF(font).height() * 0.7);
     m_boxes = flowLegend(m_entries, m_font, m_unit, QRectF(0, 0, width, 0));
     m_height = legendHeight(m_entries, m_font, m_unit, width);
+    m_cache.invalidate();
     update();
     return true;
 }
@@ -148,7 +149,7 @@ QRectF ChartLegend::boundingRect() const { return QRectF(0, 0, m_width, m_height
 
 void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    paintLegend(*painter, m_entries, m_boxes, m_font, m_unit, m_textColor);
+    m_cache.paint(painter, boundingRect(), [this](QPainter* p) { paintLegend(*p, m_entries, m_boxes, m_font, m_unit, m_textColor); });
 }
 
 } // namespace rfx

@@ -4,6 +4,8 @@
 // width wraps its own text. Nothing is ever cut or elided. Used by the on-screen chart (ChartLegend)
 // and by figures (FigureLayout), so that both legends look and measure the same.
 
+#include "style/paintcache.h"
+
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
@@ -58,6 +60,7 @@ private:
     QFont m_font;
     QColor m_textColor;
     double m_width = 0, m_height = 0, m_unit = 10;
+    PaintCache m_cache; ///< the same on most slider steps: one image blend
 };
 
 } // namespace rfx

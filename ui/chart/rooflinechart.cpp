@@ -46,6 +46,15 @@ RooflineChart::RooflineChart(QWidget* parent)
     , m_y(new QLogValueAxis)
 {
     m_chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // One pass over the background's pixels, the viewport's own fill in the chart's colour: the chart's
+    // rounded rectangle drawn over it was a second, antialiased pass (a sixth of a slider step's
+    // instructions, callgrind). Figures draw the scene without the viewport: setPrintStyle shows it again.
+    {
+        QPalette palette = viewport()->palette();
+        palette.setBrush(QPalette::Base, m_chart->backgroundBrush());
+        viewport()->setPalette(palette);
+        m_chart->setBackgroundVisible(false);
+    }
     m_chart->setAnimationOptions(QChart::NoAnimation); // live updates must not lag behind the slider
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // circles and squares, as plotted
@@ -110,8 +119,8 @@ RooflineChart::RooflineChart(QWidget* parent)
         a->setLabelsVisible(false);
         a->setTitleVisible(false);
     }
-    m_xTitle = new QGraphicsSimpleTextItem(m_chart);
-    m_yTitle = new QGraphicsSimpleTextItem(m_chart);
+    m_xTitle = new TextItem(m_chart);
+    m_yTitle = new TextItem(m_chart);
     m_yTitle->setRotation(-90);
     for (QGraphicsSimpleTextItem* t : { m_xTitle, m_yTitle })
         t->setZValue(17);
@@ -136,7 +145,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_readoutBack->setBrush(darkPalette() ? QColor(0x20, 0x20, 0x20, 225) : QColor(255, 255, 255, 225));
     m_readoutBack->setZValue(30);
     m_readoutBack->setVisible(false);
-    m_readout = new QGraphicsSimpleTextItem(m_readoutBack);
+    m_readout = new TextItem(m_readoutBack);
     m_readout->setBrush(darkPalette() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
     m_navigator = new ChartNavigator(
         this, [this] { return viewRange(); }, [this](const ChartNavigator::Range& r) { setView(r); }, [this] { resetView(); });
@@ -164,10 +173,10 @@ void RooflineChart::ensureSeries(size_t count)
         s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
         s->ridge->setPointLabelsVisible(false); // the chart's own label, placed clear of points and lines
-        s->roofLabel = new QGraphicsSimpleTextItem(m_chart);
+        s->roofLabel = new TextItem(m_chart);
         s->roofLabel->setZValue(20);
         s->roofLabel->setVisible(false);
-        s->ridgeLabel = new QGraphicsSimpleTextItem(m_chart);
+        s->ridgeLabel = new TextItem(m_chart);
         s->ridgeLabel->setZValue(20);
         s->ridgeLabel->setVisible(false);
         s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
@@ -261,7 +270,7 @@ void RooflineChart::setSelectedLayer(int layer)
             pts.append(QPointF(d.layers[size_t(layer)].intensity, plottedRate(d.layers[size_t(layer)]) / m_scale));
     }
     if (!m_print && m_selection->points() != pts) {
-        m_selection->replace(pts);
+        replaceIf(m_selection, pts);
         if (!m_inRebuild)
             placeRoofLabels(); // the labels make way for the ring
     }
@@ -340,6 +349,7 @@ void RooflineChart::rebuild()
     setSelectedLayer(m_selected);
     layoutLegend();
     placeRoofLabels();
+    skipInvisibleMarkers();
     if (!m_print)
         cacheGridLines();
 }

@@ -27,6 +27,8 @@ class QLogValueAxis;
 
 namespace rfx {
 
+class CachedMirror;
+
 /// A log-log roofline chart: per device the DRAM slope and compute roof (and the vector roof when
 /// tensor cores raise the convolution roof), the ridge point, and every layer as a point at
 /// (intensity, attainable FLOP/s). Memory-bound layers are circles, compute-bound layers squares;
@@ -238,6 +240,7 @@ private:
     QString m_titleFitKey; ///< title forms, font and width the fit below was measured for
     QFont m_titleFitFont;
     QString m_titleFitted;
+    CachedMirror* m_titleMirror = nullptr; ///< the title on screen, from an image (owned by the scene)
     std::vector<QStringList> m_titleLines; ///< the title's lines, each in forms (updateTitle)
     void fitTitle(); ///< the title's lines in the forms that fit the width now
     void dropLineCaches();
@@ -277,6 +280,7 @@ private:
     double spanLeft() const; ///< where the roofs start: the decades and any zoomed view
     double spanRight() const;
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
+    void skipInvisibleMarkers();
     void onClicked(const QPointF& point, int slot, int bucket);
     std::vector<QXYSeries*> hoverableSeries() const;
     QString tooltipFor(const PointHover::Hit& hit) const;

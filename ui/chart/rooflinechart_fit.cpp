@@ -57,7 +57,7 @@ void RooflineChart::placeTickLabels()
     size_t used = 0;
     auto take = [&]() {
         if (used == m_tickLabels.size()) {
-            auto* item = new QGraphicsSimpleTextItem(m_chart);
+            auto* item = new TextItem(m_chart);
             item->setZValue(17);
             m_tickLabels.push_back(item);
         }

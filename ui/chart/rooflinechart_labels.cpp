@@ -76,7 +76,7 @@ void RooflineChart::placeRoofLabels()
             const QRectF box(at, size);
             if (!plot.contains(box) || at.x() < leftX - 0.5)
                 continue;
-            auto hits = [&](const QRectF& r) { return r.intersects(box.adjusted(-2, -2, 2, 2)); };
+            auto hits = [&](const QRectF& r) { return overlaps(r, box.adjusted(-2, -2, 2, 2)); };
             if (std::any_of(markers.begin(), markers.end(), hits) || std::any_of(placedBoxes.begin(), placedBoxes.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); }))
                 continue;
@@ -162,7 +162,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     }
     std::stable_sort(wanted.begin(), wanted.end(), [](const Wanted& a, const Wanted& b) { return a.share > b.share; });
     while (m_layerLabels.size() < wanted.size()) {
-        auto* item = new QGraphicsSimpleTextItem(m_chart);
+        auto* item = new TextItem(m_chart);
         item->setZValue(19);
         m_layerLabels.push_back(item);
         auto* leader = new QGraphicsLineItem(m_chart);
@@ -275,7 +275,7 @@ void RooflineChart::placeMoreNote(std::vector<std::optional<QPointF>>& spots, co
         return;
     }
     if (!m_moreLabel) {
-        m_moreLabel = new QGraphicsSimpleTextItem(m_chart);
+        m_moreLabel = new TextItem(m_chart);
         m_moreLabel->setZValue(19);
     }
     if (m_moreLabel->font() != m_x->labelsFont())
@@ -287,7 +287,7 @@ void RooflineChart::placeMoreNote(std::vector<std::optional<QPointF>>& spots, co
     const QRectF plot = m_chart->plotArea();
     auto clearOf = [](const QRectF& box, const std::vector<QRectF>& rects) {
         const QRectF clear = box.adjusted(-2, -2, 2, 2);
-        return std::none_of(rects.begin(), rects.end(), [&](const QRectF& r) { return r.intersects(clear); });
+        return std::none_of(rects.begin(), rects.end(), [&](const QRectF& r) { return overlaps(r, clear); });
     };
     QPointF chosen;
     for (int round = 0; round < 3; ++round) {
@@ -329,7 +329,7 @@ void RooflineChart::placeMoreNote(std::vector<std::optional<QPointF>>& spots, co
             }
         const QRectF clear = QRectF(chosen, size).adjusted(-2, -2, 2, 2);
         for (size_t i = 0; i < spots.size(); ++i)
-            if (spots[i] && boxes[i].intersects(clear))
+            if (spots[i] && overlaps(boxes[i], clear))
                 spots[i].reset();
         m_unnamed = unnamed();
     }

@@ -76,7 +76,7 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
             m_joins.push_back(j);
         }
         QLineSeries* j = m_joins[used++];
-        j->replace({ QPointF(l.intensity, plottedRate(l) / m_scale), measured });
+        replaceIf(j, QList<QPointF> { QPointF(l.intensity, plottedRate(l) / m_scale), measured });
         const QPen pen(joinColor, 1.0, Qt::DotLine);
         if (j->pen() != pen)
             j->setPen(pen);
@@ -88,8 +88,8 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
     // visible after its points changed a fraction of a pixel off (the chart oracle saw it).
     setVisibleIf(m_measuredPoints, true);
     setVisibleIf(m_measuredAbove, !above.isEmpty());
-    m_measuredPoints->replace(below);
-    m_measuredAbove->replace(above);
+    replaceIf(m_measuredPoints, below);
+    replaceIf(m_measuredAbove, above);
     m_chart->legend()->markers(m_measuredPoints).first()->setVisible(true);
     m_chart->legend()->markers(m_measuredAbove).first()->setVisible(!above.isEmpty());
 }

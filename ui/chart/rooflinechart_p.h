@@ -5,6 +5,7 @@
 #include "chart/rooflinechart.h"
 #include "style/style.h"
 #include "style/text.h"
+#include "style/textitem.h"
 
 #include <QApplication>
 #include <QGraphicsSimpleTextItem>
@@ -81,6 +82,14 @@ inline void setVisibleIf(T* item, bool visible)
 {
     if (item->isVisible() != visible)
         item->setVisible(visible);
+}
+
+// Points replaced only when they differ: a replace makes Qt lay the series out again and repaint it,
+// even from nothing to nothing (most of a chart's series are empty on most steps).
+inline void replaceIf(QXYSeries* series, const QList<QPointF>& points)
+{
+    if (series->count() != points.size() || series->points() != points)
+        series->replace(points);
 }
 
 inline void setNameIf(QAbstractSeries* series, const QString& name)

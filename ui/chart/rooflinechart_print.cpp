@@ -3,6 +3,7 @@
 
 #include "base/format.h"
 #include "chart/chartnavigator.h"
+#include "style/cachedmirror.h"
 #include "style/labelplacer.h"
 #include "widgets/pointhover.h"
 
@@ -79,6 +80,7 @@ void RooflineChart::drawRoofsOverPoints()
 void RooflineChart::setPrintStyle(double fontPx, bool transparent)
 {
     m_print = true;
+    CachedMirror::take(m_titleMirror); // a figure's title stays text
     ++m_fontGeneration;
     setMinimumSize(1, 1); // a figure's cell decides the size; the screen's minimum would distort it
     m_chart->setTheme(QChart::ChartThemeLight);
@@ -90,6 +92,7 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     } else {
         m_chart->setBackgroundBrush(Qt::white);
         m_chart->setBackgroundPen(Qt::NoPen);
+        m_chart->setBackgroundVisible(true);
     }
     auto font = [](double px, bool bold = false) {
         QFont f;

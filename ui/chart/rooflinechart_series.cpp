@@ -7,6 +7,7 @@
 #include "style/labelplacer.h"
 #include "widgets/pointhover.h"
 
+#include <QAbstractGraphicsShapeItem>
 #include <QApplication>
 #include <QChart>
 #include <QLegendMarker>
@@ -45,7 +46,7 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
     const QColor color = overlay ? deviceColor(slot) : roofColor;
 
     const double left = spanLeft(), right = spanRight();
-    s->roof->replace({ QPointF(left, left * B), QPointF(d.ridge, P), QPointF(right, P) });
+    replaceIf(s->roof, QList<QPointF> { QPointF(left, left * B), QPointF(d.ridge, P), QPointF(right, P) });
     if (s->roof->pen() != QPen(color, 2.2))
         s->roof->setPen(QPen(color, 2.2));
     setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
@@ -53,7 +54,7 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
     const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
     setVisibleIf(s->vectorRoof, showVector);
     if (showVector) {
-        s->vectorRoof->replace({ QPointF(Pv / B, Pv), QPointF(spanRight(), Pv) });
+        replaceIf(s->vectorRoof, QList<QPointF> { QPointF(Pv / B, Pv), QPointF(spanRight(), Pv) });
         QPen dashed(color, 1.5, Qt::DashLine);
         if (s->vectorRoof->pen() != dashed)
             s->vectorRoof->setPen(dashed);
@@ -69,13 +70,13 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
             continue;
         const CeilingChoice& c = d.rowCeilings[k];
         const double Pk = c.flops / m_scale;
-        line->replace({ QPointF(left, left * B), QPointF(Pk / B, Pk), QPointF(right, Pk) });
+        replaceIf(line, QList<QPointF> { QPointF(left, left * B), QPointF(Pk / B, Pk), QPointF(right, Pk) });
         const QPen dotted(color, 1.5, Qt::DotLine);
         if (line->pen() != dotted)
             line->setPen(dotted);
         setNameIf(line, tr("%1 %2 (rows at their own precision)").arg(qs(precisionLabel(c.key)), qs(formatSI(c.flops, rfx::rateUnit(c.key)))));
     }
-    s->ridge->replace({ QPointF(d.ridge, P) });
+    replaceIf(s->ridge, QList<QPointF> { QPointF(d.ridge, P) });
     setColorsIf(s->ridge, Qt::transparent, color);
     if (s->ridge->pen() != QPen(color, 2.0))
         s->ridge->setPen(QPen(color, 2.0));
@@ -110,7 +111,7 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
         QList<QPointF> line { QPointF(spanLeft(), spanLeft() * bw / m_scale), QPointF(levelRidge, P) };
         if (d.ridge > levelRidge)
             line.append(QPointF(d.ridge, P));
-        roof->replace(line);
+        replaceIf(roof, line);
         const QPen pen(color, 1.4, kLevelPen[v]);
         if (roof->pen() != pen)
             roof->setPen(pen);
@@ -128,7 +129,7 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
             s->levelLayers[v].push_back(int(i));
         }
         QScatterSeries* p = s->levelPoints[v];
-        p->replace(lp);
+        replaceIf(p, lp);
         const QColor c = overlay ? deviceColor(slot) : (v == 0 ? QColor(0x8e, 0x44, 0xad) : QColor(0x16, 0xa0, 0x85));
         setColorsIf(p, c.lighter(dark() ? 100 : 130), c.darker(140));
         setNameIf(p, tr("%1 intensity").arg(level));
@@ -162,7 +163,7 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
     for (size_t b = 0; b < 2; ++b) {
         for (size_t k = 0; k < size_t(kBuckets); ++k) {
             QScatterSeries* p = s->points[b][k];
-            p->replace(pts[b][k]);
+            replaceIf(p, pts[b][k]);
             const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b), dark());
             // In a figure, a white edge: at 3.5 in the compute-bound squares along the roof touched and
             // merged into one bar; each stays a square.
@@ -191,6 +192,25 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
         return;
     series->setProperty("rfxMarkerKey", key);
     series->setLightMarker(markerImage(series->markerShape(), series->markerSize(), fill, border));
+}
+
+void RooflineChart::skipInvisibleMarkers()
+{
+    // Under a light marker Qt keeps an item per point, for clicks and hovers, and strokes it on every
+    // paint with a transparent pen and no brush: nothing to see, 5 % of a slider step (callgrind). An
+    // item that draws nothing is marked so: the scene passes over its paint, clicks still reach it.
+    // (The chart's items, their groups, the groups' items: where a series keeps its markers.)
+    for (QGraphicsItem* item : m_chart->childItems())
+        for (QGraphicsItem* group : item->childItems())
+            for (QGraphicsItem* marker : group->childItems())
+                if (auto* shape = dynamic_cast<QAbstractGraphicsShapeItem*>(marker)) {
+                    const QPen pen = shape->pen();
+                    const QBrush brush = shape->brush();
+                    const bool nothing = (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
+                        && (brush.style() == Qt::NoBrush || brush.color().alpha() == 0);
+                    if (shape->flags().testFlag(QGraphicsItem::ItemHasNoContents) != nothing)
+                        shape->setFlag(QGraphicsItem::ItemHasNoContents, nothing);
+                }
 }
 
 std::vector<QPointF> RooflineChart::layerPoints() const

@@ -3,9 +3,11 @@
 #include "chart/rooflinechart_p.h"
 
 #include "base/format.h"
+#include "style/cachedmirror.h"
 #include "style/chartfit.h"
 
 #include <QChart>
+#include <QGraphicsTextItem>
 
 namespace rfx {
 
@@ -79,6 +81,14 @@ void RooflineChart::fitTitle()
     if (m_chart->title() != m_titleFitted) {
         dropLineCaches();
         m_chart->setTitle(m_titleFitted);
+        // Qt's title item draws its rich text again on every paint; on screen a mirror draws it from
+        // an image (the same on most slider steps). Figures draw it as text.
+        if (!m_titleMirror && !m_print)
+            for (QGraphicsItem* item : m_chart->childItems())
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) {
+                    m_titleMirror = new CachedMirror(text);
+                    break;
+                }
     }
 }
 

@@ -29,4 +29,11 @@ QString fitHtmlLines(const std::vector<QStringList>& lines, const QFont& font, d
 /// Whether the segment passes through the rectangle (touching its edge counts).
 bool crosses(const QLineF& segment, const QRectF& rect);
 
+/// QRectF::intersects for boxes of positive size, inline: placing a chart's labels asks it some
+/// 20,000 times a slider step, and the library call with its normalising was 4 % of the step.
+inline bool overlaps(const QRectF& a, const QRectF& b)
+{
+    return a.left() < b.right() && b.left() < a.right() && a.top() < b.bottom() && b.top() < a.bottom();
+}
+
 } // namespace rfx

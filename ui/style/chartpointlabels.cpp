@@ -1,6 +1,7 @@
 #include "style/chartpointlabels.h"
 
 #include "style/labelplacer.h"
+#include "style/textitem.h"
 
 #include <QChart>
 #include <QGraphicsLineItem>
@@ -71,7 +72,7 @@ void ChartPointLabels::place()
     }
 
     while (m_items.size() < m_labels.size()) {
-        auto* item = new QGraphicsSimpleTextItem(m_chart);
+        auto* item = new TextItem(m_chart);
         item->setZValue(20);
         m_items.push_back(item);
         auto* leader = new QGraphicsLineItem(m_chart);

@@ -3,6 +3,7 @@
 #include "style/chartfit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -18,10 +19,22 @@ std::vector<QRectF> obstaclesNear(const std::vector<QRectF>& obstacles, const QP
     const QRectF square(anchor - QPointF(far, far), QSizeF(2 * far, 2 * far));
     std::vector<QRectF> near;
     for (const QRectF& o : obstacles)
-        if (o.intersects(square))
+        if (overlaps(o, square))
             near.push_back(o);
     return near;
 }
+
+// Straight down first, then alternately either side of it round to straight up: under the roof is
+// where no point lies. Unit vectors, 15 degrees apart.
+const std::array<QPointF, 24> kDirections = [] {
+    std::array<QPointF, 24> out;
+    for (int k = 0; k < 24; ++k) {
+        const int step = (k + 1) / 2 * (k % 2 ? 1 : -1);
+        const double angle = std::numbers::pi / 2 - step * std::numbers::pi / 12;
+        out[size_t(k)] = QPointF(std::cos(angle), std::sin(angle));
+    }
+    return out;
+}();
 } // namespace
 
 std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
@@ -49,10 +62,9 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             if (!bounds.contains(box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
-            auto near = [&](const QRectF& o) { return o.intersects(clear); };
-            auto hits = [&](const QRectF& o) { return o.intersects(clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
+            auto hits = [&](const QRectF& o) { return overlaps(o, clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
             auto crossed = [&](const QLineF& l) { return crosses(l, box); };
-            if (std::any_of(nearby.begin(), nearby.end(), near) || std::any_of(placed.begin(), placed.end(), hits)
+            if (std::any_of(nearby.begin(), nearby.end(), hits) || std::any_of(placed.begin(), placed.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), crossed) || (accept && !accept(box, a)))
                 continue;
             chosen = s;
@@ -78,19 +90,14 @@ std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QR
     const std::vector<QRectF> nearby = obstaclesNear(obstacles, r.anchor, r.radius + farthest, r.size);
     for (double ring : rings) {
         const double d = r.radius + ring;
-        // Straight down first, then alternately either side of it round to straight up: under the
-        // roof is where no point lies.
-        for (int k = 0; k < 24; ++k) {
-            const int step = (k + 1) / 2 * (k % 2 ? 1 : -1);
-            const double angle = std::numbers::pi / 2 - step * std::numbers::pi / 12;
-            const QPointF u(std::cos(angle), std::sin(angle));
+        for (const QPointF& u : kDirections) {
             // The box's centre along u, so that its edge (not its centre) is d from the anchor.
             const double reach = d + std::abs(u.x()) * w / 2 + std::abs(u.y()) * h / 2;
             const QRectF box(r.anchor + u * reach - QPointF(w / 2, h / 2), r.size);
             if (!bounds.contains(box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
-            if (std::any_of(nearby.begin(), nearby.end(), [&](const QRectF& o) { return o.intersects(clear); })
+            if (std::any_of(nearby.begin(), nearby.end(), [&](const QRectF& o) { return overlaps(o, clear); })
                 || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); })
                 || (accept && !accept(box, r.anchor)))
                 continue;

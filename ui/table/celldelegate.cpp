@@ -37,13 +37,6 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
 
-    // The grid, one pixel on each cell's right and bottom edge where QTableView would draw it (the view
-    // has setShowGrid(false)): the view strokes its grid through the raster engine's cosmetic-pen path,
-    // 13 % of a live slider step in callgrind; a one-pixel fillRect is a span fill, a tenth of that.
-    const QColor grid = QColor::fromRgba(QRgb(style->styleHint(QStyle::SH_Table_GridLineColor, &opt, widget)));
-    painter->fillRect(QRect(opt.rect.right(), opt.rect.top(), 1, opt.rect.height()), grid);
-    painter->fillRect(QRect(opt.rect.left(), opt.rect.bottom(), opt.rect.width() - 1, 1), grid);
-
     if (index.column() == LayerTableModel::Share) {
         const double share = std::clamp(index.data(LayerTableModel::ShareRole).toDouble(), 0.0, 1.0);
         if (share > 0) {

@@ -1,0 +1,49 @@
+#include "style/cachedmirror.h"
+
+#include <QGraphicsTextItem>
+#include <QStyleOptionGraphicsItem>
+#include <QTextDocument>
+
+namespace rfx {
+
+CachedMirror::CachedMirror(QGraphicsTextItem* source)
+    : QGraphicsItem(source)
+    , m_source(source)
+{
+    m_source->setFlag(QGraphicsItem::ItemHasNoContents, true);
+    // An item with no contents is not repainted when it changes: the mirror is, in its place.
+    QObject::connect(m_source->document(), &QTextDocument::contentsChanged, m_source, [this] { update(); });
+}
+
+void CachedMirror::take(CachedMirror*& mirror)
+{
+    if (!mirror)
+        return;
+    mirror->m_source->setFlag(QGraphicsItem::ItemHasNoContents, false);
+    QObject::disconnect(mirror->m_source->document(), &QTextDocument::contentsChanged, mirror->m_source, nullptr);
+    delete mirror;
+    mirror = nullptr;
+}
+
+QRectF CachedMirror::boundingRect() const { return m_source->boundingRect(); }
+
+void CachedMirror::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+{
+    const QRectF box = m_source->boundingRect();
+    const int revision = m_source->document()->revision();
+    const QColor color = m_source->defaultTextColor();
+    if (revision != m_revision || box != m_box || color != m_color) {
+        m_revision = revision;
+        m_box = box;
+        m_color = color;
+        m_cache.invalidate();
+    }
+    m_cache.paint(painter, box, [&](QPainter* p) {
+        QStyleOptionGraphicsItem whole = *option; // the image is kept: the whole item, whatever was exposed now
+        whole.exposedRect = box;
+        whole.state &= ~(QStyle::State_Selected | QStyle::State_HasFocus);
+        m_source->paint(p, &whole, widget);
+    });
+}
+
+} // namespace rfx
