@@ -280,6 +280,13 @@ private:
     double spanLeft() const; ///< where the roofs start: the decades and any zoomed view
     double spanRight() const;
     void setLightMarkerIf(QScatterSeries* series, const QColor& fill, const QColor& border);
+    struct MarkerKey {
+        int shape = 0;
+        double size = 0;
+        QRgb fill = 0, border = 0;
+        bool operator==(const MarkerKey&) const = default;
+    };
+    std::map<const QScatterSeries*, MarkerKey> m_markerKeys; ///< what each series' light marker was drawn for
     void skipInvisibleMarkers();
     void onClicked(const QPointF& point, int slot, int bucket);
     std::vector<QXYSeries*> hoverableSeries() const;

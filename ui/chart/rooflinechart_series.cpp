@@ -183,14 +183,12 @@ void RooflineChart::setLightMarkerIf(QScatterSeries* series, const QColor& fill,
             series->setLightMarker(QImage());
         return;
     }
-    const QString key = QStringLiteral("%1 %2 %3 %4")
-                            .arg(int(series->markerShape()))
-                            .arg(series->markerSize())
-                            .arg(fill.rgba())
-                            .arg(border.rgba());
-    if (series->property("rfxMarkerKey").toString() == key)
+    // What the image was drawn for, compared as numbers (a formatted key was 1 % of a slider step).
+    const MarkerKey key { int(series->markerShape()), series->markerSize(), fill.rgba(), border.rgba() };
+    auto [it, added] = m_markerKeys.try_emplace(series, key);
+    if (!added && it->second == key && !series->lightMarker().isNull())
         return;
-    series->setProperty("rfxMarkerKey", key);
+    it->second = key;
     series->setLightMarker(markerImage(series->markerShape(), series->markerSize(), fill, border));
 }
 

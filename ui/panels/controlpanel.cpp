@@ -104,6 +104,16 @@ void ControlPanel::setConfig(const Config& config)
     showConfig();
 }
 
+namespace {
+// QSpinBox::setValue repaints the box (and its frame and line edit) even when the value is the one
+// shown; showConfig() sets every box on every slider step (ten boxes repainted a step, callgrind).
+void setValueIf(QSpinBox* box, int value)
+{
+    if (box->value() != value)
+        box->setValue(value);
+}
+} // namespace
+
 void ControlPanel::showConfig()
 {
     m_updating = true;
@@ -111,23 +121,22 @@ void ControlPanel::showConfig()
     const Config& c = m_config;
     const UNetParams& u = c.unet;
     m_imageSlider->setValue(std::min(u.height, m_imageSlider->maximum()));
-    m_imageSpin->setValue(u.height);
+    setValueIf(m_imageSpin, u.height);
     m_square->setChecked(u.height == u.width);
-    m_widthSpin->setValue(u.width);
-    m_widthSpin->setEnabled(u.height != u.width);
+    setValueIf(m_widthSpin, u.width);
     m_filtersSlider->setValue(std::min(u.baseFilters, m_filtersSlider->maximum()));
-    m_filtersSpin->setValue(u.baseFilters);
+    setValueIf(m_filtersSpin, u.baseFilters);
     m_strideSlider->setValue(u.stride);
-    m_strideSpin->setValue(u.stride);
-    m_depth->setValue(u.depth);
-    m_inChannels->setValue(u.inChannels);
-    m_classes->setValue(u.classes);
+    setValueIf(m_strideSpin, u.stride);
+    setValueIf(m_depth, u.depth);
+    setValueIf(m_inChannels, u.inChannels);
+    setValueIf(m_classes, u.classes);
     m_padding->setCurrentIndex(u.padding == Padding::Valid ? 0 : 1);
     m_downsample->setCurrentIndex(u.downsample == Downsample::MaxPool ? 0 : 1);
     m_conv->setCurrentIndex(u.conv == ConvType::Standard ? 0 : 1);
     m_batchNorm->setChecked(u.batchNorm);
     m_batchSlider->setValue(std::min(powerPosition(c.batch), m_batchSlider->maximum()));
-    m_batchSpin->setValue(c.batch);
+    setValueIf(m_batchSpin, c.batch);
     m_bitsSlider->setValue(bitsIndex(c.bits));
     m_bitsLabel->setText(c.bitsAsInFile ? tr("file") : tr("%1 bit").arg(c.bits));
     m_bitsAsInFile->setChecked(c.bitsAsInFile);
@@ -140,13 +149,13 @@ void ControlPanel::showConfig()
     m_optimizer->setEnabled(c.mode == Mode::Training);
     m_algorithm->setCurrentIndex(m_algorithm->findData(int(c.algorithm)));
     m_traffic->setCurrentIndex(m_traffic->findData(int(c.traffic)));
-    m_onchip->setValue(c.onchipKiB);
+    setValueIf(m_onchip, c.onchipKiB);
     m_onchip->setEnabled(c.traffic == TrafficModel::Tiled);
     m_cacheAware->setCurrentIndex(m_cacheAware->findData(int(c.cacheAware)));
     m_cacheAware->setEnabled(c.traffic != TrafficModel::Tiled);
     m_clockSlider->setValue(c.clockPercent);
-    m_clockSpin->setValue(c.clockPercent);
-    m_gpus->setValue(c.gpus);
+    setValueIf(m_clockSpin, c.clockPercent);
+    setValueIf(m_gpus, c.gpus);
     m_interconnect->setCurrentIndex(std::max(0, m_interconnect->findData(QString::fromStdString(c.interconnect))));
     m_overlap->setChecked(c.overlap);
     int index = m_network->findData(QString::fromStdString(c.model));
@@ -163,14 +172,24 @@ void ControlPanel::showConfig()
     m_updating = false;
 }
 
+namespace {
+// A tooltip set only when it changes: setting a spin box's tooltip repaints it and its frame, and
+// every slider step sets them all (ten controls repainted on each step of a drag, callgrind).
+void setToolTipIf(QWidget* w, const QString& tip)
+{
+    if (w->toolTip() != tip)
+        w->setToolTip(tip);
+}
+} // namespace
+
 void ControlPanel::updateEnabled()
 {
     const bool unet = m_config.model == "unet";
     const bool file = isNetworkFile(m_config.model);
     for (QWidget* w : m_unetOnly) {
         w->setEnabled(unet);
-        w->setToolTip(unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
-                           : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
+        setToolTipIf(w, unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
+                             : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
     }
     // An ONNX model: the image size and the batch apply where the file leaves them symbolic; where it
     // fixes them, the control is off and its tooltip says why.
@@ -182,15 +201,16 @@ void ControlPanel::updateEnabled()
     for (QWidget* w : m_inputControls) {
         const bool channelsOrClasses = w == m_inChannels || w == m_classes;
         const bool on = channelsOrClasses ? !file : image;
-        w->setEnabled(on);
+        // The width box is also off while the image is square: set once, as it ends (set on, then off
+        // again, it was repainted on every slider step).
+        w->setEnabled(on && (w != m_widthSpin || m_config.unet.height != m_config.unet.width));
         QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
         if (!on && file)
             tip += QStringLiteral("\n\n") + (channelsOrClasses ? tr("The model file fixes it.") : tr("Off: %1.").arg(imageWhy));
         else if (on && onnx && !channelsOrClasses && onnx->inputs().front().dims.size() <= 3)
             tip += QStringLiteral("\n\n") + tr("For this model (a sequence input) the height is the sequence length.");
-        w->setToolTip(tip);
+        setToolTipIf(w, tip);
     }
-    m_widthSpin->setEnabled(image && m_config.unet.height != m_config.unet.width);
     m_modelInputs->setModel(onnx, m_config.inputValues, m_config.branches);
     const bool batch = !onnx || onnx->batchBound();
     for (QWidget* w : { static_cast<QWidget*>(m_batchSlider), static_cast<QWidget*>(m_batchSpin) }) {
@@ -198,7 +218,7 @@ void ControlPanel::updateEnabled()
         QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
         if (!batch)
             tip += QStringLiteral("\n\n") + tr("Off: %1.").arg(QString::fromStdString(onnx->batchFixedReason()));
-        w->setToolTip(tip);
+        setToolTipIf(w, tip);
     }
     if (!batch) { // the batch the rows are built with, which every figure uses: shown, not the last one typed
         const QSignalBlocker quietSlider(m_batchSlider), quietSpin(m_batchSpin);

@@ -36,4 +36,10 @@ inline bool overlaps(const QRectF& a, const QRectF& b)
     return a.left() < b.right() && b.left() < a.right() && a.top() < b.bottom() && b.top() < a.bottom();
 }
 
+/// QRectF::contains(QRectF) for boxes of positive size, inline (the same hot loop).
+inline bool encloses(const QRectF& outer, const QRectF& inner)
+{
+    return outer.left() <= inner.left() && inner.right() <= outer.right() && outer.top() <= inner.top() && inner.bottom() <= outer.bottom();
+}
+
 } // namespace rfx

@@ -59,7 +59,7 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
         std::optional<QPointF> chosen;
         for (const QPointF& s : spots) {
             const QRectF box(s, r.size);
-            if (!bounds.contains(box))
+            if (!encloses(bounds, box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
             auto hits = [&](const QRectF& o) { return overlaps(o, clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
@@ -94,7 +94,7 @@ std::optional<QPointF> placeFarLabel(const LabelRequest& r, const std::vector<QR
             // The box's centre along u, so that its edge (not its centre) is d from the anchor.
             const double reach = d + std::abs(u.x()) * w / 2 + std::abs(u.y()) * h / 2;
             const QRectF box(r.anchor + u * reach - QPointF(w / 2, h / 2), r.size);
-            if (!bounds.contains(box))
+            if (!encloses(bounds, box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
             if (std::any_of(nearby.begin(), nearby.end(), [&](const QRectF& o) { return overlaps(o, clear); })

@@ -14,35 +14,33 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
 {
     // Only the roles these cells use (initStyleOption() asks for ten, each formatted by the model),
     // and the selection drawn directly: the view has already painted the (alternating) row background.
-    QStyleOptionViewItem opt = option;
-    opt.font = cellFont(option.font, index);
-    const QVariant alignment = index.data(Qt::TextAlignmentRole);
-    if (alignment.isValid())
-        opt.displayAlignment = Qt::Alignment(alignment.toInt());
+    // The view's option is read, not copied (its font, palette and strings: a tenth of a cell's cost).
+    const QFont font = cellFont(option.font, index);
+    Qt::Alignment alignment = option.displayAlignment;
+    if (const QVariant a = index.data(Qt::TextAlignmentRole); a.isValid())
+        alignment = Qt::Alignment(a.toInt());
     const QVariant foreground = index.data(Qt::ForegroundRole);
-    if (foreground.canConvert<QBrush>())
-        opt.palette.setBrush(QPalette::Text, qvariant_cast<QBrush>(foreground));
     const QString text = index.data(Qt::DisplayRole).toString();
-    const QWidget* widget = opt.widget;
+    const QWidget* widget = option.widget;
     const QStyle* style = widget ? widget->style() : QApplication::style();
-    const QPalette::ColorGroup group = !(opt.state & QStyle::State_Enabled) ? QPalette::Disabled
-        : (opt.state & QStyle::State_Active)                              ? QPalette::Normal
-                                                                           : QPalette::Inactive;
-    if (opt.state & QStyle::State_Selected)
-        painter->fillRect(opt.rect, opt.palette.brush(group, QPalette::Highlight));
-    if (opt.state & QStyle::State_HasFocus) {
+    const QPalette::ColorGroup group = !(option.state & QStyle::State_Enabled) ? QPalette::Disabled
+        : (option.state & QStyle::State_Active)                              ? QPalette::Normal
+                                                                              : QPalette::Inactive;
+    if (option.state & QStyle::State_Selected)
+        painter->fillRect(option.rect, option.palette.brush(group, QPalette::Highlight));
+    if (option.state & QStyle::State_HasFocus) {
         QStyleOptionFocusRect focus;
-        focus.QStyleOption::operator=(opt);
-        focus.backgroundColor = opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
+        focus.QStyleOption::operator=(option);
+        focus.backgroundColor = option.palette.color(group, (option.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
 
     if (index.column() == LayerTableModel::Share) {
         const double share = std::clamp(index.data(LayerTableModel::ShareRole).toDouble(), 0.0, 1.0);
         if (share > 0) {
-            QRectF bar = QRectF(opt.rect).adjusted(2, 3, -2, -3);
+            QRectF bar = QRectF(option.rect).adjusted(2, 3, -2, -3);
             bar.setWidth(bar.width() * share);
-            QColor c = opt.palette.color(QPalette::Highlight);
+            QColor c = option.palette.color(QPalette::Highlight);
             c.setAlpha(90);
             painter->fillRect(bar, c);
         }
@@ -51,13 +49,15 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
         return;
 
     const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
-    const QRect r = opt.rect.adjusted(margin, 0, -margin, 0);
+    const QRect r = option.rect.adjusted(margin, 0, -margin, 0);
     QColor color;
-    if (opt.state & QStyle::State_Selected)
-        color = opt.palette.color(group, QPalette::HighlightedText);
+    if (option.state & QStyle::State_Selected)
+        color = option.palette.color(group, QPalette::HighlightedText);
+    else if (foreground.canConvert<QBrush>())
+        color = qvariant_cast<QBrush>(foreground).color();
     else
-        color = opt.palette.color(group, QPalette::Text);
-    Entry& e = entry(text, opt.font);
+        color = option.palette.color(group, QPalette::Text);
+    Entry& e = entry(text, font);
     if (e.text.size().width() > r.width()) {
         // Rare (the view fits its columns to their content): elided text is drawn directly, not cached.
         // A number must not stay cut: its column is widened at the next event.
@@ -66,20 +66,20 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
             m_tooNarrow |= quint64(1) << column;
             emit columnTooNarrow(column);
         }
-        QStaticText elided(QFontMetrics(opt.font).elidedText(text, opt.textElideMode, r.width()));
+        QStaticText elided(QFontMetrics(font).elidedText(text, option.textElideMode, r.width()));
         elided.setTextFormat(Qt::PlainText);
-        elided.prepare(QTransform(), opt.font);
-        const QPointF at = alignedOrigin(r, elided.size(), opt.displayAlignment);
+        elided.prepare(QTransform(), font);
+        const QPointF at = alignedOrigin(r, elided.size(), alignment);
         painter->save();
-        painter->setFont(opt.font);
+        painter->setFont(font);
         painter->setPen(color);
         painter->drawStaticText(at, elided);
         painter->restore();
         return;
     }
     const qreal dpr = painter->device() ? painter->device()->devicePixelRatio() : 1.0;
-    const QImage& image = rendered(e, opt.font, color, dpr);
-    const QPointF at = alignedOrigin(r, e.text.size(), opt.displayAlignment);
+    const QImage& image = rendered(e, font, color, dpr);
+    const QPointF at = alignedOrigin(r, e.text.size(), alignment);
     painter->drawImage(QPointF(std::round(at.x()) - kImageMargin, std::round(at.y())), image);
 }
 
