@@ -287,6 +287,7 @@ private:
         bool operator==(const MarkerKey&) const = default;
     };
     std::map<const QScatterSeries*, MarkerKey> m_markerKeys; ///< what each series' light marker was drawn for
+    std::vector<quint64> m_markerSignature; ///< the scatter series' counts and styles skipInvisibleMarkers() last saw
     void skipInvisibleMarkers();
     void onClicked(const QPointF& point, int slot, int bucket);
     std::vector<QXYSeries*> hoverableSeries() const;

@@ -197,7 +197,16 @@ void RooflineChart::skipInvisibleMarkers()
     // Under a light marker Qt keeps an item per point, for clicks and hovers, and strokes it on every
     // paint with a transparent pen and no brush: nothing to see, 5 % of a slider step (callgrind). An
     // item that draws nothing is marked so: the scene passes over its paint, clicks still reach it.
-    // (The chart's items, their groups, the groups' items: where a series keeps its markers.)
+    // (The chart's items, their groups, the groups' items: where a series keeps its markers.) Qt makes
+    // and styles those items when a series' point count, colours or marker change: walked only then.
+    std::vector<quint64> signature;
+    for (QAbstractSeries* a : m_chart->series())
+        if (const auto* p = qobject_cast<const QScatterSeries*>(a))
+            signature.insert(signature.end(), { quint64(p->count()), quint64(p->lightMarker().cacheKey()), quint64(p->color().rgba()),
+                                                  quint64(p->borderColor().rgba()), quint64(p->pen().color().rgba()) });
+    if (signature == m_markerSignature)
+        return;
+    m_markerSignature = std::move(signature);
     for (QGraphicsItem* item : m_chart->childItems())
         for (QGraphicsItem* group : item->childItems())
             for (QGraphicsItem* marker : group->childItems())

@@ -1,8 +1,14 @@
 // The chart's text drawn on screen from images (style/paintcache.h, textitem.h, cachedmirror.h):
 // the same pixels as Qt's own items, never stale after a change, and real text wherever the
 // painter is not the screen's (a scaled 300-dpi figure, SVG).
+#include "chart/rooflinechart.h"
 #include "style/cachedmirror.h"
 #include "style/textitem.h"
+
+#include "testutils.h"
+
+#include <QAbstractGraphicsShapeItem>
+#include <QChart>
 
 #include <QBuffer>
 #include <QGraphicsScene>
@@ -143,6 +149,35 @@ private slots:
         QVERIFY(!mirror);
         QVERIFY(!title->flags().testFlag(QGraphicsItem::ItemHasNoContents));
         QVERIFY(compare(render(scene), blue).largest <= 8); // the item paints itself again
+    }
+
+    // Qt keeps an item per plotted point under a light marker (for clicks), drawn with a transparent
+    // pen and no brush: on screen the scene passes over them; in a figure (vector markers) they draw.
+    void invisibleMarkersAreNotPainted()
+    {
+        Config c;
+        const Report report = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super") }).report;
+        auto markers = [](RooflineChart& chart) {
+            int skipped = 0, drawn = 0;
+            for (QGraphicsItem* item : chart.chart()->childItems())
+                for (QGraphicsItem* group : item->childItems())
+                    for (QGraphicsItem* marker : group->childItems())
+                        if (dynamic_cast<QAbstractGraphicsShapeItem*>(marker))
+                            ++(marker->flags().testFlag(QGraphicsItem::ItemHasNoContents) ? skipped : drawn);
+            return std::pair(skipped, drawn);
+        };
+        RooflineChart screen;
+        screen.resize(640, 420);
+        screen.setReport(report, { 0 });
+        const auto [skipped, drawn] = markers(screen);
+        QVERIFY2(skipped >= 40, qPrintable(QString::number(skipped))); // U-Net's layer points
+        QVERIFY(drawn >= 1); // the ridge's ring is drawn as Qt draws it
+        RooflineChart figure;
+        figure.setPrintStyle(9, false);
+        figure.resize(640, 420);
+        figure.setReport(report, { 0 });
+        QCOMPARE(markers(figure).first, 0);
+        QVERIFY(markers(figure).second >= 40);
     }
 };
 
