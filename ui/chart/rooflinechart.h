@@ -24,10 +24,9 @@ class QLineSeries;
 class QScatterSeries;
 class QXYSeries;
 class QLogValueAxis;
+class QGraphicsTextItem;
 
 namespace rfx {
-
-class CachedMirror;
 
 /// A log-log roofline chart: per device the DRAM slope and compute roof (and the vector roof when
 /// tensor cores raise the convolution roof), the ridge point, and every layer as a point at
@@ -240,7 +239,7 @@ private:
     QString m_titleFitKey; ///< title forms, font and width the fit below was measured for
     QFont m_titleFitFont;
     QString m_titleFitted;
-    CachedMirror* m_titleMirror = nullptr; ///< the title on screen, from an image (owned by the scene)
+    QPointer<QGraphicsTextItem> m_titleItem; ///< Qt's title item, drawn on screen by a CachedMirror
     std::vector<QStringList> m_titleLines; ///< the title's lines, each in forms (updateTitle)
     void fitTitle(); ///< the title's lines in the forms that fit the width now
     void dropLineCaches();

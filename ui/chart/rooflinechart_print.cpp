@@ -80,7 +80,8 @@ void RooflineChart::drawRoofsOverPoints()
 void RooflineChart::setPrintStyle(double fontPx, bool transparent)
 {
     m_print = true;
-    CachedMirror::take(m_titleMirror); // a figure's title stays text
+    if (m_titleItem)
+        CachedMirror::remove(m_titleItem); // a figure's title stays text
     ++m_fontGeneration;
     setMinimumSize(1, 1); // a figure's cell decides the size; the screen's minimum would distort it
     m_chart->setTheme(QChart::ChartThemeLight);

@@ -83,10 +83,11 @@ void RooflineChart::fitTitle()
         m_chart->setTitle(m_titleFitted);
         // Qt's title item draws its rich text again on every paint; on screen a mirror draws it from
         // an image (the same on most slider steps). Figures draw it as text.
-        if (!m_titleMirror && !m_print)
+        if (!m_titleItem && !m_print)
             for (QGraphicsItem* item : m_chart->childItems())
                 if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) {
-                    m_titleMirror = new CachedMirror(text);
+                    m_titleItem = text;
+                    new CachedMirror(text); // the title's child, deleted with it
                     break;
                 }
     }

@@ -15,14 +15,14 @@ CachedMirror::CachedMirror(QGraphicsTextItem* source)
     QObject::connect(m_source->document(), &QTextDocument::contentsChanged, m_source, [this] { update(); });
 }
 
-void CachedMirror::take(CachedMirror*& mirror)
+void CachedMirror::remove(QGraphicsTextItem* source)
 {
-    if (!mirror)
-        return;
-    mirror->m_source->setFlag(QGraphicsItem::ItemHasNoContents, false);
-    QObject::disconnect(mirror->m_source->document(), &QTextDocument::contentsChanged, mirror->m_source, nullptr);
-    delete mirror;
-    mirror = nullptr;
+    for (QGraphicsItem* child : source->childItems())
+        if (auto* mirror = dynamic_cast<CachedMirror*>(child)) {
+            QObject::disconnect(source->document(), &QTextDocument::contentsChanged, source, nullptr);
+            delete mirror;
+        }
+    source->setFlag(QGraphicsItem::ItemHasNoContents, false);
 }
 
 QRectF CachedMirror::boundingRect() const { return m_source->boundingRect(); }

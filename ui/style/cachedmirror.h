@@ -4,7 +4,7 @@
 // tenth of a slider step in callgrind). The mirror becomes the item's child and paints what the item
 // would; the item itself is marked as having no contents, so the scene draws it once, from the image.
 // The image is drawn again when the document, the colour or the box changes. Printing (figures)
-// drops the mirror: take() gives the item back its own painting.
+// drops the mirror: remove() gives the item back its own painting.
 #include "style/paintcache.h"
 
 #include <QColor>
@@ -18,8 +18,8 @@ namespace rfx {
 class CachedMirror : public QGraphicsItem {
 public:
     explicit CachedMirror(QGraphicsTextItem* source);
-    /// Gives the source its own painting back and deletes the mirror.
-    static void take(CachedMirror*& mirror);
+    /// Gives `source` its own painting back, deleting its mirror (if it has one).
+    static void remove(QGraphicsTextItem* source);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
