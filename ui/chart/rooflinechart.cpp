@@ -22,6 +22,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QGradient>
 #include <QMouseEvent>
 #include <QResizeEvent>
 #include <QPainter>
@@ -37,6 +38,23 @@ namespace rfx {
 using namespace chartdetail;
 
 
+namespace {
+// The one colour a brush paints everywhere, if it does (a solid brush, or a gradient whose stops agree).
+std::optional<QColor> uniformColor(const QBrush& brush)
+{
+    if (brush.style() == Qt::SolidPattern)
+        return brush.color();
+    const QGradient* gradient = brush.gradient();
+    if (!gradient || gradient->stops().isEmpty())
+        return std::nullopt;
+    const QColor first = gradient->stops().front().second;
+    for (const QGradientStop& stop : gradient->stops())
+        if (stop.second != first)
+            return std::nullopt;
+    return first;
+}
+} // namespace
+
 RooflineChart::RooflineChart(QWidget* parent)
     // Hand our chart to the base constructor: QChartView(parent) would create a default chart that
     // setChart() releases without deleting (LeakSanitizer found it).
@@ -48,10 +66,12 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     // One pass over the background's pixels, the viewport's own fill in the chart's colour: the chart's
     // rounded rectangle drawn over it was a second, antialiased pass (a sixth of a slider step's
-    // instructions, callgrind). Figures draw the scene without the viewport: setPrintStyle shows it again.
-    {
+    // instructions, callgrind). Where the theme's background is one colour (the light theme's white
+    // "gradient"); the dark theme's is a real gradient and stays the chart's. Figures draw the scene
+    // without the viewport: setPrintStyle shows the chart's background again.
+    if (const std::optional<QColor> solid = uniformColor(m_chart->backgroundBrush())) {
         QPalette palette = viewport()->palette();
-        palette.setBrush(QPalette::Base, m_chart->backgroundBrush());
+        palette.setColor(QPalette::Base, *solid);
         viewport()->setPalette(palette);
         m_chart->setBackgroundVisible(false);
     }
