@@ -1,25 +1,32 @@
-// The chart's text drawn on screen from images (style/paintcache.h, textitem.h, cachedmirror.h):
-// the same pixels as Qt's own items, never stale after a change, and real text wherever the
-// painter is not the screen's (a scaled 300-dpi figure, SVG).
+// What a slider step repaints, and how (issue 37, item 8): the chart's text drawn on screen from
+// images (style/paintcache.h, textitem.h, cachedmirror.h) with the same pixels as Qt's own items,
+// never stale after a change, and real text wherever the painter is not the screen's (a scaled
+// 300-dpi figure, SVG); the point items Qt keeps for clicks not painted; and in the Configuration
+// panel only the box that changed (setting a box to the value it shows, or its tooltip, or switching
+// the width box on and off again, repainted it: ten boxes on every step of a drag).
 #include "chart/rooflinechart.h"
+#include "panels/controlpanel.h"
 #include "style/cachedmirror.h"
 #include "style/textitem.h"
+#include "workspace/workspace.h"
 
+#include "guitestutils.h"
 #include "testutils.h"
 
 #include <QAbstractGraphicsShapeItem>
-#include <QChart>
-
 #include <QBuffer>
+#include <QChart>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QPainter>
+#include <QSpinBox>
 #include <QSvgGenerator>
-#include <QTest>
+#include <QtTest>
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 using namespace rfx;
 
@@ -60,11 +67,40 @@ QImage plainText(const QString& text, const QColor& color)
     scene.addItem(item);
     return render(scene);
 }
+// Counts the paint events each watched widget receives.
+class PaintCount : public QObject {
+public:
+    std::map<QObject*, int> count;
+    void watch(QWidget* w)
+    {
+        w->installEventFilter(this);
+        count[w] = 0;
+    }
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint)
+            ++count[o];
+        return false;
+    }
+};
+
+void settle()
+{
+    for (int i = 0; i < 4; ++i) {
+        QCoreApplication::processEvents();
+        QTest::qWait(10);
+    }
+}
 } // namespace
 
-class TestPaintCache : public QObject {
+
+class TestRepaint : public QObject {
     Q_OBJECT
+    QTemporaryDir m_dir;
+
 private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_repaint")); }
+
     void textLooksAsQtDrawsIt()
     {
         QGraphicsScene scene;
@@ -179,7 +215,42 @@ private slots:
         QCOMPARE(markers(figure).first, 0);
         QVERIFY(markers(figure).second >= 40);
     }
+
+    void aBatchStepRepaintsTheBatchOnly()
+    {
+        Workspace ws;
+        ws.setLibrary(loadDeviceLibrary({ std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR) }));
+        ControlPanel panel;
+        panel.follow(&ws);
+        ws.setWork(Config {}, { QStringLiteral("rtx-2060-super") });
+        panel.resize(420, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        settle();
+        QVERIFY(!panel.widthSpin()->isEnabled()); // square: the width box is off
+        PaintCount paints;
+        for (QSpinBox* box : { panel.batchSpin(), panel.imageSpin(), panel.widthSpin(), panel.onchipSpin(), panel.gpusSpin() })
+            paints.watch(box);
+        for (int batch : { 2, 3, 4 }) {
+            panel.batchSpin()->setValue(batch);
+            settle();
+        }
+        QCOMPARE(ws.config().batch, 4);
+        QVERIFY(paints.count[panel.batchSpin()] >= 3); // the box that changed shows each value
+        QCOMPARE(paints.count[panel.imageSpin()], 0);
+        QCOMPARE(paints.count[panel.widthSpin()], 0);
+        QCOMPARE(paints.count[panel.onchipSpin()], 0);
+        QCOMPARE(paints.count[panel.gpusSpin()], 0);
+        QVERIFY(!panel.widthSpin()->isEnabled());
+        // The width box still follows the square: off while square, on when not.
+        Config c = ws.config();
+        c.unet.width = 508;
+        ws.setConfig(c);
+        settle();
+        QVERIFY(panel.widthSpin()->isEnabled());
+        QCOMPARE(panel.widthSpin()->value(), 508);
+    }
 };
 
-QTEST_MAIN(TestPaintCache)
-#include "tst_paintcache.moc"
+QTEST_MAIN(TestRepaint)
+#include "tst_repaint.moc"
