@@ -12,14 +12,14 @@ CachedMirror::CachedMirror(QGraphicsTextItem* source)
 {
     m_source->setFlag(QGraphicsItem::ItemHasNoContents, true);
     // An item with no contents is not repainted when it changes: the mirror is, in its place.
-    QObject::connect(m_source->document(), &QTextDocument::contentsChanged, m_source, [this] { update(); });
+    m_repaint = QObject::connect(m_source->document(), &QTextDocument::contentsChanged, m_source, [this] { update(); });
 }
 
 void CachedMirror::remove(QGraphicsTextItem* source)
 {
     for (QGraphicsItem* child : source->childItems())
         if (auto* mirror = dynamic_cast<CachedMirror*>(child)) {
-            QObject::disconnect(source->document(), &QTextDocument::contentsChanged, source, nullptr);
+            QObject::disconnect(mirror->m_repaint); // its own connection only, none of Qt's
             delete mirror;
         }
     source->setFlag(QGraphicsItem::ItemHasNoContents, false);

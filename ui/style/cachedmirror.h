@@ -8,6 +8,7 @@
 #include "style/paintcache.h"
 
 #include <QColor>
+#include <QMetaObject>
 #include <QGraphicsItem>
 #include <QRectF>
 
@@ -26,6 +27,7 @@ public:
 
 private:
     QGraphicsTextItem* m_source;
+    QMetaObject::Connection m_repaint; ///< the document's changes to this mirror's update()
     PaintCache m_cache;
     int m_revision = -1;
     QRectF m_box;
