@@ -3,7 +3,8 @@
 // never stale after a change, and real text wherever the painter is not the screen's (a scaled
 // 300-dpi figure, SVG); the point items Qt keeps for clicks not painted; and in the Configuration
 // panel only the box that changed (setting a box to the value it shows, or its tooltip, or switching
-// the width box on and off again, repainted it: ten boxes on every step of a drag).
+// the width box on and off again, repainted it: ten boxes on every step of a drag). The text rewritten
+// on every step, composed from glyph images: tst_glyphstamp.cpp.
 #include "chart/rooflinechart.h"
 #include "panels/controlpanel.h"
 #include "style/cachedmirror.h"

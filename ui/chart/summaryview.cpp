@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QResizeEvent>
 
@@ -117,6 +118,8 @@ void SummaryText::setHtml(const QString& html, bool mayShrink)
         return;
     m_html = html;
     m_doc.setHtml(html);
+    m_image = QImage();
+    m_stampRefused = false;
     fit(mayShrink);
     update();
 }
@@ -136,11 +139,35 @@ int SummaryText::heightFor(const QString& html) const
 void SummaryText::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
+    const QColor text = palette().color(QPalette::WindowText);
+    if (paintStamped(painter, text))
+        return;
     painter.translate(kMarginH, 0);
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette = palette();
-    context.palette.setColor(QPalette::Text, palette().color(QPalette::WindowText));
+    context.palette.setColor(QPalette::Text, text);
     m_doc.documentLayout()->draw(&painter, context);
+}
+
+bool SummaryText::paintStamped(QPainter& painter, const QColor& text)
+{
+    // Rewritten on every slider step: its glyphs through the raster engine's per-pixel path were a
+    // fifth of the step (callgrind, bench_ui); composed from cached glyph images, the same pixels.
+    if (m_stampRefused || painter.device()->devicePixelRatio() != 1.0 || painter.paintEngine()->type() != QPaintEngine::Raster
+        || painter.transform().type() > QTransform::TxTranslate)
+        return false;
+    if (m_image.size() != size() || m_imageColor != text.rgba()) {
+        QImage image(size(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(0);
+        if (!m_stamp.compose(image, m_doc, QPointF(kMarginH, 0), text)) {
+            m_stampRefused = true;
+            return false;
+        }
+        m_image = std::move(image);
+        m_imageColor = text.rgba();
+    }
+    painter.drawImage(QPoint(0, 0), m_image);
+    return true;
 }
 
 void SummaryText::resizeEvent(QResizeEvent* event)
@@ -155,6 +182,7 @@ void SummaryText::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
         m_doc.setDefaultFont(documentFont());
+        m_image = QImage();
         fit(true);
     }
 }
@@ -162,8 +190,10 @@ void SummaryText::changeEvent(QEvent* event)
 void SummaryText::fit(bool mayShrink)
 {
     const int textWidth = std::max(40, width() - 2 * kMarginH);
-    if (m_doc.textWidth() != textWidth)
+    if (m_doc.textWidth() != textWidth) {
         m_doc.setTextWidth(textWidth);
+        m_image = QImage();
+    }
     if (width() < 100)
         return; // not laid out yet: the height is fitted when the width arrives
     const int need = int(std::ceil(m_doc.size().height())) + kMarginBottom + 2;

@@ -15,6 +15,9 @@ QString summaryHeadline(const DeviceResult& result, const Config& config);
 
 } // namespace rfx
 
+#include "widgets/glyphstamp.h"
+
+#include <QImage>
 #include <QTextDocument>
 #include <QWidget>
 
@@ -51,8 +54,15 @@ protected:
 private:
     void fit(bool mayShrink);
     QFont documentFont() const;
+    /// Paints the document from an image composed by GlyphStamp (redrawn when the text, width or colour
+    /// changes) where the painter is a raster one at pixel ratio 1; false: draw it through Qt.
+    bool paintStamped(QPainter& painter, const QColor& text);
     QTextDocument m_doc;
     QString m_html;
+    GlyphStamp m_stamp;
+    QImage m_image; ///< the document as last composed; null when it changed since
+    QRgb m_imageColor = 0;
+    bool m_stampRefused = false; ///< the document has what only Qt draws (until it changes)
 };
 
 } // namespace rfx

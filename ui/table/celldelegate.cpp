@@ -58,7 +58,7 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     else
         color = option.palette.color(group, QPalette::Text);
     Entry& e = entry(text, font);
-    if (e.text.size().width() > r.width()) {
+    if (e.size.width() > r.width()) {
         // Rare (the view fits its columns to their content): elided text is drawn directly, not cached.
         // A number must not stay cut: its column is widened at the next event.
         const int column = index.column();
@@ -78,8 +78,8 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
         return;
     }
     const qreal dpr = painter->device() ? painter->device()->devicePixelRatio() : 1.0;
-    const QImage& image = rendered(e, font, color, dpr);
-    const QPointF at = alignedOrigin(r, e.text.size(), alignment);
+    const QImage& image = rendered(e, text, font, color, dpr);
+    const QPointF at = alignedOrigin(r, e.size, alignment);
     painter->drawImage(QPointF(std::round(at.x()) - kImageMargin, std::round(at.y())), image);
 }
 
@@ -110,7 +110,7 @@ QSize CellDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelInd
         const QWidget* widget = option.widget;
         const QStyle* style = widget ? widget->style() : QApplication::style();
         const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
-        const double textWidth = shaped(text, cellFont(option.font, index)).size().width();
+        const double textWidth = entry(text, cellFont(option.font, index)).size.width();
         size.setWidth(std::max(size.width(), int(std::ceil(textWidth)) + 2 * margin));
     }
     size.rwidth() += 1;
@@ -156,28 +156,39 @@ CellDelegate::Entry& CellDelegate::entry(const QString& text, const QFont& font)
     auto it = forFont.find(text);
     if (it == forFont.end()) {
         Entry e;
-        e.text = QStaticText(text);
-        e.text.setTextFormat(Qt::PlainText);
-        e.text.prepare(QTransform(), font);
+        e.line = m_stamp.layout(text, font);
+        if (e.line) {
+            e.size = QSizeF(e.line->width, m_stamp.lineHeight(font));
+        } else {
+            e.text = QStaticText(text);
+            e.text.setTextFormat(Qt::PlainText);
+            e.text.prepare(QTransform(), font);
+            e.size = e.text.size();
+        }
         it = forFont.insert(text, e);
         ++m_cached;
     }
     return *it;
 }
 
-const QStaticText& CellDelegate::shaped(const QString& text, const QFont& font) const
-{
-    return entry(text, font).text;
-}
-
-const QImage& CellDelegate::rendered(Entry& e, const QFont& font, const QColor& color, qreal dpr) const
+const QImage& CellDelegate::rendered(Entry& e, const QString& text, const QFont& font, const QColor& color, qreal dpr) const
 {
     if (e.image.isNull() || e.color != color.rgba() || e.image.devicePixelRatio() != dpr) {
+        if (e.line && dpr == 1.0) {
+            e.image = m_stamp.render(*e.line, font, color, kImageMargin);
+            e.color = color.rgba();
+            return e.image;
+        }
+        if (e.text.text().isEmpty()) { // laid out by the stamp, drawn here at another pixel ratio
+            e.text = QStaticText(text);
+            e.text.setTextFormat(Qt::PlainText);
+            e.text.prepare(QTransform(), font);
+        }
         // The text in its colour on a transparent image, a margin each side for glyphs that overhang their
         // advance ('j', italics). Source-over of a premultiplied image onto the cell gives the same pixels
         // as drawing the glyphs there (dst * (1 - coverage) + colour * coverage), through the raster engine's
         // SIMD blend rather than its per-pixel glyph blit (qt_alphamapblit: 2,200 instructions a glyph).
-        const QSizeF size = e.text.size();
+        const QSizeF size = e.size;
         QImage image(QSize(int(std::ceil((size.width() + 2 * kImageMargin) * dpr)), int(std::ceil(size.height() * dpr))),
                      QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);

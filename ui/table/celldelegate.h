@@ -6,6 +6,9 @@
 #include <QStaticText>
 #include <QStyledItemDelegate>
 
+#include "widgets/glyphstamp.h"
+
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -16,9 +19,10 @@ namespace rfx {
 ///
 /// Why not QStyledItemDelegate's own text drawing: it lays out every cell with a QTextLayout and line
 /// breaking on each repaint, the largest cost of a live slider step (callgrind: 37 % of the step).
-/// Cells here are one line: each distinct text is shaped once into a QStaticText (kept in a bounded
-/// cache; names, shapes and parameter counts do not change while a slider moves), rendered once in
-/// its colour into a small image that each repaint blends in, and elided only when it does not fit. Background, selection and focus are still drawn by the style. The delegate
+/// Cells here are one line: each distinct text is laid out once (kept in a bounded cache; names, shapes
+/// and parameter counts do not change while a slider moves), rendered once in its colour into a small
+/// image that each repaint blends in (composed from glyph images by GlyphStamp, or drawn by Qt where
+/// the text needs its text engine), and elided only when it does not fit. Background, selection and focus are still drawn by the style. The delegate
 /// also draws the grid (one-pixel fills on each cell's right and bottom edge): its view turns its own
 /// grid off (setShowGrid(false)), which strokes every line through the slow cosmetic-pen path.
 class CellDelegate : public QStyledItemDelegate {
@@ -38,17 +42,20 @@ signals:
     void columnTooNarrow(int column) const;
 
 private:
-    /// A distinct cell text in one font: shaped once, and rendered once per colour (the last one kept).
+    /// A distinct cell text in one font: laid out once, and rendered once per colour (the last one
+    /// kept): by GlyphStamp where it can, else shaped by Qt into a QStaticText.
     struct Entry {
+        std::optional<GlyphStamp::Line> line;
         QStaticText text;
+        QSizeF size;
         QImage image;
         QRgb color = 0;
     };
     static constexpr int kImageMargin = 2;
     static QPointF alignedOrigin(const QRect& r, const QSizeF& size, Qt::Alignment alignment);
     Entry& entry(const QString& text, const QFont& font) const;
-    const QStaticText& shaped(const QString& text, const QFont& font) const;
-    const QImage& rendered(Entry& e, const QFont& font, const QColor& color, qreal dpr) const;
+    const QImage& rendered(Entry& e, const QString& text, const QFont& font, const QColor& color, qreal dpr) const;
+    mutable GlyphStamp m_stamp;
     /// `font` without OpenType shaping.
     const QFont& unshaped(const QFont& font) const;
     mutable std::vector<std::pair<QFont, QFont>> m_unshaped;
