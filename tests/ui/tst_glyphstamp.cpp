@@ -2,16 +2,20 @@
 // analysis line) is composed from images of its glyphs (widgets/glyphstamp.h, issue 37 item 8) rather
 // than laid out and drawn by Qt's text engine each time: these hold it to the pixels Qt gives, bit for
 // bit where both draw onto nothing, and leave to Qt what only its engine draws.
+#include "chart/summarylayout.h"
 #include "chart/summaryview.h"
 #include "widgets/elidedlabel.h"
 #include "widgets/glyphstamp.h"
 
 #include "guitestutils.h"
+#include "testutils.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QPainter>
 #include <QStaticText>
 #include <QStyle>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QTextDocument>
 #include <QtTest>
 
@@ -137,6 +141,82 @@ private slots:
         // An underline (a link's) is Qt's to draw.
         doc.setHtml(QStringLiteral("see <u>the notes</u>"));
         QVERIFY(!stamp.compose(mine, doc, QPointF(6, 0), text));
+    }
+
+    // The summaries laid out without QTextDocument break where it breaks them and draw what it
+    // draws: every device's summary at batches that fit and one that does not, 16-bit, calibrated
+    // with a file, at widths from a narrow pane to a wide one; anything else goes to QTextDocument.
+    void summariesLayOutAsQTextDocument()
+    {
+        std::vector<Device> devices;
+        for (const char* id : { "geforce-mx230", "rtx-2060-super", "h100-sxm", "ryzen-9-5950x" })
+            devices.push_back(test::shippedDevice(id));
+        QStringList htmls;
+        for (const int batch : { 1, 8, 512 })
+            for (const int bits : { 32, 16 }) {
+                Config c;
+                c.batch = batch;
+                c.bits = bits;
+                const auto analysis = analyzeConfig(c, devices);
+                QVERIFY(analysis.report);
+                for (const DeviceResult& d : analysis.report->results)
+                    htmls << summaryHtml(d, c) << summaryHeadline(d, c);
+            }
+        QVERIFY(std::any_of(htmls.begin(), htmls.end(), [](const QString& h) { return h.contains(QStringLiteral("does not fit")); }));
+        const QFont font = unshapedFont();
+        GlyphStamp stamp;
+        int lines = 0;
+        for (const QString& html : htmls) {
+            SummaryLayout mine;
+            QVERIFY2(mine.setHtml(html, font, stamp), qPrintable(html));
+            QTextDocument doc;
+            doc.setDocumentMargin(0);
+            doc.setDefaultFont(font);
+            doc.setHtml(html);
+            QCOMPARE(doc.blockCount(), 1);
+            for (int width = 90; width <= 720; width += 3) {
+                doc.setTextWidth(width);
+                const double height = doc.size().height(); // lays the document out
+                mine.wrap(width);
+                const QTextLayout* layout = doc.begin().layout();
+                std::vector<int> starts;
+                for (int i = 0; i < layout->lineCount(); ++i)
+                    starts.push_back(layout->lineAt(i).textStart());
+                QVERIFY2(mine.lineStarts() == starts, qPrintable(QStringLiteral("%1 at %2").arg(html).arg(width)));
+                QCOMPARE(double(mine.height()), height);
+                lines += int(starts.size());
+            }
+        }
+        QVERIFY(lines > 6000);
+        // The pixels, at two widths.
+        for (const int width : { 260, 430 }) {
+            const QString& html = htmls.front();
+            SummaryLayout mine;
+            QVERIFY(mine.setHtml(html, font, stamp));
+            mine.wrap(width);
+            QTextDocument doc;
+            doc.setDocumentMargin(0);
+            doc.setDefaultFont(font);
+            doc.setHtml(html);
+            doc.setTextWidth(width);
+            const QSize size(width + 20, mine.height() + 4);
+            QImage expected(size, QImage::Format_ARGB32_Premultiplied);
+            expected.fill(0);
+            QPainter p(&expected);
+            p.translate(6, 0);
+            QAbstractTextDocumentLayout::PaintContext context;
+            context.palette.setColor(QPalette::Text, QColor(0x22, 0x22, 0x22));
+            doc.documentLayout()->draw(&p, context);
+            p.end();
+            QImage drawn(size, QImage::Format_ARGB32_Premultiplied);
+            drawn.fill(0);
+            mine.compose(drawn, QPointF(6, 0), QColor(0x22, 0x22, 0x22), stamp);
+            QCOMPARE(largestDifference(drawn, expected), 0);
+        }
+        // What it does not read.
+        for (const QString& html : { QStringLiteral("a <a href=\"#x\">link</a>"), QStringLiteral("two  spaces"), QStringLiteral("&nbsp;"),
+                 QStringLiteral("<b>open"), QStringLiteral("tab\there"), QStringLiteral("\u0645\u0631\u062d\u0628\u0627") })
+            QVERIFY2(!SummaryLayout().setHtml(html, font, stamp), qPrintable(html));
     }
 
     // The summary and the analysis line on screen look as Qt draws them (the image blended onto the

@@ -112,26 +112,54 @@ QFont SummaryText::documentFont() const
     return f;
 }
 
+const QTextDocument* SummaryText::document() const
+{
+    // Laid out by SummaryLayout, the text reaches the document only when asked for (a copy, a
+    // painter that is not the screen's): on a slider step it is not parsed at all.
+    if (m_docHtml != m_html) {
+        m_doc.setHtml(m_html);
+        m_docHtml = m_html;
+    }
+    const int textWidth = std::max(40, width() - 2 * kMarginH);
+    if (m_doc.textWidth() != textWidth)
+        m_doc.setTextWidth(textWidth);
+    return &m_doc;
+}
+
 void SummaryText::setHtml(const QString& html, bool mayShrink)
 {
     if (html == m_html)
         return;
     m_html = html;
-    m_doc.setHtml(html);
+    m_laidOut = m_layout.setHtml(html, documentFont(), m_stamp);
+    m_wrappedAt = -1;
     m_image = QImage();
     m_stampRefused = false;
     fit(mayShrink);
     update();
 }
 
+int SummaryText::contentHeight() const
+{
+    if (m_laidOut)
+        return m_layout.height();
+    return int(std::ceil(document()->size().height()));
+}
+
 int SummaryText::heightFor(const QString& html) const
 {
     if (html == m_html && width() >= 100)
-        return int(std::ceil(m_doc.size().height())) + kMarginBottom + 2;
+        return contentHeight() + kMarginBottom + 2;
+    const int textWidth = std::max(40, width() - 2 * kMarginH);
+    SummaryLayout layout;
+    if (layout.setHtml(html, documentFont(), m_stamp)) {
+        layout.wrap(textWidth);
+        return layout.height() + kMarginBottom + 2;
+    }
     QTextDocument doc;
     doc.setDocumentMargin(0);
     doc.setDefaultFont(documentFont());
-    doc.setTextWidth(std::max(40, width() - 2 * kMarginH));
+    doc.setTextWidth(textWidth);
     doc.setHtml(html);
     return int(std::ceil(doc.size().height())) + kMarginBottom + 2;
 }
@@ -146,20 +174,23 @@ void SummaryText::paintEvent(QPaintEvent*)
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette = palette();
     context.palette.setColor(QPalette::Text, text);
-    m_doc.documentLayout()->draw(&painter, context);
+    document()->documentLayout()->draw(&painter, context);
 }
 
 bool SummaryText::paintStamped(QPainter& painter, const QColor& text)
 {
     // Rewritten on every slider step: its glyphs through the raster engine's per-pixel path were a
     // fifth of the step (callgrind, bench_ui); composed from cached glyph images, the same pixels.
+    // Summaries SummaryLayout reads are drawn from it; anything else from the document's layout.
     if (m_stampRefused || painter.device()->devicePixelRatio() != 1.0 || painter.paintEngine()->type() != QPaintEngine::Raster
         || painter.transform().type() > QTransform::TxTranslate)
         return false;
     if (m_image.size() != size() || m_imageColor != text.rgba()) {
         QImage image(size(), QImage::Format_ARGB32_Premultiplied);
         image.fill(0);
-        if (!m_stamp.compose(image, m_doc, QPointF(kMarginH, 0), text)) {
+        if (m_laidOut) {
+            m_layout.compose(image, QPointF(kMarginH, 0), text, m_stamp);
+        } else if (!m_stamp.compose(image, *document(), QPointF(kMarginH, 0), text)) {
             m_stampRefused = true;
             return false;
         }
@@ -182,6 +213,8 @@ void SummaryText::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
         m_doc.setDefaultFont(documentFont());
+        m_laidOut = !m_html.isEmpty() && m_layout.setHtml(m_html, documentFont(), m_stamp);
+        m_wrappedAt = -1;
         m_image = QImage();
         fit(true);
     }
@@ -190,13 +223,16 @@ void SummaryText::changeEvent(QEvent* event)
 void SummaryText::fit(bool mayShrink)
 {
     const int textWidth = std::max(40, width() - 2 * kMarginH);
-    if (m_doc.textWidth() != textWidth) {
-        m_doc.setTextWidth(textWidth);
+    if (m_laidOut && m_wrappedAt != textWidth) {
+        m_layout.wrap(textWidth);
+        m_wrappedAt = textWidth;
+        m_image = QImage();
+    } else if (!m_laidOut && m_doc.textWidth() != textWidth) {
         m_image = QImage();
     }
     if (width() < 100)
         return; // not laid out yet: the height is fitted when the width arrives
-    const int need = int(std::ceil(m_doc.size().height())) + kMarginBottom + 2;
+    const int need = contentHeight() + kMarginBottom + 2;
     if (need > height() || (mayShrink && need < height()))
         setFixedHeight(need);
 }

@@ -15,6 +15,7 @@ QString summaryHeadline(const DeviceResult& result, const Config& config);
 
 } // namespace rfx
 
+#include "chart/summarylayout.h"
 #include "widgets/glyphstamp.h"
 
 #include <QImage>
@@ -23,9 +24,10 @@ QString summaryHeadline(const DeviceResult& result, const Config& config);
 
 namespace rfx {
 
-/// Shows a summary under a chart. It keeps one laid-out QTextDocument and only draws it when
-/// painted: a rich-text QLabel parses and lays its text out again on every paint and size query,
-/// which cost a fifth of a live slider step (callgrind). Its height is "sticky": fitted to the text
+/// Shows a summary under a chart. Its HTML is laid out once per change and only drawn when painted
+/// (a rich-text QLabel parsed and laid its text out again on every paint and size query, a fifth of
+/// a live slider step, callgrind): by SummaryLayout and GlyphStamp where they read it (summaryHtml's
+/// few tags), else by a QTextDocument. Its height is "sticky": fitted to the text
 /// when the width changes, only ever grown when the text changes (as it does on every step of a
 /// drag), so that the chart above is not resized, and laid out again, on every step.
 /// Right-click offers "Copy summary" (plain text).
@@ -40,9 +42,10 @@ public:
     /// The text as a user would type it: ordinary spaces, no word joiners (they only keep units whole).
     QString plainText() const
     {
-        return m_doc.toPlainText().replace(QChar(0x00a0), QLatin1Char(' ')).remove(QChar(0x2060));
+        return document()->toPlainText().replace(QChar(0x00a0), QLatin1Char(' ')).remove(QChar(0x2060));
     }
-    const QTextDocument* document() const { return &m_doc; }
+    /// The text as a QTextDocument at the current width (made from the HTML when asked for).
+    const QTextDocument* document() const;
     /// The height `html` would take at the current width (whatever is shown now).
     int heightFor(const QString& html) const;
 
@@ -54,12 +57,17 @@ protected:
 private:
     void fit(bool mayShrink);
     QFont documentFont() const;
+    int contentHeight() const;
     /// Paints the document from an image composed by GlyphStamp (redrawn when the text, width or colour
     /// changes) where the painter is a raster one at pixel ratio 1; false: draw it through Qt.
     bool paintStamped(QPainter& painter, const QColor& text);
-    QTextDocument m_doc;
+    mutable QTextDocument m_doc; ///< the HTML laid out by Qt, made when asked for (document())
+    mutable QString m_docHtml; ///< the HTML m_doc holds
     QString m_html;
-    GlyphStamp m_stamp;
+    SummaryLayout m_layout; ///< the HTML laid out for GlyphStamp, when it reads it (m_laidOut)
+    bool m_laidOut = false;
+    int m_wrappedAt = -1; ///< the width m_layout was wrapped at
+    mutable GlyphStamp m_stamp;
     QImage m_image; ///< the document as last composed; null when it changed since
     QRgb m_imageColor = 0;
     bool m_stampRefused = false; ///< the document has what only Qt draws (until it changes)

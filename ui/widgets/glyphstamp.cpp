@@ -253,6 +253,17 @@ QImage GlyphStamp::render(const Line& line, const QFont& font, const QColor& col
     return image;
 }
 
+void GlyphStamp::compose(QImage& target, const Line& line, const QFont& font, QPointF pen, const QColor& color)
+{
+    Face* f = face(font);
+    if (!f || target.format() != QImage::Format_ARGB32_Premultiplied)
+        return;
+    Glyphs& cache = glyphsOf(*f, color);
+    const Target into = targetOf(target);
+    for (qsizetype i = 0; i < line.glyphs.size(); ++i)
+        blend(into, *f, cache, line.glyphs[i], pen.x() + line.x[size_t(i)], pen.y(), color);
+}
+
 void GlyphStamp::compose(QImage& target, const QGlyphRun& run, QPointF origin, const QColor& color)
 {
     Face* f = face(run.rawFont());

@@ -46,6 +46,9 @@ public:
     /// `line`'s glyphs in `color` on a transparent premultiplied image (pixel ratio 1) of lineHeight()
     /// rows and the line's width plus `margin` pixels each side; the pen starts at x = margin.
     QImage render(const Line& line, const QFont& font, const QColor& color, int margin);
+    /// Blends `line`'s glyphs in `font` and `color` into `target` (premultiplied ARGB32), the line's
+    /// pen starting at `pen` (x, baseline y).
+    void compose(QImage& target, const Line& line, const QFont& font, QPointF pen, const QColor& color);
     /// Blends `run`'s glyphs (laid out by Qt: QTextLayout::glyphRuns) in `color` into `target`, a
     /// premultiplied ARGB32 image, at `origin`: the pixels QPainter::drawGlyphRun would give there.
     void compose(QImage& target, const QGlyphRun& run, QPointF origin, const QColor& color);
