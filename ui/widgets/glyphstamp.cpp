@@ -229,12 +229,12 @@ void GlyphStamp::blend(const Target& target, Face& f, Glyphs& cache, quint32 ind
     const int y0 = std::max(g.y0, -dy), y1 = std::min(g.y1, target.height - 1 - dy);
     for (int row = y0; row <= y1; ++row) {
         const quint32* s = g.pixels + qsizetype(row) * g.width;
-        quint32* d = target.pixels + qsizetype(row + dy) * target.stride + dx;
+        quint32* d = target.pixels + qsizetype(row + dy) * target.stride; // the row; column + dx >= 0
         for (int column = x0; column <= x1; ++column) {
             // Source over, premultiplied: the raster engine's blend of a glyph onto what is there
             // (mostly nothing: glyphs seldom overlap).
-            const quint32 p = s[column], q = d[column];
-            d[column] = q ? p + byteMul(q, 255 - (p >> 24)) : p;
+            const quint32 p = s[column], q = d[column + dx];
+            d[column + dx] = q ? p + byteMul(q, 255 - (p >> 24)) : p;
         }
     }
 }
