@@ -41,6 +41,7 @@ struct LlmSettings {
     /// the router on every GPU; per block two all-reduces of the hidden states over `interconnect`.
     int tensorParallel = 1;
     std::string interconnect = "nvlink4"; ///< resources/interconnects.json
+    friend bool operator==(const LlmSettings&, const LlmSettings&) = default;
 };
 inline constexpr Range kPromptRange { 1, 1 << 20 };
 inline constexpr Range kGenerateRange { 1, 1 << 20 };

@@ -1,6 +1,7 @@
 #include "chart/chartarea.h"
 
 #include "chart/rooflinechart.h"
+#include "chart/llmsummary.h"
 #include "chart/summaryview.h"
 #include "style/style.h"
 
@@ -99,6 +100,12 @@ void ChartArea::setReport(std::shared_ptr<const Report> shared, const Comparison
     evenCells();
 }
 
+void ChartArea::setLanguageModel(std::shared_ptr<const LlmAnalysis> analysis, LlmPhase shown)
+{
+    m_llm = std::move(analysis);
+    m_llmPhase = shown;
+}
+
 void ChartArea::fillSummaries(bool shrink)
 {
     // Both forms are kept: usefulMinimum() measures either, whichever is shown.
@@ -106,12 +113,14 @@ void ChartArea::fillSummaries(bool shrink)
     const size_t devices = report.results.size();
     m_fullSummaries.clear();
     m_compactSummaries.clear();
+    // A language model's figures where one is shown (its analysis has the report's devices).
+    const bool llm = m_llm && m_llm->figures.size() == devices;
+    auto fullForm = [&](size_t i) { return llm ? llmSummaryHtml(*m_llm, i, m_llmPhase) : summaryHtml(report.results[i], report.config); };
+    auto headline = [&](size_t i) { return llm ? llmSummaryHeadline(*m_llm, i) : summaryHeadline(report.results[i], report.config); };
     auto line = [&](size_t i, bool compact) {
         const std::string& n = report.results[i].device.name;
         const QString name = (compact ? shortDeviceName(n) : QString::fromStdString(n)).toHtmlEscaped();
-        return QStringLiteral("%1<b>%2</b>: %3")
-            .arg(i ? QStringLiteral("<br>") : QString(), name,
-                compact ? summaryHeadline(report.results[i], report.config) : summaryHtml(report.results[i], report.config));
+        return QStringLiteral("%1<b>%2</b>: %3").arg(i ? QStringLiteral("<br>") : QString(), name, compact ? headline(i) : fullForm(i));
     };
     if (m_overlay && devices > 0) {
         QString full, compact;
@@ -123,8 +132,8 @@ void ChartArea::fillSummaries(bool shrink)
         m_compactSummaries = { compact };
     } else {
         for (size_t i = 0; i < devices && i < m_panes.size(); ++i) {
-            m_fullSummaries.push_back(summaryHtml(report.results[i], report.config));
-            m_compactSummaries.push_back(summaryHeadline(report.results[i], report.config));
+            m_fullSummaries.push_back(fullForm(i));
+            m_compactSummaries.push_back(headline(i));
         }
     }
     for (size_t i = 0; i < m_fullSummaries.size(); ++i) {

@@ -4,6 +4,8 @@
 #include "engine/roofline.h"
 #include "io/measurements.h"
 
+#include "llm/llm_analysis.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -34,6 +36,9 @@ public:
     void setReport(const Report& report, const Comparison* measured = nullptr, int measuredDevice = -1);
     /// The same, sharing the window's report with every chart (no copies on a slider step).
     void setReport(std::shared_ptr<const Report> report, const Comparison* measured = nullptr, int measuredDevice = -1);
+    /// A language model's analysis (null: a network): the summaries give its figures (TTFT, TPOT,
+    /// memory) for the report's devices, which are then `shown`'s rows. Set before setReport().
+    void setLanguageModel(std::shared_ptr<const LlmAnalysis> analysis, LlmPhase shown);
     void setOverlay(bool overlay);
     bool overlay() const { return m_overlay; }
     /// One chart per device, all with the same ranges and unit (RooflineChart::shareAxes).
@@ -134,6 +139,8 @@ private:
     void fillSummaries(bool shrink = false);
     int m_measuredDevice = -1;
     Comparison m_measured;
+    std::shared_ptr<const LlmAnalysis> m_llm; ///< the language model shown (setLanguageModel), or null
+    LlmPhase m_llmPhase = LlmPhase::Decode;
 };
 
 } // namespace rfx

@@ -41,6 +41,8 @@ void ChartArea::showWork(const WorkspaceState& s, int parts)
     }
     if (!s.report)
         return;
+    if (parts & Workspace::Analysis)
+        setLanguageModel(s.languageModel() ? s.llmAnalysis : nullptr, s.llm.phase);
     if (parts & (Workspace::Analysis | Workspace::Measurements)) // once, diamonds and all
         setReport(s.report, s.comparison ? &*s.comparison : nullptr, s.tableDeviceIndex);
     if (parts & (Workspace::Analysis | Workspace::TableDevice | Workspace::Selection))

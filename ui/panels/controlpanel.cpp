@@ -6,6 +6,7 @@
 #include "engine/energy.h"
 #include "model/networks.h"
 #include "model/unet.h"
+#include "panels/llmcontrols.h"
 #include "panels/modelinputs.h"
 #include "widgets/checkedspinbox.h"
 #include "widgets/problemnote.h"
@@ -49,12 +50,16 @@ ControlPanel::ControlPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
 
     layout->addWidget(buildInputGroup());
+    m_llm = new LlmControls(this);
+    m_llm->setVisible(false);
+    layout->addWidget(m_llm);
     m_modelInputs = new ModelInputsBox(this);
     connect(m_modelInputs, &ModelInputsBox::valuesChanged, this, &ControlPanel::emitChanged);
     layout->addWidget(m_modelInputs);
-    layout->addWidget(buildRunGroup());
-    layout->addWidget(buildAlgorithmGroup());
-    layout->addWidget(buildScalingGroup());
+    for (QWidget* group : { buildRunGroup(), buildAlgorithmGroup(), buildScalingGroup() }) {
+        layout->addWidget(group);
+        m_networkGroups.append(group);
+    }
 
     m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
@@ -248,14 +253,15 @@ void ControlPanel::updateEnabled()
 void ControlPanel::networkChosen()
 {
     const QString id = m_network->currentData().toString();
+    const std::string shown = m_llmShown.empty() ? m_config.model : m_llmShown;
     if (id == QLatin1String("@open")) {
         // The selector names the network shown until a file is read and works (setCurrentIndex does not
         // say `activated`: nothing is chosen again).
-        m_network->setCurrentIndex(m_network->findData(QString::fromStdString(m_config.model)));
+        m_network->setCurrentIndex(m_network->findData(QString::fromStdString(shown)));
         emit openFileRequested();
         return;
     }
-    if (id.toStdString() != m_config.model)
+    if (id.toStdString() != shown)
         emit modelChosen(id.toStdString());
 }
 

@@ -17,6 +17,7 @@ class QSpinBox;
 namespace rfx {
 
 class CheckedSpinBox;
+class LlmControls;
 class Workspace;
 struct WorkspaceState;
 class ModelInputsBox;
@@ -74,6 +75,8 @@ public:
     QComboBox* interconnectCombo() const { return m_interconnect; }
     ModelInputsBox* modelInputs() const { return m_modelInputs; }
     QCheckBox* bitsAsInFileCheck() const { return m_bitsAsInFile; }
+    /// The language-model mode's controls (shown in place of the network's while one is shown).
+    LlmControls* llmControls() const { return m_llm; }
     /// Removes a custom file from the Network selector (one that could not be used).
     void forgetNetworkFile(const QString& path);
 
@@ -91,10 +94,17 @@ private:
     void emitChanged();
     /// The workspace's value (follow()): the configuration, and the problem said under the control.
     void showWork(const WorkspaceState& state);
+    /// A language model shown (`spec`) or a network (empty): the mode's controls, the others hidden.
+    void showLanguageModel(const std::string& spec);
     /// A slider with its spin box; `powersOfTwo`: the slider's positions are 2^0 .. sliderMax (batch).
     /// Slider position of a batch on its powers-of-two slider: the nearest power, log2 rounded.
     static int powerPosition(int value);
     QWidget* buildInputGroup();
+    /// The input group's rows below the Network selector (hidden in the language-model mode).
+    QList<QWidget*> m_networkRows;
+    QList<QWidget*> m_networkGroups; ///< the groups of the network's controls
+    LlmControls* m_llm = nullptr;
+    std::string m_llmShown; ///< the language model shown; empty: a network
     QWidget* buildRunGroup();
     QWidget* buildAlgorithmGroup();
     QWidget* buildScalingGroup();

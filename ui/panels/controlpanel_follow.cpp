@@ -4,14 +4,19 @@
 #include "panels/controlpanel.h"
 
 #include "model/unet.h"
+#include "panels/llmcontrols.h"
+#include "panels/modelinputs.h"
 #include "workspace/workspace.h"
 
 #include <QAbstractSlider>
+#include <QComboBox>
+#include <QFileInfo>
 
 namespace rfx {
 
 void ControlPanel::follow(Workspace* workspace)
 {
+    m_llm->follow(workspace);
     connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
         if (parts & Workspace::Analysis)
             showWork(s);
@@ -23,6 +28,33 @@ void ControlPanel::follow(Workspace* workspace)
         forgetNetworkFile(path);
         setConfig(workspace->config());
     });
+}
+
+void ControlPanel::showLanguageModel(const std::string& spec)
+{
+    const bool llm = !spec.empty();
+    if (llm) { // the selector names the model (a file under its name, as network files are)
+        const QString id = QString::fromStdString(spec);
+        int index = m_network->findData(id);
+        if (index < 0) {
+            index = m_network->count() - 1;
+            m_network->insertItem(index, QFileInfo(id).fileName(), id);
+            m_network->setItemData(index, id, Qt::ToolTipRole);
+        }
+        m_network->setCurrentIndex(index);
+    }
+    if (llm == !m_llmShown.empty() && spec == m_llmShown)
+        return;
+    m_llmShown = spec;
+    for (QWidget* w : m_networkRows)
+        w->setVisible(!llm);
+    for (QWidget* w : m_networkGroups)
+        w->setVisible(!llm);
+    if (llm)
+        m_modelInputs->setVisible(false);
+    m_llm->setVisible(llm);
+    if (!llm)
+        m_shown = false; // the network's controls shown anew (what a file fixes, the square width)
 }
 
 int ControlPanel::drag() const
@@ -38,6 +70,7 @@ void ControlPanel::showWork(const WorkspaceState& s)
         m_shown = false;
     }
     setConfig(s.config);
+    showLanguageModel(s.llm.model);
     if (s.problem.isEmpty()) {
         clearProblem();
         return;

@@ -9,6 +9,7 @@
 
 #include "base/format.h"
 #include "devices/interconnects.h"
+#include "llm/llm_arch.h"
 #include "model/networks.h"
 
 #include <QCheckBox>
@@ -84,10 +85,19 @@ QWidget* ControlPanel::buildInputGroup()
     for (const ModelInfo& m : builtinModels())
         m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
     m_network->insertSeparator(m_network->count());
+    for (const LlmArch& m : builtinLanguageModels()) { // language models: their own mode (issue 36)
+        // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip:
+        // the selector no wider than the networks' titles make it.
+        const QString title = QString::fromStdString(m.title);
+        m_network->addItem(title.left(title.indexOf(QStringLiteral(" ("))), QString::fromStdString(m.id));
+        m_network->setItemData(m_network->count() - 1, title, Qt::ToolTipRole);
+    }
+    m_network->insertSeparator(m_network->count());
     m_network->addItem(tr("Open model file…"), QStringLiteral("@open"));
     m_network->setToolTip(tr("The network to analyse: the U-Net (all its controls below), the published AlexNet, "
                              "VGG-16 and ResNets at their ImageNet input, your own ONNX model (.onnx, any "
-                             "framework's export) or a JSON layer list (roofline-cli networks --format-help)"));
+                             "framework's export) or a JSON layer list (roofline-cli networks --format-help); "
+                             "or a language model (Llama, Mistral, Qwen, ...): prefill and decode, with its own controls"));
     connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
     WholeText::keep(m_network);
     f1->addRow(tr("Network"), m_network);
@@ -158,6 +168,11 @@ QWidget* ControlPanel::buildInputGroup()
              static_cast<QWidget*>(m_square), static_cast<QWidget*>(m_widthSpin), static_cast<QWidget*>(m_inChannels),
              static_cast<QWidget*>(m_classes) })
         m_inputControls.append(w);
+    // Every row but the selector's: hidden while a language model is shown (its own controls then).
+    for (int row = 1; row < f1->rowCount(); ++row)
+        for (auto role : { QFormLayout::LabelRole, QFormLayout::FieldRole, QFormLayout::SpanningRole })
+            if (QLayoutItem* item = f1->itemAt(row, role); item && item->widget())
+                m_networkRows.append(item->widget());
     return shape;
 }
 

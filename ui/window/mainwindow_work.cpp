@@ -22,6 +22,9 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
+#include "llm/llm_files.h"
+#include "model/networks.h"
+
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDragEnterEvent>
@@ -111,7 +114,17 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     m_workspace->setView(view);
     if (o.presentation) // before the first analysis: the charts are laid out once, in large type
         m_presentationAction->setChecked(true);
+    // --model llama-3.1-8b: a language model, in its own mode, over the network the session had.
+    std::string languageModel;
+    if (isLanguageModelSpec(config.model) && !isNetworkFile(config.model)) {
+        languageModel = config.model;
+        config.model = m_workspace->config().model.empty() ? std::string("unet") : m_workspace->config().model;
+        if (isLanguageModelSpec(config.model))
+            config.model = "unet";
+    }
     m_workspace->setWork(config, devices);
+    if (!languageModel.empty())
+        m_workspace->showLanguageModel(languageModel);
 }
 
 void MainWindow::saveSettings() const

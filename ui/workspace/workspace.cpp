@@ -6,6 +6,7 @@
 #include "base/format.h"
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
+#include "llm/llm_files.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -13,7 +14,6 @@
 
 namespace rfx {
 
-namespace {
 WorkNotes workNotes(const Report& report, const DeviceLibrary& library)
 {
     WorkNotes notes;
@@ -24,7 +24,6 @@ WorkNotes workNotes(const Report& report, const DeviceLibrary& library)
             notes.deviceFiles.append(qs(toString(d)));
     return notes;
 }
-} // namespace
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent)
@@ -92,6 +91,18 @@ void Workspace::switchModel(Config& c, const std::string& model)
 
 void Workspace::showModel(const std::string& model)
 {
+    if (isLanguageModelSpec(model) && !isNetworkFile(model)) {
+        showLanguageModel(model);
+        return;
+    }
+    if (m_state.languageModel()) { // back to the networks
+        m_drag = 0;
+        m_state.llm.model.clear();
+        if (model == m_state.config.model) {
+            recompute({});
+            return;
+        }
+    }
     if (model == m_state.config.model)
         return;
     Config c = m_state.config;
@@ -143,6 +154,12 @@ void Workspace::recompute(Parts parts)
 {
     QElapsedTimer timer;
     timer.start();
+    if (m_state.languageModel()) {
+        recomputeLanguageModel(parts, timer.nsecsElapsed());
+        return;
+    }
+    m_state.llmModel.reset();
+    m_state.llmAnalysis.reset();
     takeModel();
     AnalysisOutcome outcome = analyzeConfig(m_state.config, checkedDevices());
     const Report* shown = m_state.report.get();

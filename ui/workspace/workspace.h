@@ -7,6 +7,7 @@
 #include "io/figure.h"
 #include "io/measurements.h"
 #include "io/session.h"
+#include "llm/llm_analysis.h"
 #include "model/config.h"
 
 #include <QFlags>
@@ -47,6 +48,15 @@ struct WorkNotes {
     int count() const { return int(deviceFiles.size() + analysis.size()); }
 };
 
+/// A language model shown in place of a network (issue 36): which one, what is asked of it, and the
+/// phase whose rows the charts and the table show.
+struct LlmWork {
+    std::string model; ///< a built-in id ("llama-3.1-8b") or a model file; empty: a network is shown
+    LlmSettings settings;
+    LlmPhase phase = LlmPhase::Decode;
+    bool operator==(const LlmWork&) const = default;
+};
+
 /// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
 struct WorkspaceState {
     Config config; ///< as asked for; it may not analyse (then `problem` says why)
@@ -74,7 +84,16 @@ struct WorkspaceState {
     /// The values and branches bound for the other model files shown, by path: they stay with their
     /// model and come back with it (the shown model's are in `config`).
     std::map<std::string, BoundInputs> boundInputs;
+
+    LlmWork llm; ///< the language model shown, if one is (then `report` is its phase's rows)
+    std::shared_ptr<const LlmModel> llmModel; ///< `llm.model` read; null when a network is shown
+    /// Both phases and each device's figures (TTFT, TPOT, memory) of the last analysis of `llm` that worked.
+    std::shared_ptr<const LlmAnalysis> llmAnalysis;
+    bool languageModel() const { return !llm.model.empty(); }
 };
+
+/// The notes on a report and on the device files, as the views say them.
+WorkNotes workNotes(const Report& report, const DeviceLibrary& library);
 
 /// The document at the centre of the window: configuration, devices, the analysis, measurements
 /// and their comparison, the calibration and the selection. Panels send it edits; it recomputes
@@ -109,7 +128,10 @@ public:
     void setDevices(const QStringList& ids);
     /// Configuration and devices at once (a preset, a start): one analysis.
     void setWork(const Config& config, const QStringList& ids);
-    /// Shows another network, a built-in id ("resnet50") or a model file's absolute path: what was
+    /// An edit of the language model's settings or phase (workspace_llm.cpp); `drag` as setConfig's.
+    void setLlm(const LlmWork& work, int drag = 0);
+    /// Shows another network, a built-in id ("resnet50") or a model file's absolute path (a language
+    /// model, built in or a file, is shown in its own mode with the settings it had: showLanguageModel()): what was
     /// bound for the model shown until now (model inputs, branches) stays with it, and what was bound
     /// for `model` before comes back (a flag typed for one file followed to every later one, "the model
     /// has no input 'sr'"); per-layer algorithm choices, which name the last network's rows, go. A
@@ -122,6 +144,10 @@ public:
     /// A model file that cannot be used (unreadable, not a model, does not build): said once, through
     /// networkFileRefused, the one channel for it; nothing else changes. `reason` is without the path.
     void refuseModel(const QString& path, const QString& reason);
+    /// A language model (a built-in id, a config.json or its directory, a GGUF or safetensors file, an
+    /// ONNX decoder): read, then shown with the language-model settings as they are; one that cannot
+    /// be read is refused as refuseModel() says.
+    void showLanguageModel(const std::string& spec);
     /// The device files: the library replaced (File > Reload device files); the checked ids stay.
     void setLibrary(DeviceLibrary library);
     void setTableDevice(const QString& id);
@@ -173,6 +199,7 @@ private:
         QStringList devices;
         ViewSettings view;
         QString tableDevice;
+        LlmWork llm;
         bool operator==(const Snapshot&) const = default;
     };
     Snapshot snapshot() const;
@@ -183,6 +210,8 @@ private:
     void markDirty();
     /// Analyses the configuration (once) and emits; `parts` adds to Analysis.
     void recompute(Parts parts);
+    /// recompute() for a language model: both phases on every device, the chosen phase's rows shown.
+    void recomputeLanguageModel(Parts parts, qint64 started);
     /// The comparison of the measurements with the table device's result.
     void compare();
     void resolveTableDevice();
@@ -193,6 +222,7 @@ private:
 
     DeviceLibrary m_library;
     WorkspaceState m_state;
+    std::string m_llmRead; ///< the language model spec m_state.llmModel was read from
     int m_drag = 0; ///< the drag the last edit of the configuration belongs to (0: none)
     QUndoStack* m_undo;
     Snapshot m_recorded; ///< what the history last recorded

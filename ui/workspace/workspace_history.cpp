@@ -48,6 +48,29 @@ QString changedFields(const Config& a, const Config& b)
     return f.isEmpty() ? QStringLiteral("other") : f.join(QLatin1Char(','));
 }
 
+/// The same for the language model's settings ("llm:" and the fields: a drag of the prompt slider).
+QString llmChangedFields(const LlmWork& a, const LlmWork& b)
+{
+    QStringList f;
+    auto note = [&f](bool differs, const char* name) {
+        if (differs)
+            f << QLatin1String(name);
+    };
+    const LlmSettings &s = a.settings, &t = b.settings;
+    note(a.model != b.model, "model");
+    note(a.phase != b.phase, "phase");
+    note(s.prompt != t.prompt, "prompt");
+    note(s.generate != t.generate || s.context != t.context, "generate");
+    note(s.batch != t.batch, "batch");
+    note(s.weightBits != t.weightBits, "weights");
+    note(s.kvBits != t.kvBits, "kv");
+    note(s.actBits != t.actBits || s.actType != t.actType, "activations");
+    note(s.attention != t.attention, "attention");
+    note(s.allLogits != t.allLogits, "logits");
+    note(s.tensorParallel != t.tensorParallel || s.interconnect != t.interconnect, "tensor parallel");
+    return QStringLiteral("llm:") + (f.isEmpty() ? QStringLiteral("other") : f.join(QLatin1Char(',')));
+}
+
 } // namespace
 
 /// One step of undo: the work before and after an edit. `key` names what was edited (the
@@ -99,7 +122,7 @@ private:
 
 Workspace::Snapshot Workspace::snapshot() const
 {
-    return { m_state.config, m_state.deviceIds, m_state.view, m_state.tableDevice };
+    return { m_state.config, m_state.deviceIds, m_state.view, m_state.tableDevice, m_state.llm };
 }
 
 void Workspace::record()
@@ -109,11 +132,16 @@ void Workspace::record()
     const Snapshot now = snapshot();
     if (now == m_recorded)
         return;
-    // Only an edit of the configuration alone has a key to merge by.
-    const bool configOnly = now.devices == m_recorded.devices && now.view == m_recorded.view
+    // Only an edit of the configuration alone, or of the language model's settings alone, has a key to
+    // merge by.
+    const bool workOnly = now.devices == m_recorded.devices && now.view == m_recorded.view
         && now.tableDevice == m_recorded.tableDevice;
-    const QString key = configOnly ? changedFields(m_recorded.config, now.config) : QString();
-    m_undo->push(new WorkCommand(this, m_recorded, now, key, configOnly ? m_drag : 0));
+    const bool configOnly = workOnly && now.llm == m_recorded.llm;
+    const bool llmOnly = workOnly && now.config == m_recorded.config;
+    const QString key = configOnly ? changedFields(m_recorded.config, now.config)
+        : llmOnly                  ? llmChangedFields(m_recorded.llm, now.llm)
+                                   : QString();
+    m_undo->push(new WorkCommand(this, m_recorded, now, key, configOnly || llmOnly ? m_drag : 0));
     m_recorded = now;
     markDirty();
 }
@@ -125,6 +153,7 @@ void Workspace::apply(const Snapshot& s)
     m_state.config = s.config;
     m_state.deviceIds = s.devices;
     m_state.tableDevice = s.tableDevice;
+    m_state.llm = s.llm;
     m_drag = 0;
     recompute(View | TableDevice);
     m_applying = false;

@@ -1,0 +1,182 @@
+// The window's language-model mode (issue 36, first step): a built-in language model chosen in the
+// Network selector is analysed in both phases on every device; the charts and the table show the
+// chosen phase's rows; the summaries give TTFT, TPOT, tokens per second and memory; the mode's
+// controls edit the workspace's settings, undoably, a drag being one step; the networks come back.
+#include "chart/chartarea.h"
+#include "chart/summaryview.h"
+#include "panels/controlpanel.h"
+#include "panels/llmcontrols.h"
+#include "workspace/workspace.h"
+
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include "llm/llm_analysis.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace rfx;
+
+namespace {
+const QStringList kDevices { QStringLiteral("h100-sxm"), QStringLiteral("geforce-mx230") };
+
+void startWorkspace(Workspace& ws)
+{
+    ws.setLibrary(loadDeviceLibrary({ std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR) }));
+    ws.setWork(Config {}, kDevices);
+    ws.startHistory();
+}
+
+bool hasRow(const Report& r, const std::string& name)
+{
+    const auto& rows = r.results.front().layers;
+    return std::any_of(rows.begin(), rows.end(), [&](const LayerResult& l) { return l.name == name; });
+}
+} // namespace
+
+class TestLlmMode : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_llmmode")); }
+
+    void aLanguageModelIsShownInBothPhases()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        QCOMPARE(ws.report()->network, std::string("U-Net"));
+        ws.showModel("llama-3.1-8b");
+        const WorkspaceState& s = ws.state();
+        QVERIFY(s.languageModel());
+        QVERIFY(s.problem.isEmpty());
+        QVERIFY(s.llmAnalysis);
+        QCOMPARE(s.report->results.size(), size_t(2));
+        QVERIFY(hasRow(*s.report, "blk0-31.q_proj"));
+        // The rows shown are the decode step's, the figures the engine's for the same settings.
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        const LlmOutcome direct = analyzeLlm(llama, LlmSettings {}, ws.checkedDevices());
+        QVERIFY(direct.analysis);
+        for (size_t d = 0; d < 2; ++d) {
+            QCOMPARE(s.llmAnalysis->figures[d].tpot, direct.analysis->figures[d].tpot);
+            QCOMPARE(s.llmAnalysis->figures[d].ttft, direct.analysis->figures[d].ttft);
+            QCOMPARE(s.report->results[d].totals.time, direct.analysis->decode.results[d].totals.time);
+        }
+        // 8 B parameters at fp16 are 15 GiB: they fit in an H100's 80 GB, not in an MX230's 2 GB.
+        QVERIFY(s.llmAnalysis->figures[0].fits);
+        QVERIFY(!s.llmAnalysis->figures[1].fits);
+        // The prefill's rows: the whole prompt per row.
+        LlmWork w = s.llm;
+        w.phase = LlmPhase::Prefill;
+        ws.setLlm(w);
+        QCOMPARE(ws.state().report->results[0].totals.time, direct.analysis->prefill.results[0].totals.time);
+        QVERIFY(ws.state().report->results[0].layers[1].flops > 100 * direct.analysis->decode.results[0].layers[1].flops);
+    }
+
+    void editsUndoAndADragIsOneStep()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        LlmControls controls;
+        controls.follow(&ws);
+        ws.showModel("mistral-7b");
+        QCOMPARE(controls.batchSpin()->value(), 1);
+        QCOMPARE(controls.promptSpin()->value(), 512);
+        const int before = ws.undoStack()->index();
+        // A drag of the batch slider, through four powers of two: one step of undo.
+        controls.batchSlider()->setSliderDown(true);
+        for (int position : { 1, 2, 3, 4 })
+            controls.batchSlider()->setValue(position);
+        controls.batchSlider()->setSliderDown(false);
+        QCOMPARE(ws.state().llm.settings.batch, 16);
+        QCOMPARE(ws.state().llmAnalysis->settings.batch, 16);
+        QCOMPARE(ws.undoStack()->index(), before + 1);
+        // A typed prompt, and the KV cache at 8 bits: two more steps.
+        controls.promptSpin()->setValue(2048);
+        controls.kvCombo()->setCurrentIndex(controls.kvCombo()->findData(8));
+        QCOMPARE(ws.state().llm.settings.prompt, 2048);
+        QCOMPARE(ws.state().llm.settings.kvBits, 8);
+        QCOMPARE(ws.undoStack()->index(), before + 3);
+        ws.undoStack()->undo();
+        QCOMPARE(ws.state().llm.settings.kvBits, 16);
+        QCOMPARE(controls.kvCombo()->currentData().toInt(), 16); // the control follows the undo
+        ws.undoStack()->undo();
+        ws.undoStack()->undo();
+        QCOMPARE(ws.state().llm.settings.batch, 1);
+        QCOMPARE(controls.batchSpin()->value(), 1);
+        ws.undoStack()->redo();
+        QCOMPARE(ws.state().llm.settings.batch, 16);
+        // Undo past the choice of the model: the network again.
+        ws.undoStack()->setIndex(0);
+        QVERIFY(!ws.state().languageModel());
+        QCOMPARE(ws.report()->network, std::string("U-Net"));
+    }
+
+    void thePanelAndTheSummariesFollowTheMode()
+    {
+        Workspace ws;
+        ControlPanel panel;
+        ChartArea charts;
+        panel.follow(&ws);
+        charts.follow(&ws);
+        startWorkspace(ws);
+        panel.resize(420, 900);
+        panel.show();
+        charts.resize(1000, 700);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        QVERIFY(!panel.llmControls()->isVisible());
+        QVERIFY(panel.imageSpin()->isVisible());
+        // Chosen in the Network selector, as a user would.
+        QComboBox* network = panel.networkCombo();
+        const int llama = network->findData(QStringLiteral("llama-3.1-8b"));
+        QVERIFY(llama >= 0);
+        network->setCurrentIndex(llama);
+        emit network->activated(llama);
+        QVERIFY(ws.state().languageModel());
+        QVERIFY(panel.llmControls()->isVisible());
+        QVERIFY(!panel.imageSpin()->isVisible());
+        QVERIFY(!panel.batchSpin()->isVisible());
+        QCOMPARE(network->currentData().toString(), QStringLiteral("llama-3.1-8b"));
+        const std::vector<SummaryText*> summaries = charts.summaries();
+        QCOMPARE(summaries.size(), size_t(2));
+        const QString h100 = summaries[0]->plainText(), mx230 = summaries[1]->plainText();
+        QVERIFY2(h100.startsWith(QStringLiteral("TTFT ")) && h100.contains(QStringLiteral("TPOT ")), qPrintable(h100));
+        QVERIFY2(h100.contains(QStringLiteral("tokens/s per sequence")) && h100.contains(QStringLiteral("(fits; up to batch")), qPrintable(h100));
+        QVERIFY2(h100.contains(QStringLiteral("decode: memory-bound")), qPrintable(h100));
+        QVERIFY2(mx230.contains(QStringLiteral("does not fit")), qPrintable(mx230));
+        // Back to a network: its controls and its summaries.
+        const int unet = network->findData(QStringLiteral("unet"));
+        network->setCurrentIndex(unet);
+        emit network->activated(unet);
+        QVERIFY(!ws.state().languageModel());
+        QVERIFY(!panel.llmControls()->isVisible());
+        QVERIFY(panel.imageSpin()->isVisible());
+        QVERIFY2(charts.summaries()[0]->plainText().contains(QStringLiteral("images/s")), qPrintable(charts.summaries()[0]->plainText()));
+    }
+
+    void aModelThatCannotBeReadIsRefused()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        QSignalSpy refused(&ws, &Workspace::networkFileRefused);
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-model/config.json"));
+        ws.showModel(missing.toStdString());
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.front().at(0).toString(), missing);
+        QVERIFY(!refused.front().at(1).toString().isEmpty());
+        QVERIFY(!ws.state().languageModel());
+        QCOMPARE(ws.report()->network, std::string("U-Net"));
+    }
+};
+
+QTEST_MAIN(TestLlmMode)
+#include "tst_llmmode.moc"

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "llm/llm_analysis.h"
+
+#include <QString>
+
+namespace rfx {
+
+/// A device's figures for a language model as the summary under its chart (issue 36): TTFT and TPOT
+/// (at the decode context), tokens per second per sequence and for the batch, memory against the
+/// device's (weights, KV cache, activations) with "does not fit" and the largest batch and context
+/// that fit, and the verdict of the phase shown. The summaries' few tags (SummaryLayout reads them).
+QString llmSummaryHtml(const LlmAnalysis& analysis, size_t device, LlmPhase shown);
+/// The same in one line, for a window short of height: TTFT, TPOT, tokens per second, does it fit.
+QString llmSummaryHeadline(const LlmAnalysis& analysis, size_t device);
+
+} // namespace rfx

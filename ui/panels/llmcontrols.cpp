@@ -1,0 +1,215 @@
+#include "panels/llmcontrols.h"
+
+#include "widgets/checkedspinbox.h"
+
+#include <QAbstractSlider>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QSlider>
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <utility>
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+/// The activations' arithmetic: its width and, where the width does not say it, its type.
+struct Arithmetic {
+    const char* label;
+    int bits;
+    NumberType type;
+};
+constexpr std::array<Arithmetic, 5> kArithmetic { {
+    { "fp32", 32, NumberType::Unset },
+    { "fp16", 16, NumberType::Unset },
+    { "bf16", 16, NumberType::Bf16 },
+    { "fp8", 8, NumberType::Fp8 },
+    { "int8", 8, NumberType::Unset },
+} };
+
+int powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
+
+void selectData(QComboBox* box, const QVariant& data)
+{
+    const int i = box->findData(data);
+    if (i >= 0 && i != box->currentIndex())
+        box->setCurrentIndex(i);
+}
+} // namespace
+
+LlmControls::LlmControls(QWidget* parent)
+    : QGroupBox(tr("Language model"), parent)
+{
+    auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+
+    m_phase = new QComboBox;
+    m_phase->addItem(tr("decode (one token per step)"), int(LlmPhase::Decode));
+    m_phase->addItem(tr("prefill (the prompt)"), int(LlmPhase::Prefill));
+    m_phase->setToolTip(tr("The phase whose rows the charts and the table show. Prefill reads the weights once for "
+                           "the whole prompt (compute-bound); a decode step reads every weight and the KV cache "
+                           "for one token per sequence (memory-bound). The summaries give both: TTFT and TPOT."));
+    form->addRow(tr("Phase"), m_phase);
+    form->addRow(tr("Prompt tokens"),
+        sliderRow(m_promptSlider, m_promptSpin, kPromptRange.max, 1 << 17,
+            tr("Prompt length P. Prefill's FLOPs and bytes of activations grow with it (attention with its "
+               "square, naive attention more); the KV cache holds P + generated tokens per sequence.")));
+    form->addRow(tr("Generated tokens"),
+        sliderRow(m_generateSlider, m_generateSpin, kGenerateRange.max, 1 << 15,
+            tr("Tokens generated G. TPOT is quoted at context P + G / 2; the KV cache and the time of the "
+               "whole generation grow with G.")));
+    form->addRow(tr("Batch"),
+        sliderRow(m_batchSlider, m_batchSpin, kLlmBatchRange.max, 1 << 10,
+            tr("Sequences decoded together, B. A decode step reads the weights once for all of them: "
+               "throughput grows with B until compute binds, while each sequence's KV cache adds memory.")));
+
+    m_weights = new QComboBox;
+    m_weights->setToolTip(tr("The weights' width. Decode reads every weight each step, so its time falls with it; "
+                             "int4 carries an fp16 scale per 128 weights. \"As in the file\" takes each tensor's "
+                             "own type (GGUF, safetensors)."));
+    for (const auto& [label, bits] : { std::pair { "fp32", 32.0 }, { "fp16", 16.0 }, { "8-bit", 8.0 }, { "4-bit", 4.0 } })
+        m_weights->addItem(QString::fromLatin1(label), bits);
+    form->addRow(tr("Weights"), m_weights);
+    m_kv = new QComboBox;
+    for (const auto& [label, bits] : { std::pair { "fp32", 32 }, { "fp16", 16 }, { "8-bit", 8 }, { "4-bit", 4 } })
+        m_kv->addItem(QString::fromLatin1(label), bits);
+    m_kv->setToolTip(tr("The KV cache's element width: the memory each token of context holds and the bytes "
+                        "attention reads every decode step."));
+    form->addRow(tr("KV cache"), m_kv);
+    m_activations = new QComboBox;
+    for (size_t i = 0; i < kArithmetic.size(); ++i)
+        m_activations->addItem(QString::fromLatin1(kArithmetic[i].label), int(i));
+    m_activations->setToolTip(tr("The activations' width and the matrix rows' arithmetic: the compute ceiling "
+                                 "the rows run against (tensor FP16, BF16, FP8 or INT8) and their activation bytes."));
+    form->addRow(tr("Activations"), m_activations);
+    m_attention = new QComboBox;
+    m_attention->addItem(tr("FlashAttention"), int(LlmAttention::Flash));
+    m_attention->addItem(tr("naive (scores in memory)"), int(LlmAttention::Naive));
+    m_attention->setToolTip(tr("FlashAttention keeps the scores on chip: one row reads Q, K and V. Naive attention "
+                               "writes the scores, reads them for the softmax and again for the product with V, "
+                               "and in prefill computes the whole P x P square."));
+    form->addRow(tr("Attention"), m_attention);
+    m_tensorParallel = new CheckedSpinBox(tr("number of GPUs"));
+    m_tensorParallel->setRange(kTensorParallelRange.min, kTensorParallelRange.max);
+    m_tensorParallel->setKeyboardTracking(false);
+    m_tensorParallel->setToolTip(tr("Tensor parallelism over N GPUs of the kind shown: heads, MLP features and the "
+                                    "vocabulary split among them, two all-reduces of the hidden states per block over "
+                                    "NVLink 4; memory per GPU falls, the link's time is added."));
+    form->addRow(tr("Tensor-parallel GPUs"), m_tensorParallel);
+
+    for (QComboBox* box : { m_phase, m_weights, m_kv, m_activations, m_attention })
+        connect(box, &QComboBox::currentIndexChanged, this, [this] { emitEdit(); });
+    connect(m_tensorParallel, &QSpinBox::valueChanged, this, [this] { emitEdit(); });
+}
+
+QWidget* LlmControls::sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& tip)
+{
+    // One slider step per power of two (a prompt of 100 and one of 100,000 are both in reach); the box
+    // beside it takes any value.
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    slider = new QSlider(Qt::Horizontal);
+    slider->setRange(0, powerPosition(sliderMax));
+    slider->setPageStep(1);
+    slider->setTickPosition(QSlider::TicksBelow);
+    slider->setTickInterval(1);
+    spin = new CheckedSpinBox;
+    spin->setRange(1, max);
+    spin->setKeyboardTracking(false);
+    slider->setToolTip(tip);
+    spin->setToolTip(tip);
+    h->addWidget(slider, 1);
+    h->addWidget(spin);
+    QSlider* s = slider;
+    QSpinBox* p = spin;
+    connect(s, &QSlider::sliderPressed, this, [this] { ++m_drags; });
+    connect(s, &QSlider::valueChanged, this, [this, p](int v) {
+        if (m_updating)
+            return;
+        m_updating = true;
+        p->setValue(1 << v);
+        m_updating = false;
+        emitEdit();
+    });
+    connect(p, &QSpinBox::valueChanged, this, [this, s](int v) {
+        if (m_updating)
+            return;
+        m_updating = true;
+        s->setValue(std::min(powerPosition(v), s->maximum()));
+        m_updating = false;
+        emitEdit();
+    });
+    return row;
+}
+
+void LlmControls::follow(Workspace* workspace)
+{
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
+        if ((parts & Workspace::Analysis) && s.languageModel())
+            show(s);
+    });
+    connect(this, &LlmControls::edited, workspace, &Workspace::setLlm);
+}
+
+void LlmControls::show(const WorkspaceState& s)
+{
+    const bool fileTypes = s.llmModel && s.llmModel->storage;
+    if (s.llm == m_work && (m_weights->findData(0.0) >= 0) == fileTypes)
+        return; // what the panel shows already (its own edit, handed back)
+    m_work = s.llm;
+    m_updating = true;
+    const LlmSettings& t = m_work.settings;
+    selectData(m_phase, int(m_work.phase));
+    for (auto [slider, spin, value] : { std::tuple { m_promptSlider, m_promptSpin, t.prompt }, { m_generateSlider, m_generateSpin, t.generate },
+             { m_batchSlider, m_batchSpin, t.batch } }) {
+        if (spin->value() != value)
+            spin->setValue(value);
+        slider->setValue(std::min(powerPosition(value), slider->maximum()));
+    }
+    // "As in the file" where the file says each tensor's type (GGUF, safetensors).
+    if (const int file = m_weights->findData(0.0); fileTypes && file < 0)
+        m_weights->insertItem(0, tr("as in the file"), 0.0);
+    else if (!fileTypes && file >= 0)
+        m_weights->removeItem(file);
+    selectData(m_weights, t.weightBits);
+    selectData(m_kv, t.kvBits);
+    for (size_t i = 0; i < kArithmetic.size(); ++i)
+        if (kArithmetic[i].bits == t.actBits && kArithmetic[i].type == t.actType && m_activations->currentIndex() != int(i))
+            m_activations->setCurrentIndex(int(i));
+    selectData(m_attention, int(t.attention));
+    if (m_tensorParallel->value() != t.tensorParallel)
+        m_tensorParallel->setValue(t.tensorParallel);
+    m_updating = false;
+}
+
+void LlmControls::emitEdit()
+{
+    if (m_updating)
+        return;
+    LlmWork w = m_work;
+    LlmSettings& t = w.settings;
+    w.phase = LlmPhase(m_phase->currentData().toInt());
+    t.prompt = m_promptSpin->value();
+    t.generate = m_generateSpin->value();
+    t.batch = m_batchSpin->value();
+    if (m_weights->currentIndex() >= 0)
+        t.weightBits = m_weights->currentData().toDouble();
+    t.kvBits = m_kv->currentData().toInt();
+    const Arithmetic& a = kArithmetic[size_t(std::clamp(m_activations->currentIndex(), 0, int(kArithmetic.size()) - 1))];
+    t.actBits = a.bits;
+    t.actType = a.type;
+    t.attention = LlmAttention(m_attention->currentData().toInt());
+    t.tensorParallel = m_tensorParallel->value();
+    if (w == m_work)
+        return;
+    m_work = w;
+    const auto* slider = qobject_cast<const QAbstractSlider*>(sender());
+    emit edited(w, slider && slider->isSliderDown() ? m_drags : 0);
+}
+
+} // namespace rfx

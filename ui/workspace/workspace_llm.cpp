@@ -1,0 +1,96 @@
+// The workspace with a language model shown (issue 36): the model read once, both phases analysed on
+// every device (core/llm/llm_analysis.h), the chosen phase's rows as the report the views show.
+#include "workspace/workspace.h"
+
+#include "style/text.h"
+
+#include "base/diagnostic.h"
+#include "llm/llm_files.h"
+
+#include <QElapsedTimer>
+
+namespace rfx {
+
+namespace {
+/// The file a spec names, for messages: its path; a built-in id as it is.
+QString specName(const std::string& spec) { return qs(spec); }
+} // namespace
+
+void Workspace::setLlm(const LlmWork& work, int drag)
+{
+    if (work == m_state.llm)
+        return;
+    if (work.model != m_state.llm.model) {
+        LlmWork w = work;
+        const std::string model = w.model;
+        w.model = m_state.llm.model;
+        m_state.llm = w;
+        showLanguageModel(model);
+        return;
+    }
+    m_drag = drag;
+    m_state.llm = work;
+    recompute({});
+}
+
+void Workspace::showLanguageModel(const std::string& spec)
+{
+    if (spec == m_state.llm.model && m_llmRead == spec && m_state.llmModel)
+        return;
+    LlmLoad load = loadLanguageModel(spec);
+    if (!load.model) {
+        refuseModel(specName(spec), qs(withoutSubject(load.error, spec)));
+        return;
+    }
+    m_drag = 0;
+    m_state.llmModel = std::make_shared<const LlmModel>(std::move(*load.model));
+    m_llmRead = spec;
+    m_state.llm.model = spec;
+    // Weights at the file's own widths where the file says them; the settings' width otherwise.
+    if (m_state.llmModel->storage)
+        m_state.llm.settings.weightBits = 0;
+    else if (m_state.llm.settings.weightBits == 0)
+        m_state.llm.settings.weightBits = 16;
+    recompute({});
+}
+
+void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
+{
+    QElapsedTimer timer;
+    timer.start();
+    if (!m_state.llmModel || m_llmRead != m_state.llm.model) {
+        // Undo, redo or a session brought back a model not read yet: read it now.
+        LlmLoad load = loadLanguageModel(m_state.llm.model);
+        if (!load.model) {
+            m_state.problem = qs(load.error);
+            emit changed(m_state, parts | Analysis);
+            return;
+        }
+        m_state.llmModel = std::make_shared<const LlmModel>(std::move(*load.model));
+        m_llmRead = m_state.llm.model;
+    }
+    LlmOutcome outcome = analyzeLlm(*m_state.llmModel, m_state.llm.settings, checkedDevices());
+    if (!outcome.analysis) {
+        m_state.problem = qs(outcome.error); // the last report stays, marked stale by the views
+        emit changed(m_state, parts | Analysis);
+        return;
+    }
+    m_state.problem.clear();
+    auto analysis = std::make_shared<const LlmAnalysis>(std::move(*outcome.analysis));
+    m_state.report = std::make_shared<const Report>(m_state.llm.phase == LlmPhase::Prefill ? analysis->prefill : analysis->decode);
+    m_state.llmAnalysis = std::move(analysis);
+    m_state.analysisNs = started + timer.nsecsElapsed();
+    m_state.notes = workNotes(*m_state.report, m_library);
+    for (const Diagnostic& d : m_state.llmAnalysis->notes) // both phases' notes: each said once
+        if (!m_state.notes.analysis.contains(qs(d.message)))
+            m_state.notes.analysis.append(qs(d.message));
+    m_state.notes.analysis.removeDuplicates();
+    resolveTableDevice();
+    if (m_state.selectedLayer >= 0 && !m_state.report->results.empty()
+        && m_state.selectedLayer >= int(m_state.report->results[0].layers.size()))
+        m_state.selectedLayer = -1;
+    m_state.comparison.reset(); // measured network rows do not map onto a language model's
+    emit changed(m_state, parts | Analysis);
+}
+
+} // namespace rfx
