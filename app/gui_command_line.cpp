@@ -88,8 +88,11 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
                 return o;
             }
             o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-        } else if (!arg.startsWith(QLatin1Char('-')) && (arg.endsWith(QLatin1String(".onnx")) || (arg.endsWith(QLatin1String(".json")) && !arg.endsWith(QLatin1String(".rfx.json"))))) {
-            // roofline-explorer model.onnx: as --model, with the file's absolute path.
+        } else if (!arg.startsWith(QLatin1Char('-'))
+            && (arg.endsWith(QLatin1String(".onnx")) || arg.endsWith(QLatin1String(".gguf")) || arg.endsWith(QLatin1String(".safetensors"))
+                || (arg.endsWith(QLatin1String(".json")) && !arg.endsWith(QLatin1String(".rfx.json"))))) {
+            // roofline-explorer model.onnx (or a language model's .gguf, .safetensors, config.json): as
+            // --model, with the file's absolute path.
             std::vector<std::string> model { "--model", QFileInfo(arg).absoluteFilePath().toStdString() };
             size_t k = 0;
             std::string why;
@@ -100,7 +103,7 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             o.configGiven = true;
         } else {
             o.error = arg.startsWith(QLatin1Char('-')) ? QStringLiteral("unknown option '%1'").arg(arg)
-                                                       : QStringLiteral("'%1': the window opens model files (.onnx, .json) given on the command line").arg(arg);
+                                                       : QStringLiteral("'%1': the window opens model files (.onnx, .json, .gguf, .safetensors) given on the command line").arg(arg);
             return o;
         }
     }

@@ -10,6 +10,7 @@
 
 #include <QAbstractSlider>
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 
 namespace rfx {
@@ -38,7 +39,12 @@ void ControlPanel::showLanguageModel(const std::string& spec)
         int index = m_network->findData(id);
         if (index < 0) {
             index = m_network->count() - 1;
-            m_network->insertItem(index, QFileInfo(id).fileName(), id);
+            // A Hugging Face config.json by its directory's name ("Llama-3.2-1B/config.json").
+            const QFileInfo file(id);
+            const QString name = file.fileName().compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0
+                ? file.dir().dirName() + QLatin1Char('/') + file.fileName()
+                : file.fileName();
+            m_network->insertItem(index, name, id);
             m_network->setItemData(index, id, Qt::ToolTipRole);
         }
         m_network->setCurrentIndex(index);

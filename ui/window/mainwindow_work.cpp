@@ -22,8 +22,6 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
-#include "llm/llm_files.h"
-#include "model/networks.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -116,11 +114,11 @@ void MainWindow::restoreSettings(const GuiOptions& o)
         m_presentationAction->setChecked(true);
     // --model llama-3.1-8b: a language model, in its own mode, over the network the session had.
     std::string languageModel;
-    if (isLanguageModelSpec(config.model) && !isNetworkFile(config.model)) {
+    if (isLanguageModelChoice(config.model)) {
         languageModel = config.model;
-        config.model = m_workspace->config().model.empty() ? std::string("unet") : m_workspace->config().model;
-        if (isLanguageModelSpec(config.model))
-            config.model = "unet";
+        config.model = m_workspace->config().model.empty() || isLanguageModelChoice(m_workspace->config().model)
+            ? std::string("unet")
+            : m_workspace->config().model;
     }
     m_workspace->setWork(config, devices);
     if (!languageModel.empty())

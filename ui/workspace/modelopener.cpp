@@ -31,14 +31,16 @@ ModelOpener::ModelOpener(Workspace* workspace, QWidget* window)
 bool ModelOpener::isModelPath(const QString& path)
 {
     const QString lower = path.toLower();
-    return lower.endsWith(QLatin1String(".onnx")) || (lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".rfx.json")));
+    return lower.endsWith(QLatin1String(".onnx")) || (lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".rfx.json")))
+        || isLanguageModelChoice(path.toStdString());
 }
 
 void ModelOpener::chooseAndOpen()
 {
     const QString dir = lastDirectory();
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open model file"), dir,
-        tr("Models (*.onnx *.json);;ONNX models (*.onnx);;Network layer lists (*.json);;All files (*)"));
+        tr("Models (*.onnx *.json *.gguf *.safetensors);;ONNX models (*.onnx);;Network layer lists (*.json);;"
+           "Language models (*.gguf *.safetensors config.json);;All files (*)"));
     if (!path.isEmpty())
         open(path);
 }
@@ -49,7 +51,15 @@ void ModelOpener::open(const QString& pathIn)
     if (m_busy)
         return;
     if (!isModelPath(path)) {
-        m_workspace->refuseModel(path, tr("not a model file: the window opens ONNX models (.onnx) and network layer lists (.json)"));
+        m_workspace->refuseModel(path, tr("not a model file: the window opens ONNX models (.onnx), network layer lists (.json) "
+                                          "and language models (.gguf, .safetensors, a config.json or its directory)"));
+        return;
+    }
+    if (isLanguageModelChoice(path.toStdString())) {
+        // Headers only (a GGUF's metadata, the safetensors' JSON): read at once, refused by the workspace.
+        m_workspace->showLanguageModel(path.toStdString());
+        if (m_workspace->state().llm.model == path.toStdString())
+            emit opened(path);
         return;
     }
     if (!path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
@@ -111,6 +121,9 @@ void ModelOpener::showError(QWidget* window, const QString& path, const QString&
     box->setObjectName(QStringLiteral("networkFileError"));
     const QString format = path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)
         ? tr("ONNX models up to opset 17 open; roofline-cli networks --model FILE describes one.")
+        : isLanguageModelChoice(path.toStdString())
+        ? tr("Language models open from a GGUF file, a safetensors file beside its config.json, a Hugging Face "
+             "config.json or its directory; roofline-cli llm --model FILE describes one.")
         : tr("The format: roofline-cli networks --format-help.");
     box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4").arg(reason, QDir::toNativeSeparators(path), stillShown, format));
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -91,7 +91,7 @@ void Workspace::switchModel(Config& c, const std::string& model)
 
 void Workspace::showModel(const std::string& model)
 {
-    if (isLanguageModelSpec(model) && !isNetworkFile(model)) {
+    if (isLanguageModelChoice(model)) {
         showLanguageModel(model);
         return;
     }

@@ -92,6 +92,11 @@ struct WorkspaceState {
     bool languageModel() const { return !llm.model.empty(); }
 };
 
+/// Whether the window shows `spec` as a language model: a built-in language model's id, a GGUF or
+/// safetensors file, a Hugging Face config.json or a directory holding one (a .json file of another
+/// name is a network layer list; an ONNX file a network).
+bool isLanguageModelChoice(const std::string& spec);
+
 /// The notes on a report and on the device files, as the views say them.
 WorkNotes workNotes(const Report& report, const DeviceLibrary& library);
 

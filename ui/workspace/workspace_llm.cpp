@@ -6,8 +6,10 @@
 
 #include "base/diagnostic.h"
 #include "llm/llm_files.h"
+#include "model/networks.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 
 namespace rfx {
 
@@ -15,6 +17,13 @@ namespace {
 /// The file a spec names, for messages: its path; a built-in id as it is.
 QString specName(const std::string& spec) { return qs(spec); }
 } // namespace
+
+bool isLanguageModelChoice(const std::string& spec)
+{
+    if (!isLanguageModelSpec(spec) || isOnnxFile(spec))
+        return false;
+    return !isNetworkFile(spec) || QFileInfo(qs(spec)).fileName().compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0;
+}
 
 void Workspace::setLlm(const LlmWork& work, int drag)
 {

@@ -6,6 +6,7 @@
 #include "chart/summaryview.h"
 #include "panels/controlpanel.h"
 #include "panels/llmcontrols.h"
+#include "workspace/modelopener.h"
 #include "workspace/workspace.h"
 
 #include "guitestutils.h"
@@ -14,6 +15,8 @@
 #include "llm/llm_analysis.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -161,6 +164,60 @@ private slots:
         QVERIFY(!panel.llmControls()->isVisible());
         QVERIFY(panel.imageSpin()->isVisible());
         QVERIFY2(charts.summaries()[0]->plainText().contains(QStringLiteral("images/s")), qPrintable(charts.summaries()[0]->plainText()));
+    }
+
+    // Files as the window opens them (File > Open model file, a drop, the recent files): a Hugging
+    // Face config.json, the directory that holds it; a malformed one and a file that is not GGUF are
+    // refused naming the file and the field, and the window stays on what it showed.
+    void languageModelFilesOpen()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        ModelOpener opener(&ws, nullptr);
+        QSignalSpy opened(&opener, &ModelOpener::opened);
+        QSignalSpy refused(&ws, &Workspace::networkFileRefused);
+        QDir dir(m_dir.path());
+        QVERIFY(dir.mkpath(QStringLiteral("llama-3.2-1b")));
+        const QString config = dir.filePath(QStringLiteral("llama-3.2-1b/config.json"));
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // Llama-3.2 1B's config.json (huggingface.co/meta-llama/Llama-3.2-1B): 1,235,814,400 parameters.
+        f.write(R"({"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32,
+                    "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256,
+                    "max_position_embeddings": 131072, "tie_word_embeddings": true})");
+        f.close();
+        QVERIFY(ModelOpener::isModelPath(config));
+        opener.open(config);
+        QCOMPARE(refused.count(), 0);
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(ws.state().languageModel());
+        QCOMPARE(ws.state().llmAnalysis->parameters, std::int64_t(1235814400));
+        // The directory opens the same model.
+        ws.showModel("unet");
+        opener.open(dir.filePath(QStringLiteral("llama-3.2-1b")));
+        QVERIFY(ws.state().languageModel());
+        QCOMPARE(ws.state().llmAnalysis->parameters, std::int64_t(1235814400));
+        // A negative size, and a .gguf that is not one: refused, the model shown stays.
+        const QString bad = dir.filePath(QStringLiteral("broken/config.json"));
+        QVERIFY(dir.mkpath(QStringLiteral("broken")));
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(R"({"model_type": "llama", "hidden_size": -5})");
+        b.close();
+        opener.open(bad);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.back().at(0).toString(), bad);
+        QVERIFY2(refused.back().at(1).toString().contains(QStringLiteral("hidden_size")), qPrintable(refused.back().at(1).toString()));
+        const QString notGguf = dir.filePath(QStringLiteral("model.gguf"));
+        QFile g(notGguf);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("this is not a GGUF file");
+        g.close();
+        opener.open(notGguf);
+        QCOMPARE(refused.count(), 2);
+        QVERIFY(!refused.back().at(1).toString().isEmpty());
+        QCOMPARE(QString::fromStdString(ws.state().llm.model), dir.filePath(QStringLiteral("llama-3.2-1b")));
+        QCOMPARE(opened.count(), 2);
     }
 
     void aModelThatCannotBeReadIsRefused()
