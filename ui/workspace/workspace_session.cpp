@@ -62,7 +62,8 @@ Session sessionOf(const WorkspaceState& w)
 FigureSpec figureOf(const WorkspaceState& w)
 {
     FigureSpec s;
-    s.config = w.config;
+    // A language model's phase: the configuration it was analysed under (its caption's conventions).
+    s.config = w.languageModel() && w.report ? w.report->config : w.config;
     if (w.report)
         for (const DeviceResult& d : w.report->results)
             s.devices.push_back(d.device.id);

@@ -12,6 +12,8 @@
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include "io/figure.h"
+#include "io/report_writer.h"
 #include "llm/llm_analysis.h"
 
 #include <QComboBox>
@@ -76,6 +78,11 @@ private slots:
         // 8 B parameters at fp16 are 15 GiB: they fit in an H100's 80 GB, not in an MX230's 2 GB.
         QVERIFY(s.llmAnalysis->figures[0].fits);
         QVERIFY(!s.llmAnalysis->figures[1].fits);
+        // A figure exported now states the configuration the phase was analysed under, not the network's.
+        const FigureSpec figure = figureOf(s);
+        QCOMPARE(figure.config, s.report->config);
+        const std::string caption = figureCaption(figure, reportTitle(*s.report), false);
+        QVERIFY2(caption.find("Llama-3.1 8B") != std::string::npos && caption.find("U-Net") == std::string::npos, caption.c_str());
         // The prefill's rows: the whole prompt per row.
         LlmWork w = s.llm;
         w.phase = LlmPhase::Prefill;
