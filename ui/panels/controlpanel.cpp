@@ -9,6 +9,7 @@
 #include "panels/llmcontrols.h"
 #include "panels/modelinputs.h"
 #include "widgets/checkedspinbox.h"
+#include "widgets/sliderbox.h"
 #include "widgets/problemnote.h"
 
 #include <QFileDialog>

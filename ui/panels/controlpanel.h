@@ -96,9 +96,8 @@ private:
     void showWork(const WorkspaceState& state);
     /// A language model shown (`spec`) or a network (empty): the mode's controls, the others hidden.
     void showLanguageModel(const std::string& spec);
-    /// A slider with its spin box; `powersOfTwo`: the slider's positions are 2^0 .. sliderMax (batch).
-    /// Slider position of a batch on its powers-of-two slider: the nearest power, log2 rounded.
-    static int powerPosition(int value);
+    /// A slider with its spin box (widgets/sliderbox.h); `powersOfTwo`: the slider's positions are
+    /// 2^0 .. sliderMax (batch).
     QWidget* buildInputGroup();
     /// The input group's rows below the Network selector (hidden in the language-model mode).
     QList<QWidget*> m_networkRows;

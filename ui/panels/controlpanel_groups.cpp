@@ -5,6 +5,7 @@
 #include "panels/controlpanel.h"
 
 #include "widgets/checkedspinbox.h"
+#include "widgets/sliderbox.h"
 #include "widgets/wholetext.h"
 
 #include "base/format.h"
@@ -26,52 +27,12 @@
 
 namespace rfx {
 
-int ControlPanel::powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
-
 QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& what,
     const QString& tip, bool powersOfTwo)
 {
-    auto* row = new QWidget;
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
     slider = new QSlider(Qt::Horizontal);
-    if (powersOfTwo) {
-        // Batch 1 to 16 were crammed into a few pixels of a linear 1..256 slider: one step per power
-        // of two, ticks at each; the spin box beside it stays exact (48 shows the slider at 64).
-        slider->setRange(powerPosition(min), powerPosition(sliderMax));
-        slider->setPageStep(1);
-        slider->setTickPosition(QSlider::TicksBelow);
-        slider->setTickInterval(1);
-    } else {
-        slider->setRange(min, sliderMax);
-    }
-    slider->setTracking(true); // live: every step while dragging
     spin = typedBox(what);
-    spin->setRange(min, max);
-    spin->setKeyboardTracking(false);
-    slider->setToolTip(tip);
-    spin->setToolTip(tip);
-    h->addWidget(slider, 1);
-    h->addWidget(spin);
-    QSlider* s = slider;
-    QSpinBox* p = spin;
-    connect(s, &QSlider::valueChanged, this, [this, p, powersOfTwo](int v) {
-        if (m_updating)
-            return;
-        m_updating = true;
-        p->setValue(powersOfTwo ? 1 << v : v);
-        m_updating = false;
-        emitChanged();
-    });
-    connect(p, &QSpinBox::valueChanged, this, [this, s, powersOfTwo](int v) {
-        if (m_updating)
-            return;
-        m_updating = true;
-        s->setValue(std::min(powersOfTwo ? powerPosition(v) : v, s->maximum()));
-        m_updating = false;
-        emitChanged();
-    });
-    return row;
+    return sliderBoxRow(slider, spin, min, max, sliderMax, powersOfTwo, tip, &m_updating, this, [this] { emitChanged(); });
 }
 
 QWidget* ControlPanel::buildInputGroup()

@@ -1,18 +1,16 @@
 #include "panels/llmcontrols.h"
 
 #include "widgets/checkedspinbox.h"
+#include "widgets/sliderbox.h"
 
-#include <QAbstractSlider>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QSlider>
 
 #include <algorithm>
 #include <array>
 #include <tuple>
 #include <utility>
-#include <cmath>
 
 namespace rfx {
 
@@ -30,8 +28,6 @@ constexpr std::array<Arithmetic, 5> kArithmetic { {
     { "fp8", 8, NumberType::Fp8 },
     { "int8", 8, NumberType::Unset },
 } };
-
-int powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
 
 void selectData(QComboBox* box, const QVariant& data)
 {
@@ -108,43 +104,12 @@ LlmControls::LlmControls(QWidget* parent)
 
 QWidget* LlmControls::sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& tip)
 {
-    // One slider step per power of two (a prompt of 100 and one of 100,000 are both in reach); the box
+    // One slider step per power of two (a prompt of 100 and one of 100,000 both in reach); the box
     // beside it takes any value.
-    auto* row = new QWidget;
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
     slider = new QSlider(Qt::Horizontal);
-    slider->setRange(0, powerPosition(sliderMax));
-    slider->setPageStep(1);
-    slider->setTickPosition(QSlider::TicksBelow);
-    slider->setTickInterval(1);
     spin = new CheckedSpinBox;
-    spin->setRange(1, max);
-    spin->setKeyboardTracking(false);
-    slider->setToolTip(tip);
-    spin->setToolTip(tip);
-    h->addWidget(slider, 1);
-    h->addWidget(spin);
-    QSlider* s = slider;
-    QSpinBox* p = spin;
-    connect(s, &QSlider::sliderPressed, this, [this] { ++m_drags; });
-    connect(s, &QSlider::valueChanged, this, [this, p](int v) {
-        if (m_updating)
-            return;
-        m_updating = true;
-        p->setValue(1 << v);
-        m_updating = false;
-        emitEdit();
-    });
-    connect(p, &QSpinBox::valueChanged, this, [this, s](int v) {
-        if (m_updating)
-            return;
-        m_updating = true;
-        s->setValue(std::min(powerPosition(v), s->maximum()));
-        m_updating = false;
-        emitEdit();
-    });
-    return row;
+    connect(slider, &QSlider::sliderPressed, this, [this] { ++m_drags; });
+    return sliderBoxRow(slider, spin, 1, max, sliderMax, true, tip, &m_updating, this, [this] { emitEdit(); });
 }
 
 void LlmControls::follow(Workspace* workspace)
@@ -208,8 +173,8 @@ void LlmControls::emitEdit()
     if (w == m_work)
         return;
     m_work = w;
-    const auto* slider = qobject_cast<const QAbstractSlider*>(sender());
-    emit edited(w, slider && slider->isSliderDown() ? m_drags : 0);
+    const bool held = m_promptSlider->isSliderDown() || m_generateSlider->isSliderDown() || m_batchSlider->isSliderDown();
+    emit edited(w, held ? m_drags : 0);
 }
 
 } // namespace rfx
