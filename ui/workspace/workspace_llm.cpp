@@ -13,11 +13,6 @@
 
 namespace rfx {
 
-namespace {
-/// The file a spec names, for messages: its path; a built-in id as it is.
-QString specName(const std::string& spec) { return qs(spec); }
-} // namespace
-
 bool isLanguageModelChoice(const std::string& spec)
 {
     if (!isLanguageModelSpec(spec) || isOnnxFile(spec))
@@ -48,7 +43,7 @@ void Workspace::showLanguageModel(const std::string& spec)
         return;
     LlmLoad load = loadLanguageModel(spec);
     if (!load.model) {
-        refuseModel(specName(spec), qs(withoutSubject(load.error, spec)));
+        refuseModel(qs(spec), qs(withoutSubject(load.error, spec)));
         return;
     }
     m_drag = 0;
@@ -86,7 +81,8 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
     }
     m_state.problem.clear();
     auto analysis = std::make_shared<const LlmAnalysis>(std::move(*outcome.analysis));
-    m_state.report = std::make_shared<const Report>(m_state.llm.phase == LlmPhase::Prefill ? analysis->prefill : analysis->decode);
+    // The phase's report shares the analysis that holds it (no copy of its rows on a slider step).
+    m_state.report = std::shared_ptr<const Report>(analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
     m_state.llmAnalysis = std::move(analysis);
     m_state.analysisNs = started + timer.nsecsElapsed();
     m_state.notes = workNotes(*m_state.report, m_library);
