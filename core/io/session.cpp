@@ -4,6 +4,7 @@
 #include "io/json_config.h"
 
 #include "base/version.h"
+#include "io/llm_options.h"
 #include "io/options.h"
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,9 @@ std::string sessionToJson(const Session& s)
             models[path] = { { "values", bound.values }, { "branches", bound.branches } };
         out["model_inputs"] = models;
     }
+    if (s.llm)
+        out["language_model"] = { { "model", s.llm->model }, { "phase", llmPhaseName(s.llm->phase) },
+            { "llm_args", llmSettingsToArgs(s.llm->settings) } };
     return out.dump(2) + "\n";
 }
 
@@ -231,6 +235,49 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
             }
             s.modelInputs[path] = std::move(b);
         }
+    }
+    if (auto it = doc.find("language_model"); it != doc.end()) {
+        const char* what = "language_model: must be an object with \"model\", \"phase\" and \"llm_args\"";
+        if (!it->is_object()) {
+            error = what;
+            return std::nullopt;
+        }
+        const json* model = field(*it, "model", "language_model.");
+        const json* phase = model ? field(*it, "phase", "language_model.") : nullptr;
+        const json* llmArgs = phase ? field(*it, "llm_args", "language_model.") : nullptr;
+        if (!llmArgs)
+            return std::nullopt;
+        LlmWork w;
+        if (!model->is_string() || model->get<std::string>().empty()) {
+            error = "language_model.model: must be a built-in language model's id or the path of a model file";
+            return std::nullopt;
+        }
+        w.model = model->get<std::string>();
+        const auto p = phase->is_string() ? parseLlmPhase(phase->get<std::string>()) : std::nullopt;
+        if (!p) {
+            error = "language_model.phase: must be \"prefill\" or \"decode\"";
+            return std::nullopt;
+        }
+        w.phase = *p;
+        std::vector<std::string> list;
+        if (!llmArgs->is_array()) {
+            error = "language_model.llm_args: must be a list of roofline-cli llm's options";
+            return std::nullopt;
+        }
+        for (const json& a : *llmArgs) {
+            if (!a.is_string()) {
+                error = "language_model.llm_args: every entry must be text (an option or its value)";
+                return std::nullopt;
+            }
+            list.push_back(a.get<std::string>());
+        }
+        const auto settings = llmSettingsFromArgList(list, error);
+        if (!settings) {
+            error = "language_model." + error;
+            return std::nullopt;
+        }
+        w.settings = *settings;
+        s.llm = std::move(w);
     }
     return s;
 }

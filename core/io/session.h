@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/layerfilter.h"
+#include "llm/llm_phase.h"
 #include "model/config.h"
 
 #include <map>
@@ -37,6 +38,8 @@ struct Session {
     /// What was bound for the other model files shown in this work, by path (the shown model's own
     /// bindings are in `config`): they come back when the model is shown again.
     std::map<std::string, BoundInputs> modelInputs;
+    /// The language model shown in place of the network (`config` is then the network it left), or nothing.
+    std::optional<LlmWork> llm;
     friend bool operator==(const Session&, const Session&) = default;
 };
 

@@ -43,6 +43,14 @@ struct LlmSettings {
     std::string interconnect = "nvlink4"; ///< resources/interconnects.json
     friend bool operator==(const LlmSettings&, const LlmSettings&) = default;
 };
+/// A language model as the user works on it (the window's mode, a session): which one, what is asked
+/// of it, and the phase whose rows are shown.
+struct LlmWork {
+    std::string model; ///< a built-in id ("llama-3.1-8b") or a model file; empty: none
+    LlmSettings settings;
+    LlmPhase phase = LlmPhase::Decode;
+    friend bool operator==(const LlmWork&, const LlmWork&) = default;
+};
 inline constexpr Range kPromptRange { 1, 1 << 20 };
 inline constexpr Range kGenerateRange { 1, 1 << 20 };
 inline constexpr Range kLlmBatchRange { 1, 65536 };

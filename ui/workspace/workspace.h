@@ -48,15 +48,6 @@ struct WorkNotes {
     int count() const { return int(deviceFiles.size() + analysis.size()); }
 };
 
-/// A language model shown in place of a network (issue 36): which one, what is asked of it, and the
-/// phase whose rows the charts and the table show.
-struct LlmWork {
-    std::string model; ///< a built-in id ("llama-3.1-8b") or a model file; empty: a network is shown
-    LlmSettings settings;
-    LlmPhase phase = LlmPhase::Decode;
-    bool operator==(const LlmWork&) const = default;
-};
-
 /// What the window shows, as one value. Views take it whole; nothing in it is a widget's state.
 struct WorkspaceState {
     Config config; ///< as asked for; it may not analyse (then `problem` says why)

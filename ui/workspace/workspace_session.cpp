@@ -4,6 +4,9 @@
 
 #include "style/text.h"
 
+#include "base/diagnostic.h"
+#include "llm/llm_files.h"
+
 namespace rfx {
 
 void Workspace::showSession(const Session& session)
@@ -21,6 +24,18 @@ void Workspace::showSession(const Session& session)
         m_state.tableDevice = qs(session.tableDevice);
     m_state.selectedLayer = -1;
     m_state.boundInputs = session.modelInputs;
+    // The language model it was saved with, or the network; a model file gone since is said, and the
+    // network it left opens in its place.
+    m_state.llm = {};
+    if (session.llm) {
+        LlmLoad load = loadLanguageModel(session.llm->model);
+        if (load.model) {
+            m_state.llmModel = std::make_shared<const LlmModel>(std::move(*load.model));
+            m_llmRead = session.llm->model;
+            m_state.llm = *session.llm;
+        } else
+            refuseModel(qs(session.llm->model), qs(withoutSubject(load.error, session.llm->model)));
+    }
     m_drag = 0;
     recompute(View | TableDevice | Selection);
     // The selection by the row's name, in the analysis just made (indices are the report's own).
@@ -56,6 +71,8 @@ Session sessionOf(const WorkspaceState& w)
         s.calibrated = w.calibrated;
     }
     s.modelInputs = w.boundInputs;
+    if (w.languageModel())
+        s.llm = w.llm;
     return s;
 }
 

@@ -38,6 +38,23 @@ private slots:
         back = sessionFromJson(sessionToJson(s), error);
         QVERIFY2(back, error.c_str());
         QVERIFY(*back == s);
+        // A language model shown (issue 36 item 7): every setting away from its default comes back.
+        LlmWork w;
+        w.model = "/home/me/models/llama/config.json";
+        w.phase = LlmPhase::Prefill;
+        w.settings = { 2048, 300, 1500, 12, 0, 8, 8, NumberType::Fp8, LlmAttention::Naive, true, 4, "pcie5-x16" };
+        s.llm = w;
+        back = sessionFromJson(sessionToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(back->llm && back->llm->settings == w.settings && back->llm->model == w.model);
+        QVERIFY(*back == s);
+        s.llm->settings = { 7, 1, 0, 1, 4, 4, 32, NumberType::Unset, LlmAttention::Flash, false, 1, "nvlink4" };
+        s.llm->phase = LlmPhase::Decode;
+        back = sessionFromJson(sessionToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(*back == s);
+        QVERIFY(sessionToJson(s).find(R"("--act-bits",
+      "32")") != std::string::npos);
     }
 
     // A session written before the view's later fields and the files existed opens with their defaults.
@@ -90,6 +107,18 @@ private slots:
         QTest::newRow("bound branch") << QString(good).replace(QStringLiteral("\n}"),
                                              QStringLiteral(",\n  \"model_inputs\": { \"a.onnx\": { \"branches\": { \"if\": 1 } } }\n}"))
                                       << "model_inputs.a.onnx.branches.if: must be true (then) or false (else)";
+        const QString llm = QStringLiteral(",\n  \"language_model\": { \"model\": \"llama-3.1-8b\", \"phase\": \"%1\", "
+                                           "\"llm_args\": [%2] }\n}");
+        auto withLlm = [&](const QString& phase, const QString& args) { return QString(good).replace(QStringLiteral("\n}"), llm.arg(phase, args)); };
+        QTest::newRow("llm phase") << withLlm(QStringLiteral("both"), QString()) << "language_model.phase: must be \"prefill\" or \"decode\"";
+        QTest::newRow("llm option") << withLlm(QStringLiteral("decode"), QStringLiteral("\"--bits\", \"8\""))
+                                    << "language_model.llm_args: not a language-model option: --bits";
+        QTest::newRow("llm batch") << withLlm(QStringLiteral("decode"), QStringLiteral("\"--batch\", \"0\""))
+                                   << "language_model.llm_args: --batch: must be a whole number from 1 to 65536, got 0";
+        QTest::newRow("llm kv") << withLlm(QStringLiteral("decode"), QStringLiteral("\"--kv-bits\", \"fp7\""))
+                                << "language_model.llm_args: --kv-bits: expected a width in bits";
+        QTest::newRow("llm no model") << QString(good).replace(QStringLiteral("\n}"), QStringLiteral(",\n  \"language_model\": { \"phase\": \"decode\" }\n}"))
+                                      << "language_model.model: missing";
         QTest::newRow("top negative") << QString(good).replace(QStringLiteral("\"top_n\": 0"), QStringLiteral("\"top_n\": -4"))
                                       << "view.top_n: must be a whole number";
     }

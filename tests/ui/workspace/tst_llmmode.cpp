@@ -14,6 +14,7 @@
 
 #include "io/figure.h"
 #include "io/report_writer.h"
+#include "io/session.h"
 #include "llm/llm_analysis.h"
 
 #include <QComboBox>
@@ -239,6 +240,56 @@ private slots:
         QVERIFY(!refused.front().at(1).toString().isEmpty());
         QVERIFY(!ws.state().languageModel());
         QCOMPARE(ws.report()->network, std::string("U-Net"));
+    }
+
+    // Issue 36 item 7: a session saved in the mode opens in it, with every setting and the phase; a
+    // session of a network opened over the mode leaves it; a model file gone since is said, the
+    // network it left opening in its place.
+    void aSessionKeepsTheMode()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        Config unet = ws.state().config;
+        unet.batch = 4;
+        ws.setConfig(unet); // the network the mode left, kept in the session
+        ws.showModel("mistral-7b");
+        LlmWork w = ws.state().llm;
+        w.settings.prompt = 3000;
+        w.settings.batch = 6;
+        w.settings.kvBits = 8;
+        w.settings.actType = NumberType::Bf16;
+        w.settings.attention = LlmAttention::Naive;
+        w.phase = LlmPhase::Prefill;
+        ws.setLlm(w);
+        std::string error;
+        const auto session = sessionFromJson(sessionToJson(sessionOf(ws.state())), error);
+        QVERIFY2(session, error.c_str());
+        QVERIFY(session->llm && *session->llm == w);
+
+        Workspace other;
+        startWorkspace(other);
+        other.showSession(*session);
+        QVERIFY(other.state().languageModel());
+        QVERIFY(other.state().llm == w);
+        QCOMPARE(other.state().report->results[0].totals.time, ws.state().llmAnalysis->prefill.results[0].totals.time);
+        QCOMPARE(other.state().llmAnalysis->figures[0].tpot, ws.state().llmAnalysis->figures[0].tpot);
+        QCOMPARE(other.state().config.batch, 4);
+
+        Session network = *session;
+        network.llm.reset();
+        other.showSession(network);
+        QVERIFY(!other.state().languageModel());
+        QCOMPARE(other.report()->network, std::string("U-Net"));
+        QCOMPARE(other.report()->config.batch, 4);
+
+        QSignalSpy refused(&other, &Workspace::networkFileRefused);
+        Session gone = *session;
+        gone.llm->model = m_dir.filePath(QStringLiteral("deleted-model/config.json")).toStdString();
+        other.showSession(gone);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.front().at(0).toString(), QString::fromStdString(gone.llm->model));
+        QVERIFY(!other.state().languageModel());
+        QCOMPARE(other.report()->network, std::string("U-Net"));
     }
 };
 
