@@ -10,6 +10,8 @@
 #include "figure/figurerenderer.h"
 #include "io/figure.h"
 #include "io/measurements.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_files.h"
 
 #include <QApplication>
 #include <QDir>
@@ -49,6 +51,30 @@ void ensureApplication()
     static std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
 }
 
+// A language model's phase as the figure's report: the model read, "as in the file" resolved (16 bits
+// for a model without tensor types), both phases analysed as roofline-cli llm does; `spec` gets the
+// configuration the phase was analysed under (its caption's conventions).
+AnalysisOutcome analyzeLlmPhase(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& err)
+{
+    LlmWork& w = *spec.llm;
+    LlmLoad load = loadLanguageModel(w.model);
+    if (!load.model) {
+        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
+        return {};
+    }
+    if (w.settings.weightBits == 0 && !load.model->storage && !load.model->onnx)
+        w.settings.weightBits = 16;
+    const LlmOutcome outcome = analyzeLlm(*load.model, w.settings, devices);
+    if (!outcome.analysis) {
+        err << "roofline-cli: " << outcome.error << "\n";
+        return {};
+    }
+    AnalysisOutcome out;
+    out.report = w.phase == LlmPhase::Prefill ? outcome.analysis->prefill : outcome.analysis->decode;
+    spec.config = out.report->config;
+    return out;
+}
+
 } // namespace
 
 int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs, std::ostream& out, std::ostream& err,
@@ -58,7 +84,10 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
     std::vector<Device> devices;
     if (!resolveDevices(lib, spec.devices, devices, err))
         return ExitUsage;
-    AnalysisOutcome outcome = analyzeConfig(spec.config, devices);
+    FigureSpec resolved = spec;
+    AnalysisOutcome outcome = spec.llm ? analyzeLlmPhase(resolved, devices, err) : analyzeConfig(spec.config, devices);
+    if (spec.llm && !outcome.report)
+        return ExitUsage; // said
     if (!outcome.report) {
         err << configFailure(spec.config, outcome.error) << "\n";
         return ExitUsage;
@@ -85,7 +114,6 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
         return *code;
     if (!spec.calibration.empty())
         *outcome.report = calibratedView(*outcome.report);
-    FigureSpec resolved = spec;
     resolved.devices.clear();
     for (const Device& d : devices)
         resolved.devices.push_back(d.id); // "all" is recorded as the ids it meant

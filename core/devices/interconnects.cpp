@@ -2,6 +2,8 @@
 
 #include "devices/interconnects_data.h"
 
+#include "base/format.h"
+
 #include <nlohmann/json.hpp>
 
 namespace rfx {
@@ -19,6 +21,8 @@ const std::vector<Interconnect>& interconnects()
     }();
     return links;
 }
+
+std::string linkDescription(const Interconnect& link) { return link.name + ", " + formatSI(link.bandwidth, "B/s") + " per direction"; }
 
 const Interconnect* findInterconnect(std::string_view id)
 {

@@ -16,6 +16,8 @@ struct Interconnect {
 };
 const std::vector<Interconnect>& interconnects();
 const Interconnect* findInterconnect(std::string_view id);
+/// "NVLink 4, 450 GB/s per direction": its name and bandwidth, as captions and reports say it.
+std::string linkDescription(const Interconnect& link);
 /// Nothing if `id` names a known link, else a message listing the known ones.
 std::optional<std::string> interconnectError(std::string_view id);
 

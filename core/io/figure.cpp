@@ -8,7 +8,11 @@
 
 #include "base/version.h"
 #include "engine/roofline.h"
+#include "io/llm_json.h"
+#include "io/llm_options.h"
+#include "io/llm_writer.h"
 #include "io/options.h"
+#include "model/networks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -133,7 +137,12 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle, b
     std::string devices;
     for (const std::string& d : s.devices)
         devices += (devices.empty() ? "" : ", ") + d;
-    return reportTitle + ". Devices: " + devices
+    std::string settings;
+    if (s.llm) {
+        settings = llmSettingsText(s.llm->settings, isOnnxFile(s.llm->model));
+        settings = ". " + std::string(1, char(std::toupper(static_cast<unsigned char>(settings[0])))) + settings.substr(1);
+    }
+    return reportTitle + settings + ". Devices: " + devices
         + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
         + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
         + "; " + timeBoundText(s.config, cacheAware)
@@ -171,6 +180,10 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
         { "conventions", conventionsText(s.config, cacheAware) },
         { "command", cmd },
     };
+    if (s.llm) {
+        doc.erase("config_args"); // the phase's configuration follows from the settings
+        doc["language_model"] = llmWorkToJson(*s.llm);
+    }
     return doc.dump(2) + "\n";
 }
 
@@ -204,16 +217,24 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             return &*it;
         };
         using T = nlohmann::json::value_t;
-        const auto* args = need(doc, "config_args", T::array, "");
+        // A language model's figure has its settings in place of a network's configuration.
+        if (auto it = doc.find("language_model"); it != doc.end()) {
+            s.llm = llmWorkFromJson(*it, error);
+            if (!s.llm)
+                return std::nullopt;
+        }
+        const auto* args = s.llm ? nullptr : need(doc, "config_args", T::array, "");
         const auto* devices = need(doc, "devices", T::array, "");
         const auto* view = need(doc, "view", T::object, "");
         const auto* ex = need(doc, "export", T::object, "");
-        if (!args || !devices || !view || !ex)
+        if ((!args && !s.llm) || !devices || !view || !ex)
             return std::nullopt;
-        const auto config = configFromJsonArgs(*args, error);
-        if (!config)
-            return std::nullopt;
-        s.config = *config;
+        if (args) {
+            const auto config = configFromJsonArgs(*args, error);
+            if (!config)
+                return std::nullopt;
+            s.config = *config;
+        }
         for (const auto& v : *devices) {
             if (!v.is_string()) {
                 error = "devices: every entry must be a device id";
@@ -320,8 +341,13 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.push_back("--only-convolutions");
     if (s.filter.topN > 0)
         a.insert(a.end(), { "--top", std::to_string(s.filter.topN) });
-    for (const std::string& c : configToArgs(s.config))
-        a.push_back(c);
+    if (s.llm) {
+        a.insert(a.end(), { "--language-model", s.llm->model, "--phase", std::string(llmPhaseName(s.llm->phase)) });
+        for (const std::string& c : llmSettingsToArgs(s.llm->settings))
+            a.push_back(c);
+    } else
+        for (const std::string& c : configToArgs(s.config))
+            a.push_back(c);
     for (const std::string& d : s.devices)
         a.insert(a.end(), { "--device", d });
     return a;

@@ -2,6 +2,7 @@
 
 #include "base/enum_words.h"
 #include "engine/layerfilter.h"
+#include "llm/llm_phase.h"
 #include "model/config.h"
 
 #include <optional>
@@ -25,6 +26,9 @@ struct FigureSpec {
     std::string measuredDevice; ///< the device id it was measured on; empty: the first device
     std::string calibration; ///< a calibration file: its device's times (and points) are the calibrated ones
     LayerFilter filter;
+    /// A language model's phase drawn in place of a network (its rows analysed under llmConfig of its
+    /// settings, which `config` then holds); nothing for a network's figure.
+    std::optional<LlmWork> llm;
 
     Format format = Format::Png;
     std::string file; ///< output path
@@ -86,7 +90,9 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& spec);
 
 /// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
-/// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option. False and `error` on the first problem.
+/// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option;
+/// or a language model's phase: --language-model NAME|FILE [--phase decode|prefill] and roofline-cli llm's
+/// options (then no network option but --device). False and `error` on the first problem.
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
 
 /// Help for the export options, one per line.

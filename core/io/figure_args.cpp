@@ -2,6 +2,7 @@
 // makes (checkFigureSpec), and their help text.
 #include "io/figure.h"
 
+#include "io/llm_options.h"
 #include "io/options.h"
 
 #include <charconv>
@@ -26,12 +27,31 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
 {
     ConfigOptions options;
     bool formatGiven = false;
+    // A language model's figure: its options (--batch is then the sequences') before the network's.
+    LlmOptions llm;
+    for (const std::string& a : args)
+        if (splitOption(a).name == "--language-model")
+            s.llm = LlmWork {};
     for (size_t i = 0; i < args.size(); ++i) {
+        if (s.llm) {
+            const OptionStatus st = applyLlmOption(args, i, llm, error);
+            if (st == OptionStatus::Error)
+                return false;
+            if (st == OptionStatus::Consumed)
+                continue;
+        }
+        const std::string given = splitOption(args[i]).name;
         const OptionStatus st = applyConfigOption(args, i, options, error);
         if (st == OptionStatus::Error)
             return false;
-        if (st == OptionStatus::Consumed)
+        if (st == OptionStatus::Consumed) {
+            if (s.llm && given != "--device") {
+                error = given + ": a network's option; a language model's figure takes roofline-cli llm's options "
+                                "(--prompt, --generate, --context, --batch, --weights-bits, --kv-bits, --act-bits, ...)";
+                return false;
+            }
             continue;
+        }
         const SplitOption split = splitOption(args[i]);
         const std::string arg = split.name; // lambdas capture it: no structured binding (clang 14)
         const bool hasInline = split.value.has_value();
@@ -113,6 +133,19 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
             if (!takeValue())
                 return false;
             s.measuredDevice = value;
+        } else if (arg == "--language-model") {
+            if (!takeValue())
+                return false;
+            s.llm->model = value;
+        } else if (arg == "--phase") {
+            if (!takeValue())
+                return false;
+            const auto phase = parseLlmPhase(value);
+            if (!s.llm || !phase) {
+                error = s.llm ? "--phase: expected decode or prefill, got '" + value + "'" : "--phase: only with --language-model";
+                return false;
+            }
+            s.llm->phase = *phase;
         } else if (arg == "--top") {
             if (!takeInt(s.filter.topN))
                 return false;
@@ -144,7 +177,27 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
         return false;
     }
     s.config = options.config;
-    s.devices = options.devices.empty() ? std::vector<std::string> { "rtx-2060-super" } : options.devices;
+    s.devices = !options.devices.empty() ? options.devices
+        : s.llm                          ? std::vector<std::string> { "h100-sxm" } // roofline-cli llm's default
+                                         : std::vector<std::string> { "rtx-2060-super" };
+    if (s.llm) {
+        if (s.llm->model.empty()) {
+            error = "--language-model: missing value (a built-in language model, config.json, a directory, a .gguf file)";
+            return false;
+        }
+        if (!s.measurements.empty() || !s.calibration.empty()) {
+            error = std::string(s.measurements.empty() ? "--calibration" : "--measurements")
+                + ": measured and calibrated rows are a network's; a language model's figure draws its bounds";
+            return false;
+        }
+        s.llm->settings = llm.settings;
+        if (!llm.weightsGiven)
+            s.llm->settings.weightBits = 0; // as the file stores them; 16 for a model without tensor types
+        if (auto e = validateLlmSettings(s.llm->settings)) {
+            error = *e;
+            return false;
+        }
+    }
     if (auto err = checkFigureSpec(s)) {
         error = *err;
         return false;
@@ -168,7 +221,10 @@ std::string exportOptionsHelp()
            "  --only-convolutions, --top N   the layer filters of the window\n"
            "  --transparent              no background\n"
            "  --no-caption               no caption line under the figure\n"
-           "  --sidecar                  also write FILE.json to reproduce the figure\n";
+           "  --sidecar                  also write FILE.json to reproduce the figure\n"
+           "  --language-model NAME|FILE a language model's phase in place of a network (roofline-cli llm's\n"
+           "                             models and options: --prompt, --generate, --batch, --kv-bits, ...)\n"
+           "  --phase decode|prefill     the phase whose rows are drawn (default: decode)\n";
 }
 
 } // namespace rfx

@@ -1,6 +1,8 @@
 // Language-model analyses as JSON, a table, CSV and Markdown (core/llm/llm_analysis.h).
 #include "io/llm_writer.h"
 
+#include "devices/interconnects.h"
+
 #include "base/format.h"
 #include "base/version.h"
 #include "io/report_json.h"
@@ -59,18 +61,27 @@ std::string batchText(std::int64_t b) { return b > 0 ? formatCount(b) : "none"; 
 
 } // namespace
 
-std::string llmSettingsLine(const LlmAnalysis& a)
+namespace {
+std::string settingsText(const LlmSettings& s, int context, bool graph, const std::string& linkName)
 {
-    const LlmSettings& s = a.settings;
     return "prompt " + formatCount(s.prompt) + ", generate " + formatCount(s.generate) + " (decode at context "
-        + formatCount(a.context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
+        + formatCount(context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
         + ", KV cache " + kvWord(s.kvBits) + ", activations " + actWord(s) + "; "
-        + (a.graph ? "attention as the graph computes it"
-                   : s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
+        + (graph ? "attention as the graph computes it"
+                 : s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
         + (s.allLogits ? "; logits of every prompt token" : "")
-        + (s.tensorParallel > 1 ? "; tensor parallel over " + std::to_string(s.tensorParallel) + " GPUs, " + a.linkName
+        + (s.tensorParallel > 1 ? "; tensor parallel over " + std::to_string(s.tensorParallel) + " GPUs, " + linkName
                     + "; memory per GPU"
-                              : std::string());
+                                : std::string());
+}
+} // namespace
+
+std::string llmSettingsLine(const LlmAnalysis& a) { return settingsText(a.settings, a.context, a.graph, a.linkName); }
+
+std::string llmSettingsText(const LlmSettings& s, bool graph)
+{
+    const Interconnect* link = findInterconnect(s.interconnect);
+    return settingsText(s, decodeContext(s), graph, link ? linkDescription(*link) : s.interconnect);
 }
 
 std::string llmToJson(const LlmAnalysis& a, int indent)

@@ -20,5 +20,7 @@ std::string llmToLatex(const LlmAnalysis& analysis);
 /// "prompt 512, generate 128 (decode at context 576), batch 1; weights fp16, KV cache fp16,
 /// activations fp16; FlashAttention"
 std::string llmSettingsLine(const LlmAnalysis& analysis);
+/// The same from the settings alone (a figure's caption): `graph` for an ONNX decoder's own graph.
+std::string llmSettingsText(const LlmSettings& settings, bool graph);
 
 } // namespace rfx

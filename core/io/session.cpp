@@ -4,7 +4,7 @@
 #include "io/json_config.h"
 
 #include "base/version.h"
-#include "io/llm_options.h"
+#include "io/llm_json.h"
 #include "io/options.h"
 
 #include <nlohmann/json.hpp>
@@ -41,8 +41,7 @@ std::string sessionToJson(const Session& s)
         out["model_inputs"] = models;
     }
     if (s.llm)
-        out["language_model"] = { { "model", s.llm->model }, { "phase", llmPhaseName(s.llm->phase) },
-            { "llm_args", llmSettingsToArgs(s.llm->settings) } };
+        out["language_model"] = llmWorkToJson(*s.llm);
     return out.dump(2) + "\n";
 }
 
@@ -237,47 +236,9 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         }
     }
     if (auto it = doc.find("language_model"); it != doc.end()) {
-        const char* what = "language_model: must be an object with \"model\", \"phase\" and \"llm_args\"";
-        if (!it->is_object()) {
-            error = what;
+        s.llm = llmWorkFromJson(*it, error);
+        if (!s.llm)
             return std::nullopt;
-        }
-        const json* model = field(*it, "model", "language_model.");
-        const json* phase = model ? field(*it, "phase", "language_model.") : nullptr;
-        const json* llmArgs = phase ? field(*it, "llm_args", "language_model.") : nullptr;
-        if (!llmArgs)
-            return std::nullopt;
-        LlmWork w;
-        if (!model->is_string() || model->get<std::string>().empty()) {
-            error = "language_model.model: must be a built-in language model's id or the path of a model file";
-            return std::nullopt;
-        }
-        w.model = model->get<std::string>();
-        const auto p = phase->is_string() ? parseLlmPhase(phase->get<std::string>()) : std::nullopt;
-        if (!p) {
-            error = "language_model.phase: must be \"prefill\" or \"decode\"";
-            return std::nullopt;
-        }
-        w.phase = *p;
-        std::vector<std::string> list;
-        if (!llmArgs->is_array()) {
-            error = "language_model.llm_args: must be a list of roofline-cli llm's options";
-            return std::nullopt;
-        }
-        for (const json& a : *llmArgs) {
-            if (!a.is_string()) {
-                error = "language_model.llm_args: every entry must be text (an option or its value)";
-                return std::nullopt;
-            }
-            list.push_back(a.get<std::string>());
-        }
-        const auto settings = llmSettingsFromArgList(list, error);
-        if (!settings) {
-            error = "language_model." + error;
-            return std::nullopt;
-        }
-        w.settings = *settings;
-        s.llm = std::move(w);
     }
     return s;
 }

@@ -104,7 +104,7 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
     const double linkBandwidth = link ? link->bandwidth : 0;
     auto linkTime = [&](double bytes) { return linkBandwidth > 0 ? bytes / linkBandwidth : 0.0; };
     if (link)
-        a.linkName = link->name + ", " + formatSI(link->bandwidth, "B/s") + " per direction";
+        a.linkName = linkDescription(*link);
     a.notes = model.diagnostics;
     // A ceiling a device lacks (fp8 rows on an A100: its tensor FP16) is said once, from either phase.
     for (const Report* r : { &a.prefill, &a.decode })

@@ -223,6 +223,53 @@ private slots:
         QVERIFY(a != b);
     }
 
+    // Issue 36 item 7: a language model's phase exported from the command line, its caption stating the
+    // settings, its sidecar (the model, phase and llm options, no network configuration) reproducing it.
+    void aLanguageModelsFigureReproduces()
+    {
+        const std::string file = path("llama.png").toStdString();
+        Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--sidecar", "--language-model", "llama-3.1-8b", "--phase",
+            "prefill", "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QString caption = QImageReader(path("llama.png")).text(QStringLiteral("Description"));
+        QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill"))
+                && caption.contains(QStringLiteral("Prompt 1,024, generate 128 (decode at context 1,088), batch 4; weights fp16, KV cache 8-bit"))
+                && caption.contains(QStringLiteral("Devices: h100-sxm.")),
+            qPrintable(caption));
+        std::string error;
+        const auto spec = figureFromJson(readAll(path("llama.png.json")).toStdString(), error);
+        QVERIFY2(spec && spec->llm, error.c_str());
+        QCOMPARE(spec->llm->model, std::string("llama-3.1-8b"));
+        QVERIFY(spec->llm->phase == LlmPhase::Prefill);
+        QCOMPARE(spec->llm->settings.prompt, 1024);
+        QCOMPARE(spec->llm->settings.kvBits, 8);
+        QVERIFY(!readAll(path("llama.png.json")).contains("config_args"));
+        r = cli({ "reproduce", path("llama.png.json").toStdString(), "--output", path("llama-again.png").toStdString() });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(QImage(path("llama.png")).convertToFormat(QImage::Format_ARGB32)
+            == QImage(path("llama-again.png")).convertToFormat(QImage::Format_ARGB32));
+        // The decode step draws other rows: another picture.
+        r = cli({ "export", "--png", path("llama-decode.png").toStdString(), "--width-in", "3.5", "--language-model", "llama-3.1-8b",
+            "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(QImageReader(path("llama-decode.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode")));
+        // A network's option, a phase without a model, measurements, an unknown model: refused, named.
+        for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+                 { { "--language-model", "llama-3.1-8b", "--bits", "8" }, "--bits: a network's option" },
+                 { { "--phase", "decode" }, "--phase: only with --language-model" },
+                 { { "--language-model", "llama-3.1-8b", "--phase", "both" }, "--phase: expected decode or prefill, got 'both'" },
+                 { { "--language-model", "llama-3.1-8b", "--measurements", "m.csv" }, "--measurements: measured and calibrated rows are a network's" },
+                 { { "--language-model", "llama-3.1-8b", "--batch", "0" }, "--batch: must be a whole number from 1 to 65536, got 0" },
+                 { { "--language-model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {
+            std::vector<std::string> a { "export", "--png", path("bad.png").toStdString() };
+            a.insert(a.end(), args.begin(), args.end());
+            r = cli(a);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.find(says) != std::string::npos, r.err.c_str());
+            QVERIFY(!QFile::exists(path("bad.png")));
+        }
+    }
+
     void errors()
     {
         Run r = cli({ "export", "--png", "/nonexistent-dir/x.png" });

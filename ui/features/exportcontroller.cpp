@@ -45,12 +45,10 @@ void ExportController::exportChartInteractive()
         spec.measurements = view.measurements;
         spec.measuredDevice = view.measuredDevice;
         spec.filter = view.filter;
+        spec.llm = view.llm;
         return spec;
     };
     dialog.setMeasure([this, withView](const FigureSpec& s) { return figureSize(*m_workspace->report(), withView(s)); });
-    if (m_workspace->state().languageModel())
-        dialog.refuseSidecar(tr("Not yet for language models: roofline-cli reproduce rebuilds networks; "
-                                "roofline-cli llm --model MODEL gives the same figures"));
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureSpec spec = withView(dialog.spec());

@@ -158,11 +158,4 @@ FigureSpec ExportDialog::spec() const
     return s;
 }
 
-void ExportDialog::refuseSidecar(const QString& why)
-{
-    m_sidecar->setChecked(false);
-    m_sidecar->setEnabled(false);
-    m_sidecar->setToolTip(why);
-}
-
 } // namespace rfx

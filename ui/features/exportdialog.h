@@ -28,8 +28,7 @@ public:
     /// How big the figure the dialog describes would be (its height follows from its content): the
     /// dialog shows it, in the pixel fields (greyed) and in words, as the choices change.
     void setMeasure(std::function<FigureSize(const FigureSpec&)> measure);
-    /// No sidecar: the figure's work cannot be reproduced from one yet (`why`, the checkbox's tooltip).
-    void refuseSidecar(const QString& why);
+
     /// The size now shown in words, for tests.
     QString sizeText() const;
 

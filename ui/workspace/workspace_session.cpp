@@ -94,6 +94,8 @@ FigureSpec figureOf(const WorkspaceState& w)
     }
     if (w.calibrated)
         s.calibration = w.calibration->file; // the figure shows the times the window shows
+    if (w.languageModel())
+        s.llm = w.llm; // the sidecar reproduces the phase's figure
     return s;
 }
 

@@ -84,6 +84,9 @@ private slots:
         QCOMPARE(figure.config, s.report->config);
         const std::string caption = figureCaption(figure, reportTitle(*s.report), false);
         QVERIFY2(caption.find("Llama-3.1 8B") != std::string::npos && caption.find("U-Net") == std::string::npos, caption.c_str());
+        // ... and the settings (the sidecar's language_model reproduces the phase through roofline-cli).
+        QVERIFY(figure.llm && *figure.llm == s.llm);
+        QVERIFY2(caption.find("Prompt 512, generate 128 (decode at context 576), batch 1") != std::string::npos, caption.c_str());
         // The prefill's rows: the whole prompt per row.
         LlmWork w = s.llm;
         w.phase = LlmPhase::Prefill;
