@@ -55,7 +55,7 @@ std::vector<CliCommandSpec>& registry()
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
                 "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
-                "    [--tp N] [--interconnect ID] [--device ID]... [--format table|json|csv|markdown|latex]" },
+                "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
             "cache, activations) against the device's, the largest batch and context that fit, energy per token, and "
@@ -65,6 +65,8 @@ std::vector<CliCommandSpec>& registry()
             "  --model M                  a built-in id (llama-3.1-8b), config.json, a model directory or FILE.gguf\n"
             "  --prompt P, --generate G   prompt tokens in (default 512), tokens generated (default 128)\n"
             "  --context C                the decode context TPOT is quoted at (default P + G/2)\n"
+            "  --sweep context|batch      the decode step against the context (128, 256, ... tokens) or the batch\n"
+            "                             (1, 2, 4, ...) per device, each line ending where memory runs out\n"
             "  --batch B                  sequences decoded together (default 1)\n"
             "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), 8, 16 (default), 32, or file: as the\n"
             "                             weight file stores each tensor (the default for GGUF and safetensors)\n"

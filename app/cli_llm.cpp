@@ -3,6 +3,7 @@
 #include "cli_commands.h"
 
 #include "io/llm_options.h"
+#include "io/llm_sweep_writer.h"
 #include "io/llm_writer.h"
 #include "io/options.h"
 #include "llm/llm_analysis.h"
@@ -19,6 +20,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     LlmSettings& s = llm.settings;
     std::string model;
     std::vector<std::string> devices;
+    std::optional<LlmSweepAxis> sweep;
     for (size_t i = 0; i < args.size(); ++i) {
         std::string error;
         if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
@@ -45,6 +47,11 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
                 return usageError(err, "--model: missing value (a built-in language model, config.json, a directory, a .gguf "
                                        "file or an ONNX decoder)");
             model = *v;
+        } else if (split.name == "--sweep") {
+            const auto v = value();
+            sweep = v ? parseEnum(kLlmSweepAxisWords, *v) : std::nullopt;
+            if (!sweep)
+                return usageError(err, "--sweep: expected context or batch");
         } else if (split.name == "--device") {
             const auto v = value();
             if (!v)
@@ -91,6 +98,19 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return ExitUsage;
     }
     const LlmAnalysis& a = *outcome.analysis;
+    if (sweep) {
+        if (format != "table" && format != "json" && format != "csv")
+            return usageError(err, "--sweep: give --format table, csv or json");
+        const LlmSweep swept = sweepLlm(*load.model, a, chosen, *sweep);
+        if (!swept.error.empty()) {
+            err << "roofline-cli: " << swept.error << "\n";
+            return ExitUsage;
+        }
+        out << (format == "json" ? llmSweepToJson(swept, llmSettingsLine(a)) + "\n"
+                : format == "csv" ? llmSweepToCsv(swept)
+                                  : llmSweepToTable(swept, llmSettingsLine(a)));
+        return ExitOk;
+    }
     if (format == "json")
         out << llmToJson(a) << "\n";
     else if (format == "csv")

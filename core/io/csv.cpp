@@ -1,5 +1,7 @@
 #include "io/csv.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -87,6 +89,13 @@ std::optional<double> number(std::string s, bool thousands)
     if (end != s.c_str() + s.size() || !std::isfinite(v))
         return std::nullopt;
     return v;
+}
+
+std::string numberField(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
 }
 
 std::string field(const std::string& s)

@@ -20,6 +20,8 @@ bool splitCsvLine(std::string_view line, std::vector<std::string>& out);
 std::vector<std::string_view> lines(std::string_view text);
 /// `s` as one CSV field: quoted, quotes doubled, when it holds a comma, quote or line break.
 std::string field(const std::string& s);
+/// `v` as a CSV field, six significant digits ("1.23457e+11"): the language-model writers' numbers.
+std::string numberField(double v);
 /// A finite number, "1,234.5" thousands separators allowed when `thousands` (ncu prints them).
 std::optional<double> number(std::string s, bool thousands);
 

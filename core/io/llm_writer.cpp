@@ -1,6 +1,8 @@
 // Language-model analyses as JSON, a table, CSV and Markdown (core/llm/llm_analysis.h).
 #include "io/llm_writer.h"
 
+#include "io/csv.h"
+
 #include "devices/interconnects.h"
 
 #include "base/format.h"
@@ -37,31 +39,10 @@ std::string actWord(const LlmSettings& s)
     return std::string(numberWord(s.actType != NumberType::Unset ? s.actType : numberTypeOfBits(s.actBits)));
 }
 
-std::string csvQuote(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"')
-            q += '"';
-        q += c;
-    }
-    return q + "\"";
-}
-
-std::string num(double v)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return b;
-}
+std::string num(double v) { return csv::numberField(v); }
 
 std::string batchText(std::int64_t b) { return b > 0 ? formatCount(b) : "none"; }
 
-} // namespace
-
-namespace {
 std::string settingsText(const LlmSettings& s, int context, bool graph, const std::string& linkName)
 {
     return "prompt " + formatCount(s.prompt) + ", generate " + formatCount(s.generate) + " (decode at context "
@@ -187,7 +168,7 @@ std::string llmToCsv(const LlmAnalysis& a)
     for (size_t d = 0; d < a.figures.size(); ++d)
         for (const Report* r : { &a.prefill, &a.decode })
             for (const LayerResult& l : r->results[d].layers)
-                s += csvQuote(a.figures[d].device) + "," + (r == &a.prefill ? "prefill" : "decode") + "," + csvQuote(l.name)
+                s += csv::field(a.figures[d].device) + "," + (r == &a.prefill ? "prefill" : "decode") + "," + csv::field(l.name)
                     + "," + std::string(opName(l.op)) + "," + std::to_string(l.params) + "," + num(l.flops) + ","
                     + num(l.bytes) + "," + num(l.intensity) + "," + std::to_string(l.bits) + "," + num(l.peak) + ","
                     + std::string(boundName(l.bound)) + "," + num(l.time) + "," + num(l.share) + "\n";

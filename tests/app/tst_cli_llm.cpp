@@ -228,6 +228,21 @@ private slots:
             analyze.err.c_str());
     }
 
+    // Issue 36 item 5: the context sweep as CSV; the RTX 4090's line ends at 18,182 tokens (worked by hand
+    // in tst_llm_sweep: 24 GiB less the weights and activations over 524,288 bytes per token).
+    void sweepAsCsv()
+    {
+        const Run r = cli({ "llm", "--model", "llama-3.1-8b", "--device", "rtx-4090", "--batch", "4", "--sweep", "context", "--format", "csv" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QStringList lines = QString::fromStdString(r.out).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.front(), QStringLiteral("device,context,tpot_s,tokens_per_s,batch_tokens_per_s,memory_bytes,capacity_bytes"));
+        QCOMPARE(lines.size(), 11);
+        QVERIFY2(lines.back().startsWith(QStringLiteral("rtx-4090,18182,")), qPrintable(lines.back()));
+        const Run table = cli({ "llm", "--model", "llama-3.1-8b", "--device", "rtx-4090", "--batch", "4", "--sweep", "context" });
+        QVERIFY(contains(table.out, "rtx-4090: fits up to context 18,182 (then memory runs out)"));
+        QVERIFY(contains(table.out, "      576*"));
+    }
+
     void badInputNamesTheFlag_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -253,6 +268,9 @@ private slots:
         QTest::newRow("interconnect") << QStringList { "--model", "gpt2", "--tp", "2", "--interconnect", "smoke" } << "--interconnect: unknown interconnect 'smoke'";
         QTest::newRow("device") << QStringList { "--model", "gpt2", "--device", "nope" } << "unknown device 'nope'";
         QTest::newRow("format") << QStringList { "--model", "gpt2", "--format", "xml" } << "--format: expected table, json, csv, markdown or latex";
+        QTest::newRow("sweep axis") << QStringList { "--model", "gpt2", "--sweep", "prompt" } << "--sweep: expected context or batch";
+        QTest::newRow("sweep format") << QStringList { "--model", "gpt2", "--sweep", "batch", "--format", "latex" }
+                                      << "--sweep: give --format table, csv or json";
     }
     void badInputNamesTheFlag()
     {
