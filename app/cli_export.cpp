@@ -12,6 +12,7 @@
 #include "io/measurements.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_files.h"
+#include "sweep/sweepfigure.h"
 
 #include <QApplication>
 #include <QDir>
@@ -51,6 +52,36 @@ void ensureApplication()
     static std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
 }
 
+// A language model's sweep (spec.sweep): the model read and analysed as for its phase, then swept.
+int drawSweep(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& out, std::ostream& err)
+{
+    LlmWork& w = *spec.llm;
+    LlmLoad load = loadLanguageModel(w.model);
+    if (!load.model) {
+        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
+        return ExitUsage;
+    }
+    if (w.settings.weightBits == 0 && !load.model->storage && !load.model->onnx)
+        w.settings.weightBits = 16;
+    const LlmOutcome outcome = analyzeLlm(*load.model, w.settings, devices);
+    if (!outcome.analysis) {
+        err << "roofline-cli: " << outcome.error << "\n";
+        return ExitUsage;
+    }
+    spec.devices.clear();
+    for (const Device& d : devices)
+        spec.devices.push_back(d.id);
+    ensureApplication();
+    const RenderResult r = renderSweepFigure(*load.model, *outcome.analysis, devices, spec);
+    if (!r.ok) {
+        err << "roofline-cli: cannot write " << r.error.toStdString() << "\n";
+        return ExitFailure;
+    }
+    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << figureSizeText(r.size, spec.format, spec.dpi) << ")"
+        << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
+    return ExitOk;
+}
+
 // A language model's phase as the figure's report: the model read, "as in the file" resolved (16 bits
 // for a model without tensor types), both phases analysed as roofline-cli llm does; `spec` gets the
 // configuration the phase was analysed under (its caption's conventions).
@@ -85,6 +116,8 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
     if (!resolveDevices(lib, spec.devices, devices, err))
         return ExitUsage;
     FigureSpec resolved = spec;
+    if (spec.sweep)
+        return drawSweep(resolved, devices, out, err);
     AnalysisOutcome outcome = spec.llm ? analyzeLlmPhase(resolved, devices, err) : analyzeConfig(spec.config, devices);
     if (spec.llm && !outcome.report)
         return ExitUsage; // said

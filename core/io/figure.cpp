@@ -6,6 +6,7 @@
 
 #include "io/json_config.h"
 
+#include "base/format.h"
 #include "base/version.h"
 #include "engine/roofline.h"
 #include "io/llm_json.h"
@@ -155,6 +156,28 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle, b
         + ". Roofline Explorer " + kVersion;
 }
 
+std::string sweepCaption(const FigureSpec& s, const std::string& modelTitle)
+{
+    std::string devices;
+    for (const std::string& d : s.devices)
+        devices += (devices.empty() ? "" : ", ") + d;
+    const LlmSettings& settings = s.llm->settings;
+    std::string text = llmSettingsText(settings, isOnnxFile(s.llm->model));
+    text[0] = char(std::toupper(static_cast<unsigned char>(text[0])));
+    const bool byContext = s.sweep == LlmSweepAxis::Context;
+    return modelTitle
+        + (byContext ? ": decode tokens per second per sequence against the context (tokens in each sequence's KV cache), batch "
+                + formatCount(settings.batch)
+                     : ": decode tokens per second per sequence against the whole batch's, batch 1, 2, 4, ... at context "
+                + formatCount(decodeContext(settings)))
+        + ". " + text + ". Devices: " + devices
+        + ". Tokens per second = 1 / TPOT, the roofline bound of one decode step (FLOP: a multiply-add counts 2; bytes: "
+          "compulsory DRAM traffic per layer; time = max(FLOP/peak, bytes/bandwidth)). A line ends where its device's memory "
+          "(weights, KV cache, activations) runs out"
+        + (byContext ? " or at the model's longest context" : "") + "; a ring marks the settings' own "
+        + (byContext ? "context" : "batch") + ". Roofline Explorer " + kVersion;
+}
+
 std::string figureToJson(const FigureSpec& s, bool cacheAware)
 {
     json args = json::array();
@@ -183,6 +206,8 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
     if (s.llm) {
         doc.erase("config_args"); // the phase's configuration follows from the settings
         doc["language_model"] = llmWorkToJson(*s.llm);
+        if (s.sweep)
+            doc["sweep"] = enumName(kLlmSweepAxisWords, *s.sweep);
     }
     return doc.dump(2) + "\n";
 }
@@ -222,6 +247,13 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             s.llm = llmWorkFromJson(*it, error);
             if (!s.llm)
                 return std::nullopt;
+        }
+        if (auto it = doc.find("sweep"); it != doc.end()) {
+            s.sweep = it->is_string() ? parseEnum(kLlmSweepAxisWords, it->get<std::string>()) : std::nullopt;
+            if (!s.sweep || !s.llm) {
+                error = s.llm ? "sweep: expected \"context\" or \"batch\"" : "sweep: only with language_model";
+                return std::nullopt;
+            }
         }
         const auto* args = s.llm ? nullptr : need(doc, "config_args", T::array, "");
         const auto* devices = need(doc, "devices", T::array, "");
@@ -343,6 +375,8 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.insert(a.end(), { "--top", std::to_string(s.filter.topN) });
     if (s.llm) {
         a.insert(a.end(), { "--language-model", s.llm->model, "--phase", std::string(llmPhaseName(s.llm->phase)) });
+        if (s.sweep)
+            a.insert(a.end(), { "--sweep", std::string(enumName(kLlmSweepAxisWords, *s.sweep)) });
         for (const std::string& c : llmSettingsToArgs(s.llm->settings))
             a.push_back(c);
     } else

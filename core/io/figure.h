@@ -3,6 +3,7 @@
 #include "base/enum_words.h"
 #include "engine/layerfilter.h"
 #include "llm/llm_phase.h"
+#include "llm/llm_sweep.h"
 #include "model/config.h"
 
 #include <optional>
@@ -29,6 +30,8 @@ struct FigureSpec {
     /// A language model's phase drawn in place of a network (its rows analysed under llmConfig of its
     /// settings, which `config` then holds); nothing for a network's figure.
     std::optional<LlmWork> llm;
+    /// With `llm`: its decode step swept against the context or the batch, in place of the roofline.
+    std::optional<LlmSweepAxis> sweep;
 
     Format format = Format::Png;
     std::string file; ///< output path
@@ -77,6 +80,10 @@ int figureColumns(int charts, double widthIn);
 /// The caption stamped on figures: configuration, devices, conventions and the tool version.
 std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle, bool cacheAware = false);
 
+/// A sweep figure's caption: the model, what is swept, the settings, the devices, what the lines are
+/// (roofline bounds of the decode step) and where they end, the tool's version.
+std::string sweepCaption(const FigureSpec& spec, const std::string& modelTitle);
+
 /// The sidecar document (JSON text) and its reader. fromJson reports problems as "field: reason".
 std::string figureToJson(const FigureSpec& spec, bool cacheAware = false);
 std::optional<FigureSpec> figureFromJson(const std::string& json, std::string& error);
@@ -92,7 +99,8 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& spec);
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
 /// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option;
 /// or a language model's phase: --language-model NAME|FILE [--phase decode|prefill] and roofline-cli llm's
-/// options (then no network option but --device). False and `error` on the first problem.
+/// options (then no network option but --device), with --sweep context|batch for the sweep's figure.
+/// False and `error` on the first problem.
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
 
 /// Help for the export options, one per line.

@@ -146,6 +146,14 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 return false;
             }
             s.llm->phase = *phase;
+        } else if (arg == "--sweep") {
+            if (!takeValue())
+                return false;
+            s.sweep = parseEnum(kLlmSweepAxisWords, value);
+            if (!s.llm || !s.sweep) {
+                error = s.llm ? "--sweep: expected context or batch, got '" + value + "'" : "--sweep: only with --language-model";
+                return false;
+            }
         } else if (arg == "--top") {
             if (!takeInt(s.filter.topN))
                 return false;
@@ -224,7 +232,9 @@ std::string exportOptionsHelp()
            "  --sidecar                  also write FILE.json to reproduce the figure\n"
            "  --language-model NAME|FILE a language model's phase in place of a network (roofline-cli llm's\n"
            "                             models and options: --prompt, --generate, --batch, --kv-bits, ...)\n"
-           "  --phase decode|prefill     the phase whose rows are drawn (default: decode)\n";
+           "  --phase decode|prefill     the phase whose rows are drawn (default: decode)\n"
+           "  --sweep context|batch      with --language-model: tokens/s against the context or the batch per\n"
+           "                             device (roofline-cli llm --sweep) in place of the roofline\n";
 }
 
 } // namespace rfx

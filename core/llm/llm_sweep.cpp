@@ -15,6 +15,8 @@ LlmSweep sweepLlm(const LlmModel& model, const LlmAnalysis& a, const std::vector
     const LlmSettings& settings = a.settings;
     const bool byContext = axis == LlmSweepAxis::Context;
     out.current = byContext ? a.context : settings.batch;
+    out.batch = settings.batch;
+    out.context = a.context;
     if (a.figures.size() != devices.size()) {
         out.error = "the analysis is of other devices";
         return out;

@@ -35,6 +35,8 @@ struct LlmSweepLine {
 struct LlmSweep {
     LlmSweepAxis axis = LlmSweepAxis::Context;
     std::int64_t current = 0; ///< the settings' own value (decode context or batch)
+    int batch = 1; ///< the settings' batch
+    int context = 0; ///< the settings' decode context
     std::vector<LlmSweepLine> lines; ///< in device order
     std::string error; ///< why the sweep could not be made (its lines are then empty)
 };

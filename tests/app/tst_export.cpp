@@ -270,6 +270,29 @@ private slots:
         }
     }
 
+    // Issue 36 item 5: the context sweep as a 3.5-inch figure from the command line; its sidecar redraws it.
+    void aSweepsFigureReproduces()
+    {
+        Run r = cli({ "export", "--png", path("sweep.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+            "llama-3.1-8b", "--sweep", "context", "--batch", "4", "--device", "h100-sxm", "--device", "rtx-4090" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QImage image(path("sweep.png"));
+        QCOMPARE(image.width(), 1050);
+        QVERIFY(colours(image) > 8);
+        const QString caption = QImageReader(path("sweep.png")).text(QStringLiteral("Description"));
+        QVERIFY2(caption.contains(QStringLiteral("against the context")) && caption.contains(QStringLiteral("batch 4")), qPrintable(caption));
+        QVERIFY(readAll(path("sweep.png.json")).contains("\"sweep\": \"context\""));
+        r = cli({ "reproduce", path("sweep.png.json").toStdString(), "--output", path("sweep-again.png").toStdString() });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("sweep-again.png")).convertToFormat(QImage::Format_ARGB32));
+        r = cli({ "export", "--png", path("bad.png").toStdString(), "--sweep", "context" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("--sweep: only with --language-model") != std::string::npos, r.err.c_str());
+        r = cli({ "export", "--png", path("bad.png").toStdString(), "--language-model", "gpt2", "--sweep", "prompt" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("--sweep: expected context or batch, got 'prompt'") != std::string::npos, r.err.c_str());
+    }
+
     void errors()
     {
         Run r = cli({ "export", "--png", "/nonexistent-dir/x.png" });

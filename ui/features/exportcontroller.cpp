@@ -4,6 +4,8 @@
 
 #include "features/exportdialog.h"
 #include "figure/figurerenderer.h"
+#include "sweep/sweepfigure.h"
+#include "sweep/sweeplayout.h"
 #include "io/report_writer.h"
 #include "workspace/windowsettings.h"
 #include "workspace/workspace.h"
@@ -55,6 +57,52 @@ void ExportController::exportChartInteractive()
     const RenderResult r = renderFigure(*m_workspace->report(), spec);
     if (!r.ok) {
         QMessageBox::warning(m_window, tr("Cannot export chart"), r.error);
+        return;
+    }
+    setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
+    emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+}
+
+RenderResult ExportController::exportSweep(LlmSweepAxis axis, FigureSpec spec) const
+{
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.languageModel() || !w.llmAnalysis || !w.llmModel) {
+        RenderResult r;
+        r.error = tr("no language model is shown: choose one in the Network selector");
+        return r;
+    }
+    const std::vector<Device> devices = m_workspace->checkedDevices();
+    spec.llm = w.llm;
+    spec.sweep = axis;
+    spec.devices.clear();
+    for (const Device& d : devices)
+        spec.devices.push_back(d.id);
+    return renderSweepFigure(*w.llmModel, *w.llmAnalysis, devices, spec);
+}
+
+void ExportController::exportSweepInteractive(LlmSweepAxis axis)
+{
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.languageModel() || !w.llmAnalysis || w.llmAnalysis->figures.empty()) {
+        QMessageBox::information(m_window, tr("Export sweep"), tr("Choose a language model and check a device first: there is no sweep to export."));
+        return;
+    }
+    const QString name = axis == LlmSweepAxis::Context ? QStringLiteral("context-sweep.png") : QStringLiteral("batch-sweep.png");
+    ExportDialog dialog(QDir(lastExportDirectory()).filePath(name), m_window);
+    dialog.setWindowTitle(axis == LlmSweepAxis::Context ? tr("Export the context sweep") : tr("Export the batch sweep"));
+    dialog.setMeasure([this, axis, &w](FigureSpec s) {
+        const std::vector<Device> devices = m_workspace->checkedDevices();
+        s.llm = w.llm;
+        s.sweep = axis;
+        const LlmSweep sweep = sweepLlm(*w.llmModel, *w.llmAnalysis, devices, axis);
+        return SweepLayout(sweep, sweepDeviceNames(devices), s, QString(), qs(sweepCaption(s, w.llmAnalysis->model))).size();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const FigureSpec spec = dialog.spec();
+    const RenderResult r = exportSweep(axis, spec);
+    if (!r.ok) {
+        QMessageBox::warning(m_window, tr("Cannot export the sweep"), r.error);
         return;
     }
     setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());

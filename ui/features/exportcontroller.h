@@ -1,5 +1,6 @@
 #pragma once
 
+#include "figure/figurerenderer.h"
 #include "io/figure.h"
 
 #include <QObject>
@@ -26,6 +27,10 @@ public:
     bool exportTable(const QString& path, QString* error);
     void exportTableInteractive();
     void exportChartInteractive();
+    /// The language model's sweep against `axis` as a figure (the export dialog, then the sweep's page).
+    void exportSweepInteractive(LlmSweepAxis axis);
+    /// Writes it without a dialog: `spec` gives the output; the work is the workspace's.
+    RenderResult exportSweep(LlmSweepAxis axis, FigureSpec spec) const;
     void copyChart();
 
 signals:

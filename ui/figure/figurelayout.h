@@ -1,5 +1,7 @@
 #pragma once
 
+#include "figure/figurepage.h"
+
 #include "chart/legendflow.h"
 #include "chart/rooflinechart.h"
 #include "engine/roofline.h"
@@ -47,7 +49,7 @@ struct FigureGeometry {
 /// painted with one uniform scale into any target (PNG pixels, SVG, PDF points). Text is never under
 /// 7 pt at print size; a grid that would make charts too small to read stacks them and the page
 /// grows (figureColumns); one legend for the whole figure sits below the charts, never over data.
-class FigureLayout {
+class FigureLayout : public FigurePage {
 public:
     /// Measured timings for one device, drawn on its chart (the overlay's, or that device's).
     struct Measured {
@@ -55,17 +57,17 @@ public:
         Comparison comparison;
     };
     FigureLayout(const Report& report, const FigureSpec& spec, const std::optional<Measured>& measured = std::nullopt);
-    ~FigureLayout();
+    ~FigureLayout() override;
 
-    const FigureSize& size() const { return m_size; }
-    double logicalWidth() const { return m_width; }
-    double logicalHeight() const { return m_height; }
-    const QString& title() const { return m_title; }
+    FigureSize size() const override { return m_size; }
+    double logicalWidth() const override { return m_width; }
+    double logicalHeight() const override { return m_height; }
+    QString title() const override { return m_title; }
     /// The caption as drawn (word joiners after hyphens), with the layers no chart had room to name.
     const QString& caption() const { return m_caption; }
 
     /// Paints the whole figure into `target`, whose aspect ratio is the page's: one scale for x and y.
-    void paint(QPainter& p, const QRectF& target) const;
+    void paint(QPainter& p, const QRectF& target) const override;
     FigureGeometry geometry() const;
 
 private:

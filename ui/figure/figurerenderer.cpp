@@ -139,29 +139,34 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         r.error = measuredError;
         return r;
     }
-    const QString json = qs(figureToJson(spec, anyCacheAware(report)));
+    const FigureLayout layout(report, spec, measured);
+    return writeFigure(layout, spec, qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))),
+        qs(figureToJson(spec, anyCacheAware(report))));
+}
+
+RenderResult writeFigure(const FigurePage& page, const FigureSpec& spec, const QString& caption, const QString& json)
+{
+    RenderResult r;
+    const QString file = qs(spec.file);
     QSaveFile out(file); // atomic: a temporary file renamed over the target on commit
     if (!out.open(QIODevice::WriteOnly)) {
         r.error = failure(file, out.errorString());
         return r;
     }
-    QString description;
     switch (spec.format) {
     case FigureSpec::Format::Png: {
-        QImage image = [&] {
-            FigureLayout layout(report, spec, measured);
-            r.size = layout.size();
-            QImage i(layout.size().widthPx, layout.size().heightPx, QImage::Format_ARGB32_Premultiplied);
-            i.fill(Qt::transparent);
-            QPainter p(&i);
-            layout.paint(p, QRectF(0, 0, i.width(), i.height()));
-            return i;
-        }();
+        r.size = page.size();
+        QImage image(r.size.widthPx, r.size.heightPx, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        {
+            QPainter p(&image);
+            page.paint(p, QRectF(0, 0, image.width(), image.height()));
+        }
         const double dpm = spec.dpi / 0.0254;
         image.setDotsPerMeterX(int(std::lround(dpm)));
         image.setDotsPerMeterY(int(std::lround(dpm)));
-        image.setText(QStringLiteral("Title"), qs(reportTitle(report)));
-        image.setText(QStringLiteral("Description"), qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))));
+        image.setText(QStringLiteral("Title"), page.title());
+        image.setText(QStringLiteral("Description"), caption);
         image.setText(QStringLiteral("Software"), QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
         image.setText(QStringLiteral("roofline-explorer"), json);
         QImageWriter writer(&out, "png");
@@ -174,23 +179,22 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         break;
     }
     case FigureSpec::Format::Svg: {
-        FigureLayout layout(report, spec, measured);
         QBuffer buffer; // written here, compacted, then saved (atomically, through `out`)
         buffer.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
         svg.setOutputDevice(&buffer);
         svg.setResolution(int(kLogicalPerInch));
-        svg.setSize(QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight()))));
-        svg.setViewBox(QRectF(0, 0, layout.logicalWidth(), layout.logicalHeight()));
-        svg.setTitle(layout.title());
-        svg.setDescription(qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))) + QStringLiteral("\n") + json);
+        svg.setSize(QSize(int(std::lround(page.logicalWidth())), int(std::lround(page.logicalHeight()))));
+        svg.setViewBox(QRectF(0, 0, page.logicalWidth(), page.logicalHeight()));
+        svg.setTitle(page.title());
+        svg.setDescription(caption + QStringLiteral("\n") + json);
         QPainter p;
         if (!p.begin(&svg)) {
             r.error = failure(file, QStringLiteral("cannot start the SVG writer"));
             out.cancelWriting();
             return r;
         }
-        layout.paint(p, QRectF(0, 0, layout.logicalWidth(), layout.logicalHeight()));
+        page.paint(p, QRectF(0, 0, page.logicalWidth(), page.logicalHeight()));
         p.end();
         const QByteArray compact = compactSvg(buffer.data());
         if (out.write(compact) != compact.size()) {
@@ -199,18 +203,17 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
             return r;
         }
         r.pixelSize = svg.size();
-        r.size = layout.size();
+        r.size = page.size();
         break;
     }
     case FigureSpec::Format::Pdf: {
-        FigureLayout layout(report, spec, measured);
         QPdfWriter pdf(&out);
-        pdf.setPageSize(QPageSize(QSizeF(layout.size().widthIn, layout.size().heightIn), QPageSize::Inch));
+        pdf.setPageSize(QPageSize(QSizeF(page.size().widthIn, page.size().heightIn), QPageSize::Inch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(1200);
-        pdf.setTitle(layout.title());
+        pdf.setTitle(page.title());
         pdf.setCreator(QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
-        pdf.setDocumentXmpMetadata(xmpPacket(layout.title(), json));
+        pdf.setDocumentXmpMetadata(xmpPacket(page.title(), json));
         QPainter p;
         if (!p.begin(&pdf)) {
             r.error = failure(file, QStringLiteral("cannot start the PDF writer"));
@@ -218,10 +221,10 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
             return r;
         }
         // The page is the layout's size in inches: the painter's device has its aspect ratio.
-        layout.paint(p, QRectF(0, 0, pdf.width(), pdf.width() * layout.logicalHeight() / layout.logicalWidth()));
+        page.paint(p, QRectF(0, 0, pdf.width(), pdf.width() * page.logicalHeight() / page.logicalWidth()));
         p.end();
-        r.pixelSize = QSize(int(std::lround(layout.logicalWidth())), int(std::lround(layout.logicalHeight())));
-        r.size = layout.size();
+        r.pixelSize = QSize(int(std::lround(page.logicalWidth())), int(std::lround(page.logicalHeight())));
+        r.size = page.size();
         break;
     }
     }

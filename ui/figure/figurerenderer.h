@@ -2,6 +2,7 @@
 
 #include "engine/roofline.h"
 #include "figure/figurelayout.h"
+#include "figure/figurepage.h"
 #include "io/figure.h"
 
 #include <QImage>
@@ -26,6 +27,11 @@ FigureSize figureSize(const Report& report, const FigureSpec& spec);
 /// print style (light theme, fonts sized for the physical width), so the figure shows what the
 /// screen shows.
 RenderResult renderFigure(const Report& report, const FigureSpec& spec);
+
+/// Writes `page` as spec.file (spec.format, atomically) with its provenance: the caption and the
+/// sidecar document `json` as metadata (PNG text chunks and dpi, SVG title/desc, PDF title/creator/XMP),
+/// and with spec.sidecar `json` as spec.file + ".json". Any figure's page is written through it.
+RenderResult writeFigure(const FigurePage& page, const FigureSpec& spec, const QString& caption, const QString& json);
 
 /// The laid-out figure's sizes, legends and markers, for figure checks (tests).
 FigureGeometry figureGeometry(const Report& report, const FigureSpec& spec);

@@ -108,15 +108,18 @@ void EnergyCharts::clear(QChart* chart)
     }
 }
 
+QString EnergyCharts::legendEntry(const QString& mark, const QColor& color, const QString& text)
+{
+    // (Qt's rich text keeps no span together: the spaces inside an entry are non-breaking.)
+    const QString nb = QStringLiteral("&nbsp;");
+    return QStringLiteral("<span style=\"color:%1\">%2</span>%3%4")
+        .arg(color.name(), mark.toHtmlEscaped().replace(QLatin1Char(' '), nb), nb, text.toHtmlEscaped().replace(QLatin1Char(' '), nb));
+}
+
 QString EnergyCharts::legendHtml(const TuneOutcome& byBatch)
 {
     // Each entry kept whole (no break inside a name); the label wraps between entries.
-    auto entry = [](const QString& mark, const QColor& color, const QString& text) {
-        // (Qt's rich text keeps no span together: the spaces inside an entry are non-breaking.)
-        const QString nb = QStringLiteral("&nbsp;");
-        return QStringLiteral("<span style=\"color:%1\">%2</span>%3%4")
-            .arg(color.name(), mark.toHtmlEscaped().replace(QLatin1Char(' '), nb), nb, text.toHtmlEscaped().replace(QLatin1Char(' '), nb));
-    };
+    auto entry = &EnergyCharts::legendEntry;
     QStringList entries;
     bool anyOut = false;
     for (size_t i = 0; i < byBatch.results.size(); ++i) {

@@ -8,6 +8,7 @@
 #include <map>
 
 class QChart;
+class QColor;
 class QChartView;
 class QXYSeries;
 
@@ -49,6 +50,8 @@ public:
     /// colour and name, then the marks ("does not fit in memory" where some batch does not, the
     /// recommended star, solid time and dashed energy lines).
     static QString legendHtml(const TuneOutcome& byBatch);
+    /// One legend entry kept whole (non-breaking spaces inside): a coloured mark, then its text.
+    static QString legendEntry(const QString& mark, const QColor& color, const QString& text);
 
     static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);
     static void fillScaling(QChart* chart, const TuneOutcome& byGpus, int batch, PointTexts& texts);

@@ -14,6 +14,7 @@
 #include "panels/controlpanel.h"
 #include "panels/devicepicker.h"
 #include "panels/energyview.h"
+#include "sweep/sweepview.h"
 #include "table/layerpane.h"
 #include "widgets/wheelguard.h"
 #include "window/chartroom.h"
@@ -126,6 +127,17 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), scrolled(m_energy), Qt::BottomDockWidgetArea);
     m_energyDock->hide();
     m_energyDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F10));
+    m_sweeps = new SweepView;
+    m_sweeps->follow(m_workspace);
+    connect(m_sweeps, &SweepView::exportRequested, m_export, &ExportController::exportSweepInteractive);
+    m_sweepDock = addDock(tr("Language-model sweeps"), QStringLiteral("sweepDock"), scrolled(m_sweeps), Qt::BottomDockWidgetArea);
+    m_sweepDock->hide();
+    m_sweepDock->toggleViewAction()->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F10));
+    // Opened at a height its two charts can be read at (a new dock gets its least height).
+    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown && !m_sweepDock->isFloating() && m_sweepDock->height() < height() * 2 / 5)
+            QTimer::singleShot(0, this, [this] { resizeDocks({ m_sweepDock }, { height() * 9 / 20 }, Qt::Vertical); });
+    });
 
     m_status = new AnalysisLine; // elided: the measurements' line beside it can leave it short of room
     m_status->follow(m_workspace);
@@ -159,6 +171,7 @@ MainWindow::~MainWindow()
     // QWidget's destructor hides the docks before QObject's disconnects them: a visibility signal
     // would then call into a half-destroyed window (UBSan caught it).
     disconnect(m_energyDock, nullptr, this, nullptr);
+    disconnect(m_sweepDock, nullptr, this, nullptr);
     // Nor may a part's last signal (a table's selection cleared as it goes) reach the workspace's
     // listeners: this window's views are being destroyed.
     m_workspace->blockSignals(true);
@@ -195,7 +208,8 @@ void MainWindow::connectParts()
         }
     });
 
-    connect(m_energyDock, &QDockWidget::visibilityChanged, this, [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
+    for (QDockWidget* dock : { m_energyDock, m_sweepDock })
+        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
     connect(m_status, &AnalysisLine::notesRequested, this, [this] {
         // The notes live beside the devices: show that panel and its list.
         m_deviceDock->show();

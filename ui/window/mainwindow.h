@@ -34,6 +34,7 @@ class ChartArea;
 class ControlPanel;
 class DevicePicker;
 class EnergyView;
+class SweepView;
 class ExportController;
 class LayerPane;
 class LayerTableModel;
@@ -66,6 +67,8 @@ public:
     ControlPanel* controls() const { return m_controls; }
     EnergyView* energyView() const { return m_energy; }
     QDockWidget* energyDock() const { return m_energyDock; }
+    SweepView* sweepView() const { return m_sweeps; }
+    QDockWidget* sweepDock() const { return m_sweepDock; }
     QDockWidget* configDock() const { return m_configDock; }
     QDockWidget* deviceDock() const { return m_deviceDock; }
     ChartArea* chartArea() const { return m_charts; }
@@ -149,6 +152,8 @@ private:
     std::optional<std::pair<QString, int>> m_pendingStatus;
     EnergyView* m_energy = nullptr;
     QDockWidget* m_energyDock = nullptr;
+    SweepView* m_sweeps = nullptr; ///< the language model's context and batch sweeps
+    QDockWidget* m_sweepDock = nullptr;
     SessionController* m_sessions = nullptr;
     ExportController* m_export = nullptr;
     MeasurementsView* m_measured;

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "io/figure.h"
+
+#include <QRectF>
+#include <QString>
+
+class QPainter;
+
+namespace rfx {
+
+/// A figure's page as the writer draws it (figurerenderer.h writeFigure): laid out at its physical
+/// size, 96 logical pixels per inch, and painted with one uniform scale into any target (PNG pixels,
+/// SVG, PDF points). FigureLayout is a roofline figure's; SweepLayout a language model's sweep.
+class FigurePage {
+public:
+    virtual ~FigurePage() = default;
+    virtual FigureSize size() const = 0;
+    virtual double logicalWidth() const = 0;
+    virtual double logicalHeight() const = 0;
+    virtual QString title() const = 0;
+    /// Paints the whole page into `target`, whose aspect ratio is the page's.
+    virtual void paint(QPainter& p, const QRectF& target) const = 0;
+};
+
+} // namespace rfx

@@ -1,0 +1,35 @@
+#include "sweep/sweepfigure.h"
+
+#include "style/style.h"
+#include "style/text.h"
+#include "sweep/sweeplayout.h"
+
+namespace rfx {
+
+QStringList sweepDeviceNames(const std::vector<Device>& devices)
+{
+    QStringList names;
+    for (const Device& d : devices)
+        names << shortDeviceName(d.name);
+    return names;
+}
+
+RenderResult renderSweepFigure(const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices,
+    const FigureSpec& spec)
+{
+    RenderResult r;
+    if (!spec.llm || !spec.sweep) {
+        r.error = qs(spec.file) + QStringLiteral(": not a sweep's figure");
+        return r;
+    }
+    const LlmSweep sweep = sweepLlm(model, analysis, devices, *spec.sweep);
+    if (!sweep.error.empty()) {
+        r.error = qs(spec.file) + QStringLiteral(": ") + qs(sweep.error);
+        return r;
+    }
+    const QString title = qs(analysis.model) + QStringLiteral(": ") + SweepCharts::titles(*spec.sweep).front().toLower();
+    const SweepLayout page(sweep, sweepDeviceNames(devices), spec, title, qs(sweepCaption(spec, analysis.model)));
+    return writeFigure(page, spec, qs(sweepCaption(spec, analysis.model)), qs(figureToJson(spec)));
+}
+
+} // namespace rfx

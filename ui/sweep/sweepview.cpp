@@ -1,0 +1,160 @@
+#include "sweep/sweepview.h"
+
+#include "panels/energycharts.h"
+#include "style/text.h"
+#include "sweep/sweepfigure.h"
+#include "widgets/pointhover.h"
+#include "workspace/workspace.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QXYSeries>
+
+namespace rfx {
+
+SweepView::SweepView(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    m_message = new QLabel;
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    layout->addWidget(m_message);
+    m_charts = new QWidget;
+    auto* column = new QVBoxLayout(m_charts);
+    column->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch }) {
+        const int i = int(axis);
+        auto* cell = new QVBoxLayout;
+        QChartView* v = EnergyCharts::makeView(SweepCharts::titles(axis));
+        m_views[i] = v;
+        new PointHover(
+            v,
+            [v] {
+                std::vector<QXYSeries*> out;
+                for (QAbstractSeries* s : v->chart()->series())
+                    if (auto* xy = qobject_cast<QXYSeries*>(s))
+                        out.push_back(xy);
+                return out;
+            },
+            [this, i](const PointHover::Hit& hit) {
+                const auto it = m_texts[i].find(hit.series);
+                return it != m_texts[i].end() && hit.index >= 0 && size_t(hit.index) < it->second.size() ? it->second[size_t(hit.index)]
+                                                                                                           : QString();
+            });
+        cell->addWidget(v, 1);
+        m_export[i] = new QPushButton(axis == LlmSweepAxis::Context ? tr("Export context sweep...") : tr("Export batch sweep..."));
+        m_export[i]->setToolTip(tr("Writes this chart as a PNG, SVG or PDF figure with its caption and, if asked, a sidecar "
+                                   "that roofline-cli reproduce draws again"));
+        connect(m_export[i], &QPushButton::clicked, this, [this, axis] { emit exportRequested(axis); });
+        cell->addWidget(m_export[i], 0, Qt::AlignRight);
+        row->addLayout(cell, 1);
+    }
+    column->addLayout(row, 1);
+    m_legend = new QLabel;
+    m_legend->setWordWrap(true);
+    m_legend->setAlignment(Qt::AlignHCenter);
+    m_legend->setTextFormat(Qt::RichText);
+    column->addWidget(m_legend);
+    layout->addWidget(m_charts, 1);
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(40);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (m_pending)
+            update();
+    });
+    update();
+}
+
+void SweepView::follow(Workspace* workspace)
+{
+    m_workspace = workspace;
+    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState&, Workspace::Parts parts) {
+        if (parts & (Workspace::Analysis | Workspace::Library))
+            schedule();
+    });
+    schedule();
+}
+
+void SweepView::schedule()
+{
+    m_pending = true;
+    if (!isVisible())
+        return; // done when shown
+    if (!m_timer.isActive()) {
+        update(); // the first change at once, then at most one per interval while they keep coming
+        m_timer.start();
+    }
+}
+
+void SweepView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_pending)
+        update();
+}
+
+void SweepView::flush()
+{
+    m_timer.stop();
+    update();
+}
+
+QChart* SweepView::chart(LlmSweepAxis axis) const { return m_views[int(axis)]->chart(); }
+
+QString SweepView::message() const { return m_charts->isHidden() ? m_message->text() : QString(); }
+
+QString SweepView::pointText(LlmSweepAxis axis, int line, int point) const
+{
+    const LlmSweep& s = m_sweeps[int(axis)];
+    if (line < 0 || size_t(line) >= s.lines.size() || point < 0 || size_t(point) >= s.lines[size_t(line)].points.size())
+        return {};
+    const QStringList names = m_workspace ? sweepDeviceNames(m_workspace->checkedDevices()) : QStringList();
+    return SweepCharts::pointText(s, s.lines[size_t(line)], s.lines[size_t(line)].points[size_t(point)],
+        size_t(line) < size_t(names.size()) ? names[line] : qs(s.lines[size_t(line)].device));
+}
+
+void SweepView::setFontScale(double scale)
+{
+    m_fontScale = scale;
+    for (QChartView* v : m_views)
+        EnergyCharts::setFontScale(v->chart(), scale);
+}
+
+void SweepView::update()
+{
+    m_pending = false;
+    auto say = [this](const QString& text) {
+        m_message->setText(text);
+        m_message->show();
+        m_charts->hide();
+        for (LlmSweep& s : m_sweeps)
+            s = {};
+    };
+    if (!m_workspace)
+        return say(QString());
+    const WorkspaceState& s = m_workspace->state();
+    if (!s.languageModel() || !s.llmAnalysis || !s.llmModel)
+        return say(tr("The sweeps are a language model's: choose one in the Network selector (Llama-3.1 8B, Mistral 7B, ...) "
+                      "or open its config.json, GGUF or safetensors file. Then this view draws its tokens per second against the "
+                      "context and against the batch on every checked device."));
+    const std::vector<Device> devices = m_workspace->checkedDevices();
+    const QStringList names = sweepDeviceNames(devices);
+    for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch }) {
+        LlmSweep sweep = sweepLlm(*s.llmModel, *s.llmAnalysis, devices, axis);
+        if (!sweep.error.empty())
+            return say(tr("No sweep: %1").arg(qs(sweep.error)));
+        m_sweeps[int(axis)] = std::move(sweep);
+        SweepCharts::fill(m_views[int(axis)]->chart(), m_sweeps[int(axis)], names, m_texts[int(axis)]);
+    }
+    m_legend->setText(SweepCharts::legendHtml(m_sweeps[0], names, tr("the settings' context and batch")));
+    m_message->hide();
+    m_charts->show();
+}
+
+} // namespace rfx
