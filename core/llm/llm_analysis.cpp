@@ -42,7 +42,7 @@ std::int64_t largest(std::int64_t limit, F fits)
 
 } // namespace
 
-LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std::vector<Device>& devices)
+LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std::vector<Device>& devices, bool generation)
 {
     LlmOutcome out;
     // An ONNX decoder's graph stores its cache and weights at its own widths: the figures use those.
@@ -114,7 +114,7 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
 
     // the generation's decode steps at contexts P+1 .. P+G
     const int G = settings.generate;
-    const int samples = std::min(G, 17);
+    const int samples = generation ? std::min(G, 17) : 0;
     std::vector<int> at;
     for (int i = 0; i < samples; ++i)
         at.push_back(settings.prompt + 1 + (samples == 1 ? 0 : int(std::lround(double(G - 1) * i / (samples - 1)))));
@@ -140,15 +140,15 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
         f.batchTokensPerSecond = f.tokensPerSecond * settings.batch;
         double decodeTotal = 0;
         const std::vector<double>& t = stepTimes[d];
-        if (samples == G)
+        if (generation && samples == G)
             for (double x : t)
                 decodeTotal += x;
-        else
+        else if (generation)
             for (size_t i = 0; i + 1 < t.size(); ++i)
                 decodeTotal += (t[i] + t[i + 1]) / 2 * double(at[i + 1] - at[i]);
-        if (samples != G) // the trapezoids cover G - 1 steps between the first and last context; one more
+        if (generation && samples != G) // the trapezoids cover G - 1 steps between the first and last context; one more
             decodeTotal += (t.front() + t.back()) / 2;
-        f.generationTime = f.ttft + decodeTotal;
+        f.generationTime = generation ? f.ttft + decodeTotal : 0;
         f.weightsBytes = prefill.weightBytes;
         f.kvBytes = perSequence * settings.batch;
         f.kvBytesPerToken = 2.0 * arch.kvHeads * arch.headDim * settings.kvBits / 8.0 * arch.layers * kvShare;

@@ -60,7 +60,9 @@ struct LlmOutcome {
 /// Memory: weights + B x KV cache(P + G) + the largest activation; the largest batch and context that
 /// fit solve that sum against the device's memory (the KV cache is linear in the batch and, per layer,
 /// in min(context, window)).
-LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const std::vector<Device>& devices);
+/// `generation` false: generationTime is left 0 and its decode steps not analysed (the window, which
+/// shows TTFT, TPOT and tokens per second, saves the 17 decode analyses of a slider step).
+LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const std::vector<Device>& devices, bool generation = true);
 
 /// The configuration an LLM phase is analysed under: the activations' bits, each row's own width
 /// (Config::bitsAsInFile), tensor cores where the device has them.

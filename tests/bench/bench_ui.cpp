@@ -5,6 +5,7 @@
 #include "guitestutils.h"
 #include "panels/controlpanel.h"
 #include "panels/energyview.h"
+#include "panels/llmcontrols.h"
 #include "testutils.h"
 #include "window/mainwindow.h"
 
@@ -55,6 +56,27 @@ private slots:
             repaintChartsAndTable(w);
         }
         QCOMPARE(w.workspace().report()->results.size(), size_t(4));
+    }
+
+    // The same step in the language-model mode (issue 36 item 8): Llama-3.1 70B on the same four devices,
+    // the batch box through 48 values; both phases analysed, the charts, summaries and table repainted.
+    void llmSliderStepToRepaint4Devices()
+    {
+        MainWindow w(options());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.workspace().showModel("llama-3.1-70b");
+        QVERIFY(w.workspace().state().languageModel());
+        QSpinBox* batch = w.controls()->llmControls()->batchSpin();
+        QCOMPARE(w.chartArea()->charts().size(), size_t(4));
+        int value = 1;
+        QBENCHMARK {
+            value = value % 48 + 1;
+            batch->setValue(value);
+            repaintChartsAndTable(w);
+        }
+        QCOMPARE(w.workspace().state().llmAnalysis->settings.batch, value);
     }
 
     // The same repainted step on ResNet-50, imported from ONNX (issue 16) and built in, side by side.

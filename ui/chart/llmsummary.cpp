@@ -4,15 +4,62 @@
 
 #include "base/format.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace rfx {
 
 namespace {
 QString qs(const std::string& s) { return unbroken(QString::fromStdString(s).toHtmlEscaped()); }
 
+// The memory's parts, in the bar and beside their figures.
+constexpr const char* kWeightsColour = "#3b6fb6";
+constexpr const char* kKvColour = "#e07b00";
+constexpr const char* kActivationsColour = "#2e9b5b";
+
 QString doesNotFit(const QString& what)
 {
     return QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 %1</b></span>").arg(what);
 }
+// The memory's parts as a bar of block characters (drawn by the summaries' own text path, so it
+// wraps and scales with them): a cell is 1/32 of the device's memory; weights, KV cache and
+// activations each in their colour, the free memory grey; past the device's memory the cells are
+// red (at most 16 of them: "+" says the rest runs further). Every part above nothing has a cell.
+QString memoryBar(const LlmDeviceFigures& f)
+{
+    constexpr int kCells = 32, kOver = 16;
+    if (!(f.capacity > 0))
+        return QString();
+    const double perCell = f.capacity / kCells;
+    const double parts[3] = { f.weightsBytes, f.kvBytes, f.activationBytes };
+    int cells[3];
+    for (int i = 0; i < 3; ++i)
+        cells[i] = parts[i] > 0 ? std::max(1, int(std::lround(parts[i] / perCell))) : 0;
+    const int used = cells[0] + cells[1] + cells[2];
+    QString bar;
+    auto run = [&bar](const char* colour, int n, const QString& glyph) {
+        if (n > 0)
+            bar += QStringLiteral("<span style=\"color:%1\">%2</span>").arg(QLatin1String(colour), glyph.repeated(n));
+    };
+    const QString block = QStringLiteral("\u2588");
+    // Within the device's memory: the parts in order; beyond it, red.
+    int left = kCells;
+    const char* colours[3] = { kWeightsColour, kKvColour, kActivationsColour };
+    for (int i = 0; i < 3; ++i) {
+        const int inside = std::min(cells[i], left);
+        run(colours[i], inside, block);
+        left -= inside;
+    }
+    if (f.fits || used <= kCells)
+        run("#c8c8c8", std::max(left, 0), block);
+    else {
+        run("#d00000", std::min(used - kCells, kOver), block);
+        if (used - kCells > kOver)
+            run("#d00000", 1, QStringLiteral("+"));
+    }
+    return bar;
+}
+
 } // namespace
 
 QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown)
@@ -22,8 +69,12 @@ QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown)
     const QString speed = QStringLiteral("<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for the batch of %6")
                               .arg(qs(formatTime(f.ttft, true)), qs(formatTime(f.tpot, true)), qs(formatCount(a.context)),
                                   qs(formatNumber3(f.tokensPerSecond)), qs(formatNumber3(f.batchTokensPerSecond)), qs(formatCount(s.batch)));
-    const QString parts = QStringLiteral("weights %1, KV cache %2, activations %3")
-                              .arg(qs(formatMemory(f.weightsBytes)), qs(formatMemory(f.kvBytes)), qs(formatMemory(f.activationBytes)));
+    auto part = [](const char* colour, const QString& text) {
+        return QStringLiteral("<span style=\"color:%1\">\u25a0</span>\u00a0%2").arg(QLatin1String(colour), text);
+    };
+    const QString parts = part(kWeightsColour, QStringLiteral("weights %1").arg(qs(formatMemory(f.weightsBytes)))) + QStringLiteral(", ")
+        + part(kKvColour, QStringLiteral("KV cache %1").arg(qs(formatMemory(f.kvBytes)))) + QStringLiteral(", ")
+        + part(kActivationsColour, QStringLiteral("activations %1").arg(qs(formatMemory(f.activationBytes))));
     const QString context = f.largestContext > 0
         ? QStringLiteral("context %1%2").arg(qs(formatCount(f.largestContext)), f.contextLimitedByModel ? QStringLiteral(" (the model's limit)") : QString())
         : QString();
@@ -41,7 +92,8 @@ QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown)
     const QString verdict = device < phase.results.size()
         ? QStringLiteral("<br><i>%1: %2</i>").arg(qs(std::string(llmPhaseName(shown))), qs(phase.results[device].verdict))
         : QString();
-    return speed + QStringLiteral("<br>") + memory + verdict;
+    const QString bar = memoryBar(f);
+    return speed + QStringLiteral("<br>") + (bar.isEmpty() ? QString() : bar + QStringLiteral(" ")) + memory + verdict;
 }
 
 QString llmSummaryHeadline(const LlmAnalysis& a, size_t device)

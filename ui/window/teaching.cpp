@@ -2,7 +2,9 @@
 
 #include "chart/chartarea.h"
 #include "chart/rooflinechart.h"
+#include "llm/llm_phase.h"
 #include "model/networks.h"
+#include "panels/explain_llm.h"
 #include "onnx/build_network.h"
 #include "panels/controlpanel.h"
 #include "panels/explain.h"
@@ -70,7 +72,7 @@ Teaching::~Teaching()
 void Teaching::reportChanged()
 {
     if (m_tour && m_tourDock->isVisible()) { // the tour's figures follow the sliders
-        m_tour->updatePages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay(), m_parts.workspace->state().model.get()));
+        m_tour->updatePages(pages());
         updateTourHighlight();
     }
 }
@@ -84,6 +86,15 @@ void Teaching::updateExplain()
     const int device = std::max(0, s.tableDeviceIndex);
     if (s.selectedLayer < 0) {
         m_explain->setHtml(explainOverview(*s.report, device));
+        return;
+    }
+    if (s.languageModel() && s.llmModel && s.llmAnalysis) { // the phase's rows, built as the analysis built them
+        const LlmAnalysis& a = *s.llmAnalysis;
+        const bool prefill = s.llm.phase == LlmPhase::Prefill;
+        const LlmPhaseBuild built = buildLlmPhase(*s.llmModel, a.settings, s.llm.phase, prefill ? a.settings.prompt : a.context);
+        if (built.network)
+            m_explain->setHtml(explainLayer(*s.report, device, s.selectedLayer, *built.network)
+                + explainLlmRow(a, s.llmModel->arch, s.llm.phase, device, s.selectedLayer));
         return;
     }
     const BuildResult built = buildNetwork(s.report->config); // the network the report is of
@@ -109,11 +120,20 @@ void Teaching::showTour()
         connect(m_tour, &TourPanel::closeRequested, m_tourDock, &QDockWidget::close);
         connect(m_tourDock, &QDockWidget::visibilityChanged, this, [this](bool) { updateTourHighlight(); });
     }
-    m_tour->setPages(tourPages(*m_parts.workspace->report(), tourDevice(), m_parts.charts->overlay(), m_parts.workspace->state().model.get()));
+    m_tour->setPages(pages());
     m_tourDock->show();
     m_tourDock->raise();
     m_frame->resizeDocks({ m_tourDock }, { tourWidth() }, Qt::Horizontal);
     updateTourHighlight();
+}
+
+QStringList Teaching::pages() const
+{
+    const WorkspaceState& s = m_parts.workspace->state();
+    QStringList pages = tourPages(*s.report, tourDevice(), m_parts.charts->overlay(), s.model.get());
+    if (s.languageModel() && s.llmAnalysis && s.llmModel) // the mode's pages after the roofline's
+        pages += llmTourPages(*s.llmAnalysis, s.llmModel->arch, tourDevice());
+    return pages;
 }
 
 int Teaching::tourWidth() const { return std::max(320, m_frame->width() / 4); }
@@ -144,12 +164,22 @@ void Teaching::updateTourHighlight()
     const size_t target = m_parts.charts->overlay() ? 0 : size_t(tourDevice());
     for (size_t i = 0; i < charts.size(); ++i) {
         RooflineChart::Highlight what = RooflineChart::Highlight::None;
+        int layer = on ? tourLayer(*m_parts.workspace->report(), tourDevice()) : -1;
         if (on && i == target) {
-            static constexpr RooflineChart::Highlight kPages[] = { RooflineChart::Highlight::Slope,
-                RooflineChart::Highlight::Roof, RooflineChart::Highlight::Ridge, RooflineChart::Highlight::Layer };
-            what = kPages[std::clamp(m_tour->page(), 0, 3)];
+            // The roofline's four pages, then the language-model mode's: decode on the slope, batching
+            // (the largest row), the KV cache (the attention row), prefill against the ridge.
+            using H = RooflineChart::Highlight;
+            static constexpr H kPages[] = { H::Slope, H::Roof, H::Ridge, H::Layer, H::Slope, H::Layer, H::Layer, H::Ridge };
+            const int page = std::clamp(m_tour->page(), 0, int(std::size(kPages)) - 1);
+            what = kPages[page];
+            if (page == 6) {
+                const auto& rows = m_parts.workspace->report()->results[size_t(tourDevice())].layers;
+                for (size_t r = 0; r < rows.size(); ++r)
+                    if (rows[r].name.find("attention") != std::string::npos || rows[r].name.find("attn_context") != std::string::npos)
+                        layer = int(r);
+            }
         }
-        charts[i]->setHighlight(what, on ? tourLayer(*m_parts.workspace->report(), tourDevice()) : -1);
+        charts[i]->setHighlight(what, layer);
     }
 }
 

@@ -57,6 +57,8 @@ private:
     void follow(Workspace::Parts parts);
     /// The tour's width: a quarter of the window, at least 320 pixels.
     int tourWidth() const;
+    /// The tour's pages: the roofline's four, then the language-model mode's when a language model is shown.
+    QStringList pages() const;
     void reportChanged();
     void updateExplain();
     int tourDevice() const;

@@ -73,7 +73,9 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
         m_state.llmModel = std::make_shared<const LlmModel>(std::move(*load.model));
         m_llmRead = m_state.llm.model;
     }
-    LlmOutcome outcome = analyzeLlm(*m_state.llmModel, m_state.llm.settings, checkedDevices());
+    // Without the generation's 17 decode steps: the window shows TTFT, TPOT and tokens per second
+    // (issue 36 item 8: a step on Llama-3.1 70B within the U-Net's).
+    LlmOutcome outcome = analyzeLlm(*m_state.llmModel, m_state.llm.settings, checkedDevices(), false);
     if (!outcome.analysis) {
         m_state.problem = qs(outcome.error); // the last report stays, marked stale by the views
         emit changed(m_state, parts | Analysis);

@@ -175,6 +175,15 @@ private slots:
         QCOMPARE(f.tokensPerSecond, 1 / f.tpot);
         // P in, G out: the first token and G steps, each no faster than the first
         QVERIFY(f.generationTime >= f.ttft + 128 * o.analysis->figures[0].tpot * 0.98);
+        // Without the generation (the window's analysis): the same figures, no generation time.
+        const LlmOutcome steps = analyzeLlm(builtin("llama-2-7b"), {}, { h100 }, false);
+        const LlmDeviceFigures& g = steps.analysis->figures[0];
+        QCOMPARE(g.generationTime, 0.0);
+        QCOMPARE(g.ttft, f.ttft);
+        QCOMPARE(g.tpot, f.tpot);
+        QCOMPARE(g.largestBatch, f.largestBatch);
+        QCOMPARE(g.memoryBytes, f.memoryBytes);
+        QCOMPARE(g.energyPerToken, f.energyPerToken);
     }
 
     // Naive attention writes and reads the scores: decode at C = 4096 moves B x H x C scores three

@@ -5,6 +5,7 @@
 #include "chart/chartarea.h"
 #include "chart/summaryview.h"
 #include "panels/controlpanel.h"
+#include "panels/explain_llm.h"
 #include "panels/llmcontrols.h"
 #include "workspace/modelopener.h"
 #include "workspace/workspace.h"
@@ -167,6 +168,15 @@ private slots:
         QVERIFY2(h100.contains(QStringLiteral("tokens/s per sequence")) && h100.contains(QStringLiteral("(fits; up to batch")), qPrintable(h100));
         QVERIFY2(h100.contains(QStringLiteral("decode: memory-bound")), qPrintable(h100));
         QVERIFY2(mx230.contains(QStringLiteral("does not fit")), qPrintable(mx230));
+        // The memory bar, a cell per 1/32 of the device's memory: on the H100 (79.6 GiB) Llama-3.1 8B's
+        // 16,060,522,496 bytes of weights (14.96 GiB) take 14.96 / 79.6 x 32 = 6.0 cells, the KV cache
+        // (80 MiB) and the activations one each (every part has a cell), 24 are free; the MX230's 2 GiB
+        // are all weights, and 16 red cells and a "+" say how far past them the model runs.
+        QCOMPARE(h100.count(QChar(0x2588)), 32);
+        QVERIFY2(summaries[0]->html().contains(QStringLiteral("color:#3b6fb6\">\u2588\u2588\u2588\u2588\u2588\u2588</span>")), qPrintable(summaries[0]->html()));
+        QVERIFY(summaries[0]->html().contains(QStringLiteral("color:#c8c8c8\">") + QString(24, QChar(0x2588)) + QStringLiteral("</span>")));
+        QCOMPARE(mx230.count(QChar(0x2588)), 32 + 16);
+        QVERIFY(summaries[1]->html().contains(QStringLiteral("color:#d00000\">+</span>")));
         // Back to a network: its controls and its summaries.
         const int unet = network->findData(QStringLiteral("unet"));
         network->setCurrentIndex(unet);
@@ -243,6 +253,38 @@ private slots:
         QVERIFY(!refused.front().at(1).toString().isEmpty());
         QVERIFY(!ws.state().languageModel());
         QCOMPARE(ws.report()->network, std::string("U-Net"));
+    }
+
+    // Issue 36 item 6: Explain works a decode and a prefill row out with the numbers; the tour gains the
+    // mode's pages. Llama-3.1 8B, fp16, batch 1 on an H100 (ridge 989 / 3.35 = 295.3 FLOP/B: 2 FLOPs per
+    // 2-byte weight per token meet it at 296 tokens a step).
+    void explainAndTheTourTeachTheMode()
+    {
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("h100-sxm") });
+        QVERIFY(o.analysis);
+        const auto& rows = o.analysis->decode.results[0].layers;
+        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.q_proj"; }) - rows.begin());
+        QVERIFY(q < int(rows.size()));
+        // q_proj: 32 blocks x 4096 x 4096 = 536,870,912 weights at 2 bytes, 2 FLOPs per weight for 1 token.
+        const QString decode = explainLlmRow(*o.analysis, llama.arch, LlmPhase::Decode, 0, q);
+        QVERIFY2(decode.contains(QStringLiteral("536,870,912 parameters at 2 bytes")) && decode.contains(QStringLiteral("= <b>1.00 FLOP/B</b>"))
+                && decode.contains(QStringLiteral("left of the ridge (295 FLOP/B)")) && decode.contains(QStringLiteral("about 296 tokens per step")),
+            qPrintable(decode));
+        const QString prefill = explainLlmRow(*o.analysis, llama.arch, LlmPhase::Prefill, 0, q);
+        QVERIFY2(prefill.contains(QStringLiteral("512 tokens pass through every row")) && prefill.contains(QStringLiteral("= <b>512 FLOP/B</b>"))
+                && prefill.contains(QStringLiteral("right of the ridge")),
+            qPrintable(prefill));
+        const int attention = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.attention"; }) - rows.begin());
+        QVERIFY(explainLlmRow(*o.analysis, llama.arch, LlmPhase::Decode, 0, attention).contains(QStringLiteral("reads the KV cache")));
+        const QStringList pages = llmTourPages(*o.analysis, llama.arch, 0);
+        QCOMPARE(pages.size(), 4);
+        QVERIFY2(pages[0].contains(QStringLiteral("Why decode sits on the slope")) && pages[0].contains(QStringLiteral("about 1.00 FLOP/B at batch 1")),
+            qPrintable(pages[0]));
+        // 2 x 32 blocks x 8 KV heads x 128 x 2 bytes = 131,072 bytes per token.
+        QVERIFY2(pages[2].contains(QStringLiteral("2 \u00d7 32 blocks \u00d7 8 KV heads \u00d7 128 \u00d7 2 bytes = <b>128 KiB per token</b>")), qPrintable(pages[2]));
+        QVERIFY(pages[3].contains(QStringLiteral("compute-bound")));
     }
 
     // Issue 36 item 7: a session saved in the mode opens in it, with every setting and the phase; a
