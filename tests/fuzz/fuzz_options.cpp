@@ -5,6 +5,7 @@
 #include "engine/roofline.h"
 #include "fuzzdevice.h"
 #include "io/figure.h"
+#include "io/llm_options.h"
 #include "io/options.h"
 #include "io/tune_options.h"
 
@@ -37,6 +38,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)rfx::analyzeConfig(c, { rfx::fuzz::device() });
         }
     } else if (error.empty()) {
+        __builtin_trap();
+    }
+
+    // The language-model options (roofline-cli llm, sessions, figures): a refusal says why, and what
+    // they give comes back through their own argument list unchanged.
+    std::string llmError;
+    if (const auto llm = rfx::llmSettingsFromArgList(args, llmError)) {
+        const auto again = rfx::llmSettingsFromArgList(rfx::llmSettingsToArgs(*llm), llmError);
+        if (!again || !(*again == *llm))
+            __builtin_trap();
+    } else if (llmError.empty()) {
         __builtin_trap();
     }
 
