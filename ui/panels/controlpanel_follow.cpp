@@ -81,9 +81,10 @@ void ControlPanel::showWork(const WorkspaceState& s)
         clearProblem();
         return;
     }
-    // The U-Net's sizes that work near the one asked for, offered as one-click fixes.
+    // The U-Net's sizes that work near the one asked for, offered as one-click fixes (not for a language
+    // model's problem: its U-Net sizes were offered for a prompt too long for the model).
     QList<int> suggestions;
-    if (!validate(s.config) && s.config.model == "unet")
+    if (!s.languageModel() && !validate(s.config) && s.config.model == "unet")
         for (int e : suggestedExtents(s.config.unet))
             suggestions.append(e);
     showProblem(s.problem, suggestions, s.report != nullptr);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <tuple>
 #include <utility>
 
@@ -130,6 +131,13 @@ void LlmControls::show(const WorkspaceState& s)
     m_updating = true;
     const LlmSettings& t = m_work.settings;
     selectData(m_phase, int(m_work.phase));
+    // The prompt and generation sliders end at the model's longest context (max_position_embeddings), a
+    // power of two at or under it: past it the model was never trained (the boxes still take any value,
+    // and the problem note says why one does not work).
+    const std::int64_t longest = s.llmModel && s.llmModel->arch.maxContext > 0 ? s.llmModel->arch.maxContext : std::int64_t(1) << 17;
+    const int top = int(std::floor(std::log2(double(std::min<std::int64_t>(longest, std::int64_t(1) << 17)))));
+    m_promptSlider->setMaximum(std::max(top, 1));
+    m_generateSlider->setMaximum(std::max(std::min(top, 15), 1));
     for (auto [slider, spin, value] : { std::tuple { m_promptSlider, m_promptSpin, t.prompt }, { m_generateSlider, m_generateSpin, t.generate },
              { m_batchSlider, m_batchSpin, t.batch } }) {
         if (spin->value() != value)

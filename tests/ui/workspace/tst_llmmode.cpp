@@ -177,6 +177,18 @@ private slots:
         QVERIFY(summaries[0]->html().contains(QStringLiteral("color:#c8c8c8\">") + QString(24, QChar(0x2588)) + QStringLiteral("</span>")));
         QCOMPARE(mx230.count(QChar(0x2588)), 32 + 16);
         QVERIFY(summaries[1]->html().contains(QStringLiteral("color:#d00000\">+</span>")));
+        // The prompt's slider ends at the model's longest context (Llama-3.1: 131,072 = 2^17); a prompt
+        // past it is said under the controls, with no U-Net image size offered as a fix.
+        QCOMPARE(panel.llmControls()->promptSlider()->maximum(), 17);
+        panel.llmControls()->promptSpin()->setValue(200000);
+        QVERIFY(!ws.state().problem.isEmpty());
+        QVERIFY2(panel.problemText().contains(QStringLiteral("max_position_embeddings")) && !panel.problemText().contains(QStringLiteral("Use ")),
+            qPrintable(panel.problemText()));
+        panel.llmControls()->promptSpin()->setValue(512);
+        QVERIFY(ws.state().problem.isEmpty());
+        ws.showModel("gpt2"); // 1,024 tokens
+        QCOMPARE(panel.llmControls()->promptSlider()->maximum(), 10);
+        ws.showModel("llama-3.1-8b");
         // Back to a network: its controls and its summaries.
         const int unet = network->findData(QStringLiteral("unet"));
         network->setCurrentIndex(unet);
