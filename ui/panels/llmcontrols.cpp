@@ -131,6 +131,18 @@ void LlmControls::show(const WorkspaceState& s)
     m_updating = true;
     const LlmSettings& t = m_work.settings;
     selectData(m_phase, int(m_work.phase));
+    // An ONNX decoder is analysed as its graph stores it: the widths, the attention kernel and the split
+    // over GPUs are the file's, so those controls are off and say why.
+    const bool graph = s.llmModel && s.llmModel->onnx;
+    for (QWidget* w : { static_cast<QWidget*>(m_weights), static_cast<QWidget*>(m_kv), static_cast<QWidget*>(m_attention),
+             static_cast<QWidget*>(m_tensorParallel) }) {
+        if (!w->property("rfxTip").isValid())
+            w->setProperty("rfxTip", w->toolTip());
+        w->setEnabled(!graph);
+        w->setToolTip(graph ? tr("Not for an ONNX decoder: it is analysed as its graph stores it (its weights' and KV "
+                                 "cache's widths, its attention's operators, one GPU)")
+                            : w->property("rfxTip").toString());
+    }
     // The prompt and generation sliders end at the model's longest context (max_position_embeddings), a
     // power of two at or under it: past it the model was never trained (the boxes still take any value,
     // and the problem note says why one does not work).

@@ -91,7 +91,7 @@ void Workspace::switchModel(Config& c, const std::string& model)
 
 void Workspace::showModel(const std::string& model)
 {
-    if (isLanguageModelChoice(model)) {
+    if (isLanguageModelChoice(model) || (isOnnxFile(model) && isOnnxDecoder(cachedOnnxModel(model).model.get()))) {
         showLanguageModel(model);
         return;
     }
@@ -117,6 +117,10 @@ void Workspace::openModel(const QString& path, std::shared_ptr<const OnnxModel> 
         refuseModel(path, tr("a model file must end in .onnx or .json"));
         return;
     }
+    if (isOnnxFile(file) && isOnnxDecoder(parsed.get())) {
+        showLanguageModel(file); // a decoder with past keys and values: both phases from its own graph
+        return;
+    }
     Config c = m_state.config;
     switchModel(c, file);
     c.bitsAsInFile = isOnnxFile(file); // opened again: at its own precision again
@@ -124,6 +128,7 @@ void Workspace::openModel(const QString& path, std::shared_ptr<const OnnxModel> 
         c.unet.height = c.unet.width = imageSize;
     if (parsed && isOnnxFile(file))
         m_state.model = std::move(parsed); // takeModel() keeps it: it is the one config.model names
+    m_state.llm.model.clear(); // a network file opened over a language model: the networks again
     setConfig(c);
 }
 

@@ -87,6 +87,9 @@ struct WorkspaceState {
 /// safetensors file, a Hugging Face config.json or a directory holding one (a .json file of another
 /// name is a network layer list; an ONNX file a network).
 bool isLanguageModelChoice(const std::string& spec);
+/// Whether an ONNX model is a decoder with past keys and values whose past extent is free (Optimum's and
+/// ONNX Runtime GenAI's exports): the window shows it as a language model, both phases from its graph.
+bool isOnnxDecoder(const OnnxModel* model);
 
 /// The notes on a report and on the device files, as the views say them.
 WorkNotes workNotes(const Report& report, const DeviceLibrary& library);

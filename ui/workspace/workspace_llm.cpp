@@ -7,6 +7,7 @@
 #include "base/diagnostic.h"
 #include "llm/llm_files.h"
 #include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -18,6 +19,11 @@ bool isLanguageModelChoice(const std::string& spec)
     if (!isLanguageModelSpec(spec) || isOnnxFile(spec))
         return false;
     return !isNetworkFile(spec) || QFileInfo(qs(spec)).fileName().compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0;
+}
+
+bool isOnnxDecoder(const OnnxModel* model)
+{
+    return model && model->decoder() && !model->decoder()->past.empty();
 }
 
 void Workspace::setLlm(const LlmWork& work, int drag)

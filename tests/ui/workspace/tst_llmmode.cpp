@@ -253,6 +253,37 @@ private slots:
         QCOMPARE(opened.count(), 2);
     }
 
+    // Issue 36 item 1: an ONNX decoder with past keys and values opens in the mode (both phases from its
+    // graph), the controls its graph decides off and saying why; an ONNX model without them stays a network.
+    void anOnnxDecoderOpensAsALanguageModel()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        LlmControls controls;
+        controls.follow(&ws);
+        ModelOpener opener(&ws, nullptr);
+        QSignalSpy opened(&opener, &ModelOpener::opened);
+        const QString decoder = QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/wild/decoder_past.onnx");
+        opener.open(decoder);
+        QTRY_COMPARE(opened.count(), 1);
+        QVERIFY(ws.state().languageModel());
+        QVERIFY(ws.state().llmAnalysis && ws.state().llmAnalysis->graph);
+        QCOMPARE(ws.state().llmAnalysis->parameters, std::int64_t(16384)); // roofline-cli llm's count of the same file
+        QVERIFY(!controls.kvCombo()->isEnabled());
+        QVERIFY(controls.kvCombo()->toolTip().contains(QStringLiteral("ONNX decoder")));
+        QVERIFY(controls.batchSpin()->isEnabled());
+        // Chosen again by its path (the selector's recent entry): the mode again.
+        ws.showModel("unet");
+        QVERIFY(!ws.state().languageModel());
+        QVERIFY(controls.kvCombo()->isEnabled() || !ws.state().languageModel());
+        ws.showModel(decoder.toStdString());
+        QVERIFY(ws.state().languageModel());
+        // A network from ONNX stays a network.
+        opener.open(QStringLiteral(ROOFLINE_TEST_DATA_DIR "/onnx/mobilenetv2.onnx"));
+        QTRY_COMPARE(opened.count(), 2);
+        QVERIFY(!ws.state().languageModel());
+    }
+
     void aModelThatCannotBeReadIsRefused()
     {
         Workspace ws;
