@@ -52,27 +52,32 @@ void ensureApplication()
     static std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
 }
 
-// A language model's sweep (spec.sweep): the model read and analysed as for its phase, then swept.
-int drawSweep(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& out, std::ostream& err)
+// A language model read and analysed as roofline-cli llm does, "as in the file" resolved (16 bits for a
+// model without tensor types, recorded in `spec` for its sidecar); nothing after saying why.
+struct LlmFigureWork {
+    LlmLoad load;
+    std::optional<LlmAnalysis> analysis;
+};
+LlmFigureWork analyzeLlmFigure(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& err)
 {
     LlmWork& w = *spec.llm;
-    LlmLoad load = loadLanguageModel(w.model);
-    if (!load.model) {
-        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
-        return ExitUsage;
+    LlmFigureWork out { loadLanguageModel(w.model), std::nullopt };
+    if (!out.load.model) {
+        err << "roofline-cli: cannot use the language model: " << out.load.error << "\n";
+        return out;
     }
-    if (w.settings.weightBits == 0 && !load.model->storage && !load.model->onnx)
+    if (w.settings.weightBits == 0 && !out.load.model->storage && !out.load.model->onnx)
         w.settings.weightBits = 16;
-    const LlmOutcome outcome = analyzeLlm(*load.model, w.settings, devices);
-    if (!outcome.analysis) {
+    LlmOutcome outcome = analyzeLlm(*out.load.model, w.settings, devices);
+    if (!outcome.analysis)
         err << "roofline-cli: " << outcome.error << "\n";
-        return ExitUsage;
-    }
-    spec.devices.clear();
-    for (const Device& d : devices)
-        spec.devices.push_back(d.id);
-    ensureApplication();
-    const RenderResult r = renderSweepFigure(*load.model, *outcome.analysis, devices, spec);
+    out.analysis = std::move(outcome.analysis);
+    return out;
+}
+
+// What was written, in the format's units; or why not.
+int reportWritten(const RenderResult& r, const FigureSpec& spec, std::ostream& out, std::ostream& err)
+{
     if (!r.ok) {
         err << "roofline-cli: cannot write " << r.error.toStdString() << "\n";
         return ExitFailure;
@@ -82,26 +87,28 @@ int drawSweep(FigureSpec& spec, const std::vector<Device>& devices, std::ostream
     return ExitOk;
 }
 
-// A language model's phase as the figure's report: the model read, "as in the file" resolved (16 bits
-// for a model without tensor types), both phases analysed as roofline-cli llm does; `spec` gets the
-// configuration the phase was analysed under (its caption's conventions).
+// A language model's sweep (spec.sweep): the model read and analysed as for its phase, then swept.
+int drawSweep(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& out, std::ostream& err)
+{
+    const LlmFigureWork work = analyzeLlmFigure(spec, devices, err);
+    if (!work.analysis)
+        return ExitUsage;
+    spec.devices.clear();
+    for (const Device& d : devices)
+        spec.devices.push_back(d.id);
+    ensureApplication();
+    return reportWritten(renderSweepFigure(*work.load.model, *work.analysis, devices, spec), spec, out, err);
+}
+
+// A language model's phase as the figure's report; `spec` gets the configuration the phase was
+// analysed under (its caption's conventions).
 AnalysisOutcome analyzeLlmPhase(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& err)
 {
-    LlmWork& w = *spec.llm;
-    LlmLoad load = loadLanguageModel(w.model);
-    if (!load.model) {
-        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
+    const LlmFigureWork work = analyzeLlmFigure(spec, devices, err);
+    if (!work.analysis)
         return {};
-    }
-    if (w.settings.weightBits == 0 && !load.model->storage && !load.model->onnx)
-        w.settings.weightBits = 16;
-    const LlmOutcome outcome = analyzeLlm(*load.model, w.settings, devices);
-    if (!outcome.analysis) {
-        err << "roofline-cli: " << outcome.error << "\n";
-        return {};
-    }
     AnalysisOutcome out;
-    out.report = w.phase == LlmPhase::Prefill ? outcome.analysis->prefill : outcome.analysis->decode;
+    out.report = spec.llm->phase == LlmPhase::Prefill ? work.analysis->prefill : work.analysis->decode;
     spec.config = out.report->config;
     return out;
 }
@@ -151,14 +158,7 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
     for (const Device& d : devices)
         resolved.devices.push_back(d.id); // "all" is recorded as the ids it meant
     ensureApplication();
-    const RenderResult r = renderFigure(*outcome.report, resolved);
-    if (!r.ok) {
-        err << "roofline-cli: cannot write " << r.error.toStdString() << "\n";
-        return ExitFailure;
-    }
-    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << figureSizeText(r.size, spec.format, spec.dpi) << ")"
-        << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
-    return ExitOk;
+    return reportWritten(renderFigure(*outcome.report, resolved), spec, out, err);
 }
 
 namespace {

@@ -101,14 +101,7 @@ EnergyView::EnergyView(QWidget* parent)
     m_paretoView = EnergyCharts::makeView({ tr("Time against energy per image (Pareto front)"), tr("Pareto front") });
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
         new PointHover(
-            v,
-            [v] {
-                std::vector<QXYSeries*> out;
-                for (QAbstractSeries* s : v->chart()->series())
-                    if (auto* xy = qobject_cast<QXYSeries*>(s))
-                        out.push_back(xy);
-                return out;
-            },
+            v, PointHover::allSeries(v),
             [this](const PointHover::Hit& hit) {
                 const auto it = m_pointText.find(hit.series);
                 return it != m_pointText.end() ? it->second.text(hit.index) : QString();

@@ -23,29 +23,30 @@ QFont smallFont(double fontPx)
     return f;
 }
 
-double textHeight(const QString& text, bool html, double fontPx, double width)
+// The legend (rich text) or the caption (plain) laid out at `width` in the figure's small type.
+void layOut(QTextDocument& doc, const QString& text, bool html, double fontPx, double width)
 {
-    if (text.isEmpty())
-        return 0;
-    QTextDocument doc;
     doc.setDefaultFont(smallFont(fontPx));
     if (html)
         doc.setHtml(text);
     else
         doc.setPlainText(text);
     doc.setTextWidth(width - 8);
+}
+
+double textHeight(const QString& text, bool html, double fontPx, double width)
+{
+    if (text.isEmpty())
+        return 0;
+    QTextDocument doc;
+    layOut(doc, text, html, fontPx, width);
     return doc.size().height() + 2;
 }
 
 void drawText(QPainter& p, const QString& text, bool html, double fontPx, const QRectF& at)
 {
     QTextDocument doc;
-    doc.setDefaultFont(smallFont(fontPx));
-    if (html)
-        doc.setHtml(text);
-    else
-        doc.setPlainText(text);
-    doc.setTextWidth(at.width() - 8);
+    layOut(doc, text, html, fontPx, at.width());
     p.save();
     p.translate(at.topLeft() + QPointF(4, 0));
     doc.drawContents(&p);

@@ -34,14 +34,7 @@ SweepView::SweepView(QWidget* parent)
         QChartView* v = EnergyCharts::makeView(SweepCharts::titles(axis));
         m_views[i] = v;
         new PointHover(
-            v,
-            [v] {
-                std::vector<QXYSeries*> out;
-                for (QAbstractSeries* s : v->chart()->series())
-                    if (auto* xy = qobject_cast<QXYSeries*>(s))
-                        out.push_back(xy);
-                return out;
-            },
+            v, PointHover::allSeries(v),
             [this, i](const PointHover::Hit& hit) {
                 const auto it = m_texts[i].find(hit.series);
                 return it != m_texts[i].end() && hit.index >= 0 && size_t(hit.index) < it->second.size() ? it->second[size_t(hit.index)]

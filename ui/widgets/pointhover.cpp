@@ -13,6 +13,17 @@
 
 namespace rfx {
 
+PointHover::SeriesFn PointHover::allSeries(QChartView* view)
+{
+    return [view] {
+        std::vector<QXYSeries*> out;
+        for (QAbstractSeries* s : view->chart()->series())
+            if (auto* xy = qobject_cast<QXYSeries*>(s))
+                out.push_back(xy);
+        return out;
+    };
+}
+
 PointHover::PointHover(QChartView* view, SeriesFn series, TextFn text)
     : QObject(view)
     , m_view(view)

@@ -32,6 +32,8 @@ public:
     /// `series` lists the scatter series to search (visible ones only are searched); `text` writes
     /// the tooltip for a hit (empty: no tooltip).
     PointHover(QChartView* view, SeriesFn series, TextFn text);
+    /// Every XY series `view`'s chart holds now (the usual SeriesFn).
+    static SeriesFn allSeries(QChartView* view);
 
     /// The point under `viewportPos`, if any; the nearest when markers overlap.
     Hit pointAt(QPoint viewportPos) const;
