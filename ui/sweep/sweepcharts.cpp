@@ -28,7 +28,7 @@ void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* 
     s->attachAxis(y);
 }
 
-// A log axis over [lo, hi] widened to whole decades, so that it always shows a labelled tick.
+// A log axis over [lo, hi], from a whole decade (so that it always shows a labelled tick).
 QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi)
 {
     auto* a = new QLogValueAxis;
@@ -40,7 +40,9 @@ QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi)
         lo = 1;
         hi = 10;
     }
-    a->setRange(std::pow(10, std::floor(std::log10(lo) + 1e-9)), std::pow(10, std::ceil(std::log10(hi) - 1e-9)));
+    // From the decade under the lowest point (a labelled tick) to a little past the highest: a whole
+    // decade more left a 131,072-token line in the left two thirds of a plot that ran to 1,000,000.
+    a->setRange(std::pow(10, std::floor(std::log10(lo) + 1e-9)), std::min(std::pow(10, std::ceil(std::log10(hi) - 1e-9)), hi * 1.5));
     if (a->max() <= a->min())
         a->setMax(a->min() * 10);
     // Whole numbers written out ("1000000", not "1e+06"); fractions of a token per second as they come.
