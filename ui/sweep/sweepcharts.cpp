@@ -109,9 +109,10 @@ void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& 
         end->setMarkerSize(fontPx > 0 ? fontPx * 0.6 : 10);
         end->setColor(colour);
         end->setBorderColor(colour);
-        for (const LlmSweepPoint& p : line.points) {
+        for (size_t k = 0; k < line.points.size(); ++k) {
+            const LlmSweepPoint& p = line.points[k];
             const QPointF at(xOf(p), p.tokensPerSecond);
-            const QString text = pointText(sweep, line, p, name);
+            const PointRef text { i, k };
             s->append(at);
             texts[s].push_back(text);
             if (p.x == sweep.current) {

@@ -22,8 +22,12 @@ namespace rfx {
 class SweepCharts {
     Q_DECLARE_TR_FUNCTIONS(rfx::SweepCharts)
 public:
-    /// Each drawn point's tooltip, by series and index (PointHover shows it).
-    using PointTexts = std::map<const QXYSeries*, std::vector<QString>>;
+    /// What each drawn point stands for, by series and index: its line and point in the sweep. Its text
+    /// is written when hovered (pointText): writing every point's text on every update cost a step time.
+    struct PointRef {
+        size_t line, point;
+    };
+    using PointTexts = std::map<const QXYSeries*, std::vector<PointRef>>;
 
     /// Fills `chart` (emptied first) with `sweep`; `devices` are the lines' device names, in order.
     /// `fontPx` > 0: the print style's type (an exported figure), else the chart's own.

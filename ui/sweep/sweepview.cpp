@@ -37,8 +37,10 @@ SweepView::SweepView(QWidget* parent)
             v, PointHover::allSeries(v),
             [this, i](const PointHover::Hit& hit) {
                 const auto it = m_texts[i].find(hit.series);
-                return it != m_texts[i].end() && hit.index >= 0 && size_t(hit.index) < it->second.size() ? it->second[size_t(hit.index)]
-                                                                                                           : QString();
+                if (it == m_texts[i].end() || hit.index < 0 || size_t(hit.index) >= it->second.size())
+                    return QString();
+                const SweepCharts::PointRef at = it->second[size_t(hit.index)];
+                return pointText(LlmSweepAxis(i), int(at.line), int(at.point));
             });
         cell->addWidget(v, 1);
         m_export[i] = new QPushButton(axis == LlmSweepAxis::Context ? tr("Export context sweep...") : tr("Export batch sweep..."));
@@ -107,9 +109,8 @@ QString SweepView::pointText(LlmSweepAxis axis, int line, int point) const
     const LlmSweep& s = m_sweeps[int(axis)];
     if (line < 0 || size_t(line) >= s.lines.size() || point < 0 || size_t(point) >= s.lines[size_t(line)].points.size())
         return {};
-    const QStringList names = m_workspace ? sweepDeviceNames(m_workspace->checkedDevices()) : QStringList();
     return SweepCharts::pointText(s, s.lines[size_t(line)], s.lines[size_t(line)].points[size_t(point)],
-        size_t(line) < size_t(names.size()) ? names[line] : qs(s.lines[size_t(line)].device));
+        line < m_names.size() ? m_names[line] : qs(s.lines[size_t(line)].device));
 }
 
 void SweepView::setFontScale(double scale)
@@ -137,7 +138,8 @@ void SweepView::update()
                       "or open its config.json, GGUF or safetensors file. Then this view draws its tokens per second against the "
                       "context and against the batch on every checked device."));
     const std::vector<Device> devices = m_workspace->checkedDevices();
-    const QStringList names = sweepDeviceNames(devices);
+    m_names = sweepDeviceNames(devices);
+    const QStringList& names = m_names;
     for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch }) {
         LlmSweep sweep = sweepLlm(*s.llmModel, *s.llmAnalysis, devices, axis);
         if (!sweep.error.empty())

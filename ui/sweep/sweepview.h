@@ -54,6 +54,7 @@ private:
     QLabel* m_message = nullptr;
     LlmSweep m_sweeps[2];
     SweepCharts::PointTexts m_texts[2];
+    QStringList m_names; ///< the lines' device names, as drawn
     QTimer m_timer;
     bool m_pending = false;
     double m_fontScale = 1;
