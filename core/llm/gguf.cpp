@@ -2,6 +2,8 @@
 // metadata key/value pairs, the tensor infos, then data aligned to general.alignment (default 32).
 #include "llm/weight_files.h"
 
+#include "base/format.h"
+
 #include <array>
 #include <cstring>
 #include <limits>
@@ -225,7 +227,7 @@ std::optional<GgufFile> readGguf(std::istream& in, std::uint64_t fileSize, const
             break;
         }
         if (elements > double(fileSize) * double(type->blockElements) / type->blockBytes + 1) {
-            body.fail("tensor " + t.name + ": " + std::to_string(elements) + " elements cannot fit in the file's "
+            body.fail("tensor " + t.name + ": " + formatNumber3(elements) + " elements cannot fit in the file's "
                 + std::to_string(fileSize) + " bytes: the header is corrupt");
             break;
         }

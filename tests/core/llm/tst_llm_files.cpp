@@ -337,6 +337,9 @@ private slots:
             return ggufFromBytes(GgufWriter::file(version, kv ? kv : kvCount, kvs, t, true)).error;
         };
         QVERIFY(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("cannot fit in the file") != std::string::npos);
+        // The count in three digits, as people read it (it was "1152921504606846976.000000 elements").
+        QVERIFY2(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("tensor x: 1,152,921,504,606,846,976 elements cannot fit") != std::string::npos,
+            with({ { "x", { 1ull << 60 }, 0, 0 } }).c_str());
         QVERIFY(with({ { "x", { 32 }, 4, 0 } }).find("type 4 is not a ggml type") != std::string::npos);
         QVERIFY(with({ { "x", { 100 }, 2, 0 } }).find("not whole blocks of 32") != std::string::npos);
         QVERIFY(with({}, 1).find("version: GGUF version 1") != std::string::npos);
