@@ -11,6 +11,7 @@
 #include "io/figure.h"
 #include "io/measurements.h"
 #include "llm/llm_analysis.h"
+#include "llm/llm_both.h"
 #include "llm/llm_files.h"
 #include "sweep/sweepfigure.h"
 
@@ -108,7 +109,9 @@ AnalysisOutcome analyzeLlmPhase(FigureSpec& spec, const std::vector<Device>& dev
     if (!work.analysis)
         return {};
     AnalysisOutcome out;
-    out.report = spec.llm->phase == LlmPhase::Prefill ? work.analysis->prefill : work.analysis->decode;
+    out.report = spec.llm->phase == LlmPhase::Both ? bothPhases(*work.analysis)
+        : spec.llm->phase == LlmPhase::Prefill     ? work.analysis->prefill
+                                                   : work.analysis->decode;
     spec.config = out.report->config;
     return out;
 }

@@ -277,7 +277,7 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
             lr.flops = row.flops;
             lr.bytes = row.bytes;
             lr.kernels = row.kernels;
-            lr.origin = row.layer ? row.layer->origin : -1;
+            takeLayerFacts(lr, row.layer);
             lr.opClass = row.opClass;
             lr.usefulShare = row.usefulShare;
             lr.workingSet = row.workingSet;

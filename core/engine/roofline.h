@@ -57,6 +57,8 @@ struct LayerResult {
     /// cache-aware model to bound the row by that cache's bandwidth (DeviceResult::cacheAware).
     double workingSet = 0;
     int origin = -1; ///< imported rows: index into Report::origins (the ONNX node)
+    std::string block; ///< Layer::block: the identical blocks the row stands for ("blk0-31"), or empty
+    double repeats = 1; ///< Layer::repeats: its figures are this many runs' (a block's rows: the blocks')
     /// The class a calibration fits and predicts it in (calibrationClass: "conv", "depthwise", ...).
     std::string_view opClass = "elementwise";
     /// The share of its counted FLOPs a kernel must do (usefulTapShare: padded convolutions' taps
@@ -156,6 +158,13 @@ std::string peakShareText(const DeviceResult& d);
 /// "memory-bound: 78 % of time in layers left of the ridge" (or compute-bound, from the other side).
 std::string verdictText(double memoryBoundTimeShare);
 
+/// Rows of a report drawn with marks of their own: a language model's prefill and decode on one
+/// chart (core/llm/llm_both.h). Each part runs from its first row to the next part's.
+struct ReportPart {
+    std::string name; ///< "prefill"
+    int first = 0; ///< its first row, an index into each device's layers
+};
+
 /// The whole analysis, handed over as one value.
 struct Report {
     Config config;
@@ -168,6 +177,7 @@ struct Report {
     std::vector<RowOrigin> origins; ///< imported networks: the ONNX node of each row (LayerResult::origin)
     int uncountedRows = 0; ///< rows of operators the tool does not count (imported networks)
     std::int64_t storedParameters = -1; ///< Network::storedParameters
+    std::vector<ReportPart> parts; ///< two or more: the rows' parts, in order; else the rows are one
 };
 
 /// Holds the network's per-layer cost against each device's roofline:

@@ -164,4 +164,13 @@ Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings&
     return cost(r.requested);
 }
 
+void takeLayerFacts(LayerResult& row, const Layer* layer)
+{
+    row.origin = layer ? layer->origin : -1;
+    if (layer) {
+        row.block = layer->block;
+        row.repeats = layer->repeats;
+    }
+}
+
 } // namespace rfx::rows

@@ -35,6 +35,10 @@ struct RowCost {
     int gemm = -1;
 };
 
+// What a result row keeps of its layer: its ONNX node, the blocks it stands for and its runs (none
+// for the optimizer row, `layer` null).
+void takeLayerFacts(LayerResult& row, const Layer* layer);
+
 struct GemmCost {
     std::array<AlgorithmCost, 5> algorithms {}; ///< index = ConvAlgorithm, Auto excluded; forward, elements
     double compulsoryElements = 0; ///< inputs + weights + outputs

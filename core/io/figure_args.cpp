@@ -142,7 +142,7 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 return false;
             const auto phase = parseLlmPhase(value);
             if (!s.llm || !phase) {
-                error = s.llm ? "--phase: expected decode or prefill, got '" + value + "'" : "--phase: only with --language-model";
+                error = s.llm ? "--phase: expected decode, prefill or both, got '" + value + "'" : "--phase: only with --language-model";
                 return false;
             }
             s.llm->phase = *phase;
@@ -232,7 +232,8 @@ std::string exportOptionsHelp()
            "  --sidecar                  also write FILE.json to reproduce the figure\n"
            "  --language-model NAME|FILE a language model's phase in place of a network (roofline-cli llm's\n"
            "                             models and options: --prompt, --generate, --batch, --kv-bits, ...)\n"
-           "  --phase decode|prefill     the phase whose rows are drawn (default: decode)\n"
+           "  --phase decode|prefill|both the phase whose rows are drawn; both: the prefill's as open marks\n"
+           "                             (default: decode)\n"
            "  --sweep context|batch      with --language-model: tokens/s against the context or the batch per\n"
            "                             device (roofline-cli llm --sweep) in place of the roofline\n";
 }

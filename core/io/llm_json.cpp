@@ -34,7 +34,7 @@ std::optional<LlmWork> llmWorkFromJson(const nlohmann::json& v, std::string& err
     w.model = model.get<std::string>();
     const auto p = phase.is_string() ? parseLlmPhase(phase.get<std::string>()) : std::nullopt;
     if (!p) {
-        error = "language_model.phase: must be \"prefill\" or \"decode\"";
+        error = "language_model.phase: must be \"prefill\", \"decode\" or \"both\"";
         return std::nullopt;
     }
     w.phase = *p;

@@ -50,6 +50,7 @@ public:
     double activationPeak = 0;
     double linkBytes = 0;
     int collectives = 0;
+    std::string blockName; ///< the identical blocks the rows added now stand for ("blk0-31"), or empty
 
     /// One GPU's part of a weight tensor: `share` of the file's bytes where the settings say "as in the
     /// file" and it gives them, else its `params` (already one GPU's) at the weights' width.
@@ -101,6 +102,7 @@ public:
         if (computeBits <= 0)
             l.computeType = settings.actType;
         l.repeats = repeats;
+        l.block = blockName;
         net.layers.push_back(std::move(l));
         return net.layers.back();
     }
@@ -273,6 +275,8 @@ std::string blockSetName(const std::vector<int>& b)
 
 LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, LlmPhase phase, int context)
 {
+    if (phase == LlmPhase::Both) // two reports' rows (llm_both.h), never one network's
+        return { std::nullopt, "one phase at a time: prefill or decode, not both" };
     if (model.onnx) {
         if (auto e = validateLlmSettings(settings))
             return { std::nullopt, *e };
@@ -331,8 +335,11 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
             groups.emplace_back();
         groups[it->second].push_back(l);
     }
-    for (const std::vector<int>& g : groups)
-        b.block(g.front(), "blk" + blockSetName(g) + ".", double(g.size()), a.slides(g.front()));
+    for (const std::vector<int>& g : groups) {
+        b.blockName = "blk" + blockSetName(g);
+        b.block(g.front(), b.blockName + ".", double(g.size()), a.slides(g.front()));
+    }
+    b.blockName.clear();
 
     {
         const LlmTensorBytes* s = model.storage ? &model.storage->finalNorm : nullptr;

@@ -10,14 +10,17 @@
 
 namespace rfx {
 
-enum class LlmPhase { Prefill, Decode };
+/// Both: the two phases' rows on one chart and in one table (the window's and figures' choice;
+/// buildLlmPhase builds one phase, prefill or decode).
+enum class LlmPhase { Prefill, Decode, Both };
 /// FlashAttention keeps the scores on chip (one row reads Q, K, V and writes the output); naive
 /// attention writes the scores, reads them for the softmax, writes the probabilities and reads them for
 /// the product with V (three rows), and computes every score of the causal square in prefill.
 enum class LlmAttention { Flash, Naive };
-inline constexpr EnumWord<LlmPhase> kLlmPhaseWords[] = { { LlmPhase::Prefill, "prefill" }, { LlmPhase::Decode, "decode" } };
+inline constexpr EnumWord<LlmPhase> kLlmPhaseWords[] = { { LlmPhase::Prefill, "prefill" }, { LlmPhase::Decode, "decode" },
+    { LlmPhase::Both, "both" } };
 inline constexpr EnumWord<LlmAttention> kLlmAttentionWords[] = { { LlmAttention::Flash, "flash" }, { LlmAttention::Naive, "naive" } };
-std::string_view llmPhaseName(LlmPhase p); ///< "prefill", "decode"
+std::string_view llmPhaseName(LlmPhase p); ///< "prefill", "decode", "both"
 std::string_view llmAttentionName(LlmAttention a); ///< "flash", "naive"
 
 /// What is asked of the model: P prompt tokens in, G generated, B sequences, each tensor's precision.

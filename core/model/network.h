@@ -77,6 +77,9 @@ struct Layer {
     std::int64_t storedParams = -1; ///< parameters the file stores for this row (-1: from the formula)
     int origin = -1; ///< index into Network::origins (the ONNX node), -1 for built-in rows
     double repeats = 1; ///< times the row runs per pass: the trip count of an imported Loop's body, a Scan's steps
+    /// Language-model rows (core/llm): the identical blocks the row stands for ("blk0-31"), one row run
+    /// `repeats` times; empty elsewhere. The layer table groups consecutive rows of one block.
+    std::string block;
     /// Bytes of weights one run of the row reads, where that is not its parameters at the weights' width
     /// (language-model rows, core/llm: a quantized file's blocks and scales, the experts a batch's tokens
     /// touch, the embedding rows gathered); -1: params x the weights' width.

@@ -253,11 +253,23 @@ private slots:
             "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(QImageReader(path("llama-decode.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode")));
+        // Both phases on one chart: the prefill's open marks and the decode step's filled; it reproduces too.
+        r = cli({ "export", "--png", path("llama-both.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+            "llama-3.1-8b", "--phase", "both", "--batch", "4", "--device", "h100-sxm" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(QImageReader(path("llama-both.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill and decode")),
+            qPrintable(QImageReader(path("llama-both.png")).text(QStringLiteral("Description"))));
+        QVERIFY(readAll(path("llama-both.png.json")).contains("\"phase\": \"both\""));
+        r = cli({ "reproduce", path("llama-both.png.json").toStdString(), "--output", path("llama-both-again.png").toStdString() });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(QImage(path("llama-both.png")).convertToFormat(QImage::Format_ARGB32)
+            == QImage(path("llama-both-again.png")).convertToFormat(QImage::Format_ARGB32));
+        QVERIFY(QImage(path("llama-both.png")) != QImage(path("llama-decode.png")));
         // A network's option, a phase without a model, measurements, an unknown model: refused, named.
         for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
                  { { "--language-model", "llama-3.1-8b", "--bits", "8" }, "--bits: a network's option" },
                  { { "--phase", "decode" }, "--phase: only with --language-model" },
-                 { { "--language-model", "llama-3.1-8b", "--phase", "both" }, "--phase: expected decode or prefill, got 'both'" },
+                 { { "--language-model", "llama-3.1-8b", "--phase", "all" }, "--phase: expected decode, prefill or both, got 'all'" },
                  { { "--language-model", "llama-3.1-8b", "--measurements", "m.csv" }, "--measurements: measured and calibrated rows are a network's" },
                  { { "--language-model", "llama-3.1-8b", "--batch", "0" }, "--batch: must be a whole number from 1 to 65536, got 0" },
                  { { "--language-model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {

@@ -13,7 +13,7 @@ namespace {
 bool isMarker(LegendSwatch s)
 {
     return s == LegendSwatch::Circle || s == LegendSwatch::Square || s == LegendSwatch::Triangle || s == LegendSwatch::Star
-        || s == LegendSwatch::Diamond;
+        || s == LegendSwatch::Diamond || s == LegendSwatch::OpenCircle;
 }
 
 // A dash-dot-dot period is 12 pen widths (2.4 units here): a 2-unit swatch showed it as dash-dot, the
@@ -86,7 +86,12 @@ void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std
             const QRectF m(b.left(), y - unit / 2, unit, unit);
             p.setPen(QPen(e.color.darker(130), 1));
             p.setBrush(e.swatch == S::Diamond && e.color.lightness() < 60 ? QBrush(Qt::NoBrush) : QBrush(e.color));
-            if (e.swatch == S::Circle)
+            if (e.swatch == S::OpenCircle) { // a ring, as the chart's open marks
+                const double pen = std::max(1.5, unit / 6);
+                p.setPen(QPen(e.color, pen));
+                p.setBrush(Qt::NoBrush);
+                p.drawEllipse(m.adjusted(pen / 2, pen / 2, -pen / 2, -pen / 2));
+            } else if (e.swatch == S::Circle)
                 p.drawEllipse(m);
             else if (e.swatch == S::Square)
                 p.drawRect(m);

@@ -18,7 +18,7 @@ class QPainter;
 
 namespace rfx {
 
-enum class LegendSwatch { Line, Dashed, DashDot, DashDotDot, Dotted, Circle, Square, Triangle, Star, Diamond };
+enum class LegendSwatch { Line, Dashed, DashDot, DashDotDot, Dotted, Circle, Square, Triangle, Star, Diamond, OpenCircle };
 
 struct LegendEntry {
     QColor color;

@@ -4,6 +4,8 @@
 
 #include "base/format.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 
@@ -88,10 +90,14 @@ QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown)
                          f.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qs(formatCount(f.largestBatch)))
                                             : QStringLiteral("not even batch 1 fits"));
     }
-    const Report& phase = shown == LlmPhase::Prefill ? a.prefill : a.decode;
-    const QString verdict = device < phase.results.size()
-        ? QStringLiteral("<br><i>%1: %2</i>").arg(qs(std::string(llmPhaseName(shown))), qs(phase.results[device].verdict))
-        : QString();
+    // the shown phase's verdict, or both phases' (each its own: the prefill's is not the decode's)
+    QStringList verdicts;
+    for (const LlmPhase p : { LlmPhase::Prefill, LlmPhase::Decode }) {
+        const Report& phase = p == LlmPhase::Prefill ? a.prefill : a.decode;
+        if ((shown == p || shown == LlmPhase::Both) && device < phase.results.size())
+            verdicts << QStringLiteral("%1: %2").arg(qs(std::string(llmPhaseName(p))), qs(phase.results[device].verdict));
+    }
+    const QString verdict = verdicts.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(verdicts.join(QStringLiteral("; ")));
     const QString bar = memoryBar(f);
     return speed + QStringLiteral("<br>") + (bar.isEmpty() ? QString() : bar + QStringLiteral(" ")) + memory + verdict;
 }

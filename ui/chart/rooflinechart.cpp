@@ -215,11 +215,11 @@ void RooflineChart::ensureSeries(size_t count)
             all.append(s->levelRoofs[size_t(v)]);
             all.append(p);
         }
-        for (int b = 0; b < 2; ++b) {
+        for (int b = 0; b < kMarks; ++b) {
             for (int k = 0; k < kBuckets; ++k) {
                 auto* p = new QScatterSeries;
-                p->setMarkerShape(b == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
-                                                          : QScatterSeries::MarkerShapeRectangle);
+                p->setMarkerShape(b % 2 == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
+                                                              : QScatterSeries::MarkerShapeRectangle);
                 p->setMarkerSize(kMarkerSize[size_t(k)] * m_markerScale);
                 s->points[size_t(b)][size_t(k)] = p;
                 all.append(p);

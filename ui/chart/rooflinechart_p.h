@@ -24,6 +24,9 @@
 namespace rfx::chartdetail {
 
 constexpr int kBuckets = 4;
+/// Layer points' series per device: [bound + 2 x part] (a report in parts, Report::parts: the first
+/// part's rows as open marks, the second's filled; else every row in part 1's filled marks).
+constexpr int kMarks = 4;
 // The inner memory levels a device may draw a ceiling for, in their series' slots: the tiled model's
 // L2 and L1 (with their own traffic points), and the cache-aware model's L3 as well.
 constexpr int kLevels = 3;
@@ -111,9 +114,11 @@ inline QImage markerImage(QScatterSeries::MarkerShape shape, double size, const 
     image.fill(Qt::transparent);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(border, 1.0));
+    // an open mark (a transparent fill): a ring or a frame as thick as a small mark reads at its size
+    const double pen = fill.alpha() == 0 ? std::max(1.5, size / 6) : 1.0;
+    painter.setPen(QPen(border, pen));
     painter.setBrush(fill);
-    const QRectF r(0.5, 0.5, size - 1.0, size - 1.0);
+    const QRectF r(pen / 2, pen / 2, size - pen, size - pen);
     if (shape == QScatterSeries::MarkerShapeCircle)
         painter.drawEllipse(r);
     else
@@ -142,8 +147,8 @@ struct RooflineChart::DeviceSeries {
     QScatterSeries* ridge = nullptr; ///< a ring at the ridge point, labelled with its intensity
     QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
     QGraphicsSimpleTextItem* ridgeLabel = nullptr; ///< "ridge 16 FLOP/B" beside the ring (placeRidgeLabels)
-    std::array<std::array<QScatterSeries*, chartdetail::kBuckets>, 2> points {}; // [bound][bucket]
-    std::array<std::array<std::vector<int>, chartdetail::kBuckets>, 2> layers; // layer index per point
+    std::array<std::array<QScatterSeries*, chartdetail::kBuckets>, chartdetail::kMarks> points {}; // [mark][bucket]
+    std::array<std::array<std::vector<int>, chartdetail::kBuckets>, chartdetail::kMarks> layers; // layer index per point
     // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
     // and one point per matrix-product row at each inner level, at the row's own performance.
     std::array<QLineSeries*, chartdetail::kLevels> levelRoofs {}; // [0] L2, [1] L1, [2] L3 (kLevelOf)

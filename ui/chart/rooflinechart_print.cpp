@@ -121,7 +121,7 @@ void RooflineChart::setPrintStyle(double fontPx, bool transparent)
     m_markerScale = std::clamp((fontPx - 6) / 8, 0.6, 1.0);
     for (DeviceSeries* s : m_series) {
         s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
-        for (size_t b = 0; b < 2; ++b)
+        for (size_t b = 0; b < size_t(kMarks); ++b)
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 s->points[b][k]->setMarkerSize(kMarkerSize[k] * m_markerScale);
     }
@@ -187,6 +187,10 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
     const QColor grey(0x66, 0x66, 0x66);
     items.push_back({ overlay ? grey : boundColor(Bound::Memory, dark()), tr("memory-bound layer"), Swatch::Circle });
     items.push_back({ overlay ? grey : boundColor(Bound::Compute, dark()), tr("compute-bound layer"), Swatch::Square });
+    if (m_report->parts.size() >= 2) { // a language model's two phases: which marks are which
+        items.push_back({ grey, tr("open: %1").arg(qs(m_report->parts[0].name)), Swatch::OpenCircle });
+        items.push_back({ grey, tr("filled: %1").arg(qs(m_report->parts[1].name)), Swatch::Circle });
+    }
     if (m_measuredPoints->isVisible())
         items.push_back({ QColor(0x11, 0x11, 0x11), m_measuredPoints->name(), Swatch::Diamond });
     if (m_measuredAbove->isVisible())

@@ -143,7 +143,10 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
     DeviceSeries* s = m_series[slot];
     const bool overlay = m_devices.size() > 1;
     int hidden = 0;
-    std::array<std::array<QList<QPointF>, kBuckets>, 2> pts;
+    std::array<std::array<QList<QPointF>, kBuckets>, kMarks> pts;
+    // a report in parts: the first part's rows in the open marks (the second's in the filled)
+    const std::vector<ReportPart>& parts = m_report->parts;
+    const size_t secondPart = parts.size() >= 2 ? size_t(std::max(0, parts[1].first)) : 0;
     for (auto& row : s->layers)
         for (auto& v : row)
             v.clear();
@@ -156,21 +159,28 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
             ++hidden; // a log axis cannot show zero; the table lists these rows
             continue;
         }
-        const size_t b = size_t(l.bound), k = size_t(bucketOf(l.share));
+        const size_t b = size_t(l.bound) + (i >= secondPart ? 2 : 0), k = size_t(bucketOf(l.share));
         pts[b][k].append(QPointF(l.intensity, plottedRate(l) / m_scale));
         s->layers[b][k].push_back(int(i));
     }
-    for (size_t b = 0; b < 2; ++b) {
+    for (size_t b = 0; b < size_t(kMarks); ++b) {
+        const Bound bound = Bound(b % 2);
+        const bool open = b < 2;
         for (size_t k = 0; k < size_t(kBuckets); ++k) {
             QScatterSeries* p = s->points[b][k];
             replaceIf(p, pts[b][k]);
-            const QColor c = overlay ? deviceColor(slot) : boundColor(Bound(b), dark());
+            const QColor c = overlay ? deviceColor(slot) : boundColor(bound, dark());
             // In a figure, a white edge: at 3.5 in the compute-bound squares along the roof touched and
             // merged into one bar; each stays a square.
-            const QColor border = m_print ? QColor(Qt::white) : overlay ? c.darker(b == size_t(Bound::Memory) ? 160 : 130) : c.darker(130);
-            setColorsIf(p, c, border);
-            setLightMarkerIf(p, c, border);
-            setNameIf(p, b == size_t(Bound::Memory) ? tr("memory-bound") : tr("compute-bound"));
+            // An open mark is its colour's ring or frame, transparent inside.
+            const QColor border = open ? c : m_print ? QColor(Qt::white) : overlay ? c.darker(bound == Bound::Memory ? 160 : 130) : c.darker(130);
+            const QColor fill = open ? QColor(Qt::transparent) : c;
+            setColorsIf(p, fill, border);
+            setLightMarkerIf(p, fill, border);
+            const QString name = bound == Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+            setNameIf(p, open && parts.size() >= 2 ? QStringLiteral("%1, %2").arg(qs(parts[0].name), name)
+                    : !open && parts.size() >= 2   ? QStringLiteral("%1, %2").arg(qs(parts[1].name), name)
+                                                   : name);
         }
     }
     return hidden;
@@ -226,7 +236,7 @@ std::vector<QPointF> RooflineChart::layerPoints() const
     if (m_devices.empty())
         return {};
     const DeviceSeries* s = m_series.front();
-    for (size_t b = 0; b < 2; ++b)
+    for (size_t b = 0; b < size_t(kMarks); ++b)
         for (size_t k = 0; k < size_t(kBuckets); ++k) {
             const auto pts = s->points[b][k]->points();
             for (int i = 0; i < pts.size(); ++i)

@@ -51,7 +51,7 @@ QString RooflineChart::tooltipFor(const PointHover::Hit& hit) const
             return measuredTooltip(m_measuredRows[m][size_t(hit.index)]);
     for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
         const DeviceSeries* s = m_series[slot];
-        for (size_t b = 0; b < 2; ++b)
+        for (size_t b = 0; b < size_t(kMarks); ++b)
             for (size_t k = 0; k < size_t(kBuckets); ++k)
                 if (hit.series == s->points[b][k] && size_t(hit.index) < s->layers[b][k].size())
                     return layerTooltip(slot, s->layers[b][k][size_t(hit.index)]);

@@ -47,9 +47,12 @@ LlmControls::LlmControls(QWidget* parent)
     m_phase = new QComboBox;
     m_phase->addItem(tr("decode (one token per step)"), int(LlmPhase::Decode));
     m_phase->addItem(tr("prefill (the prompt)"), int(LlmPhase::Prefill));
+    m_phase->addItem(tr("both (open marks: prefill)"), int(LlmPhase::Both));
     m_phase->setToolTip(tr("The phase whose rows the charts and the table show. Prefill reads the weights once for "
                            "the whole prompt (compute-bound); a decode step reads every weight and the KV cache "
-                           "for one token per sequence (memory-bound). The summaries give both: TTFT and TPOT."));
+                           "for one token per sequence (memory-bound). Both: the two on one chart, the prefill's "
+                           "rows as open marks, the decode step's filled; in the table, each row's share is of its "
+                           "own phase's time. The summaries give both: TTFT and TPOT."));
     form->addRow(tr("Phase"), m_phase);
     form->addRow(tr("Prompt tokens"),
         sliderRow(m_promptSlider, m_promptSpin, kPromptRange.max, 1 << 17,

@@ -6,7 +6,10 @@
 
 namespace rfx {
 
-/// Sorts the layer table by LayerTableModel::SortRole and hides rows that fail the LayerFilter.
+/// Sorts the layer table by LayerTableModel::SortRole and hides rows that fail the LayerFilter. A
+/// language model's block keeps its rows under its line in every order: lines are sorted by their
+/// own figures (a block's by its sums), a block's rows among themselves below it; folded rows are
+/// hidden, and a block's line shows while any of its rows passes the filter.
 class LayerFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
@@ -17,10 +20,11 @@ public:
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
     LayerFilter m_filter;
-    std::vector<bool> m_visible;
+    std::vector<bool> m_visible; ///< per source row
 };
 
 } // namespace rfx

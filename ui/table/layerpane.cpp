@@ -63,8 +63,9 @@ LayerPane::LayerPane(QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_table->indexAt(pos);
-        if (index.isValid())
-            emit layerMenuRequested(index.data(LayerTableModel::LayerIndexRole).toInt(), m_table->viewport()->mapToGlobal(pos));
+        const int layer = index.isValid() ? index.data(LayerTableModel::LayerIndexRole).toInt() : -1;
+        if (layer >= 0) // a block's own line has no row's menu
+            emit layerMenuRequested(layer, m_table->viewport()->mapToGlobal(pos));
     });
     v->addWidget(m_table, 1);
 
@@ -78,9 +79,10 @@ LayerPane::LayerPane(QWidget* parent)
     connect(m_convOnly, &QCheckBox::toggled, this, onFilter);
     connect(m_topN, &QSpinBox::valueChanged, this, onFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid())
-            emit layerActivated(m_proxy->mapToSource(current).row());
+        if (current.isValid()) // a block's line selects no row (-1)
+            emit layerActivated(current.data(LayerTableModel::LayerIndexRole).toInt());
     });
+    connect(m_model, &LayerTableModel::foldChanged, m_proxy, &LayerFilterProxy::refresh);
 }
 
 int LayerPane::oneLineWidth() const
@@ -228,10 +230,14 @@ void LayerPane::refit()
 void LayerPane::selectLayer(int layer)
 {
     if (layer < 0) {
-        m_table->clearSelection();
+        // a block's line made current selects no row: it stays selected
+        const QModelIndex current = m_table->currentIndex();
+        if (!current.isValid() || current.data(LayerTableModel::LayerIndexRole).toInt() >= 0)
+            m_table->clearSelection();
         return;
     }
-    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(layer, 0));
+    m_model->unfoldTo(layer); // a row picked on a chart shows, its block unfolded
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_model->rowOfLayer(layer), 0));
     if (proxyIndex.isValid()) {
         m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_table->scrollTo(proxyIndex);

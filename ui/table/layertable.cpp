@@ -7,10 +7,12 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QStyle>
 #include <QTimer>
 
 #include <algorithm>
@@ -163,7 +165,11 @@ QString LayerTable::selectionAsText() const
     for (int r : rows) {
         cells.clear();
         for (int c : columns)
-            cells.append(withoutGlyphs(m->index(r, c).data(Qt::DisplayRole).toString()));
+        {
+            const QModelIndex cell = m->index(r, c);
+            const QVariant copy = cell.data(LayerTableModel::CopyRole); // a block's row: its whole name
+            cells.append(withoutGlyphs(copy.isValid() ? copy.toString() : cell.data(Qt::DisplayRole).toString()));
+        }
         lines.append(cells.join(QLatin1Char('\t')));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -188,12 +194,63 @@ void LayerTable::changeEvent(QEvent* event)
     }
 }
 
+void LayerTable::mousePressEvent(QMouseEvent* event)
+{
+    // a click on a block's fold mark folds or shows its rows (and selects the line, as any click)
+    const QModelIndex index = indexAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && index.isValid() && index.column() == LayerTableModel::Name
+        && index.data(LayerTableModel::FoldRole).isValid()) {
+        const int margin = style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1;
+        const int mark = margin + fontMetrics().horizontalAdvance(QStringLiteral("\u25be ")) + 2;
+        if (event->position().x() - visualRect(index).left() <= mark && model())
+            model()->setData(index, !index.data(LayerTableModel::FoldRole).toBool(), LayerTableModel::FoldRole);
+    }
+    QTableView::mousePressEvent(event);
+}
+
+void LayerTable::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const QModelIndex index = indexAt(event->position().toPoint());
+    const QModelIndex name = index.isValid() ? index.siblingAtColumn(LayerTableModel::Name) : QModelIndex();
+    if (event->button() == Qt::LeftButton && name.data(LayerTableModel::FoldRole).isValid() && model()) {
+        model()->setData(name, !name.data(LayerTableModel::FoldRole).toBool(), LayerTableModel::FoldRole);
+        event->accept();
+        return;
+    }
+    QTableView::mouseDoubleClickEvent(event);
+}
+
 void LayerTable::keyPressEvent(QKeyEvent* event)
 {
     if (event == QKeySequence::Copy) {
         copySelection();
         event->accept();
         return;
+    }
+    // a block's line folds (left, minus) and shows (right, plus) its rows, as a tree does; left on a
+    // row of a block goes to the block's line
+    const QModelIndex current = currentIndex();
+    const int key = event->key();
+    const bool fold = key == Qt::Key_Left || key == Qt::Key_Minus;
+    if (current.isValid() && model() && (fold || key == Qt::Key_Right || key == Qt::Key_Plus)
+        && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+        const QModelIndex name = current.siblingAtColumn(LayerTableModel::Name);
+        if (name.data(LayerTableModel::FoldRole).isValid()) {
+            model()->setData(name, fold, LayerTableModel::FoldRole);
+            event->accept();
+            return;
+        }
+        const QVariant block = name.data(LayerTableModel::BlockRole);
+        if (key == Qt::Key_Left && block.isValid())
+            for (int r = current.row() - 1; r >= 0; --r) {
+                const QModelIndex above = model()->index(r, LayerTableModel::Name);
+                if (above.data(LayerTableModel::FoldRole).isValid() && above.data(LayerTableModel::BlockRole) == block) {
+                    selectionModel()->setCurrentIndex(above, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                    scrollTo(above);
+                    event->accept();
+                    return;
+                }
+            }
     }
     QTableView::keyPressEvent(event);
 }

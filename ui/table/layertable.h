@@ -14,6 +14,9 @@ class CellDelegate;
 /// whose text no longer fits (a time growing from "957 us" to "1.94 s") makes its column widen at
 /// the next event, found while painting at no extra cost. Only layer names may be elided, in the
 /// middle, with the full name in their tooltip.
+///
+/// A language model's block line (LayerTableModel::FoldRole) folds and shows its rows on a click on its
+/// mark, a double-click, or left / right (minus / plus); left on one of its rows goes to the line.
 class LayerTable : public QTableView {
     Q_OBJECT
 public:
@@ -30,6 +33,8 @@ public:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;

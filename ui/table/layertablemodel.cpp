@@ -13,15 +13,12 @@
 
 namespace rfx {
 
-namespace {
-
-QString shapeText(const Shape& s)
+QString LayerTableModel::shapeText(const Shape& s)
 {
     if (s == Shape {})
         return QStringLiteral("\u2013");
     return QString::fromStdString(shapeString(s)).replace(QLatin1Char('x'), QChar(0x00d7)); // every extent of its rank
 }
-} // namespace
 
 LayerTableModel::LayerTableModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -55,6 +52,7 @@ void LayerTableModel::setReport(std::shared_ptr<const Report> shared, int device
         const bool wasCalibrated = calibrated();
         m_report = shared;
         m_device = newDevice;
+        m_rows.updateTotals(report.results[size_t(newDevice)].layers);
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         if (calibrated() != wasCalibrated) // "Time" becomes "Calibrated time", and back
             emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -63,13 +61,15 @@ void LayerTableModel::setReport(std::shared_ptr<const Report> shared, int device
     beginResetModel();
     m_report = std::move(shared);
     m_device = newDevice;
+    m_rows.build(newDevice >= 0 ? m_report->results[size_t(newDevice)].layers : std::vector<LayerResult> {});
     endResetModel();
 }
 
 void LayerTableModel::setComparison(const std::optional<Comparison>& comparison)
 {
     m_comparison = comparison;
-    m_measuredRow.assign(size_t(rowCount()), -1);
+    const DeviceResult* d = deviceResult();
+    m_measuredRow.assign(d ? d->layers.size() : 0, -1);
     if (m_comparison)
         for (size_t k = 0; k < m_comparison->layers.size(); ++k)
             if (m_comparison->layers[k].layer < m_measuredRow.size())
@@ -78,11 +78,11 @@ void LayerTableModel::setComparison(const std::optional<Comparison>& comparison)
         emit dataChanged(index(0, Measured), index(rowCount() - 1, Error));
 }
 
-const LayerComparison* LayerTableModel::measured(int row) const
+const LayerComparison* LayerTableModel::measured(int layer) const
 {
-    if (!m_comparison || row < 0 || size_t(row) >= m_measuredRow.size() || m_measuredRow[size_t(row)] < 0)
+    if (!m_comparison || layer < 0 || size_t(layer) >= m_measuredRow.size() || m_measuredRow[size_t(layer)] < 0)
         return nullptr;
-    return &m_comparison->layers[size_t(m_measuredRow[size_t(row)])];
+    return &m_comparison->layers[size_t(m_measuredRow[size_t(layer)])];
 }
 
 bool LayerTableModel::calibrated() const
@@ -99,7 +99,7 @@ const DeviceResult* LayerTableModel::deviceResult() const
 int LayerTableModel::rowCount(const QModelIndex& parent) const
 {
     const DeviceResult* d = deviceResult();
-    return parent.isValid() || !d ? 0 : int(d->layers.size());
+    return parent.isValid() || !d ? 0 : m_rows.count();
 }
 
 int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -107,16 +107,22 @@ int LayerTableModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const
 {
     const DeviceResult* d = deviceResult();
-    if (!d || !index.isValid() || index.row() >= int(d->layers.size()))
+    if (!d || !index.isValid() || index.row() >= m_rows.count())
         return {};
-    const LayerResult& l = d->layers[size_t(index.row())];
+    const LayerRows::Line& line = m_rows.line(index.row());
+    if (line.layer < 0)
+        return blockData(line.block, index.column(), role);
+    const int layer = line.layer;
+    const LayerResult& l = d->layers[size_t(layer)];
     const bool dominant = l.share >= kDominantShare;
 
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case Name:
-            return qs(l.name);
+            // a block's row under its line, indented, without the block's name
+            return line.block < 0 ? qs(l.name)
+                                  : QString(QStringLiteral("\u2003\u2003") + qs(l.name.substr(std::min(l.name.size(), l.block.size() + 1))));
         case Op:
             // An operator the tool does not count is marked, never a quiet zero.
             return l.op == rfx::Op::Uncounted ? QStringLiteral("\u26a0 uncounted") : qs(std::string(opName(l.op)));
@@ -160,7 +166,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Measured:
         case OfBound:
         case Error: {
-            const LayerComparison* m = measured(index.row());
+            const LayerComparison* m = measured(layer);
             if (!m)
                 return {};
             if (index.column() == Measured)
@@ -208,11 +214,11 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Energy:
             return rowEnergy(l, *d, m_report->config.clockPercent);
         case Measured:
-            return measured(index.row()) ? measured(index.row())->measured : -1.0;
+            return measured(layer) ? measured(layer)->measured : -1.0;
         case OfBound:
-            return measured(index.row()) ? measured(index.row())->efficiency : -1.0;
+            return measured(layer) ? measured(layer)->efficiency : -1.0;
         case Error:
-            if (const LayerComparison* m = measured(index.row()))
+            if (const LayerComparison* m = measured(layer))
                 return d->timesCalibrated && m->calibrated >= 0 ? m->calibratedError : m->error;
             return -1e300;
         case Share:
@@ -222,7 +228,11 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     case ShareRole:
         return l.share;
     case LayerIndexRole:
-        return index.row();
+        return layer;
+    case CopyRole:
+        return index.column() == Name && line.block >= 0 ? QVariant(qs(l.name)) : QVariant();
+    case BlockRole:
+        return line.block >= 0 ? QVariant(line.block) : QVariant();
     case DominantRole:
         return dominant;
     case Qt::TextAlignmentRole:
@@ -270,131 +280,12 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                               "time bound max(F/P, Q/B) = %7, %8 of the network")
             .arg(qs(l.name).toHtmlEscaped(), op, qs(formatSI(l.flops, "FLOP")),
                 qs(formatBytes(l.bytes)), qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)),
-                qs(formatPercent(l.share))));
+                qs(formatPercent(l.share)))
+            + (line.block >= 0 ? blockRowNote(l, line.block) : QString()));
     }
     default:
         return {};
     }
-}
-
-QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::InitialSortOrderRole) {
-        // The first click on a cost column puts the heaviest rows on top, as a file manager sorts by
-        // size; names, operations and shapes start from the top of the alphabet (or the network).
-        switch (section) {
-        case Name:
-        case Op:
-        case Algorithm:
-        case OutputShape:
-        case Bound:
-            return int(Qt::AscendingOrder);
-        default:
-            return int(Qt::DescendingOrder);
-        }
-    }
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case Name:
-            return tr("Layer");
-        case Op:
-            return tr("Op");
-        case Algorithm:
-            return tr("Algorithm");
-        case Extra:
-            return tr("Extra traffic");
-        case Workspace:
-            return tr("Workspace");
-        case OutputShape:
-            return tr("Output N\u00d7C\u00d7H\u00d7W");
-        case Params:
-            return tr("Params");
-        case Flops:
-            return tr("FLOPs");
-        case Bytes:
-            return tr("Bytes");
-        case Intensity:
-            return tr("FLOP/B");
-        case IntensityL2:
-            return tr("FLOP/B L2");
-        case IntensityL1:
-            return tr("FLOP/B L1");
-        case Bound:
-            return tr("Bound");
-        case Time:
-            return calibrated() ? tr("Calibrated time") : tr("Time");
-        case Energy:
-            return tr("Energy");
-        case Measured:
-            return tr("Measured");
-        case OfBound:
-            return tr("Of bound");
-        case Error:
-            return calibrated() ? tr("Cal. error") : tr("Error");
-        case Share:
-            return tr("Share of time");
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case Name:
-            return tr("Layer name, in execution order (sort by this column to restore the order)");
-        case Op:
-            return tr("Operation: conv, conv_transpose, linear, maxpool, avgpool, add, concat, bias, batchnorm, relu, "
-                      "optimizer");
-        case Algorithm:
-            return tr("How the convolution is computed; \u26a0 marks a requested algorithm that does not apply "
-                      "(hover for why). Right-click a row to choose its own algorithm.");
-        case Extra:
-            return tr("DRAM traffic the algorithm adds: the lowered matrix (im2col) or transformed tensors (FFT, "
-                      "Winograd), written and read");
-        case Workspace:
-            return tr("Temporary memory the algorithm needs; the largest counts in the memory footprint");
-        case OutputShape:
-            return tr("Output tensor shape: batch \u00d7 channels \u00d7 height \u00d7 width");
-        case Params:
-            return tr("Learnable parameters of this row");
-        case Flops:
-            return tr("Floating-point operations; a fused multiply-add counts 2. Training: forward + backward");
-        case Bytes:
-            return tr("DRAM traffic under the active traffic model (compulsory: inputs and weights read once, outputs "
-                      "written once), decimal units");
-        case Intensity:
-            return tr("Arithmetic intensity = FLOPs / DRAM bytes");
-        case IntensityL2:
-            return tr("Intensity at L2 = FLOPs / bytes the SMs fetch from L2 (tiled traffic model; what the "
-                      "shared-memory tiles cannot keep)");
-        case IntensityL1:
-            return tr("Intensity at L1 = FLOPs / bytes read from L1/shared memory into registers (tiled traffic "
-                      "model; register tile 8 x 8, or 64 x 64 per warp with tensor cores)");
-        case Bound:
-            return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound; "
-                      "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
-        case Time:
-            if (calibrated())
-                return tr("Calibrated time: overhead + bound / efficiency, fitted per operator class and bound side on "
-                          "this machine's measured kernels (%1); the roofline bound is in each point's tooltip")
-                    .arg(qs(deviceResult()->calibration));
-            return tr("Roofline time bound max(FLOPs / peak, bytes / bandwidth)");
-        case Measured:
-            return tr("Measured time from the imported file (File \u25b8 Import measurements), summed over the rows "
-                      "mapped to this layer");
-        case OfBound:
-            return tr("Efficiency: the roofline bound divided by the measured time, the share of the bound reached. "
-                      "\u26a0: faster than the roof allows (units, or an FMA counted as one FLOP)");
-        case Error:
-            return calibrated() ? tr("Calibrated prediction's error: calibrated time / measured time \u2212 1")
-                                : tr("Model error: measured time / bound \u2212 1");
-        case Energy:
-            return tr("Energy of the row on one GPU: idle power x time + compute share of the dynamic power x busy "
-                      "time x V\u00b2 + DRAM share x transfer time (README \u201cEnergy, clocks and multi-GPU\u201d)");
-        case Share:
-            return tr("Share of the network's time; bold rows take at least 5 %");
-        }
-    }
-    return {};
 }
 
 } // namespace rfx

@@ -2,6 +2,7 @@
 
 #include "chart/chartarea.h"
 #include "chart/rooflinechart.h"
+#include "llm/llm_both.h"
 #include "llm/llm_phase.h"
 #include "model/networks.h"
 #include "panels/explain_llm.h"
@@ -90,11 +91,12 @@ void Teaching::updateExplain()
     }
     if (s.languageModel() && s.llmModel && s.llmAnalysis) { // the phase's rows, built as the analysis built them
         const LlmAnalysis& a = *s.llmAnalysis;
-        const bool prefill = s.llm.phase == LlmPhase::Prefill;
-        const LlmPhaseBuild built = buildLlmPhase(*s.llmModel, a.settings, s.llm.phase, prefill ? a.settings.prompt : a.context);
+        const PhaseRow row = phaseRow(a, s.llm.phase, s.selectedLayer); // both phases shown: which one's row
+        const bool prefill = row.phase == LlmPhase::Prefill;
+        const LlmPhaseBuild built = buildLlmPhase(*s.llmModel, a.settings, row.phase, prefill ? a.settings.prompt : a.context);
         if (built.network)
-            m_explain->setHtml(explainLayer(*s.report, device, s.selectedLayer, *built.network)
-                + explainLlmRow(a, s.llmModel->arch, s.llm.phase, device, s.selectedLayer));
+            m_explain->setHtml(explainLayer(prefill ? a.prefill : a.decode, device, row.row, *built.network)
+                + explainLlmRow(a, s.llmModel->arch, row.phase, device, row.row));
         return;
     }
     const BuildResult built = buildNetwork(s.report->config); // the network the report is of

@@ -5,6 +5,7 @@
 #include "style/text.h"
 
 #include "base/diagnostic.h"
+#include "llm/llm_both.h"
 #include "llm/llm_files.h"
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
@@ -89,8 +90,12 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
     }
     m_state.problem.clear();
     auto analysis = std::make_shared<const LlmAnalysis>(std::move(*outcome.analysis));
-    // The phase's report shares the analysis that holds it (no copy of its rows on a slider step).
-    m_state.report = std::shared_ptr<const Report>(analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
+    // The phase's report shares the analysis that holds it (no copy of its rows on a slider step);
+    // both phases' rows are a report of their own.
+    if (m_state.llm.phase == LlmPhase::Both)
+        m_state.report = std::make_shared<const Report>(bothPhases(*analysis));
+    else
+        m_state.report = std::shared_ptr<const Report>(analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
     m_state.llmAnalysis = std::move(analysis);
     m_state.analysisNs = started + timer.nsecsElapsed();
     m_state.notes = workNotes(*m_state.report, m_library);

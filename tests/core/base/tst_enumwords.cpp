@@ -67,7 +67,7 @@ private slots:
         QVERIFY2(complete(kBoundWords, Bound::Compute, why), why.c_str());
         QVERIFY2(complete(kMemoryLevelWords, MemoryLevel::L3, why), why.c_str());
         QVERIFY2(complete(kOverheadSourceWords, OverheadSource::Joint, why), why.c_str());
-        QVERIFY2(complete(kLlmPhaseWords, LlmPhase::Decode, why), why.c_str());
+        QVERIFY2(complete(kLlmPhaseWords, LlmPhase::Both, why), why.c_str());
         QVERIFY2(complete(kLlmAttentionWords, LlmAttention::Naive, why), why.c_str());
         QVERIFY2(complete(kMeasurementFormatWords, MeasurementFormat::PyTorchTrace, why), why.c_str());
         QVERIFY2(complete(kFigureFormatWords, FigureSpec::Format::Pdf, why), why.c_str());

@@ -110,7 +110,7 @@ private slots:
         const QString llm = QStringLiteral(",\n  \"language_model\": { \"model\": \"llama-3.1-8b\", \"phase\": \"%1\", "
                                            "\"llm_args\": [%2] }\n}");
         auto withLlm = [&](const QString& phase, const QString& args) { return QString(good).replace(QStringLiteral("\n}"), llm.arg(phase, args)); };
-        QTest::newRow("llm phase") << withLlm(QStringLiteral("both"), QString()) << "language_model.phase: must be \"prefill\" or \"decode\"";
+        QTest::newRow("llm phase") << withLlm(QStringLiteral("all"), QString()) << "language_model.phase: must be \"prefill\", \"decode\" or \"both\"";
         QTest::newRow("llm option") << withLlm(QStringLiteral("decode"), QStringLiteral("\"--bits\", \"8\""))
                                     << "language_model.llm_args: not a language-model option: --bits";
         QTest::newRow("llm batch") << withLlm(QStringLiteral("decode"), QStringLiteral("\"--batch\", \"0\""))

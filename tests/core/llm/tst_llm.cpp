@@ -1,7 +1,10 @@
 // The language-model engine (core/llm) against published parameter counts and hand-worked rows.
 // Sources: each built-in's config.json on the Hugging Face Hub (LlmArch::source) and the parameter
 // count its publisher gives; the rows' formulas are DESIGN.md "Language models".
+#include "engine/row_blocks.h"
 #include "llm/llm_analysis.h"
+#include "llm/llm_both.h"
+#include "io/llm_options.h"
 #include "llm/llm_files.h"
 #include "testutils.h"
 
@@ -257,6 +260,90 @@ private slots:
         const LlmOutcome o = analyzeLlm(m, {}, { test::shippedDevice("h100-sxm") });
         QVERIFY(!o.analysis);
         QVERIFY2(o.error.find("num_key_value_heads") != std::string::npos, o.error.c_str());
+    }
+
+    // The layer table groups a block's rows (rowBlocks): Llama-3.1 8B decode is the embedding, one
+    // block of 32 (its 15 rows: 2 norms, q, k, v, RoPE, the cache write, attention, o, 2 adds, gate, up,
+    // SiLU x up, down), the final norm and the head. The block's parameters, worked from its
+    // config.json (hidden 4096, 32 heads, 8 KV heads of 128, MLP 14336): q and o 4096 x 4096 each,
+    // k and v 4096 x 1024 each, gate, up and down 4096 x 14336 each, two norms of 4096:
+    // 218,112,000 per block, 6,979,584,000 for 32; with the embedding and head (128,256 x 4096 each)
+    // and the final norm, Meta's published 8,030,261,248. Gemma-2 9B alternates windows: two blocks.
+    void blocksGroupTheirRows()
+    {
+        const LlmOutcome o = analyzeLlm(builtin("llama-3.1-8b"), {}, { test::shippedDevice("h100-sxm") }, false);
+        QVERIFY(o.analysis);
+        const std::vector<LayerResult>& rows = o.analysis->decode.results[0].layers;
+        const std::vector<RowBlock> blocks = rowBlocks(rows);
+        QCOMPARE(blocks.size(), size_t(1));
+        QCOMPARE(blocks[0].name, std::string("blk0-31"));
+        QCOMPARE(blocks[0].first, 1);
+        QCOMPARE(blocks[0].count, int(rows.size()) - 3);
+        QCOMPARE(blocks[0].repeats, 32.0);
+        const BlockTotals t = blockTotals(rows, blocks[0]);
+        QCOMPARE(t.params, std::int64_t(6'979'584'000));
+        QCOMPARE(t.params + rows.front().params + rows[rows.size() - 2].params + rows.back().params, std::int64_t(8'030'261'248));
+        double time = 0, flops = 0, bytes = 0;
+        for (int i = blocks[0].first; i < blocks[0].first + blocks[0].count; ++i) {
+            time += rows[size_t(i)].time;
+            flops += rows[size_t(i)].flops;
+            bytes += rows[size_t(i)].bytes;
+        }
+        QCOMPARE(t.time, time);
+        QCOMPARE(t.intensity, flops / bytes);
+        QVERIFY(t.memoryTime > 0.9 * t.time); // decode at batch 1: the block is on the slope
+        QVERIFY(t.share > 0.9 && t.share < 1);
+
+        const Network g = phase("gemma-2-9b", LlmPhase::Decode, 8192);
+        Report r = analyze(g, llmConfig({}), { test::shippedDevice("h100-sxm") });
+        const std::vector<RowBlock> two = rowBlocks(r.results[0].layers);
+        QCOMPARE(two.size(), size_t(2));
+        QCOMPARE(two[0].name, std::string("blk0-40/2"));
+        QCOMPARE(two[1].name, std::string("blk1-41/2"));
+        QCOMPARE(two[0].repeats, 21.0);
+        QCOMPARE(two[1].first, two[0].first + two[0].count);
+        // rows of no block (every network but a language model) group nothing
+        const LayerResult plain;
+        QVERIFY(rowBlocks({ plain, plain }).empty());
+    }
+
+    // Both phases as one report (the window's and figures' "both"): the prefill's rows, then the decode
+    // step's, named after their phase, the same figures; its parts say where decode starts; a device's
+    // totals are the two together; each phase's block is a block of its own.
+    void bothPhasesAreOneReport()
+    {
+        const LlmOutcome o = analyzeLlm(builtin("llama-3.1-8b"), {}, { test::shippedDevice("h100-sxm"), test::shippedDevice("rtx-4090") }, false);
+        QVERIFY(o.analysis);
+        const LlmAnalysis& a = *o.analysis;
+        const Report both = bothPhases(a);
+        QCOMPARE(both.results.size(), size_t(2));
+        const size_t p = a.prefill.results[0].layers.size(), d = a.decode.results[0].layers.size();
+        QCOMPARE(both.parts.size(), size_t(2));
+        QCOMPARE(both.parts[0].name, std::string("prefill"));
+        QCOMPARE(both.parts[1].name, std::string("decode"));
+        QCOMPARE(both.parts[1].first, int(p));
+        for (size_t dev = 0; dev < 2; ++dev) {
+            const DeviceResult& r = both.results[dev];
+            QCOMPARE(r.layers.size(), p + d);
+            QCOMPARE(r.layers[3].name, "prefill." + a.prefill.results[dev].layers[3].name);
+            QCOMPARE(r.layers[3].time, a.prefill.results[dev].layers[3].time);
+            QCOMPARE(r.layers[p + 3].name, "decode." + a.decode.results[dev].layers[3].name);
+            QCOMPARE(r.layers[p + 3].share, a.decode.results[dev].layers[3].share); // of its own phase
+            QCOMPARE(r.totals.time, a.prefill.results[dev].totals.time + a.decode.results[dev].totals.time);
+        }
+        const std::vector<RowBlock> blocks = rowBlocks(both.results[0].layers);
+        QCOMPARE(blocks.size(), size_t(2));
+        QCOMPARE(blocks[0].name, std::string("prefill.blk0-31"));
+        QCOMPARE(blocks[1].name, std::string("decode.blk0-31"));
+        QCOMPARE(phaseRow(a, LlmPhase::Both, int(p)).phase, LlmPhase::Decode);
+        QCOMPARE(phaseRow(a, LlmPhase::Both, int(p)).row, 0);
+        QCOMPARE(phaseRow(a, LlmPhase::Both, int(p) - 1).phase, LlmPhase::Prefill);
+        QCOMPARE(phaseRow(a, LlmPhase::Prefill, 4).row, 4);
+        QCOMPARE(&shownPhase(a, LlmPhase::Decode, both), &a.decode);
+        QCOMPARE(&shownPhase(a, LlmPhase::Both, both), &both);
+        // one phase is built at a time; "both" is a word the options and sessions take
+        QVERIFY(!buildLlmPhase(builtin("llama-3.1-8b"), {}, LlmPhase::Both, 1).network);
+        QCOMPARE(parseLlmPhase("both"), std::optional<LlmPhase>(LlmPhase::Both));
     }
 };
 

@@ -3,6 +3,7 @@
 // chosen phase's rows; the summaries give TTFT, TPOT, tokens per second and memory; the mode's
 // controls edit the workspace's settings, undoably, a drag being one step; the networks come back.
 #include "chart/chartarea.h"
+#include "llmmode_panes.h"
 #include "chart/summaryview.h"
 #include "panels/controlpanel.h"
 #include "panels/explain_llm.h"
@@ -30,17 +31,9 @@
 #include <algorithm>
 
 using namespace rfx;
+using namespace rfx::test;
 
 namespace {
-const QStringList kDevices { QStringLiteral("h100-sxm"), QStringLiteral("geforce-mx230") };
-
-void startWorkspace(Workspace& ws)
-{
-    ws.setLibrary(loadDeviceLibrary({ std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR) }));
-    ws.setWork(Config {}, kDevices);
-    ws.startHistory();
-}
-
 bool hasRow(const Report& r, const std::string& name)
 {
     const auto& rows = r.results.front().layers;
@@ -137,16 +130,10 @@ private slots:
 
     void thePanelAndTheSummariesFollowTheMode()
     {
-        Workspace ws;
-        ControlPanel panel;
-        ChartArea charts;
-        panel.follow(&ws);
-        charts.follow(&ws);
-        startWorkspace(ws);
-        panel.resize(420, 900);
-        panel.show();
-        charts.resize(1000, 700);
-        charts.show();
+        Panes panes;
+        Workspace& ws = panes.ws;
+        ControlPanel& panel = panes.panel;
+        ChartArea& charts = panes.charts;
         QVERIFY(QTest::qWaitForWindowExposed(&charts));
         QVERIFY(!panel.llmControls()->isVisible());
         QVERIFY(panel.imageSpin()->isVisible());

@@ -1,0 +1,92 @@
+// The language-model mode with both phases shown (issue 36 item 3): one chart, the prefill's rows as
+// open marks and the decode step's filled, a legend entry for each, each phase's verdict, and Explain
+// finding a row's phase.
+#include "chart/rooflinechart.h"
+#include "chart/summaryview.h"
+#include "llmmode_panes.h"
+#include "panels/llmcontrols.h"
+
+#include "guitestutils.h"
+#include "testutils.h"
+
+#include "llm/llm_both.h"
+
+#include <QComboBox>
+#include <QScatterSeries>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace rfx;
+using namespace rfx::test;
+
+class TestLlmPhases : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_llmphases")); }
+
+    // Issue 36 item 3: both phases on one chart: the prefill's rows as open marks, the decode step's
+    // filled, a legend entry for each; the table groups each phase's block; Explain finds the row's phase.
+    void bothPhasesOnOneChart()
+    {
+        Panes panes;
+        Workspace& ws = panes.ws;
+        ControlPanel& panel = panes.panel;
+        ChartArea& charts = panes.charts;
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        ws.showModel("llama-3.1-8b");
+        QComboBox* phase = panel.llmControls()->phaseCombo();
+        const int both = phase->findData(int(LlmPhase::Both));
+        QVERIFY(both >= 0);
+        phase->setCurrentIndex(both);
+        QCOMPARE(ws.state().llm.phase, LlmPhase::Both);
+        const Report& r = *ws.state().report;
+        const LlmAnalysis& a = *ws.state().llmAnalysis;
+        const size_t prefillRows = a.prefill.results[0].layers.size(), decodeRows = a.decode.results[0].layers.size();
+        QCOMPARE(r.results[0].layers.size(), prefillRows + decodeRows);
+        QCOMPARE(r.parts.size(), size_t(2));
+        QCOMPARE(r.parts[1].first, int(prefillRows));
+        QCOMPARE(r.results[0].layers[prefillRows + 1].flops, a.decode.results[0].layers[1].flops);
+        QCOMPARE(r.results[0].layers.front().name, std::string("prefill.embedding"));
+        // the chart: the prefill's points in the open series, the decode's in the filled
+        RooflineChart* chart = charts.charts().front();
+        int open = 0, filled = 0;
+        for (QAbstractSeries* series : chart->chart()->series())
+            if (auto* p = qobject_cast<QScatterSeries*>(series)) {
+                if (p->name().startsWith(QStringLiteral("prefill, "))) {
+                    open += int(p->count());
+                    QCOMPARE(p->color().alpha(), 0);
+                } else if (p->name().startsWith(QStringLiteral("decode, "))) {
+                    filled += int(p->count());
+                    QCOMPARE(p->color().alpha(), 255);
+                }
+            }
+        auto plotted = [](const std::vector<LayerResult>& rows) {
+            return int(std::count_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.intensity > 0 && l.attainable > 0; }));
+        };
+        QCOMPARE(open, plotted(a.prefill.results[0].layers));
+        QCOMPARE(filled, plotted(a.decode.results[0].layers));
+        QStringList legend;
+        for (const LegendEntry& e : chart->legendItems())
+            legend << e.text;
+        QVERIFY2(legend.contains(QStringLiteral("open: prefill")) && legend.contains(QStringLiteral("filled: decode")),
+            qPrintable(legend.join(QStringLiteral(" | "))));
+        // the summaries give each phase's verdict
+        const QString h100 = charts.summaries()[0]->plainText();
+        QVERIFY2(h100.contains(QStringLiteral("prefill: compute-bound")) && h100.contains(QStringLiteral("decode: memory-bound")), qPrintable(h100));
+        // a row of the decode part is the decode's row to Explain
+        const PhaseRow row = phaseRow(a, LlmPhase::Both, int(prefillRows) + 3);
+        QCOMPARE(row.phase, LlmPhase::Decode);
+        QCOMPARE(row.row, 3);
+        QCOMPARE(phaseRow(a, LlmPhase::Both, 3).phase, LlmPhase::Prefill);
+        // back to one phase: one part, the decode's rows
+        phase->setCurrentIndex(phase->findData(int(LlmPhase::Decode)));
+        QVERIFY(ws.state().report->parts.empty());
+        QCOMPARE(ws.state().report->results[0].layers.size(), decodeRows);
+    }
+};
+
+QTEST_MAIN(TestLlmPhases)
+#include "tst_llmphases.moc"
