@@ -26,6 +26,10 @@ int runMeasureEither(const std::vector<std::string>& args, std::ostream& out, st
         rest.erase(it);
         return runMeasureNetwork(rest, out, err, exeDir);
     }
+    if (const auto it = std::find(rest.begin(), rest.end(), "--llm"); it != rest.end()) {
+        rest.erase(it);
+        return runMeasureLlm(rest, out, err, exeDir);
+    }
     return runMeasure(args, out, err);
 }
 
@@ -108,15 +112,22 @@ std::vector<CliCommandSpec>& registry()
             true },
         { "measure", runMeasureEither,
             { "measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]",
-                "measure --network [configuration options] [--quick|--full] [--output FILE|-]" },
+                "measure --network [configuration options] [--quick|--full] [--output FILE|-]",
+                "measure --llm [--model M] [--prompt P] [--context C] [--batch B] [--bits 32|16] [--device ID] [--quick|--full] "
+                "[--output FILE|-]" },
             "micro-benchmark this machine's CPU (FMA peak per precision, cache and DRAM bandwidth) and write a device "
             "file to the user device folder; --network: run every row of the configured network on this CPU with "
             "oneDNN (best, median, spread, reorders), write the measurement CSV and hold it against this machine's "
-            "roofline (its ceilings measured first)",
+            "roofline (its ceilings measured first); --llm: the same for a language model's prefill and decode rows "
+            "(default llama-3.2-1b with random weights, fp32, naive attention as matrix products and a softmax), "
+            "measured prefill and decode step against TTFT's and TPOT's bounds",
             "  --quick                    a short run (seconds); --full: more repeats\n"
             "  --tdp-w W                  the CPU's power, for the energy model\n"
             "  --id ID, --name NAME       the device file's id and display name\n"
             "  --network                  measure the configured network's rows instead of the ceilings\n"
+            "  --llm                      measure a language model's rows: --model M (default llama-3.2-1b),\n"
+            "                             --prompt P (128), --context C (256), --batch B (1), --bits 32|16 (bf16),\n"
+            "                             --device ID to hold them against (default this machine's ceilings)\n"
             "  --output FILE|-            where to write (default: the user device folder; - for standard output)\n",
             true },
     };

@@ -76,6 +76,7 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
+int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 /// Where `model` names a language model (a built-in one, a GGUF or safetensors file, a config.json or
 /// its directory), says that 'roofline-cli llm' analyses it and returns ExitUsage; else nothing.

@@ -32,6 +32,11 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
         totalParams += c.params;
         RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward, c.bytesForward,
             calibrationClass(l), usefulTapShare(l) };
+        // A language model's block row stands for its blocks, each with weights of its own that a pass
+        // streams through once: its working set is one run's tensors (activations stay in cache from
+        // the row before) and every block's weights (issue 50: decode's projections come from DRAM).
+        if (!l.block.empty() && l.repeats > 1 && l.weightBytes >= 0)
+            r.workingSet = c.bytesForward / l.repeats + (l.repeats - 1) * l.weightBytes;
         if (training) {
             r.flops += c.flopsBackward;
             r.bytes += c.bytesBackward;

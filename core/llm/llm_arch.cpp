@@ -108,6 +108,12 @@ std::vector<LlmArch> makeBuiltins()
         8'030'261'248, 32, 4096, 32, 8, 14336, 128256, 131072));
     v.push_back(llama("llama-3.1-70b", "Llama-3.1 70B (Meta, 2024)",
         "huggingface.co/meta-llama/Llama-3.1-70B config.json", 70'553'706'496, 80, 8192, 64, 8, 28672, 128256, 131072));
+    { // tied embeddings: 1,235,814,400 (16 blocks of 60,821,504, the 262,668,288 embedding once, the final norm)
+        LlmArch a = llama("llama-3.2-1b", "Llama-3.2 1B (Meta, 2024)", "huggingface.co/meta-llama/Llama-3.2-1B config.json",
+            1'235'814'400, 16, 2048, 32, 8, 8192, 128256, 131072);
+        a.tiedEmbeddings = true;
+        v.push_back(a);
+    }
     v.push_back(llama("llama-3.1-405b", "Llama-3.1 405B (Meta, 2024)",
         "huggingface.co/meta-llama/Llama-3.1-405B config.json", 405'853'388'800, 126, 16384, 128, 8, 53248, 128256,
         131072));
@@ -125,6 +131,13 @@ std::vector<LlmArch> makeBuiltins()
         a.family = "mixtral";
         a.experts = 8;
         a.expertsPerToken = 2;
+        v.push_back(a);
+    }
+    { // tied embeddings, q/k/v biases: 494,032,768 ("0.49 B" on its model card)
+        LlmArch a = llama("qwen2.5-0.5b", "Qwen2.5 0.5B (Alibaba, 2024)", "huggingface.co/Qwen/Qwen2.5-0.5B config.json",
+            494'032'768, 24, 896, 14, 2, 4864, 151936, 32768);
+        a.family = "qwen2";
+        a.qkvBias = a.tiedEmbeddings = true;
         v.push_back(a);
     }
     {

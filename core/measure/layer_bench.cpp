@@ -75,7 +75,7 @@ double timedRun(onednn::PreparedRow& r, dnnl::stream& s, int count)
 {
     const auto t0 = Clock::now();
     for (int i = 0; i < count; ++i)
-        r.primitive.execute(s, r.args);
+        r.primitive.execute(s, r.nextArgs());
     s.wait();
     return since(t0) / count;
 }
@@ -337,7 +337,7 @@ std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector
 {
     std::ostringstream o;
     o.precision(6);
-    o << "# Measured by roofline-cli measure --network with " << m.library << ", " << m.dataType << ", on " << m.cpu << " ("
+    o << "# Measured by roofline-cli " << m.command << " with " << m.library << ", " << m.dataType << ", on " << m.cpu << " ("
       << m.threads << " threads), " << date << "\n";
     if (m.clockBefore > 0 && m.clockAfter > 0)
         o << "# clock under load: " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
@@ -346,6 +346,8 @@ std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector
     o << "# configuration:";
     for (const std::string& a : configArgs)
         o << ' ' << a;
+    for (const std::string& n : m.notes)
+        o << "\n# " << n;
     o << "\n# time_s: the median of the timed runs (a run of a row under 1 ms repeats it back to back for 1 ms: the mean);\n"
          "# best_s the fastest; spread (slowest - fastest) / median;\n"
          "# reorder_s: reordering input and weights into, and the output out of, the formats oneDNN chose\n"

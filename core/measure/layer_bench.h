@@ -65,6 +65,8 @@ struct NetworkMeasurement {
     /// Why the measurement is not to be trusted, or empty: the clock moved, rows spread widely.
     std::string noise;
     std::string error; ///< set when nothing could be measured (training mode, a type the CPU lacks)
+    std::string command = "measure --network"; ///< the roofline-cli command that made it (the CSV says so)
+    std::vector<std::string> notes; ///< more the CSV's comment lines say of its rows
     int measuredCount() const;
 };
 

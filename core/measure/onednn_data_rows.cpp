@@ -28,6 +28,8 @@ const std::map<std::string, EltwiseKind>& eltwiseByOnnxOp()
         { "Clip", { algorithm::eltwise_clip, 0.f, 6.f } }, { "Neg", { algorithm::eltwise_linear, -1.f, 0.f } },
         { "Reciprocal", { algorithm::eltwise_pow, 1.f, -1.f } }, { "com.microsoft:Gelu", { algorithm::eltwise_gelu_erf } },
         { "com.microsoft:FastGelu", { algorithm::eltwise_gelu_tanh } },
+        // x cos + rotate(x) sin: each element of q and k read and written once, as a linear pass does
+        { "com.microsoft:RotaryEmbedding", { algorithm::eltwise_linear, 1.f, 0.f } },
     };
     return kinds;
 }
@@ -149,6 +151,12 @@ PreparedRow elementwise(const Layer& l, const engine& eng, dt type, const std::s
         return binaryOp(l, eng, type, algorithm::binary_add, layout);
     if (const auto it = eltwiseByOnnxOp().find(onnxOp); it != eltwiseByOnnxOp().end())
         return eltwise(l, eng, type, it->second, layout);
+    if (onnxOp == "LayerNormalization" || onnxOp == "SimplifiedLayerNormalization")
+        return layerNorm(l, eng, type, onnxOp == "LayerNormalization");
+    if (onnxOp == "Softmax")
+        return softmax(l, eng, type);
+    if (onnxOp == "llm:SiluMul" || onnxOp == "llm:GeluMul")
+        return gatedActivation(l, eng, type, onnxOp == "llm:GeluMul");
     if (const auto it = binaryByOnnxOp().find(onnxOp); it != binaryByOnnxOp().end())
         return binaryOp(l, eng, type, it->second, layout);
     throw Unsupported { "no oneDNN primitive for " + (onnxOp.empty() ? std::string("this elementwise row") : "ONNX " + onnxOp) };

@@ -5,6 +5,7 @@
 #include "measure/onednn_rows.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -285,6 +286,14 @@ PreparedRow matrixProduct(const Layer& l, const engine& eng, dt type)
     r.args[DNNL_ARG_SRC] = filled(pd.src_desc(), eng);
     r.args[DNNL_ARG_WEIGHTS] = argument(pd.weights_desc(), wei, weightType(type), eng, r.reorders);
     r.args[DNNL_ARG_DST] = filled(pd.dst_desc(), eng);
+    const int copies = weightCopies(l, double(pd.weights_desc().get_size()));
+    if (copies > 1) {
+        r.rotated = DNNL_ARG_WEIGHTS;
+        r.rotation.push_back(r.args[DNNL_ARG_WEIGHTS]);
+        for (int i = 1; i < copies; ++i)
+            r.rotation.push_back(filled(pd.weights_desc(), eng));
+        r.name += ", weights of " + std::to_string(copies) + " blocks in turn";
+    }
     return r;
 }
 
@@ -334,6 +343,14 @@ PreparedRow prepare(const Layer& l, const engine& eng, dt type, const std::strin
 
 } // namespace
 
+int weightCopies(const Layer& l, double bytes)
+{
+    if (l.block.empty() || l.repeats <= 1 || bytes <= 0)
+        return 1;
+    constexpr double kStream = 512.0 * 1024 * 1024;
+    return int(std::clamp(std::ceil(kStream / bytes), 1.0, std::floor(l.repeats)));
+}
+
 double rowBytes(const Layer& l, double elementBytes)
 {
     double elements = double(l.out.elements()); // the output, every input (a matrix product's second operand too)
@@ -346,6 +363,10 @@ double rowBytes(const Layer& l, double elementBytes)
         const double m = double(l.out.elements()) / n;
         elements += double(l.inShapes[0].elements()) / m * n; // K x N weights
     }
+    if (l.op == Op::MatMul && l.inShapes.size() == 1) { // K x N weights, a block row's copies of them
+        const double k = l.opsPerElement / 2, n = double(lastExtent(l.out));
+        elements += k * n * weightCopies(l, k * n * elementBytes) / 2; // one copy is plain and reordered already
+    }
     return 2 * elements * elementBytes; // plain and reordered copies
 }
 
@@ -353,6 +374,9 @@ PreparedRow prepareRow(const Layer& l, const engine& eng, dt type, const std::st
 {
     if (l.inShapes.empty() && l.op != Op::Copy)
         throw Unsupported { "the row has no input shape" };
+    if (onnxOp == "llm:FlashAttention")
+        throw Unsupported { "FlashAttention is one fused kernel, which oneDNN 2.6 does not have: measure attention as "
+                            "two matrix products and a softmax (naive attention, measure --llm's way)" };
     try {
         PreparedRow r = prepare(l, eng, type, onnxOp, layout);
         r.layout = layout;

@@ -39,7 +39,25 @@ struct PreparedRow {
     std::vector<Reorder> reorders;
     std::string name; ///< "convolution (brg:avx2)"
     Layout layout = Layout::Plain; ///< of a data row's activations (compute rows choose theirs)
+    /// Copies of one argument that the runs take in turn (a language model's block row: its weights),
+    /// so that each run reads them from memory, as a pass through the blocks does, not from the cache
+    /// the run before left them in; empty: the arguments stay.
+    std::vector<dnnl::memory> rotation;
+    int rotated = 0; ///< the argument the copies stand in for (DNNL_ARG_WEIGHTS)
+    size_t next = 0; ///< the copy the next run takes
+    /// The arguments of the next run: the next copy in place where there are copies.
+    std::unordered_map<int, dnnl::memory>& nextArgs()
+    {
+        if (!rotation.empty())
+            args[rotated] = rotation[next++ % rotation.size()];
+        return args;
+    }
 };
+
+/// How many copies of a block row's weights of `bytes` the runs take in turn (PreparedRow::rotation):
+/// enough to stream 512 MiB, more than any CPU's last-level cache, at most one per block; 1 for a
+/// row of no block.
+int weightCopies(const Layer& layer, double bytes);
 
 // Shared by onednn_rows.cpp (convolutions and matrix products) and onednn_data_rows.cpp (the rest).
 dnnl::memory::dims dimsOf(const Shape& s);
@@ -73,6 +91,12 @@ PreparedRow batchNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memo
 /// binary algorithm.
 PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp,
     Layout layout);
+/// A language model's rows (onednn_llm_rows.cpp): RMS or layer norm (`shift`: the layer norm's bias)
+/// over the last extent; the softmax over the last extent; SiLU (or GELU) of the first input times
+/// the second.
+PreparedRow layerNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, bool shift);
+PreparedRow softmax(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type);
+PreparedRow gatedActivation(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, bool gelu);
 PreparedRow concatenation(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
 PreparedRow copy(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
 

@@ -5,6 +5,8 @@
 #include "clirun.h"
 #include "testpaths.h"
 
+#include <QDir>
+#include <QFile>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -174,7 +176,7 @@ private slots:
                 ++models;
                 QCOMPARE(n["params"].get<std::int64_t>(), n["published_params"].get<std::int64_t>());
             }
-        QCOMPARE(models, 13);
+        QCOMPARE(models, 15);
     }
 
     // The other commands take convolutional networks; a language model there is sent to 'llm'.
@@ -283,6 +285,43 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "roofline-cli: ") && contains(r.err, message.toStdString()), r.err.c_str());
         QVERIFY(r.out.empty());
+    }
+
+    // Issue 50: measure --llm runs a small decoder's prefill and decode rows on this CPU and holds
+    // them against a device: a Llama-shaped config.json of 2 blocks of hidden 128, in quick mode.
+    void measureLlmRunsBothPhases()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("tiny"));
+        QVERIFY(QDir().mkpath(dir));
+        QFile f(dir + QStringLiteral("/config.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model_type": "llama", "hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+            "num_key_value_heads": 2, "intermediate_size": 256, "vocab_size": 512, "max_position_embeddings": 512})");
+        f.close();
+        const std::string csv = m_home.filePath(QStringLiteral("tiny.csv")).toStdString();
+        Run r = cli({ "measure", "--llm", "--model", (dir + QStringLiteral("/config.json")).toStdString(), "--prompt", "16",
+            "--context", "32", "--batch", "2", "--quick", "--device", "ryzen-9-5950x", "--output", csv });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QFile written(QString::fromStdString(csv));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const std::string text = written.readAll().toStdString();
+        QVERIFY2(contains(text, "# Measured by roofline-cli measure --llm") && contains(text, "\nprefill.blk0-1.q_proj,")
+                && contains(text, "\ndecode.lm_head,") && contains(text, "--context 32 --batch 2 --bits 32"),
+            text.c_str());
+        QVERIFY2(contains(r.out, "prefill of 16 tokens x 2: measured") && contains(r.out, "decode step at context 32 x 2: measured"),
+            r.out.c_str());
+        // what cannot be measured is said before anything runs
+        for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+                 { { "--prompt", "64", "--context", "64" }, "--context: the decode context must be past the prompt (64 tokens)" },
+                 { { "--bits", "8" }, "--bits: 32 (fp32) or 16 (bf16" },
+                 { { "--batch", "0" }, "--batch: must be a whole number from 1 to 64, got '0'" },
+                 { { "--model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {
+            std::vector<std::string> a { "measure", "--llm", "--quick", "--device", "ryzen-9-5950x" };
+            a.insert(a.end(), args.begin(), args.end());
+            r = cli(a);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(contains(r.err, says), r.err.c_str());
+        }
     }
 };
 

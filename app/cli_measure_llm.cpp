@@ -1,0 +1,173 @@
+// roofline-cli measure --llm: a small language model's prefill and decode rows run alone on this CPU
+// with oneDNN (issue 50), written as the measurement CSV measure --network writes, and held at once
+// against this machine's roofline, row by row and in tokens per second.
+#include "cli_commands.h"
+
+#include "base/format.h"
+#include "devices/device_loader.h"
+#include "io/measurements.h"
+#include "llm/llm_both.h"
+#include "llm/llm_files.h"
+#include "measure/llm_measure.h"
+#include "measure/network_run.h"
+
+#include <ctime>
+
+namespace rfx {
+
+namespace {
+
+std::optional<int> wholeNumber(const std::string& option, const std::string& value, Range range, std::string& error)
+{
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(value, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used != value.size() || value.empty() || v < range.min || v > range.max) {
+        error = option + ": must be a whole number from " + formatCount(range.min) + " to " + formatCount(range.max) + ", got '" + value + "'";
+        return std::nullopt;
+    }
+    return int(v);
+}
+
+} // namespace
+
+int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    CommonOptions common;
+    std::string model = "llama-3.2-1b", output = "-", device;
+    int prompt = 128, context = 256, batch = 1, bits = 32;
+    bool quick = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string error;
+        if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
+            if (st == OptionStatus::Error)
+                return usageError(err, error);
+            continue;
+        }
+        const SplitOption split = splitOption(args[i]);
+        if ((split.name == "--quick" || split.name == "--full") && !split.value) {
+            quick = split.name == "--quick";
+            continue;
+        }
+        if (split.name != "--model" && split.name != "--output" && split.name != "--device" && split.name != "--prompt"
+            && split.name != "--context" && split.name != "--batch" && split.name != "--bits")
+            return usageError(err, "unknown option for 'measure --llm': " + args[i]);
+        if (!split.value && i + 1 >= args.size())
+            return usageError(err, split.name + ": missing value");
+        const std::string value = split.value ? *split.value : args[++i];
+        std::optional<int> n;
+        if (split.name == "--model")
+            model = value;
+        else if (split.name == "--output")
+            output = value;
+        else if (split.name == "--device")
+            device = value;
+        else if (split.name == "--bits") {
+            if (value != "32" && value != "16")
+                return usageError(err, "--bits: 32 (fp32) or 16 (bf16, on CPUs with AVX-512), got '" + value + "'");
+            bits = std::stoi(value);
+        } else if (!(n = wholeNumber(split.name, value, split.name == "--batch" ? Range { 1, 64 } : Range { 1, 1 << 16 }, error)))
+            return usageError(err, error);
+        else
+            (split.name == "--prompt" ? prompt : split.name == "--context" ? context : batch) = *n;
+    }
+    if (context <= prompt)
+        return usageError(err, "--context: the decode context must be past the prompt (" + std::to_string(prompt) + " tokens), got "
+                + std::to_string(context) + "; give --context " + std::to_string(prompt + 1) + " or more");
+    LlmLoad load = loadLanguageModel(model);
+    if (!load.model) {
+        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
+        return ExitUsage;
+    }
+    if (load.model->onnx) {
+        err << "roofline-cli: measure --llm: " << model
+            << " is an ONNX decoder; its rows are its graph's operators, which measure --llm does not run: give a built-in "
+               "model, a config.json or a GGUF file\n";
+        return ExitUsage;
+    }
+    const LlmSettings s = cpuLlmSettings(prompt, context, batch, bits);
+    if (auto e = validateLlmSettings(s))
+        return usageError(err, *e);
+    if (const auto why = measurementRefusal(llmConfig(s))) {
+        err << "roofline-cli: measure --llm: " << *why << "\n";
+        return ExitUsage;
+    }
+    // This CPU's ceilings first, as measure --network does, unless another device is named.
+    if (device.empty()) {
+        const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+        if (const auto why = ceilingsFirst(lib.find("this-machine"))) {
+            err << "roofline-cli: measure: " << *why << "\n";
+            if (const int code = runMeasure(quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {}, err, err))
+                return code;
+        }
+        device = "this-machine";
+    }
+    const DeviceLibrary lib = loadLibrary(common, exeDir, err);
+    std::vector<Device> chosen;
+    if (!resolveDevices(lib, { device }, chosen, err))
+        return ExitUsage;
+
+    std::string shown;
+    bool printed = false;
+    const NetworkMeasurement m = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
+        [&](double fraction, const std::string& row) {
+            if (row != shown && !row.empty()) {
+                err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
+                printed = true;
+            }
+            shown = row;
+            return true;
+        });
+    if (printed)
+        err << "\r" << std::string(72, ' ') << "\r";
+    if (!m.error.empty()) {
+        err << "roofline-cli: measure --llm: " << m.error << "\n";
+        return ExitUsage;
+    }
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", std::gmtime(&now));
+    const std::string csv = networkMeasurementCsv(m, llmMeasureArgs(model, s), date);
+    std::ostream& report = output == "-" ? err : out;
+    if (output == "-")
+        out << csv;
+    else if (!writeFileAtomically(output, csv, err))
+        return ExitFailure;
+    report << measuredLine(m) << (output == "-" ? "" : "; wrote " + output) << "\n";
+    for (const RowMeasurement& r : m.rows)
+        if (!r.measured)
+            report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
+    if (!m.noise.empty())
+        report << "warning: noisy measurement: " << m.noise << "\n";
+    // Held against the device's roofline, row by row (both phases' rows, as the window shows them),
+    // and the phases' times: measured prefill and decode step against TTFT's and TPOT's bounds.
+    const LlmOutcome outcome = analyzeLlm(*load.model, s, chosen, false);
+    if (!outcome.analysis) {
+        err << "roofline-cli: " << outcome.error << "\n";
+        return ExitUsage;
+    }
+    const Report both = bothPhases(*outcome.analysis);
+    const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);
+    if (set.ok() && !both.results.empty()) {
+        const Comparison c = compareMeasurements(set, both.results.front());
+        report << comparisonToTable(c, both.results.front(), set);
+        double measured[2] = { 0, 0 };
+        const size_t prefillRows = size_t(both.parts.size() > 1 ? both.parts[1].first : 0);
+        for (const LayerComparison& l : c.layers)
+            measured[l.layer < prefillRows ? 0 : 1] += l.measured;
+        const LlmDeviceFigures& f = outcome.analysis->figures.front();
+        report << "prefill of " << formatCount(prompt) << " tokens x " << batch << ": measured " << formatTime(measured[0]) << ", bound "
+               << formatTime(f.ttft) << " (" << formatPercent(f.ttft / std::max(measured[0], 1e-30)) << " of it reached)\n"
+               << "decode step at context " << formatCount(context) << " x " << batch << ": measured " << formatTime(measured[1])
+               << " (" << formatNumber3(batch / std::max(measured[1], 1e-30)) << " tokens/s), bound " << formatTime(f.tpot) << " ("
+               << formatNumber3(f.batchTokensPerSecond) << " tokens/s; " << formatPercent(f.tpot / std::max(measured[1], 1e-30))
+               << " of it reached)\n";
+    }
+    return out ? ExitOk : ExitFailure;
+}
+
+} // namespace rfx

@@ -1,0 +1,114 @@
+#include "measure/llm_measure.h"
+
+#include "base/format.h"
+#include "llm/llm_rows.h"
+
+namespace rfx {
+
+LlmSettings cpuLlmSettings(int prompt, int context, int batch, int bits)
+{
+    LlmSettings s;
+    s.prompt = prompt;
+    s.context = context;
+    s.generate = std::max(1, context - prompt) * 2; // the cache sized for the generation's end
+    s.batch = batch;
+    s.weightBits = bits;
+    s.kvBits = bits;
+    s.actBits = bits;
+    s.actType = bits == 16 ? NumberType::Bf16 : NumberType::Unset;
+    s.attention = LlmAttention::Naive;
+    return s;
+}
+
+Network measurableLlmPhase(Network phase, const LlmArch& arch)
+{
+    for (Layer& l : phase.layers) {
+        std::string kernel;
+        switch (llmRowKind(l)) {
+        case LlmRowKind::Norm:
+            kernel = arch.norm == LlmNorm::Layer ? "LayerNormalization" : "SimplifiedLayerNormalization";
+            break;
+        case LlmRowKind::Softmax:
+            kernel = "Softmax";
+            break;
+        case LlmRowKind::Rope:
+            kernel = "com.microsoft:RotaryEmbedding";
+            break;
+        case LlmRowKind::Residual:
+            kernel = "Add";
+            break;
+        case LlmRowKind::GatedActivation:
+            kernel = arch.mlp == LlmMlp::GeGlu ? "llm:GeluMul" : "llm:SiluMul";
+            break;
+        case LlmRowKind::Activation:
+            kernel = "com.microsoft:FastGelu";
+            break;
+        case LlmRowKind::Attention:
+            kernel = "llm:FlashAttention";
+            break;
+        default:
+            break;
+        }
+        if (kernel.empty())
+            continue;
+        l.origin = int(phase.origins.size());
+        phase.origins.push_back({ l.name, kernel, "" });
+    }
+    return phase;
+}
+
+NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings, const LayerBenchOptions& options,
+    const LayerBenchProgress& progress)
+{
+    NetworkMeasurement all;
+    all.command = "measure --llm";
+    all.notes = { "a block's row (blk0-15.q_proj) is one block's run times its blocks: each runs the same kernel on the same shapes" };
+    const Config config = llmConfig(settings);
+    for (const LlmPhase phase : { LlmPhase::Prefill, LlmPhase::Decode }) {
+        const bool prefill = phase == LlmPhase::Prefill;
+        const LlmPhaseBuild built = buildLlmPhase(model, settings, phase, prefill ? settings.prompt : decodeContext(settings));
+        if (!built.network) {
+            all.error = built.error;
+            return all;
+        }
+        const Network net = measurableLlmPhase(*built.network, model.arch);
+        const double from = prefill ? 0 : 0.5;
+        NetworkMeasurement m = measureNetwork(net, config, options, [&](double fraction, const std::string& row) {
+            return !progress || progress(from + fraction / 2, row.empty() ? row : std::string(llmPhaseName(phase)) + "." + row);
+        });
+        if (!m.error.empty() || m.cancelled) {
+            m.rows.clear();
+            return m;
+        }
+        const std::string name(llmPhaseName(phase));
+        for (size_t i = 0; i < m.rows.size() && i < net.layers.size(); ++i) {
+            RowMeasurement r = m.rows[i];
+            r.layer = name + "." + r.layer;
+            const double runs = std::max(1.0, net.layers[i].repeats); // one block's run, for all its blocks
+            r.best *= runs;
+            r.median *= runs;
+            r.reorder *= runs;
+            all.rows.push_back(std::move(r));
+        }
+        if (prefill) {
+            all.library = m.library;
+            all.cpu = m.cpu;
+            all.threads = m.threads;
+            all.dataType = m.dataType;
+            all.clockBefore = m.clockBefore;
+        } else {
+            all.clockAfter = m.clockAfter;
+        }
+        all.seconds += m.seconds;
+    }
+    all.noise = noiseVerdict(all);
+    return all;
+}
+
+std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& s)
+{
+    return { "--llm", "--model", model, "--prompt", std::to_string(s.prompt), "--context", std::to_string(decodeContext(s)),
+        "--batch", std::to_string(s.batch), "--bits", std::to_string(s.actBits) };
+}
+
+} // namespace rfx

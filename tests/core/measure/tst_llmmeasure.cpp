@@ -1,0 +1,173 @@
+// A language model's rows measured on this CPU with oneDNN (issue 50, roofline-cli measure --llm):
+// every row the builder makes has a kind and a kernel; a small decoder's prefill and decode rows all
+// run (norms as layer normalization, the softmax, RoPE, SiLU x up, the residual adds, the matrix
+// products), named as bothPhases names the analysis' rows, so the measurement maps onto it whole.
+#include "io/measurements.h"
+#include "llm/llm_both.h"
+#include "llm/llm_rows.h"
+#include "measure/llm_measure.h"
+#include "testutils.h"
+
+using namespace rfx;
+
+namespace {
+
+// A Llama-shaped decoder small enough to measure in a second: 2 blocks of hidden 128, 4 heads over
+// 2 KV heads of 32, MLP 256, vocabulary 512.
+LlmModel tiny()
+{
+    LlmModel m;
+    m.arch = *findLanguageModel("llama-3.2-1b");
+    m.arch.id = "tiny";
+    m.arch.title = "tiny";
+    m.arch.layers = 2;
+    m.arch.hidden = 128;
+    m.arch.heads = 4;
+    m.arch.kvHeads = 2;
+    m.arch.headDim = 32;
+    m.arch.ffn = 256;
+    m.arch.vocab = 512;
+    m.arch.maxContext = 512;
+    m.arch.publishedParams = 0;
+    return m;
+}
+
+const RowMeasurement* rowNamed(const NetworkMeasurement& m, const std::string& name)
+{
+    for (const RowMeasurement& r : m.rows)
+        if (r.layer == name)
+            return &r;
+    return nullptr;
+}
+
+} // namespace
+
+class TestLlmMeasure : public QObject {
+    Q_OBJECT
+private slots:
+    // Every row of every built-in, in both phases and with either attention, is of a kind the
+    // measurement and the calibration know.
+    void everyRowHasAKind()
+    {
+        for (const LlmArch& a : builtinLanguageModels())
+            for (const LlmAttention attention : { LlmAttention::Flash, LlmAttention::Naive })
+                for (const LlmPhase phase : { LlmPhase::Prefill, LlmPhase::Decode }) {
+                    LlmModel m;
+                    m.arch = a;
+                    LlmSettings s;
+                    s.attention = attention;
+                    const LlmPhaseBuild b = buildLlmPhase(m, s, phase, 64);
+                    QVERIFY2(b.network, b.error.c_str());
+                    for (const Layer& l : b.network->layers)
+                        QVERIFY2(llmRowKind(l) != LlmRowKind::Unknown, (a.id + ": " + l.name).c_str());
+                }
+        Layer l;
+        l.name = "blk0-31.q_proj";
+        QCOMPARE(llmRowKind(l), LlmRowKind::Matrix);
+        l.name = "blk0-31.attn_softmax";
+        QCOMPARE(llmRowKind(l), LlmRowKind::Softmax);
+        l.name = "final_norm";
+        QCOMPARE(llmRowKind(l), LlmRowKind::Norm);
+    }
+
+    // The CPU's settings: fp32 (or bf16) throughout and attention as two products and a softmax.
+    void cpuSettings()
+    {
+        const LlmSettings s = cpuLlmSettings(128, 256, 4, 32);
+        QCOMPARE(s.prompt, 128);
+        QCOMPARE(decodeContext(s), 256);
+        QCOMPARE(s.batch, 4);
+        QCOMPARE(s.weightBits, 32.0);
+        QCOMPARE(s.kvBits, 32);
+        QCOMPARE(s.actBits, 32);
+        QVERIFY(s.attention == LlmAttention::Naive);
+        QVERIFY(cpuLlmSettings(128, 256, 1, 16).actType == NumberType::Bf16);
+        QVERIFY(!validateLlmSettings(s));
+        const std::vector<std::string> args = llmMeasureArgs("llama-3.2-1b", s);
+        QCOMPARE(args.front(), std::string("--llm"));
+        QVERIFY(std::find(args.begin(), args.end(), "256") != args.end());
+    }
+
+    // A pass reads every block's weights once: a block row's working set is one run's tensors and the
+    // other blocks' weights. Llama-3.2 1B decode at fp32, batch 1: q_proj reads x (2048 x 4 B), its
+    // 2048 x 2048 weights (16,777,216 B) and writes 2048 x 4 B: 16,793,600 B a run, and 15 blocks more
+    // of weights, 268,451,840 B: past every cache, DRAM-bound on a Ryzen 9 5950X (64 MiB of L3, cache-aware); the
+    // residual add's 3 x 8,192 B stay in a cache.
+    void aBlockRowsWorkingSetHoldsEveryBlocksWeights()
+    {
+        LlmModel m;
+        m.arch = *findLanguageModel("llama-3.2-1b");
+        Device ryzen = test::shippedDevice("ryzen-9-5950x"); // with cache bandwidths, as a measured CPU's file has
+        ryzen.l1Bandwidth = 2e12;
+        ryzen.l2Bandwidth = 1e12;
+        ryzen.l3Bandwidth = 4e11;
+        const LlmOutcome o = analyzeLlm(m, cpuLlmSettings(128, 256, 1, 32), { ryzen }, false);
+        QVERIFY2(o.analysis, o.error.c_str());
+        const DeviceResult& d = o.analysis->decode.results[0];
+        QVERIFY(d.cacheAware);
+        int seen = 0;
+        for (const LayerResult& l : d.layers) {
+            if (l.name == "blk0-15.q_proj") {
+                ++seen;
+                QCOMPARE(l.workingSet, 16'793'600.0 + 15 * 16'777'216.0);
+                QVERIFY(l.level == MemoryLevel::Dram);
+            }
+            if (l.name == "blk0-15.attn_residual") {
+                ++seen;
+                QCOMPARE(l.workingSet, 3 * 8192.0);
+                QVERIFY(l.level != MemoryLevel::Dram);
+            }
+        }
+        QCOMPARE(seen, 2);
+    }
+
+    // The tiny decoder's rows all run, each on the kernel CPU inference runs it with, named after
+    // its phase; the CSV reads back and maps onto both phases' rows with none left over.
+    void aSmallDecoderRunsEveryRow()
+    {
+        const LlmModel m = tiny();
+        const LlmSettings s = cpuLlmSettings(16, 32, 2, 32);
+        const NetworkMeasurement meas = measureLlm(m, s, LayerBenchOptions::quickMode());
+        QVERIFY2(meas.error.empty(), meas.error.c_str());
+        const LlmOutcome o = analyzeLlm(m, s, { test::shippedDevice("ryzen-9-5950x") }, false);
+        QVERIFY2(o.analysis, o.error.c_str());
+        const Report both = bothPhases(*o.analysis);
+        QCOMPARE(meas.rows.size(), both.results[0].layers.size());
+        for (const RowMeasurement& r : meas.rows)
+            QVERIFY2(r.measured && r.median > 0, (r.layer + ": " + r.skipped).c_str());
+        auto primitive = [&](const char* name) {
+            const RowMeasurement* r = rowNamed(meas, name);
+            return r ? QString::fromStdString(r->primitive) : QStringLiteral("(no row %1)").arg(QLatin1String(name));
+        };
+        QVERIFY2(primitive("prefill.blk0-1.attn_norm").startsWith(QStringLiteral("layer_normalization")), qPrintable(primitive("prefill.blk0-1.attn_norm")));
+        QVERIFY2(primitive("decode.blk0-1.attn_softmax").startsWith(QStringLiteral("softmax")), qPrintable(primitive("decode.blk0-1.attn_softmax")));
+        QVERIFY2(primitive("decode.blk0-1.act_mul").startsWith(QStringLiteral("binary_mul with swish")), qPrintable(primitive("decode.blk0-1.act_mul")));
+        QVERIFY2(primitive("prefill.blk0-1.rope").startsWith(QStringLiteral("eltwise")), qPrintable(primitive("prefill.blk0-1.rope")));
+        QVERIFY2(primitive("prefill.blk0-1.mlp_residual").startsWith(QStringLiteral("binary")), qPrintable(primitive("prefill.blk0-1.mlp_residual")));
+        QVERIFY2(primitive("decode.blk0-1.attn_scores").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.blk0-1.attn_scores")));
+        QVERIFY2(primitive("decode.lm_head").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.lm_head")));
+        const std::string csv = networkMeasurementCsv(meas, llmMeasureArgs("tiny", s), "2026-12-06T08:00Z");
+        QVERIFY(csv.starts_with("# Measured by roofline-cli measure --llm with oneDNN"));
+        const MeasurementSet set = parseMeasurements(csv, "tiny.csv");
+        QVERIFY(set.ok());
+        const Comparison c = compareMeasurements(set, both.results[0]);
+        QCOMPARE(c.layers.size(), both.results[0].layers.size());
+        QVERIFY(c.unmatched.empty());
+    }
+
+    // FlashAttention has no oneDNN 2.6 kernel: its row says so and what to do, the others run.
+    void flashAttentionSaysWhyNot()
+    {
+        const LlmModel m = tiny();
+        LlmSettings s = cpuLlmSettings(16, 32, 1, 32);
+        s.attention = LlmAttention::Flash;
+        const NetworkMeasurement meas = measureLlm(m, s, LayerBenchOptions::quickMode());
+        const RowMeasurement* r = rowNamed(meas, "decode.blk0-1.attention");
+        QVERIFY(r && !r->measured);
+        QVERIFY2(r->skipped.find("FlashAttention is one fused kernel") != std::string::npos, r->skipped.c_str());
+        QCOMPARE(meas.measuredCount(), int(meas.rows.size()) - 2); // the prefill's and the decode's
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLlmMeasure)
+#include "tst_llmmeasure.moc"
