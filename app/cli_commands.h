@@ -8,6 +8,7 @@
 #include "engine/roofline.h"
 #include "io/measurements.h"
 #include "io/options.h"
+#include "measure/layer_bench.h"
 
 #include <filesystem>
 #include <optional>
@@ -75,9 +76,23 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-/// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
+/// roofline-cli measure --llm (cli_measure_llm.cpp); `args` without "--llm".
 int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// roofline-cli measure --network (cli_measure_network.cpp); `args` without "--network".
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// Measuring rows (measure --network, measure --llm): one progress line a row on `err`, wiped at the end.
+struct RowProgress {
+    std::ostream& err;
+    std::string shown;
+    bool printed = false;
+    bool operator()(double fraction, const std::string& row);
+    void finish();
+};
+/// The measurement written (CSV to `output`, or standard output for "-") and what both commands say
+/// of it (rows measured, rows not run and why, the clock, noise) on the stream the CSV leaves free,
+/// which is returned through `report`; false when the file could not be written.
+bool writeMeasurement(const NetworkMeasurement& m, const std::string& csv, const std::string& output, std::ostream& out,
+    std::ostream& err, std::ostream*& report);
 /// Where `model` names a language model (a built-in one, a GGUF or safetensors file, a config.json or
 /// its directory), says that 'roofline-cli llm' analyses it and returns ExitUsage; else nothing.
 std::optional<int> languageModelElsewhere(const std::string& model, std::ostream& err);

@@ -11,8 +11,6 @@
 #include "measure/llm_measure.h"
 #include "measure/network_run.h"
 
-#include <ctime>
-
 namespace rfx {
 
 namespace {
@@ -111,38 +109,19 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
     if (!resolveDevices(lib, { device }, chosen, err))
         return ExitUsage;
 
-    std::string shown;
-    bool printed = false;
+    RowProgress progress { err };
     const NetworkMeasurement m = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
-        [&](double fraction, const std::string& row) {
-            if (row != shown && !row.empty()) {
-                err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
-                printed = true;
-            }
-            shown = row;
-            return true;
-        });
-    if (printed)
-        err << "\r" << std::string(72, ' ') << "\r";
+        [&](double fraction, const std::string& row) { return progress(fraction, row); });
+    progress.finish();
     if (!m.error.empty()) {
         err << "roofline-cli: measure --llm: " << m.error << "\n";
         return ExitUsage;
     }
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", std::gmtime(&now));
-    const std::string csv = networkMeasurementCsv(m, llmMeasureArgs(model, s), date);
-    std::ostream& report = output == "-" ? err : out;
-    if (output == "-")
-        out << csv;
-    else if (!writeFileAtomically(output, csv, err))
+    const std::string csv = networkMeasurementCsv(m, llmMeasureArgs(model, s), measurementDate());
+    std::ostream* said = nullptr;
+    if (!writeMeasurement(m, csv, output, out, err, said))
         return ExitFailure;
-    report << measuredLine(m) << (output == "-" ? "" : "; wrote " + output) << "\n";
-    for (const RowMeasurement& r : m.rows)
-        if (!r.measured)
-            report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
-    if (!m.noise.empty())
-        report << "warning: noisy measurement: " << m.noise << "\n";
+    std::ostream& report = *said;
     // Held against the device's roofline, row by row (both phases' rows, as the window shows them),
     // and the phases' times: measured prefill and decode step against TTFT's and TPOT's bounds.
     const LlmOutcome outcome = analyzeLlm(*load.model, s, chosen, false);
@@ -159,6 +138,15 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         const size_t prefillRows = size_t(both.parts.size() > 1 ? both.parts[1].first : 0);
         for (const LayerComparison& l : c.layers)
             measured[l.layer < prefillRows ? 0 : 1] += l.measured;
+        report << "by kind of row (what a calibration fits per class):\n";
+        for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
+            report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatNumber3(g.kernels) << " kernels, "
+                   << formatTime(g.measured) << " against a bound of " << formatTime(g.bound) << " ("
+                   << formatPercent(g.bound / std::max(g.measured, 1e-30)) << " of it reached)";
+            if (g.measured > 2 * g.bound) // far under the bound: the kernels' fixed cost shows
+                report << "; " << formatTime(g.beyondPerKernel(), true) << " a kernel beyond the bound";
+            report << "\n";
+        }
         const LlmDeviceFigures& f = outcome.analysis->figures.front();
         report << "prefill of " << formatCount(prompt) << " tokens x " << batch << ": measured " << formatTime(measured[0]) << ", bound "
                << formatTime(f.ttft) << " (" << formatPercent(f.ttft / std::max(measured[0], 1e-30)) << " of it reached)\n"

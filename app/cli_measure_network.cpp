@@ -16,6 +16,41 @@
 
 namespace rfx {
 
+bool RowProgress::operator()(double fraction, const std::string& row)
+{
+    if (row != shown && !row.empty()) {
+        err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
+        printed = true;
+    }
+    shown = row;
+    return true;
+}
+
+void RowProgress::finish()
+{
+    if (printed)
+        err << "\r" << std::string(72, ' ') << "\r";
+}
+
+bool writeMeasurement(const NetworkMeasurement& m, const std::string& csv, const std::string& output, std::ostream& out,
+    std::ostream& err, std::ostream*& report)
+{
+    report = output == "-" ? &err : &out; // the CSV on stdout leaves the summary to stderr
+    if (output == "-")
+        out << csv;
+    else if (!writeFileAtomically(output, csv, err))
+        return false;
+    *report << measuredLine(m) << (output == "-" ? "" : "; wrote " + output) << "\n";
+    for (const RowMeasurement& r : m.rows)
+        if (!r.measured)
+            *report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
+    if (m.clockBefore > 0 && m.clockAfter > 0)
+        *report << "clock under load " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
+    if (!m.noise.empty())
+        *report << "warning: noisy measurement: " << m.noise << "\n";
+    return true;
+}
+
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
@@ -68,36 +103,18 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
     if (auto code = chooseDevices(options, common, exeDir, err, chosen, true))
         return *code;
     const LayerBenchOptions bench = quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode();
-    std::string shown; // one progress line a row, not one a run
-    bool printed = false;
-    const NetworkMeasurement m = run.run(bench, [&](double fraction, const std::string& row) {
-        if (row != shown && !row.empty()) {
-            err << "\r  " << int(fraction * 100) << " % " << row << std::string(24, ' ') << std::flush;
-            printed = true;
-        }
-        shown = row;
-        return true;
-    });
-    if (printed)
-        err << "\r" << std::string(60, ' ') << "\r";
+    RowProgress progress { err };
+    const NetworkMeasurement m = run.run(bench, [&](double fraction, const std::string& row) { return progress(fraction, row); });
+    progress.finish();
     if (!m.error.empty()) {
         err << "roofline-cli: measure: " << m.error << "\n";
         return ExitUsage;
     }
     const std::string csv = run.csv(m);
-    std::ostream& report = output == "-" ? err : out; // the CSV on stdout leaves the summary to stderr
-    if (output == "-")
-        out << csv;
-    else if (!writeFileAtomically(output, csv, err))
+    std::ostream* said = nullptr;
+    if (!writeMeasurement(m, csv, output, out, err, said))
         return ExitFailure;
-    report << measuredLine(m) << (output == "-" ? "" : "; wrote " + output) << "\n";
-    for (const RowMeasurement& r : m.rows)
-        if (!r.measured)
-            report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
-    if (m.clockBefore > 0 && m.clockAfter > 0)
-        report << "clock under load " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
-    if (!m.noise.empty())
-        report << "warning: noisy measurement: " << m.noise << "\n";
+    std::ostream& report = *said;
     // Held against this machine's roofline, as `roofline-cli compare` would.
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);

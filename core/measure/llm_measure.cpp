@@ -105,6 +105,34 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     return all;
 }
 
+std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
+{
+    static const char* kGroups[] = { "matrix", "attention", "elementwise and data" };
+    std::vector<LlmMeasuredGroup> groups;
+    for (const char* phase : { "prefill", "decode" })
+        for (const char* g : kGroups)
+            groups.push_back({ phase, g });
+    for (const LayerComparison& m : c.layers) {
+        if (m.layer >= rows.size())
+            continue;
+        const LayerResult& r = rows[m.layer];
+        Layer named; // the kind is in the row's name, after its phase
+        named.name = r.name;
+        const LlmRowKind kind = llmRowKind(named);
+        const size_t g = kind == LlmRowKind::Matrix ? 0
+            : kind == LlmRowKind::Scores || kind == LlmRowKind::Softmax || kind == LlmRowKind::Context || kind == LlmRowKind::Attention
+            ? 1
+            : 2;
+        LlmMeasuredGroup& to = groups[(m.layer < prefillRows ? 0 : 3) + g];
+        ++to.rows;
+        to.kernels += std::max(1.0, r.repeats);
+        to.measured += m.measured;
+        to.bound += m.bound;
+    }
+    std::erase_if(groups, [](const LlmMeasuredGroup& g) { return g.rows == 0; });
+    return groups;
+}
+
 std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& s)
 {
     return { "--llm", "--model", model, "--prompt", std::to_string(s.prompt), "--context", std::to_string(decodeContext(s)),

@@ -2,7 +2,10 @@
 
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
+#include "io/measurements.h"
 #include "measure/layer_bench.h"
+
+#include <algorithm>
 
 #include <string>
 #include <vector>
@@ -25,6 +28,25 @@ Network measurableLlmPhase(Network phase, const LlmArch& arch);
 /// its blocks: one block's run times the blocks (each runs the same kernel on the same shapes).
 NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings, const LayerBenchOptions& options,
     const LayerBenchProgress& progress = {});
+
+/// Where a measured language model's time goes, by phase and kind of row: the matrix products, the
+/// attention (scores, softmax, context), and the rest (norms, RoPE, residuals, the activation, the
+/// cache write, the embedding): their measured time against their bound, and their kernels (a
+/// block's row runs once per block). What a calibration fits per class, seen before it is fitted.
+struct LlmMeasuredGroup {
+    std::string phase; ///< "prefill", "decode"
+    std::string group; ///< "matrix", "attention", "elementwise and data"
+    int rows = 0;
+    double kernels = 0; ///< runs in one pass of the phase
+    double measured = 0; ///< second
+    double bound = 0; ///< second
+    /// What the kernels took beyond the bound, per kernel, second: for rows far under their bound
+    /// (a decode step's small rows), about each kernel's fixed cost.
+    double beyondPerKernel() const { return kernels > 0 ? std::max(0.0, measured - bound) / kernels : 0; }
+};
+/// The groups of a comparison against bothPhases' rows (`rows`, `prefillRows` of them the prefill's),
+/// in the order prefill then decode, matrix, attention, the rest; groups with no measured row left out.
+std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
 
 /// What `roofline-cli measure --llm` writes after "# configuration:": the options that redo it.
 std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& settings);

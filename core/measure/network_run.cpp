@@ -37,13 +37,15 @@ NetworkMeasurement NetworkRun::run(const LayerBenchOptions& options, const Layer
     return measureNetwork(*network, config, options, progress);
 }
 
-std::string NetworkRun::csv(const NetworkMeasurement& m) const
+std::string measurementDate()
 {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", std::gmtime(&now));
-    return networkMeasurementCsv(m, configToArgs(config), date);
+    return date;
 }
+
+std::string NetworkRun::csv(const NetworkMeasurement& m) const { return networkMeasurementCsv(m, configToArgs(config), measurementDate()); }
 
 std::optional<std::string> ceilingsFirst(const Device* mine, const std::string& id)
 {

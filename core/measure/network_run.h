@@ -41,6 +41,9 @@ struct NetworkRun {
 /// (measureClockUnderLoad) and held to theirs by ceilingsOutOfDate's rule. Nothing: they are current.
 std::optional<std::string> ceilingsFirst(const Device* mine, const std::string& id = "this-machine");
 
+/// Now, as a measurement CSV's header dates it: "2026-12-06T08:00Z" (UTC).
+std::string measurementDate();
+
 /// "12 of 12 rows measured with oneDNN 2.6.3 (f32, 2 threads) in 3.41 s".
 std::string measuredLine(const NetworkMeasurement& m);
 
