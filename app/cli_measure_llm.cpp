@@ -11,6 +11,8 @@
 #include "measure/llm_measure.h"
 #include "measure/network_run.h"
 
+#include <cmath>
+
 namespace rfx {
 
 namespace {
@@ -140,11 +142,11 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
             measured[l.layer < prefillRows ? 0 : 1] += l.measured;
         report << "by kind of row (what a calibration fits per class):\n";
         for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
-            report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatNumber3(g.kernels) << " kernels, "
+            report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "
                    << formatTime(g.measured) << " against a bound of " << formatTime(g.bound) << " ("
                    << formatPercent(g.bound / std::max(g.measured, 1e-30)) << " of it reached)";
             if (g.measured > 2 * g.bound) // far under the bound: the kernels' fixed cost shows
-                report << "; " << formatTime(g.beyondPerKernel(), true) << " a kernel beyond the bound";
+                report << "; " << formatTime(g.beyondPerKernel()) << " a kernel beyond the bound";
             report << "\n";
         }
         const LlmDeviceFigures& f = outcome.analysis->figures.front();

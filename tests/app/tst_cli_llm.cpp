@@ -308,7 +308,8 @@ private slots:
         QVERIFY2(contains(text, "# Measured by roofline-cli measure --llm") && contains(text, "\nprefill.blk0-1.q_proj,")
                 && contains(text, "\ndecode.lm_head,") && contains(text, "--context 32 --batch 2 --bits 32"),
             text.c_str());
-        QVERIFY2(contains(r.out, "prefill of 16 tokens x 2: measured") && contains(r.out, "decode step at context 32 x 2: measured"),
+        QVERIFY2(contains(r.out, "prefill of 16 tokens x 2: measured") && contains(r.out, "decode step at context 32 x 2: measured")
+                && contains(r.out, "  decode, matrix: 8 rows, 15 kernels, "),
             r.out.c_str());
         // what cannot be measured is said before anything runs
         for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
