@@ -59,7 +59,8 @@ std::vector<CliCommandSpec>& registry()
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
                 "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
-                "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--format table|json|csv|markdown|latex]" },
+                "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--calibration CAL.json]",
+                "    [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
             "cache, activations) against the device's, the largest batch and context that fit, energy per token, and "
@@ -80,6 +81,8 @@ std::vector<CliCommandSpec>& registry()
             "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through memory)\n"
             "  --all-logits               prefill computes the logits of every prompt token (default: the last one of\n"
             "                             each sequence, as serving engines do)\n"
+            "  --calibration CAL.json     also TTFT and TPOT as this machine's kernels run them (calibrate on a\n"
+            "                             measure --llm file; the settings it prints with it)\n"
             "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary split;\n"
             "                             two all-reduces a block; memory is per GPU; default 1)\n"
             "  --interconnect ID          the link between them (default nvlink4; 'roofline-cli --help' lists them)\n"
@@ -107,7 +110,9 @@ std::vector<CliCommandSpec>& registry()
             "per operator class and bound side) from a measurement file of the configured network on --device; "
             "MORE files (measure --network writes them) are analysed in the configuration their header names and "
             "fitted with it, e.g. resources/networks/calibration-classes.json measured for the pointwise, depthwise and "
-            "batch-norm classes; write it as a calibration file. analyze --calibration adds calibrated_time_s",
+            "batch-norm classes; write it as a calibration file. analyze --calibration adds calibrated_time_s. A "
+            "measure --llm file is held against the language model and settings its header names (both phases; "
+            "alone); llm --calibration then gives calibrated TTFT and TPOT",
             "  --output CAL.json|-        where to write the calibration (- for standard output)\n",
             true },
         { "measure", runMeasureEither,

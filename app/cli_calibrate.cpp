@@ -6,6 +6,7 @@
 #include "base/format.h"
 #include "engine/roofline.h"
 #include "io/calibration_file.h"
+#include "io/llm_options.h"
 #include "io/measurements.h"
 
 #include <cerrno>
@@ -105,7 +106,16 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
     if (options.devices.empty())
         return usageError(err, "calibrate: --device: which device's roofline the measurements ran on (for this CPU: this-machine)");
     MeasuredRun run;
-    if (auto code = compareMeasurementFile(file, options, common, {}, exeDir, err, run))
+    std::string llmError;
+    const std::optional<LlmMeasureHeader> llm = llmMeasurementOf(file, llmError);
+    if (!llmError.empty()) {
+        err << "roofline-cli: calibrate: " << llmError << "\n";
+        return ExitUsage;
+    }
+    if (llm && !extra.empty())
+        return usageError(err, "calibrate: a language model's measurement (measure --llm) is fitted alone: give no other file");
+    if (auto code = llm ? compareLlmMeasurementFile(file, *llm, options, common, {}, exeDir, err, run)
+                        : compareMeasurementFile(file, options, common, {}, exeDir, err, run))
         return *code;
     const MeasurementSet& set = run.set;
     const DeviceResult& r = run.report.results.front();
@@ -119,6 +129,11 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
     Calibration cal;
     try {
         cal = calibrateFrom(c, r, options.config, file, utcNow("%Y-%m-%d"));
+        if (llm) { // fitted on the language model's options, not a network's
+            cal.fittedOn.clear();
+            for (const std::string& a : llmMeasureArgs(llm->model, llm->settings))
+                cal.fittedOn += (cal.fittedOn.empty() ? "" : " ") + a;
+        }
     } catch (const std::invalid_argument& e) {
         err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
             << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";
@@ -163,7 +178,14 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
                << ")\n";
     if (!c.unmatched.empty())
         report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
-    if (output != "-")
+    if (output != "-" && llm)
+    {
+        report << "wrote " << output << "; apply it with: roofline-cli llm --model " << llm->model;
+        for (const std::string& a : llmSettingsToArgs(llm->settings))
+            report << ' ' << a;
+        report << " --device " << cal.deviceId << " --calibration " << output << "\n";
+    }
+    else if (output != "-")
         report << "wrote " << output << "; apply it with: roofline-cli analyze --device " << cal.deviceId
                << " --calibration " << output << "\n";
     return report ? ExitOk : ExitFailure;

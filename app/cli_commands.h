@@ -9,6 +9,7 @@
 #include "io/measurements.h"
 #include "io/options.h"
 #include "measure/layer_bench.h"
+#include "measure/llm_measure.h"
 
 #include <filesystem>
 #include <optional>
@@ -69,6 +70,14 @@ std::optional<int> compareMeasurementFile(const std::string& file, const ConfigO
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// A measure --llm file (its "# configuration:" line starts with --llm): the model and settings it
+/// names; nothing for a network's file, or with `error` set when the line cannot be read
+/// (cli_calibrate_llm.cpp).
+std::optional<LlmMeasureHeader> llmMeasurementOf(const std::string& file, std::string& error);
+/// compareMeasurementFile for such a file: both phases of its model on the first chosen device.
+std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmMeasureHeader& header, const ConfigOptions& options,
+    const CommonOptions& common, const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err,
+    MeasuredRun& run);
 /// The configuration a measurement CSV's "# configuration:" header line names (roofline-cli measure
 /// --network writes it), applied to `options`; the exit code after saying why when there is none.
 std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err);

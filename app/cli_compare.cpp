@@ -29,7 +29,14 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (common.format != "table" && common.format != "csv")
         return usageError(err, "--format: expected table or csv, got '" + common.format + "'");
     MeasuredRun run;
-    if (auto code = compareMeasurementFile(file, options, common, calibration, exeDir, err, run))
+    std::string llmError; // a language model's measurement (measure --llm): the model its header names
+    const std::optional<LlmMeasureHeader> llm = llmMeasurementOf(file, llmError);
+    if (!llmError.empty()) {
+        err << "roofline-cli: compare: " << llmError << "\n";
+        return ExitUsage;
+    }
+    if (auto code = llm ? compareLlmMeasurementFile(file, *llm, options, common, calibration, exeDir, err, run)
+                        : compareMeasurementFile(file, options, common, calibration, exeDir, err, run))
         return *code;
     const DeviceResult& r = run.report.results.front();
     const Comparison& c = run.comparison;

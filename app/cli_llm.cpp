@@ -2,6 +2,7 @@
 // tokens per second, memory and whether it fits, per row of each phase.
 #include "cli_commands.h"
 
+#include "base/format.h"
 #include "io/llm_options.h"
 #include "io/llm_sweep_writer.h"
 #include "io/llm_writer.h"
@@ -21,6 +22,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     std::string model;
     std::vector<std::string> devices;
     std::optional<LlmSweepAxis> sweep;
+    std::string calibration;
     for (size_t i = 0; i < args.size(); ++i) {
         std::string error;
         if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
@@ -31,6 +33,11 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (const OptionStatus st = applyLlmOption(args, i, llm, error); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
                 return usageError(err, error);
+            continue;
+        }
+        if (const auto code = takeCalibrationOption(args, i, calibration, err)) {
+            if (*code != ExitOk)
+                return *code;
             continue;
         }
         const SplitOption split = splitOption(args[i]);
@@ -109,6 +116,28 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         out << (format == "json" ? llmSweepToJson(swept, llmSettingsLine(a)) + "\n"
                 : format == "csv" ? llmSweepToCsv(swept)
                                   : llmSweepToTable(swept, llmSettingsLine(a)));
+        return ExitOk;
+    }
+    if (!calibration.empty()) {
+        // A calibration fitted on this machine's measured rows (measure --llm, calibrate): TTFT and TPOT as
+        // its kernels run them, beside the bounds.
+        if (format != "table")
+            return usageError(err, "--calibration: the calibrated figures are lines under the table: give --format table");
+        LlmAnalysis calibrated = a;
+        for (Report* r : { &calibrated.prefill, &calibrated.decode })
+            if (auto code = applyCalibrationFile(calibration, *r, err))
+                return *code;
+        out << llmToTable(a) << "\ncalibrated (" << calibration << "), beside the bounds:\n";
+        for (size_t d = 0; d < a.figures.size(); ++d) {
+            const double p = calibrated.prefill.results[d].totals.calibratedTime, t = calibrated.decode.results[d].totals.calibratedTime;
+            if (p < 0 || t < 0)
+                continue;
+            const LlmDeviceFigures& f = a.figures[d];
+            const double ttft = p + f.prefillLinkTime, tpot = t + f.decodeLinkTime;
+            out << "  " << f.device << ": TTFT " << formatTime(ttft) << " (bound " << formatTime(f.ttft) << "), TPOT " << formatTime(tpot)
+                << " (bound " << formatTime(f.tpot) << "): " << formatNumber3(1 / tpot) << " tokens/s per sequence, "
+                << formatNumber3(s.batch / tpot) << " for the batch\n";
+        }
         return ExitOk;
     }
     if (format == "json")

@@ -6,6 +6,7 @@
 #include "measure/layer_bench.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -50,5 +51,13 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& comparison, cons
 
 /// What `roofline-cli measure --llm` writes after "# configuration:": the options that redo it.
 std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& settings);
+
+/// What a measure --llm file's "# configuration:" line says (llmMeasureArgs written back): the model
+/// and the settings it was measured at; nothing, with `error` set, when the line is not one.
+struct LlmMeasureHeader {
+    std::string model;
+    LlmSettings settings;
+};
+std::optional<LlmMeasureHeader> llmMeasureHeader(const std::vector<std::string>& args, std::string& error);
 
 } // namespace rfx
