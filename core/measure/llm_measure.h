@@ -1,23 +1,16 @@
 #pragma once
 
+#include "io/llm_measure_header.h"
+#include "io/measurements.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
-#include "io/measurements.h"
 #include "measure/layer_bench.h"
 
 #include <algorithm>
-#include <optional>
-
 #include <string>
 #include <vector>
 
 namespace rfx {
-
-/// The settings CPU inference runs a language model at (roofline-cli measure --llm, issue 50): every
-/// tensor `bits` wide (32: fp32; 16: bf16, the CPU's 16-bit arithmetic), attention as two matrix
-/// products and a softmax (oneDNN 2.6 has no fused attention kernel), one device; P prompt tokens,
-/// decode at context C, B sequences.
-LlmSettings cpuLlmSettings(int prompt, int context, int batch, int bits);
 
 /// A phase's network as measureNetwork runs it: the rows whose kernel their Op does not say carry it
 /// as their origin's operator (norms: SimplifiedLayerNormalization, or LayerNormalization with a
@@ -49,15 +42,5 @@ struct LlmMeasuredGroup {
 /// in the order prefill then decode, matrix, attention, the rest; groups with no measured row left out.
 std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
 
-/// What `roofline-cli measure --llm` writes after "# configuration:": the options that redo it.
-std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& settings);
-
-/// What a measure --llm file's "# configuration:" line says (llmMeasureArgs written back): the model
-/// and the settings it was measured at; nothing, with `error` set, when the line is not one.
-struct LlmMeasureHeader {
-    std::string model;
-    LlmSettings settings;
-};
-std::optional<LlmMeasureHeader> llmMeasureHeader(const std::vector<std::string>& args, std::string& error);
 
 } // namespace rfx

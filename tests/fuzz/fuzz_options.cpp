@@ -5,6 +5,7 @@
 #include "engine/roofline.h"
 #include "fuzzdevice.h"
 #include "io/figure.h"
+#include "io/llm_measure_header.h"
 #include "io/llm_options.h"
 #include "io/options.h"
 #include "io/tune_options.h"
@@ -49,6 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!again || !(*again == *llm))
             __builtin_trap();
     } else if (llmError.empty()) {
+        __builtin_trap();
+    }
+
+    // A measure --llm file's configuration line (calibrate, compare read it): refused with a reason,
+    // or read back unchanged from what measure --llm writes of it.
+    std::string headerError;
+    if (const auto h = rfx::llmMeasureHeader(args, headerError)) {
+        const auto back = rfx::llmMeasureHeader(rfx::llmMeasureArgs(h->model, h->settings), headerError);
+        if (!back || back->model != h->model || !(back->settings == h->settings))
+            __builtin_trap();
+    } else if (headerError.empty()) {
         __builtin_trap();
     }
 

@@ -86,6 +86,21 @@ private slots:
         const std::vector<std::string> args = llmMeasureArgs("llama-3.2-1b", s);
         QCOMPARE(args.front(), std::string("--llm"));
         QVERIFY(std::find(args.begin(), args.end(), "256") != args.end());
+        // the header read back (calibrate, compare): the same model and settings; a line not written
+        // by measure --llm, or edited past its ranges, refused with the reason
+        std::string error;
+        const auto back = llmMeasureHeader(args, error);
+        QVERIFY2(back && back->model == "llama-3.2-1b" && back->settings == s, error.c_str());
+        for (const auto& [line, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+                 { { "--model", "x" }, "not a language model's measurement" },
+                 { { "--llm", "--model", "x", "--prompt", "128", "--context", "2000000", "--batch", "1", "--bits", "32" },
+                     "a context past the prompt (at most 1048576 tokens)" },
+                 { { "--llm", "--model", "x", "--prompt", "12x" }, "'--prompt 12x' is not an option measure --llm writes" },
+                 { { "--llm", "--model", "x", "--image", "4" }, "'--image 4' is not an option" } }) {
+            error.clear();
+            QVERIFY(!llmMeasureHeader(line, error));
+            QVERIFY2(error.find(says) != std::string::npos, error.c_str());
+        }
     }
 
     // A pass reads every block's weights once: a block row's working set is one run's tensors and the
