@@ -46,15 +46,12 @@ std::optional<int> applyCalibrationFile(const std::string& file, Report& report,
     return std::nullopt;
 }
 
-std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
+std::optional<std::vector<std::string>> configurationWords(const std::string& file, bool& readable)
 {
     std::ifstream in(file);
-    if (!in) { // a file's problem, not the command line's: one line, no usage
-        err << "roofline-cli: calibrate: " << file << ": cannot be read (" << std::strerror(errno) << ")\n";
-        return ExitUsage;
-    }
+    readable = bool(in);
     std::string line;
-    for (int n = 0; n < 20 && std::getline(in, line) && line.starts_with("#"); ++n) {
+    for (int n = 0; in && n < 20 && std::getline(in, line) && line.starts_with("#"); ++n) {
         static const std::string key = "# configuration:";
         if (!line.starts_with(key))
             continue;
@@ -62,6 +59,21 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
         std::vector<std::string> args;
         for (std::string w; words >> w;)
             args.push_back(w);
+        return args;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
+{
+    bool readable = false;
+    const std::optional<std::vector<std::string>> words = configurationWords(file, readable);
+    if (!readable) { // a file's problem, not the command line's: one line, no usage
+        err << "roofline-cli: calibrate: " << file << ": cannot be read (" << std::strerror(errno) << ")\n";
+        return ExitUsage;
+    }
+    if (words) {
+        std::vector<std::string> args = *words;
         for (size_t i = 0; i < args.size(); ++i)
             if (auto code = takeOption(args, i, options, common, "calibrate", err)) {
                 err << "roofline-cli: calibrate: " << file << ": its '# configuration:' line is not one this version reads\n";

@@ -8,31 +8,18 @@
 #include "llm/llm_files.h"
 #include "measure/llm_measure.h"
 
-#include <fstream>
-#include <sstream>
-
 namespace rfx {
 
 std::optional<LlmMeasureHeader> llmMeasurementOf(const std::string& file, std::string& error)
 {
-    std::ifstream in(file);
-    std::string line;
-    for (int n = 0; in && n < 20 && std::getline(in, line) && line.starts_with("#"); ++n) {
-        static const std::string key = "# configuration:";
-        if (!line.starts_with(key))
-            continue;
-        std::istringstream words(line.substr(key.size()));
-        std::vector<std::string> args;
-        for (std::string w; words >> w;)
-            args.push_back(w);
-        if (args.empty() || args.front() != "--llm")
-            return std::nullopt; // a network's: the usual way
-        auto h = llmMeasureHeader(args, error);
-        if (!h)
-            error = file + ": " + error;
-        return h;
-    }
-    return std::nullopt;
+    bool readable = false; // an unreadable file is said where it is read as a measurement
+    const std::optional<std::vector<std::string>> args = configurationWords(file, readable);
+    if (!args || args->empty() || args->front() != "--llm")
+        return std::nullopt; // a network's: the usual way
+    auto h = llmMeasureHeader(*args, error);
+    if (!h)
+        error = file + ": " + error;
+    return h;
 }
 
 std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmMeasureHeader& header, const ConfigOptions& options,

@@ -70,6 +70,9 @@ std::optional<int> compareMeasurementFile(const std::string& file, const ConfigO
 int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// The words of a measurement CSV's "# configuration:" header line (measure --network and --llm write
+/// it), among its first 20 comment lines; nothing without one; `readable` false when it cannot be opened.
+std::optional<std::vector<std::string>> configurationWords(const std::string& file, bool& readable);
 /// A measure --llm file (its "# configuration:" line starts with --llm): the model and settings it
 /// names; nothing for a network's file, or with `error` set when the line cannot be read
 /// (cli_calibrate_llm.cpp).

@@ -11,6 +11,12 @@ LayerFilterProxy::LayerFilterProxy(QObject* parent)
     setDynamicSortFilter(true);
 }
 
+void LayerFilterProxy::setSourceModel(QAbstractItemModel* model)
+{
+    m_table = qobject_cast<const LayerTableModel*>(model);
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
 void LayerFilterProxy::setLayerFilter(const LayerFilter& filter)
 {
     m_filter = filter;
@@ -19,7 +25,7 @@ void LayerFilterProxy::setLayerFilter(const LayerFilter& filter)
 
 void LayerFilterProxy::refresh()
 {
-    auto* model = qobject_cast<LayerTableModel*>(sourceModel());
+    const LayerTableModel* model = m_table;
     const DeviceResult* d = model ? model->deviceResult() : nullptr;
     m_visible.clear();
     if (d) {
@@ -45,9 +51,9 @@ bool LayerFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
 
 bool LayerFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
-    auto* model = qobject_cast<const LayerTableModel*>(sourceModel());
-    if (!model || left.row() >= model->lines().count() || right.row() >= model->lines().count())
-        return QSortFilterProxyModel::lessThan(left, right);
+    const LayerTableModel* model = m_table;
+    if (!model || model->lines().blocks().empty() || left.row() >= model->lines().count() || right.row() >= model->lines().count())
+        return QSortFilterProxyModel::lessThan(left, right); // a network: rows alone, sorted as they always were
     const LayerRows& rows = model->lines();
     const LayerRows::Line& l = rows.line(left.row());
     const LayerRows::Line& r = rows.line(right.row());
