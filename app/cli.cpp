@@ -98,22 +98,32 @@ std::vector<CliCommandSpec>& registry()
             "  --format FORMAT            table (default), json or csv\n",
             true },
         { "compare", runCompare,
-            { "compare MEASUREMENTS [configuration options] [--calibration CAL.json] [--format table|csv]" },
+            { "compare MEASUREMENTS [configuration options] [--calibration CAL.json] [--format table|csv]",
+                "compare LLM.csv MORE.csv... [--device ID] [--calibration CAL.json] [--format table|csv]" },
             "measured layer times (plain CSV, ncu --csv, PyTorch trace) against the model's bounds on the first "
             "--device: efficiency, error, what did not map; --calibration: the calibrated prediction and its error, "
-            "per layer and in total (fit on one configuration, check on another)",
+            "per layer and in total (fit on one configuration, check on another); several measure --llm files: a "
+            "line each, the measured prefill and decode step beside their bound and calibrated prediction",
             "  --calibration CAL.json     also the calibrated prediction and its error\n"
             "  --format FORMAT            table (default) or csv\n",
             true },
-        { "calibrate", runCalibrate, { "calibrate MEASUREMENTS [MORE...] --device ID [configuration options] --output CAL.json|-" },
+        { "calibrate", runCalibrate,
+            { "calibrate MEASUREMENTS [MORE...] --device ID [configuration options] --output CAL.json|-",
+                "calibrate --measured-tokens-per-s X [--measured-prefill-tokens-per-s Y] --model M [llm options] --device ID "
+                "--output CAL.json|-" },
             "fit how far this machine's kernels fall below the roofline (measured = overhead + bound / efficiency, "
             "per operator class and bound side) from a measurement file of the configured network on --device; "
             "MORE files (measure --network writes them) are analysed in the configuration their header names and "
             "fitted with it, e.g. resources/networks/calibration-classes.json measured for the pointwise, depthwise and "
             "batch-norm classes; write it as a calibration file. analyze --calibration adds calibrated_time_s. A "
             "measure --llm file is held against the language model and settings its header names (both phases; "
-            "alone); llm --calibration then gives calibrated TTFT and TPOT",
-            "  --output CAL.json|-        where to write the calibration (- for standard output)\n",
+            "alone); llm --calibration then gives calibrated TTFT and TPOT. --measured-tokens-per-s: a language model's "
+            "calibration from the throughput a benchmark printed at its model, batch, context and device",
+            "  --output CAL.json|-        where to write the calibration (- for standard output)\n"
+            "  --measured-tokens-per-s X  the generated tokens a second of the whole batch (B / TPOT) measured\n"
+            "                             at --model and its llm options on --device: no measurement file\n"
+            "  --measured-prefill-tokens-per-s Y  and the prompt tokens a second (P x B / TTFT): the\n"
+            "                             memory and compute sides fitted apart\n",
             true },
         { "measure", runMeasureEither,
             { "measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]",

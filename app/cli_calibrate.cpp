@@ -88,6 +88,9 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
 
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
+    for (const std::string& a : args) // a language model's throughput, measured elsewhere: no file to read
+        if (a.starts_with("--measured-tokens-per-s") || a.starts_with("--measured-prefill-tokens-per-s"))
+            return runCalibrateThroughput(args, out, err, exeDir);
     ConfigOptions options;
     CommonOptions common;
     std::string file, output;

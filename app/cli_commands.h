@@ -81,11 +81,18 @@ std::optional<LlmMeasureHeader> llmMeasurementOf(const std::string& file, std::s
 std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmMeasureHeader& header, const ConfigOptions& options,
     const CommonOptions& common, const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err,
     MeasuredRun& run);
+/// roofline-cli compare on several measure --llm files (cli_compare_llm.cpp): a line each, the measured
+/// prefill and decode step beside their bound and, with a calibration, its prediction and error.
+int compareLlmFiles(const std::vector<std::string>& files, const ConfigOptions& options, const CommonOptions& common,
+    const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& out, std::ostream& err);
 /// The configuration a measurement CSV's "# configuration:" header line names (roofline-cli measure
 /// --network writes it), applied to `options`; the exit code after saying why when there is none.
 std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err);
 /// roofline-cli calibrate (cli_calibrate.cpp).
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// roofline-cli calibrate --measured-tokens-per-s X (cli_calibrate_throughput.cpp): a language model's
+/// calibration from a measured throughput.
+int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli measure --llm (cli_measure_llm.cpp); `args` without "--llm".

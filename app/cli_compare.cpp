@@ -11,9 +11,11 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
     ConfigOptions options;
     CommonOptions common;
     std::string file, calibration;
+    std::vector<std::string> files;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (!args[i].starts_with("--") && file.empty()) {
-            file = args[i];
+        if (!args[i].starts_with("--")) {
+            files.push_back(args[i]);
+            file = files.front();
             continue;
         }
         if (auto code = takeCalibrationOption(args, i, calibration, err)) {
@@ -28,6 +30,8 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         return usageError(err, "compare: which measurement file? (roofline-cli compare FILE [options])");
     if (common.format != "table" && common.format != "csv")
         return usageError(err, "--format: expected table or csv, got '" + common.format + "'");
+    if (files.size() > 1) // language models' measurements at several settings: a line each
+        return compareLlmFiles(files, options, common, calibration, exeDir, out, err);
     MeasuredRun run;
     std::string llmError; // a language model's measurement (measure --llm): the model its header names
     const std::optional<LlmMeasureHeader> llm = llmMeasurementOf(file, llmError);

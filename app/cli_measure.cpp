@@ -112,7 +112,8 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
                            + " MiB: a VM's may be its host's)"
                                 : "")
             << "\n";
-    line("DRAM triad     ", r.dram, "B/s", 0, 0, "");
+    line("DRAM read      ", r.dramRead, "B/s", 0, 0, "");
+    line("DRAM triad     ", r.dramTriad, "B/s", 0, 0, "");
     if (r.perCycle)
         out << "  expected: " << r.perCycle->microarchitecture << ", " << r.perCycle->source << "\n";
     else

@@ -138,8 +138,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         report << comparisonToTable(c, both.results.front(), set);
         double measured[2] = { 0, 0 };
         const size_t prefillRows = size_t(both.parts.size() > 1 ? both.parts[1].first : 0);
-        for (const LayerComparison& l : c.layers)
-            measured[l.layer < prefillRows ? 0 : 1] += l.measured;
+        for (const LlmMeasuredGroup& p : measuredByPhase(c, both.results.front().layers, prefillRows))
+            measured[p.phase == "prefill" ? 0 : 1] = p.measured;
         report << "by kind of row (what a calibration fits per class):\n";
         for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
             report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "

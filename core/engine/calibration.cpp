@@ -43,6 +43,8 @@ std::string_view calibrationClass(Op op)
 
 std::string_view calibrationClass(const Layer& l)
 {
+    if (l.attention)
+        return "attention";
     if (l.op != Op::Conv || l.inShapes.empty())
         return calibrationClass(l.op);
     const std::int64_t inChannels = l.inShapes.front().c;
@@ -59,13 +61,15 @@ std::string_view parentClass(std::string_view opClass)
         return "conv";
     if (opClass == "batch_norm")
         return "elementwise";
+    if (opClass == "attention")
+        return "matrix";
     return {};
 }
 
 const std::vector<std::string>& calibrationClasses()
 {
-    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix", "batch_norm",
-        "elementwise", "pool", "data" };
+    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix", "attention",
+        "batch_norm", "elementwise", "pool", "data" };
     return names;
 }
 
@@ -113,13 +117,18 @@ bool CalibrationGroup::extrapolates(double flops, double bytes) const
 
 namespace {
 
+// A sample's weight in the sums: a row of `runs` kernel runs is fitted a run at a time (perRun), and
+// weighs runs^2, so that the sums are those of the whole rows' times (a block row of 16 runs of 1 ms
+// counts as the 16 ms it takes, not as one 1-ms row beside a 17-ms head).
+double weightOf(const CalibrationSample* s) { return s->runs * s->runs; }
+
 // 1 / efficiency by least squares on the time with the overhead fixed: c1 = Sb(m - c0) / Sbb.
 double slopeGiven(const std::vector<const CalibrationSample*>& rows, double c0)
 {
     double sbb = 0, sbm = 0;
     for (const CalibrationSample* s : rows) {
-        sbb += s->boundTime * s->boundTime;
-        sbm += s->boundTime * (s->measured - c0);
+        sbb += weightOf(s) * s->boundTime * s->boundTime;
+        sbm += weightOf(s) * s->boundTime * (s->measured - c0);
     }
     return sbm / sbb;
 }
@@ -133,11 +142,12 @@ std::pair<double, double> jointFit(const std::vector<const CalibrationSample*>& 
 {
     double n = 0, sb = 0, sbb = 0, sm = 0, sbm = 0;
     for (const CalibrationSample* s : rows) {
-        n += 1;
-        sb += s->boundTime;
-        sbb += s->boundTime * s->boundTime;
-        sm += s->measured;
-        sbm += s->boundTime * s->measured;
+        const double w = weightOf(s);
+        n += w;
+        sb += w * s->boundTime;
+        sbb += w * s->boundTime * s->boundTime;
+        sm += w * s->measured;
+        sbm += w * s->boundTime * s->measured;
     }
     const double det = n * sbb - sb * sb;
     if (rows.size() >= 2 && det > 1e-12 * n * sbb) {
@@ -157,8 +167,34 @@ double median(std::vector<double> v)
 
 } // namespace
 
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> parentOverhead)
+namespace {
+
+// One kernel run's figures: a row that stands for `runs` runs (CalibrationSample::runs) is fitted as one
+// run of its kernel, so that the overhead is a kernel's, whatever the rows' block counts; `runs` stays,
+// for the sample's weight. The arithmetic a memory-bound row pays (arithmeticEfficiency > 0) is taken
+// off its time, to a tenth of it at most (a row that hid its arithmetic wholly is not made negative).
+std::vector<CalibrationSample> perRun(const std::vector<CalibrationSample>& samples, double arithmeticEfficiency)
 {
+    std::vector<CalibrationSample> out = samples;
+    for (CalibrationSample& s : out) {
+        const double runs = std::isfinite(s.runs) && s.runs > 1 ? s.runs : 1;
+        s.boundTime /= runs;
+        s.measured /= runs;
+        s.flops /= runs;
+        s.bytes /= runs;
+        s.computeTime = std::isfinite(s.computeTime) && s.computeTime > 0 ? s.computeTime / runs : 0;
+        s.runs = runs;
+        if (arithmeticEfficiency > 0)
+            s.measured = std::max(s.measured - s.computeTime / arithmeticEfficiency, 0.1 * s.measured);
+    }
+    return out;
+}
+
+} // namespace
+
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& wholeRows, std::optional<double> parentOverhead, double arithmeticEfficiency)
+{
+    const std::vector<CalibrationSample> samples = perRun(wholeRows, arithmeticEfficiency);
     // The overhead from the small rows, the efficiency from the large ones (calibration.h). With both
     // kinds: c1 = 1 / efficiency by least squares on the large rows' time less the overhead, the
     // overhead c0 the median of the small rows' time less c1 x bound (a median: one small row that a
@@ -248,6 +284,7 @@ CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::op
         ssRes += std::pow(std::log10(p) - std::log10(s->measured), 2);
         ssTot += std::pow(std::log10(s->measured) - meanLog, 2);
     }
+    g.arithmeticEfficiency = arithmeticEfficiency; // after the quality figures: they are of the time less it
     g.rmsError = std::isfinite(se) ? std::min(std::sqrt(se / g.samples), 1e12) : 1e12;
     g.r2 = ssTot > 0 ? 1 - ssRes / ssTot : (ssRes < 1e-12 ? 1 : 0);
     g.r2 = std::isfinite(g.r2) ? std::clamp(g.r2, -1e12, 1.0) : -1e12;
@@ -281,7 +318,15 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
                 return; // too few rows to speak for the class: they count in the pooled fit, the class borrows
             const std::string_view parent = parentClass(cls);
             const auto p = parent.empty() ? fitted.end() : fitted.find(std::string(parent));
-            fitted[cls] = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second));
+            // A memory-bound matrix product pays its arithmetic at its class's own compute-side efficiency,
+            // where it has one (calibration.h). Only the products: a decode step's matrix-vector rows
+            // showed it (issue 50); the Zen 5's depthwise convolutions, whose compute-bound rows reach a
+            // fifth of the roof, came out faster than their memory bound with it (121 %): over-counted.
+            double arithmetic = 0;
+            if (side == Bound::Memory && (cls == "matrix" || cls == "attention"))
+                if (const CalibrationGroup* own = c.ownGroup(cls, Bound::Compute))
+                    arithmetic = own->efficiency;
+            fitted[cls] = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second), arithmetic);
         };
         for (const std::string& cls : calibrationClasses())
             if (parentClass(cls).empty())

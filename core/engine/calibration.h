@@ -33,17 +33,20 @@ namespace rfx {
 
 /// The operator classes fitted separately: "conv" (dense convolutions with a window larger than
 /// one pixel, grouped ones), "conv1x1" (pointwise), "depthwise" (one group per input channel),
-/// "conv_transpose", "matrix" (linear, matmul), "batch_norm", "elementwise" (bias, ReLU, add,
-/// other elementwise, the optimizer), "pool" (pools and reductions), "data" (concat, copies,
-/// uncounted operators). Pointwise and depthwise convolutions and batch norm run kernels of their
-/// own, at shares of the roof of their own (README "Calibration"), so they are not fitted with
-/// the rest of their kind.
+/// "conv_transpose", "matrix" (linear, matmul), "attention" (a language model's attention: its
+/// scores, softmax and context, or FlashAttention's one kernel; Layer::attention), "batch_norm",
+/// "elementwise" (bias, ReLU, add, other elementwise, the optimizer), "pool" (pools and reductions),
+/// "data" (concat, copies, uncounted operators). Pointwise and depthwise convolutions, batch norm
+/// and attention run kernels of their own, at shares of the roof of their own (README
+/// "Calibration"), so they are not fitted with the rest of their kind: a decode step's attention
+/// products (a few queries a head against the cache) reached 13-18 % of their bound on a Zen 5 where
+/// its weights' products reached 88-96 % (issue 50).
 std::string_view calibrationClass(const Layer& layer);
 /// The class of an operator without its shapes: every convolution "conv", batch norm "batch_norm".
 std::string_view calibrationClass(Op op);
 /// The class a class borrows from when the calibration has no fit of it (an older file, or a
-/// measurement without such rows): conv1x1 and depthwise borrow conv, batch_norm elementwise;
-/// the others have none (empty), and borrow their side's pooled fit ("all").
+/// measurement without such rows): conv1x1 and depthwise borrow conv, batch_norm elementwise,
+/// attention matrix; the others have none (empty), and borrow their side's pooled fit ("all").
 std::string_view parentClass(std::string_view opClass);
 /// Every class name, in that order.
 const std::vector<std::string>& calibrationClasses();
@@ -57,6 +60,13 @@ struct CalibrationSample {
     double measured = 0;
     double flops = 0; ///< the row's FLOPs and bytes moved (the size range a fit saw)
     double bytes = 0;
+    /// The kernel runs the row's figures are (Layer::repeats: a language model's block row stands for
+    /// its blocks, an imported loop's body for its trips): each pays the overhead, so a fit sees one
+    /// run's bound and time, and predicts runs x overhead + bound / efficiency.
+    double runs = 1;
+    /// The row's arithmetic at its roof, flops / peak, second: a memory-bound row pays it too where its
+    /// class has a compute-side fit (CalibrationGroup::arithmeticEfficiency).
+    double computeTime = 0;
 };
 
 /// Rows whose bound is at most this (second) show a kernel's fixed cost: a few microseconds of threads
@@ -89,11 +99,23 @@ struct CalibrationGroup {
     double minBytes = 0, maxBytes = 0; ///< and their bytes moved
     OverheadSource overheadSource = OverheadSource::None;
     int overheadRows = 0; ///< rows the overhead was measured on (OverheadSource::Rows)
-    /// The calibrated time of a row with this bound, second.
-    double predict(double boundTime) const { return overhead + boundTime / efficiency; }
+    /// A memory-bound fit of a matrix-product class (matrix, attention) that also has a compute-bound fit
+    /// of its own: that fit's efficiency,
+    /// at which its rows' arithmetic is paid on top of their memory time (0: not paid). A kernel that
+    /// streams its operands does its arithmetic beside them only in part: a decode step's matrix rows
+    /// on a Zen 5 took 12.7 ms more at batch 8 than at batch 1 for 10 ms more arithmetic at the roof,
+    /// on the same 1 GB of weights (issue 50).
+    double arithmeticEfficiency = 0;
+    /// The calibrated time of a row with this bound, second, that runs its kernel `runs` times
+    /// (LayerResult::repeats): the overhead is a kernel's, paid on every run; `computeTime` (flops /
+    /// peak) is paid at arithmeticEfficiency where that is set.
+    double predict(double boundTime, double runs = 1, double computeTime = 0) const
+    {
+        return runs * overhead + boundTime / efficiency + (arithmeticEfficiency > 0 ? computeTime / arithmeticEfficiency : 0);
+    }
     /// Whether a row of this size lies outside what the fit saw, by more than a factor of two either
-    /// way in its side's measure (FLOPs when compute-bound, bytes when memory-bound): its calibrated
-    /// time is an extrapolation. False when the file does not say (no range stored).
+    /// way in its side's measure (FLOPs when compute-bound, bytes when memory-bound, of one run: the
+    /// ranges are a run's): its calibrated time is an extrapolation. False when the file does not say.
     bool extrapolates(double flops, double bytes) const;
 };
 
@@ -129,7 +151,10 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples);
 /// no row is small enough to measure one (the parent class's measured overhead). Not the side's pooled
 /// one: the Zen 2's pooled compute overhead was its depthwise rows' 25.6 us, which lent to the 1x1
 /// convolutions remade the error it was to cure.
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> lentOverhead = std::nullopt);
+/// `arithmeticEfficiency`: a memory-bound group's CalibrationGroup::arithmeticEfficiency (its class's
+/// compute-side efficiency): the samples' arithmetic at that rate is taken off their time before the fit.
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> lentOverhead = std::nullopt,
+    double arithmeticEfficiency = 0);
 
 /// How a row's calibrated time was predicted, for the table and the JSON: the group that predicts it
 /// (its class's own, borrowed from its parent, or the side's pooled fit) and whether its size lies

@@ -37,7 +37,9 @@ CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult&
 {
     CalibrationUse use;
     use.group = calibration.groupFor(row.opClass, row.bound);
-    if (use.group && use.group->overheadSource == OverheadSource::Joint && use.group->extrapolates(row.flops, row.bytes)) {
+    const double runs = row.repeats > 1 ? row.repeats : 1; // a fit's ranges are one kernel run's
+    const double flops = row.flops / runs, bytes = row.bytes / runs;
+    if (use.group && use.group->overheadSource == OverheadSource::Joint && use.group->extrapolates(flops, bytes)) {
         // A class fitted on small rows only (overhead and efficiency together, on kernels that are most
         // of them overhead) knows nothing of how a row many times larger runs: such a row takes its
         // parent's fit, else the side's pooled one, where that one saw large rows. MobileNetV2's
@@ -52,7 +54,7 @@ CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult&
     }
     if (use.group) {
         use.borrowed = use.group->opClass != row.opClass;
-        use.extrapolated = use.group->extrapolates(row.flops, row.bytes);
+        use.extrapolated = use.group->extrapolates(flops, bytes);
     }
     return use;
 }
@@ -75,7 +77,7 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
         double total = 0;
         for (LayerResult& l : d.layers) {
             const CalibrationUse use = calibrationUse(calibration, l);
-            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l)) : boundTimeOf(l);
+            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l), std::max(1.0, l.repeats), l.peak > 0 ? l.flops / l.peak : 0) : boundTimeOf(l);
             l.calibratedBy = use.group ? staticClassName(use.group->opClass) : std::string_view();
             l.calibrationExtrapolated = use.extrapolated;
             total += l.calibratedTime;

@@ -32,11 +32,14 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
         totalParams += c.params;
         RowCost r { &l, l.name, l.op, l.out, c.params, c.flopsForward, c.bytesForward, c.kernelsForward, c.bytesForward,
             calibrationClass(l), usefulTapShare(l) };
-        // A language model's block row stands for its blocks, each with weights of its own that a pass
-        // streams through once: its working set is one run's tensors (activations stay in cache from
-        // the row before) and every block's weights (issue 50: decode's projections come from DRAM).
-        if (!l.block.empty() && l.repeats > 1 && l.weightBytes >= 0)
-            r.workingSet = c.bytesForward / l.repeats + (l.repeats - 1) * l.weightBytes;
+        // A language model's row that reads weights or the KV cache reads them once a pass, and all the
+        // others stream through the caches between its runs: its working set is the pass's (issue 50:
+        // decode's projections and attention come from DRAM). Its activations may still be in cache
+        // from the row before; in a decode step they are a small part of its bytes.
+        if (!l.block.empty() && l.repeats > 1)
+            r.workingSet = c.bytesForward / l.repeats; // each block's own tensors: one run's
+        if (l.passBytes > 0)
+            r.workingSet = std::max(r.workingSet, l.passBytes);
         if (training) {
             r.flops += c.flopsBackward;
             r.bytes += c.bytesBackward;

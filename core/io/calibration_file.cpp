@@ -84,12 +84,17 @@ std::string calibrationToJson(const Calibration& c)
             { "overhead_from", overheadSourceName(g.overheadSource) },
             { "overhead_rows", g.overheadRows },
         });
+    for (size_t i = 0; i < c.groups.size(); ++i) // written where set: files without it read as before
+        if (c.groups[i].arithmeticEfficiency > 0)
+            groups[i]["arithmetic_efficiency"] = c.groups[i].arithmeticEfficiency;
     const ojson doc {
         { "schema", kCalibrationSchema },
         { "kind", "roofline-explorer calibration" },
-        { "model", "measured_s = overhead_s + bound_s / efficiency, per operator class and bound side; class 'all' is a "
+        { "model", "measured_s = runs x overhead_s + bound_s / efficiency (+ flops / peak / arithmetic_efficiency where a "
+                   "memory-bound fit gives it), per operator class and bound side; runs: a row's kernel runs (a language "
+                   "model's block row: its blocks); class 'all' is a "
                    "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
-                   "elementwise for batch_norm) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
+                   "elementwise for batch_norm, matrix for attention) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
                    "with a bound under 20 us, 'parent' lent by the parent class's, "
                    "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency; a row more than twice larger takes the parent's or the pooled fit). min_/max_flops "
                    "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated" },
@@ -152,9 +157,12 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             CalibrationGroup f;
             f.opClass = text(g, "class", path);
             const auto& classes = calibrationClasses();
-            if (f.opClass != "all" && std::find(classes.begin(), classes.end(), f.opClass) == classes.end())
-                throw Bad { path + "class", "'" + f.opClass + "' is not a class (conv, conv1x1, depthwise, conv_transpose, "
-                                            "matrix, batch_norm, elementwise, pool, data or all)" };
+            if (f.opClass != "all" && std::find(classes.begin(), classes.end(), f.opClass) == classes.end()) {
+                std::string names;
+                for (const std::string& c : classes)
+                    names += c + ", ";
+                throw Bad { path + "class", "'" + f.opClass + "' is not a class (" + names + "or all)" };
+            }
             const std::string side = text(g, "bound", path);
             if (side != "memory" && side != "compute")
                 throw Bad { path + "bound", "must be \"memory\" or \"compute\", got \"" + side + "\"" };
@@ -182,6 +190,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
                 f.overheadSource = *source;
             }
             f.overheadRows = g.contains("overhead_rows") ? int(number(g, "overhead_rows", path, 0, 1e9, false)) : 0;
+            // Written since issue 50, by memory-bound fits of classes with a compute-bound fit too.
+            f.arithmeticEfficiency = g.contains("arithmetic_efficiency") ? number(g, "arithmetic_efficiency", path, 0, 1e6, false) : 0;
             for (const CalibrationGroup& other : c.groups)
                 if (other.opClass == f.opClass && other.bound == f.bound)
                     throw Bad { path + "class", "a second fit for " + f.opClass + " (" + side + "-bound)" };
@@ -273,14 +283,18 @@ std::string calibrationToTable(const Calibration& c)
     o << "calibration for " << (c.deviceName.empty() ? c.deviceId : c.deviceName + " (" + c.deviceId + ")");
     if (!c.measurements.empty())
         o << ", fitted on " << c.measurements;
-    o << "\nmodel: measured = overhead + bound / efficiency, per operator class and bound side\n";
+    o << "\nmodel: measured = runs x overhead + bound / efficiency, per operator class and bound side"
+      << (std::any_of(c.groups.begin(), c.groups.end(), [](const CalibrationGroup& g) { return g.arithmeticEfficiency > 0; })
+                 ? "; memory-bound rows marked * also pay their arithmetic at their class's compute-bound efficiency"
+                 : "")
+      << "\n";
     char line[260];
     std::snprintf(line, sizeof line, "%-14s %-7s %4s %-20s %10s %9s %7s  %s\n", "class", "bound", "rows", "overhead", "efficiency",
         "fit error", "R2 log", "sizes fitted on");
     o << line;
     for (const CalibrationGroup& g : c.groups) {
         std::snprintf(line, sizeof line, "%-14s %-7s %4d %-20s %10s %9s %7s  %s\n", g.opClass.c_str(),
-            std::string(boundName(g.bound)).c_str(), g.samples, overheadCell(g).c_str(),
+            (std::string(boundName(g.bound)) + (g.arithmeticEfficiency > 0 ? "*" : "")).c_str(), g.samples, overheadCell(g).c_str(),
             formatPercent(g.efficiency).c_str(), g.samples > 0 ? formatPercent(g.rmsError).c_str() : "borrowed",
             g.samples > 1 ? formatNumber3(g.r2).c_str() : "-", rangeCell(g).c_str());
         o << line;
@@ -290,8 +304,8 @@ std::string calibrationToTable(const Calibration& c)
          "20 us ('N small'), else lent by its parent class, else none; fit error: root\n"
          "mean square of the relative error on the rows fitted; sizes: FLOPs (compute-bound) or bytes moved\n"
          "(memory-bound) of those rows, a row more than twice outside them is extrapolated; a class not listed\n"
-         "borrows its parent's fit (conv for conv1x1 and depthwise, elementwise for batch_norm), else its\n"
-         "side's 'all'\n";
+         "borrows its parent's fit (conv for conv1x1 and depthwise, elementwise for batch_norm, matrix for\n"
+         "attention), else its side's 'all'\n";
     return o.str();
 }
 

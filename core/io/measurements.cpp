@@ -111,7 +111,8 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
     for (const LayerComparison& lc : c.layers) {
         const LayerResult& row = r.layers[lc.layer];
         if (lc.measured > 0 && lc.bound > 0)
-            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops, row.bytes });
+            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops, row.bytes, row.repeats,
+                row.peak > 0 ? row.flops / row.peak : 0 });
     }
     return samples;
 }

@@ -47,6 +47,8 @@ public:
 
     Network net;
     double resident = 0;
+    double cacheRead = 0; ///< the KV cache the rows read in a pass, byte
+    std::vector<size_t> storedReaders; ///< rows that read mostly weights or the cache (Layer::passBytes)
     double activationPeak = 0;
     double linkBytes = 0;
     int collectives = 0;
@@ -85,12 +87,18 @@ public:
         l.op = op;
         l.inputs = { int(net.layers.size()) - 1 };
         double activations = double(out.elements()) * outBits / 8.0;
+        double stored = std::max(0.0, weightRead); // a run's weights and cached keys and values, byte
         for (const In& i : ins) {
             l.inShapes.push_back(i.shape);
             l.inBits.push_back(std::uint8_t(i.bits));
-            if (i.activation)
-                activations += double(i.shape.elements()) * i.bits / 8.0;
+            (i.activation ? activations : stored) += double(i.shape.elements()) * i.bits / 8.0;
+            if (!i.activation)
+                cacheRead += double(i.shape.elements()) * i.bits / 8.0 * repeats;
         }
+        // Rows that read mostly weights or the cache (Layer::passBytes); a norm's 8 KB of weights beside
+        // its activations, or a prefill's scores beside its keys, stay with their tensors' working set.
+        if (stored > activations)
+            storedReaders.push_back(net.layers.size());
         activationPeak = std::max(activationPeak, activations);
         l.out = out;
         l.outBits = std::uint8_t(outBits);
@@ -176,12 +184,16 @@ public:
         if (settings.attention == LlmAttention::Flash) {
             const double flops = double(B) * hq * pairs * (4.0 * double(d) + kSoftmaxOps);
             add(prefix + "attention", Op::MatMul, { { qShape, act }, kIn, vIn }, qShape, act,
-                flops / double(qShape.elements()), 0, 0, repeats);
+                flops / double(qShape.elements()), 0, 0, repeats)
+                .attention = true;
         } else {
             const Shape scores = heads(B, hq, T, keys);
-            add(prefix + "attn_scores", Op::MatMul, { { qShape, act }, kIn }, scores, act, 2.0 * double(d), 0, 0, repeats);
-            add(prefix + "attn_softmax", Op::Eltwise, { { scores, act } }, scores, act, kSoftmaxOps, 0, 0, repeats);
-            add(prefix + "attn_context", Op::MatMul, { { scores, act }, vIn }, qShape, act, 2.0 * double(keys), 0, 0, repeats);
+            add(prefix + "attn_scores", Op::MatMul, { { qShape, act }, kIn }, scores, act, 2.0 * double(d), 0, 0, repeats)
+                .attention = true;
+            add(prefix + "attn_softmax", Op::Eltwise, { { scores, act } }, scores, act, kSoftmaxOps, 0, 0, repeats)
+                .attention = true;
+            add(prefix + "attn_context", Op::MatMul, { { scores, act }, vIn }, qShape, act, 2.0 * double(keys), 0, 0, repeats)
+                .attention = true;
         }
         {
             const double p = double(q * h) + (a.allBiases ? double(h) : 0);
@@ -365,6 +377,11 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
             a.tiedEmbeddings ? 0 : params, bytes, 1);
         b.collective(double(B) * double(scored) * double(a.vocab) * act / 8.0, 1, false);
     }
+    // A pass reads each weight and each cached key and value once: between two runs that read the same
+    // ones, all the others stream through the caches (issue 50: a decode step's k_proj, 67 MB of
+    // weights over 16 blocks, was bounded at a blend of L3 and DRAM speed it never reaches in a pass).
+    for (size_t i : b.storedReaders)
+        b.net.layers[i].passBytes = b.resident + b.cacheRead;
     out.weightBytes = b.resident;
     out.activationPeak = b.activationPeak;
     out.linkBytes = b.linkBytes;

@@ -113,10 +113,28 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::ve
         to.kernels += std::max(1.0, r.repeats);
         to.measured += m.measured;
         to.bound += m.bound;
+        if (m.calibrated >= 0)
+            to.calibrated = std::max(0.0, to.calibrated) + m.calibrated;
     }
     std::erase_if(groups, [](const LlmMeasuredGroup& g) { return g.rows == 0; });
     return groups;
 }
 
+std::vector<LlmMeasuredGroup> measuredByPhase(const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
+{
+    std::vector<LlmMeasuredGroup> phases;
+    for (const LlmMeasuredGroup& g : measuredByGroup(c, rows, prefillRows)) {
+        if (phases.empty() || phases.back().phase != g.phase)
+            phases.push_back({ g.phase, "all" });
+        LlmMeasuredGroup& p = phases.back();
+        p.rows += g.rows;
+        p.kernels += g.kernels;
+        p.measured += g.measured;
+        p.bound += g.bound;
+        if (g.calibrated >= 0)
+            p.calibrated = std::max(0.0, p.calibrated) + g.calibrated;
+    }
+    return phases;
+}
 
 } // namespace rfx

@@ -34,6 +34,7 @@ struct LlmMeasuredGroup {
     double kernels = 0; ///< runs in one pass of the phase
     double measured = 0; ///< second
     double bound = 0; ///< second
+    double calibrated = -1; ///< the calibrated prediction of the same rows, second; negative: not calibrated
     /// What the kernels took beyond the bound, per kernel, second: for rows far under their bound
     /// (a decode step's small rows), about each kernel's fixed cost.
     double beyondPerKernel() const { return kernels > 0 ? std::max(0.0, measured - bound) / kernels : 0; }
@@ -41,6 +42,9 @@ struct LlmMeasuredGroup {
 /// The groups of a comparison against bothPhases' rows (`rows`, `prefillRows` of them the prefill's),
 /// in the order prefill then decode, matrix, attention, the rest; groups with no measured row left out.
 std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
+/// The same per phase (group "all"): the measured prefill and decode step against TTFT's and TPOT's
+/// bounds (over the rows measured) and, where the comparison was calibrated, their prediction.
+std::vector<LlmMeasuredGroup> measuredByPhase(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
 
 
 } // namespace rfx

@@ -40,7 +40,7 @@ struct MicrobenchOptions {
     double secondsPerTest = 0.25; ///< target duration of one repeat of one test
     int repeats = 5;
     double dramBytes
-        = 0; ///< triad footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter of RAM at most)
+        = 0; ///< the DRAM tests' footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter of RAM at most)
     /// The same machine's earlier ceilings (its this-machine device file), FLOP/s and byte/s at the
     /// clock given; 0 = none. A new figure far under the earlier one at the same clock is measured again.
     struct Earlier {
@@ -64,6 +64,9 @@ struct MicrobenchResult {
     BenchFigure fp32, fp64; ///< FLOP/s
     BenchFigure int8; ///< operations/s (AVX-512 VNNI); best 0 where the CPU has none
     BenchFigure dram, l1, l2, l3; ///< byte/s, whole machine; l3.best 0 where not measured
+    /// DRAM's two measures: the STREAM triad (24 B an element counted) and a read-only stream; `dram`,
+    /// the memory roof, is the faster (a read-only row outran the triad by a fifth, issue 50).
+    BenchFigure dramTriad, dramRead;
     double memoryBytes = 0; ///< installed RAM
     double l1Bytes = 0, l2Bytes = 0,
            l3Bytes = 0; ///< per core L1d and L2, the L3 as the system reports it (0 = unknown)

@@ -32,6 +32,10 @@ std::string microbenchDeviceJson(
     if (r.int8.best > 0)
         notes << ", int8 " << r.int8.spread * 100 << " %";
     notes << ".";
+    if (r.dramRead.best > 0 && r.dramTriad.best > 0)
+        notes << " DRAM is the faster of a read stream (" << formatSI(r.dramRead.best, "B/s") << ") and the STREAM triad ("
+              << formatSI(r.dramTriad.best, "B/s") << ", 24 B an element counted; the bus moves 32 with the write's allocate):"
+              << " a row that reads its weights and writes little gets the read stream's rate.";
     if (r.perCycle && r.measuredClockHz > 0) {
         notes << " Against " << r.perCycle->microarchitecture << "'s per-cycle figures (" << r.perCycle->source
               << ") at the measured " << formatSI(r.measuredClockHz, "Hz") << " on " << r.cores << " cores: FP32 "

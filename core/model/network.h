@@ -84,6 +84,13 @@ struct Layer {
     /// (language-model rows, core/llm: a quantized file's blocks and scales, the experts a batch's tokens
     /// touch, the embedding rows gathered); -1: params x the weights' width.
     double weightBytes = -1;
+    /// A language model's attention row (core/llm: the scores, their softmax and the context, or
+    /// FlashAttention's fused one): a calibration fits it apart from the weights' products ("attention").
+    bool attention = false;
+    /// Bytes a pass streams between two runs of the row that read the same weights or cache (a language
+    /// model's rows that read more weights and cached entries than activations: each is read once a
+    /// pass); 0: the row's own bytes. The cache-aware model holds the row's working set to at least this.
+    double passBytes = 0;
     // Precision as the file stores it (imported rows; 0 = not given, the configuration's bits): the element
     // width of each input in inShapes, of the weights and of the output, and the arithmetic's precision
     // (which compute ceiling the row runs against when Config::bitsAsInFile is set).

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "clirun.h"
 #include "testpaths.h"
+#include "testutils.h"
 
 #include <QDir>
 #include <QFile>
@@ -285,75 +286,6 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "roofline-cli: ") && contains(r.err, message.toStdString()), r.err.c_str());
         QVERIFY(r.out.empty());
-    }
-
-    // Issue 50: measure --llm runs a small decoder's prefill and decode rows on this CPU and holds
-    // them against a device: a Llama-shaped config.json of 2 blocks of hidden 128, in quick mode.
-    void measureLlmRunsBothPhases()
-    {
-        const QString dir = m_home.filePath(QStringLiteral("tiny"));
-        QVERIFY(QDir().mkpath(dir));
-        QFile f(dir + QStringLiteral("/config.json"));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"model_type": "llama", "hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
-            "num_key_value_heads": 2, "intermediate_size": 256, "vocab_size": 512, "max_position_embeddings": 512})");
-        f.close();
-        const std::string csv = m_home.filePath(QStringLiteral("tiny.csv")).toStdString();
-        Run r = cli({ "measure", "--llm", "--model", (dir + QStringLiteral("/config.json")).toStdString(), "--prompt", "16",
-            "--context", "32", "--batch", "2", "--quick", "--device", "ryzen-9-5950x", "--output", csv });
-        QVERIFY2(r.code == 0, r.err.c_str());
-        QFile written(QString::fromStdString(csv));
-        QVERIFY(written.open(QIODevice::ReadOnly));
-        const std::string text = written.readAll().toStdString();
-        QVERIFY2(contains(text, "# Measured by roofline-cli measure --llm") && contains(text, "\nprefill.blk0-1.q_proj,")
-                && contains(text, "\ndecode.lm_head,") && contains(text, "--context 32 --batch 2 --bits 32"),
-            text.c_str());
-        QVERIFY2(contains(r.out, "prefill of 16 tokens x 2: measured") && contains(r.out, "decode step at context 32 x 2: measured")
-                && contains(r.out, "  decode, matrix: 8 rows, 15 kernels, "),
-            r.out.c_str());
-        // calibrated on it (item 3): the fit says how to apply it, and llm --calibration gives TTFT and
-        // TPOT as this machine's kernels run them, at the settings it was measured at
-        const std::string cal = m_home.filePath(QStringLiteral("tiny-cal.json")).toStdString();
-        r = cli({ "calibrate", csv, "--device", "ryzen-9-5950x", "--output", cal });
-        QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY2(contains(r.out, "on the rows fitted (40 of 40)")
-                && contains(r.out, "apply it with: roofline-cli llm --model " + (dir + QStringLiteral("/config.json")).toStdString()
-                    + " --prompt 16 --generate 32 --context 32 --batch 2 --weights-bits 32 --kv-bits 32 --act-bits 32 --attention naive"),
-            r.out.c_str());
-        const std::vector<std::string> settings { "llm", "--model", (dir + QStringLiteral("/config.json")).toStdString(), "--prompt",
-            "16", "--context", "32", "--batch", "2", "--weights-bits", "32", "--kv-bits", "32", "--act-bits", "32", "--attention",
-            "naive", "--device", "ryzen-9-5950x", "--calibration", cal };
-        r = cli(settings);
-        QVERIFY2(r.code == 0 && contains(r.out, "calibrated (") && contains(r.out, "  ryzen-9-5950x: TTFT "), (r.out + r.err).c_str());
-        // compare holds the measurement (or another, at another context and batch) against the model and the fit
-        r = cli({ "compare", csv, "--device", "ryzen-9-5950x", "--calibration", cal });
-        QVERIFY2(r.code == 0 && contains(r.out, "decode.blk0-1.q_proj") && contains(r.out, "calibrated (" + cal + "):"),
-            (r.out + r.err).c_str());
-        std::vector<std::string> json = settings;
-        json.insert(json.end(), { "--format", "json" });
-        r = cli(json);
-        QCOMPARE(r.code, 2);
-        QVERIFY2(contains(r.err, "--calibration: the calibrated figures are lines under the table"), r.err.c_str());
-        // a measure --llm file whose header was edited by hand: named
-        QFile bad(m_home.filePath(QStringLiteral("bad-llm.csv")));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("# configuration: --llm --model llama-3.2-1b --prompt 128 --context 64 --batch 1 --bits 32\nlayer,time_s\nx,1\n");
-        bad.close();
-        r = cli({ "calibrate", bad.fileName().toStdString(), "--device", "ryzen-9-5950x", "--output", cal });
-        QCOMPARE(r.code, 2);
-        QVERIFY2(contains(r.err, "bad-llm.csv: its configuration lacks the model, the prompt, a context past the prompt"), r.err.c_str());
-        // what cannot be measured is said before anything runs
-        for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
-                 { { "--prompt", "64", "--context", "64" }, "--context: the decode context must be past the prompt (64 tokens)" },
-                 { { "--bits", "8" }, "--bits: 32 (fp32) or 16 (bf16" },
-                 { { "--batch", "0" }, "--batch: must be a whole number from 1 to 64, got '0'" },
-                 { { "--model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {
-            std::vector<std::string> a { "measure", "--llm", "--quick", "--device", "ryzen-9-5950x" };
-            a.insert(a.end(), args.begin(), args.end());
-            r = cli(a);
-            QCOMPARE(r.code, 2);
-            QVERIFY2(contains(r.err, says), r.err.c_str());
-        }
     }
 };
 

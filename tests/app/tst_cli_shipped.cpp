@@ -1,5 +1,6 @@
 // roofline-cli on the shipped measurement sets (resources/measurements/): the calibrations re-derived
 // from their CSVs are the shipped ones, and each README's held-out table is what the tool computes.
+#include "base/format.h"
 #include "cli.h"
 #include "clirun.h"
 #include "devices/device_loader.h"
@@ -147,6 +148,69 @@ void checkMeasurementSet(const std::string& m, const std::string& deviceId, size
         }
 }
 
+/// A shipped language-model set (issue 50 item 4): measure --llm files of one model at several prompts,
+/// contexts and batches, the calibration fitted on one of them (`fittedOn`), and its README's "Held out"
+/// table: | prompt | context | batch | TTFT measured | calibrated (error) | bound | TPOT measured |
+/// calibrated (error) | bound |, each file named MODEL-pP-cC-bB.csv. The calibration is re-derived from
+/// its file, and every cell of the table is what `compare FILES... --calibration` computes.
+void checkLanguageModelSet(const std::string& m, const std::string& model, const std::string& deviceId, const std::string& fittedOn,
+    size_t expectedRows)
+{
+    const std::vector<std::string> device { "--device", deviceId, "--devices-dir", m + "device" };
+    QTemporaryDir dir;
+    const std::string shipped = m + model + ".cal.json", derived = dir.filePath(QStringLiteral("cal.json")).toStdString();
+    std::vector<std::string> args { "calibrate", m + fittedOn, "--output", derived };
+    args.insert(args.end(), device.begin(), device.end());
+    Run r = cli(args);
+    QVERIFY2(r.code == 0, r.err.c_str());
+    const auto mine = nlohmann::json::parse(readAll(derived))["groups"], theirs = nlohmann::json::parse(readAll(shipped))["groups"];
+    QCOMPARE(mine.size(), theirs.size());
+    for (size_t i = 0; i < mine.size(); ++i) {
+        QCOMPARE(mine[i]["class"], theirs[i]["class"]);
+        RFX_COMPARE_REL(mine[i]["efficiency"].get<double>(), theirs[i]["efficiency"].get<double>(), 1e-6);
+        RFX_COMPARE_REL(mine[i].value("overhead_s", 0.0) + 1, theirs[i].value("overhead_s", 0.0) + 1, 1e-9);
+    }
+    std::map<std::string, std::vector<std::string>> table; // "pP-cC-bB" -> the row's cells after the first three
+    std::istringstream in(readAll(m + "README.md"));
+    bool inTable = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("## "))
+            inTable = line == "## Held out";
+        if (!inTable || !line.starts_with("| ") || line.starts_with("| prompt") || line.starts_with("|---"))
+            continue;
+        std::vector<std::string> cells;
+        for (size_t at = 1, end; (end = line.find('|', at)) != std::string::npos; at = end + 1)
+            cells.push_back(trimmed(line.substr(at, end - at)));
+        QCOMPARE(cells.size(), size_t(9));
+        table["p" + cells[0] + "-c" + cells[1] + "-b" + cells[2]] = { cells.begin() + 3, cells.end() };
+    }
+    QCOMPARE(table.size(), expectedRows);
+    args = { "compare" };
+    for (const auto& [key, cells] : table)
+        args.push_back(m + model + "-" + key + ".csv");
+    args.insert(args.end(), device.begin(), device.end());
+    args.insert(args.end(), { "--calibration", shipped, "--format", "csv" });
+    r = cli(args);
+    QVERIFY2(r.code == 0, r.err.c_str());
+    std::istringstream csv(r.out);
+    std::string line;
+    std::getline(csv, line); // the header
+    auto cell = [](const std::string& v) { return std::stod(v); };
+    for (const auto& [key, cells] : table) {
+        QVERIFY(std::getline(csv, line));
+        std::vector<std::string> f;
+        std::stringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');)
+            f.push_back(x);
+        QCOMPARE(f.size(), size_t(14));
+        const std::vector<std::string> computed { formatTime(cell(f[5])), formatTime(cell(f[6])) + " (" + formatSignedPercent(cell(f[7])) + ")",
+            formatTime(cell(f[8])), formatTime(cell(f[9])), formatTime(cell(f[10])) + " (" + formatSignedPercent(cell(f[11])) + ")",
+            formatTime(cell(f[12])) };
+        for (size_t i = 0; i < computed.size(); ++i)
+            QVERIFY2(computed[i] == cells[i], (key + ": " + computed[i] + " where the README says " + cells[i]).c_str());
+    }
+}
+
 } // namespace
 
 class TestCliShipped : public QObject {
@@ -188,6 +252,14 @@ private slots:
     {
         checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen5-2vcpu/", "epyc-zen5-2vcpu-vm", 7,
             { "MobileNetV2 224, batch 8" });
+    }
+
+    // Llama-3.2 1B measured on this Zen 5 at prompts 64 and 128, contexts 128 to 2,048 and batches 1 to 8
+    // (resources/measurements/epyc-zen5-2vcpu-llm, issue 50 item 4), calibrated at one of them.
+    void zen5LanguageModelMatchesTheReadme()
+    {
+        checkLanguageModelSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen5-2vcpu-llm/", "llama-3.2-1b",
+            "epyc-zen5-2vcpu-vm-llm", "llama-3.2-1b-p128-c512-b2.csv", 14);
     }
 };
 

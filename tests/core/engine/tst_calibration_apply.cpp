@@ -1,6 +1,8 @@
 // A calibration applied: calibrated times on a report's rows, the other kinds of work noted, the shares
 // moved by the overhead.
 #include "engine/calibration.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_arch.h"
 #include "testutils.h"
 
 using namespace rfx;
@@ -44,6 +46,46 @@ private slots:
         }
         // Taking the view twice changes nothing more.
         QCOMPARE(calibratedView(view).results[0].totals.time, v.totals.time);
+    }
+
+    // Issue 50: on a language model's decode step (Llama-3.2 1B, 16 blocks, naive attention) a block
+    // row pays the overhead once a block, and the attention rows take their class's fit: matrix rows
+    // 16 x 2 us + bound / 0.8, attention 16 x 3 us + bound / 0.2, the rest the pooled 1 us + bound / 0.5.
+    void languageModelRowsPayPerBlock()
+    {
+        LlmModel m;
+        m.arch = *findLanguageModel("llama-3.2-1b");
+        LlmSettings s;
+        s.prompt = 128;
+        s.context = 256;
+        s.attention = LlmAttention::Naive;
+        const Device d = test::shippedDevice("h100-sxm");
+        LlmOutcome o = analyzeLlm(m, s, { d }, false);
+        QVERIFY2(o.analysis, o.error.c_str());
+        Report& decode = o.analysis->decode;
+        Calibration c;
+        c.deviceId = d.id;
+        for (Bound side : { Bound::Compute, Bound::Memory }) {
+            c.groups.push_back({ "matrix", side, 2e-6, 0.8, 10 });
+            c.groups.push_back({ "attention", side, 3e-6, 0.2, 10 });
+            c.groups.push_back({ "all", side, 1e-6, 0.5, 10 });
+        }
+        QCOMPARE(applyCalibration(decode, c, "cal.json"), 1);
+        int attention = 0, blockRows = 0;
+        for (const LayerResult& l : decode.results[0].layers) {
+            const bool isAttention = l.name.ends_with("attn_scores") || l.name.ends_with("attn_softmax") || l.name.ends_with("attn_context");
+            const bool isMatrix = !isAttention && l.opClass == "matrix";
+            const double runs = l.block.empty() ? 1 : 16;
+            QCOMPARE(l.repeats, runs);
+            const double overhead = isAttention ? 3e-6 : isMatrix ? 2e-6 : 1e-6, efficiency = isAttention ? 0.2 : isMatrix ? 0.8 : 0.5;
+            const double expected = runs * overhead + l.time / efficiency;
+            QVERIFY2(std::abs(l.calibratedTime - expected) <= 1e-12 * expected, l.name.c_str());
+            QCOMPARE(l.opClass == "attention", isAttention);
+            attention += isAttention;
+            blockRows += !l.block.empty();
+        }
+        QCOMPARE(attention, 3);
+        QVERIFY(blockRows >= 12);
     }
 
     // A fit applied to work of another kind says so: training rows, another precision.

@@ -22,6 +22,8 @@ Calibration example()
     c.groups.push_back({ "conv", Bound::Compute, 2e-5, 0.62, 18, 0.12, 0.97, 1e-5, 2e-3, 4e6, 9e8, 1e5, 2e7, OverheadSource::Rows, 4 });
     c.groups.push_back({ "all", Bound::Compute, 2e-5, 0.6, 20, 0.15, 0.95, 1e-5, 2e-3 });
     c.groups.push_back({ "all", Bound::Memory, 4e-6, 2, 50, 0.35, 0.88, 1e-6, 1e-4 });
+    c.groups.push_back({ "matrix", Bound::Memory, 0, 0.6, 9, 0.05, 0.9, 1e-5, 2e-2 });
+    c.groups.back().arithmeticEfficiency = 0.8; // issue 50: its arithmetic paid at the compute side's 80 %
     return c;
 }
 
@@ -64,6 +66,7 @@ private slots:
             QCOMPARE(r.groups[i].maxBytes, c.groups[i].maxBytes);
             QCOMPARE(r.groups[i].overheadSource, c.groups[i].overheadSource);
             QCOMPARE(r.groups[i].overheadRows, c.groups[i].overheadRows);
+            QCOMPARE(r.groups[i].arithmeticEfficiency, c.groups[i].arithmeticEfficiency);
         }
         // The table says per class its rows, where its overhead came from and the sizes it saw (issue 51).
         const std::string table = calibrationToTable(r);
@@ -71,6 +74,9 @@ private slots:
         QVERIFY2(table.find("62 %") != std::string::npos, table.c_str());
         QVERIFY2(table.find("4.00 MFLOP to 900 MFLOP") != std::string::npos, table.c_str());
         QVERIFY2(table.find("0 (no small row)") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("matrix         memory*") != std::string::npos
+                && table.find("memory-bound rows marked * also pay their arithmetic") != std::string::npos,
+            table.c_str());
 
         // A file written before the sizes and the overhead's source were: no range (nothing is called
         // extrapolated), and an overhead it holds was fitted jointly.

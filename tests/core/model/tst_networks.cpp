@@ -105,8 +105,8 @@ private slots:
                 ++tiny[std::string(calibrationClass(l))];
                 QVERIFY2(forwardFlops(l) < 10e6, l.name.c_str());
             }
-        for (const std::string& cls : calibrationClasses())
-            QVERIFY2(tiny[cls] >= 2, cls.c_str());
+        for (const std::string& cls : calibrationClasses()) // but attention: a language model's (measure --llm)
+            QVERIFY2(tiny[cls] >= 2 || cls == "attention", cls.c_str());
     }
 
     void publishedCounts_data()
