@@ -86,6 +86,27 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
     return ExitUsage;
 }
 
+std::ostream* writeCalibration(const Calibration& cal, const std::string& output, std::ostream& out, std::ostream& err)
+{
+    const std::string doc = calibrationToJson(cal);
+    if (output == "-")
+        out << doc;
+    else if (!writeFileAtomically(output, doc, err))
+        return nullptr;
+    return output == "-" ? &err : &out;
+}
+
+void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std::string& model, const LlmSettings& settings,
+    const std::string& deviceId)
+{
+    if (output == "-")
+        return;
+    report << "wrote " << output << "; apply it with: roofline-cli llm --model " << model;
+    for (const std::string& a : llmSettingsToArgs(settings))
+        report << ' ' << a;
+    report << " --device " << deviceId << " --calibration " << output << "\n";
+}
+
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     for (const std::string& a : args) // a language model's throughput, measured elsewhere: no file to read
@@ -173,14 +194,11 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         }
         cal.groups = fitCalibration(samples).groups;
     }
-    const std::string doc = calibrationToJson(cal);
-    if (output == "-")
-        out << doc;
-    else if (!writeFileAtomically(output, doc, err))
+    std::ostream* written = writeCalibration(cal, output, out, err);
+    if (!written)
         return ExitFailure;
-
     // The fit, and how it does on the rows it was fitted on (held-out work: compare --calibration).
-    std::ostream& report = output == "-" ? err : out;
+    std::ostream& report = *written;
     report << calibrationToTable(cal);
     Report calibrated = run.report;
     applyCalibration(calibrated, cal, output == "-" ? "the fit" : output);
@@ -193,13 +211,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
                << ")\n";
     if (!c.unmatched.empty())
         report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
-    if (output != "-" && llm)
-    {
-        report << "wrote " << output << "; apply it with: roofline-cli llm --model " << llm->model;
-        for (const std::string& a : llmSettingsToArgs(llm->settings))
-            report << ' ' << a;
-        report << " --device " << cal.deviceId << " --calibration " << output << "\n";
-    }
+    if (llm)
+        sayHowToApplyLlm(report, output, llm->model, llm->settings, cal.deviceId);
     else if (output != "-")
         report << "wrote " << output << "; apply it with: roofline-cli analyze --device " << cal.deviceId
                << " --calibration " << output << "\n";

@@ -5,7 +5,6 @@
 
 #include "base/format.h"
 #include "base/version.h"
-#include "io/calibration_file.h"
 #include "io/llm_options.h"
 #include "llm/llm_calibrate.h"
 #include "llm/llm_files.h"
@@ -99,12 +98,10 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
         cal.fittedOn += " " + a;
     cal.created = utcNow("%Y-%m-%d");
     cal.tool = std::string("Roofline Explorer ") + kVersion;
-    const std::string doc = calibrationToJson(cal);
-    if (output == "-")
-        out << doc;
-    else if (!writeFileAtomically(output, doc, err))
+    std::ostream* written = writeCalibration(cal, output, out, err);
+    if (!written)
         return ExitFailure;
-    std::ostream& report = output == "-" ? err : out;
+    std::ostream& report = *written;
     const LlmDeviceFigures& f = outcome.analysis->figures.front();
     report << outcome.analysis->model << " on " << cal.deviceName << ": bound TPOT " << formatTime(f.tpot) << " ("
            << formatNumber3(f.batchTokensPerSecond) << " tokens/s), TTFT " << formatTime(f.ttft) << "; measured "
@@ -115,12 +112,7 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
            << formatPercent(fit.computeEfficiency) << "\n";
     for (const std::string& n : fit.notes)
         report << "note: " << n << "\n";
-    if (output != "-") {
-        report << "wrote " << output << "; apply it with: roofline-cli llm --model " << model;
-        for (const std::string& a : llmSettingsToArgs(s))
-            report << ' ' << a;
-        report << " --device " << cal.deviceId << " --calibration " << output << "\n";
-    }
+    sayHowToApplyLlm(report, output, model, s, cal.deviceId);
     return report ? ExitOk : ExitFailure;
 }
 

@@ -90,6 +90,12 @@ int compareLlmFiles(const std::vector<std::string>& files, const ConfigOptions& 
 std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err);
 /// roofline-cli calibrate (cli_calibrate.cpp).
 int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// A calibration written to `output` (- for `out`), atomically; the stream its report then goes to
+/// (`err` when the file went to standard output), or nullptr after saying why it could not be written.
+std::ostream* writeCalibration(const Calibration& calibration, const std::string& output, std::ostream& out, std::ostream& err);
+/// "wrote CAL.json; apply it with: roofline-cli llm --model M ... --calibration CAL.json" (nothing for -).
+void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std::string& model, const LlmSettings& settings,
+    const std::string& deviceId);
 /// roofline-cli calibrate --measured-tokens-per-s X (cli_calibrate_throughput.cpp): a language model's
 /// calibration from a measured throughput.
 int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
