@@ -120,6 +120,19 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::ve
     return groups;
 }
 
+MeasurementSet measurementsOfPhase(const MeasurementSet& set, std::string_view phase)
+{
+    MeasurementSet out = set;
+    out.rows.clear();
+    const std::string prefix = std::string(phase) + ".";
+    for (const Measurement& m : set.rows)
+        if (m.name.starts_with(prefix)) {
+            out.rows.push_back(m);
+            out.rows.back().name.erase(0, prefix.size());
+        }
+    return out;
+}
+
 std::vector<LlmMeasuredGroup> measuredByPhase(const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
 {
     std::vector<LlmMeasuredGroup> phases;

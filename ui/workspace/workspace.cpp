@@ -7,6 +7,7 @@
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
 #include "llm/llm_files.h"
+#include "measure/llm_measure.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -228,10 +229,22 @@ void Workspace::resolveTableDevice()
 void Workspace::compare()
 {
     const Report* r = m_state.report.get();
-    if (m_state.measurements && r && m_state.tableDeviceIndex >= 0)
-        m_state.comparison = compareMeasurements(*m_state.measurements, r->results[size_t(m_state.tableDeviceIndex)]);
-    else
-        m_state.comparison.reset();
+    m_state.comparison.reset();
+    if (!m_state.measurements || !r || m_state.tableDeviceIndex < 0)
+        return;
+    const DeviceResult& rows = r->results[size_t(m_state.tableDeviceIndex)];
+    if (!m_state.languageModel()) {
+        m_state.comparison = compareMeasurements(*m_state.measurements, rows);
+        return;
+    }
+    // A language model's rows: a measure --llm file names them by phase ("decode.blk0-15.q_proj"), as
+    // "both" does; one phase shown takes its own, without the prefix. By name only: a network's
+    // measurement mapped by order onto a language model's rows would be noise.
+    const Comparison c = m_state.llm.phase == LlmPhase::Both
+        ? compareMeasurements(*m_state.measurements, rows)
+        : compareMeasurements(measurementsOfPhase(*m_state.measurements, llmPhaseName(m_state.llm.phase)), rows);
+    if (c.mapping == "by name" && !c.layers.empty())
+        m_state.comparison = c;
 }
 
 void Workspace::setTableDevice(const QString& id)

@@ -107,7 +107,7 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
     if (m_state.selectedLayer >= 0 && !m_state.report->results.empty()
         && m_state.selectedLayer >= int(m_state.report->results[0].layers.size()))
         m_state.selectedLayer = -1;
-    m_state.comparison.reset(); // measured network rows do not map onto a language model's
+    compare(); // a measure --llm file's rows, by name (a network's map onto none)
     emit changed(m_state, parts | Analysis);
 }
 

@@ -9,7 +9,9 @@
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include "io/measurements.h"
 #include "llm/llm_both.h"
+#include "workspace/workspace.h"
 
 #include <QComboBox>
 #include <QScatterSeries>
@@ -85,6 +87,35 @@ private slots:
         phase->setCurrentIndex(phase->findData(int(LlmPhase::Decode)));
         QVERIFY(ws.state().report->parts.empty());
         QCOMPARE(ws.state().report->results[0].layers.size(), decodeRows);
+    }
+
+    // Issue 50: a measure --llm file's rows, named by phase, map onto the phase shown by name (the
+    // prefix taken off for one phase, kept for "both"); a network's measurement maps onto none.
+    void measuredRowsMapByPhase()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        ws.showModel("llama-3.1-8b");
+        auto set = std::make_shared<MeasurementSet>(parseMeasurements(
+            "layer,time_s\nprefill.blk0-31.q_proj,0.25\ndecode.blk0-31.q_proj,0.004\ndecode.lm_head,0.002\n", "llm.csv"));
+        QVERIFY(set->ok());
+        ws.setMeasurements(set);
+        LlmWork work = ws.state().llm;
+        QCOMPARE(work.phase, LlmPhase::Decode);
+        QVERIFY(ws.state().comparison);
+        QCOMPARE(ws.state().comparison->layers.size(), size_t(2));
+        RFX_COMPARE_REL(ws.state().comparison->measuredTotal, 0.006, 1e-12);
+        work.phase = LlmPhase::Prefill;
+        ws.setLlm(work);
+        QVERIFY(ws.state().comparison);
+        QCOMPARE(ws.state().comparison->layers.size(), size_t(1));
+        RFX_COMPARE_REL(ws.state().comparison->measuredTotal, 0.25, 1e-12);
+        work.phase = LlmPhase::Both;
+        ws.setLlm(work);
+        QVERIFY(ws.state().comparison);
+        QCOMPARE(ws.state().comparison->layers.size(), size_t(3));
+        ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements("layer,time_s\nconv1,0.001\nconv2,0.002\n", "unet.csv")));
+        QVERIFY(!ws.state().comparison);
     }
 };
 
