@@ -45,6 +45,12 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
     MeasurementSet set;
     set.format = MeasurementFormat::PlainCsv;
     set.file = file;
+    for (size_t i = 0; i < headerLine; ++i) // roofline-cli measure's "# configuration: --llm --model ..."
+        if (const std::string t = trim(ls[i]); t.starts_with("# configuration:")) {
+            std::istringstream words(t.substr(16));
+            for (std::string w; words >> w;)
+                set.configuration.push_back(w);
+        }
     auto error = [&](int line, const std::string& field, const std::string& why) {
         set.diagnostics.push_back({ Severity::Error, file, where(line) + (field.empty() ? "" : ": " + field), why });
     };

@@ -47,6 +47,9 @@ struct MeasurementSet {
     MeasurementFormat format = MeasurementFormat::PlainCsv;
     std::string file;
     std::vector<Measurement> rows;
+    /// The options after a plain CSV's "# configuration:" header line (roofline-cli measure writes it:
+    /// the configuration the rows were measured at), in words; empty when there is none.
+    std::vector<std::string> configuration;
     std::vector<Diagnostic> diagnostics; ///< an error means the set is unusable; each names file, line/field, reason
     bool ok() const { return !hasErrors(diagnostics); }
 };

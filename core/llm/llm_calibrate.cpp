@@ -78,6 +78,14 @@ ThroughputFit calibrationFromThroughput(const LlmAnalysis& a, size_t device, dou
     }
     fit.memoryEfficiency = 1 / invMemory;
     fit.computeEfficiency = 1 / invCompute;
+    if (const double beyond = std::max(fit.memoryEfficiency, fit.computeEfficiency); beyond > kThroughputBeyondBound) {
+        // Caches beat a DRAM roof by a fraction, never by this much: a unit (tokens of one sequence
+        // against the batch's, prompt against generated) or a setting is not what was measured.
+        fit.error = "the measured throughput is " + formatNumber3(beyond) + " times what the roofline's bound allows on "
+            + f.device + ": check that it is the whole batch's generated tokens a second, and that the model, its widths, the "
+              "batch and the context are those it was measured at";
+        return fit;
+    }
     if (fit.memoryEfficiency > 1.05 || fit.computeEfficiency > 1.05)
         fit.notes.push_back("faster than the roofline's bound (" + formatPercent(std::max(fit.memoryEfficiency, fit.computeEfficiency))
             + " of it): check that the throughput is the whole batch's tokens a second, and that the model, its widths, the batch "

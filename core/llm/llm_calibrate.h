@@ -22,6 +22,9 @@
 
 namespace rfx {
 
+/// A throughput that many times the bound's (either side) is refused: a unit or a setting is wrong.
+inline constexpr double kThroughputBeyondBound = 4;
+
 struct ThroughputFit {
     std::optional<Calibration> calibration; ///< groups "all" per side; nothing when it cannot be fitted
     std::string error; ///< why not, in the user's words

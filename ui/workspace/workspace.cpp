@@ -7,6 +7,7 @@
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
 #include "llm/llm_files.h"
+#include "io/llm_measure_header.h"
 #include "measure/llm_measure.h"
 
 #include <QElapsedTimer>
@@ -240,11 +241,11 @@ void Workspace::compare()
     // A language model's rows: a measure --llm file names them by phase ("decode.blk0-15.q_proj"), as
     // "both" does; one phase shown takes its own, without the prefix. By name only: a network's
     // measurement mapped by order onto a language model's rows would be noise.
-    const Comparison c = m_state.llm.phase == LlmPhase::Both
+    Comparison c = m_state.llm.phase == LlmPhase::Both
         ? compareMeasurements(*m_state.measurements, rows)
         : compareMeasurements(measurementsOfPhase(*m_state.measurements, llmPhaseName(m_state.llm.phase)), rows);
     if (c.mapping == "by name" && !c.layers.empty())
-        m_state.comparison = c;
+        m_state.comparison = std::move(c);
 }
 
 void Workspace::setTableDevice(const QString& id)
@@ -276,6 +277,14 @@ void Workspace::selectLayer(int layer)
 void Workspace::setMeasurements(std::shared_ptr<const MeasurementSet> set)
 {
     m_state.measurements = std::move(set);
+    // A language model's measurement (measure --llm) says what it measured: that model, at those
+    // settings, both phases, so that its rows are held against their own bounds (the window's own
+    // settings, fp16 at prompt 512, put fp32 rows of prompt 128 "above the roof").
+    if (const MeasurementSet* m = m_state.measurements.get(); m && !m->configuration.empty() && m->configuration.front() == "--llm") {
+        std::string error;
+        if (const std::optional<LlmMeasureHeader> h = llmMeasureHeader(m->configuration, error))
+            setLlm(LlmWork { h->model, h->settings, LlmPhase::Both });
+    }
     compare();
     emit changed(m_state, Measurements);
 }

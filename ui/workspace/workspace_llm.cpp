@@ -108,7 +108,7 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
         && m_state.selectedLayer >= int(m_state.report->results[0].layers.size()))
         m_state.selectedLayer = -1;
     compare(); // a measure --llm file's rows, by name (a network's map onto none)
-    emit changed(m_state, parts | Analysis);
+    emit changed(m_state, parts | Analysis | (m_state.measurements ? Measurements : Parts {}));
 }
 
 } // namespace rfx

@@ -69,6 +69,10 @@ private slots:
         f = calibrationFromThroughput(madeUp(), 0, 1 / 0.005, 0); // 5 ms where the bound is 11 ms
         QVERIFY(f.calibration);
         QVERIFY(f.notes.back().find("faster than the roofline's bound (220 % of it)") != std::string::npos);
+        f = calibrationFromThroughput(madeUp(), 0, 1 / 0.002, 0); // 2 ms where the bound is 11: 5.5 times, refused
+        QVERIFY(!f.calibration);
+        QVERIFY2(f.error.find("the measured throughput is 5.50 times what the roofline's bound allows on cpu") != std::string::npos,
+            f.error.c_str());
         f = calibrationFromThroughput(madeUp(), 0, 0, 0);
         QVERIFY(!f.calibration);
         QVERIFY(f.error.find("positive number of tokens a second") != std::string::npos);

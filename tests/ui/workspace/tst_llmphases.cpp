@@ -14,6 +14,7 @@
 #include "workspace/workspace.h"
 
 #include <QComboBox>
+#include <QSignalSpy>
 #include <QScatterSeries>
 #include <QtTest>
 
@@ -116,6 +117,28 @@ private slots:
         QCOMPARE(ws.state().comparison->layers.size(), size_t(3));
         ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements("layer,time_s\nconv1,0.001\nconv2,0.002\n", "unet.csv")));
         QVERIFY(!ws.state().comparison);
+        // A measure --llm file's header brings its model and settings, both phases shown, so that its
+        // rows meet their own bounds: Llama-3.2 1B at fp32, prompt 128, context 512, batch 2.
+        ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements(
+            "# configuration: --llm --model llama-3.2-1b --prompt 128 --context 512 --batch 2 --bits 32\n"
+            "layer,time_s\nprefill.blk0-15.q_proj,0.05\ndecode.blk0-15.q_proj,0.006\n",
+            "llm.csv")));
+        const WorkspaceState& st = ws.state();
+        QCOMPARE(st.llm.model, std::string("llama-3.2-1b"));
+        QCOMPARE(st.llm.phase, LlmPhase::Both);
+        QCOMPARE(st.llm.settings.prompt, 128);
+        QCOMPARE(st.llm.settings.context, 512);
+        QCOMPARE(st.llm.settings.batch, 2);
+        QCOMPARE(st.llm.settings.actBits, 32);
+        QCOMPARE(st.llm.settings.attention, LlmAttention::Naive);
+        QVERIFY(st.comparison);
+        QCOMPARE(st.comparison->layers.size(), size_t(2));
+        // Another model: its rows are not these; the views are told (the status line followed stale).
+        QSignalSpy spy(&ws, &Workspace::changed);
+        ws.showModel("llama-3.1-8b");
+        QVERIFY(!st.comparison);
+        QVERIFY(!spy.isEmpty());
+        QVERIFY(spy.last().at(1).value<Workspace::Parts>() & Workspace::Measurements);
     }
 };
 
