@@ -129,7 +129,7 @@ std::vector<CliCommandSpec>& registry()
             { "measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]",
                 "measure --network [configuration options] [--quick|--full] [--output FILE|-]",
                 "measure --llm [--model M] [--prompt P] [--context C] [--batch B] [--bits 32|16] [--device ID] [--quick|--full] "
-                "[--output FILE|-]" },
+                "[--output FILE|-] [--keep-fastest]" },
             "micro-benchmark this machine's CPU (FMA peak per precision, cache and DRAM bandwidth) and write a device "
             "file to the user device folder; --network: run every row of the configured network on this CPU with "
             "oneDNN (best, median, spread, reorders), write the measurement CSV and hold it against this machine's "
@@ -143,6 +143,8 @@ std::vector<CliCommandSpec>& registry()
             "  --llm                      measure a language model's rows: --model M (default llama-3.2-1b),\n"
             "                             --prompt P (128), --context C (256), --batch B (1), --bits 32|16 (bf16),\n"
             "                             --device ID to hold them against (default this machine's ceilings)\n"
+            "  --keep-fastest             --llm into an --output FILE measured before at the same settings:\n"
+            "                             each row's fastest run over that file's passes and this one\n"
             "  --output FILE|-            where to write (default: the user device folder; - for standard output)\n",
             true },
     };

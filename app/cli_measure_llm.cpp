@@ -8,10 +8,13 @@
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
+#include "measure/keep_fastest.h"
 #include "measure/llm_measure.h"
 #include "measure/network_run.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 namespace rfx {
 
@@ -40,7 +43,7 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
     CommonOptions common;
     std::string model = "llama-3.2-1b", output = "-", device;
     int prompt = 128, context = 256, batch = 1, bits = 32;
-    bool quick = false;
+    bool quick = false, keep = false;
     for (size_t i = 0; i < args.size(); ++i) {
         std::string error;
         if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
@@ -51,6 +54,10 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         const SplitOption split = splitOption(args[i]);
         if ((split.name == "--quick" || split.name == "--full") && !split.value) {
             quick = split.name == "--quick";
+            continue;
+        }
+        if (split.name == "--keep-fastest" && !split.value) {
+            keep = true;
             continue;
         }
         if (split.name != "--model" && split.name != "--output" && split.name != "--device" && split.name != "--prompt"
@@ -78,6 +85,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
     if (context <= prompt)
         return usageError(err, "--context: the decode context must be past the prompt (" + std::to_string(prompt) + " tokens), got "
                 + std::to_string(context) + "; give --context " + std::to_string(prompt + 1) + " or more");
+    if (keep && output == "-")
+        return usageError(err, "--keep-fastest: give --output FILE, the measurement to keep the fastest rows of");
     LlmLoad load = loadLanguageModel(model);
     if (!load.model) {
         err << "roofline-cli: cannot use the language model: " << load.error << "\n";
@@ -112,12 +121,29 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         return ExitUsage;
 
     RowProgress progress { err };
-    const NetworkMeasurement m = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
+    NetworkMeasurement m = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
         [&](double fraction, const std::string& row) { return progress(fraction, row); });
     progress.finish();
     if (!m.error.empty()) {
         err << "roofline-cli: measure --llm: " << m.error << "\n";
         return ExitUsage;
+    }
+    if (keep && std::filesystem::exists(output)) {
+        // The passes before this one, measured apart in time: each row at its fastest of all.
+        std::ifstream in(output, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const MeasurementSet earlier = parseMeasurements(text, output);
+        if (!in || !earlier.ok() || earlier.configuration != llmMeasureArgs(model, s)) {
+            err << "roofline-cli: measure --llm --keep-fastest: " << output
+                << (!in || !earlier.ok() ? ": cannot be read as a measurement CSV"
+                                         : ": was measured at other settings (its '# configuration:' line)")
+                << "; nothing written: give another --output, or remove the file to start again\n";
+            return ExitUsage;
+        }
+        if (const std::string e = keepFastest(m, earlier, passesIn(text)); !e.empty()) {
+            err << "roofline-cli: measure --llm --keep-fastest: " << e << "\n";
+            return ExitUsage;
+        }
     }
     const std::string csv = networkMeasurementCsv(m, llmMeasureArgs(model, s), measurementDate());
     std::ostream* said = nullptr;

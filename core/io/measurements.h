@@ -34,7 +34,7 @@ struct Measurement {
     double flops = -1; ///< FLOP; negative: not measured
     double bytes = -1; ///< DRAM byte; negative: not measured
     // From roofline-cli measure --network (negative: not in the file):
-    double best = -1; ///< the fastest timed run, second (time is the median)
+    double best = -1; ///< the fastest timed run, second (time is the median; measure --llm: the fastest)
     double median = -1; ///< second
     double spread = -1; ///< (slowest - fastest) / median
     double runs = -1; ///< timed runs

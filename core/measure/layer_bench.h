@@ -66,6 +66,9 @@ struct NetworkMeasurement {
     std::string noise;
     std::string error; ///< set when nothing could be measured (training mode, a type the CPU lacks)
     std::string command = "measure --network"; ///< the roofline-cli command that made it (the CSV says so)
+    /// The CSV's time_s is each row's fastest run, not its median (measure --llm): what the machine
+    /// can do when no other tenant shares its memory bus (llm_measure.cpp says why).
+    bool timeIsBest = false;
     std::vector<std::string> notes; ///< more the CSV's comment lines say of its rows
     int measuredCount() const;
 };

@@ -84,8 +84,9 @@ struct Layer {
     /// (language-model rows, core/llm: a quantized file's blocks and scales, the experts a batch's tokens
     /// touch, the embedding rows gathered); -1: params x the weights' width.
     double weightBytes = -1;
-    /// A language model's attention row (core/llm: the scores, their softmax and the context, or
-    /// FlashAttention's fused one): a calibration fits it apart from the weights' products ("attention").
+    /// A language model's attention product (core/llm: the scores and the context, or FlashAttention's
+    /// fused kernel; the softmax between them is elementwise): a calibration fits it apart from the
+    /// weights' products ("attention").
     bool attention = false;
     /// Bytes a pass streams between two runs of the row that read the same weights or cache (a language
     /// model's rows that read more weights and cached entries than activations: each is read once a

@@ -9,6 +9,8 @@
 #include <QFile>
 #include <QtTest>
 
+#include <map>
+
 using namespace rfx;
 
 namespace {
@@ -107,6 +109,42 @@ private slots:
         r = cli({ "compare", csv, bad.fileName().toStdString(), "--device", "ryzen-9-5950x" });
         QCOMPARE(r.code, 2);
         QVERIFY2(contains(r.err, "compare: ") && contains(r.err, "bad-llm.csv: its configuration lacks"), r.err.c_str());
+        // --keep-fastest: a second pass into the same file keeps each row's fastest run of both, says
+        // there are 2 passes and counts both passes' runs; another setting's file is refused, untouched
+        auto rowsOf = [](const std::string& file) {
+            QFile in(QString::fromStdString(file));
+            std::map<std::string, std::pair<double, int>> rows; // best_s, runs
+            if (!in.open(QIODevice::ReadOnly))
+                return rows;
+            for (const QString& row : QString::fromUtf8(in.readAll()).split(u'\n'))
+                if (row.startsWith(QStringLiteral("prefill.")) || row.startsWith(QStringLiteral("decode.")))
+                    rows[row.section(u',', 0, 0).toStdString()] = { row.section(u',', 2, 2).toDouble(), row.section(u',', 5, 5).toInt() };
+            return rows;
+        };
+        const auto firstPass = rowsOf(other);
+        const std::vector<std::string> again { "measure", "--llm", "--model", (dir + QStringLiteral("/config.json")).toStdString(), "--prompt",
+            "8", "--context", "48", "--quick", "--device", "ryzen-9-5950x", "--output", other, "--keep-fastest" };
+        r = cli(again);
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto secondPass = rowsOf(other);
+        QCOMPARE(secondPass.size(), firstPass.size());
+        for (const auto& [name, first] : firstPass) {
+            const auto& [best, runs] = secondPass.at(name);
+            QVERIFY2(best <= first.first, name.c_str());
+            QVERIFY2(runs > first.second, name.c_str());
+        }
+        QFile kept(QString::fromStdString(other));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QVERIFY(kept.readAll().contains("\n# passes: 2 (--keep-fastest"));
+        std::vector<std::string> elsewhere = again;
+        *std::find(elsewhere.begin(), elsewhere.end(), "48") = "64"; // --context 64 into the context-48 file
+        r = cli(elsewhere);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "tiny-c48.csv: was measured at other settings") && contains(r.err, "nothing written"), r.err.c_str());
+        QCOMPARE(rowsOf(other), secondPass);
+        r = cli({ "measure", "--llm", "--quick", "--keep-fastest" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(contains(r.err, "--keep-fastest: give --output FILE"), r.err.c_str());
         // what cannot be measured is said before anything runs
         for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
                  { { "--prompt", "64", "--context", "64" }, "--context: the decode context must be past the prompt (64 tokens)" },

@@ -33,7 +33,7 @@ private slots:
         QCOMPARE(calibrationClass(Op::Reduce), std::string_view("pool"));
         QCOMPARE(calibrationClass(Op::Concat), std::string_view("data"));
         QCOMPARE(calibrationClasses().size(), size_t(10));
-        // A language model's attention rows (scores, softmax, context) by the flag its builder sets,
+        // A language model's attention products (scores, context) by the flag its builder sets,
         // whatever their op; a class of their own that borrows matrix where a file has none.
         Layer scores;
         scores.op = Op::MatMul;

@@ -5,6 +5,7 @@
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "llm/llm_rows.h"
+#include "measure/keep_fastest.h"
 #include "measure/llm_measure.h"
 #include "testutils.h"
 
@@ -167,6 +168,11 @@ private slots:
         QVERIFY(csv.starts_with("# Measured by roofline-cli measure --llm with oneDNN"));
         const MeasurementSet set = parseMeasurements(csv, "tiny.csv");
         QVERIFY(set.ok());
+        // time_s is each row's fastest run (another tenant only slows a run), and the header says so.
+        QVERIFY(csv.find("# time_s: the fastest timed run") != std::string::npos);
+        QCOMPARE(set.rows.size(), meas.rows.size());
+        for (size_t i = 0; i < set.rows.size(); ++i)
+            QVERIFY2(std::abs(set.rows[i].time - meas.rows[i].best) <= 1e-5 * meas.rows[i].best, meas.rows[i].layer.c_str());
         const Comparison c = compareMeasurements(set, both.results[0]);
         QCOMPARE(c.layers.size(), both.results[0].layers.size());
         QVERIFY(c.unmatched.empty());
@@ -183,6 +189,47 @@ private slots:
             rows += groups[g].rows;
         }
         QCOMPARE(rows, int(meas.rows.size()));
+    }
+
+    // Passes kept at their fastest (--keep-fastest), worked by hand: this pass ran q_proj at best 2 ms
+    // (median 2.5, 5 runs) and the head at 5 ms (median 6, 3 runs); the file's two passes before it had
+    // 3 ms (median 3.2, 10 runs) and 4 ms (median 4.1, 6 runs). Kept: q_proj 2 ms of this pass, the
+    // head 4 ms and median 4.1 of the file's; 15 and 9 runs; 3 passes.
+    void passesKeepTheirFastestRows()
+    {
+        NetworkMeasurement m;
+        m.timeIsBest = true;
+        m.rows = { { "decode.blk0-1.q_proj", "matmul", "matmul (brg)", true, "", 2e-3, 2.5e-3, 0.1, 5 },
+            { "decode.lm_head", "matmul", "matmul (brg)", true, "", 5e-3, 6e-3, 0.3, 3 },
+            { "decode.blk0-1.attn_flash", "matmul", "", false, "no kernel" } };
+        const std::string before = "# Measured by roofline-cli measure --llm\n# passes: 2 (--keep-fastest: ...)\n"
+                                   "layer,time_s,best_s,median_s,spread,runs,reorder_s,primitive\n"
+                                   "decode.blk0-1.q_proj,3e-3,3e-3,3.2e-3,0.2,10,0,matmul\n"
+                                   "decode.lm_head,4e-3,4e-3,4.1e-3,0.05,6,0,matmul\n";
+        QCOMPARE(passesIn(before), 2);
+        QCOMPARE(passesIn("layer,time_s\n# passes: 7\n"), 1); // past the header: a row's text, not the count
+        const MeasurementSet earlier = parseMeasurements(before, "before.csv");
+        QVERIFY(earlier.ok());
+        QVERIFY(keepFastest(m, earlier, passesIn(before)).empty());
+        QCOMPARE(m.rows[0].best, 2e-3);
+        QCOMPARE(m.rows[0].median, 2.5e-3);
+        QCOMPARE(m.rows[0].runs, 15);
+        QCOMPARE(m.rows[1].best, 4e-3);
+        QCOMPARE(m.rows[1].median, 4.1e-3);
+        QCOMPARE(m.rows[1].spread, 0.05);
+        QCOMPARE(m.rows[1].runs, 9);
+        QVERIFY(!m.rows[2].measured);
+        const std::string csv = networkMeasurementCsv(m, { "--llm" }, "2026-12-06T13:00Z");
+        QCOMPARE(passesIn(csv), 3);
+        QVERIFY(csv.find("\ndecode.lm_head,0.004,0.004,0.0041,") != std::string::npos);
+        // a file of other rows, or of rows without their best runs: named, nothing merged
+        NetworkMeasurement other = m;
+        other.rows[0].layer = "decode.blk0-1.k_proj";
+        const std::string e = keepFastest(other, earlier, 2);
+        QVERIFY2(e.starts_with("before.csv: has no row 'decode.blk0-1.k_proj'"), e.c_str());
+        const MeasurementSet plain = parseMeasurements("layer,time_s\ndecode.blk0-1.q_proj,1e-3\ndecode.lm_head,1e-3\n", "plain.csv");
+        const std::string p = keepFastest(m, plain, 1);
+        QVERIFY2(p.starts_with("plain.csv: line 2: row 'decode.blk0-1.q_proj' has no best_s"), p.c_str());
     }
 
     // FlashAttention has no oneDNN 2.6 kernel: its row says so and what to do, the others run.
