@@ -51,6 +51,9 @@ Report bothPhases(const LlmAnalysis& a)
             ? (p.totals.memoryBoundTimeShare * p.totals.time + d.totals.memoryBoundTimeShare * d.totals.time) / t.time
             : 0;
         t.memory = p.totals.memory; // the prefill's activations are the larger
+        // Calibrated phases (the window's and the CLI's calibration, applied to each): their sum.
+        t.calibratedTime = p.totals.calibratedTime >= 0 && d.totals.calibratedTime >= 0 ? p.totals.calibratedTime + d.totals.calibratedTime : -1;
+        out.calibration = d.calibration;
         out.verdict = verdictText(t.memoryBoundTimeShare);
         r.parts[1].first = int(p.layers.size()); // the same rows on every device
     }

@@ -3,6 +3,7 @@
 #include "chart/rooflinechart.h"
 #include "chart/llmsummary.h"
 #include "chart/summaryview.h"
+#include "measure/llm_measure.h"
 #include "style/style.h"
 
 #include <QGridLayout>
@@ -115,7 +116,19 @@ void ChartArea::fillSummaries(bool shrink)
     m_compactSummaries.clear();
     // A language model's figures where one is shown (its analysis has the report's devices).
     const bool llm = m_llm && m_llm->figures.size() == devices;
-    auto fullForm = [&](size_t i) { return llm ? llmSummaryHtml(*m_llm, i, m_llmPhase) : summaryHtml(report.results[i], report.config); };
+    // The measured device's phases, by name (a measure --llm file's rows): beside the calibrated figures.
+    std::vector<LlmMeasuredGroup> measured;
+    if (llm && m_measuredDevice >= 0 && size_t(m_measuredDevice) < devices && !m_measured.layers.empty()) {
+        const auto& rows = report.results[size_t(m_measuredDevice)].layers;
+        const size_t prefillRows = m_llmPhase == LlmPhase::Both ? size_t(report.parts.size() > 1 ? report.parts[1].first : 0)
+            : m_llmPhase == LlmPhase::Prefill                   ? rows.size()
+                                                                : 0;
+        measured = measuredByPhase(m_measured, rows, prefillRows);
+    }
+    auto fullForm = [&](size_t i) {
+        return llm ? llmSummaryHtml(*m_llm, i, m_llmPhase, int(i) == m_measuredDevice ? &measured : nullptr)
+                   : summaryHtml(report.results[i], report.config);
+    };
     auto headline = [&](size_t i) { return llm ? llmSummaryHeadline(*m_llm, i) : summaryHeadline(report.results[i], report.config); };
     auto line = [&](size_t i, bool compact) {
         const std::string& n = report.results[i].device.name;

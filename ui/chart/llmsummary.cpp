@@ -3,6 +3,7 @@
 #include "style/unbroken.h"
 
 #include "base/format.h"
+#include "measure/llm_measure.h"
 
 #include <QStringList>
 
@@ -62,15 +63,51 @@ QString memoryBar(const LlmDeviceFigures& f)
     return bar;
 }
 
+// The calibrated TTFT and TPOT (the phases' calibrated totals and their link time), or a line of the
+// phases measured on this device beside them: what this machine does next to the bound.
+QString calibratedAndMeasured(const LlmAnalysis& a, size_t device, const std::vector<LlmMeasuredGroup>* measured)
+{
+    const LlmDeviceFigures& f = a.figures[device];
+    const bool calibrated = device < a.prefill.results.size() && device < a.decode.results.size()
+        && a.prefill.results[device].totals.calibratedTime >= 0 && a.decode.results[device].totals.calibratedTime >= 0;
+    const double ttft = calibrated ? a.prefill.results[device].totals.calibratedTime + f.prefillLinkTime : 0;
+    const double tpot = calibrated ? a.decode.results[device].totals.calibratedTime + f.decodeLinkTime : 0;
+    QStringList said;
+    if (measured) {
+        for (const LlmMeasuredGroup& g : *measured) {
+            if (!(g.measured > 0))
+                continue;
+            const bool prefill = g.phase == "prefill";
+            const double predicted = g.calibrated; // of the rows measured, so that a part compares with its part
+            const size_t rows = (prefill ? a.prefill : a.decode).results[device].layers.size();
+            const QString of = g.rows < int(rows) ? QStringLiteral(", %1 of %2 rows").arg(g.rows).arg(rows) : QString();
+            said << (predicted > 0 ? QStringLiteral("%1 %2 (calibrated %3, %4%5)")
+                                      .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"), qs(formatTime(g.measured, true)),
+                                          qs(formatTime(predicted, true)), qs(formatSignedPercent(predicted / g.measured - 1, true)), of)
+                                : QStringLiteral("%1 %2 (%3 of the bound reached%4)")
+                                      .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"), qs(formatTime(g.measured, true)),
+                                          qs(formatPercent(g.bound / g.measured)), of));
+        }
+    }
+    if (!said.isEmpty())
+        return QStringLiteral("<br>measured: %1").arg(said.join(QStringLiteral(" \u00b7 ")));
+    if (calibrated)
+        return QStringLiteral("<br>calibrated (%1): TTFT %2 \u00b7 TPOT %3 \u00b7 %4 tokens/s per sequence")
+            .arg(qs(a.decode.results[device].calibration), qs(formatTime(ttft, true)), qs(formatTime(tpot, true)),
+                qs(formatNumber3(tpot > 0 ? 1 / tpot : 0)));
+    return QString();
+}
+
 } // namespace
 
-QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown)
+QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown, const std::vector<LlmMeasuredGroup>* measured)
 {
     const LlmDeviceFigures& f = a.figures[device];
     const LlmSettings& s = a.settings;
     const QString speed = QStringLiteral("<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for the batch of %6")
                               .arg(qs(formatTime(f.ttft, true)), qs(formatTime(f.tpot, true)), qs(formatCount(a.context)),
-                                  qs(formatNumber3(f.tokensPerSecond)), qs(formatNumber3(f.batchTokensPerSecond)), qs(formatCount(s.batch)));
+                                  qs(formatNumber3(f.tokensPerSecond)), qs(formatNumber3(f.batchTokensPerSecond)), qs(formatCount(s.batch)))
+        + calibratedAndMeasured(a, device, measured);
     auto part = [](const char* colour, const QString& text) {
         return QStringLiteral("<span style=\"color:%1\">\u25a0</span>\u00a0%2").arg(QLatin1String(colour), text);
     };

@@ -40,10 +40,18 @@ QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBe
         say(QObject::tr("Cannot measure this configuration: %1").arg(QString::fromStdString(m.error)));
         return {};
     }
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    const std::string csv = run.csv(m);
     const QString model = QFileInfo(QString::fromStdString(run.config.model)).completeBaseName();
-    const QString path = QDir(measurementFolder()).filePath(QStringLiteral("%1-%2.csv").arg(model, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    return saveMeasurement(m, run.csv(m), model, summary);
+}
+
+QString saveMeasurement(const NetworkMeasurement& m, const std::string& csv, const QString& stem, QString* summary)
+{
+    auto say = [&](const QString& text) {
+        if (summary)
+            *summary = text;
+    };
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QString path = QDir(measurementFolder()).filePath(QStringLiteral("%1-%2.csv").arg(stem, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     QDir().mkpath(measurementFolder());
     QSaveFile out(path); // atomic
     if (!out.open(QIODevice::WriteOnly) || out.write(csv.c_str(), qint64(csv.size())) < 0 || !out.commit()) {

@@ -15,6 +15,11 @@ namespace rfx {
 /// failed; `summary` then says why); on success `summary` says how many rows ran and which did not, and why.
 QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBenchOptions& options, QString* summary = nullptr);
 
+/// A measurement's CSV written atomically to the user's measurement folder as STEM-yyyyMMdd-HHmmss.csv
+/// (measureThisNetwork, measureThisLanguageModel); `summary` says how many rows ran and which did not,
+/// or why nothing was written. Returns the file, or empty.
+QString saveMeasurement(const NetworkMeasurement& m, const std::string& csv, const QString& stem, QString* summary);
+
 /// Where measureThisNetwork writes: the user data folder's "measurements" (XDG_DATA_HOME).
 QString measurementFolder();
 

@@ -92,8 +92,9 @@ public:
     QString measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary = nullptr);
     /// Tools > Measure this network on this machine (thisnetwork.h): this CPU's ceilings first when no
     /// device "this-machine" exists (`ceilings`, `tdpWatts` as above), then every row of the shown
-    /// network; the measurement is imported and shown on this machine's chart. Returns the CSV
-    /// written, or empty (`summary` says why).
+    /// network, or of the language model shown, both phases at the window's settings as a CPU runs
+    /// them (thislanguagemodel.h); the measurement is imported and shown on this machine's chart.
+    /// Returns the CSV written, or empty (`summary` says why).
     QString measureThisNetwork(const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts,
         QString* summary = nullptr);
     /// Tools > Calibrate from the measurements without the dialogs: fits the imported measurements

@@ -98,12 +98,14 @@ void MainWindow::buildMenus()
 
     tools->addAction(tr("Measure this &network on this machine\u2026"), this, [this] {
         QString summary;
+        const QString title = m_workspace->state().languageModel() ? tr("Measure this language model") : tr("Measure this network");
         const QString path = measureThisNetwork(LayerBenchOptions::fullMode(), MicrobenchOptions {}, raplPackageWatts(), &summary);
         if (!path.isEmpty())
-            QMessageBox::information(this, tr("Measure this network"), summary);
+            QMessageBox::information(this, title, summary);
         else if (!summary.isEmpty())
-            QMessageBox::warning(this, tr("Measure this network"), summary);
-    })->setToolTip(tr("Run every row of the network alone on this CPU (oneDNN) and show the measured times under this machine's roofline"));
+            QMessageBox::warning(this, title, summary);
+    })->setToolTip(tr("Run every row of the network (a language model: its prefill and a decode step) alone on this CPU "
+                      "(oneDNN) and show the measured times under this machine's roofline"));
     tools->addAction(tr("&Calibrate from the measurements\u2026"), this, [this] {
         QString summary, error;
         if (!calibrateInteractive(&summary, &error)) {

@@ -8,6 +8,7 @@
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
 #include "features/thismachine.h"
+#include "features/thislanguagemodel.h"
 #include "features/thisnetwork.h"
 #include "panels/algorithmmenu.h"
 #include "panels/controlpanel.h"
@@ -22,6 +23,8 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
+
+#include "llm/llm_both.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -222,6 +225,8 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
                         "on this machine): the calibration is fitted on them.");
         return false;
     }
+    if (w.languageModel() && w.llmAnalysis) // both phases' rows, whichever is shown: a measure --llm file has both
+        return m_calibration->calibrate(*w.measurements, bothPhases(*w.llmAnalysis), w.tableDeviceIndex, path, summary, error);
     return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
 
@@ -262,12 +267,22 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
     QString* summary)
 {
     const QString machine = QStringLiteral("this-machine");
-    // Core's workflow (measure/network_run.h), as roofline-cli measure --network takes it: what cannot be
-    // measured is said first; this machine's ceilings are measured when missing or from another clock.
-    const NetworkRun run = NetworkRun::prepare(m_workspace->config());
-    if (!run.ready()) {
+    const WorkspaceState& w = m_workspace->state();
+    // Core's workflow (measure/network_run.h), as roofline-cli measure --network and --llm take it:
+    // what cannot be measured is said first; this machine's ceilings are measured when missing or
+    // from another clock.
+    std::optional<NetworkRun> run;
+    std::optional<QString> refused;
+    if (w.languageModel()) {
+        refused = w.llmModel ? languageModelMeasurementRefusal(*w.llmModel, w.llm.settings) : tr("The language model is not read yet.");
+    } else {
+        run = NetworkRun::prepare(m_workspace->config());
+        if (!run->ready())
+            refused = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(run->whyNot()));
+    }
+    if (refused) {
         if (summary)
-            *summary = tr("Cannot measure this configuration: %1").arg(QString::fromStdString(run.whyNot()));
+            *summary = *refused;
         return {};
     }
     const Device* mine = m_workspace->library().find(machine.toStdString());
@@ -276,7 +291,10 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
         return {};
     if (!m_workspace->deviceIds().contains(machine))
         m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });
-    const QString path = rfx::measureThisNetwork(this, run, options, summary);
+    // The state again: adding this machine recomputed it (the language model stays the one read).
+    const WorkspaceState& now = m_workspace->state();
+    const QString path = run ? rfx::measureThisNetwork(this, *run, options, summary)
+                             : measureThisLanguageModel(this, *now.llmModel, now.llm.model, now.llm.settings, options, summary);
     QString error;
     if (path.isEmpty() || !m_measured->import(path, &error)) {
         if (!error.isEmpty() && summary)

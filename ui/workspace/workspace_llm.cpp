@@ -5,6 +5,7 @@
 #include "style/text.h"
 
 #include "base/diagnostic.h"
+#include "engine/calibration.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
 #include "model/networks.h"
@@ -89,12 +90,26 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
         return;
     }
     m_state.problem.clear();
+    // A calibration (this machine's, fitted on a measure --llm file) predicts each phase's rows: the
+    // summary's calibrated TTFT and TPOT, the table's and the chart's times where they are shown.
+    bool calibrated = false;
+    if (m_state.calibration) {
+        const std::string label = QFileInfo(qs(m_state.calibration->file)).fileName().toStdString();
+        LlmAnalysis& a = *outcome.analysis;
+        calibrated = applyCalibration(a.prefill, *m_state.calibration, label) > 0;
+        applyCalibration(a.decode, *m_state.calibration, label);
+        calibrated = calibrated && m_state.calibrated;
+    }
     auto analysis = std::make_shared<const LlmAnalysis>(std::move(*outcome.analysis));
-    // The phase's report shares the analysis that holds it (no copy of its rows on a slider step);
-    // both phases' rows are a report of their own.
-    if (m_state.llm.phase == LlmPhase::Both)
-        m_state.report = std::make_shared<const Report>(bothPhases(*analysis));
-    else
+    // The phase's report shares the analysis that holds it (no copy of its rows on a slider step)
+    // unless calibrated times are shown in it; both phases' rows are a report of their own.
+    if (m_state.llm.phase == LlmPhase::Both || calibrated) {
+        Report shown = m_state.llm.phase == LlmPhase::Both ? bothPhases(*analysis)
+                                                           : (m_state.llm.phase == LlmPhase::Prefill ? analysis->prefill : analysis->decode);
+        if (calibrated)
+            showCalibratedTimes(shown);
+        m_state.report = std::make_shared<const Report>(std::move(shown));
+    } else
         m_state.report = std::shared_ptr<const Report>(analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
     m_state.llmAnalysis = std::move(analysis);
     m_state.analysisNs = started + timer.nsecsElapsed();

@@ -6,8 +6,10 @@
 #include "features/measurementsview.h"
 #include "table/layertablemodel.h"
 #include "window/mainwindow.h"
+#include "workspace/workspace.h"
 
 #include "chart/rooflinechart.h"
+#include "features/thislanguagemodel.h"
 #include "features/thisnetwork.h"
 #include "guitestutils.h"
 #include "testutils.h"
@@ -105,6 +107,53 @@ private slots:
         QCOMPARE(charts[size_t(machine)]->measuredPoints().size(), plotted);
         for (const QPointF& p : charts[size_t(machine)]->measuredPoints())
             QVERIFY(std::isfinite(p.x()) && std::isfinite(p.y()) && p.y() > 0);
+    }
+
+    // Issue 50 item 1: with a language model shown, the same action measures its prefill and a
+    // decode step at the window's prompt, context and batch as a CPU runs them (bf16 where the window
+    // is 16-bit and the CPU has it, fp32 otherwise), and shows the file at once with those settings:
+    // both phases, every row mapped by name. A batch past what it runs is refused in words.
+    void aLanguageModelMeasuresBothPhases()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        QDir dir(m_dir.path());
+        QVERIFY(dir.mkpath(QStringLiteral("tiny-llama")));
+        QFile f(dir.filePath(QStringLiteral("tiny-llama/config.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model_type": "llama", "hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+                    "num_key_value_heads": 2, "intermediate_size": 256, "vocab_size": 512,
+                    "max_position_embeddings": 512, "tie_word_embeddings": true})");
+        f.close();
+        Workspace& ws = w.workspace();
+        ws.showModel(f.fileName().toStdString());
+        QVERIFY(ws.state().languageModel());
+        LlmWork work = ws.state().llm;
+        work.settings.prompt = 16;
+        work.settings.generate = 16;
+        work.settings.batch = 65;
+        ws.setLlm(work);
+        QString summary;
+        QVERIFY(w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary).isEmpty());
+        QVERIFY2(summary.contains(QStringLiteral("set the batch to 64 or fewer")), qPrintable(summary));
+        work.settings.batch = 2;
+        ws.setLlm(work);
+        const LlmSettings measured = measurableLlmSettings(ws.state().llm.settings);
+        QCOMPARE(measured.context, 24); // the generation's middle: 16 + 16 / 2
+        const QString path = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
+        QVERIFY2(!path.isEmpty(), qPrintable(summary));
+        QVERIFY2(QFileInfo(path).fileName().startsWith(QStringLiteral("tiny-llama-p16-c24-b2-")), qPrintable(path));
+        const QString width = measured.actBits == 16 ? QStringLiteral("bf16") : QStringLiteral("fp32");
+        QVERIFY2(summary.startsWith(QStringLiteral("Measured at prompt 16, context 24, batch 2, %1 throughout").arg(width)), qPrintable(summary));
+        const WorkspaceState& s = ws.state();
+        QCOMPARE(s.llm.phase, LlmPhase::Both);
+        QCOMPARE(s.llm.settings.actBits, measured.actBits);
+        QCOMPARE(s.llm.settings.attention, LlmAttention::Naive);
+        QCOMPARE(s.tableDevice, QStringLiteral("this-machine"));
+        QVERIFY(s.comparison);
+        const size_t rows = s.report->results[size_t(s.tableDeviceIndex)].layers.size();
+        QCOMPARE(s.comparison->layers.size(), rows);
+        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped by name").arg(rows)), qPrintable(w.measurements().status()));
     }
 };
 

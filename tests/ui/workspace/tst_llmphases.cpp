@@ -9,6 +9,8 @@
 #include "guitestutils.h"
 #include "testutils.h"
 
+#include "base/format.h"
+#include "engine/calibration.h"
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "workspace/workspace.h"
@@ -139,6 +141,71 @@ private slots:
         QVERIFY(!st.comparison);
         QVERIFY(!spy.isEmpty());
         QVERIFY(spy.last().at(1).value<Workspace::Parts>() & Workspace::Measurements);
+    }
+
+    // Issue 50 item 3: a calibration applies in the language-model mode too. Each phase's rows get
+    // runs x overhead + bound / efficiency of their class (hand-worked below for q_proj), the table and
+    // the charts show calibrated times where asked, the summary says the calibrated TTFT and TPOT, and
+    // beside a measurement, measured against calibrated with the error, of the rows measured.
+    void calibratedInTheLanguageModelMode()
+    {
+        Panes panes;
+        Workspace& ws = panes.ws;
+        QVERIFY(QTest::qWaitForWindowExposed(&panes.charts));
+        ws.showModel("llama-3.2-1b");
+        const std::string device = ws.state().report->results[0].device.id;
+        Calibration cal;
+        cal.deviceId = device;
+        cal.file = "/tmp/llama.cal.json";
+        for (Bound side : { Bound::Compute, Bound::Memory }) {
+            cal.groups.push_back({ "matrix", side, 2e-6, 0.5, 10 });
+            cal.groups.push_back({ "all", side, 1e-6, 0.25, 10 });
+        }
+        ws.setCalibration(std::make_shared<const Calibration>(cal), true);
+        QCOMPARE(ws.state().llm.phase, LlmPhase::Decode);
+        const DeviceResult& decode = ws.state().report->results[0];
+        QVERIFY(decode.timesCalibrated);
+        const auto q = std::find_if(decode.layers.begin(), decode.layers.end(), [](const LayerResult& l) { return l.name == "blk0-15.q_proj"; });
+        QVERIFY(q != decode.layers.end());
+        // 16 blocks' runs at 2 us each, and the bound at half speed: the table's time is this.
+        RFX_COMPARE_REL(q->time, 16 * 2e-6 + q->boundTime / 0.5, 1e-12);
+        RFX_COMPARE_REL(decode.totals.time, decode.totals.calibratedTime, 1e-12);
+        const LlmAnalysis& a = *ws.state().llmAnalysis; // until the next recompute
+        const double ttft = a.prefill.results[0].totals.calibratedTime, tpot = a.decode.results[0].totals.calibratedTime;
+        QVERIFY(ttft > a.figures[0].ttft && tpot > a.figures[0].tpot); // slower than the bounds, which stay
+        const QString summary = panes.charts.summaries()[0]->plainText();
+        const QString expected = QStringLiteral("calibrated (llama.cal.json): TTFT %1 \u00b7 TPOT %2")
+                                     .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)));
+        QVERIFY2(summary.contains(expected), qPrintable(summary + QStringLiteral(" / ") + expected));
+        // Both phases: the sum of the two calibrated phases.
+        LlmWork work = ws.state().llm;
+        work.phase = LlmPhase::Both;
+        ws.setLlm(work);
+        RFX_COMPARE_REL(ws.state().report->results[0].totals.calibratedTime, ttft + tpot, 1e-12);
+        RFX_COMPARE_REL(ws.state().report->results[0].totals.time, ttft + tpot, 1e-12);
+        // A measurement of two rows: measured against the calibrated prediction of those two rows.
+        ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements(
+            "layer,time_s\nprefill.blk0-15.q_proj,0.05\ndecode.blk0-15.q_proj,0.006\n", "llm.csv")));
+        QVERIFY(ws.state().comparison);
+        const auto& rows = ws.state().report->results[0].layers;
+        const auto calibratedOf = [&](const std::string& name) {
+            const auto r = std::find_if(rows.begin(), rows.end(), [&](const LayerResult& l) { return l.name == name; });
+            return r == rows.end() ? -1.0 : r->calibratedTime;
+        };
+        const double decodeQ = calibratedOf("decode.blk0-15.q_proj");
+        QVERIFY(decodeQ > 0);
+        const QString measured = panes.charts.summaries()[0]->plainText();
+        const QString tpotLine = QStringLiteral("TPOT 6.00 ms (calibrated %1, %2, 1 of %3 rows)")
+                                     .arg(QString::fromStdString(formatTime(decodeQ, true)),
+                                         QString::fromStdString(formatSignedPercent(decodeQ / 0.006 - 1, true)))
+                                     .arg(ws.state().llmAnalysis->decode.results[0].layers.size());
+        QVERIFY2(measured.contains(QStringLiteral("measured: TTFT 50.0 ms (calibrated ")) && measured.contains(tpotLine),
+            qPrintable(measured + QStringLiteral(" / ") + tpotLine));
+        // Without the calibration: the bound's share reached instead, and the bounds in the table.
+        ws.setCalibration(nullptr, false);
+        QVERIFY(!ws.state().report->results[0].timesCalibrated);
+        QVERIFY2(panes.charts.summaries()[0]->plainText().contains(QStringLiteral("of the bound reached, 1 of")),
+            qPrintable(panes.charts.summaries()[0]->plainText()));
     }
 };
 
