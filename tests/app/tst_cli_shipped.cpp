@@ -259,7 +259,7 @@ private slots:
     void zen5LanguageModelMatchesTheReadme()
     {
         checkLanguageModelSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen5-2vcpu-llm/", "llama-3.2-1b",
-            "epyc-zen5-2vcpu-vm-llm", "llama-3.2-1b-p128-c512-b2.csv", 14);
+            "epyc-zen5-2vcpu-vm-llm", "llama-3.2-1b-p128-c1024-b2.csv", 14);
     }
 };
 
