@@ -104,10 +104,13 @@ QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown, cons
 {
     const LlmDeviceFigures& f = a.figures[device];
     const LlmSettings& s = a.settings;
-    const QString speed = QStringLiteral("<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for the batch of %6")
+    // Beside a calibrated or measured line, the first one says it is the bound.
+    const QString beside = calibratedAndMeasured(a, device, measured);
+    const QString speed = QStringLiteral("%7<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for the batch of %6")
                               .arg(qs(formatTime(f.ttft, true)), qs(formatTime(f.tpot, true)), qs(formatCount(a.context)),
-                                  qs(formatNumber3(f.tokensPerSecond)), qs(formatNumber3(f.batchTokensPerSecond)), qs(formatCount(s.batch)))
-        + calibratedAndMeasured(a, device, measured);
+                                  qs(formatNumber3(f.tokensPerSecond)), qs(formatNumber3(f.batchTokensPerSecond)), qs(formatCount(s.batch)),
+                                  beside.isEmpty() ? QString() : QStringLiteral("bound: "))
+        + beside;
     auto part = [](const char* colour, const QString& text) {
         return QStringLiteral("<span style=\"color:%1\">\u25a0</span>\u00a0%2").arg(QLatin1String(colour), text);
     };

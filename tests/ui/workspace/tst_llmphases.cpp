@@ -177,6 +177,7 @@ private slots:
         const QString expected = QStringLiteral("calibrated (llama.cal.json): TTFT %1 \u00b7 TPOT %2")
                                      .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)));
         QVERIFY2(summary.contains(expected), qPrintable(summary + QStringLiteral(" / ") + expected));
+        QVERIFY2(summary.startsWith(QStringLiteral("bound: TTFT ")), qPrintable(summary));
         // Both phases: the sum of the two calibrated phases.
         LlmWork work = ws.state().llm;
         work.phase = LlmPhase::Both;
