@@ -54,9 +54,10 @@ struct PreparedRow {
     }
 };
 
-/// How many copies of a block row's weights of `bytes` the runs take in turn (PreparedRow::rotation):
-/// enough to stream 512 MiB, more than any CPU's last-level cache, at most one per block; 1 for a
-/// row of no block.
+/// How many copies of a block row's weights (or cache) of `bytes` the runs take in turn
+/// (PreparedRow::rotation): as many as stream what a pass streams between two runs of the row
+/// (Layer::passBytes, at least one per block), up to 512 MiB, more than any CPU's last-level cache,
+/// and 4,096 copies; 1 for a row of no block.
 int weightCopies(const Layer& layer, double bytes);
 
 // Shared by onednn_rows.cpp (convolutions and matrix products) and onednn_data_rows.cpp (the rest).

@@ -164,6 +164,12 @@ private slots:
         QVERIFY2(primitive("prefill.blk0-1.mlp_residual").startsWith(QStringLiteral("binary")), qPrintable(primitive("prefill.blk0-1.mlp_residual")));
         QVERIFY2(primitive("decode.blk0-1.attn_scores").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.blk0-1.attn_scores")));
         QVERIFY2(primitive("decode.lm_head").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.lm_head")));
+        // A block row's cache comes from memory, as in a pass: copies enough to stream what the pass
+        // streams between two of its runs (all weights, about 2 MB here, over 16 KB of V cache a block
+        // run), not one per block (2), which an L3 holds between runs.
+        const QString context = primitive("decode.blk0-1.attn_context");
+        const int copies = context.section(QStringLiteral(", "), 1).section(u' ', 0, 0).toInt();
+        QVERIFY2(context.contains(QStringLiteral(" copies of its weights in turn")) && copies > 32, qPrintable(context));
         const std::string csv = networkMeasurementCsv(meas, llmMeasureArgs("tiny", s), "2026-12-06T08:00Z");
         QVERIFY(csv.starts_with("# Measured by roofline-cli measure --llm with oneDNN"));
         const MeasurementSet set = parseMeasurements(csv, "tiny.csv");
