@@ -135,6 +135,15 @@ private slots:
         QCOMPARE(st.llm.settings.attention, LlmAttention::Naive);
         QVERIFY(st.comparison);
         QCOMPARE(st.comparison->layers.size(), size_t(2));
+        // At another batch its rows are not these rows: nothing maps (batch 2's rows against batch
+        // 16's bounds read "above the roof"); back at batch 2 they map again.
+        LlmWork other = st.llm;
+        other.settings.batch = 16;
+        ws.setLlm(other);
+        QVERIFY(!st.comparison);
+        other.settings.batch = 2;
+        ws.setLlm(other);
+        QVERIFY(st.comparison);
         // Another model: its rows are not these; the views are told (the status line followed stale).
         QSignalSpy spy(&ws, &Workspace::changed);
         ws.showModel("llama-3.1-8b");
