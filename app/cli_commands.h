@@ -107,6 +107,7 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
 int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 /// Measuring rows (measure --network, measure --llm): one progress line a row on `err`, wiped at the end.
 struct RowProgress {
+    explicit RowProgress(std::ostream& to) : err(to) { }
     std::ostream& err;
     std::string shown;
     bool printed = false;

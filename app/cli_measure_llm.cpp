@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace rfx {
 
@@ -105,6 +106,22 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         err << "roofline-cli: measure --llm: " << *why << "\n";
         return ExitUsage;
     }
+    // An --output to keep the fastest rows of is read and checked before the minutes of measuring.
+    std::optional<MeasurementSet> earlier;
+    int earlierPasses = 1;
+    if (keep && std::filesystem::exists(output)) {
+        std::ifstream in(output, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        earlier = parseMeasurements(text, output);
+        earlierPasses = passesIn(text);
+        if (!in || !earlier->ok() || earlier->configuration != llmMeasureArgs(model, s)) {
+            err << "roofline-cli: measure --llm --keep-fastest: " << output
+                << (!in || !earlier->ok() ? ": cannot be read as a measurement CSV"
+                                          : ": was measured at other settings (its '# configuration:' line)")
+                << "; nothing measured or written: give another --output, or remove the file to start again\n";
+            return ExitUsage;
+        }
+    }
     // This CPU's ceilings first, as measure --network does, unless another device is named.
     if (device.empty()) {
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
@@ -128,19 +145,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         err << "roofline-cli: measure --llm: " << m.error << "\n";
         return ExitUsage;
     }
-    if (keep && std::filesystem::exists(output)) {
-        // The passes before this one, measured apart in time: each row at its fastest of all.
-        std::ifstream in(output, std::ios::binary);
-        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const MeasurementSet earlier = parseMeasurements(text, output);
-        if (!in || !earlier.ok() || earlier.configuration != llmMeasureArgs(model, s)) {
-            err << "roofline-cli: measure --llm --keep-fastest: " << output
-                << (!in || !earlier.ok() ? ": cannot be read as a measurement CSV"
-                                         : ": was measured at other settings (its '# configuration:' line)")
-                << "; nothing written: give another --output, or remove the file to start again\n";
-            return ExitUsage;
-        }
-        if (const std::string e = keepFastest(m, earlier, passesIn(text)); !e.empty()) {
+    if (earlier) { // the passes before this one, measured apart in time: each row at its fastest of all
+        if (const std::string e = keepFastest(m, *earlier, earlierPasses); !e.empty()) {
             err << "roofline-cli: measure --llm --keep-fastest: " << e << "\n";
             return ExitUsage;
         }

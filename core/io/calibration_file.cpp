@@ -159,8 +159,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             const auto& classes = calibrationClasses();
             if (f.opClass != "all" && std::find(classes.begin(), classes.end(), f.opClass) == classes.end()) {
                 std::string names;
-                for (const std::string& c : classes)
-                    names += c + ", ";
+                for (const std::string& known : classes)
+                    names += known + ", ";
                 throw Bad { path + "class", "'" + f.opClass + "' is not a class (" + names + "or all)" };
             }
             const std::string side = text(g, "bound", path);

@@ -128,10 +128,10 @@ private slots:
         QVERIFY2(r.code == 0, r.err.c_str());
         const auto secondPass = rowsOf(other);
         QCOMPARE(secondPass.size(), firstPass.size());
-        for (const auto& [name, first] : firstPass) {
+        for (const auto& [name, before] : firstPass) {
             const auto& [best, runs] = secondPass.at(name);
-            QVERIFY2(best <= first.first, name.c_str());
-            QVERIFY2(runs > first.second, name.c_str());
+            QVERIFY2(best <= before.first, name.c_str());
+            QVERIFY2(runs > before.second, name.c_str());
         }
         QFile kept(QString::fromStdString(other));
         QVERIFY(kept.open(QIODevice::ReadOnly));
@@ -140,7 +140,9 @@ private slots:
         *std::find(elsewhere.begin(), elsewhere.end(), "48") = "64"; // --context 64 into the context-48 file
         r = cli(elsewhere);
         QCOMPARE(r.code, 2);
-        QVERIFY2(contains(r.err, "tiny-c48.csv: was measured at other settings") && contains(r.err, "nothing written"), r.err.c_str());
+        QVERIFY2(contains(r.err, "tiny-c48.csv: was measured at other settings") && contains(r.err, "nothing measured or written"),
+            r.err.c_str());
+        QVERIFY2(!contains(r.err, " % prefill.") && !contains(r.err, " % decode."), r.err.c_str()); // refused before measuring
         QCOMPARE(rowsOf(other), secondPass);
         r = cli({ "measure", "--llm", "--quick", "--keep-fastest" });
         QCOMPARE(r.code, 2);

@@ -160,7 +160,6 @@ private slots:
     void keysAndMouse()
     {
         Rows rows;
-        LayerTableModel& model = rows.model;
         LayerFilterProxy& proxy = rows.proxy;
         LayerTable table;
         table.setModel(&proxy);
