@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <utility>
 
 namespace rfx {
 
@@ -235,6 +236,10 @@ void printCommandHelp(std::ostream& out, const CliCommandSpec& c)
     out << "\nExit status: 0 success, 2 bad usage or impossible configuration, 1 other failure.\n";
 }
 
+// The command runCli is running, for usageError: its usage lines, not every command's (an error
+// followed by 25 lines of usage scrolled the error out of sight).
+const CliCommandSpec* g_running = nullptr;
+
 const CliCommandSpec* findCommand(const std::string& name)
 {
     for (const CliCommandSpec& c : registry())
@@ -284,12 +289,20 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         printCommandHelp(out, *c);
         return ExitOk;
     }
+    struct Running { // restores the one before (runCli runs in tests, one call after another)
+        const CliCommandSpec* before;
+        ~Running() { g_running = before; }
+    } running { std::exchange(g_running, c) };
     return c->run(rest, out, err, exeDir);
 }
 
 int usageError(std::ostream& err, const std::string& message)
 {
-    err << "roofline-cli: " << message << "\n" << usage() << "Try 'roofline-cli --help'.\n";
+    err << "roofline-cli: " << message << "\n";
+    if (g_running)
+        err << usageLines(*g_running, true) << "Try 'roofline-cli " << g_running->name << " --help'.\n";
+    else
+        err << usage() << "Try 'roofline-cli --help'.\n";
     return ExitUsage;
 }
 

@@ -250,6 +250,16 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.empty());
         QVERIFY2(contains(r.err, message.toStdString()), r.err.c_str());
+        // after an error in a command, that command's usage alone, and where its help is
+        // (an impossible configuration or an unknown device is said without usage)
+        if (!args.isEmpty() && args.front() == QStringLiteral("analyze")) {
+            QVERIFY2(!contains(r.err, "roofline-cli tune ["), r.err.c_str());
+            if (message.contains(QStringLiteral("option")) || message.contains(QStringLiteral("missing value")))
+                QVERIFY2(contains(r.err, "usage: roofline-cli analyze [configuration options]")
+                        && contains(r.err, "Try 'roofline-cli analyze --help'."),
+                    r.err.c_str());
+        } else if (!args.isEmpty()) // an unknown command: every command's usage
+            QVERIFY2(contains(r.err, "roofline-cli tune [") && contains(r.err, "Try 'roofline-cli --help'."), r.err.c_str());
     }
 
     void helpAndVersion()
