@@ -158,9 +158,9 @@ std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path&
     const std::vector<std::filesystem::path>& extraDirs)
 {
     std::vector<std::filesystem::path> dirs { shippedDeviceDir(executableDir) };
-    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
     if (auto user = userDeviceDir(); !user.empty())
         dirs.push_back(user);
+    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
     return dirs;
 }
 

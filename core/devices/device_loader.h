@@ -48,8 +48,9 @@ std::filesystem::path shippedDeviceDir(const std::filesystem::path& executableDi
 std::filesystem::path userDeviceDir();
 
 /// Where devices are looked for, in order (a later folder overrides an earlier one by id): the
-/// shipped folder, then `extraDirs` (--devices-dir), then the user's folder. The CLI and the window
-/// both load from this list.
+/// shipped folder, then the user's folder, then `extraDirs` (--devices-dir): a folder named for
+/// one run wins over the user's own files (a measured set's this-machine.json over the one
+/// `measure` wrote), and those over the shipped ones. The CLI and the window both load from this list.
 std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path& executableDir,
     const std::vector<std::filesystem::path>& extraDirs = {});
 

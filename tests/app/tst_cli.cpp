@@ -1,6 +1,7 @@
 // roofline-cli: output formats, exit codes and messages, run in-process (runCli) and as the real
 // executable (exit status and streams as a shell sees them). ONNX models, measurements and the
-// shipped measurement sets: tst_cli_onnx, tst_cli_measured, tst_cli_shipped; language models: tst_cli_llm.
+// shipped measurement sets: tst_cli_onnx, tst_cli_measured, tst_cli_shipped; language models: tst_cli_llm;
+// the device library (devices, --devices-dir, the user folder): tst_cli_devices.
 #include "cli.h"
 #include "clirun.h"
 #include "devices/device_loader.h"
@@ -9,6 +10,7 @@
 #include "io/options.h"
 #include "testutils.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -200,21 +202,6 @@ private slots:
         QVERIFY(contains(r.err, "unknown interconnect 'carrier-pigeon'"));
     }
 
-    void allDevices()
-    {
-        const Run r = cli({ "analyze", "--device", "all", "--format", "json" });
-        QCOMPARE(r.code, 0);
-        const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
-        QVERIFY(doc["results"].toArray().size() >= 12);
-    }
-
-    void fallbackWarningOnStderr()
-    {
-        const Run r = cli({ "analyze", "--device", "titan-x-maxwell", "--bits", "16" });
-        QCOMPARE(r.code, 0);
-        QVERIFY2(contains(r.err, "warning:") && contains(r.err, "no FP16 ceiling"), r.err.c_str());
-    }
-
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -309,50 +296,6 @@ private slots:
         for (const char* command :
             { "analyze", "devices", "networks", "llm", "tune", "compare", "measure", "export", "reproduce" })
             QVERIFY2(man.contains(QStringLiteral(".B roofline-cli %1").arg(QLatin1String(command))), command);
-    }
-
-    void devicesCommand()
-    {
-        Run r = cli({ "devices" });
-        QCOMPARE(r.code, 0);
-        QVERIFY(contains(r.out, "geforce-940mx-ddr3"));
-        r = cli({ "devices", "--format", "json" });
-        QCOMPARE(r.code, 0);
-        const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
-        QVERIFY(doc["devices"].toArray().size() >= 12);
-        // The table gives every id and name whole, on its own line (the 940MX's DDR3 and GDDR5 parts
-        // were "NVIDIA GeForce 940MX (D~" and "(G~").
-        const Run table = cli({ "devices" });
-        QVERIFY(!contains(table.out, "~"));
-        for (const QJsonValue& d : doc["devices"].toArray()) {
-            const std::string id = d["id"].toString().toStdString(), name = d["name"].toString().toStdString();
-            bool found = false;
-            std::istringstream lines(table.out);
-            for (std::string line; std::getline(lines, line);)
-                found = found || (line.rfind(id + " ", 0) == 0 && line.find(" " + name + " ") != std::string::npos);
-            QVERIFY2(found, (id + ": " + name).c_str());
-        }
-    }
-
-    void badUserDeviceIsReportedAndOthersStillWork()
-    {
-        QTemporaryDir extra;
-        QFile f(extra.filePath("broken.json"));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"id\": \"broken\", \"dram_gbs\": 0}");
-        f.close();
-        const Run r = cli({ "analyze", "--devices-dir", extra.path().toStdString() });
-        QCOMPARE(r.code, 0);
-        QVERIFY2(contains(r.err, "broken.json: dram_gbs: must be a positive number, got 0"), r.err.c_str());
-    }
-
-    void noDevicesIsAFailure()
-    {
-        qputenv("ROOFLINE_DEVICES_DIR", "/nonexistent/roofline-devices");
-        const Run r = cli({ "analyze" });
-        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
-        QCOMPARE(r.code, 1);
-        QVERIFY2(contains(r.err, "no device files found"), r.err.c_str());
     }
 
     void configRoundTripsThroughArgs()

@@ -320,7 +320,7 @@ void MainWindow::loadPreset(int which)
     m_workspace->setWork(p.config, p.devices);
 }
 
-// Device files: shipped, --device-dir, the user folder; re-read by File > Reload device files.
+// Device files: shipped, the user folder, --devices-dir; re-read by File > Reload device files.
 void MainWindow::reloadDevices()
 {
     std::vector<std::filesystem::path> extra;

@@ -71,8 +71,9 @@ private slots:
         QVERIFY(c.unknown.empty());
     }
 
-    // One search path for the CLI and the window: shipped, then --devices-dir folders, then the
-    // user's, so that a user's file overrides a shipped one of the same id.
+    // One search path for the CLI and the window: shipped, then the user's, then --devices-dir
+    // folders, so that a user's file overrides a shipped one of the same id and a folder named for
+    // one run overrides both.
     void searchPathOrder()
     {
         QTemporaryDir home;
@@ -82,9 +83,9 @@ private slots:
         const auto dirs = deviceSearchPath("/nowhere/bin", { "/extra/a", "/extra/b" });
         QCOMPARE(dirs.size(), size_t(4));
         QCOMPARE(dirs[0], std::filesystem::path(ROOFLINE_TEST_DEVICES_DIR));
-        QCOMPARE(dirs[1], std::filesystem::path("/extra/a"));
-        QCOMPARE(dirs[2], std::filesystem::path("/extra/b"));
-        QCOMPARE(dirs[3], std::filesystem::path(home.path().toStdString()) / "roofline-explorer" / "devices");
+        QCOMPARE(dirs[1], std::filesystem::path(home.path().toStdString()) / "roofline-explorer" / "devices");
+        QCOMPARE(dirs[2], std::filesystem::path("/extra/a"));
+        QCOMPARE(dirs[3], std::filesystem::path("/extra/b"));
         auto restore = [](const char* name, const QByteArray& value) { value.isNull() ? qunsetenv(name) : qputenv(name, value); };
         restore("XDG_DATA_HOME", oldData);
         restore("ROOFLINE_DEVICES_DIR", oldShipped);
