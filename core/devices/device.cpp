@@ -57,11 +57,21 @@ CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor) { return cho
 CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
 {
     const auto keys = wantedKeys(type, tensor);
+    // What a fallback is said against: the first key asked for; on a CPU its first vector key, as a
+    // language model asks every device for matrix units and a CPU without them (AMX, which a file
+    // may give as tensor_bf16) is no finding ("has no tensor TF32 ceiling" under every CPU's chart).
+    std::string_view asked = keys.front();
+    if (d.kind == "cpu")
+        for (std::string_view k : keys)
+            if (!k.starts_with("tensor_")) {
+                asked = k;
+                break;
+            }
     for (std::string_view k : keys) {
         if (auto it = d.peak.find(k); it != d.peak.end()) {
             CeilingChoice c { std::string(k), it->second, {} };
-            if (k != keys.front()) {
-                c.note = d.name + " has no " + precisionLabel(keys.front()) + " ceiling; using its "
+            if (k != keys.front() && k != asked) {
+                c.note = d.name + " has no " + precisionLabel(asked) + " ceiling; using its "
                     + precisionLabel(k) + " ceiling";
                 // A slow fallback is a finding in itself: the MX230's FP16 runs at 1/64 of its FP32.
                 if (auto fp32 = d.peak.find("fp32"); fp32 != d.peak.end() && it->second > 0 && fp32->second >= 2 * it->second)
@@ -74,7 +84,7 @@ CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
     CeilingChoice c { "fp32", 0, {} };
     if (auto it = d.peak.find("fp32"); it != d.peak.end())
         c.flops = it->second;
-    c.note = d.name + " has no " + precisionLabel(keys.front()) + " ceiling; using its FP32 ceiling";
+    c.note = d.name + " has no " + precisionLabel(asked) + " ceiling; using its FP32 ceiling";
     return c;
 }
 

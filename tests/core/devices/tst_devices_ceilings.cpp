@@ -38,6 +38,22 @@ private slots:
         QCOMPARE(chooseCeiling(h100, 16, true).flops, 989.4e12);
         QCOMPARE(chooseCeiling(h100, 64, false).flops, 33.5e12);
         QCOMPARE(precisionLabel("tensor_fp16"), std::string("tensor FP16"));
+        // A CPU asked for matrix units (a language model asks every device) has none to miss: its FP32
+        // without a note, and a missing BF16 said as BF16, not tensor BF16. Seen under the Zen 4 VM's
+        // language-model chart: "has no tensor TF32 ceiling; using its FP32 ceiling".
+        const Device& ryzen = rfx::test::shippedDevice("ryzen-9-5950x");
+        QCOMPARE(ryzen.kind, std::string("cpu"));
+        const CeilingChoice cpu32 = chooseCeiling(ryzen, 32, true);
+        QCOMPARE(cpu32.key, std::string("fp32"));
+        QVERIFY2(cpu32.note.empty(), cpu32.note.c_str());
+        QVERIFY(!ryzen.peak.count("bf16")); // Zen 3: no AVX512-BF16
+        const CeilingChoice cpuBf16 = chooseCeiling(ryzen, NumberType::Bf16, true);
+        QVERIFY2(cpuBf16.note.find("has no BF16 ceiling; using its FP32 ceiling") != std::string::npos, cpuBf16.note.c_str());
+        // a CPU file that gives its matrix units (AMX as tensor_bf16) has them chosen, without a note
+        Device amx = ryzen;
+        amx.peak["tensor_bf16"] = 100e12;
+        QCOMPARE(chooseCeiling(amx, NumberType::Bf16, true).key, std::string("tensor_bf16"));
+        QVERIFY(chooseCeiling(amx, NumberType::Bf16, true).note.empty());
     }
 
     // Bits alone do not name the arithmetic (issue 47): fp8 and int8 are both 8 bits, bf16 and fp16 both
