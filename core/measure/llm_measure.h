@@ -24,9 +24,10 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     const LayerBenchProgress& progress = {});
 
 /// Where a measured language model's time goes, by phase and kind of row: the matrix products, the
-/// attention (scores, softmax, context), and the rest (norms, RoPE, residuals, the activation, the
-/// cache write, the embedding): their measured time against their bound, and their kernels (a
-/// block's row runs once per block). What a calibration fits per class, seen before it is fitted.
+/// attention's products (scores and context, or FlashAttention's one kernel), and the rest (norms,
+/// RoPE, the softmax, residuals, the activation, the cache write, the embedding): their measured
+/// time against their bound, and their kernels (a block's row runs once per block). The classes a
+/// calibration fits, seen before it is fitted.
 struct LlmMeasuredGroup {
     std::string phase; ///< "prefill", "decode"
     std::string group; ///< "matrix", "attention", "elementwise and data"
