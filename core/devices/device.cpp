@@ -60,8 +60,9 @@ CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
     // What a fallback is said against: the first key asked for; on a CPU its first vector key, as a
     // language model asks every device for matrix units and a CPU without them (AMX, which a file
     // may give as tensor_bf16) is no finding ("has no tensor TF32 ceiling" under every CPU's chart).
+    // FP8 stays said as asked: it exists on matrix units only, and its fallback is one on any device.
     std::string_view asked = keys.front();
-    if (d.kind == "cpu")
+    if (d.kind == "cpu" && asked != "tensor_fp8")
         for (std::string_view k : keys)
             if (!k.starts_with("tensor_")) {
                 asked = k;

@@ -49,6 +49,8 @@ private slots:
         QVERIFY(!ryzen.peak.count("bf16")); // Zen 3: no AVX512-BF16
         const CeilingChoice cpuBf16 = chooseCeiling(ryzen, NumberType::Bf16, true);
         QVERIFY2(cpuBf16.note.find("has no BF16 ceiling; using its FP32 ceiling") != std::string::npos, cpuBf16.note.c_str());
+        const CeilingChoice cpuFp8 = chooseCeiling(ryzen, NumberType::Fp8, true); // fp8 weights on a CPU: said as FP8
+        QVERIFY2(cpuFp8.note.find("has no tensor FP8 ceiling; using its FP32 ceiling") != std::string::npos, cpuFp8.note.c_str());
         // a CPU file that gives its matrix units (AMX as tensor_bf16) has them chosen, without a note
         Device amx = ryzen;
         amx.peak["tensor_bf16"] = 100e12;
