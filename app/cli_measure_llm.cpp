@@ -78,7 +78,7 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
             if (value != "32" && value != "16")
                 return usageError(err, "--bits: 32 (fp32) or 16 (bf16, on CPUs with AVX-512), got '" + value + "'");
             bits = std::stoi(value);
-        } else if (!(n = wholeNumber(split.name, value, split.name == "--batch" ? Range { 1, 64 } : Range { 1, 1 << 16 }, error)))
+        } else if (!(n = wholeNumber(split.name, value, split.name == "--batch" ? kMeasureLlmBatchRange : Range { 1, 1 << 16 }, error)))
             return usageError(err, error);
         else
             (split.name == "--prompt" ? prompt : split.name == "--context" ? context : batch) = *n;

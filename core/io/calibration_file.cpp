@@ -237,13 +237,14 @@ CalibrationLoad loadCalibration(const std::filesystem::path& path)
 }
 
 Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
-    const std::string& measurementFile, const std::string& date)
+    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date)
 {
     Calibration c = fitCalibration(calibrationSamples(comparison, result));
     c.deviceId = result.device.id;
     c.deviceName = result.device.name;
     c.measurements = measurementFile;
-    for (const std::string& a : configToArgs(config))
+    const bool llm = !measured.empty() && measured.front() == "--llm"; // a language model's options, not a network's
+    for (const std::string& a : llm ? measured : configToArgs(config))
         c.fittedOn += (c.fittedOn.empty() ? "" : " ") + a;
     c.created = date;
     c.tool = std::string("Roofline Explorer ") + kVersion;

@@ -29,11 +29,12 @@ CalibrationLoad parseCalibration(std::string_view text, const std::string& file)
 CalibrationLoad loadCalibration(const std::filesystem::path& path);
 
 /// Fits a calibration on the measurements held against `result` (the comparison's matched rows) and
-/// stamps it: the device, the measurement file, the configuration it was fitted on (as options), the
-/// date (ISO, given) and the tool. Throws std::invalid_argument when no row can be fitted. Used by
-/// roofline-cli calibrate and the window's Tools > Calibrate alike.
+/// stamps it: the device, the measurement file, the configuration it was fitted on (as options: the
+/// file's own `measured` configuration line where it is a language model's, "--llm ...", else
+/// `config`'s), the date (ISO, given) and the tool. Throws std::invalid_argument when no row can be
+/// fitted. Used by roofline-cli calibrate and the window's Tools > Calibrate alike.
 Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
-    const std::string& measurementFile, const std::string& date);
+    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date);
 
 /// The fit as a table for people: one line per class and side (rows, overhead, efficiency, fit error).
 std::string calibrationToTable(const Calibration& calibration);

@@ -15,6 +15,9 @@ namespace rfx {
 /// products and a softmax (oneDNN 2.6 has no fused attention kernel), one device; P prompt tokens,
 /// decode at context C, B sequences.
 LlmSettings cpuLlmSettings(int prompt, int context, int batch, int bits);
+/// The batches measure --llm runs (the CLI's --batch, the window's Tools > Measure): a batch's
+/// activations and cache beside the weights stay within a desktop's memory.
+inline constexpr Range kMeasureLlmBatchRange { 1, 64 };
 
 /// What `roofline-cli measure --llm` writes after "# configuration:": the options that redo it.
 std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& settings);

@@ -163,7 +163,11 @@ void checkLanguageModelSet(const std::string& m, const std::string& model, const
     args.insert(args.end(), device.begin(), device.end());
     Run r = cli(args);
     QVERIFY2(r.code == 0, r.err.c_str());
-    const auto mine = nlohmann::json::parse(readAll(derived))["groups"], theirs = nlohmann::json::parse(readAll(shipped))["groups"];
+    // fitted on the file's own language-model options (its '# configuration:' line), as shipped
+    const auto derivedJson = nlohmann::json::parse(readAll(derived)), shippedJson = nlohmann::json::parse(readAll(shipped));
+    QCOMPARE(derivedJson["fitted_on"].get<std::string>(), shippedJson["fitted_on"].get<std::string>());
+    QVERIFY(derivedJson["fitted_on"].get<std::string>().starts_with("--llm --model " + model + " --prompt "));
+    const auto mine = derivedJson["groups"], theirs = shippedJson["groups"];
     QCOMPARE(mine.size(), theirs.size());
     for (size_t i = 0; i < mine.size(); ++i) {
         QCOMPARE(mine[i]["class"], theirs[i]["class"]);

@@ -69,12 +69,7 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     const Comparison c = compareMeasurements(set, r);
     Calibration cal;
     try {
-        cal = calibrateFrom(c, r, report.config, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString());
-        if (!set.configuration.empty() && set.configuration.front() == "--llm") { // a language model's settings, as calibrate writes them
-            cal.fittedOn.clear();
-            for (const std::string& a : set.configuration)
-                cal.fittedOn += (cal.fittedOn.empty() ? "" : " ") + a;
-        }
+        cal = calibrateFrom(c, r, report.config, set.configuration, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString());
     } catch (const std::invalid_argument& e) {
         if (error)
             *error = tr("%1: %2 (%3 of %4 measured rows matched a layer of %5)")

@@ -15,7 +15,6 @@ namespace rfx {
 
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-constexpr int kLargestBatch = 64; // roofline-cli measure --llm's --batch range
 
 // The model's name for a file name: a built-in's id as it is ("llama-3.2-1b", whose dots are not an
 // extension), a GGUF's base name, a config.json's or a directory's folder name.
@@ -48,10 +47,10 @@ std::optional<QString> languageModelMeasurementRefusal(const LlmModel& model, co
         return QObject::tr("%1 is an ONNX decoder: its rows are its graph's operators, which this measurement does not run. "
                            "Open a built-in model, a config.json or a GGUF file of it to measure its layers.")
             .arg(qs(model.arch.id));
-    if (shown.batch > kLargestBatch)
+    if (shown.batch > kMeasureLlmBatchRange.max)
         return QObject::tr("A batch of %1 sequences is more than this CPU measurement runs (up to %2): set the batch to %2 or fewer.")
             .arg(shown.batch)
-            .arg(kLargestBatch);
+            .arg(kMeasureLlmBatchRange.max);
     const LlmSettings s = measurableLlmSettings(shown);
     if (auto e = validateLlmSettings(s))
         return QObject::tr("Cannot measure these settings: %1").arg(qs(*e));

@@ -23,7 +23,6 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
-
 #include "llm/llm_both.h"
 
 #include <QCloseEvent>
