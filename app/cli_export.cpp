@@ -172,10 +172,9 @@ int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::os
     std::vector<std::filesystem::path> dirs;
     std::string error;
     FigureSpec spec;
-    if (!takeDevicesDirs(args, dirs, error) || !parseExportArgs(args, spec, error)) {
-        err << "roofline-cli: " << error << "\nTry 'roofline-cli --help'.\n";
-        return ExitUsage;
-    }
+    if (!takeDevicesDirs(args, dirs, error) || !parseExportArgs(args, spec, error))
+        return usageError(err, error); // with export's usage, as every command's usage errors
+
     return drawFigure(spec, dirs, out, err, exeDir);
 }
 
@@ -186,7 +185,8 @@ void registerExportCommands()
 {
     registerCliCommand({ "export", runExport,
         { "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay]",
-            "       [configuration options]" },
+            "       [configuration options]",
+            "export (--png|--svg|--pdf) FILE --language-model M [llm options] [--phase decode|prefill|both] [--sweep context|batch]" },
         "draw the roofline figure as PNG, SVG or PDF, with its provenance (a caption, metadata, and with "
         "--sidecar a .json that reproduces it); the size is said in the format's units",
         "", true, true });

@@ -279,6 +279,10 @@ private slots:
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.find(says) != std::string::npos, r.err.c_str());
             QVERIFY(!QFile::exists(path("bad.png")));
+            if (r.err.find("usage:") != std::string::npos) // export's own usage, not every command's
+                QVERIFY2(r.err.find("Try 'roofline-cli export --help'.") != std::string::npos
+                        && r.err.find("roofline-cli tune [") == std::string::npos,
+                    r.err.c_str());
         }
     }
 
