@@ -47,6 +47,10 @@ void MeasurementsView::show(const WorkspaceState& state)
     if (m_status.isEmpty())
         return;
     m_label->setText(m_status);
+    if (!state.comparison) { // a language model's measurement at other settings: the line says it all
+        m_label->setToolTip(QString());
+        return;
+    }
     const Comparison& c = *state.comparison;
     QStringList tip;
     for (size_t i = 0; i < c.unmatched.size() && i < 30; ++i)

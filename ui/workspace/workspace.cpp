@@ -313,6 +313,17 @@ void Workspace::setCalibration(std::shared_ptr<const Calibration> calibration, b
 
 QString measurementsLine(const WorkspaceState& s)
 {
+    if (!s.comparison && s.measurements && s.languageModel() && !s.measurements->configuration.empty()
+        && s.measurements->configuration.front() == "--llm") {
+        // A language model's measurement at other settings than shown (compare maps it only at its
+        // own): said, so that its marks do not vanish without a word when the batch is typed.
+        std::string error;
+        if (const std::optional<LlmMeasureHeader> h = llmMeasureHeader(s.measurements->configuration, error))
+            return Workspace::tr("Measured: %1 holds %2 at prompt %3, decode context %4, batch %5: not shown at these settings; "
+                                 "set them back to see its rows")
+                .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(h->model), qs(formatCount(h->settings.prompt)),
+                    qs(formatCount(decodeContext(h->settings))), qs(formatCount(h->settings.batch)));
+    }
     if (!s.comparison || !s.measurements || !s.report || s.tableDeviceIndex < 0)
         return {};
     const Comparison& c = *s.comparison;

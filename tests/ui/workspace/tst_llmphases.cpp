@@ -141,6 +141,10 @@ private slots:
         other.settings.batch = 16;
         ws.setLlm(other);
         QVERIFY(!st.comparison);
+        // said in the status line, not gone without a word
+        QVERIFY2(measurementsLine(st).contains(QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
+                                                              "not shown at these settings")),
+            qPrintable(measurementsLine(st)));
         other.settings.batch = 2;
         ws.setLlm(other);
         QVERIFY(st.comparison);
