@@ -164,7 +164,7 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
                " CSV names it in its '# configuration:' line)\n";
     Calibration cal;
     try {
-        cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"));
+        cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"), run.probeSamples);
     } catch (const std::invalid_argument& e) {
         err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
             << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";

@@ -4,6 +4,7 @@
 // another).
 #include "cli_commands.h"
 
+#include "io/llm_probes.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
 #include "measure/llm_measure.h"
@@ -44,6 +45,8 @@ std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmM
         err << "roofline-cli: " << file << ": " << outcome.error << "\n";
         return ExitUsage;
     }
+    run.probeSamples = llmProbeSamples(run.set, *load.model, header.settings, chosen.front());
+    run.set = withoutLlmProbes(run.set);
     run.report = bothPhases(*outcome.analysis);
     if (auto code = applyCalibrationFile(calibration, run.report, err))
         return code;

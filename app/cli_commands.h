@@ -62,6 +62,9 @@ struct MeasuredRun {
     MeasurementSet set;
     Report report;
     Comparison comparison;
+    /// A language model's batch probes (llm_probes.h), held against each probed batch's decode step;
+    /// `set` holds the other rows.
+    std::vector<CalibrationSample> probeSamples;
 };
 /// Loads, analyses and compares; the exit code after saying why when a step fails.
 std::optional<int> compareMeasurementFile(const std::string& file, const ConfigOptions& options, const CommonOptions& common,

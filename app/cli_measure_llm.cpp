@@ -5,6 +5,7 @@
 
 #include "base/format.h"
 #include "devices/device_loader.h"
+#include "io/llm_probes.h"
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 
 namespace rfx {
@@ -35,6 +37,28 @@ std::optional<int> wholeNumber(const std::string& option, const std::string& val
         return std::nullopt;
     }
     return int(v);
+}
+
+} // namespace
+
+namespace {
+
+// The batch probes' weight products by batch, against their bound: how this machine's matrix kernels
+// stream the same weights at each batch (what a calibration's by-rows efficiency learns).
+void sayProbes(std::ostream& report, const std::vector<CalibrationSample>& probes, const LlmMeasuredGroup& own, int batch)
+{
+    std::map<double, std::pair<double, double>> byBatch; // measured, bound
+    byBatch[batch] = { own.measured, own.bound };
+    for (const CalibrationSample& p : probes) {
+        byBatch[p.matrixRows].first += p.measured;
+        byBatch[p.matrixRows].second += p.boundTime;
+    }
+    if (probes.empty())
+        return;
+    report << "the decode step's weight products by batch (the batch probes; batch " << batch << ": the step measured above):\n";
+    for (const auto& [at, times] : byBatch)
+        report << "  batch " << std::llround(at) << ": measured " << formatTime(times.first) << " against a bound of "
+               << formatTime(times.second) << " (" << formatPercent(times.second / std::max(times.first, 1e-30)) << " of it reached)\n";
 }
 
 } // namespace
@@ -164,7 +188,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         return ExitUsage;
     }
     const Report both = bothPhases(*outcome.analysis);
-    const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);
+    const MeasurementSet measuredSet = parseMeasurements(csv, output == "-" ? "measurement" : output);
+    const MeasurementSet set = withoutLlmProbes(measuredSet);
     if (set.ok() && !both.results.empty()) {
         const Comparison c = compareMeasurements(set, both.results.front());
         report << comparisonToTable(c, both.results.front(), set);
@@ -173,7 +198,10 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         for (const LlmMeasuredGroup& p : measuredByPhase(c, both.results.front().layers, prefillRows))
             measured[p.phase == "prefill" ? 0 : 1] = p.measured;
         report << "by kind of row (what a calibration fits per class):\n";
+        LlmMeasuredGroup decodeMatrix;
         for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
+            if (g.phase == "decode" && g.group == "matrix")
+                decodeMatrix = g;
             report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "
                    << formatTime(g.measured) << " against a bound of " << formatTime(g.bound) << " ("
                    << formatPercent(g.bound / std::max(g.measured, 1e-30)) << " of it reached)";
@@ -188,6 +216,7 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
                << " (" << formatNumber3(batch / std::max(measured[1], 1e-30)) << " tokens/s), bound " << formatTime(f.tpot) << " ("
                << formatNumber3(f.batchTokensPerSecond) << " tokens/s; " << formatPercent(f.tpot / std::max(measured[1], 1e-30))
                << " of it reached)\n";
+        sayProbes(report, llmProbeSamples(measuredSet, *load.model, s, chosen.front()), decodeMatrix, batch);
     }
     return out ? ExitOk : ExitFailure;
 }

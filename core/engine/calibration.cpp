@@ -11,86 +11,6 @@
 
 namespace rfx {
 
-std::string_view calibrationClass(Op op)
-{
-    switch (op) {
-    case Op::Conv:
-        return "conv";
-    case Op::ConvTranspose:
-        return "conv_transpose";
-    case Op::Linear:
-    case Op::MatMul:
-        return "matrix";
-    case Op::MaxPool:
-    case Op::AvgPool:
-    case Op::Reduce:
-        return "pool";
-    case Op::Concat:
-    case Op::Copy:
-    case Op::Uncounted:
-        return "data";
-    case Op::BatchNorm:
-        return "batch_norm";
-    case Op::Bias:
-    case Op::ReLU:
-    case Op::Add:
-    case Op::Eltwise:
-    case Op::Optimizer:
-        return "elementwise";
-    }
-    return "elementwise";
-}
-
-std::string_view calibrationClass(const Layer& l)
-{
-    if (l.attention)
-        return "attention";
-    if (l.op != Op::Conv || l.inShapes.empty())
-        return calibrationClass(l.op);
-    const std::int64_t inChannels = l.inShapes.front().c;
-    if (l.groups > 1 && l.groups == inChannels)
-        return "depthwise";
-    if (l.groups == 1 && std::int64_t(l.kd) * l.kh * l.kw == 1)
-        return "conv1x1";
-    return "conv";
-}
-
-std::string_view parentClass(std::string_view opClass)
-{
-    if (opClass == "conv1x1" || opClass == "depthwise")
-        return "conv";
-    if (opClass == "batch_norm")
-        return "elementwise";
-    if (opClass == "attention")
-        return "matrix";
-    return {};
-}
-
-const std::vector<std::string>& calibrationClasses()
-{
-    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix", "attention",
-        "batch_norm", "elementwise", "pool", "data" };
-    return names;
-}
-
-const CalibrationGroup* Calibration::ownGroup(std::string_view opClass, Bound bound) const
-{
-    for (const CalibrationGroup& g : groups)
-        if (g.bound == bound && g.opClass == opClass)
-            return &g;
-    return nullptr;
-}
-
-const CalibrationGroup* Calibration::groupFor(std::string_view opClass, Bound bound) const
-{
-    if (const CalibrationGroup* own = ownGroup(opClass, bound))
-        return own;
-    if (const std::string_view parent = parentClass(opClass); !parent.empty())
-        if (const CalibrationGroup* g = ownGroup(parent, bound))
-            return g;
-    return ownGroup("all", bound);
-}
-
 namespace {
 
 bool usable(const CalibrationSample& s)
@@ -100,20 +20,6 @@ bool usable(const CalibrationSample& s)
 
 } // namespace
 
-std::string_view overheadSourceName(OverheadSource source) { return enumName(kOverheadSourceWords, source); }
-
-std::optional<OverheadSource> overheadSourceFromName(std::string_view name) { return parseEnum(kOverheadSourceWords, name); }
-
-bool CalibrationGroup::extrapolates(double flops, double bytes) const
-{
-    // Compute-bound fits by FLOPs, memory-bound ones by bytes; a factor of two either way is still
-    // the size the fit saw (rows of one layer at another batch).
-    const bool byFlops = bound == Bound::Compute;
-    const double lo = byFlops ? minFlops : minBytes, hi = byFlops ? maxFlops : maxBytes, x = byFlops ? flops : bytes;
-    if (!(hi > 0) || !(x > 0))
-        return false;
-    return x < lo / 2 || x > hi * 2;
-}
 
 namespace {
 
@@ -188,6 +94,37 @@ std::vector<CalibrationSample> perRun(const std::vector<CalibrationSample>& samp
             s.measured = std::max(s.measured - s.computeTime / arithmeticEfficiency, 0.1 * s.measured);
     }
     return out;
+}
+
+} // namespace
+
+namespace {
+
+// CalibrationGroup::byRows: at each M with enough rows, 1 / efficiency by least squares on their time
+// less the group's overhead (the arithmetic not taken off: at each M it is part of what was measured).
+std::vector<RowsPoint> fitByRows(const std::vector<CalibrationSample>& samples, double overhead)
+{
+    std::map<double, std::vector<CalibrationSample>> at;
+    for (const CalibrationSample& s : samples)
+        if (s.matrixRows > 0 && s.matrixRows <= kMaxRowsPoint && usable(s))
+            at[s.matrixRows].push_back(s);
+    std::vector<RowsPoint> points;
+    for (const auto& [rows, its] : at) {
+        if (int(its.size()) < kMinClassSamples)
+            continue;
+        const std::vector<CalibrationSample> runs = perRun(its, 0);
+        std::vector<const CalibrationSample*> pointers;
+        for (const CalibrationSample& s : runs)
+            pointers.push_back(&s);
+        double c1 = slopeGiven(pointers, overhead);
+        if (!(c1 > 0))
+            c1 = slopeGiven(pointers, 0);
+        if (c1 > 0 && std::isfinite(c1))
+            points.push_back({ rows, std::clamp(1 / c1, 1e-6, 1e6), int(its.size()) });
+    }
+    if (points.size() < 2) // one M is the group's own fit
+        points.clear();
+    return points;
 }
 
 } // namespace
@@ -291,7 +228,7 @@ CalibrationGroup fitGroup(const std::vector<CalibrationSample>& wholeRows, std::
     return g;
 }
 
-Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
+Calibration fitCalibration(const std::vector<CalibrationSample>& samples, const std::vector<CalibrationSample>& probes)
 {
     std::map<std::pair<std::string, Bound>, std::vector<CalibrationSample>> byGroup;
     std::map<Bound, std::vector<CalibrationSample>> bySide;
@@ -327,6 +264,13 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples)
                 if (const CalibrationGroup* own = c.ownGroup(cls, Bound::Compute))
                     arithmetic = own->efficiency;
             fitted[cls] = fitGroup(it->second, measuredOverhead(p == fitted.end() ? nullptr : &p->second), arithmetic);
+            if (side == Bound::Memory && cls == "matrix") {
+                std::vector<CalibrationSample> atRows = it->second;
+                for (const CalibrationSample& s : probes)
+                    if (s.opClass == cls && s.bound == side && usable(s))
+                        atRows.push_back(s);
+                fitted[cls].byRows = fitByRows(atRows, fitted[cls].overhead);
+            }
         };
         for (const std::string& cls : calibrationClasses())
             if (parentClass(cls).empty())

@@ -67,7 +67,25 @@ struct CalibrationSample {
     /// The row's arithmetic at its roof, flops / peak, second: a memory-bound row pays it too where its
     /// class has a compute-side fit (CalibrationGroup::arithmeticEfficiency).
     double computeTime = 0;
+    /// A matrix product's rows (its left operand's, M: the tokens a language model's weight product
+    /// multiplies, matrixRowsOf), 0 where not known: a memory-bound "matrix" fit learns its efficiency
+    /// at each M measured (CalibrationGroup::byRows).
+    double matrixRows = 0;
 };
+
+/// The rows M of the products a row of this output shape computes: batch x tokens of a rank-3 output
+/// (a language model's or an imported transformer's), the batch of a rank-2 one; 0 for other shapes.
+double matrixRowsOf(const Shape& out);
+
+/// One M at which a memory-bound matrix fit measured its own efficiency (CalibrationGroup::byRows).
+struct RowsPoint {
+    double rows = 0; ///< M, the product's rows
+    double efficiency = 1; ///< the share of the roof its rows reached
+    int samples = 0;
+};
+/// Rows of at most this M count toward CalibrationGroup::byRows: a decode step's batches (measure --llm's
+/// batch probes), not a prefill's prompt x batch.
+inline constexpr double kMaxRowsPoint = 64;
 
 /// Rows whose bound is at most this (second) show a kernel's fixed cost: a few microseconds of threads
 /// waking and tiles set up are a visible part of their time. Larger rows show the efficiency.
@@ -106,11 +124,24 @@ struct CalibrationGroup {
     /// on a Zen 5 took 12.7 ms more at batch 8 than at batch 1 for 10 ms more arithmetic at the roof,
     /// on the same 1 GB of weights (issue 50).
     double arithmeticEfficiency = 0;
+    /// A memory-bound "matrix" fit's efficiency at each M it measured at least kMinClassSamples rows of
+    /// (two Ms or more, each at most kMaxRowsPoint; ascending), empty otherwise. measure --llm's batch
+    /// probes run the decode step's weight products at batches 1 to 16: oneDNN's matmul on a Zen 4
+    /// streamed the same weights at 23-25 GB/s at batch 2 and 33-35 GB/s at batch 4 (issue 50), which
+    /// no one efficiency, nor one with the arithmetic on top, follows.
+    std::vector<RowsPoint> byRows {};
+    /// The efficiency byRows gives a product of M rows: interpolated between the two Ms around it (its
+    /// time per bound linear in log M), the nearest one's below the first M or up to twice the last;
+    /// 0 where byRows is empty, M is not known (0) or M lies beyond twice the last.
+    double efficiencyAtRows(double rows) const;
     /// The calibrated time of a row with this bound, second, that runs its kernel `runs` times
     /// (LayerResult::repeats): the overhead is a kernel's, paid on every run; `computeTime` (flops /
-    /// peak) is paid at arithmeticEfficiency where that is set.
-    double predict(double boundTime, double runs = 1, double computeTime = 0) const
+    /// peak) is paid at arithmeticEfficiency where that is set. A product of `rows` rows (M) that
+    /// byRows covers takes that efficiency instead, its arithmetic included (it was measured).
+    double predict(double boundTime, double runs = 1, double computeTime = 0, double rows = 0) const
     {
+        if (const double atRows = efficiencyAtRows(rows); atRows > 0)
+            return runs * overhead + boundTime / atRows;
         return runs * overhead + boundTime / efficiency + (arithmeticEfficiency > 0 ? computeTime / arithmeticEfficiency : 0);
     }
     /// Whether a row of this size lies outside what the fit saw, by more than a factor of two either
@@ -144,8 +175,11 @@ inline constexpr int kMinClassSamples = 3;
 
 /// Fits every class and side with at least kMinClassSamples samples, and each side pooled over all
 /// samples; samples with non-positive or non-finite times are ignored. Throws
-/// std::invalid_argument when no sample is usable.
-Calibration fitCalibration(const std::vector<CalibrationSample>& samples);
+/// std::invalid_argument when no sample is usable. `probes` (a language model's batch probes) count
+/// toward the memory-bound matrix fit's byRows alone, with its memory-bound matrix samples: the fits
+/// themselves stay those of the rows measured at the configuration (rows that borrow them, the
+/// attention's, run at its batch).
+Calibration fitCalibration(const std::vector<CalibrationSample>& samples, const std::vector<CalibrationSample>& probes = {});
 
 /// Fits one group (the problem above) on the samples given. `lentOverhead`: the overhead to take when
 /// no row is small enough to measure one (the parent class's measured overhead). Not the side's pooled

@@ -77,7 +77,10 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
         double total = 0;
         for (LayerResult& l : d.layers) {
             const CalibrationUse use = calibrationUse(calibration, l);
-            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l), std::max(1.0, l.repeats), l.peak > 0 ? l.flops / l.peak : 0) : boundTimeOf(l);
+            // M for the products of the class the group fitted (an attention row borrowing matrix has none)
+            const double rows = use.group && use.group->opClass == l.opClass ? matrixRowsOf(l.out) : 0;
+            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l), std::max(1.0, l.repeats), l.peak > 0 ? l.flops / l.peak : 0, rows)
+                                         : boundTimeOf(l);
             l.calibratedBy = use.group ? staticClassName(use.group->opClass) : std::string_view();
             l.calibrationExtrapolated = use.extrapolated;
             total += l.calibratedTime;

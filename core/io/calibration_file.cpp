@@ -84,9 +84,16 @@ std::string calibrationToJson(const Calibration& c)
             { "overhead_from", overheadSourceName(g.overheadSource) },
             { "overhead_rows", g.overheadRows },
         });
-    for (size_t i = 0; i < c.groups.size(); ++i) // written where set: files without it read as before
+    for (size_t i = 0; i < c.groups.size(); ++i) { // written where set: files without them read as before
         if (c.groups[i].arithmeticEfficiency > 0)
             groups[i]["arithmetic_efficiency"] = c.groups[i].arithmeticEfficiency;
+        if (!c.groups[i].byRows.empty()) {
+            ojson points = ojson::array();
+            for (const RowsPoint& p : c.groups[i].byRows)
+                points.push_back(ojson { { "rows", p.rows }, { "efficiency", p.efficiency }, { "samples", p.samples } });
+            groups[i]["by_rows"] = points;
+        }
+    }
     const ojson doc {
         { "schema", kCalibrationSchema },
         { "kind", "roofline-explorer calibration" },
@@ -97,7 +104,10 @@ std::string calibrationToJson(const Calibration& c)
                    "elementwise for batch_norm, matrix for attention) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
                    "with a bound under 20 us, 'parent' lent by the parent class's, "
                    "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency; a row more than twice larger takes the parent's or the pooled fit). min_/max_flops "
-                   "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated" },
+                   "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated. by_rows (memory-bound "
+                   "matrix): the efficiency measured at each number of rows M of the products (measure --llm's batch probes), "
+                   "used instead of efficiency and arithmetic_efficiency for a product of M up to twice the last, interpolated "
+                   "in log M" },
         { "device", c.deviceId },
         { "device_name", c.deviceName },
         { "measurements", c.measurements },
@@ -192,6 +202,24 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             f.overheadRows = g.contains("overhead_rows") ? int(number(g, "overhead_rows", path, 0, 1e9, false)) : 0;
             // Written since issue 50, by memory-bound fits of classes with a compute-bound fit too.
             f.arithmeticEfficiency = g.contains("arithmetic_efficiency") ? number(g, "arithmetic_efficiency", path, 0, 1e6, false) : 0;
+            // Written since issue 50's batch probes, by a memory-bound matrix fit that measured two Ms or more.
+            if (g.contains("by_rows")) {
+                const json& points = g["by_rows"];
+                if (!points.is_array() || points.size() < 2 || points.size() > 64)
+                    throw Bad { path + "by_rows", "must be a list of 2 to 64 points {rows, efficiency, samples}" };
+                for (size_t k = 0; k < points.size(); ++k) {
+                    const std::string at = path + "by_rows[" + std::to_string(k) + "].";
+                    if (!points[k].is_object())
+                        throw Bad { path + "by_rows[" + std::to_string(k) + "]", "must be an object {rows, efficiency, samples}" };
+                    RowsPoint p;
+                    p.rows = number(points[k], "rows", at, 1, kMaxRowsPoint, false);
+                    p.efficiency = number(points[k], "efficiency", at, 0, 1e6, true);
+                    p.samples = int(number(points[k], "samples", at, 0, 1e9, false));
+                    if (!f.byRows.empty() && !(p.rows > f.byRows.back().rows))
+                        throw Bad { at + "rows", "must be larger than the point's before it (ascending M)" };
+                    f.byRows.push_back(p);
+                }
+            }
             for (const CalibrationGroup& other : c.groups)
                 if (other.opClass == f.opClass && other.bound == f.bound)
                     throw Bad { path + "class", "a second fit for " + f.opClass + " (" + side + "-bound)" };
@@ -237,9 +265,10 @@ CalibrationLoad loadCalibration(const std::filesystem::path& path)
 }
 
 Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
-    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date)
+    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date,
+    const std::vector<CalibrationSample>& probes)
 {
-    Calibration c = fitCalibration(calibrationSamples(comparison, result));
+    Calibration c = fitCalibration(calibrationSamples(comparison, result), probes);
     c.deviceId = result.device.id;
     c.deviceName = result.device.name;
     c.measurements = measurementFile;
@@ -300,6 +329,13 @@ std::string calibrationToTable(const Calibration& c)
             g.samples > 1 ? formatNumber3(g.r2).c_str() : "-", rangeCell(g).c_str());
         o << line;
     }
+    for (const CalibrationGroup& g : c.groups)
+        if (!g.byRows.empty()) {
+            o << g.opClass << " " << boundName(g.bound) << "-bound, by the products' rows M (batch probes; used for M up to "
+              << std::llround(2 * g.byRows.back().rows) << "):";
+            for (const RowsPoint& p : g.byRows)
+                o << " M " << std::llround(p.rows) << " " << formatPercent(p.efficiency) << (&p == &g.byRows.back() ? "\n" : ",");
+        }
     o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the bound,\n"
          "as cached tensors are beside a DRAM roof); overhead: measured on the class's rows with a bound under\n"
          "20 us ('N small'), else lent by its parent class, else none; fit error: root\n"

@@ -33,8 +33,11 @@ CalibrationLoad loadCalibration(const std::filesystem::path& path);
 /// file's own `measured` configuration line where it is a language model's, "--llm ...", else
 /// `config`'s), the date (ISO, given) and the tool. Throws std::invalid_argument when no row can be
 /// fitted. Used by roofline-cli calibrate and the window's Tools > Calibrate alike.
+/// `probes`: a language model's batch probes (llmProbeSamples), for the matrix fit's efficiency by rows
+/// (fitCalibration).
 Calibration calibrateFrom(const Comparison& comparison, const DeviceResult& result, const Config& config,
-    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date);
+    const std::vector<std::string>& measured, const std::string& measurementFile, const std::string& date,
+    const std::vector<CalibrationSample>& probes = {});
 
 /// The fit as a table for people: one line per class and side (rows, overhead, efficiency, fit error).
 std::string calibrationToTable(const Calibration& calibration);

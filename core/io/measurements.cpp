@@ -112,7 +112,7 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
         const LayerResult& row = r.layers[lc.layer];
         if (lc.measured > 0 && lc.bound > 0)
             samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops, row.bytes, row.repeats,
-                row.peak > 0 ? row.flops / row.peak : 0 });
+                row.peak > 0 ? row.flops / row.peak : 0, row.opClass == "matrix" ? matrixRowsOf(row.out) : 0 });
     }
     return samples;
 }

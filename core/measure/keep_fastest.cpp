@@ -1,5 +1,7 @@
 #include "measure/keep_fastest.h"
 
+#include "io/llm_probes.h"
+
 #include <charconv>
 #include <unordered_map>
 
@@ -18,6 +20,10 @@ std::string keepFastest(NetworkMeasurement& m, const MeasurementSet& earlier, in
         if (!r.measured)
             continue;
         const auto it = byName.find(r.layer);
+        if (it == byName.end() && llmProbeBatch(r.layer) > 0) // a file measure --llm wrote before its batch probes
+            return earlier.file + ": has no row '" + r.layer
+                + "': it was measured before measure --llm ran its batch probes; give another --output, or remove the file to "
+                  "start again";
         if (it == byName.end())
             return earlier.file + ": has no row '" + r.layer
                 + "': it is not a measurement of this configuration; give another --output, or remove the file to start again";

@@ -1,6 +1,7 @@
 #include "measure/llm_measure.h"
 
 #include "base/format.h"
+#include "io/llm_probes.h"
 #include "llm/llm_rows.h"
 
 namespace rfx {
@@ -54,27 +55,47 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     // 110 ms at contexts whose bounds differ by 2 %; their fastest runs at 102, 117 and 97 ms.
     all.timeIsBest = true;
     all.notes = { "a block's row (blk0-15.q_proj) is one block's run times its blocks: each runs the same kernel on the same shapes" };
-    const Config config = llmConfig(settings);
-    for (const LlmPhase phase : { LlmPhase::Prefill, LlmPhase::Decode }) {
-        const bool prefill = phase == LlmPhase::Prefill;
-        const LlmPhaseBuild built = buildLlmPhase(model, settings, phase, prefill ? settings.prompt : decodeContext(settings));
+    all.notes.push_back("probe.bN rows: the decode step's weight products at batch N (batch probes: a calibration learns "
+                        "the matrix kernels' efficiency at each batch from them)");
+    // The two phases, then the batch probes (llm_probes.h): the decode step's weight products alone at
+    // each other batch. Progress: the prefill to 45 %, the decode step to 70 %, the probes the rest.
+    struct Part {
+        LlmPhase phase;
+        int batch;
+        double from, to;
+    };
+    std::vector<Part> parts { { LlmPhase::Prefill, settings.batch, 0, 0.45 }, { LlmPhase::Decode, settings.batch, 0.45, 0.7 } };
+    for (const int b : kLlmProbeBatches)
+        if (b != settings.batch && b <= kMeasureLlmBatchRange.max)
+            parts.push_back({ LlmPhase::Decode, b, 0, 0 });
+    for (size_t i = 2; i < parts.size(); ++i) {
+        parts[i].from = 0.7 + 0.3 * double(i - 2) / double(parts.size() - 2);
+        parts[i].to = 0.7 + 0.3 * double(i - 1) / double(parts.size() - 2);
+    }
+    for (const Part& part : parts) {
+        const LlmPhase phase = part.phase;
+        const bool prefill = phase == LlmPhase::Prefill, probe = part.batch != settings.batch;
+        LlmSettings at = settings;
+        at.batch = part.batch;
+        const LlmPhaseBuild built = buildLlmPhase(model, at, phase, prefill ? at.prompt : decodeContext(at));
         if (!built.network) {
             all.error = built.error;
             return all;
         }
-        const Network net = measurableLlmPhase(*built.network, model.arch);
-        const double from = prefill ? 0 : 0.5;
-        NetworkMeasurement m = measureNetwork(net, config, options, [&](double fraction, const std::string& row) {
-            return !progress || progress(from + fraction / 2, row.empty() ? row : std::string(llmPhaseName(phase)) + "." + row);
+        Network net = measurableLlmPhase(*built.network, model.arch);
+        if (probe) // the weights' products alone
+            std::erase_if(net.layers, [](const Layer& l) { return llmRowKind(l) != LlmRowKind::Matrix; });
+        const std::string prefix = probe ? llmProbePrefix(part.batch) : std::string(llmPhaseName(phase)) + ".";
+        NetworkMeasurement m = measureNetwork(net, llmConfig(at), options, [&](double fraction, const std::string& row) {
+            return !progress || progress(part.from + fraction * (part.to - part.from), row.empty() ? row : prefix + row);
         });
         if (!m.error.empty() || m.cancelled) {
             m.rows.clear();
             return m;
         }
-        const std::string name(llmPhaseName(phase));
         for (size_t i = 0; i < m.rows.size() && i < net.layers.size(); ++i) {
             RowMeasurement r = m.rows[i];
-            r.layer = name + "." + r.layer;
+            r.layer = prefix + r.layer;
             const double runs = std::max(1.0, net.layers[i].repeats); // one block's run, for all its blocks
             r.best *= runs;
             r.median *= runs;
@@ -87,9 +108,8 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
             all.threads = m.threads;
             all.dataType = m.dataType;
             all.clockBefore = m.clockBefore;
-        } else {
-            all.clockAfter = m.clockAfter;
         }
+        all.clockAfter = m.clockAfter;
         all.seconds += m.seconds;
     }
     all.noise = noiseVerdict(all);

@@ -49,6 +49,13 @@ private slots:
         QVERIFY2(contains(text, "# Measured by roofline-cli measure --llm") && contains(text, "\nprefill.blk0-1.q_proj,")
                 && contains(text, "\ndecode.lm_head,") && contains(text, "--context 32 --batch 2 --bits 32"),
             text.c_str());
+        // the batch probes: the decode step's weight products at the other batches (its own is the step)
+        QVERIFY2(contains(text, "\nprobe.b1.blk0-1.q_proj,") && contains(text, "\nprobe.b16.lm_head,") && !contains(text, "probe.b2.")
+                && !contains(text, "probe.b1.blk0-1.attn_scores"),
+            text.c_str());
+        QVERIFY2(contains(r.out, "the decode step's weight products by batch (the batch probes; batch 2: the step measured above):")
+                && contains(r.out, "\n  batch 1: measured ") && contains(r.out, "\n  batch 16: measured "),
+            r.out.c_str());
         QVERIFY2(contains(r.out, "prefill of 16 tokens x 2: measured") && contains(r.out, "decode step at context 32 x 2: measured")
                 && contains(r.out, "  decode, matrix: 8 rows, 15 kernels, "),
             r.out.c_str());
@@ -68,7 +75,8 @@ private slots:
         QVERIFY2(r.code == 0 && contains(r.out, "calibrated (") && contains(r.out, "  ryzen-9-5950x: TTFT "), (r.out + r.err).c_str());
         // compare holds the measurement (or another, at another context and batch) against the model and the fit
         r = cli({ "compare", csv, "--device", "ryzen-9-5950x", "--calibration", cal });
-        QVERIFY2(r.code == 0 && contains(r.out, "decode.blk0-1.q_proj") && contains(r.out, "calibrated (" + cal + "):"),
+        QVERIFY2(r.code == 0 && contains(r.out, "decode.blk0-1.q_proj") && contains(r.out, "calibrated (" + cal + "):")
+                && !contains(r.out + r.err, "probe.b") && !contains(r.out + r.err, "did not map"),
             (r.out + r.err).c_str());
         // several measurements, a line each: the fit checked at another context and batch (item 3);
         // the measured decode step is the sum of the file's decode rows

@@ -173,6 +173,12 @@ void checkLanguageModelSet(const std::string& m, const std::string& model, const
         QCOMPARE(mine[i]["class"], theirs[i]["class"]);
         RFX_COMPARE_REL(mine[i]["efficiency"].get<double>(), theirs[i]["efficiency"].get<double>(), 1e-6);
         RFX_COMPARE_REL(mine[i].value("overhead_s", 0.0) + 1, theirs[i].value("overhead_s", 0.0) + 1, 1e-9);
+        // the efficiency by batch its batch probes give (a file measured before them has none)
+        QCOMPARE(mine[i].contains("by_rows"), theirs[i].contains("by_rows"));
+        for (size_t k = 0; mine[i].contains("by_rows") && k < std::max(mine[i]["by_rows"].size(), theirs[i]["by_rows"].size()); ++k) {
+            QCOMPARE(mine[i]["by_rows"][k]["rows"], theirs[i]["by_rows"][k]["rows"]);
+            RFX_COMPARE_REL(mine[i]["by_rows"][k]["efficiency"].get<double>(), theirs[i]["by_rows"][k]["efficiency"].get<double>(), 1e-6);
+        }
     }
     std::map<std::string, std::vector<std::string>> table; // "pP-cC-bB" -> the row's cells after the first three
     std::istringstream in(readAll(m + "README.md"));
@@ -273,6 +279,14 @@ private slots:
     {
         checkLanguageModelSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen4-2vcpu-llm/", "llama-3.2-1b",
             "epyc-zen4-2vcpu-vm-llm", "llama-3.2-1b-p128-c1024-b2.csv", 14);
+        // fitted with its batch probes: the weight products' efficiency at batches 1, 2, 4 and 8 (at 16
+        // they are compute-bound), which its README quotes
+        const auto cal = nlohmann::json::parse(readAll(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen4-2vcpu-llm/llama-3.2-1b.cal.json"));
+        std::string points;
+        for (const auto& g : cal["groups"])
+            for (const auto& p : g.value("by_rows", nlohmann::json::array()))
+                points += g["class"].get<std::string>() + " M " + std::to_string(p["rows"].get<int>()) + " " + formatPercent(p["efficiency"].get<double>()) + "; ";
+        QCOMPARE(points, std::string("matrix M 1 58 %; matrix M 2 49 %; matrix M 4 73 %; matrix M 8 55 %; "));
     }
 };
 

@@ -57,7 +57,7 @@ bool CalibrationView::open(const QString& path, QString* error)
 }
 
 bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path,
-    QString* summary, QString* error)
+    QString* summary, QString* error, const std::vector<CalibrationSample>& probes)
 {
     if (device < 0 || device >= int(report.results.size())) {
         if (error)
@@ -69,7 +69,7 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     const Comparison c = compareMeasurements(set, r);
     Calibration cal;
     try {
-        cal = calibrateFrom(c, r, report.config, set.configuration, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString());
+        cal = calibrateFrom(c, r, report.config, set.configuration, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString(), probes);
     } catch (const std::invalid_argument& e) {
         if (error)
             *error = tr("%1: %2 (%3 of %4 measured rows matched a layer of %5)")

@@ -31,9 +31,10 @@ public:
     bool open(const QString& path, QString* error);
     /// Fits the measurements against `device` of `report` (the bounds they are relative to), writes the
     /// calibration to `path` atomically, loads it and turns calibrated times on; `summary` says how the
-    /// fit did. False and `error` when nothing could be fitted or written.
+    /// fit did. False and `error` when nothing could be fitted or written. `probes`: a language model's
+    /// batch probes (llmProbeSamples), for the matrix fit's efficiency by batch.
     bool calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path, QString* summary,
-        QString* error);
+        QString* error, const std::vector<CalibrationSample>& probes = {});
     /// No calibration (a session without one): calibrated times off.
     void close();
     /// View > Calibrated times is on (and a calibration is loaded).

@@ -23,6 +23,8 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
+#include "io/llm_measure_header.h"
+#include "io/llm_probes.h"
 #include "llm/llm_both.h"
 
 #include <QCloseEvent>
@@ -224,8 +226,16 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
                         "on this machine): the calibration is fitted on them.");
         return false;
     }
-    if (w.languageModel() && w.llmAnalysis) // both phases' rows, whichever is shown: a measure --llm file has both
-        return m_calibration->calibrate(*w.measurements, bothPhases(*w.llmAnalysis), w.tableDeviceIndex, path, summary, error);
+    if (w.languageModel() && w.llmAnalysis) { // both phases' rows, whichever is shown: a measure --llm file has both
+        const Report both = bothPhases(*w.llmAnalysis);
+        // its batch probes against each probed batch's decode step, at the settings the file names
+        std::vector<CalibrationSample> probes;
+        std::string why;
+        if (const auto h = llmMeasureHeader(w.measurements->configuration, why);
+            h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size())
+            probes = llmProbeSamples(*w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
+        return m_calibration->calibrate(withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error, probes);
+    }
     return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
 

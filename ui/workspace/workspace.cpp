@@ -8,6 +8,7 @@
 #include "onnx/onnx_model.h"
 #include "llm/llm_files.h"
 #include "io/llm_measure_header.h"
+#include "io/llm_probes.h"
 #include "measure/llm_measure.h"
 
 #include <QElapsedTimer>
@@ -257,7 +258,7 @@ void Workspace::compare()
             return;
     }
     Comparison c = m_state.llm.phase == LlmPhase::Both
-        ? compareMeasurements(*m_state.measurements, rows)
+        ? compareMeasurements(withoutLlmProbes(*m_state.measurements), rows) // the batch probes are the calibration's
         : compareMeasurements(measurementsOfPhase(*m_state.measurements, llmPhaseName(m_state.llm.phase)), rows);
     if (c.mapping == "by name" && !c.layers.empty())
         m_state.comparison = std::move(c);

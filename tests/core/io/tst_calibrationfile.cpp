@@ -24,6 +24,7 @@ Calibration example()
     c.groups.push_back({ "all", Bound::Memory, 4e-6, 2, 50, 0.35, 0.88, 1e-6, 1e-4 });
     c.groups.push_back({ "matrix", Bound::Memory, 0, 0.6, 9, 0.05, 0.9, 1e-5, 2e-2 });
     c.groups.back().arithmeticEfficiency = 0.8; // issue 50: its arithmetic paid at the compute side's 80 %
+    c.groups.back().byRows = { { 1, 0.45, 8 }, { 4, 0.7, 8 } }; // and measured at M 1 and 4 (batch probes)
     return c;
 }
 
@@ -67,6 +68,12 @@ private slots:
             QCOMPARE(r.groups[i].overheadSource, c.groups[i].overheadSource);
             QCOMPARE(r.groups[i].overheadRows, c.groups[i].overheadRows);
             QCOMPARE(r.groups[i].arithmeticEfficiency, c.groups[i].arithmeticEfficiency);
+            QCOMPARE(r.groups[i].byRows.size(), c.groups[i].byRows.size());
+            for (size_t k = 0; k < c.groups[i].byRows.size(); ++k) {
+                QCOMPARE(r.groups[i].byRows[k].rows, c.groups[i].byRows[k].rows);
+                QCOMPARE(r.groups[i].byRows[k].efficiency, c.groups[i].byRows[k].efficiency);
+                QCOMPARE(r.groups[i].byRows[k].samples, c.groups[i].byRows[k].samples);
+            }
         }
         // The table says per class its rows, where its overhead came from and the sizes it saw (issue 51).
         const std::string table = calibrationToTable(r);
@@ -76,6 +83,9 @@ private slots:
         QVERIFY2(table.find("0 (no small row)") != std::string::npos, table.c_str());
         QVERIFY2(table.find("matrix         memory*") != std::string::npos
                 && table.find("memory-bound rows marked * also pay their arithmetic") != std::string::npos,
+            table.c_str());
+        QVERIFY2(table.find("matrix memory-bound, by the products' rows M (batch probes; used for M up to 8): M 1 45 %, M 4 70 %\n")
+                != std::string::npos,
             table.c_str());
 
         // A file written before the sizes and the overhead's source were: no range (nothing is called
@@ -114,6 +124,10 @@ private slots:
         QTest::newRow("twice") << "\"class\": \"conv\"" << "\"class\": \"all\"" << "groups[1].class" << "a second fit for all";
         QTest::newRow("no pooled") << "\"class\": \"all\",\n      \"bound\": \"memory\"" << "\"class\": \"pool\",\n      \"bound\": \"memory\""
                                    << "groups" << "no pooled fit";
+        QTest::newRow("by_rows list") << "\"by_rows\": [" << "\"by_rows\": 2, \"x\": [" << "groups[3].by_rows" << "a list of 2 to 64 points";
+        QTest::newRow("by_rows order") << "\"rows\": 4.0" << "\"rows\": 1.0" << "groups[3].by_rows[1].rows" << "larger than the point's before it";
+        QTest::newRow("by_rows M") << "\"rows\": 4.0" << "\"rows\": 65" << "groups[3].by_rows[1].rows" << "at most 64";
+        QTest::newRow("by_rows point") << "\"rows\": 4.0," << "" << "groups[3].by_rows[1].rows" << "missing";
         QTest::newRow("syntax") << "\"groups\": [" << "\"groups\": [," << "" << "not valid JSON: line";
     }
     void malformedFilesSayWhere()

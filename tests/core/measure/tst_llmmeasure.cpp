@@ -2,12 +2,15 @@
 // every row the builder makes has a kind and a kernel; a small decoder's prefill and decode rows all
 // run (norms as layer normalization, the softmax, RoPE, SiLU x up, the residual adds, the matrix
 // products), named as bothPhases names the analysis' rows, so the measurement maps onto it whole.
+#include "io/llm_probes.h"
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "llm/llm_rows.h"
 #include "measure/keep_fastest.h"
 #include "measure/llm_measure.h"
 #include "testutils.h"
+
+#include <map>
 
 using namespace rfx;
 
@@ -150,9 +153,19 @@ private slots:
         const LlmOutcome o = analyzeLlm(m, s, { test::shippedDevice("ryzen-9-5950x") }, false);
         QVERIFY2(o.analysis, o.error.c_str());
         const Report both = bothPhases(*o.analysis);
-        QCOMPARE(meas.rows.size(), both.results[0].layers.size());
-        for (const RowMeasurement& r : meas.rows)
+        // both phases' rows, then the batch probes: the 8 weight products (q, k, v, o, gate, up, down, the
+        // head) of the decode step at batches 1, 4, 8 and 16 (2 is the file's own)
+        QCOMPARE(meas.rows.size(), both.results[0].layers.size() + 4 * 8);
+        std::map<int, int> probes;
+        for (const RowMeasurement& r : meas.rows) {
             QVERIFY2(r.measured && r.median > 0, (r.layer + ": " + r.skipped).c_str());
+            if (const int b = llmProbeBatch(r.layer)) {
+                ++probes[b];
+                QVERIFY2(r.primitive.starts_with("matmul"), (r.layer + ": " + r.primitive).c_str());
+            }
+        }
+        QCOMPARE(probes, (std::map<int, int> { { 1, 8 }, { 4, 8 }, { 8, 8 }, { 16, 8 } }));
+        QVERIFY(rowNamed(meas, "probe.b16.lm_head") && rowNamed(meas, "probe.b1.blk0-1.down_proj"));
         auto primitive = [&](const char* name) {
             const RowMeasurement* r = rowNamed(meas, name);
             return r ? QString::fromStdString(r->primitive) : QStringLiteral("(no row %1)").arg(QLatin1String(name));
@@ -172,13 +185,15 @@ private slots:
         QVERIFY2(context.contains(QStringLiteral(" copies of its weights in turn")) && copies > 32, qPrintable(context));
         const std::string csv = networkMeasurementCsv(meas, llmMeasureArgs("tiny", s), "2026-12-06T08:00Z");
         QVERIFY(csv.starts_with("# Measured by roofline-cli measure --llm with oneDNN"));
-        const MeasurementSet set = parseMeasurements(csv, "tiny.csv");
-        QVERIFY(set.ok());
+        const MeasurementSet all = parseMeasurements(csv, "tiny.csv");
+        QVERIFY(all.ok());
+        QCOMPARE(all.rows.size(), meas.rows.size());
+        for (size_t i = 0; i < all.rows.size(); ++i)
+            QVERIFY2(std::abs(all.rows[i].time - meas.rows[i].best) <= 1e-5 * meas.rows[i].best, meas.rows[i].layer.c_str());
+        const MeasurementSet set = withoutLlmProbes(all);
         // time_s is each row's fastest run (another tenant only slows a run), and the header says so.
         QVERIFY(csv.find("# time_s: the fastest timed run") != std::string::npos);
-        QCOMPARE(set.rows.size(), meas.rows.size());
-        for (size_t i = 0; i < set.rows.size(); ++i)
-            QVERIFY2(std::abs(set.rows[i].time - meas.rows[i].best) <= 1e-5 * meas.rows[i].best, meas.rows[i].layer.c_str());
+        QCOMPARE(set.rows.size(), both.results[0].layers.size());
         const Comparison c = compareMeasurements(set, both.results[0]);
         QCOMPARE(c.layers.size(), both.results[0].layers.size());
         QVERIFY(c.unmatched.empty());
@@ -195,7 +210,7 @@ private slots:
             QVERIFY(groups[g].measured > 0 && groups[g].bound > 0);
             rows += groups[g].rows;
         }
-        QCOMPARE(rows, int(meas.rows.size()));
+        QCOMPARE(rows, int(set.rows.size()));
     }
 
     // Passes kept at their fastest (--keep-fastest), worked by hand: this pass ran q_proj at best 2 ms
@@ -234,6 +249,10 @@ private slots:
         other.rows[0].layer = "decode.blk0-1.k_proj";
         const std::string e = keepFastest(other, earlier, 2);
         QVERIFY2(e.starts_with("before.csv: has no row 'decode.blk0-1.k_proj'"), e.c_str());
+        other.rows[0].layer = "probe.b4.blk0-1.q_proj"; // a file from before the batch probes: said so
+        const std::string probe = keepFastest(other, earlier, 2);
+        QVERIFY2(probe.starts_with("before.csv: has no row 'probe.b4.blk0-1.q_proj': it was measured before measure --llm ran its batch probes"),
+            probe.c_str());
         const MeasurementSet plain = parseMeasurements("layer,time_s\ndecode.blk0-1.q_proj,1e-3\ndecode.lm_head,1e-3\n", "plain.csv");
         const std::string p = keepFastest(m, plain, 1);
         QVERIFY2(p.starts_with("plain.csv: line 2: row 'decode.blk0-1.q_proj' has no best_s"), p.c_str());

@@ -9,7 +9,11 @@
 #include "guitestutils.h"
 #include "io/calibration_file.h"
 #include "io/figure.h"
+#include "io/llm_measure_header.h"
+#include "io/llm_probes.h"
 #include "io/report_writer.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_both.h"
 #include "table/layertablemodel.h"
 #include "testutils.h"
 #include "window/mainwindow.h"
@@ -149,6 +153,50 @@ private slots:
         QCOMPARE(header(w, LayerTableModel::Time), QStringLiteral("Time"));
         QCOMPARE(w.workspace().report()->results[0].totals.time, boundTimeOf(b4Bounds.results[0].totals));
         QVERIFY(w.currentFigure().calibration.empty());
+    }
+
+    // Issue 50: Tools > Calibrate on a measure --llm file fits its batch probes as roofline-cli calibrate
+    // does: the weight products' efficiency at each batch. Synthetic: every row of Llama-3.2 1B's two
+    // phases at batch 2 at half its bound, the probes' products at 40 % (batch 1) and 80 % (batch 4).
+    void aLanguageModelsBatchProbes()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        const std::vector<std::string> args { "--llm", "--model", "llama-3.2-1b", "--prompt", "128", "--context", "512", "--batch", "2", "--bits", "32" };
+        std::string why;
+        const auto h = llmMeasureHeader(args, why);
+        QVERIFY2(h, why.c_str());
+        LlmModel m;
+        m.arch = *findLanguageModel("llama-3.2-1b");
+        const Device device = w.workspace().report()->results[size_t(std::max(0, w.workspace().state().tableDeviceIndex))].device;
+        QByteArray csv = "# configuration: --llm --model llama-3.2-1b --prompt 128 --context 512 --batch 2 --bits 32\nlayer,time_s\n";
+        for (const int batch : { 2, 1, 4 }) {
+            LlmSettings at = h->settings;
+            at.batch = batch;
+            const LlmOutcome o = analyzeLlm(m, at, { device }, false);
+            QVERIFY2(o.analysis, o.error.c_str());
+            const Report both = bothPhases(*o.analysis);
+            for (const LayerResult& l : (batch == 2 ? both : o.analysis->decode).results[0].layers)
+                if (batch == 2 || (l.opClass == "matrix" && l.bound == Bound::Memory))
+                    csv += QByteArray::fromStdString((batch == 2 ? "" : llmProbePrefix(batch)) + l.name) + ','
+                        + QByteArray::number(boundTimeOf(l) / (batch == 2 ? 0.5 : batch == 1 ? 0.4 : 0.8), 'g', 17) + '\n';
+        }
+        const QString file = m_dir.filePath(QStringLiteral("llm-probes.csv"));
+        QVERIFY(test::writeFile(file, csv));
+        QString summary, error;
+        QVERIFY2(w.measurements().import(file, &error), qPrintable(error));
+        QVERIFY(w.workspace().state().languageModel());
+        QVERIFY(w.workspace().state().comparison);
+        QVERIFY(w.workspace().state().comparison->unmatched.empty()); // the probes are not the phases' rows
+        const QString cal = m_dir.filePath(QStringLiteral("llm.cal.json"));
+        QVERIFY2(w.calibrateFromMeasurements(cal, &summary, &error), qPrintable(error));
+        QVERIFY2(summary.contains(QStringLiteral("by the products' rows M (batch probes; used for M up to 8): M 1 40 %, M 2 50 %, M 4 80 %")),
+            qPrintable(summary));
+        const auto fitted = loadCalibration(cal.toStdString()).calibration;
+        QVERIFY(fitted);
+        const CalibrationGroup* g = fitted->ownGroup("matrix", Bound::Memory);
+        QVERIFY(g && g->byRows.size() == 3);
+        RFX_COMPARE_REL(g->efficiencyAtRows(4), 0.8, 1e-3); // the window's device and the file's bounds, to 2e-5
     }
 
     void aBadFileChangesNothing()
