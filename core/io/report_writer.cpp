@@ -65,6 +65,18 @@ std::string energyLine(const DeviceResult& d, const Config& c)
         + formatNumber3(e.imagesPerJoule) + " images/J" + (c.clockPercent != 100 ? ", at " + std::to_string(c.clockPercent) + " % clock" : "") + ")";
 }
 
+namespace {
+// Whether a device of the report runs rows on tensor (matrix) ceilings: asked for, a CPU without them
+// runs on its vector roof (a language model asks every device; the title said "tensor cores" under a
+// CPU-only chart).
+bool onTensorCores(const Report& r)
+{
+    const auto tensor = [](const CeilingChoice& c) { return c.key.starts_with("tensor_"); };
+    return std::any_of(r.results.begin(), r.results.end(),
+        [&](const DeviceResult& d) { return tensor(d.ceiling) || std::any_of(d.rowCeilings.begin(), d.rowCeilings.end(), tensor); });
+}
+} // namespace
+
 std::string reportTitle(const Report& r)
 {
     const Config& c = r.config;
@@ -73,7 +85,7 @@ std::string reportTitle(const Report& r)
         return s.rank == 4 ? std::to_string(s.h) + "x" + std::to_string(s.w) + "x" + std::to_string(s.c) : shapeNoBatch(s);
     };
     return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + (c.bitsAsInFile ? std::string("precision as in the file") : std::to_string(c.bits) + "-bit") + ", "
-        + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores ? ", tensor cores" : "");
+        + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores && onTensorCores(r) ? ", tensor cores" : "");
 }
 
 const std::vector<TableFormat>& tableFormats()

@@ -1,6 +1,9 @@
-// FigureSpec: sizes, the export command line, and the sidecar JSON round trip.
+// FigureSpec: sizes, the export command line, and the sidecar JSON round trip; the report's title.
 #include "io/figure.h"
 #include "io/options.h"
+#include "io/report_writer.h"
+#include "llm/llm_analysis.h"
+#include "testutils.h"
 
 #include <QtTest>
 
@@ -223,6 +226,24 @@ private slots:
         QCOMPARE(formatFromPath("b.svg"), std::optional(FigureSpec::Format::Svg));
         QCOMPARE(formatFromPath("b.pdf"), std::optional(FigureSpec::Format::Pdf));
         QVERIFY(!formatFromPath("b.jpg"));
+    }
+
+    // The title says "tensor cores" where a device runs rows on them: a language model asks every
+    // device for them, and a CPU has none (its chart's title said so all the same).
+    void titleSaysTensorCoresWhereTheyRun()
+    {
+        LlmModel m;
+        m.arch = *findLanguageModel("llama-3.2-1b");
+        const Device& gpu = test::shippedDevice("h100-sxm");
+        const Device& cpu = test::shippedDevice("ryzen-9-5950x");
+        for (const auto& [devices, says] : { std::pair { std::vector<Device> { cpu }, false }, std::pair { std::vector<Device> { gpu }, true },
+                 std::pair { std::vector<Device> { cpu, gpu }, true } }) {
+            const LlmOutcome o = analyzeLlm(m, LlmSettings {}, devices, false);
+            QVERIFY2(o.analysis, o.error.c_str());
+            QVERIFY(o.analysis->decode.config.tensorCores);
+            const std::string title = reportTitle(o.analysis->decode);
+            QVERIFY2((title.find(", tensor cores") != std::string::npos) == says, title.c_str());
+        }
     }
 };
 
