@@ -2,6 +2,7 @@
 // decode step for a calibration.
 #include "io/llm_probes.h"
 
+#include "io/llm_measure_header.h"
 #include "llm/llm_analysis.h"
 
 #include <charconv>
@@ -36,7 +37,8 @@ std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const 
 {
     std::map<int, MeasurementSet> byBatch;
     for (const Measurement& m : set.rows)
-        if (const int b = llmProbeBatch(m.name); b > 0 && b != settings.batch) {
+        // the batches measure --llm runs: a file naming thousands of others is not analysed thousands of times
+        if (const int b = llmProbeBatch(m.name); b > 0 && b != settings.batch && b <= kMeasureLlmBatchRange.max) {
             MeasurementSet& its = byBatch[b];
             its.file = set.file;
             its.rows.push_back(m);

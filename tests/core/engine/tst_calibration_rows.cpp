@@ -149,7 +149,8 @@ private slots:
         MeasurementSet set;
         set.file = "m.csv";
         const std::pair<const char*, double> named[] = { { "decode.lm_head", 1e-3 }, { "probe.b4.blk0-15.q_proj", 2e-3 },
-            { "probe.b4.lm_head", 3e-3 }, { "probe.b2.lm_head", 9e-3 }, { "probe.b8.blk0-15.up_proj", 4e-3 } };
+            { "probe.b4.lm_head", 3e-3 }, { "probe.b2.lm_head", 9e-3 }, { "probe.b8.blk0-15.up_proj", 4e-3 },
+            { "probe.b100000.lm_head", 1 } }; // past measure --llm's batches: not analysed
         for (const auto& [name, time] : named) {
             Measurement r;
             r.name = name;
@@ -158,7 +159,7 @@ private slots:
         }
         QCOMPARE(withoutLlmProbes(set).rows.size(), size_t(1));
         const std::vector<CalibrationSample> probes = llmProbeSamples(set, m, s, d);
-        QCOMPARE(probes.size(), size_t(3)); // the file's own batch (2) is its decode rows, not a probe's
+        QCOMPARE(probes.size(), size_t(3)); // the file's own batch (2) is its decode rows, not a probe's; 100000 none
         s.batch = 4;
         const LlmOutcome at4 = analyzeLlm(m, s, { d }, false);
         QVERIFY(at4.analysis);
