@@ -63,15 +63,27 @@ QString memoryBar(const LlmDeviceFigures& f)
     return bar;
 }
 
-// The calibrated TTFT and TPOT (the phases' calibrated totals and their link time), or a line of the
-// phases measured on this device beside them: what this machine does next to the bound.
-QString calibratedAndMeasured(const LlmAnalysis& a, size_t device, const std::vector<LlmMeasuredGroup>* measured)
+// The calibrated TTFT and TPOT: the phases' calibrated totals and their link time; none where a
+// phase of this device is not calibrated.
+struct CalibratedTimes {
+    bool calibrated = false;
+    double ttft = 0, tpot = 0;
+};
+CalibratedTimes calibratedTimes(const LlmAnalysis& a, size_t device)
 {
     const LlmDeviceFigures& f = a.figures[device];
-    const bool calibrated = device < a.prefill.results.size() && device < a.decode.results.size()
-        && a.prefill.results[device].totals.calibratedTime >= 0 && a.decode.results[device].totals.calibratedTime >= 0;
-    const double ttft = calibrated ? a.prefill.results[device].totals.calibratedTime + f.prefillLinkTime : 0;
-    const double tpot = calibrated ? a.decode.results[device].totals.calibratedTime + f.decodeLinkTime : 0;
+    if (!(device < a.prefill.results.size() && device < a.decode.results.size() && a.prefill.results[device].totals.calibratedTime >= 0
+            && a.decode.results[device].totals.calibratedTime >= 0))
+        return {};
+    return { true, a.prefill.results[device].totals.calibratedTime + f.prefillLinkTime,
+        a.decode.results[device].totals.calibratedTime + f.decodeLinkTime };
+}
+
+// The calibrated TTFT and TPOT, or a line of the phases measured on this device beside them: what
+// this machine does next to the bound.
+QString calibratedAndMeasured(const LlmAnalysis& a, size_t device, const std::vector<LlmMeasuredGroup>* measured)
+{
+    const auto [calibrated, ttft, tpot] = calibratedTimes(a, device);
     QStringList said;
     if (measured) {
         for (const LlmMeasuredGroup& g : *measured) {
@@ -145,9 +157,14 @@ QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown, cons
 QString llmSummaryHeadline(const LlmAnalysis& a, size_t device)
 {
     const LlmDeviceFigures& f = a.figures[device];
-    return QStringLiteral("<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> \u00b7 %3 tokens/s%4")
-        .arg(qs(formatTime(f.ttft, true)), qs(formatTime(f.tpot, true)), qs(formatNumber3(f.tokensPerSecond)),
-            f.fits ? QString() : QStringLiteral(" \u00b7 ") + doesNotFit(QStringLiteral("does not fit")));
+    // Calibrated, the line gives the times the chart and the table show, and says so: the bounds
+    // are in the whole summary (the tooltip).
+    const CalibratedTimes c = calibratedTimes(a, device);
+    const double ttft = c.calibrated ? c.ttft : f.ttft, tpot = c.calibrated ? c.tpot : f.tpot;
+    return QStringLiteral("%5<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> \u00b7 %3 tokens/s%4")
+        .arg(qs(formatTime(ttft, true)), qs(formatTime(tpot, true)), qs(formatNumber3(tpot > 0 ? 1 / tpot : f.tokensPerSecond)),
+            f.fits ? QString() : QStringLiteral(" \u00b7 ") + doesNotFit(QStringLiteral("does not fit")),
+            c.calibrated ? QStringLiteral("calibrated: ") : QString());
 }
 
 } // namespace rfx

@@ -13,6 +13,22 @@ namespace rfx {
 
 using namespace chartdetail;
 
+namespace {
+// A device's name on two lines: before its parenthesis ("EPYC Zen 4 VM" over "(LLM set, 2026-12-06)"),
+// else at the space nearest its middle; a name of one word stays whole.
+QString twoLineName(const QString& name)
+{
+    const qsizetype paren = name.indexOf(QStringLiteral(" ("));
+    if (paren > 0)
+        return name.left(paren) + QStringLiteral("<br>") + name.mid(paren + 1);
+    qsizetype best = -1;
+    for (qsizetype i = name.indexOf(QLatin1Char(' ')); i > 0; i = name.indexOf(QLatin1Char(' '), i + 1))
+        if (best < 0 || std::abs(i - name.size() / 2) < std::abs(best - name.size() / 2))
+            best = i;
+    return best > 0 ? name.left(best) + QStringLiteral("<br>") + name.mid(best + 1) : name;
+}
+} // namespace
+
 void RooflineChart::updateTitle(int hidden)
 {
     // The title as lines, each in forms from the longest to the shortest: each line takes the
@@ -22,10 +38,11 @@ void RooflineChart::updateTitle(int hidden)
     if (n == 1) {
         const DeviceResult& d = m_report->results[size_t(m_devices.front())];
         const QString full = qs(d.device.name).toHtmlEscaped(), brief = shortDeviceName(d.device.name).toHtmlEscaped();
-        QString figures = QStringLiteral("%1 %2, %3%4")
-                              .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
-                                  m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 && d.l3Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
-                                  qs(formatSI(d.bandwidth, "B/s")));
+        const QString core = QStringLiteral("%1 %2, %3%4")
+                                 .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
+                                     m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 && d.l3Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
+                                     qs(formatSI(d.bandwidth, "B/s")));
+        QString figures = core;
         if (d.l3Bandwidth > 0)
             figures += QStringLiteral(", L3 %1").arg(qs(formatSI(d.l3Bandwidth, "B/s")));
         if (d.l2Bandwidth > 0)
@@ -39,12 +56,21 @@ void RooflineChart::updateTitle(int hidden)
         const QString plain = QStringLiteral("<span style=\"font-weight:normal\">%1</span>");
         const QString oneLine = QStringLiteral("<b>%1</b> %2").arg(name, plain.arg(QStringLiteral("\u2014 ") + figures));
         // One line; else the name over the figures (fitHtmlLines takes the first form that fits).
-        // A narrow chart (a figure's grid cell, a small window) keeps the figures: one ceiling a line;
-        // the name alone is the last resort (a 3-device 7-inch grid showed only it).
-        const QString stacked = plain.arg(QString(figures).replace(QStringLiteral(", "), QStringLiteral("<br>")));
-        lines.push_back({ oneLine, QStringLiteral("<b>%1</b><br>%2").arg(name, plain.arg(figures)),
-            QStringLiteral("<b>%1</b><br>%2").arg(brief, plain.arg(figures)), QStringLiteral("<b>%1</b><br>%2").arg(brief, stacked),
-            QStringLiteral("<b>%1</b>").arg(brief) });
+        // A narrow chart (a figure's grid cell, a small window) keeps the peak and DRAM figures, on two
+        // lines if need be; the cache ceilings are in the legend with their figures (all five stacked
+        // took seven lines of a 3.5-inch figure's chart). The name alone is the last resort (a
+        // 3-device 7-inch grid showed only it). A name too long for the width goes on two lines ("EPYC
+        // Zen 4 VM" over "(LLM set, 2026-12-06)") before anything is cut: Qt elided it to "EPYC Zen 4 VM
+        // (LLM set, 2026-1..." in a 3.5-inch figure, its figures gone.
+        const QString stacked = plain.arg(QString(core).replace(QStringLiteral(", "), QStringLiteral("<br>")));
+        const QString wrapped = twoLineName(brief);
+        QStringList forms { oneLine };
+        for (const QString& figs : { plain.arg(figures), plain.arg(core), stacked })
+            for (const QString& who : { name, brief, wrapped })
+                if (!forms.contains(QStringLiteral("<b>%1</b><br>%2").arg(who, figs)))
+                    forms << QStringLiteral("<b>%1</b><br>%2").arg(who, figs);
+        forms << QStringLiteral("<b>%1</b>").arg(brief) << QStringLiteral("<b>%1</b>").arg(wrapped);
+        lines.push_back(forms);
     } else if (n > 1) {
         // The legend below the plot explains the shapes and names each device's roof.
         lines.push_back({ tr("<b>%n devices overlaid</b>", "", int(n)), tr("<b>%n devices</b>", "", int(n)) });

@@ -73,10 +73,12 @@ QString summaryHeadline(const DeviceResult& d, const Config& config)
                                 : QStringLiteral(" \u00b7 <span style=\"color:#d00000\"><b>\u26a0 does not fit</b></span>");
     // One line where the window is short of room: the share alone ("62.0 % of peak"); the tooltip holds
     // the whole summary, with the share in peakShareText's words.
-    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
+    // Calibrated, it says so: the time is the calibrated one, as on the chart (the bound is in the
+    // tooltip's whole summary).
+    return QStringLiteral("%5<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(unbroken(qs(formatPercent(t.peakShare))), fits);
+        .arg(unbroken(qs(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated: ") : QString());
 }
 
 } // namespace rfx

@@ -1,6 +1,7 @@
 #include "features/measurementsview.h"
 
 #include "style/text.h"
+#include "widgets/elidedlabel.h"
 
 #include "workspace/workspace.h"
 
@@ -11,7 +12,7 @@ namespace rfx {
 MeasurementsView::MeasurementsView(Workspace* workspace, QObject* parent)
     : QObject(parent)
     , m_workspace(workspace)
-    , m_label(new QLabel)
+    , m_label(new ElidedLabel) // a long line ends in "…" at the window's edge, whole in its tooltip
 {
     m_label->setVisible(false);
     connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& state, Workspace::Parts parts) {
@@ -48,7 +49,7 @@ void MeasurementsView::show(const WorkspaceState& state)
         return;
     m_label->setText(m_status);
     if (!state.comparison) { // a language model's measurement at other settings: the line says it all
-        m_label->setToolTip(QString());
+        m_label->setToolTip(m_status);
         return;
     }
     const Comparison& c = *state.comparison;
@@ -59,7 +60,8 @@ void MeasurementsView::show(const WorkspaceState& state)
     const std::string hint = tensorRoofHint(c, state.report->results[size_t(state.tableDeviceIndex)]);
     if (!hint.empty())
         text = qs(hint) + QStringLiteral("\n\n") + text;
-    m_label->setToolTip(text);
+    // The whole line first: at 1280 px beside the analysis line it is cut short.
+    m_label->setToolTip(m_status + QStringLiteral("\n\n") + text);
 }
 
 } // namespace rfx

@@ -223,7 +223,7 @@ private slots:
     }
 
     // Item 5 of issue 27: the same measurement twice agrees within 5 % on the total and 10 % on every
-    // row over 1 % of the time, in quick mode. A machine too busy to measure says so (the noise
+    // row over 1 % of the time (or its runs' spread, where wider), in quick mode. A machine too busy to measure says so (the noise
     // verdict) and the test is skipped with its words; a pair that disagrees gets one more
     // measurement, which must agree with the second (the first can catch a clock still settling).
     // Optimised builds only: sanitizers and -O0 time the instrumentation.
@@ -246,9 +246,17 @@ private slots:
             }
             if (std::abs(tb / ta - 1) > 0.05)
                 return "totals " + std::to_string(ta) + " s and " + std::to_string(tb) + " s";
-            for (size_t i = 0; i < a.rows.size(); ++i)
-                if (time(a.rows[i]) > 0.01 * ta && std::abs(time(b.rows[i]) / time(a.rows[i]) - 1) > 0.10)
-                    return a.rows[i].layer + ": " + std::to_string(time(a.rows[i])) + " s and " + std::to_string(time(b.rows[i])) + " s";
+            // A row is apart by more than 10 % and by more than its own runs' spread in either
+            // measurement (slowest - fastest over the median): two medians within the scatter of
+            // the runs they are the middle of do not disagree (this project's VM, 2026-12-06: rows
+            // of 1-6 ms 12-20 % apart between quick measurements, in one run of six, while every
+            // run of them scattered as widely).
+            for (size_t i = 0; i < a.rows.size(); ++i) {
+                const double tolerance = std::max({ 0.10, a.rows[i].spread, b.rows[i].spread });
+                if (time(a.rows[i]) > 0.01 * ta && std::abs(time(b.rows[i]) / time(a.rows[i]) - 1) > tolerance)
+                    return a.rows[i].layer + ": " + std::to_string(time(a.rows[i])) + " s and " + std::to_string(time(b.rows[i]))
+                        + " s (their runs' spreads " + std::to_string(a.rows[i].spread) + " and " + std::to_string(b.rows[i].spread) + ")";
+            }
             return {};
         };
         std::vector<NetworkMeasurement> runs { measureNetwork(*built.network, c, LayerBenchOptions::quickMode()) };

@@ -14,6 +14,7 @@
 #include "testutils.h"
 
 #include <QDockWidget>
+#include <QGraphicsTextItem>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -96,6 +97,35 @@ private slots:
         }
         QVERIFY2(seen.size() >= 2, qPrintable(seen.join(QLatin1Char('\n')))); // more than one form was tried
         QVERIFY(forms >= 3);
+    }
+
+    // A device's name too long for a narrow chart (a 3.5-inch figure's "EPYC Zen 4 VM (LLM set,
+    // 2026-12-06)") goes on two lines: Qt elided it to "EPYC Zen 4 VM (LLM set, 2026-1...", the
+    // ceilings' line gone. At every width the title as drawn is whole, the name's words all there.
+    void longDeviceNamesWrapNotCut()
+    {
+        Device d = test::shippedDevice("h100-sxm");
+        d.name = "EPYC Zen 4 VM (LLM set, 2026-12-06)";
+        Config c;
+        c.model = "unet";
+        const Report report = *analyzeConfig(c, { d }).report;
+        int wrapped = 0;
+        for (int width : { 1400, 900, 520, 420, 340 }) {
+            RooflineChart chart;
+            chart.setPrintStyle(13, false);
+            chart.resize(width, 320);
+            chart.setReport(report, { 0 });
+            chart.show();
+            settle();
+            QString drawn;
+            for (QGraphicsItem* item : chart.chart()->childItems())
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->toPlainText().contains(QStringLiteral("EPYC")))
+                    drawn = text->toPlainText();
+            QVERIFY2(!drawn.contains(QStringLiteral("...")) && !drawn.contains(QChar(0x2026)), qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
+            QVERIFY2(drawn.contains(QStringLiteral("2026-12-06)")) && drawn.contains(QStringLiteral("TFLOP/s")), qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
+            wrapped += drawn.contains(QStringLiteral("EPYC Zen 4 VM\n(LLM set")) || drawn.contains(QStringLiteral("EPYC Zen 4 VM\u2029(LLM set"));
+        }
+        QVERIFY(wrapped > 0); // the narrow ones took the two-line name
     }
 
     // Issue 52 item 5: layers taking 5 % or more of the time are named; where a chart had no room

@@ -3,7 +3,9 @@
 // one (table, summary, chart points, exports stamped "calibrated with FILE"); measurements of a batch
 // it was not fitted on show the calibrated prediction's error per layer and in total. Synthetic
 // measurements that follow the model exactly (measured = 10 us + bound / 0.5) make every figure checkable.
+#include "base/format.h"
 #include "chart/chartarea.h"
+#include "chart/summaryview.h"
 #include "features/calibrationview.h"
 #include "features/measurementsview.h"
 #include "guitestutils.h"
@@ -113,6 +115,11 @@ private slots:
         QCOMPARE(w.tableModel()->data(time, LayerTableModel::SortRole).toDouble(), d.layers[0].time);
         QVERIFY(w.currentFigure().calibration == cal.toStdString());
         QVERIFY(figureCaption(w.currentFigure(), reportTitle(*w.workspace().report())).find("Times calibrated with rtx-2060-super-") != std::string::npos);
+        // The summary's one-line form (a short window) gives the calibrated time and says so.
+        w.chartArea()->setCompactSummaries(true);
+        const QString line = w.chartArea()->summaries()[0]->plainText();
+        QVERIFY2(line.startsWith(QStringLiteral("calibrated: ") + QString::fromStdString(formatTime(d.totals.time, true))), qPrintable(line));
+        w.chartArea()->setCompactSummaries(false);
 
         // Held out: a batch of 4, measured the same way, against the calibration fitted on batch 1.
         w.workspace().setConfig(unet128(4));
@@ -124,6 +131,11 @@ private slots:
         QVERIFY2(status.contains(QStringLiteral("(plain CSV): calibrated ")) && status.contains(QStringLiteral(" measured ("))
                 && status.contains(QStringLiteral(", rtx-2060-super-")),
             qPrintable(status));
+        // On the status bar it ends in "…" where the window is short of room (at 1280 px it ran off
+        // the edge), whole in its tooltip.
+        QCOMPARE(w.measurements().label()->text(), status);
+        QVERIFY(w.measurements().label()->toolTip().startsWith(status));
+        QVERIFY(w.measurements().label()->minimumSizeHint().width() < 100);
         // Exact but for the classes with no row under 20 us (the 3x3 convolutions, about 0.6 GFLOP each,
         // and the up-convolutions): no overhead is measured there, so the 10 us each of their rows spent
         // went into the slope at batch 1, and batch 4's four-times-larger rows are predicted 1.6 % slow.

@@ -191,6 +191,15 @@ private slots:
                                      .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)));
         QVERIFY2(summary.contains(expected), qPrintable(summary + QStringLiteral(" / ") + expected));
         QVERIFY2(summary.startsWith(QStringLiteral("bound: TTFT ")), qPrintable(summary));
+        // The one-line form (a short window, the overlay's device lines) gives the times the chart
+        // shows, the calibrated ones, and says so (it gave the bounds, unsaid).
+        panes.charts.setCompactSummaries(true);
+        const QString line = panes.charts.summaries()[0]->plainText();
+        const QString expectedLine = QStringLiteral("calibrated: TTFT %1 \u00b7 TPOT %2 \u00b7 %3 tokens/s")
+                                         .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)),
+                                             QString::fromStdString(formatNumber3(1 / tpot)));
+        QVERIFY2(line.startsWith(expectedLine), qPrintable(line + QStringLiteral(" / ") + expectedLine));
+        panes.charts.setCompactSummaries(false);
         // Both phases: the sum of the two calibrated phases.
         LlmWork work = ws.state().llm;
         work.phase = LlmPhase::Both;
@@ -220,6 +229,8 @@ private slots:
         QVERIFY(!ws.state().report->results[0].timesCalibrated);
         QVERIFY2(panes.charts.summaries()[0]->plainText().contains(QStringLiteral("of the bound reached, 1 of")),
             qPrintable(panes.charts.summaries()[0]->plainText()));
+        panes.charts.setCompactSummaries(true);
+        QVERIFY2(panes.charts.summaries()[0]->plainText().startsWith(QStringLiteral("TTFT ")), qPrintable(panes.charts.summaries()[0]->plainText()));
     }
 };
 
