@@ -23,6 +23,18 @@
 using namespace rfx;
 using namespace rfx::chartsizetest;
 
+namespace {
+// A figure's chart (the print style) of `width` x 320 px, laid out.
+void showInPrint(RooflineChart& chart, const Report& report, int width)
+{
+    chart.setPrintStyle(13, false);
+    chart.resize(width, 320);
+    chart.setReport(report, { 0 });
+    chart.show();
+    settle();
+}
+} // namespace
+
 class TestChartSizesFigures : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -80,11 +92,7 @@ private slots:
         QStringList seen;
         for (int width : { 1400, 900, 520, 420, 340, 260 }) {
             RooflineChart chart;
-            chart.setPrintStyle(13, false);
-            chart.resize(width, 320);
-            chart.setReport(report, { 0 });
-            chart.show();
-            settle();
+            showInPrint(chart, report, width);
             const QString title = chart.chart()->title();
             if (!title.contains(QStringLiteral("TFLOP/s")))
                 continue;
@@ -112,11 +120,7 @@ private slots:
         int wrapped = 0;
         for (int width : { 1400, 900, 520, 420, 340 }) {
             RooflineChart chart;
-            chart.setPrintStyle(13, false);
-            chart.resize(width, 320);
-            chart.setReport(report, { 0 });
-            chart.show();
-            settle();
+            showInPrint(chart, report, width);
             QString drawn;
             for (QGraphicsItem* item : chart.chart()->childItems())
                 if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->toPlainText().contains(QStringLiteral("EPYC")))
