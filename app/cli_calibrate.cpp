@@ -162,6 +162,11 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         err << "warning: " << file << ": the measured rows' names are not the layers of " << run.report.network
             << ", so they were mapped by order; check that the measurement is of this configuration (a measurement"
                " CSV names it in its '# configuration:' line)\n";
+    // A fit carries the noise of the run it is fitted on into every prediction made from it.
+    if (!set.noise.empty())
+        err << "warning: " << file << ": measured while the machine was noisy, by its own header (\"" << set.noise
+            << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
+            << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
     Calibration cal;
     try {
         cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"), run.probeSamples);

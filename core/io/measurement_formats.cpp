@@ -50,6 +50,10 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
             std::istringstream words(t.substr(16));
             for (std::string w; words >> w;)
                 set.configuration.push_back(w);
+        } else if (t.starts_with("# noisy:") && set.noise.empty()) { // its verdict on its own run
+            set.noise = trim(t.substr(8));
+            if (set.noise.size() > 300) // a line of a hand-edited file: said in part
+                set.noise = set.noise.substr(0, 300) + "...";
         }
     auto error = [&](int line, const std::string& field, const std::string& why) {
         set.diagnostics.push_back({ Severity::Error, file, where(line) + (field.empty() ? "" : ": " + field), why });

@@ -50,6 +50,9 @@ struct MeasurementSet {
     /// The options after a plain CSV's "# configuration:" header line (roofline-cli measure writes it:
     /// the configuration the rows were measured at), in words; empty when there is none.
     std::vector<std::string> configuration;
+    /// A plain CSV's "# noisy:" header line, roofline-cli measure's own verdict on its run ("the clock
+    /// moved from 3.47 GHz to 3.59 GHz during the measurement: ..."); empty when the file has none.
+    std::string noise;
     std::vector<Diagnostic> diagnostics; ///< an error means the set is unusable; each names file, line/field, reason
     bool ok() const { return !hasErrors(diagnostics); }
 };

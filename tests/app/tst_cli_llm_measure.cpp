@@ -25,6 +25,60 @@ class TestCliLlmMeasure : public QObject {
     Q_OBJECT
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
+    // Each file's own verdict on its run (measure's "# noisy:" header line): compare marks its line
+    // with "*" and names the file and the reason under the table, beside the largest error over the
+    // files measured quietly, and gives it a CSV column; calibrate warns that the fit carries it; one
+    // file compared says it. Copies of the two measurements with the verdict set by hand (measured
+    // here, either could have one of its own).
+    void checkTheFilesOwnNoise(const std::string& csv, const std::string& other, const std::string& cal)
+    {
+        auto copyWith = [](const std::string& from, const std::string& to, const std::string& noise) {
+            QFile in(QString::fromStdString(from)), out(QString::fromStdString(to));
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            QStringList lines = QString::fromUtf8(in.readAll()).split(u'\n');
+            lines.removeIf([](const QString& l) { return l.startsWith(QStringLiteral("# noisy:")); });
+            if (!noise.empty())
+                lines.insert(1, QStringLiteral("# noisy: ") + QString::fromStdString(noise));
+            out.write(lines.join(u'\n').toUtf8());
+        };
+        const std::string quiet = m_home.filePath(QStringLiteral("quiet.csv")).toStdString(),
+                          noisy = m_home.filePath(QStringLiteral("noisy.csv")).toStdString();
+        const std::string why = "the clock moved from 3.00 GHz to 3.50 GHz during the measurement: the machine was busy";
+        copyWith(csv, quiet, "");
+        copyWith(other, noisy, why);
+        Run r = cli({ "compare", quiet, noisy, "--device", "ryzen-9-5950x", "--calibration", cal });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QStringList table = QString::fromStdString(r.out).split(u'\n');
+        int marked = 0;
+        for (const QString& line : table) {
+            if (line.contains(QStringLiteral("     16      32     2  ")))
+                QVERIFY2(!line.endsWith(u'*'), qPrintable(line));
+            if (line.contains(QStringLiteral("      8      48     1  ")))
+                marked += line.endsWith(QStringLiteral("  *"));
+        }
+        QCOMPARE(marked, 1);
+        QVERIFY2(contains(r.out, "; over the 1 measured quietly: TTFT ")
+                && contains(r.out, "* measured while the machine was noisy, by the file's own header")
+                && contains(r.out, "  " + noisy + ": " + why + "\n") && !contains(r.out, quiet + ": "),
+            r.out.c_str());
+        r = cli({ "compare", quiet, noisy, "--device", "ryzen-9-5950x", "--calibration", cal, "--format", "csv" });
+        const QStringList rows = QString::fromStdString(r.out).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(rows[0].endsWith(QStringLiteral(",tokens_per_s_measured,measured_noisy")));
+        QVERIFY(rows[1].endsWith(QStringLiteral(",0")) && rows[2].endsWith(QStringLiteral(",1")));
+        r = cli({ "compare", noisy, "--device", "ryzen-9-5950x" });
+        QVERIFY2(r.code == 0 && contains(r.out, "note: " + noisy + " was measured while the machine was noisy, by its own header: " + why),
+            r.out.c_str());
+        const std::string fit = m_home.filePath(QStringLiteral("noisy-cal.json")).toStdString();
+        r = cli({ "calibrate", noisy, "--device", "ryzen-9-5950x", "--output", fit });
+        QVERIFY2(r.code == 0
+                && contains(r.err, "warning: " + noisy + ": measured while the machine was noisy, by its own header (\"" + why
+                        + "\"): the fit carries that into every prediction"),
+            r.err.c_str());
+        r = cli({ "calibrate", quiet, "--device", "ryzen-9-5950x", "--output", fit });
+        QVERIFY2(r.code == 0 && !contains(r.err, "noisy"), r.err.c_str());
+    }
+
 private slots:
     void initTestCase() { test::isolateCli(m_home); }
 
@@ -93,7 +147,7 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("file,model,prompt,context,batch,ttft_measured_s,ttft_calibrated_s,ttft_error,")));
         const QStringList first = lines[1].split(u',');
-        QCOMPARE(first.size(), 14);
+        QCOMPARE(first.size(), 15);
         QCOMPARE(first[2] + first[3] + first[4], QStringLiteral("16322"));
         double decodeRows = 0;
         for (const QString& row : QString::fromStdString(text).split(u'\n'))
@@ -101,6 +155,9 @@ private slots:
                 decodeRows += row.section(u',', 1, 1).toDouble();
         RFX_COMPARE_REL(first[9].toDouble(), decodeRows, 1e-4);
         RFX_COMPARE_REL(first[11].toDouble(), first[10].toDouble() / first[9].toDouble() - 1, 1e-3);
+        checkTheFilesOwnNoise(csv, other, cal);
+        if (QTest::currentTestFailed())
+            return;
         std::vector<std::string> json = settings;
         json.insert(json.end(), { "--format", "json" });
         r = cli(json);

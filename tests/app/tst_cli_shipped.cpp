@@ -212,7 +212,9 @@ void checkLanguageModelSet(const std::string& m, const std::string& model, const
         std::stringstream fields(line);
         for (std::string x; std::getline(fields, x, ',');)
             f.push_back(x);
-        QCOMPARE(f.size(), size_t(14));
+        QCOMPARE(f.size(), size_t(15));
+        // the file's own verdict on its run, a column
+        QCOMPARE(f[14], std::string(contains(readAll(m + model + "-" + key + ".csv"), "\n# noisy: ") ? "1" : "0"));
         const std::vector<std::string> computed { formatTime(cell(f[5])), formatTime(cell(f[6])) + " (" + formatSignedPercent(cell(f[7])) + ")",
             formatTime(cell(f[8])), formatTime(cell(f[9])), formatTime(cell(f[10])) + " (" + formatSignedPercent(cell(f[11])) + ")",
             formatTime(cell(f[12])) };

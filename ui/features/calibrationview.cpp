@@ -109,6 +109,11 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
                           "Check that the measurement is of this configuration.\n\n")
                            .arg(qs(report.network))
                 + *summary;
+        if (!set.noise.empty()) // the run's noise goes into every prediction of the fit
+            *summary = tr("Warning: %1 was measured while the machine was noisy, by its own header (\u201c%2\u201d): the fit "
+                          "carries that into every prediction. Measure it again when the machine is quiet.\n\n")
+                           .arg(QFileInfo(qs(set.file)).fileName(), qs(set.noise))
+                + *summary;
     }
     publish();
     return true;

@@ -60,6 +60,9 @@ void MeasurementsView::show(const WorkspaceState& state)
     const std::string hint = tensorRoofHint(c, state.report->results[size_t(state.tableDeviceIndex)]);
     if (!hint.empty())
         text = qs(hint) + QStringLiteral("\n\n") + text;
+    if (state.measurements && !state.measurements->noise.empty())
+        text = tr("Measured while the machine was noisy, by the file's own header: %1").arg(qs(state.measurements->noise))
+            + QStringLiteral("\n\n") + text;
     // The whole line first: at 1280 px beside the analysis line it is cut short.
     m_label->setToolTip(m_status + QStringLiteral("\n\n") + text);
 }

@@ -343,7 +343,9 @@ QString measurementsLine(const WorkspaceState& s)
         .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
             c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
         + (c.withinTensorRoof > 0 ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
-                                  : QString());
+                                  : QString())
+        // The file's own verdict on its run (measure's "# noisy:" line; the reason in the tooltip).
+        + (s.measurements->noise.empty() ? QString() : Workspace::tr("; \u26a0 measured while the machine was noisy"));
 }
 
 

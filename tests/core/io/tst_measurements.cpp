@@ -96,6 +96,23 @@ private slots:
         QVERIFY2(table.find("REFERENCE KERNEL: pooling (simple_nchw:any) is not what a framework runs") != std::string::npos, table.c_str());
     }
 
+    // roofline-cli measure's verdict on its own run ("# noisy:" in the header, as networkMeasurementCsv
+    // writes it) is read with the file: compare, calibrate and the window say it. Not a header line,
+    // or a file without one: none. A hand-made line of thousands of characters is kept in part.
+    void theFilesOwnNoiseVerdict()
+    {
+        const std::string header = "# Measured by roofline-cli measure --llm with oneDNN 2.6.3\n"
+                                   "# clock under load: 3.47 GHz before the rows, 3.59 GHz after\n"
+                                   "# noisy: the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again\n"
+                                   "layer,time_s\nenc1.conv1,0.0004\n";
+        MeasurementSet set = parseMeasurements(header, "m.csv");
+        QVERIFY(set.ok());
+        QCOMPARE(set.noise, std::string("the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again"));
+        QVERIFY(parseMeasurements("layer,time_s\nenc1.conv1,0.0004\n", "m.csv").noise.empty());
+        set = parseMeasurements("# noisy: " + std::string(5000, 'x') + "\nlayer,time_s\nenc1.conv1,0.0004\n", "m.csv");
+        QCOMPARE(set.noise, std::string(300, 'x') + "...");
+    }
+
     // ncu --csv (details page): three kernels, one row per metric. Kernel 0: 412.58 us, 84.51 MB, FLOPs
     // 2 x 187,142,400 FFMA + 20,793,600 FADD = 395,078,400. Kernel 1: read + write 2 x 83.17 MB, 0.40 ms.
     // Kernel 2: 395,104 ns (thousands separators), no bytes or FLOPs. "==PROF==" lines before the header.

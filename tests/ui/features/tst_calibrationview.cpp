@@ -64,6 +64,33 @@ private slots:
         qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
     }
 
+    // A measurement whose header gives its run's verdict ("# noisy:", roofline-cli measure's own):
+    // the status line says it, the tooltip gives the reason, and calibrating on it warns first.
+    void aNoisyMeasurementIsSaidSo()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.workspace().setConfig(unet128(1));
+        const QString quiet = m_dir.filePath(QStringLiteral("quiet.csv")), noisy = m_dir.filePath(QStringLiteral("noisy.csv"));
+        QVERIFY(writeSynthetic(*w.workspace().report(), quiet));
+        QFile in(quiet);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray why = "the clock moved from 3.00 GHz to 3.50 GHz during the measurement";
+        QVERIFY(test::writeFile(noisy, "# noisy: " + why + "\n" + in.readAll()));
+        QString error, summary;
+        QVERIFY(w.measurements().import(quiet, &error));
+        QVERIFY2(!w.measurements().status().contains(QStringLiteral("noisy")), qPrintable(w.measurements().status()));
+        QVERIFY(w.measurements().import(noisy, &error));
+        QVERIFY2(w.measurements().status().endsWith(QStringLiteral("; \u26a0 measured while the machine was noisy")),
+            qPrintable(w.measurements().status()));
+        QVERIFY2(w.measurements().label()->toolTip().contains(QStringLiteral("by the file's own header: ") + QString::fromUtf8(why)),
+            qPrintable(w.measurements().label()->toolTip()));
+        QVERIFY2(w.calibrateFromMeasurements(m_dir.filePath(QStringLiteral("noisy.cal.json")), &summary, &error), qPrintable(error));
+        QVERIFY2(summary.startsWith(QStringLiteral("Warning: noisy.csv was measured while the machine was noisy, by its own header (\u201c")
+                     + QString::fromUtf8(why)),
+            qPrintable(summary));
+    }
+
     void calibrateShowAndHoldOut()
     {
         MainWindow w(test::freshWindow());
