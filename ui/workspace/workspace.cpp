@@ -336,16 +336,17 @@ QString measurementsLine(const WorkspaceState& s)
         calibrated = Workspace::tr(" calibrated %1 against %2 measured (%3, %4);")
                          .arg(qs(formatTime(c.calibratedTotal)), qs(formatTime(c.measuredTotal)),
                              qs(formatSignedPercent(c.calibratedTotal / c.measuredTotal - 1, true)), qs(r.calibration));
+    // The file's own verdict on its run (measure's "# noisy:" line) beside its name, where a line cut
+    // short at the window's edge still shows it; the reason is in the tooltip.
+    const QString noisy = s.measurements->noise.empty() ? QString() : Workspace::tr(", \u26a0 measured while the machine was noisy");
     return Workspace::tr("Measured: %1 (%2):%3 %4 layers mapped %5 onto %6; %7 of the bound reached%8")
-        .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(std::string(measurementFormatName(s.measurements->format))),
+        .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(std::string(measurementFormatName(s.measurements->format))) + noisy,
             calibrated)
         .arg(c.layers.size())
         .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
             c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
         + (c.withinTensorRoof > 0 ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
-                                  : QString())
-        // The file's own verdict on its run (measure's "# noisy:" line; the reason in the tooltip).
-        + (s.measurements->noise.empty() ? QString() : Workspace::tr("; \u26a0 measured while the machine was noisy"));
+                                  : QString());
 }
 
 

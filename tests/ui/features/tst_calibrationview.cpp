@@ -81,7 +81,7 @@ private slots:
         QVERIFY(w.measurements().import(quiet, &error));
         QVERIFY2(!w.measurements().status().contains(QStringLiteral("noisy")), qPrintable(w.measurements().status()));
         QVERIFY(w.measurements().import(noisy, &error));
-        QVERIFY2(w.measurements().status().endsWith(QStringLiteral("; \u26a0 measured while the machine was noisy")),
+        QVERIFY2(w.measurements().status().startsWith(QStringLiteral("Measured: noisy.csv (plain CSV, \u26a0 measured while the machine was noisy): ")),
             qPrintable(w.measurements().status()));
         QVERIFY2(w.measurements().label()->toolTip().contains(QStringLiteral("by the file's own header: ") + QString::fromUtf8(why)),
             qPrintable(w.measurements().label()->toolTip()));
