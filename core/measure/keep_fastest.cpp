@@ -45,6 +45,9 @@ std::string keepFastest(NetworkMeasurement& m, const MeasurementSet& earlier, in
         r.runs += int(e.runs);
     }
     const int passes = std::max(1, earlierPasses) + 1;
+    // The verdict on noise is this pass's (its clock, its runs): said so, the file holding several.
+    if (!m.noise.empty())
+        m.noise = "the last of " + std::to_string(passes) + " passes: " + m.noise;
     m.notes.push_back(std::string(kPasses.substr(2)) + std::to_string(passes)
         + " (--keep-fastest: each row's fastest run over this run and the earlier ones in this file)");
     return {};

@@ -232,7 +232,10 @@ private slots:
         QCOMPARE(passesIn("layer,time_s\n# passes: 7\n"), 1); // past the header: a row's text, not the count
         const MeasurementSet earlier = parseMeasurements(before, "before.csv");
         QVERIFY(earlier.ok());
+        m.noise = "the clock moved from 3.00 GHz to 3.50 GHz during the measurement";
         QVERIFY(keepFastest(m, earlier, passesIn(before)).empty());
+        // the verdict on noise is this pass's, of the three the file now holds: said so
+        QCOMPARE(m.noise, std::string("the last of 3 passes: the clock moved from 3.00 GHz to 3.50 GHz during the measurement"));
         QCOMPARE(m.rows[0].best, 2e-3);
         QCOMPARE(m.rows[0].median, 2.5e-3);
         QCOMPARE(m.rows[0].runs, 15);
@@ -244,6 +247,7 @@ private slots:
         const std::string csv = networkMeasurementCsv(m, { "--llm" }, "2026-12-06T13:00Z");
         QCOMPARE(passesIn(csv), 3);
         QVERIFY(csv.find("\ndecode.lm_head,0.004,0.004,0.0041,") != std::string::npos);
+        QCOMPARE(parseMeasurements(csv, "after.csv").noise, m.noise);
         // a file of other rows, or of rows without their best runs: named, nothing merged
         NetworkMeasurement other = m;
         other.rows[0].layer = "decode.blk0-1.k_proj";
