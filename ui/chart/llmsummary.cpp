@@ -164,7 +164,7 @@ QString llmSummaryHeadline(const LlmAnalysis& a, size_t device)
     return QStringLiteral("%5<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> \u00b7 %3 tokens/s%4")
         .arg(qs(formatTime(ttft, true)), qs(formatTime(tpot, true)), qs(formatNumber3(tpot > 0 ? 1 / tpot : f.tokensPerSecond)),
             f.fits ? QString() : QStringLiteral(" \u00b7 ") + doesNotFit(QStringLiteral("does not fit")),
-            c.calibrated ? QStringLiteral("calibrated: ") : QString());
+            c.calibrated ? QStringLiteral("calibrated ") : QString());
 }
 
 } // namespace rfx

@@ -78,7 +78,7 @@ QString summaryHeadline(const DeviceResult& d, const Config& config)
     return QStringLiteral("%5<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
         .arg(unbroken(qs(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(unbroken(qs(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated: ") : QString());
+        .arg(unbroken(qs(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated ") : QString());
 }
 
 } // namespace rfx

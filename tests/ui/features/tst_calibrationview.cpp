@@ -145,7 +145,7 @@ private slots:
         // The summary's one-line form (a short window) gives the calibrated time and says so.
         w.chartArea()->setCompactSummaries(true);
         const QString line = w.chartArea()->summaries()[0]->plainText();
-        QVERIFY2(line.startsWith(QStringLiteral("calibrated: ") + QString::fromStdString(formatTime(d.totals.time, true))), qPrintable(line));
+        QVERIFY2(line.startsWith(QStringLiteral("calibrated ") + QString::fromStdString(formatTime(d.totals.time, true))), qPrintable(line));
         w.chartArea()->setCompactSummaries(false);
 
         // Held out: a batch of 4, measured the same way, against the calibration fitted on batch 1.

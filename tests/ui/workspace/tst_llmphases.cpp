@@ -195,7 +195,7 @@ private slots:
         // shows, the calibrated ones, and says so (it gave the bounds, unsaid).
         panes.charts.setCompactSummaries(true);
         const QString line = panes.charts.summaries()[0]->plainText();
-        const QString expectedLine = QStringLiteral("calibrated: TTFT %1 \u00b7 TPOT %2 \u00b7 %3 tokens/s")
+        const QString expectedLine = QStringLiteral("calibrated TTFT %1 \u00b7 TPOT %2 \u00b7 %3 tokens/s")
                                          .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)),
                                              QString::fromStdString(formatNumber3(1 / tpot)));
         QVERIFY2(line.startsWith(expectedLine), qPrintable(line + QStringLiteral(" / ") + expectedLine));
