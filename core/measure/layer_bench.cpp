@@ -196,6 +196,10 @@ std::string noiseVerdict(const NetworkMeasurement& m)
     std::string why;
     if (m.clockBefore > 0 && m.clockAfter > 0 && std::abs(m.clockAfter / m.clockBefore - 1) > 0.03)
         why = "the clock moved from " + formatSI(m.clockBefore, "Hz") + " to " + formatSI(m.clockAfter, "Hz") + " during the measurement";
+    // The memory bus another tenant loads: the clock does not see it, the memory-bound rows do.
+    if (m.dramBefore > 0 && m.dramAfter > 0 && std::abs(m.dramAfter / m.dramBefore - 1) > 0.10)
+        why += std::string(why.empty() ? "" : "; ") + "the memory's read bandwidth moved from " + formatSI(m.dramBefore, "B/s") + " to "
+            + formatSI(m.dramAfter, "B/s") + " during the measurement";
     // How far the medians sit above the best runs, weighted by time: the rows that take the time
     // decide whether the total can be trusted (the slowest run alone says little: one interrupt).
     double total = 0, above = 0;
@@ -250,6 +254,7 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
         const double ram = physicalMemoryBytes(); // 8 GB assumed where the system does not say
         const double limit = o.memoryLimitBytes > 0 ? o.memoryLimitBytes : (ram > 0 ? ram : 8e9) / 2;
         m.clockBefore = measureClockUnderLoad();
+        m.dramBefore = measureDramReadUnderLoad();
         const size_t count = net.layers.size();
         const int rounds = std::max(1, o.rounds);
         const int runsPerRound = std::max(1, (o.runs + rounds - 1) / rounds);
@@ -321,8 +326,10 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
                 }
                 m.rows.push_back(rows[i]);
             }
-        if (!m.cancelled)
+        if (!m.cancelled) {
             m.clockAfter = measureClockUnderLoad();
+            m.dramAfter = measureDramReadUnderLoad();
+        }
     } catch (const dnnl::error& e) {
         m.error = std::string("oneDNN could not start on this CPU: ") + e.what();
     }
@@ -341,6 +348,9 @@ std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector
       << m.threads << " threads), " << date << "\n";
     if (m.clockBefore > 0 && m.clockAfter > 0)
         o << "# clock under load: " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
+    if (m.dramBefore > 0 && m.dramAfter > 0)
+        o << "# memory read under load: " << formatSI(m.dramBefore, "B/s") << " before the rows, " << formatSI(m.dramAfter, "B/s")
+          << " after\n";
     if (!m.noise.empty())
         o << "# noisy: " << m.noise << "\n";
     o << "# configuration:";

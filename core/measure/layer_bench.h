@@ -62,6 +62,10 @@ struct NetworkMeasurement {
     /// The clock under load just before and just after the rows, Hz (measureClockUnderLoad; 0 where
     /// it cannot be measured). Apart by more than 3 %: the machine changed under the measurement.
     double clockBefore = 0, clockAfter = 0;
+    /// The memory's read bandwidth just before and just after the rows, byte/s
+    /// (measureDramReadUnderLoad; 0 where not measured). Apart by more than 10 %: another tenant
+    /// loaded the memory bus under the measurement, which moves every memory-bound row.
+    double dramBefore = 0, dramAfter = 0;
     /// Why the measurement is not to be trusted, or empty: the clock moved, rows spread widely.
     std::string noise;
     std::string error; ///< set when nothing could be measured (training mode, a type the CPU lacks)
@@ -89,8 +93,9 @@ NetworkMeasurement measureNetwork(const Network& network, const Config& config, 
     const LayerBenchProgress& progress = {});
 
 /// Why the measurement's times are not to be trusted (the clock under load moved by over 3 %
-/// between before and after the rows; the rows' medians sit over 10 % above their best runs,
-/// weighted by their time), with what to do; empty when neither.
+/// between before and after the rows; the memory's read bandwidth moved by over 10 %; the rows'
+/// medians sit over 10 % above their best runs, weighted by their time), with what to do; empty
+/// when none.
 std::string noiseVerdict(const NetworkMeasurement& m);
 
 /// The plain measurement CSV that `roofline-cli compare` and the window read: a header of comments

@@ -108,8 +108,10 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
             all.threads = m.threads;
             all.dataType = m.dataType;
             all.clockBefore = m.clockBefore;
+            all.dramBefore = m.dramBefore;
         }
         all.clockAfter = m.clockAfter;
+        all.dramAfter = m.dramAfter;
         all.seconds += m.seconds;
     }
     all.noise = noiseVerdict(all);

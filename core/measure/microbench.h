@@ -150,6 +150,14 @@ std::string microbenchDeviceJson(
 /// turbo budget spent) moves every ceiling with it.
 double measureClockUnderLoad(double seconds = 0.05);
 
+/// The memory's read bandwidth now, byte/s (memory_under_load.cpp): every hardware thread pinned,
+/// reading its share of four times the last-level cache its CPUs share (256 MiB to 1 GiB, an eighth of
+/// the memory at most), best of three reads after one to warm up; 0 where the buffers cannot be had. Measuring a
+/// network takes it before and after the rows, as the clock: another tenant's load on the memory bus
+/// moves every memory-bound row with it (on this project's Zen 4 VM, 40 probes 1.5 s apart read
+/// 25-49 GB/s, and a decode step's weight product beside each went with them, correlation 0.81).
+double measureDramReadUnderLoad();
+
 /// The RAPL package power limit in watts where /sys/class/powercap exposes it, else 0.
 double raplPackageWatts();
 

@@ -2,6 +2,7 @@
 // times are positive and ordered (best <= median), the CSV reads back through the measurement
 // importer and maps onto the model's rows, budgets, memory limits, cancelling and refused
 // configurations behave. No assertion on how fast anything is: the machine decides that.
+#include "base/format.h"
 #include "engine/roofline.h"
 #include "io/measurements.h"
 #include "measure/layer_bench.h"
@@ -113,6 +114,11 @@ private slots:
         const std::string csv = networkMeasurementCsv(m, { "--model", "every-op.json" }, "2026-12-01T18:00Z");
         QVERIFY(csv.starts_with("# Measured by roofline-cli measure --network with oneDNN 2."));
         QVERIFY(csv.find("# configuration: --model every-op.json\n") != std::string::npos);
+        // the memory's read bandwidth probed before and after the rows, in the header (an AVX2 or
+        // AVX-512 server or VM reads at 5 GB/s at the very least, 2 TB/s at the most)
+        QVERIFY2(m.dramBefore > 5e9 && m.dramBefore < 2e12 && m.dramAfter > 5e9 && m.dramAfter < 2e12,
+            (std::to_string(m.dramBefore) + " " + std::to_string(m.dramAfter)).c_str());
+        QVERIFY(csv.find("\n# memory read under load: " + formatSI(m.dramBefore, "B/s") + " before the rows, ") != std::string::npos);
         const MeasurementSet set = parseMeasurements(csv, "m.csv");
         QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics.front()).c_str());
         QCOMPARE(int(set.rows.size()), m.measuredCount());
@@ -316,6 +322,23 @@ private slots:
         QVERIFY(noiseVerdict(m).find("measure again") != std::string::npos);
         m.clockAfter = 0; // not measured: only the rows speak
         QVERIFY(noiseVerdict(m).find("the clock moved") == std::string::npos);
+        // The memory's read bandwidth before and after the rows: 30 -> 32.5 GB/s is 8.3 % apart, not
+        // over 10 %; 30 -> 34 GB/s is 13 %, and 30 -> 26 GB/s 13 % the other way: said, with the clock's.
+        m.rows[0].best = 8.5e-3;
+        m.rows[1].best = 0.9e-3;
+        m.clockAfter = 3.9e9;
+        m.dramBefore = 30e9, m.dramAfter = 32.5e9;
+        QVERIFY(noiseVerdict(m).empty());
+        m.dramAfter = 34e9;
+        QCOMPARE(noiseVerdict(m), std::string("the memory's read bandwidth moved from 30.0 GB/s to 34.0 GB/s during the measurement: "
+                                              "the machine was busy or changed its clock, measure again"));
+        m.dramAfter = 26e9;
+        m.clockAfter = 4.1e9;
+        QVERIFY2(noiseVerdict(m).starts_with("the clock moved from 3.90 GHz to 4.10 GHz during the measurement; the memory's read "
+                                             "bandwidth moved from 30.0 GB/s to 26.0 GB/s"),
+            noiseVerdict(m).c_str());
+        m.dramBefore = 0; // not measured
+        QVERIFY(noiseVerdict(m).find("memory") == std::string::npos);
     }
 
     void importedRowsRunOrSayWhyNot()
