@@ -45,8 +45,9 @@ std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmM
         err << "roofline-cli: " << file << ": " << outcome.error << "\n";
         return ExitUsage;
     }
-    run.probeSamples = llmProbeSamples(run.set, *load.model, header.settings, chosen.front());
-    run.set = withoutLlmProbes(run.set);
+    LlmProbeSplit split = splitLlmProbes(run.set, *load.model, header.settings, chosen.front());
+    run.set = std::move(split.rows);
+    run.probeSamples = std::move(split.probes);
     run.report = bothPhases(*outcome.analysis);
     if (auto code = applyCalibrationFile(calibration, run.report, err))
         return code;

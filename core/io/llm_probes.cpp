@@ -62,4 +62,9 @@ std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const 
     return samples;
 }
 
+LlmProbeSplit splitLlmProbes(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device)
+{
+    return { withoutLlmProbes(set), llmProbeSamples(set, model, settings, device) };
+}
+
 } // namespace rfx

@@ -33,4 +33,12 @@ MeasurementSet withoutLlmProbes(const MeasurementSet& set);
 std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings,
     const Device& device);
 
+/// A measure --llm file parted as a calibration takes it (the CLI's calibrate and compare, the
+/// window's Calibrate): its two phases' rows, and its probes as samples on `device`.
+struct LlmProbeSplit {
+    MeasurementSet rows; ///< withoutLlmProbes
+    std::vector<CalibrationSample> probes; ///< llmProbeSamples
+};
+LlmProbeSplit splitLlmProbes(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device);
+
 } // namespace rfx

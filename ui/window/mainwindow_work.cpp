@@ -229,12 +229,13 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
     if (w.languageModel() && w.llmAnalysis) { // both phases' rows, whichever is shown: a measure --llm file has both
         const Report both = bothPhases(*w.llmAnalysis);
         // its batch probes against each probed batch's decode step, at the settings the file names
-        std::vector<CalibrationSample> probes;
         std::string why;
         if (const auto h = llmMeasureHeader(w.measurements->configuration, why);
-            h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size())
-            probes = llmProbeSamples(*w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
-        return m_calibration->calibrate(withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error, probes);
+            h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size()) {
+            const LlmProbeSplit split = splitLlmProbes(*w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
+            return m_calibration->calibrate(split.rows, both, w.tableDeviceIndex, path, summary, error, split.probes);
+        }
+        return m_calibration->calibrate(withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error);
     }
     return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
