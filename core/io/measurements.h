@@ -55,6 +55,9 @@ struct MeasurementSet {
     std::string noise;
     std::vector<Diagnostic> diagnostics; ///< an error means the set is unusable; each names file, line/field, reason
     bool ok() const { return !hasErrors(diagnostics); }
+    /// A language model's measurement (measure --llm: its configuration starts "--llm"): its rows are
+    /// a model's phases, never a network's.
+    bool ofLanguageModel() const { return !configuration.empty() && configuration.front() == "--llm"; }
 };
 
 MeasurementSet parseMeasurements(std::string_view text, const std::string& file);

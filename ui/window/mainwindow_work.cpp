@@ -226,6 +226,15 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
                         "on this machine): the calibration is fitted on them.");
         return false;
     }
+    // A language model's measurement with a network shown: its rows are not the network's (mapped by
+    // order, a Llama file was fitted onto U-Net's rows and saved, seen in the window).
+    if (!w.languageModel() && w.measurements->ofLanguageModel()) {
+        if (error)
+            *error = tr("%1 is a language model's measurement (measure --llm): its rows are not %2's. Choose its model "
+                        "under Network to calibrate on it, or import a measurement of this network.")
+                         .arg(QFileInfo(qs(w.measurements->file)).fileName(), qs(w.report->network));
+        return false;
+    }
     if (w.languageModel() && w.llmAnalysis) { // both phases' rows, whichever is shown: a measure --llm file has both
         const Report both = bothPhases(*w.llmAnalysis);
         // its batch probes against each probed batch's decode step, at the settings the file names
@@ -243,8 +252,8 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
 bool MainWindow::calibrateInteractive(QString* summary, QString* error)
 {
     const WorkspaceState& w = m_workspace->state();
-    if (!w.measurements || !w.report || w.tableDeviceIndex < 0)
-        return calibrateFromMeasurements(QString(), summary, error); // says what is missing
+    if (!w.measurements || !w.report || w.tableDeviceIndex < 0 || (!w.languageModel() && w.measurements->ofLanguageModel()))
+        return calibrateFromMeasurements(QString(), summary, error); // says what is missing, or what does not fit
     const QString id = w.tableDevice;
     // The proposed folder must exist: a file dialog opened on a missing one falls back to the working
     // directory, and the calibration landed there (seen in a real window under Xvfb).

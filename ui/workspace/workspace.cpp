@@ -235,8 +235,13 @@ void Workspace::compare()
     if (!m_state.measurements || !r || m_state.tableDeviceIndex < 0)
         return;
     const DeviceResult& rows = r->results[size_t(m_state.tableDeviceIndex)];
+    const bool llmFile = m_state.measurements->ofLanguageModel();
     if (!m_state.languageModel()) {
-        m_state.comparison = compareMeasurements(*m_state.measurements, rows);
+        // A language model's measurement is not a network's: mapped by order onto U-Net's rows, its 72
+        // rows stood "above the roof" and "-53 %" (seen in the window, the network switched with a
+        // measure --llm file open). measurementsLine says why nothing is shown.
+        if (!llmFile)
+            m_state.comparison = compareMeasurements(*m_state.measurements, rows);
         return;
     }
     // A language model's rows: a measure --llm file names them by phase ("decode.blk0-15.q_proj"), as
@@ -245,7 +250,7 @@ void Workspace::compare()
     // the file says it measured: its batch-2 rows held against batch 16's bounds stood "above the
     // roof" and "+679 %" (seen in the window at 1280 x 720).
     const MeasurementSet& set = *m_state.measurements;
-    if (!set.configuration.empty() && set.configuration.front() == "--llm") {
+    if (llmFile) {
         std::string error;
         const std::optional<LlmMeasureHeader> h = llmMeasureHeader(set.configuration, error);
         const LlmSettings& w = m_state.llm.settings;
@@ -296,7 +301,7 @@ void Workspace::setMeasurements(std::shared_ptr<const MeasurementSet> set)
     // A language model's measurement (measure --llm) says what it measured: that model, at those
     // settings, both phases, so that its rows are held against their own bounds (the window's own
     // settings, fp16 at prompt 512, put fp32 rows of prompt 128 "above the roof").
-    if (const MeasurementSet* m = m_state.measurements.get(); m && !m->configuration.empty() && m->configuration.front() == "--llm") {
+    if (const MeasurementSet* m = m_state.measurements.get(); m && m->ofLanguageModel()) {
         std::string error;
         if (const std::optional<LlmMeasureHeader> h = llmMeasureHeader(m->configuration, error))
             setLlm(LlmWork { h->model, h->settings, LlmPhase::Both });
@@ -314,16 +319,16 @@ void Workspace::setCalibration(std::shared_ptr<const Calibration> calibration, b
 
 QString measurementsLine(const WorkspaceState& s)
 {
-    if (!s.comparison && s.measurements && s.languageModel() && !s.measurements->configuration.empty()
-        && s.measurements->configuration.front() == "--llm") {
-        // A language model's measurement at other settings than shown (compare maps it only at its
-        // own): said, so that its marks do not vanish without a word when the batch is typed.
+    if (!s.comparison && s.measurements && s.measurements->ofLanguageModel()) {
+        // A language model's measurement at other settings than shown, or with a network shown (compare
+        // maps it only at its own): said, so that its marks do not vanish without a word.
         std::string error;
         if (const std::optional<LlmMeasureHeader> h = llmMeasureHeader(s.measurements->configuration, error))
-            return Workspace::tr("Measured: %1 holds %2 at prompt %3, decode context %4, batch %5: not shown at these settings; "
-                                 "set them back to see its rows")
+            return Workspace::tr("Measured: %1 holds %2 at prompt %3, decode context %4, batch %5: not shown %6")
                 .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(h->model), qs(formatCount(h->settings.prompt)),
-                    qs(formatCount(decodeContext(h->settings))), qs(formatCount(h->settings.batch)));
+                    qs(formatCount(decodeContext(h->settings))), qs(formatCount(h->settings.batch)),
+                    s.languageModel() ? Workspace::tr("at these settings; set them back to see its rows")
+                                      : Workspace::tr("on a network's rows; open the language model to see them"));
     }
     if (!s.comparison || !s.measurements || !s.report || s.tableDeviceIndex < 0)
         return {};

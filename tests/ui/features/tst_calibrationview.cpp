@@ -236,6 +236,15 @@ private slots:
         const CalibrationGroup* g = fitted->ownGroup("matrix", Bound::Memory);
         QVERIFY(g && g->byRows.size() == 3);
         RFX_COMPARE_REL(g->efficiencyAtRows(4), 0.8, 1e-3); // the window's device and the file's bounds, to 2e-5
+        // A network shown with this file open: its rows are not the network's; nothing is fitted or
+        // written (a Llama file was mapped by order onto U-Net's rows and saved as a calibration).
+        w.workspace().showModel("unet");
+        QVERIFY(!w.workspace().state().languageModel() && !w.workspace().state().comparison);
+        const QString onUnet = m_dir.filePath(QStringLiteral("unet-from-llm.cal.json"));
+        QVERIFY(!w.calibrateFromMeasurements(onUnet, &summary, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("llm-probes.csv is a language model's measurement (measure --llm): its rows are not ")),
+            qPrintable(error));
+        QVERIFY(!QFileInfo::exists(onUnet));
     }
 
     void aBadFileChangesNothing()

@@ -154,6 +154,14 @@ private slots:
         QVERIFY(!st.comparison);
         QVERIFY(!spy.isEmpty());
         QVERIFY(spy.last().at(1).value<Workspace::Parts>() & Workspace::Measurements);
+        // A network shown: the language model's rows are not its rows, and are not mapped by order
+        // onto them (U-Net's rows read "-53 %" and "above the roof"); the status line says why.
+        ws.showModel("unet");
+        QVERIFY(!st.languageModel());
+        QVERIFY(!st.comparison);
+        QVERIFY2(measurementsLine(st).contains(QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
+                                                              "not shown on a network's rows")),
+            qPrintable(measurementsLine(st)));
     }
 
     // Issue 50 item 3: a calibration applies in the language-model mode too. Each phase's rows get
