@@ -162,11 +162,14 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         err << "warning: " << file << ": the measured rows' names are not the layers of " << run.report.network
             << ", so they were mapped by order; check that the measurement is of this configuration (a measurement"
                " CSV names it in its '# configuration:' line)\n";
-    // A fit carries the noise of the run it is fitted on into every prediction made from it.
-    if (!set.noise.empty())
-        err << "warning: " << file << ": measured while the machine was noisy, by its own header (\"" << set.noise
-            << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
-            << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
+    // A fit carries the noise of the runs it is fitted on into every prediction made from it.
+    const auto sayNoise = [&err, llm = llm.has_value()](const std::string& measured, const MeasurementSet& its) {
+        if (!its.noise.empty())
+            err << "warning: " << measured << ": measured while the machine was noisy, by its own header (\"" << its.noise
+                << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
+                << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
+    };
+    sayNoise(file, set);
     Calibration cal;
     try {
         cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"), run.probeSamples);
@@ -188,6 +191,7 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
             MeasuredRun other;
             if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
                 return *code;
+            sayNoise(more, other.set);
             const std::vector<CalibrationSample> itsSamples = calibrationSamples(other.comparison, other.report.results.front());
             samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
             cal.measurements += " + " + more;
