@@ -254,7 +254,7 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
         const double ram = physicalMemoryBytes(); // 8 GB assumed where the system does not say
         const double limit = o.memoryLimitBytes > 0 ? o.memoryLimitBytes : (ram > 0 ? ram : 8e9) / 2;
         m.clockBefore = measureClockUnderLoad();
-        m.dramBefore = measureDramReadUnderLoad();
+        m.dramBefore = o.memoryProbe ? measureDramReadUnderLoad() : 0;
         const size_t count = net.layers.size();
         const int rounds = std::max(1, o.rounds);
         const int runsPerRound = std::max(1, (o.runs + rounds - 1) / rounds);
@@ -328,7 +328,7 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
             }
         if (!m.cancelled) {
             m.clockAfter = measureClockUnderLoad();
-            m.dramAfter = measureDramReadUnderLoad();
+            m.dramAfter = o.memoryProbe ? measureDramReadUnderLoad() : 0;
         }
     } catch (const dnnl::error& e) {
         m.error = std::string("oneDNN could not start on this CPU: ") + e.what();

@@ -28,6 +28,9 @@ struct LayerBenchOptions {
     /// Buffers one row may allocate, byte (0: half of this machine's physical memory). A row that
     /// needs more is skipped before anything is allocated.
     double memoryLimitBytes = 0;
+    /// Read the memory's bandwidth before and after the rows (NetworkMeasurement::dramBefore): off
+    /// where a caller runs several networks as one measurement and probes once around them all.
+    bool memoryProbe = true;
     /// 3 rounds of 1 warm-up and up to 3 runs, 0.25 s a row, 60 s in all.
     static LayerBenchOptions quickMode();
     /// The defaults: 5 rounds of 3 warm-ups and up to 5 runs, 2 s a row, 15 minutes in all.

@@ -3,6 +3,7 @@
 #include "base/format.h"
 #include "io/llm_probes.h"
 #include "llm/llm_rows.h"
+#include "measure/microbench.h"
 
 namespace rfx {
 
@@ -82,11 +83,15 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
             all.error = built.error;
             return all;
         }
+        if (part.from == 0) // the memory probed once before the first part and once after the last
+            all.dramBefore = measureDramReadUnderLoad();
         Network net = measurableLlmPhase(*built.network, model.arch);
         if (probe) // the weights' products alone
             std::erase_if(net.layers, [](const Layer& l) { return llmRowKind(l) != LlmRowKind::Matrix; });
         const std::string prefix = probe ? llmProbePrefix(part.batch) : std::string(llmPhaseName(phase)) + ".";
-        NetworkMeasurement m = measureNetwork(net, llmConfig(at), options, [&](double fraction, const std::string& row) {
+        LayerBenchOptions partOptions = options;
+        partOptions.memoryProbe = false;
+        NetworkMeasurement m = measureNetwork(net, llmConfig(at), partOptions, [&](double fraction, const std::string& row) {
             return !progress || progress(part.from + fraction * (part.to - part.from), row.empty() ? row : prefix + row);
         });
         if (!m.error.empty() || m.cancelled) {
@@ -108,12 +113,11 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
             all.threads = m.threads;
             all.dataType = m.dataType;
             all.clockBefore = m.clockBefore;
-            all.dramBefore = m.dramBefore;
         }
         all.clockAfter = m.clockAfter;
-        all.dramAfter = m.dramAfter;
         all.seconds += m.seconds;
     }
+    all.dramAfter = measureDramReadUnderLoad();
     all.noise = noiseVerdict(all);
     return all;
 }

@@ -150,6 +150,9 @@ private slots:
         const LlmSettings s = cpuLlmSettings(16, 32, 2, 32);
         const NetworkMeasurement meas = measureLlm(m, s, LayerBenchOptions::quickMode());
         QVERIFY2(meas.error.empty(), meas.error.c_str());
+        // the memory probed before the first part and after the last (5 GB/s to 2 TB/s: any server's)
+        QVERIFY2(meas.dramBefore > 5e9 && meas.dramBefore < 2e12 && meas.dramAfter > 5e9 && meas.dramAfter < 2e12,
+            (std::to_string(meas.dramBefore) + " " + std::to_string(meas.dramAfter)).c_str());
         const LlmOutcome o = analyzeLlm(m, s, { test::shippedDevice("ryzen-9-5950x") }, false);
         QVERIFY2(o.analysis, o.error.c_str());
         const Report both = bothPhases(*o.analysis);
