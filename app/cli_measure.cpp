@@ -114,6 +114,8 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
             << "\n";
     line("DRAM read      ", r.dramRead, "B/s", 0, 0, "");
     line("DRAM triad     ", r.dramTriad, "B/s", 0, 0, "");
+    for (const std::string& k : kernelRateLines(r))
+        out << "  " << k << "\n";
     if (r.perCycle)
         out << "  expected: " << r.perCycle->microarchitecture << ", " << r.perCycle->source << "\n";
     else

@@ -58,6 +58,8 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         if (m.bytes >= 0)
             lc.measuredBytes = std::max(0.0, lc.measuredBytes) + m.bytes;
         lc.sources.push_back(m.name);
+        if (m.spread >= 0)
+            lc.spread = std::max(lc.spread, m.spread);
         if (lc.referenceKernel.empty() && isReferenceKernel(m.primitive))
             lc.referenceKernel = m.primitive;
     }
@@ -78,6 +80,7 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         // Faster than the bound by more than 5 %, after the padded taps a kernel may skip.
         const double floor = row.bound == Bound::Compute ? lc.bound * row.usefulShare : lc.bound;
         lc.aboveRoof = lc.measured > 0 && lc.measured < floor / 1.05;
+        lc.beyondSpread = lc.aboveRoof && lc.spread >= 0 && lc.measured < floor / (1 + lc.spread);
         lc.skipsPadding = !lc.aboveRoof && lc.measured > 0 && lc.measured < lc.bound / 1.05;
         c.measuredTotal += lc.measured;
         c.boundTotal += lc.bound;
@@ -171,7 +174,12 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
         // Faster than DRAM allows is what a cache does for tensors that stay in it; faster than the compute
         // roof means the counting or the ceilings are wrong for the row.
         const LayerResult& row = r.layers[lc.layer];
-        if (lc.aboveRoof)
+        if (lc.beyondSpread && (row.bound == Bound::Compute || row.level == MemoryLevel::Dram))
+            o << "  ABOVE THE ROOF by more than its runs' spread (" << formatPercent(lc.spread)
+              << (r.device.kind == "cpu" ? "): the ceiling is low, measure the machine again (roofline-cli measure)"
+                                           : "): the ceiling is low, check the device file's figures")
+              << (row.bound == Bound::Compute ? "" : ", or its tensors stayed in cache");
+        else if (lc.aboveRoof)
             o << (row.bound == Bound::Compute ? std::string("  ABOVE THE ROOF: check units, the FLOP convention or the ceilings")
                     : row.level == MemoryLevel::Dram
                     ? std::string("  ABOVE THE ROOF (DRAM): its tensors stayed in cache, or units")

@@ -80,6 +80,11 @@ struct LayerComparison {
     /// Measured faster than the roofline allows (by over 5 %): the file's units, the FLOP convention
     /// (an FMA counted once) or a layer mapped to the wrong row.
     bool aboveRoof = false;
+    /// Above the roof by more than its own runs' spread too (the file's spread column, at least 5 %):
+    /// not a run that a neighbour's pause flattered. On a compute-bound row, or a DRAM-bound one, the
+    /// ceiling is low: the machine does more than its device file says (issue 72).
+    bool beyondSpread = false;
+    double spread = -1; ///< the measured rows' largest spread, (slowest - fastest) / median; negative: not given
     /// Faster than the compute bound, but not than the taps outside the zero padding allow
     /// (LayerResult::usefulShare): oneDNN skips the padded ones the FLOP convention counts.
     bool skipsPadding = false;

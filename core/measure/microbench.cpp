@@ -83,7 +83,7 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
     const double l3PerThread = 4 * l2PerCore;
     const bool l3Test = r.l3Bytes >= 2 * l3PerThread * r.threads;
     const int repeats = std::max(1, o.repeats);
-    const int tests = 8 + (vnni ? 1 : 0) + (l3Test ? 1 : 0);
+    const int tests = 8 + (vnni ? 1 : 0) + (l3Test ? 1 : 0) + (o.kernelProbes ? 1 : 0);
     const int steps = tests * repeats;
     int step = 0;
     // Measuring a figure again adds steps the plan did not have: the fraction stays short of 1 until done.
@@ -323,6 +323,13 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
         return std::nullopt;
     r.dramRead = *read;
     r.dram = r.dramRead.best > r.dramTriad.best ? r.dramRead : r.dramTriad;
+    // The library's own kernels last: a ceiling is at least what they reach (kernel_ceilings.cpp).
+    if (o.kernelProbes) {
+        step = std::max(step, steps - repeats);
+        if (!tick("oneDNN's convolution and matrix-vector product"))
+            return std::nullopt;
+        raiseToKernels(r, measureKernelRates(r, o.secondsPerTest < 0.1));
+    }
     r.doubts = ceilingDoubts(r, o.earlier);
     if (progress)
         progress(1.0, "done");

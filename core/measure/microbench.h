@@ -47,6 +47,10 @@ struct MicrobenchOptions {
         double fp32 = 0, fp64 = 0, l1 = 0, l2 = 0, l3 = 0, clockHz = 0;
         int cores = 0; ///< compared only where the cores are the same
     } earlier;
+    /// Run the library's own kernels after the chains and streams, and raise the FP32 peak and the
+    /// DRAM bandwidth to their rates where higher (kernel_ceilings.cpp): a ceiling must bound every row
+    /// this machine runs.
+    bool kernelProbes = true;
 };
 
 struct BenchFigure {
@@ -90,6 +94,19 @@ struct MicrobenchResult {
         std::string text; ///< why, in words, and what to do
     };
     std::vector<Doubt> doubts; ///< what stayed doubtful after measuring again (ceilingDoubts)
+    /// The library's own kernels on this machine (kernel_ceilings.cpp). A ceiling is what no kernel of
+    /// the machine beats: on an Intel Ice Lake-SP VM oneDNN's 3x3 convolutions ran at 98 % of the FMA
+    /// chains' FP32 figure and its decode weight product streamed 11 % faster than the read stream's
+    /// DRAM figure (issue 72), so each ceiling is the higher of the two.
+    struct KernelRates {
+        double matrixFlops = 0; ///< FLOP/s of oneDNN's 3x3 convolution (buildCeilingProbes); 0: not run
+        std::string matrixKernel; ///< "convolution (brgconv:avx512_core)"
+        double streamBytes = 0; ///< byte/s of its matrix-vector product over weights four times the L3
+        std::string streamKernel;
+        double streamWeightBytes = 0; ///< the weights that product streamed, byte
+        /// The chains' FP32 and the streams' DRAM figures before the kernels raised them (0: not raised).
+        double fp32Chains = 0, dramStreams = 0;
+    } kernels;
 };
 
 /// How far a measured ceiling may sit from per-cycle x cores x the measured clock before it is a doubt:
@@ -137,6 +154,22 @@ MicrobenchResult describeMachine(const MicrobenchOptions& o);
 /// Runs the benchmarks; nothing if cancelled.
 std::optional<MicrobenchResult> runMicrobenchmarks(
     const MicrobenchOptions& options, const MicrobenchProgress& progress);
+
+/// Runs the ceiling probes (buildCeilingProbes: a 3x3 convolution and a matrix-vector product over
+/// weights four times the last-level cache, 256 MiB to 1 GiB, an eighth of the memory at most) with
+/// oneDNN at f32 on every thread (four times the usable L3 where measured), timed as `measure --network` times rows (quick: its quick mode), and
+/// gives their rates from their fastest runs; zeros where oneDNN cannot run them.
+MicrobenchResult::KernelRates measureKernelRates(const MicrobenchResult& machine, bool quick);
+
+/// Raises `r`'s FP32 peak to the kernels' matrix rate and its DRAM bandwidth to their streaming rate
+/// where those are higher, keeping the chains' and streams' own figures in r.kernels (fp32Chains,
+/// dramStreams) for the notes; sets r.kernels = k otherwise unchanged.
+void raiseToKernels(MicrobenchResult& r, const MicrobenchResult::KernelRates& k);
+
+/// The kernels' rates in words, a line each, for the CLI and the window: "oneDNN's convolution
+/// (brgconv:avx512_core), a 3x3 convolution of 512 channels: 391 GFLOP/s, 93 % of the FP32 peak", or
+/// "..., now the FP32 peak (the FMA chains reached 345 GFLOP/s)" where it raised it; none where not run.
+std::vector<std::string> kernelRateLines(const MicrobenchResult& r);
 
 /// A device file (schema 1) for the measured machine. TDP and idle power cannot be measured here:
 /// `tdpWatts` is the user's figure (the RAPL package limit where Linux exposes it is a good one), idle

@@ -36,6 +36,14 @@ std::string microbenchDeviceJson(
         notes << " DRAM is the faster of a read stream (" << formatSI(r.dramRead.best, "B/s") << ") and the STREAM triad ("
               << formatSI(r.dramTriad.best, "B/s") << ", 24 B an element counted; the bus moves 32 with the write's allocate):"
               << " a row that reads its weights and writes little gets the read stream's rate.";
+    if (r.kernels.fp32Chains > 0)
+        notes << " FP32 is oneDNN's 3x3 convolution (" << r.kernels.matrixKernel << ", 512 channels on 28 x 28, no padding) at "
+              << formatSI(r.fp32.best, "FLOP/s") << ", faster than the FMA chains' " << formatSI(r.kernels.fp32Chains, "FLOP/s")
+              << ": a ceiling is what no kernel of this machine beats.";
+    if (r.kernels.dramStreams > 0)
+        notes << " DRAM is oneDNN's matrix-vector product (" << r.kernels.streamKernel << ") streaming "
+              << formatSI(r.kernels.streamWeightBytes, "B") << " of weights at " << formatSI(r.dram.best, "B/s")
+              << ", faster than the streams' " << formatSI(r.kernels.dramStreams, "B/s") << ".";
     if (r.perCycle && r.measuredClockHz > 0) {
         notes << " Against " << r.perCycle->microarchitecture << "'s per-cycle figures (" << r.perCycle->source
               << ") at the measured " << formatSI(r.measuredClockHz, "Hz") << " on " << r.cores << " cores: FP32 "

@@ -42,6 +42,12 @@ BuildResult buildVgg16(const Shape& input, int classes, bool fusion);
 /// each convolution, ReLU after all but the project. 11 pointwise and 4 depthwise convolutions,
 /// 15 batch norms (README "Calibration").
 BuildResult buildCalibrationClasses(const Shape& input, bool fusion);
+/// The two rows "measure this machine" runs with oneDNN to hold its ceilings against the library's own
+/// kernels (issue 72), on an input of 512 x 30 x 30: "probe.conv", a 3x3 convolution to 512 channels
+/// without padding (28 x 28 out: every tap it computes counts, 2 x 512 x 28 x 28 x 512 x 9 = 3.70
+/// GFLOP), and "probe.stream", a matrix-vector product of the flattened input (460,800 values) to
+/// `streamOutputs` features, whose weights (460,800 x streamOutputs elements) stream from memory.
+BuildResult buildCeilingProbes(std::int64_t streamOutputs);
 /// torchvision's ResNet (He et al. 2016; v1.5: the stride sits on the bottleneck's 3x3 convolution).
 /// depth 18 or 34: basic blocks [2,2,2,2] / [3,4,6,3]; 50, 101, 152: bottlenecks [3,4,6,3],
 /// [3,4,23,3], [3,8,36,3]. Every convolution is followed by batch norm and has no bias.

@@ -3,6 +3,7 @@
 #include "model/graph_builder.h"
 #include "model/networks.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -128,6 +129,16 @@ BuildResult buildCalibrationClasses(const Shape& input, bool fusion)
         b.linear("fcnet.classifier", gap, 1000);
         const int flat = b.linear("fcnet.flat", y, 512);
         b.linear("fcnet.wide", flat, 4096);
+        return b.take();
+    });
+}
+
+BuildResult buildCeilingProbes(std::int64_t streamOutputs)
+{
+    return guarded([&] {
+        GraphBuilder b("Ceiling probes", Shape { 1, 512, 30, 30 }, false);
+        b.conv("probe.conv", -1, 512, 3, 1, 0);
+        b.linear("probe.stream", -1, std::max<std::int64_t>(1, streamOutputs));
         return b.take();
     });
 }

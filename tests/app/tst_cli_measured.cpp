@@ -73,6 +73,10 @@ private slots:
         Run r = cli({ "measure", "--quick", "--tdp-w", "45", "--id", "mine", "--output", file });
         QCOMPARE(r.code, 0);
         QVERIFY2(contains(r.out, "  FP32 peak      ") && contains(r.out, "  DRAM triad     "), r.out.c_str());
+        // The library's own kernels beside them, each the ceiling where it beat the chains and streams (issue 72).
+        QVERIFY2(contains(r.out, "  oneDNN's convolution (") && contains(r.out, "a 3x3 convolution of 512 channels: ")
+                && contains(r.out, "the FP32 peak") && contains(r.out, " of weights: ") && contains(r.out, "the DRAM roof"),
+            r.out.c_str());
         QVERIFY(contains(r.out, "wrote " + file + " (device id mine)"));
         const DeviceLoad load = loadDeviceFile(file);
         QVERIFY(load.device);

@@ -85,6 +85,8 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
     line(QObject::tr("L3 read"), r.l3, "B/s", r.expected.l3, c.l3Bytes, "B/cycle");
     line(QObject::tr("DRAM read"), r.dramRead, "B/s", 0, 0, "");
     line(QObject::tr("DRAM triad"), r.dramTriad, "B/s", 0, 0, "");
+    for (const std::string& k : kernelRateLines(r))
+        lines << qs(k);
     if (r.l3Usable > 0)
         lines << QObject::tr("L3 usable: %1 MiB of the %2 MiB L3%3")
                      .arg(qs(formatNumber3(r.l3Usable / (1024 * 1024))), qs(formatNumber3(r.l3Bytes / (1024 * 1024))),

@@ -96,6 +96,38 @@ private slots:
         QVERIFY2(table.find("REFERENCE KERNEL: pooling (simple_nchw:any) is not what a framework runs") != std::string::npos, table.c_str());
     }
 
+    // A row faster than its bound by more than its own runs' spread is not a neighbour's pause: the
+    // ceiling is low (issue 72). Hand-worked on the default U-Net's enc1.conv2 (valid padding: every tap
+    // counts) and dec1.conv2, each measured at 1 / 1.25 of its bound: enc1.conv2's runs spread 10 %
+    // (1.25 > 1.10: beyond), dec1.conv2's 40 % (1.25 < 1.40: above the roof, within its spread).
+    void aboveTheRoofBeyondItsSpread()
+    {
+        const Report report = defaultUNet();
+        const DeviceResult& r = report.results[0];
+        const double a = r.layers[layerIndex(r, "enc1.conv2")].time / 1.25, b = r.layers[layerIndex(r, "dec1.conv2")].time / 1.25;
+        const std::string csv = "layer,time_s,best_s,median_s,spread,runs,reorder_s,primitive\n"
+                                "enc1.conv2,"
+            + std::to_string(a) + "," + std::to_string(a) + "," + std::to_string(a) + ",0.1,25,0,convolution (brg:avx512_core)\n"
+            + "dec1.conv2," + std::to_string(b) + "," + std::to_string(b) + "," + std::to_string(b)
+            + ",0.4,25,0,convolution (brg:avx512_core)\n";
+        const MeasurementSet set = parseMeasurements(csv, "m.csv");
+        QVERIFY(set.ok());
+        const Comparison c = compareMeasurements(set, r);
+        QCOMPARE(c.layers.size(), size_t(2));
+        QVERIFY(c.layers[0].aboveRoof && c.layers[0].beyondSpread);
+        QCOMPARE(c.layers[0].spread, 0.1);
+        QVERIFY(c.layers[1].aboveRoof && !c.layers[1].beyondSpread);
+        const std::string table = comparisonToTable(c, r, set);
+        QVERIFY2(table.find("ABOVE THE ROOF by more than its runs' spread (10 %): the ceiling is low, check the device file's figures")
+                != std::string::npos,
+            table.c_str());
+        QVERIFY2(table.find("ABOVE THE ROOF: check units") != std::string::npos, table.c_str()); // dec1.conv2
+        // A file without a spread column says nothing of it.
+        const MeasurementSet plain = parseMeasurements("layer,time_s\nenc1.conv2," + std::to_string(a) + "\n", "p.csv");
+        const Comparison cp = compareMeasurements(plain, r);
+        QVERIFY(cp.layers[0].aboveRoof && !cp.layers[0].beyondSpread);
+    }
+
     // roofline-cli measure's verdict on its own run ("# noisy:" in the header, as networkMeasurementCsv
     // writes it) is read with the file: compare, calibrate and the window say it. Not a header line,
     // or a file without one: none. A hand-made line of thousands of characters is kept in part.
