@@ -97,6 +97,10 @@ int runMeasure(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (r.measuredClockHz > 0)
         out << "  clock          " << formatSI(r.measuredClockHz, "Hz")
             << " under load (dependent integer additions)\n";
+    if (r.vectorClockHz > 0)
+        out << "  vector clock   " << formatSI(r.vectorClockHz, "Hz") << " under load (dependent FMAs, "
+            << r.perCycle->fmaLatency << " cycles a link, after the units ran at full rate)"
+            << (r.vectorClockLower() ? ": the expected figures are at it" : "") << "\n";
     const CycleFigures c = r.perCycle.value_or(CycleFigures {});
     line("FP32 peak      ", r.fp32, "FLOP/s", r.expected.fp32, c.fp32Flop, "FLOP/cycle");
     line("FP64 peak      ", r.fp64, "FLOP/s", r.expected.fp64, c.fp64Flop, "FLOP/cycle");

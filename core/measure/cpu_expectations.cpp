@@ -41,30 +41,30 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
         // multiply-add, two 128-bit loads a cycle, 32 B/cycle from L2 and from L3.
         if (f == 0x17 && in(0x00, 0x2F))
             return CycleFigures { "AMD Zen / Zen+", 16, 8, 32, 32, 32,
-                "AMD Software Optimization Guide for AMD Family 17h Processors (pub. 55723), 2.11-2.12" };
+                "AMD Software Optimization Guide for AMD Family 17h Processors (pub. 55723), 2.11-2.12", 5 };
         // Zen 2 (EPYC 7002 Rome 31h, Ryzen 3000 Matisse 71h, Renoir 60h, Lucienne 68h, Van Gogh 90h,
         // Mendocino A0h): the FP pipes widened to 256 bits, two FMA; two 256-bit loads a cycle; 32
         // B/cycle from L2 and from L3.
         if (f == 0x17 && (in(0x30, 0x3F) || in(0x60, 0x7F) || in(0x90, 0xAF)))
             return CycleFigures { "AMD Zen 2", 32, 16, 64, 32, 32,
                 "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater Processors (pub. 56305), "
-                "2.11-2.12" };
+                "2.11-2.12", 5 };
         // Zen 3: two 256-bit FMA pipes, two 256-bit loads a cycle, 32 B/cycle from L2 and from L3.
         if (f == 0x19 && (in(0x00, 0x0F) || in(0x20, 0x2F) || in(0x40, 0x5F)))
             return CycleFigures { "AMD Zen 3", 32, 16, 64, 32, 32,
-                "AMD Software Optimization Guide for AMD Family 19h Processors (pub. 56665), 2.11-2.12" };
+                "AMD Software Optimization Guide for AMD Family 19h Processors (pub. 56665), 2.11-2.12", 4 };
         // Zen 4: the same two 256-bit FMA pipes (AVX-512 runs in two halves), two 256-bit loads a cycle
         // (one 512-bit), 32 B/cycle from L2 and from L3.
         if (f == 0x19 && (in(0x10, 0x1F) || in(0x60, 0x7F) || in(0xA0, 0xAF)))
             return CycleFigures { "AMD Zen 4", 32, 16, 64, 32, 32,
-                "AMD Software Optimization Guide for the AMD Zen4 Microarchitecture (pub. 57647), 2.11-2.12" };
+                "AMD Software Optimization Guide for the AMD Zen4 Microarchitecture (pub. 57647), 2.11-2.12", 4 };
         // Zen 5 (EPYC 9005 and the desktop parts): two 512-bit FMA pipes, two 512-bit loads a cycle,
         // 64 B/cycle from L2, 32 B/cycle from L3. The mobile parts (models 20h-2Fh, 60h-7Fh) have
         // 256-bit data paths and are left out.
         if (f == 0x1A && (in(0x00, 0x1F) || in(0x40, 0x4F)))
             return CycleFigures { "AMD Zen 5", 64, 32, 128, 64, 32,
                 "AMD Software Optimization Guide for the AMD Zen5 Microarchitecture (pub. 58455), 2.11-2.12; "
-                "AMD, 'Zen 5', Hot Chips 2024" };
+                "AMD, 'Zen 5', Hot Chips 2024", 4 };
         return std::nullopt;
     }
     if (cpu.vendor == "GenuineIntel" && f == 6) {
@@ -80,7 +80,7 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
         if (name)
             return CycleFigures { name, 64, 32, 128, 64, 0,
                 "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), cache parameters of "
-                "the Skylake Server, Ice Lake and Golden Cove microarchitectures" };
+                "the Skylake Server, Ice Lake and Golden Cove microarchitectures", 4 };
     }
     return std::nullopt;
 }

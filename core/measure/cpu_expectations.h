@@ -28,6 +28,12 @@ struct CycleFigures {
     /// 4x its multiply-adds (64 against 16 per 512 bits), so 4 x fp32Flop where the core has VNNI.
     double int8Ops() const { return 4 * fp32Flop; }
     std::string source; ///< where the figures come from
+    /// Cycles from a vector FMA to the next one that takes its result: a chain of them times the clock the
+    /// vector units run at, which is not always the integer units' (an AVX-512 licence lowers it on
+    /// Intel Xeons: issue 72). Agner Fog's instruction tables (VFMADD..PS): 5 on Zen and Zen 2, 4 on Zen
+    /// 3, Zen 4 and Intel's server cores since Skylake-SP; 4 on Zen 5 (measured on this project's VM:
+    /// 3.97 cycles of the integer clock a link). 0: unknown (the integer clock is used).
+    int fmaLatency = 0;
 };
 
 /// The figures of a known microarchitecture, or nothing (then no expectation is given).

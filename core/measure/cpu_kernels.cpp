@@ -169,6 +169,45 @@ __attribute__((target("avx512f"))) double sum512(const double* p, std::size_t n,
         t += v;
     return t;
 }
+// The vector clock's chains (kLatencyChains of them): each round waits for the last FMA's result.
+__attribute__((target("avx512f"))) double latency512(long iters)
+{
+    __m512 a[kLatencyChains];
+    RFX_UNROLL
+    for (int k = 0; k < kLatencyChains; ++k)
+        a[k] = _mm512_set1_ps(1.0f + float(k) * 1e-3f);
+    const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
+    for (long i = 0; i < iters; ++i) {
+        RFX_UNROLL
+        for (int k = 0; k < kLatencyChains; ++k)
+            a[k] = _mm512_fmadd_ps(a[k], b, c);
+        RFX_UNROLL
+        for (int k = 0; k < kLatencyChains; ++k)
+            asm volatile("" : "+v"(a[k]));
+    }
+    alignas(64) float out[16];
+    _mm512_store_ps(out, _mm512_add_ps(_mm512_add_ps(a[0], a[1]), _mm512_add_ps(a[2], a[3])));
+    return double(out[0]);
+}
+__attribute__((target("avx2,fma"))) double latency256(long iters)
+{
+    __m256 a[kLatencyChains];
+    RFX_UNROLL
+    for (int k = 0; k < kLatencyChains; ++k)
+        a[k] = _mm256_set1_ps(1.0f + float(k) * 1e-3f);
+    const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
+    for (long i = 0; i < iters; ++i) {
+        RFX_UNROLL
+        for (int k = 0; k < kLatencyChains; ++k)
+            a[k] = _mm256_fmadd_ps(a[k], b, c);
+        RFX_UNROLL
+        for (int k = 0; k < kLatencyChains; ++k)
+            asm volatile("" : "+v"(a[k]));
+    }
+    alignas(32) float out[8];
+    _mm256_store_ps(out, _mm256_add_ps(_mm256_add_ps(a[0], a[1]), _mm256_add_ps(a[2], a[3])));
+    return double(out[0]);
+}
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) double vnni512(long iters)
 {
     __m512i a[kVnniChains];
@@ -275,6 +314,19 @@ double sumKernel(Isa isa, const double* p, std::size_t n, long reps)
         return sum256(p, n, reps);
 #endif
     return sumScalar(p, n, reps);
+}
+
+double fmaLatencyKernel(Isa isa, long iters)
+{
+#ifdef RFX_X86
+    if (isa == Isa::Avx512)
+        return latency512(iters);
+    if (isa == Isa::Avx2)
+        return latency256(iters);
+#endif
+    (void)isa;
+    (void)iters;
+    return 0; // scalar: no vector units to time
 }
 
 bool hasVnni512()

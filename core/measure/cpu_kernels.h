@@ -29,6 +29,14 @@ bool hasVnni512();
 /// `iters` rounds of kVnniChains independent vpdpbusd (int8 operations: iters x kVnniChains x 64
 /// multiply-adds x 2); 0 where the CPU has no AVX-512 VNNI.
 double vnniKernel(long iters);
+/// Independent FMA chains of the vector clock's kernel: few enough that every core we know runs them at
+/// one link per FMA latency (a core with one 512-bit FMA a cycle, a Zen 4 or a one-unit Xeon, needs
+/// at most latency x 1 = 4 chains), enough that the units stay busy as under load (half the FMA rate
+/// on the cores with two 512-bit units).
+inline constexpr int kLatencyChains = 4;
+/// `iters` rounds of kLatencyChains dependent single-precision FMAs on the widest vectors: iters x the
+/// core's FMA latency cycles (CycleFigures::fmaLatency), whatever the width, at the vector units' clock.
+double fmaLatencyKernel(Isa isa, long iters);
 /// `iters` rounds of 100 dependent integer additions: one a cycle on every x86 core (Agner Fog's
 /// instruction tables: ADD r,r latency 1), so iters x 100 / seconds is the core clock. 0 elsewhere.
 long clockKernel(long iters);

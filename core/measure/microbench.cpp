@@ -83,7 +83,10 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
     const double l3PerThread = 4 * l2PerCore;
     const bool l3Test = r.l3Bytes >= 2 * l3PerThread * r.threads;
     const int repeats = std::max(1, o.repeats);
-    const int tests = 8 + (vnni ? 1 : 0) + (l3Test ? 1 : 0) + (o.kernelProbes ? 1 : 0);
+    // The vector units' clock (MicrobenchResult::vectorClockHz), where the core's FMA latency is known.
+    const int latency = r.perCycle ? r.perCycle->fmaLatency : 0;
+    const bool vectorClock = latency > 0 && isa != Isa::Scalar && canMeasureClock();
+    const int tests = 8 + (vnni ? 1 : 0) + (l3Test ? 1 : 0) + (o.kernelProbes ? 1 : 0) + (vectorClock ? 1 : 0);
     const int steps = tests * repeats;
     int step = 0;
     // Measuring a figure again adds steps the plan did not have: the fraction stays short of 1 until done.
@@ -130,6 +133,33 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
         return f;
     };
 
+    // The vector units' clock: every thread runs the FMA units at their full rate (the clock a licence
+    // sets follows what they run; on a Xeon the licence holds for about 2 ms after), then times
+    // kLatencyChains dependent chains, each link the FMA latency: links x latency / time.
+    const long warmIters
+        = vectorClock ? roundsLasting(std::max(0.005, o.secondsPerTest / 4), [&](long n) { return fmaKernel(isa, true, n); }) : 0;
+    const long latencyIters
+        = vectorClock ? roundsLasting(std::max(0.002, o.secondsPerTest / 10), [&](long n) { return fmaLatencyKernel(isa, n); }) : 0;
+    auto measureVectorClock = [&]() -> bool {
+        if (!vectorClock)
+            return true;
+        auto f = measure("vector clock", [&] {
+            std::vector<double> seconds(size_t(r.threads), 0.0);
+            parallel(r.threads, [&](int t) {
+                g_sink = g_sink + fmaKernel(isa, true, warmIters);
+                const auto t0 = Clock::now();
+                g_sink = g_sink + fmaLatencyKernel(isa, latencyIters);
+                seconds[size_t(t)] = std::chrono::duration<double>(Clock::now() - t0).count();
+            });
+            const double slowest = *std::max_element(seconds.begin(), seconds.end());
+            return slowest > 0 ? double(latencyIters) * latency / slowest : 0.0;
+        });
+        if (!f)
+            return false;
+        r.vectorClockHz = f->best;
+        return true;
+    };
+
     // The clock under load, on every thread at once; what each ceiling should reach at it.
     const long clockIters = canMeasureClock() ? roundsLasting(o.secondsPerTest, [](long n) { return clockKernel(n); }) : 0;
     auto measureClock = [&]() -> bool {
@@ -147,8 +177,10 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
             return true;
         r.measuredClockHz = f->best;
         r.clockOccupancy = f->occupancy;
+        if (!measureVectorClock())
+            return false;
         if (r.perCycle && r.measuredClockHz > 0) {
-            r.expected = expectedFigures(*r.perCycle, r.cores, r.measuredClockHz);
+            r.expected = expectedFigures(*r.perCycle, r.cores, r.expectationClockHz());
             if (!vnni)
                 r.expected.int8 = 0;
         }

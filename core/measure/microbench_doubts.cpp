@@ -18,13 +18,18 @@ namespace {
 constexpr double kUndisturbed = kCeilingBands.undisturbed;
 } // namespace
 
+std::string expectationClockText(const MicrobenchResult& r)
+{
+    return formatSI(r.expectationClockHz(), "Hz") + (r.vectorClockLower() ? " (the vector units' clock)" : "");
+}
+
 std::string expectationText(
     double measured, double expected, double perCycle, const char* perCycleUnit, const MicrobenchResult& r)
 {
     if (!(expected > 0) || !(measured > 0))
         return "";
     return formatPercent(measured / expected) + " of " + formatNumber3(perCycle) + " " + perCycleUnit + " x "
-        + std::to_string(r.cores) + (r.cores == 1 ? " core" : " cores") + " x " + formatSI(r.measuredClockHz, "Hz");
+        + std::to_string(r.cores) + (r.cores == 1 ? " core" : " cores") + " x " + expectationClockText(r);
 }
 
 MicrobenchOptions::Earlier earlierCeilings(const Device& d)
@@ -57,7 +62,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
               const std::string rate
                   = perCycle == std::round(perCycle) ? std::to_string(long(perCycle)) : formatNumber3(perCycle);
               std::string text = std::string(figure) + " " + formatSI(f.best, unit) + " is " + formatPercent(share)
-                  + " of what " + cores + " of " + on + " do at the measured " + formatSI(r.measuredClockHz, "Hz")
+                  + " of what " + cores + " of " + on + " do at the measured " + expectationClockText(r)
                   + " (" + rate + " " + perCycleUnit + ": " + formatSI(expected, unit) + ")";
               const bool suspect = share < suspectBelow;
               text += suspect ? ", after measuring it again: suspect." + why
@@ -65,6 +70,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
               doubts.push_back({ figure, suspect, text });
           };
     const CycleFigures c = r.perCycle.value_or(CycleFigures {});
+    const CycleFigures& c0 = c;
     const std::string oneFma = c.microarchitecture.rfind("Intel", 0) == 0
         ? " (A Xeon with one 512-bit FMA unit per core, as some Silver and Bronze parts have, "
           "does half: then it is right.)"
@@ -82,6 +88,13 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
                 std::string(figure) + " " + formatSI(f.best, unit) + " was measured while a thread had its CPU "
                     + formatPercent(f.occupancy) + " of the time at best, in every repeat: suspect." });
     };
+    // Vector units faster than the core's clock cannot be: the FMA latency the table gives is wrong for
+    // this core (a chain of 4-cycle links on a 3-cycle core reads a third fast). The integer clock stands.
+    if (r.vectorClockHz > 1.03 * r.measuredClockHz && r.measuredClockHz > 0)
+        doubts.push_back({ "vector clock", false,
+            "The vector units' FMA chains ran at " + formatSI(r.vectorClockHz, "Hz") + " at " + std::to_string(c0.fmaLatency)
+                + " cycles a link, above the clock under load (" + formatSI(r.measuredClockHz, "Hz")
+                + "): that latency is not this core's; the expected figures are at the clock under load." });
     disturbed("FP32", r.fp32, "FLOP/s");
     disturbed("FP64", r.fp64, "FLOP/s");
     disturbed("int8", r.int8, "OP/s");
@@ -110,7 +123,7 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
                  Above { "int8", r.int8, r.expected.int8, "OP/s" }, Above { "L1", r.l1, r.expected.l1, "B/s" } })
             if (a.expected > 0 && a.f.best > kCeilingBands.above * a.expected) {
                 doubts.push_back({ "clock", true,
-                    "The clock under load, " + formatSI(r.measuredClockHz, "Hz") + ", is too low for " + a.figure + " "
+                    "The clock under load, " + expectationClockText(r) + ", is too low for " + a.figure + " "
                         + formatSI(a.f.best, a.unit) + " (" + formatPercent(a.f.best / a.expected) + " of what " + cores
                         + " of " + on + " do at it): it was measured while something shared the core: suspect, and every "
                           "expected figure with it." });

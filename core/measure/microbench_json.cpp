@@ -46,7 +46,7 @@ std::string microbenchDeviceJson(
               << ", faster than the streams' " << formatSI(r.kernels.dramStreams, "B/s") << ".";
     if (r.perCycle && r.measuredClockHz > 0) {
         notes << " Against " << r.perCycle->microarchitecture << "'s per-cycle figures (" << r.perCycle->source
-              << ") at the measured " << formatSI(r.measuredClockHz, "Hz") << " on " << r.cores << " cores: FP32 "
+              << ") at the measured " << expectationClockText(r) << " on " << r.cores << " cores: FP32 "
               << formatPercent(r.fp32.best / r.expected.fp32) << ", FP64 "
               << formatPercent(r.fp64.best / r.expected.fp64) << ", L1 " << formatPercent(r.l1.best / r.expected.l1)
               << ", L2 " << formatPercent(r.l2.best / r.expected.l2);
@@ -56,6 +56,10 @@ std::string microbenchDeviceJson(
             notes << ", L3 " << formatPercent(r.l3.best / r.expected.l3);
         notes << ".";
     }
+    if (r.vectorClockLower())
+        notes << " The vector units ran at " << formatSI(r.vectorClockHz, "Hz") << " under load (dependent FMA chains of "
+              << r.perCycle->fmaLatency << " cycles a link), under the integer clock of " << formatSI(r.measuredClockHz, "Hz")
+              << ": the figures are held against that clock.";
     if (r.l3Usable > 0 && r.l3Bytes > 0)
         notes << " l3_mib is the largest working set that still read at L3 speed, of the " << r.l3Bytes / (1024 * 1024)
               << " MiB L3 the system's cache topology gives" << (r.l3SharedBy.empty() ? "" : " to CPUs " + r.l3SharedBy)

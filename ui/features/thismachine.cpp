@@ -77,6 +77,9 @@ QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, do
     };
     if (r.measuredClockHz > 0)
         lines << QObject::tr("Clock under load: %1").arg(qs(formatSI(r.measuredClockHz, "Hz")));
+    if (r.vectorClockLower())
+        lines << QObject::tr("The vector units' clock under load: %1 (the expected figures are at it)")
+                     .arg(qs(formatSI(r.vectorClockHz, "Hz")));
     line(QObject::tr("FP32 peak"), r.fp32, "FLOP/s", r.expected.fp32, c.fp32Flop, "FLOP/cycle");
     line(QObject::tr("FP64 peak"), r.fp64, "FLOP/s", r.expected.fp64, c.fp64Flop, "FLOP/cycle");
     line(QObject::tr("int8 (VNNI)"), r.int8, "OP/s", r.expected.int8, c.int8Ops(), "OP/cycle");

@@ -51,6 +51,15 @@ private slots:
         QCOMPARE(r->kernels.fp32Chains > 0, r->fp32.best == r->kernels.matrixFlops && r->fp32.best > r->kernels.fp32Chains);
         QCOMPARE(kernelRateLines(*r).size(), size_t(2));
         QVERIFY(r->cores >= 1 && r->cores <= r->threads);
+        // The vector units' clock where the core's FMA latency is known: within 3 % of the integer
+        // clock on AMD's cores, which have no AVX-512 licence (this Zen 5: 0.98-1.017 x over four runs; the
+        // test allows 10 % for a shared VM's noise).
+        if (r->perCycle && r->perCycle->fmaLatency > 0 && r->measuredClockHz > 0) {
+            QVERIFY(r->vectorClockHz > 0);
+            if (r->cpu.vendor == "AuthenticAMD" && r->clockOccupancy >= kCeilingBands.undisturbed)
+                QVERIFY2(std::abs(r->vectorClockHz / r->measuredClockHz - 1) < 0.1,
+                    (std::to_string(r->vectorClockHz) + " / " + std::to_string(r->measuredClockHz)).c_str());
+        }
         QCOMPARE(r->threads, 2);
         QVERIFY(!r->isa.empty());
         QVERIFY(r->memoryBytes > 0);
@@ -162,6 +171,9 @@ private slots:
         QCOMPARE(zen5->microarchitecture, std::string("AMD Zen 5"));
         QCOMPARE(zen5->fp32Flop, 64.0); // 2 FMA pipes x 16 lanes x 2
         QCOMPARE(zen5->l1Bytes, 128.0); // 2 x 64-byte loads
+        QCOMPARE(zen5->fmaLatency, 4); // measured on this project's VM: 3.97 cycles of the integer clock a link
+        QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x17, 0x31 })->fmaLatency, 5); // Zen 2 (Agner Fog's tables)
+        QCOMPARE(cycleFiguresFor({ "GenuineIntel", 6, 0x6A })->fmaLatency, 4); // Ice Lake-SP
         QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x19, 0x11 })->microarchitecture, std::string("AMD Zen 4")); // EPYC 9004
         QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x19, 0x11 })->fp32Flop, 32.0); // AVX-512 in two 256-bit halves
         QCOMPARE(cycleFiguresFor({ "GenuineIntel", 6, 0x8F })->microarchitecture, std::string("Intel Sapphire Rapids"));
@@ -174,6 +186,43 @@ private slots:
         RFX_COMPARE_REL(e.int8, 1766.4e9, 1e-12);
         RFX_COMPARE_REL(e.l1, 883.2e9, 1e-12);
         RFX_COMPARE_REL(e.l3, 220.8e9, 1e-12);
+    }
+
+    // The clock the expected figures are at (issue 72). The Xeon Ice Lake-SP VM of ../shared/measurements:
+    // integer clock 3.37 GHz, FMA chains 345 GFLOP/s = 80 % of 64 FLOP/cycle x 2 cores x 3.37 GHz (431.4),
+    // while oneDNN's convolutions ran at 98 % of the chains' figure: the units ran slower than the
+    // integer clock. Were their chains to time 2.80 GHz, 345 is 96 % of 64 x 2 x 2.80 = 358.4 GFLOP/s,
+    // and the words say which clock. A vector clock within 3 % above the integer one (this Zen 5: 3.51
+    // against 3.48) is the units' own; 25 % above (a 5-cycle latency on a 4-cycle core) is the table's
+    // error: the integer clock stands, and a note says why.
+    void expectedFiguresAreAtTheVectorClock()
+    {
+        MicrobenchResult r;
+        r.cores = 2;
+        r.measuredClockHz = 3.37e9;
+        r.vectorClockHz = 2.80e9;
+        r.perCycle = cycleFiguresFor({ "GenuineIntel", 6, 0x6A });
+        QCOMPARE(r.expectationClockHz(), 2.80e9);
+        QVERIFY(r.vectorClockLower());
+        r.expected = expectedFigures(*r.perCycle, r.cores, r.expectationClockHz());
+        RFX_COMPARE_REL(r.expected.fp32, 358.4e9, 1e-12);
+        r.fp32.best = 345e9;
+        QCOMPARE(expectationText(r.fp32.best, r.expected.fp32, 64, "FLOP/cycle", r),
+            std::string("96 % of 64.0 FLOP/cycle x 2 cores x 2.80 GHz (the vector units' clock)"));
+        r.vectorClockHz = 3.51e9;
+        r.measuredClockHz = 3.48e9;
+        QCOMPARE(r.expectationClockHz(), 3.51e9);
+        QVERIFY(!r.vectorClockLower());
+        r.vectorClockHz = 4.35e9;
+        QCOMPARE(r.expectationClockHz(), 3.48e9);
+        const auto doubts = ceilingDoubts(r);
+        QVERIFY(!doubts.empty());
+        QCOMPARE(doubts[0].figure, std::string("vector clock"));
+        QVERIFY(!doubts[0].suspect);
+        QVERIFY2(doubts[0].text.find("ran at 4.35 GHz at 4 cycles a link, above the clock under load (3.48 GHz)") != std::string::npos,
+            doubts[0].text.c_str());
+        r.vectorClockHz = 0; // not measured: the integer clock
+        QCOMPARE(r.expectationClockHz(), 3.48e9);
     }
 
     // The Zen 2 and Zen / Zen+ rows (issue 39: "no per-cycle figures for this CPU (AuthenticAMD family
@@ -323,7 +372,9 @@ private slots:
                 const double ratio = f.best / expected;
                 const bool disturbed = clockDisturbed || f.occupancy < band.undisturbed;
                 const std::string why = std::string(what) + ": " + std::to_string(ratio * 100) + " % of expected at "
-                    + std::to_string(r->measuredClockHz / 1e9) + " GHz" + (disturbed ? " (disturbed run)" : "");
+                    + std::to_string(r->expectationClockHz() / 1e9) + " GHz (integer clock "
+                    + std::to_string(r->measuredClockHz / 1e9) + ", vector " + std::to_string(r->vectorClockHz / 1e9) + ")"
+                    + (disturbed ? " (disturbed run)" : "");
                 qInfo("run %d: %s", attempt + 1, why.c_str());
                 if ((ratio < low || ratio > high) && !disturbed)
                     outside.push_back(why);
