@@ -270,6 +270,16 @@ private slots:
             {});
     }
 
+    // An Intel Xeon Ice Lake-SP VM (family 6 model 6Ah; resources/measurements/xeon-icelake-2vcpu, issue 72),
+    // measured on the Xeon and shipped as measured. VGG-16's first block's bias, ReLU and pooling rows
+    // (12.8-25.7 MB) ran above their DRAM roof from the L3 (its README says so); ResNet-50 is within 10 %,
+    // VGG-16 is not (+23 %, the README's analysis: the files' own noise, not the rows' shapes).
+    void xeonMeasurementMatchesTheReadme()
+    {
+        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/xeon-icelake-2vcpu/", "xeon-icelake-2vcpu-vm", 2,
+            { "VGG-16 224, batch 1" });
+    }
+
     // This Zen 5 two days later at 3.4 GHz, with the probes' tiny rows, MobileNetV2 at batch 8 and a
     // separable U-Net (resources/measurements/epyc-zen5-2vcpu, issue 51). Two rows of MobileNetV2 at
     // batch 8 ran above their DRAM roof from the L3 (its README says which).
