@@ -72,6 +72,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     QStringList devices { QStringLiteral("rtx-2060-super") };
     bool overlay = o.overlay;
     ViewSettings view;
+    std::optional<LlmWork> lastLanguageModel; // the language model the window last showed, if it showed one
     fitFirstWindow(); // first start; a saved geometry replaces it
     if (!o.noRestore) {
         const StoredWindow s = loadStoredWindow();
@@ -89,6 +90,7 @@ void MainWindow::restoreSettings(const GuiOptions& o)
             view.powerTicks = last->powerTicks;
             view.layerLabels = last->layerLabels;
             view.filter = last->filter;
+            lastLanguageModel = last->llm;
         }
     }
     if (o.configGiven) {
@@ -127,6 +129,11 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     m_workspace->setWork(config, devices);
     if (!languageModel.empty())
         m_workspace->showLanguageModel(languageModel);
+    // The language model, its phase and settings as the window last showed them (issue 73: the mode
+    // was lost at the next start): where the command line named no other work, or named a model file
+    // that cannot be read (said in its dialog), in its place.
+    if (lastLanguageModel && (!o.configGiven || (!languageModel.empty() && !m_workspace->state().languageModel())))
+        m_workspace->setLlm(*lastLanguageModel, 0);
 }
 
 void MainWindow::saveSettings() const

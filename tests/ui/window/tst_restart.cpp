@@ -1,0 +1,103 @@
+// The window reopens as it was (docs/window.md; issue 73 item 3): a language model, its phase and
+// settings come back at the next start with no arguments; a model file named on the command line that
+// cannot be read is said and the last work stays; a network named there is what opens.
+#include "panels/controlpanel.h"
+#include "window/mainwindow.h"
+#include "workspace/workspace.h"
+
+#include "guitestutils.h"
+#include "testutils.h"
+#include "ui/window/mainwindowtests.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QMessageBox>
+#include <QtTest>
+
+using namespace rfx;
+using namespace rfx::mainwindowtest;
+
+class TestRestart : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    // A window on Llama-3.1 8B in the prefill phase at batch 4 and prompt 2,048, closed (which saves).
+    static void closeOnALanguageModel()
+    {
+        MainWindow w(fresh({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090") }));
+        w.show();
+        w.workspace().showModel("llama-3.1-8b");
+        LlmWork work = w.workspace().state().llm;
+        QCOMPARE(work.model, std::string("llama-3.1-8b"));
+        work.phase = LlmPhase::Prefill;
+        work.settings.batch = 4;
+        work.settings.prompt = 2048;
+        w.workspace().setLlm(work, 0);
+        QVERIFY(w.workspace().state().languageModel());
+        w.close(); // saves
+    }
+
+private slots:
+    void initTestCase()
+    {
+        rfx::test::isolateGuiTest(m_dir, QStringLiteral("tst_restart"));
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
+    }
+
+    void aLanguageModelComesBack()
+    {
+        closeOnALanguageModel();
+        MainWindow w((GuiOptions())); // no arguments
+        w.show();
+        const WorkspaceState& s = w.workspace().state();
+        QVERIFY(s.languageModel());
+        QCOMPARE(s.llm.model, std::string("llama-3.1-8b"));
+        QCOMPARE(s.llm.phase, LlmPhase::Prefill);
+        QCOMPARE(s.llm.settings.batch, 4);
+        QCOMPARE(s.llm.settings.prompt, 2048);
+        QVERIFY(s.llmAnalysis);
+        QCOMPARE(w.workspace().deviceIds(), (QStringList { QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090") }));
+        QCOMPARE(w.controls()->networkCombo()->currentData().toString(), QStringLiteral("llama-3.1-8b"));
+    }
+
+    // roofline-explorer x.gguf where x.gguf cannot be read: its dialog, and the last work stays shown.
+    void anUnreadableModelKeepsTheLastOne()
+    {
+        closeOnALanguageModel();
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("x.gguf")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("GGU");
+        f.close();
+        GuiOptions o;
+        o.configGiven = true;
+        o.config.config.model = f.fileName().toStdString();
+        MainWindow w(o);
+        w.show();
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QStringLiteral("x.gguf")));
+        const WorkspaceState& s = w.workspace().state();
+        QVERIFY(s.languageModel());
+        QCOMPARE(s.llm.model, std::string("llama-3.1-8b"));
+        QCOMPARE(s.llm.settings.batch, 4);
+        box->close();
+    }
+
+    // A network named on the command line opens, not the language model of the last start.
+    void aNetworkOnTheCommandLineOpens()
+    {
+        closeOnALanguageModel();
+        GuiOptions o;
+        o.configGiven = true;
+        o.config.config.model = "resnet50";
+        MainWindow w(o);
+        w.show();
+        QVERIFY(!w.workspace().state().languageModel());
+        QCOMPARE(w.workspace().report()->network, std::string("ResNet-50"));
+    }
+};
+
+QTEST_MAIN(TestRestart)
+#include "tst_restart.moc"
