@@ -96,19 +96,23 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
             [](std::int64_t s, const Shape& x) { return s + x.elements(); }));
         const double params = double(layerParams(*l));
         const double out = double(l->out.elements());
-        html += QStringLiteral("<p><b>FLOPs</b> = %1 = <b>%2</b>%3</p>")
-                    .arg(flopFormula(*l), qs(formatSI(forwardFlops(*l), "FLOP")),
+        const double runs = l->repeats > 0 ? l->repeats : 1;
+        html += QStringLiteral("<p><b>FLOPs</b> = %1 = %2%3</p>")
+                    .arg(flopFormula(*l), timesRuns(*l, qs(formatSI(forwardFlops(*l) / runs, "FLOP")), qs(formatSI(forwardFlops(*l), "FLOP"))),
                         training ? QStringLiteral(" forward; with the backward pass (%1) the row counts %2")
                                        .arg(l->op == Op::Conv || l->op == Op::ConvTranspose
                                                 ? QStringLiteral("data and weight gradients, each as many FLOPs")
                                                 : QStringLiteral("the same FLOPs again"),
                                            qs(formatSI(r.flops, "FLOP")))
                                  : QString());
-        html += QStringLiteral("<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
-                    .arg(count(in), count(params), count(out), dot())
-                    .arg(e)
-                    .arg(qs(formatBytes((in + params + out) * e)),
-                        training ? QStringLiteral(" forward; %1 with the backward pass").arg(qs(formatBytes(r.bytes))) : QString());
+        const QString backward = training ? QStringLiteral(" forward; %1 with the backward pass").arg(qs(formatBytes(r.bytes))) : QString();
+        if (const QString each = bytesArithmetic(*l, e, c.bitsAsInFile); !each.isEmpty()) // its tensors' own widths, or its runs
+            html += QStringLiteral("<p><b>Bytes</b> = %1%2</p>").arg(each, backward);
+        else
+            html += QStringLiteral("<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
+                        .arg(count(in), count(params), count(out), dot())
+                        .arg(e)
+                        .arg(qs(formatBytes((in + params + out) * e)), backward);
         // The formulas above are direct convolution under compulsory traffic; say what the row really counts.
         const bool otherAlgorithm = runsOnMatrixUnits(l->op) && (r.algorithm != ConvAlgorithm::Direct || !r.algorithmNote.empty());
         const bool otherTraffic = runsOnMatrixUnits(l->op) && (c.traffic == TrafficModel::Naive || c.traffic == TrafficModel::Tiled);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <QStringList>
+
 namespace rfx::explaintext {
 
 QString flopFormula(const Layer& l)
@@ -96,6 +98,57 @@ QString flopFormula(const Layer& l)
     if (!l.epilogue.empty())
         f += QStringLiteral(" + the fused elementwise ops on %1 outputs").arg(count(double(o.elements())));
     return f;
+}
+
+namespace {
+
+bool runsOnce(const Layer& l) { return !(l.repeats > 0) || std::abs(l.repeats - 1) < 1e-9; }
+
+// "2", "0.5", "0.563": bytes per element, as Explain writes them.
+QString width(double bytes) { return QString::number(bytes, 'g', 3); }
+
+} // namespace
+
+QString timesRuns(const Layer& l, const QString& perRun, const QString& total)
+{
+    if (runsOnce(l))
+        return QStringLiteral("<b>%1</b>").arg(total);
+    const bool blocks = !l.block.empty();
+    return QStringLiteral("%1 a %2 \u00d7 %3 %4 = <b>%5</b>")
+        .arg(perRun, blocks ? QStringLiteral("block") : QStringLiteral("run"), count(l.repeats),
+            blocks ? QStringLiteral("blocks") : QStringLiteral("runs"), total);
+}
+
+QString bytesArithmetic(const Layer& l, double elementBytes, bool asInFile)
+{
+    const RowWidths w = rowWidths(l, elementBytes, asInFile);
+    auto at = [&](std::uint8_t bits) { return asInFile && bits > 0 ? bits / 8.0 : elementBytes; };
+    bool uniform = runsOnce(l) && l.weightBytes < 0 && w.weight == elementBytes && w.output == elementBytes;
+    for (size_t i = 0; i < l.inShapes.size(); ++i)
+        uniform = uniform && at(i < l.inBits.size() ? l.inBits[i] : 0) == elementBytes;
+    if (uniform)
+        return {};
+    QStringList inputs;
+    for (size_t i = 0; i < l.inShapes.size(); ++i)
+        inputs << QStringLiteral("%1%2%3 B").arg(count(double(l.inShapes[i].elements())), dot(), width(at(i < l.inBits.size() ? l.inBits[i] : 0)));
+    const double runs = runsOnce(l) ? 1 : l.repeats;
+    // A language model's row stores every block's parameters and reads one block's weights a run
+    // (Layer::weightBytes); other rows read their parameters at the weights' width.
+    const double params = double(layerParams(l)) / (l.weightBytes >= 0 ? runs : 1);
+    const double weights = l.weightBytes >= 0 ? l.weightBytes : params * w.weight;
+    QString weightTerm;
+    if (weights <= 0)
+        weightTerm = QStringLiteral("0");
+    else if (params >= 1)
+        weightTerm = QStringLiteral("%1%2%3 B").arg(count(params), dot(), width(weights / params));
+    else
+        weightTerm = qs(formatBytes(weights)); // cached keys and values read as the row's stored bytes
+    const double out = double(l.out.elements());
+    const double perRun = w.inputBytes + weights + out * w.output;
+    const QString in = inputs.isEmpty() ? QStringLiteral("0") : inputs.size() == 1 ? inputs.front() : QStringLiteral("(%1)").arg(inputs.join(QStringLiteral(" + ")));
+    return QStringLiteral("inputs %1 + weights %2 + outputs %3%4%5 B = %6")
+        .arg(in, weightTerm, count(out), dot(), width(w.output),
+            timesRuns(l, qs(formatBytes(perRun)), qs(formatBytes(perRun * runs))));
 }
 
 } // namespace rfx::explaintext

@@ -1,0 +1,194 @@
+// Explain's arithmetic adds up (issue 73 item 1): every FLOPs and Bytes line Explain shows is
+// recomputed here from the operands it displays, and its total is the table's. A language model's
+// block row (blk0-31.*) stands for its 32 blocks: its formulas are one block's, and the line says
+// "a block x 32 blocks"; before, one block's operands stood beside the blocks' total ("33346.5 x
+// 262,144 = 280 GFLOP", whose product is 8.74 G).
+#include "panels/explain.h"
+
+#include "testutils.h"
+
+#include "base/format.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_arch.h"
+#include "llm/llm_phase.h"
+#include "onnx/build_network.h"
+
+#include <QRegularExpression>
+#include <QTextDocument>
+#include <QtTest>
+
+using namespace rfx;
+
+namespace {
+
+// "4,096" -> 4096; "33.6 MFLOP" -> 3.36e7; "1.07 GB" -> 1.07e9; "2 B" -> 2.
+double valueOf(QString text)
+{
+    text = text.trimmed();
+    text.remove(QLatin1Char(','));
+    static const QRegularExpression number(QStringLiteral("^([0-9.eE+-]+)\\s*([kMGTP]?)"));
+    const QRegularExpressionMatch m = number.match(text);
+    if (!m.hasMatch())
+        return NAN;
+    const double scale[] = { 1, 1e3, 1e6, 1e9, 1e12, 1e15 };
+    const int at = m.captured(2).isEmpty() ? 0 : int(QStringLiteral("kMGTP").indexOf(m.captured(2))) + 1;
+    return m.captured(1).toDouble() * scale[at];
+}
+
+// A product as displayed, "8192\u00b74,096" or "16,777,216\u00b72 B": NaN where a factor is a symbol.
+double productOf(const QString& text)
+{
+    double p = 1;
+    for (const QString& f : text.split(QChar(0x00b7)))
+        p *= valueOf(f);
+    return p;
+}
+
+bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+
+// Three significant digits either side: a displayed figure is within 0.5 % of its value.
+constexpr double kShown = 0.006;
+
+struct Checked {
+    int lines = 0;
+    QStringList wrong;
+};
+
+// Explain's text for one row as a reader sees it (no tags), its FLOPs and Bytes lines checked.
+void checkRow(const QString& html, const LayerResult& row, Checked& out)
+{
+    QTextDocument doc;
+    doc.setHtml(html);
+    const QString text = doc.toPlainText();
+    auto fail = [&](const QString& line, const QString& why) { out.wrong << QString::fromStdString(row.name) + ": " + why + " in: " + line; };
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        const bool flops = line.startsWith(QStringLiteral("FLOPs = ")), bytes = line.startsWith(QStringLiteral("Bytes = "));
+        if (!flops && !bytes)
+            continue;
+        QStringList parts = line.split(QStringLiteral(" = "));
+        // The total: the last part up to " forward;" (training) or the end.
+        const QString last = parts.back().section(QStringLiteral(" forward;"), 0, 0);
+        const double total = valueOf(last);
+        const std::string expected = flops ? formatSI(row.flops, "FLOP") : formatBytes(row.bytes);
+        if (last.trimmed() != QString::fromStdString(expected)) {
+            fail(line, QStringLiteral("the total is not the table's %1").arg(QString::fromStdString(expected)));
+            continue;
+        }
+        ++out.lines;
+        // "X a block \u00d7 32 blocks": X times the runs is the total.
+        double perRun = total;
+        const QString& beforeLast = parts[parts.size() - 2];
+        if (beforeLast.contains(QStringLiteral(" a block \u00d7 ")) || beforeLast.contains(QStringLiteral(" a run \u00d7 "))) {
+            perRun = valueOf(beforeLast.section(QStringLiteral(" a "), 0, 0));
+            const double runs = valueOf(beforeLast.section(QStringLiteral(" \u00d7 "), 1, 1));
+            if (!near(perRun * runs, total, 2 * kShown))
+                fail(line, QStringLiteral("%1 x %2 is not %3").arg(perRun).arg(runs).arg(total));
+            parts.removeLast();
+        } else if (row.repeats > 1) {
+            fail(line, QStringLiteral("a row of %1 runs gives no per-run figure").arg(row.repeats));
+        }
+        // The operands before it: a product of numbers (FLOPs), or a sum of products (Bytes).
+        const QString operands = parts[parts.size() - 2];
+        double computed = 0;
+        if (flops) {
+            computed = productOf(operands);
+            if (std::isnan(computed))
+                continue; // a formula in symbols only
+        } else {
+            QString terms = operands;
+            for (const char* word : { "inputs ", "weights ", "outputs ", "(", ")", " elements" })
+                terms.remove(QLatin1String(word));
+            if (terms.contains(QChar(0x00b7) + QStringLiteral(" "))) // "(a + b + c elements) \u00b7 4 B"
+                terms = terms.section(QChar(0x00b7) + QStringLiteral(" "), 0, 0);
+            for (const QString& t : terms.split(QStringLiteral(" + ")))
+                computed += t.contains(QChar(0x00b7)) ? productOf(t) : valueOf(t);
+            if (operands.contains(QStringLiteral(" elements) ")))
+                computed *= valueOf(operands.section(QChar(0x00b7) + QStringLiteral(" "), 1, 1));
+        }
+        if (!near(computed, perRun, kShown))
+            fail(line, QStringLiteral("the operands make %1, not %2").arg(computed).arg(perRun));
+    }
+}
+
+} // namespace
+
+class TestExplainArithmetic : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aLanguageModelsRowsAddUp_data()
+    {
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("decode, batch 1") << int(LlmPhase::Decode) << 1;
+        QTest::newRow("decode, batch 4") << int(LlmPhase::Decode) << 4;
+        QTest::newRow("prefill, batch 1") << int(LlmPhase::Prefill) << 1;
+        QTest::newRow("prefill, batch 4") << int(LlmPhase::Prefill) << 4;
+    }
+    void aLanguageModelsRowsAddUp()
+    {
+        QFETCH(int, phase);
+        QFETCH(int, batch);
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        LlmSettings settings;
+        settings.batch = batch;
+        const LlmOutcome o = analyzeLlm(llama, settings, { test::shippedDevice("h100-sxm") });
+        QVERIFY(o.analysis);
+        const LlmAnalysis& a = *o.analysis;
+        const bool prefill = LlmPhase(phase) == LlmPhase::Prefill;
+        const LlmPhaseBuild built = buildLlmPhase(llama, a.settings, LlmPhase(phase), prefill ? a.settings.prompt : a.context);
+        QVERIFY(built.network);
+        const Report& r = prefill ? a.prefill : a.decode;
+        Checked checked;
+        int blockRows = 0;
+        for (size_t i = 0; i < r.results[0].layers.size(); ++i) {
+            const LayerResult& row = r.results[0].layers[i];
+            blockRows += row.repeats > 1;
+            checkRow(explainLayer(r, 0, int(i), *built.network), row, checked);
+        }
+        QVERIFY2(checked.wrong.isEmpty(), qPrintable(checked.wrong.join(QLatin1Char('\n'))));
+        QCOMPARE(checked.lines, 2 * int(r.results[0].layers.size())); // a FLOPs and a Bytes line for every row
+        QVERIFY(blockRows >= 10);
+    }
+
+    // The hand-worked row of the issue: q_proj at decode, batch 1: 2 x 4,096 = 8,192 FLOPs per output,
+    // 4,096 outputs: 33.6 MFLOP a block, x 32 = 1.07 GFLOP; weights 4,096 x 4,096 = 16,777,216 at 2 B.
+    void theQueryProjectionWorkedOut()
+    {
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("h100-sxm") });
+        QVERIFY(o.analysis);
+        const LlmPhaseBuild built = buildLlmPhase(llama, o.analysis->settings, LlmPhase::Decode, o.analysis->context);
+        const auto& rows = o.analysis->decode.results[0].layers;
+        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.q_proj"; }) - rows.begin());
+        QTextDocument doc;
+        doc.setHtml(explainLayer(o.analysis->decode, 0, q, *built.network));
+        const QString text = doc.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("FLOPs = 2K\u00b7outputs = 8192\u00b74,096 = 33.6 MFLOP a block \u00d7 32 blocks = 1.07 GFLOP")),
+            qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Bytes = inputs 4,096\u00b72 B + weights 16,777,216\u00b72 B + outputs 4,096\u00b72 B = 33.6 MB a "
+                                              "block \u00d7 32 blocks = 1.07 GB")),
+            qPrintable(text));
+    }
+
+    // A network's rows, run once at one width, keep the plain element count, and add up too.
+    void aNetworksRowsAddUp()
+    {
+        Config c;
+        c.unet.height = c.unet.width = 128;
+        c.unet.padding = Padding::Same;
+        const BuildResult built = buildNetwork(c);
+        QVERIFY(built.network);
+        const Report r = analyze(*built.network, c, { test::shippedDevice("rtx-2060-super") });
+        Checked checked;
+        for (size_t i = 0; i < r.results[0].layers.size(); ++i)
+            checkRow(explainLayer(r, 0, int(i), *built.network), r.results[0].layers[i], checked);
+        QVERIFY2(checked.wrong.isEmpty(), qPrintable(checked.wrong.join(QLatin1Char('\n'))));
+        QCOMPARE(checked.lines, 2 * int(r.results[0].layers.size()));
+    }
+};
+
+QTEST_MAIN(TestExplainArithmetic)
+#include "tst_explain_arithmetic.moc"
