@@ -99,12 +99,16 @@ QStringList llmTourPages(const LlmAnalysis& a, const LlmArch& arch, int device)
     const QString B = qs(formatSI(d.bandwidth, "B/s"));
     const double kvToken = f.kvBytesPerToken;
     return {
+        // The bytes the step moves, as the table counts them (decimal, as the bandwidth): the weights'
+        // memory in GiB over TB/s, the embedding table whole with it, read 15.9 ms "at the least" beside a
+        // TPOT of 15.0 ms on an RTX 4090 (issue 73 item 2).
         QStringLiteral("<h2>5. Why decode sits on the slope</h2><p>Each decode step makes one token per sequence, and "
-                       "for it reads every weight once: %1 of weights over %2 is <b>%3</b> at the least. TPOT, the time "
-                       "per output token, is %4 on the %5: the weights' bytes decide it, not the arithmetic.</p><p>A "
+                       "for it reads every weight once (of the embedding table, only the rows of the tokens it looks "
+                       "up) with the KV cache: %1 over %2 is <b>%3</b> at the least. TPOT, the time per output token, "
+                       "is %4 on the %5: the weights' bytes decide it, not the arithmetic.</p><p>A "
                        "weight read for one token does 2 FLOPs (a multiply-add) for its %6 bytes: about %7 FLOP/B at "
                        "batch %8, far left of the ridge at %9 FLOP/B.</p>")
-            .arg(qs(formatMemory(f.weightsBytes)), B, qs(formatTime(f.weightsBytes / d.bandwidth, true)), qs(formatTime(f.tpot, true)),
+            .arg(qs(formatBytes(d.totals.bytes)), B, qs(formatTime(d.totals.bytes / d.bandwidth, true)), qs(formatTime(f.tpot, true)),
                 qs(d.device.name), bytesEach(perWeight), num(2.0 * s.batch / perWeight), count(s.batch), num(d.ridge)),
         QStringLiteral("<h2>6. What batching does</h2><p>B sequences decoded together read the weights once for all "
                        "of them: the matrix rows' intensity grows B times, and while it stays left of the ridge the step "

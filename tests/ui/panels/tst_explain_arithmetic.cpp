@@ -4,6 +4,7 @@
 // "a block x 32 blocks"; before, one block's operands stood beside the blocks' total ("33346.5 x
 // 262,144 = 280 GFLOP", whose product is 8.74 G).
 #include "panels/explain.h"
+#include "panels/explain_llm.h"
 
 #include "testutils.h"
 
@@ -42,6 +43,15 @@ double productOf(const QString& text)
     for (const QString& f : text.split(QChar(0x00b7)))
         p *= valueOf(f);
     return p;
+}
+
+// "15.0 ms" -> 0.015; "2.30 s" -> 2.3; "850 \u00b5s" -> 8.5e-4.
+double secondsOf(const QString& text)
+{
+    const QString t = text.trimmed();
+    const double v = valueOf(t.section(QLatin1Char(' '), 0, 0));
+    const QString unit = t.section(QLatin1Char(' '), 1, 1);
+    return unit == QStringLiteral("ms") ? v * 1e-3 : (unit == QStringLiteral("\u00b5s") || unit == QStringLiteral("us")) ? v * 1e-6 : unit == QStringLiteral("min") ? v * 60 : v;
 }
 
 bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
@@ -171,6 +181,42 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Bytes = inputs 4,096\u00b72 B + weights 16,777,216\u00b72 B + outputs 4,096\u00b72 B = 33.6 MB a "
                                               "block \u00d7 32 blocks = 1.07 GB")),
             qPrintable(text));
+    }
+
+    // The tour's decode page says the figures the window shows, in one unit (issue 73 item 2: "15.0 GiB
+    // of weights over 1.01 TB/s is 15.9 ms at the least" beside "TPOT ... is 15.0 ms on the RTX 4090": the
+    // weights' memory in GiB, the embedding table whole). Its least time is its displayed bytes over its
+    // displayed bandwidth, and no more than the TPOT it then gives.
+    void theTourSaysTheWindowsFigures_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("RTX 4090, batch 1") << QStringLiteral("rtx-4090") << 1;
+        QTest::newRow("H100, batch 1") << QStringLiteral("h100-sxm") << 1;
+        QTest::newRow("H100, batch 16") << QStringLiteral("h100-sxm") << 16;
+    }
+    void theTourSaysTheWindowsFigures()
+    {
+        QFETCH(QString, device);
+        QFETCH(int, batch);
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        LlmSettings settings;
+        settings.batch = batch;
+        const LlmOutcome o = analyzeLlm(llama, settings, { test::shippedDevice(device.toUtf8().constData()) });
+        QVERIFY(o.analysis);
+        QTextDocument doc;
+        doc.setHtml(llmTourPages(*o.analysis, llama.arch, 0).front());
+        const QString page = doc.toPlainText();
+        static const QRegularExpression least(QStringLiteral("KV cache: (.+) over (.+) is (.+) at the least\\. TPOT, the time per output token, is (.+) on the"));
+        const QRegularExpressionMatch m = least.match(page);
+        QVERIFY2(m.hasMatch(), qPrintable(page));
+        QVERIFY2(m.captured(1).endsWith(QStringLiteral(" GB")) && m.captured(2).endsWith(QStringLiteral("B/s")), qPrintable(page));
+        const double bytes = valueOf(m.captured(1)), bandwidth = valueOf(m.captured(2)), atLeast = secondsOf(m.captured(3)),
+                     tpot = secondsOf(m.captured(4));
+        QVERIFY2(near(bytes / bandwidth, atLeast, 2 * kShown), qPrintable(page));
+        QVERIFY2(atLeast <= tpot, qPrintable(page));
+        RFX_COMPARE_REL(tpot, o.analysis->figures[0].tpot, kShown);
     }
 
     // A network's rows, run once at one width, keep the plain element count, and add up too.
