@@ -62,6 +62,8 @@ QString roofRaisers(const Report& report, const DeviceResult& d)
     return text;
 }
 
+QString ringedLayer(const Report& report, const DeviceResult& d, int ringed);
+
 } // namespace
 
 QString explainLayer(const Report& report, int device, int layer, const Network& net, const OnnxModel* model)
@@ -287,6 +289,7 @@ QString explainOverview(const Report& report, int device)
 
 QStringList tourPages(const Report& report, int device, bool overlay, const OnnxModel* model)
 {
+    const bool phases = report.parts.size() > 1; // a language model's prefill and decode on one chart
     if (device < 0 || device >= int(report.results.size()))
         return {};
     const DeviceResult& d = report.results[size_t(device)];
@@ -323,16 +326,32 @@ QStringList tourPages(const Report& report, int device, bool overlay, const Onnx
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
             .arg(P, B, qs(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
-                       "the point, the more of the time it takes.</p><p>For this network on the %1: %2.</p>%4%3")
-            .arg(qs(d.device.name), qs(d.verdict), tryControls(report.config, model),
-                tourLayer(report, device) < 0
-                    ? QString()
-                    : QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>")
-                          .arg(qs(d.layers[size_t(tourLayer(report, device))].name),
-                              qs(formatPercent(d.layers[size_t(tourLayer(report, device))].share)),
-                              qs(std::string(boundName(d.layers[size_t(tourLayer(report, device))].bound))))),
+                       "the point, the more of the time it takes.</p><p>For this network on the %1%2: %3.</p>%5%4")
+            .arg(qs(d.device.name), phases ? QStringLiteral(", one prefill and one decode step together") : QString(), qs(d.verdict),
+                tryControls(report.config, model), ringedLayer(report, d, tourLayer(report, device))),
     };
 }
+
+namespace {
+
+QString ringedLayer(const Report& report, const DeviceResult& d, int ringed)
+{
+    if (ringed < 0)
+        return {};
+    const LayerResult& l = d.layers[size_t(ringed)];
+    const QString bound = qs(std::string(boundName(l.bound)));
+    // Both phases on one chart (issue 73 item 2): each row's share is of its own phase's time, and
+    // the verdict above is of the two together; say both, so that no two shares on the page disagree.
+    if (report.parts.size() > 1 && d.totals.time > 0) {
+        const bool decode = l.name.rfind("decode.", 0) == 0;
+        return QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of %3 time and %4 of the two together, %5-bound.</p>")
+            .arg(qs(l.name), qs(formatPercent(l.share)), decode ? QStringLiteral("a decode step's") : QStringLiteral("the prefill's"),
+                qs(formatPercent(l.time / d.totals.time)), bound);
+    }
+    return QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>").arg(qs(l.name), qs(formatPercent(l.share)), bound);
+}
+
+} // namespace
 
 int tourLayer(const Report& report, int device)
 {
@@ -341,7 +360,7 @@ int tourLayer(const Report& report, int device)
     const auto& layers = report.results[size_t(device)].layers;
     int best = -1;
     for (size_t i = 0; i < layers.size(); ++i)
-        if (layers[i].flops > 0 && (best < 0 || layers[i].share > layers[size_t(best)].share))
+        if (layers[i].flops > 0 && (best < 0 || layers[i].time > layers[size_t(best)].time)) // the shares may be of two phases
             best = int(i);
     return best;
 }

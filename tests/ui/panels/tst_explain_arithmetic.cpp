@@ -11,6 +11,7 @@
 #include "base/format.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
+#include "llm/llm_both.h"
 #include "llm/llm_phase.h"
 #include "onnx/build_network.h"
 
@@ -217,6 +218,37 @@ private slots:
         QVERIFY2(near(bytes / bandwidth, atLeast, 2 * kShown), qPrintable(page));
         QVERIFY2(atLeast <= tpot, qPrintable(page));
         RFX_COMPARE_REL(tpot, o.analysis->figures[0].tpot, kShown);
+    }
+
+    // Page 4 with both phases on one chart (issue 73 item 2: "compute-bound: 94 % of time in layers right
+    // of the ridge", then "decode.blk0-31.attention, 81 % of the time, memory-bound": a decode step's
+    // share beside both phases' verdict, unsaid). The verdict says it is of both; the ringed point, the
+    // row that takes the most of both, gives its phase's share and its share of both, which is its time
+    // over both phases' time.
+    void theTourSaysWhichPhasesShare()
+    {
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("rtx-4090") });
+        QVERIFY(o.analysis);
+        const Report both = bothPhases(*o.analysis);
+        const DeviceResult& d = both.results[0];
+        QTextDocument doc;
+        doc.setHtml(tourPages(both, 0, false, nullptr)[3]);
+        const QString page = doc.toPlainText();
+        QVERIFY2(page.contains(QStringLiteral("on the NVIDIA GeForce RTX 4090, one prefill and one decode step together: ") + QString::fromStdString(d.verdict)),
+            qPrintable(page));
+        static const QRegularExpression ring(QStringLiteral("The ringed point is (\\S+), (.+) of (a decode step's|the prefill's) time and (.+) of the two together"));
+        const QRegularExpressionMatch m = ring.match(page);
+        QVERIFY2(m.hasMatch(), qPrintable(page));
+        const int row = tourLayer(both, 0);
+        const LayerResult& l = d.layers[size_t(row)];
+        QCOMPARE(m.captured(1), QString::fromStdString(l.name));
+        QCOMPARE(m.captured(3) == QStringLiteral("a decode step's"), l.name.rfind("decode.", 0) == 0);
+        QCOMPARE(m.captured(2), QString::fromStdString(formatPercent(l.share)));
+        QCOMPARE(m.captured(4), QString::fromStdString(formatPercent(l.time / d.totals.time)));
+        for (const LayerResult& other : d.layers) // the ringed row takes the most of both phases' time
+            QVERIFY(other.time <= l.time || other.flops <= 0);
     }
 
     // A network's rows, run once at one width, keep the plain element count, and add up too.
