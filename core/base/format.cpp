@@ -78,6 +78,14 @@ std::string formatTime(double s, bool micro)
     if (s == 0)
         return "0 s";
     const double a = std::fabs(s);
+    // Minutes from 100 s, hours from 100 min, days from 1,000 h: "81368 s" was a TTFT no reader takes
+    // in at a glance (issue 73 item 9); 22.6 h is.
+    if (a >= 999.5 * 3600)
+        return mantissa3(s / 86400) + " d";
+    if (a >= 99.95 * 60)
+        return mantissa3(s / 3600) + " h";
+    if (a >= 99.95)
+        return mantissa3(s / 60) + " min";
     if (a >= 0.9995)
         return mantissa3(s) + " s";
     if (a >= 0.9995e-3)

@@ -16,7 +16,8 @@ std::string formatBytes(double bytes);
 /// Binary bytes (memory capacity and footprint): formatMemory(8589934592) == "8.00 GiB".
 std::string formatMemory(double bytes);
 
-/// Seconds with a fitting unit: "187 us", "12.3 ms", "1.20 s" (ASCII "us"; `micro` gives "µs").
+/// Seconds with a fitting unit: "187 us", "12.3 ms", "1.20 s", "24.2 min" (from 100 s), "22.6 h" (from
+/// 100 min), "41.7 d" (from 1,000 h); ASCII "us", `micro` gives "µs".
 std::string formatTime(double seconds, bool micro = false);
 
 /// Thousands separators: formatCount(31030658) == "31,030,658".

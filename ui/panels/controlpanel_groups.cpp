@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -46,6 +47,16 @@ QWidget* ControlPanel::buildInputGroup()
     for (const ModelInfo& m : builtinModels())
         m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
     m_network->insertSeparator(m_network->count());
+    // A heading over them (issue 73 item 9: the list ran from ResNet-152 into Llama with a line between):
+    // bold, neither selectable nor enabled, no model id.
+    m_network->addItem(tr("Language models"));
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_network->model()))
+        if (QStandardItem* heading = items->item(m_network->count() - 1)) {
+            heading->setFlags(Qt::NoItemFlags);
+            QFont bold = heading->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+        }
     for (const LlmArch& m : builtinLanguageModels()) { // language models: their own mode (issue 36)
         // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip:
         // the selector no wider than the networks' titles make it.

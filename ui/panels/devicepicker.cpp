@@ -30,7 +30,7 @@ DevicePicker::DevicePicker(QWidget* parent)
     , m_notes(new QListWidget)
 {
     auto* layout = new QVBoxLayout(this);
-    m_search->setPlaceholderText(tr("Search devices (name, id, vendor, architecture)"));
+    m_search->setPlaceholderText(tr("Search devices (name, vendor, architecture, CPU or GPU)"));
     m_search->setClearButtonEnabled(true);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -77,11 +77,13 @@ void DevicePicker::setDevices(const std::vector<Device>& devices)
         QString peak;
         if (auto it = d.peak.find("fp32"); it != d.peak.end())
             peak = qs(formatSI(it->second, "FLOP/s"));
-        item->setToolTip(QStringLiteral("%1\n%2 \u2014 %3 %4\nFP32 %5, DRAM %6, %7, TDP %8 W\n%9")
+        // The kind in words too: a search for "cpu" found nothing (issue 73 item 9), as no CPU's name says it.
+        const QString kind = d.kind == "cpu" ? tr("CPU") : d.kind == "gpu" ? tr("GPU") : qs(d.kind);
+        item->setToolTip(QStringLiteral("%1\n%2 \u2014 %3 %4 %10\nFP32 %5, DRAM %6, %7, TDP %8 W\n%9")
                              .arg(qs(d.name), qs(d.id), qs(d.vendor), qs(d.architecture), peak,
                                  qs(formatSI(d.dramBandwidth, "B/s")), qs(formatMemory(d.memoryBytes)))
                              .arg(d.tdpWatts)
-                             .arg(qs(d.file)));
+                             .arg(qs(d.file), kind));
         item->setCheckState(m_checked.contains(qs(d.id)) ? Qt::Checked : Qt::Unchecked);
         m_model->appendRow(item);
     }

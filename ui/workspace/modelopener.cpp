@@ -16,6 +16,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -116,16 +117,29 @@ void ModelOpener::open(const QString& pathIn)
 
 void ModelOpener::showError(QWidget* window, const QString& path, const QString& reason, const QString& stillShown)
 {
+    // In the window's words (issue 73 item 7): a language model is not called a network, the reason
+    // starts a sentence, and what opens is said without a command line.
+    const bool languageModel = isLanguageModelChoice(path.toStdString());
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open model file"),
-        tr("%1 cannot be used as a network.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, window);
+        (languageModel ? tr("%1 cannot be used as a language model.") : tr("%1 cannot be used as a network.")).arg(QFileInfo(path).fileName()),
+        QMessageBox::Ok, window);
     box->setObjectName(QStringLiteral("networkFileError"));
+    // Wide enough for its title in the window manager's bar ("Cannot open model ..." was cut).
+    box->setStyleSheet(QStringLiteral("QLabel { min-width: 26em; }"));
     const QString format = path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)
-        ? tr("ONNX models up to opset 17 open; roofline-cli networks --model FILE describes one.")
-        : isLanguageModelChoice(path.toStdString())
+        ? tr("ONNX models of opsets 7 to 23 open, as exporters write them; the manual's ONNX page lists the operators counted.")
+        : languageModel
         ? tr("Language models open from a GGUF file, a safetensors file beside its config.json, a Hugging Face "
-             "config.json or its directory; roofline-cli llm --model FILE describes one.")
-        : tr("The format: roofline-cli networks --format-help.");
-    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4").arg(reason, QDir::toNativeSeparators(path), stillShown, format));
+             "config.json or its directory.")
+        : tr("A network file is a JSON list of layers; the manual's methodology page (Networks) gives its format.");
+    // A sentence starts with a capital; a field's name ("layers[0] (a): ...") keeps its spelling.
+    QString said = reason;
+    const QString firstWord = said.section(QLatin1Char(' '), 0, 0);
+    if (!firstWord.isEmpty() && std::all_of(firstWord.begin(), firstWord.end(), [](QChar c) { return c.isLower() && c.isLetter(); }))
+        said[0] = said[0].toUpper();
+    if (!said.isEmpty() && !said.endsWith(QLatin1Char('.')))
+        said += QLatin1Char('.');
+    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4").arg(said, QDir::toNativeSeparators(path), stillShown, format));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // not exec(): no event loop nested inside an analysis
 }

@@ -49,6 +49,14 @@ private slots:
         QTest::newRow("us") << 189e-6 << "189 us";
         QTest::newRow("ms") << 47.7e-3 << "47.7 ms";
         QTest::newRow("s") << 1.2 << "1.20 s";
+        QTest::newRow("99.9 s") << 99.9 << "99.9 s";
+        // Issue 73 item 9: a TTFT of 1452 s and 81368 s, in the units a reader takes in.
+        QTest::newRow("min") << 1452.0 << "24.2 min";
+        QTest::newRow("100 s") << 100.0 << "1.67 min";
+        QTest::newRow("h") << 81368.0 << "22.6 h";
+        QTest::newRow("100 min") << 6000.0 << "1.67 h";
+        QTest::newRow("d") << 3.6e6 << "41.7 d";
+        QTest::newRow("negative min") << -1452.0 << "-24.2 min";
         QTest::newRow("ns") << 5.4e-9 << "5.40 ns";
         QTest::newRow("zero") << 0.0 << "0 s";
         QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "n/a";

@@ -277,6 +277,17 @@ private slots:
         QCOMPARE(w.workspace().report()->results.size(), size_t(2));
         QCOMPARE(w.chartArea()->charts().size(), size_t(2));
         QCOMPARE(w.workspace().report()->results[1].device.id, std::string("h100-sxm"));
+        // By kind and vendor too (issue 73 item 9: "cpu" found nothing, no CPU's name says it).
+        int cpus = 0, nvidia = 0;
+        for (const Device& d : w.workspace().library().devices) {
+            cpus += d.kind == "cpu";
+            nvidia += QString::fromStdString(d.vendor + " " + d.name).contains(QStringLiteral("nvidia"), Qt::CaseInsensitive);
+        }
+        QVERIFY(cpus >= 2 && nvidia >= 8);
+        picker->searchField()->setText(QStringLiteral("cpu"));
+        QCOMPARE(view->model()->rowCount(), cpus);
+        picker->searchField()->setText(QStringLiteral("NVIDIA"));
+        QCOMPARE(view->model()->rowCount(), nvidia);
         picker->searchField()->clear();
         QVERIFY(view->model()->rowCount() >= 12);
     }

@@ -77,11 +77,36 @@ private slots:
         QCoreApplication::processEvents();
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
         QVERIFY(box);
-        QVERIFY(box->text().contains(QStringLiteral("x.gguf")));
+        // In the window's words (issue 73 item 7): a language model, a sentence, no command line.
+        QCOMPARE(box->text(), QStringLiteral("x.gguf cannot be used as a language model."));
+        const QString reason = box->informativeText();
+        QVERIFY2(reason.at(0).isUpper() && !reason.contains(QStringLiteral("roofline-cli")), qPrintable(reason));
         const WorkspaceState& s = w.workspace().state();
         QVERIFY(s.languageModel());
         QCOMPARE(s.llm.model, std::string("llama-3.1-8b"));
         QCOMPARE(s.llm.settings.batch, 4);
+        box->close();
+    }
+
+    // An empty ONNX file: a network, its reason a sentence, what opens said in the window's words.
+    void anEmptyNetworkFileIsSaidInWords()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("x.onnx")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        GuiOptions o = fresh();
+        o.config.config.model = f.fileName().toStdString();
+        MainWindow w(o);
+        w.show();
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QCOMPARE(box->text(), QStringLiteral("x.onnx cannot be used as a network."));
+        const QString reason = box->informativeText();
+        QVERIFY2(reason.startsWith(QStringLiteral("The file is empty")) && reason.contains(QStringLiteral("opsets 7 to 23"))
+                && !reason.contains(QStringLiteral("roofline-cli")),
+            qPrintable(reason));
         box->close();
     }
 

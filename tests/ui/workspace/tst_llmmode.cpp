@@ -18,6 +18,7 @@
 #include "io/report_writer.h"
 #include "io/session.h"
 #include "llm/llm_analysis.h"
+#include "llm/llm_arch.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -141,6 +142,12 @@ private slots:
         QComboBox* network = panel.networkCombo();
         const int llama = network->findData(QStringLiteral("llama-3.1-8b"));
         QVERIFY(llama >= 0);
+        // Under a heading of their own that cannot be chosen (issue 73 item 9), after the networks' line.
+        const int heading = network->findText(QStringLiteral("Language models"));
+        QVERIFY(heading > 0 && heading < network->findData(QString::fromStdString(builtinLanguageModels().front().id)));
+        QCOMPARE(network->itemData(heading - 1, Qt::AccessibleDescriptionRole).toString(), QStringLiteral("separator"));
+        QVERIFY(!(network->model()->flags(network->model()->index(heading, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
+        QVERIFY(!network->itemData(heading).isValid()); // no model id
         network->setCurrentIndex(llama);
         emit network->activated(llama);
         QVERIFY(ws.state().languageModel());
