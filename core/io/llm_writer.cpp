@@ -57,6 +57,12 @@ std::string settingsText(const LlmSettings& s, int context, bool graph, const st
 }
 } // namespace
 
+std::string llmPrecisionText(const LlmSettings& s)
+{
+    return "weights " + bitsWord(s.weightBits) + ", KV cache " + kvWord(s.kvBits)
+        + ", activations " + actWord(s);
+}
+
 std::string llmSettingsLine(const LlmAnalysis& a) { return settingsText(a.settings, a.context, a.graph, a.linkName); }
 
 std::string llmSettingsText(const LlmSettings& s, bool graph)

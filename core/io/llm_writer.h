@@ -22,5 +22,8 @@ std::string llmToLatex(const LlmAnalysis& analysis);
 std::string llmSettingsLine(const LlmAnalysis& analysis);
 /// The same from the settings alone (a figure's caption): `graph` for an ONNX decoder's own graph.
 std::string llmSettingsText(const LlmSettings& settings, bool graph);
+/// Each tensor's precision: "weights fp16, KV cache fp16, activations fp16" (a model file's weights
+/// at their own widths: "weights as in the file").
+std::string llmPrecisionText(const LlmSettings& settings);
 
 } // namespace rfx

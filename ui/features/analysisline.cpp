@@ -4,6 +4,7 @@
 #include "workspace/workspace.h"
 
 #include "base/format.h"
+#include "io/llm_writer.h"
 #include "io/report_writer.h"
 
 namespace rfx {
@@ -38,6 +39,10 @@ void AnalysisLine::showWork(const WorkspaceState& s)
     if (!s.report)
         return;
     const Report& r = *s.report;
+    if (s.languageModel() && s.llmAnalysis) {
+        showLanguageModel(s);
+        return;
+    }
     QString status = QStringLiteral("%1 \u00b7 %2").arg(qs(reportTitle(r)), qs(networkTotalsLine(r)));
     setToolTip(tr("%1\n%2 convolutions, analysed in %5. Totals per batch of %3 on %4: a MAC is a multiply-add of a convolution "
                   "or matrix product (2 FLOP); 'other' is the elementwise, pooling and normalisation work; bytes "
@@ -51,6 +56,28 @@ void AnalysisLine::showWork(const WorkspaceState& s)
     if (r.uncountedRows > 0)
         status += tr(" \u00b7 \u26a0 %n row(s) not counted (unknown operators)", "", r.uncountedRows);
     setText(status);
+    showNotes(s);
+}
+
+void AnalysisLine::showLanguageModel(const WorkspaceState& s)
+{
+    // The model, the phase and its settings, each tensor's precision and the parameters: short enough
+    // for a 1280-px window (issue 73 item 9: the network's title and totals, cut with "..." in every
+    // size, said "precision as in the file" of a built-in model). The totals are the summaries'.
+    const LlmAnalysis& a = *s.llmAnalysis;
+    const LlmSettings& t = a.settings;
+    const QString model = qs(a.model).section(QStringLiteral(" ("), 0, 0);
+    const QString phase = s.llm.phase == LlmPhase::Prefill ? tr("prefill of %1 tokens").arg(qs(formatCount(t.prompt)))
+        : s.llm.phase == LlmPhase::Decode                  ? tr("decode at context %1").arg(qs(formatCount(a.context)))
+                                                           : tr("prefill of %1 tokens and decode at context %2").arg(qs(formatCount(t.prompt)), qs(formatCount(a.context)));
+    setText(tr("%1 \u00b7 %2, batch %3 \u00b7 %4 \u00b7 %5 parameters")
+                .arg(model, phase, qs(formatCount(t.batch)), qs(llmPrecisionText(t)), qs(formatSI(double(a.parameters), ""))));
+    setToolTip(tr("%1: %2").arg(qs(a.model), qs(llmSettingsLine(a))));
+    showNotes(s);
+}
+
+void AnalysisLine::showNotes(const WorkspaceState& s)
+{
     // Notes (ceiling fallbacks, device file problems) are listed in the Devices panel, beside the
     // devices; the link counts them and opens that list.
     const WorkNotes& notes = s.notes;

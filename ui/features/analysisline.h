@@ -28,6 +28,8 @@ signals:
 
 private:
     void showWork(const WorkspaceState& state);
+    void showLanguageModel(const WorkspaceState& state);
+    void showNotes(const WorkspaceState& state);
     QLabel* m_notes;
 };
 
