@@ -231,7 +231,12 @@ void MainWindow::connectParts()
 void MainWindow::sayFileUnusable(const QString& path, const QString& reason)
 {
     const Report* r = m_workspace->report();
-    ModelOpener::showError(this, path, reason, r ? qs(reportTitle(*r)) : tr("the default U-Net"));
+    const WorkspaceState& s = m_workspace->state();
+    // What the window still shows, as its selector names it: a language model by its name and phase.
+    const QString shown = s.languageModel() && s.llmAnalysis
+        ? tr("%1 (%2)").arg(qs(s.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(s.llm.phase))))
+        : r ? qs(reportTitle(*r)) : tr("the default U-Net");
+    ModelOpener::showError(this, path, reason, shown);
     // A message, not the analysis line: it went stale over later actions until the configuration
     // changed. The dialog said it in full; the status bar repeats it for a while.
     showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);

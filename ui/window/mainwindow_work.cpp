@@ -127,13 +127,14 @@ void MainWindow::restoreSettings(const GuiOptions& o)
             : m_workspace->config().model;
     }
     m_workspace->setWork(config, devices);
+    // The language model, its phase and settings as the window last showed them (issue 73: the mode
+    // was lost at the next start): where the command line names no other work, or names a language
+    // model, which then opens over it with those settings; one that cannot be read is said in its
+    // dialog, over the work still shown.
+    if (lastLanguageModel && (!o.configGiven || !languageModel.empty()))
+        m_workspace->setLlm(*lastLanguageModel, 0);
     if (!languageModel.empty())
         m_workspace->showLanguageModel(languageModel);
-    // The language model, its phase and settings as the window last showed them (issue 73: the mode
-    // was lost at the next start): where the command line named no other work, or named a model file
-    // that cannot be read (said in its dialog), in its place.
-    if (lastLanguageModel && (!o.configGiven || (!languageModel.empty() && !m_workspace->state().languageModel())))
-        m_workspace->setLlm(*lastLanguageModel, 0);
 }
 
 void MainWindow::saveSettings() const

@@ -125,7 +125,7 @@ void ModelOpener::showError(QWidget* window, const QString& path, const QString&
         QMessageBox::Ok, window);
     box->setObjectName(QStringLiteral("networkFileError"));
     // Wide enough for its title in the window manager's bar ("Cannot open model ..." was cut).
-    box->setStyleSheet(QStringLiteral("QLabel { min-width: 26em; }"));
+    box->setStyleSheet(QStringLiteral("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 26em; }"));
     const QString format = path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)
         ? tr("ONNX models of opsets 7 to 23 open, as exporters write them; the manual's ONNX page lists the operators counted.")
         : languageModel
