@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rfx {
 
@@ -106,6 +107,19 @@ double kvCacheBytes(const LlmArch& arch, std::int64_t tokens, int kvBits);
 /// fewer KV heads than GPUs), and why the model does not split that way (nothing when it does).
 int kvHeadsPerGpu(const LlmArch& arch, int gpus);
 std::optional<std::string> tensorParallelError(const LlmArch& arch, int gpus);
+
+/// Settings a model cannot be analysed at, in a window's words beside the field they concern, with the
+/// values that would work there (issue 73 item 6: the window said the CLI's "--prompt 200,000 and
+/// --generate 128: ..." away from the field, with no fix): a prompt and generation longer than the
+/// model reads (field "prompt": the longest prompt that fits with the tokens generated), a tensor-
+/// parallel split the heads do not divide into (field "tp": the nearest GPU counts, below and above,
+/// that work). Nothing where the settings work for the model.
+struct LlmSettingsFix {
+    std::string field; ///< "prompt" or "tp"
+    std::string message; ///< a sentence, the model named
+    std::vector<int> values; ///< the field's values that work, nearest first
+};
+std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& arch, const LlmSettings& settings);
 /// Mixture of experts: the expected number of distinct experts N tokens touch when each picks k of E
 /// uniformly: E (1 - (1 - k / E)^N).
 double expectedExpertsTouched(int experts, int perToken, double tokens);

@@ -87,6 +87,38 @@ std::optional<std::string> tensorParallelError(const LlmArch& a, int gpus)
     return std::nullopt;
 }
 
+std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& a, const LlmSettings& s)
+{
+    const std::string name = a.title.empty() ? a.id : a.title.substr(0, a.title.find(" ("));
+    const std::int64_t tokens = std::int64_t(s.prompt) + s.generate;
+    if (a.maxContext > 0 && tokens > a.maxContext) {
+        LlmSettingsFix fix { "prompt",
+            name + " reads at most " + formatCount(a.maxContext) + " tokens: a prompt of " + formatCount(s.prompt) + " and "
+                + formatCount(s.generate) + " generated make " + formatCount(tokens) + ".",
+            {} };
+        if (a.maxContext - s.generate >= kPromptRange.min)
+            fix.values.push_back(int(a.maxContext - s.generate));
+        return fix;
+    }
+    if (auto e = tensorParallelError(a, s.tensorParallel)) {
+        // The core's reason without its command-line advice: "its 32 attention heads do not divide among 3 GPUs".
+        const std::string reason = e->substr(0, e->find(" (--tp"));
+        LlmSettingsFix fix { "tp", name + ": " + reason + ".", {} };
+        for (int below = s.tensorParallel - 1; below >= kTensorParallelRange.min; --below)
+            if (!tensorParallelError(a, below)) {
+                fix.values.push_back(below);
+                break;
+            }
+        for (int above = s.tensorParallel + 1; above <= kTensorParallelRange.max; ++above)
+            if (!tensorParallelError(a, above)) {
+                fix.values.push_back(above);
+                break;
+            }
+        return fix;
+    }
+    return std::nullopt;
+}
+
 double expectedExpertsTouched(int experts, int perToken, double tokens)
 {
     if (experts <= 0)

@@ -64,6 +64,10 @@ ControlPanel::ControlPanel(QWidget* parent)
 
     m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("llm:"))) { // a language model's fix: "llm:prompt:130944"
+            m_llm->applyFix(link.section(QLatin1Char(':'), 1, 1).toStdString(), link.section(QLatin1Char(':'), 2, 2).toInt());
+            return;
+        }
         const int size = link.toInt();
         Config c = m_config;
         c.unet.height = size;
@@ -340,6 +344,22 @@ void ControlPanel::showProblem(const QString& message, const QList<int>& suggest
         html += QStringLiteral("<br><i>%1</i>").arg(tr("The charts show the last configuration that worked."));
     QWidget* field = m_lastEdited && isAncestorOf(m_lastEdited) ? m_lastEdited : m_imageSpin;
     m_problem->showUnder(field, html);
+}
+
+void ControlPanel::showLanguageModelProblem(const LlmSettingsFix& fix, bool chartsStale)
+{
+    QString html = QStringLiteral("<b>%1</b><br>%2").arg(tr("These settings do not work:"), QString::fromStdString(fix.message).toHtmlEscaped());
+    if (!fix.values.empty()) {
+        html += QStringLiteral("<br>");
+        for (int v : fix.values)
+            html += QStringLiteral(" <a href=\"llm:%1:%2\">%3</a>")
+                        .arg(QString::fromStdString(fix.field))
+                        .arg(v)
+                        .arg(tr("Use %1").arg(QString::fromStdString(formatCount(v))));
+    }
+    if (chartsStale)
+        html += QStringLiteral("<br><i>%1</i>").arg(tr("The charts show the last settings that worked."));
+    m_problem->showUnder(m_llm->fieldFor(fix.field), html);
 }
 
 void ControlPanel::clearProblem() { m_problem->dismiss(); }

@@ -20,6 +20,7 @@ class CheckedSpinBox;
 class LlmControls;
 class Workspace;
 struct WorkspaceState;
+struct LlmSettingsFix;
 class ModelInputsBox;
 class OnnxModel;
 class ProblemNote;
@@ -43,6 +44,9 @@ public:
     /// Explains an invalid configuration right under the control the user changed last (the image
     /// size when the change came from elsewhere); `suggestions` are image sizes offered as one-click fixes.
     void showProblem(const QString& message, const QList<int>& suggestions = {}, bool chartsStale = true);
+    /// A language model's settings that do not work (llmSettingsFix), under the field they concern,
+    /// with its values that work as one-click fixes.
+    void showLanguageModelProblem(const LlmSettingsFix& fix, bool chartsStale = true);
     /// The control the user changed last (null before any change).
     const QWidget* lastEdited() const { return m_lastEdited; }
     /// While a slider is held: the number of its drag (each press of any slider starts another), the

@@ -81,6 +81,13 @@ void ControlPanel::showWork(const WorkspaceState& s)
         clearProblem();
         return;
     }
+    // A language model's settings that do not work: said under the field, in the window's words, with
+    // the values that work (issue 73 item 6).
+    if (s.languageModel() && s.llmModel)
+        if (const auto fix = llmSettingsFix(s.llmModel->arch, s.llm.settings); fix && m_llm->fieldFor(fix->field)) {
+            showLanguageModelProblem(*fix, s.report != nullptr);
+            return;
+        }
     // The U-Net's sizes that work near the one asked for, offered as one-click fixes (not for a language
     // model's problem: its U-Net sizes were offered for a prompt too long for the model).
     QList<int> suggestions;

@@ -1,6 +1,7 @@
 #include "panels/llmcontrols.h"
 
 #include "widgets/checkedspinbox.h"
+#include "widgets/problemnote.h"
 #include "widgets/sliderbox.h"
 
 #include <QComboBox>
@@ -55,15 +56,15 @@ LlmControls::LlmControls(QWidget* parent)
                            "own phase's time. The summaries give both: TTFT and TPOT."));
     form->addRow(tr("Phase"), m_phase);
     form->addRow(tr("Prompt tokens"),
-        sliderRow(m_promptSlider, m_promptSpin, kPromptRange.max, 1 << 17,
+        sliderRow(m_promptSlider, m_promptSpin, kPromptRange.max, 1 << 17, tr("prompt"),
             tr("Prompt length P. Prefill's FLOPs and bytes of activations grow with it (attention with its "
                "square, naive attention more); the KV cache holds P + generated tokens per sequence.")));
     form->addRow(tr("Generated tokens"),
-        sliderRow(m_generateSlider, m_generateSpin, kGenerateRange.max, 1 << 15,
+        sliderRow(m_generateSlider, m_generateSpin, kGenerateRange.max, 1 << 15, tr("number of generated tokens"),
             tr("Tokens generated G. TPOT is quoted at context P + G / 2; the KV cache and the time of the "
                "whole generation grow with G.")));
     form->addRow(tr("Batch"),
-        sliderRow(m_batchSlider, m_batchSpin, kLlmBatchRange.max, 1 << 10,
+        sliderRow(m_batchSlider, m_batchSpin, kLlmBatchRange.max, 1 << 10, tr("batch"),
             tr("Sequences decoded together, B. A decode step reads the weights once for all of them: "
                "throughput grows with B until compute binds, while each sequence's KV cache adds memory.")));
 
@@ -104,14 +105,41 @@ LlmControls::LlmControls(QWidget* parent)
     for (QComboBox* box : { m_phase, m_weights, m_kv, m_activations, m_attention })
         connect(box, &QComboBox::currentIndexChanged, this, [this] { emitEdit(); });
     connect(m_tensorParallel, &QSpinBox::valueChanged, this, [this] { emitEdit(); });
+    for (QSpinBox* box : { m_promptSpin, m_generateSpin, m_batchSpin, m_tensorParallel })
+        connect(static_cast<CheckedSpinBox*>(box), &CheckedSpinBox::corrected, this,
+            [this, box](const QString& message) { sayCorrection(box, message); });
 }
 
-QWidget* LlmControls::sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& tip)
+void LlmControls::sayCorrection(QWidget* box, const QString& message)
+{
+    // Under the box, in its form, until the next edit: a tooltip at the field vanished before it was
+    // read (issue 73 item 6). The correction's own edit is sent before it is said.
+    if (!m_correction) {
+        m_correction = new ProblemNote(this);
+        m_correction->setAccessibleName(tr("Value corrected"));
+    }
+    m_correction->showUnder(box, message.toHtmlEscaped());
+}
+
+QString LlmControls::correctionText() const { return m_correction && m_correction->isVisible() ? m_correction->text() : QString(); }
+
+QWidget* LlmControls::fieldFor(const std::string& field) const
+{
+    return field == "prompt" ? static_cast<QWidget*>(m_promptSpin) : field == "tp" ? static_cast<QWidget*>(m_tensorParallel) : nullptr;
+}
+
+void LlmControls::applyFix(const std::string& field, int value)
+{
+    if (auto* box = qobject_cast<QSpinBox*>(fieldFor(field)))
+        box->setValue(value); // its edit goes to the workspace as a typed one does
+}
+
+QWidget* LlmControls::sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip)
 {
     // One slider step per power of two (a prompt of 100 and one of 100,000 both in reach); the box
     // beside it takes any value.
     slider = new QSlider(Qt::Horizontal);
-    spin = new CheckedSpinBox;
+    spin = new CheckedSpinBox(what);
     connect(slider, &QSlider::sliderPressed, this, [this] { ++m_drags; });
     return sliderBoxRow(slider, spin, 1, max, sliderMax, true, tip, &m_updating, this, [this] { emitEdit(); });
 }
@@ -179,6 +207,8 @@ void LlmControls::emitEdit()
 {
     if (m_updating)
         return;
+    if (m_correction)
+        m_correction->dismiss(); // said until the next edit (a correction's own edit comes before it)
     LlmWork w = m_work;
     LlmSettings& t = w.settings;
     w.phase = LlmPhase(m_phase->currentData().toInt());

@@ -10,6 +10,8 @@ class QSpinBox;
 
 namespace rfx {
 
+class ProblemNote;
+
 /// The controls of the language-model mode (issue 36): the phase shown, prompt and generated tokens,
 /// the batch of sequences, the weights', KV cache's and activations' precisions, the attention kernel
 /// and the GPUs of a tensor-parallel split. Sliders with boxes as the network's controls; each
@@ -34,6 +36,13 @@ public:
     QComboBox* activationsCombo() const { return m_activations; }
     QComboBox* attentionCombo() const { return m_attention; }
     QSpinBox* tensorParallelSpin() const { return m_tensorParallel; }
+    /// The control of a field llmSettingsFix names ("prompt", "tp"); null for another.
+    QWidget* fieldFor(const std::string& field) const;
+    /// Sets that field to `value`, as if typed there (one edit, sent to the workspace).
+    void applyFix(const std::string& field, int value);
+    /// The note under a box whose typed value was out of range and set to the nearest it takes (empty
+    /// while none is shown).
+    QString correctionText() const;
 
 signals:
     /// Every edit: the whole work; `drag` nonzero while a slider is held (the same along one drag).
@@ -42,7 +51,9 @@ signals:
 private:
     void show(const WorkspaceState& state);
     void emitEdit();
-    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& tip);
+    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip);
+    /// Says a typed value's correction under its box, until the next edit (the network's controls do).
+    void sayCorrection(QWidget* box, const QString& message);
 
     LlmWork m_work;
     bool m_updating = false;
@@ -59,6 +70,7 @@ private:
     QComboBox* m_activations = nullptr;
     QComboBox* m_attention = nullptr;
     QSpinBox* m_tensorParallel = nullptr;
+    ProblemNote* m_correction = nullptr;
 };
 
 } // namespace rfx

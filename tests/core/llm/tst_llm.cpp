@@ -8,6 +8,8 @@
 #include "llm/llm_files.h"
 #include "testutils.h"
 
+#include <tuple>
+
 using namespace rfx;
 
 namespace {
@@ -269,6 +271,33 @@ private slots:
     // k and v 4096 x 1024 each, gate, up and down 4096 x 14336 each, two norms of 4096:
     // 218,112,000 per block, 6,979,584,000 for 32; with the embedding and head (128,256 x 4096 each)
     // and the final norm, Meta's published 8,030,261,248. Gemma-2 9B alternates windows: two blocks.
+    // Settings a model cannot take, in the window's words with the values that work (issue 73 item 6).
+    // Llama-3.1 8B reads 131,072 tokens: a prompt of 200,000 with 128 generated is 200,128; the longest
+    // prompt that fits is 131,072 - 128 = 130,944. Its 32 heads, 8 KV heads and 14,336 MLP features
+    // split over 2, 4, 8 or 16 GPUs but not 3, 5 or 12: the nearest below and above.
+    void settingsThatDoNotWorkHaveFixes()
+    {
+        const LlmArch& a = *findLanguageModel("llama-3.1-8b");
+        LlmSettings s;
+        QVERIFY(!llmSettingsFix(a, s));
+        s.prompt = 200000;
+        auto fix = llmSettingsFix(a, s);
+        QVERIFY(fix);
+        QCOMPARE(fix->field, std::string("prompt"));
+        QCOMPARE(fix->message, std::string("Llama-3.1 8B reads at most 131,072 tokens: a prompt of 200,000 and 128 generated make 200,128."));
+        QCOMPARE(fix->values, std::vector<int> { 130944 });
+        s.prompt = 512;
+        for (const auto& [gpus, below, above] : { std::tuple { 3, 2, 4 }, { 5, 4, 8 }, { 12, 8, 16 } }) {
+            s.tensorParallel = gpus;
+            fix = llmSettingsFix(a, s);
+            QVERIFY(fix);
+            QCOMPARE(fix->field, std::string("tp"));
+            QCOMPARE(fix->values, (std::vector<int> { below, above }));
+        }
+        s.tensorParallel = 3;
+        QCOMPARE(llmSettingsFix(a, s)->message, std::string("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
+    }
+
     void blocksGroupTheirRows()
     {
         const LlmOutcome o = analyzeLlm(builtin("llama-3.1-8b"), {}, { test::shippedDevice("h100-sxm") }, false);

@@ -172,11 +172,13 @@ private slots:
         QCOMPARE(mx230.count(QChar(0x2588)), 32 + 16);
         QVERIFY(summaries[1]->html().contains(QStringLiteral("color:#d00000\">+</span>")));
         // The prompt's slider ends at the model's longest context (Llama-3.1: 131,072 = 2^17); a prompt
-        // past it is said under the controls, with no U-Net image size offered as a fix.
+        // past it is said under the controls, the longest prompt that fits offered (131,072 - 128), no
+        // U-Net image size (tst_llmcontrols_problems says where and in which words).
         QCOMPARE(panel.llmControls()->promptSlider()->maximum(), 17);
         panel.llmControls()->promptSpin()->setValue(200000);
         QVERIFY(!ws.state().problem.isEmpty());
-        QVERIFY2(panel.problemText().contains(QStringLiteral("max_position_embeddings")) && !panel.problemText().contains(QStringLiteral("Use ")),
+        QVERIFY2(panel.problemText().contains(QStringLiteral("reads at most 131,072 tokens")) && panel.problemText().contains(QStringLiteral("Use 130,944"))
+                && !panel.problemText().contains(QStringLiteral("href=\"5")),
             qPrintable(panel.problemText()));
         panel.llmControls()->promptSpin()->setValue(512);
         QVERIFY(ws.state().problem.isEmpty());
