@@ -85,7 +85,10 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
     // (issue 36 item 8: a step on Llama-3.1 70B within the U-Net's).
     LlmOutcome outcome = analyzeLlm(*m_state.llmModel, m_state.llm.settings, checkedDevices(), false);
     if (!outcome.analysis) {
-        m_state.problem = qs(outcome.error); // the last report stays, marked stale by the views
+        // The last report stays, marked stale by the views; a setting the model cannot take is said in
+        // the window's words (the control panel puts it under its field with the values that work).
+        const auto fix = llmSettingsFix(m_state.llmModel->arch, m_state.llm.settings);
+        m_state.problem = fix ? qs(fix->message) : qs(outcome.error);
         emit changed(m_state, parts | Analysis);
         return;
     }

@@ -55,6 +55,8 @@ private slots:
         p.ws.showModel("llama-3.1-8b");
         LlmControls* c = p.panel.llmControls();
         c->tensorParallelSpin()->setValue(3);
+        // The charts' banner and the status line say it in the same words, not the CLI's "--tp 3: ...".
+        QCOMPARE(p.ws.state().problem, QStringLiteral("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
         ProblemNote* note = workNote(p.panel);
         QVERIFY(note);
         QCOMPARE(note->field(), static_cast<QWidget*>(c->tensorParallelSpin()));
