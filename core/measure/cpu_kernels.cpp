@@ -15,10 +15,10 @@
 // and oneDNN's convolutions ran "above the roof"). Unrolled, the array becomes registers; the empty asm
 // makes every accumulator opaque after each round, so no compiler folds the chains away.
 #define RFX_UNROLL _Pragma("GCC unroll 32")
-#define RFX_KEEP_IN_REGISTERS(a)                                                                                           \
+#define RFX_KEEP_IN_REGISTERS(a, n)                                                                                        \
     do {                                                                                                                   \
         RFX_UNROLL                                                                                                         \
-        for (int k_ = 0; k_ < kChains; ++k_)                                                                               \
+        for (int k_ = 0; k_ < (n); ++k_)                                                                                   \
             asm volatile("" : "+v"(a[k_]));                                                                                \
     } while (0)
 
@@ -31,22 +31,24 @@ namespace {
 // them, so that nothing is optimised away. FLOP per call: iters x 12 x lanes x 2.
 
 #ifdef RFX_X86
-__attribute__((target("avx512f"))) double fma512f(long iters)
+// Single precision at any chain count: kChains for the peak, kLatencyChains for the vector clock
+// (fewer than the FMA latency x the units, so each round waits for its last FMA's result).
+template <int Chains> __attribute__((target("avx512f"))) double fma512f(long iters)
 {
-    __m512 a[kChains];
+    __m512 a[Chains];
     RFX_UNROLL
-    for (int k = 0; k < kChains; ++k)
+    for (int k = 0; k < Chains; ++k)
         a[k] = _mm512_set1_ps(1.0f + float(k) * 1e-3f);
     const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
     for (long i = 0; i < iters; ++i) {
         RFX_UNROLL
-        for (int k = 0; k < kChains; ++k)
+        for (int k = 0; k < Chains; ++k)
             a[k] = _mm512_fmadd_ps(a[k], b, c);
-        RFX_KEEP_IN_REGISTERS(a);
+        RFX_KEEP_IN_REGISTERS(a, Chains);
     }
     __m512 s = a[0];
     RFX_UNROLL
-    for (int k = 1; k < kChains; ++k)
+    for (int k = 1; k < Chains; ++k)
         s = _mm512_add_ps(s, a[k]);
     // Stored and summed by hand: GCC 12's _mm512_reduce_add_* warns about its own internals.
     alignas(64) float out[16];
@@ -67,7 +69,7 @@ __attribute__((target("avx512f"))) double fma512d(long iters)
         RFX_UNROLL
         for (int k = 0; k < kChains; ++k)
             a[k] = _mm512_fmadd_pd(a[k], b, c);
-        RFX_KEEP_IN_REGISTERS(a);
+        RFX_KEEP_IN_REGISTERS(a, kChains);
     }
     __m512d s = a[0];
     RFX_UNROLL
@@ -80,23 +82,23 @@ __attribute__((target("avx512f"))) double fma512d(long iters)
         t += v;
     return t;
 }
-__attribute__((target("avx2,fma"))) double fma256f(long iters)
+template <int Chains> __attribute__((target("avx2,fma"))) double fma256f(long iters)
 {
-    __m256 a[kChains];
+    __m256 a[Chains];
     RFX_UNROLL
-    for (int k = 0; k < kChains; ++k)
+    for (int k = 0; k < Chains; ++k)
         a[k] = _mm256_set1_ps(1.0f + float(k) * 1e-3f);
     const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
     for (long i = 0; i < iters; ++i) {
         RFX_UNROLL
-        for (int k = 0; k < kChains; ++k)
+        for (int k = 0; k < Chains; ++k)
             a[k] = _mm256_fmadd_ps(a[k], b, c);
-        RFX_KEEP_IN_REGISTERS(a);
+        RFX_KEEP_IN_REGISTERS(a, Chains);
     }
     alignas(32) float out[8];
     __m256 s = a[0];
     RFX_UNROLL
-    for (int k = 1; k < kChains; ++k)
+    for (int k = 1; k < Chains; ++k)
         s = _mm256_add_ps(s, a[k]);
     _mm256_store_ps(out, s);
     double t = 0;
@@ -115,7 +117,7 @@ __attribute__((target("avx2,fma"))) double fma256d(long iters)
         RFX_UNROLL
         for (int k = 0; k < kChains; ++k)
             a[k] = _mm256_fmadd_pd(a[k], b, c);
-        RFX_KEEP_IN_REGISTERS(a);
+        RFX_KEEP_IN_REGISTERS(a, kChains);
     }
     alignas(32) double out[4];
     __m256d s = a[0];
@@ -168,45 +170,6 @@ __attribute__((target("avx512f"))) double sum512(const double* p, std::size_t n,
     for (double v : out)
         t += v;
     return t;
-}
-// The vector clock's chains (kLatencyChains of them): each round waits for the last FMA's result.
-__attribute__((target("avx512f"))) double latency512(long iters)
-{
-    __m512 a[kLatencyChains];
-    RFX_UNROLL
-    for (int k = 0; k < kLatencyChains; ++k)
-        a[k] = _mm512_set1_ps(1.0f + float(k) * 1e-3f);
-    const __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i) {
-        RFX_UNROLL
-        for (int k = 0; k < kLatencyChains; ++k)
-            a[k] = _mm512_fmadd_ps(a[k], b, c);
-        RFX_UNROLL
-        for (int k = 0; k < kLatencyChains; ++k)
-            asm volatile("" : "+v"(a[k]));
-    }
-    alignas(64) float out[16];
-    _mm512_store_ps(out, _mm512_add_ps(_mm512_add_ps(a[0], a[1]), _mm512_add_ps(a[2], a[3])));
-    return double(out[0]);
-}
-__attribute__((target("avx2,fma"))) double latency256(long iters)
-{
-    __m256 a[kLatencyChains];
-    RFX_UNROLL
-    for (int k = 0; k < kLatencyChains; ++k)
-        a[k] = _mm256_set1_ps(1.0f + float(k) * 1e-3f);
-    const __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i) {
-        RFX_UNROLL
-        for (int k = 0; k < kLatencyChains; ++k)
-            a[k] = _mm256_fmadd_ps(a[k], b, c);
-        RFX_UNROLL
-        for (int k = 0; k < kLatencyChains; ++k)
-            asm volatile("" : "+v"(a[k]));
-    }
-    alignas(32) float out[8];
-    _mm256_store_ps(out, _mm256_add_ps(_mm256_add_ps(a[0], a[1]), _mm256_add_ps(a[2], a[3])));
-    return double(out[0]);
 }
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) double vnni512(long iters)
 {
@@ -298,9 +261,9 @@ double fmaKernel(Isa isa, bool single, long iters)
 {
 #ifdef RFX_X86
     if (isa == Isa::Avx512)
-        return single ? fma512f(iters) : fma512d(iters);
+        return single ? fma512f<kChains>(iters) : fma512d(iters);
     if (isa == Isa::Avx2)
-        return single ? fma256f(iters) : fma256d(iters);
+        return single ? fma256f<kChains>(iters) : fma256d(iters);
 #endif
     return single ? fmaScalar<float>(iters) : fmaScalar<double>(iters);
 }
@@ -320,9 +283,9 @@ double fmaLatencyKernel(Isa isa, long iters)
 {
 #ifdef RFX_X86
     if (isa == Isa::Avx512)
-        return latency512(iters);
+        return fma512f<kLatencyChains>(iters);
     if (isa == Isa::Avx2)
-        return latency256(iters);
+        return fma256f<kLatencyChains>(iters);
 #endif
     (void)isa;
     (void)iters;

@@ -121,6 +121,19 @@ void checkRow(const QString& html, const LayerResult& row, Checked& out)
     }
 }
 
+// Llama-3.1 8B (fp16 everywhere, prompt 512, generate 128) at `batch` on one shipped device.
+struct Llama {
+    LlmModel model;
+    LlmOutcome outcome;
+    Llama(const char* device, int batch)
+    {
+        model.arch = *findLanguageModel("llama-3.1-8b");
+        LlmSettings settings;
+        settings.batch = batch;
+        outcome = analyzeLlm(model, settings, { test::shippedDevice(device) });
+    }
+};
+
 } // namespace
 
 class TestExplainArithmetic : public QObject {
@@ -140,15 +153,11 @@ private slots:
     {
         QFETCH(int, phase);
         QFETCH(int, batch);
-        LlmModel llama;
-        llama.arch = *findLanguageModel("llama-3.1-8b");
-        LlmSettings settings;
-        settings.batch = batch;
-        const LlmOutcome o = analyzeLlm(llama, settings, { test::shippedDevice("h100-sxm") });
-        QVERIFY(o.analysis);
-        const LlmAnalysis& a = *o.analysis;
+        const Llama llama("h100-sxm", batch);
+        QVERIFY(llama.outcome.analysis);
+        const LlmAnalysis& a = *llama.outcome.analysis;
         const bool prefill = LlmPhase(phase) == LlmPhase::Prefill;
-        const LlmPhaseBuild built = buildLlmPhase(llama, a.settings, LlmPhase(phase), prefill ? a.settings.prompt : a.context);
+        const LlmPhaseBuild built = buildLlmPhase(llama.model, a.settings, LlmPhase(phase), prefill ? a.settings.prompt : a.context);
         QVERIFY(built.network);
         const Report& r = prefill ? a.prefill : a.decode;
         Checked checked;
@@ -167,11 +176,10 @@ private slots:
     // 4,096 outputs: 33.6 MFLOP a block, x 32 = 1.07 GFLOP; weights 4,096 x 4,096 = 16,777,216 at 2 B.
     void theQueryProjectionWorkedOut()
     {
-        LlmModel llama;
-        llama.arch = *findLanguageModel("llama-3.1-8b");
-        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("h100-sxm") });
+        const Llama llama("h100-sxm", 1);
+        const LlmOutcome& o = llama.outcome;
         QVERIFY(o.analysis);
-        const LlmPhaseBuild built = buildLlmPhase(llama, o.analysis->settings, LlmPhase::Decode, o.analysis->context);
+        const LlmPhaseBuild built = buildLlmPhase(llama.model, o.analysis->settings, LlmPhase::Decode, o.analysis->context);
         const auto& rows = o.analysis->decode.results[0].layers;
         const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.q_proj"; }) - rows.begin());
         QTextDocument doc;
@@ -200,14 +208,11 @@ private slots:
     {
         QFETCH(QString, device);
         QFETCH(int, batch);
-        LlmModel llama;
-        llama.arch = *findLanguageModel("llama-3.1-8b");
-        LlmSettings settings;
-        settings.batch = batch;
-        const LlmOutcome o = analyzeLlm(llama, settings, { test::shippedDevice(device.toUtf8().constData()) });
+        const Llama llama(device.toUtf8().constData(), batch);
+        const LlmOutcome& o = llama.outcome;
         QVERIFY(o.analysis);
         QTextDocument doc;
-        doc.setHtml(llmTourPages(*o.analysis, llama.arch, 0).front());
+        doc.setHtml(llmTourPages(*o.analysis, llama.model.arch, 0).front());
         const QString page = doc.toPlainText();
         static const QRegularExpression least(QStringLiteral("KV cache: (.+) over (.+) is (.+) at the least\\. TPOT, the time per output token, is (.+) on the"));
         const QRegularExpressionMatch m = least.match(page);
@@ -227,9 +232,8 @@ private slots:
     // over both phases' time.
     void theTourSaysWhichPhasesShare()
     {
-        LlmModel llama;
-        llama.arch = *findLanguageModel("llama-3.1-8b");
-        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("rtx-4090") });
+        const Llama llama("rtx-4090", 1);
+        const LlmOutcome& o = llama.outcome;
         QVERIFY(o.analysis);
         const Report both = bothPhases(*o.analysis);
         const DeviceResult& d = both.results[0];

@@ -10,7 +10,6 @@
 #include "ui/window/mainwindowtests.h"
 
 #include <QComboBox>
-#include <QFile>
 #include <QMessageBox>
 #include <QtTest>
 
@@ -65,13 +64,11 @@ private slots:
     {
         closeOnALanguageModel();
         QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("x.gguf")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("GGU");
-        f.close();
+        const QString file = dir.filePath(QStringLiteral("x.gguf"));
+        QVERIFY(rfx::test::writeFile(file, "GGU"));
         GuiOptions o;
         o.configGiven = true;
-        o.config.config.model = f.fileName().toStdString();
+        o.config.config.model = file.toStdString();
         MainWindow w(o);
         w.show();
         QCoreApplication::processEvents();
@@ -93,11 +90,10 @@ private slots:
     void anEmptyNetworkFileIsSaidInWords()
     {
         QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("x.onnx")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.close();
+        const QString file = dir.filePath(QStringLiteral("x.onnx"));
+        QVERIFY(rfx::test::writeFile(file, ""));
         GuiOptions o = fresh();
-        o.config.config.model = f.fileName().toStdString();
+        o.config.config.model = file.toStdString();
         MainWindow w(o);
         w.show();
         QCoreApplication::processEvents();
