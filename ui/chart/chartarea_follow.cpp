@@ -6,7 +6,6 @@
 #include "style/text.h"
 #include "workspace/workspace.h"
 
-#include "io/report_writer.h"
 
 namespace rfx {
 
@@ -34,11 +33,7 @@ void ChartArea::showWork(const WorkspaceState& s, int parts)
     if (parts & Workspace::Analysis) {
         if (!s.problem.isEmpty()) {
             // Nothing worked yet: said where the charts would be; otherwise a banner over the stale charts.
-            // What the stale charts show: a language model by its name and phase, as the status line names it.
-            const QString shown = s.languageModel() && s.llmAnalysis
-                ? QStringLiteral("%1, %2").arg(qs(s.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(s.llm.phase))))
-                : s.report ? qs(reportTitle(*s.report)) : QString();
-            setProblem(s.problem, shown);
+            setProblem(s.problem, shownWorkTitle(s)); // what the stale charts show
             return;
         }
         setProblem(QString());

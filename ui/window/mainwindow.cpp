@@ -8,7 +8,6 @@
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
 #include "features/thismachine.h"
-#include "io/report_writer.h"
 #include "model/networks.h"
 #include "panels/algorithmmenu.h"
 #include "panels/controlpanel.h"
@@ -230,13 +229,8 @@ void MainWindow::connectParts()
 
 void MainWindow::sayFileUnusable(const QString& path, const QString& reason)
 {
-    const Report* r = m_workspace->report();
-    const WorkspaceState& s = m_workspace->state();
-    // What the window still shows, as its selector names it: a language model by its name and phase.
-    const QString shown = s.languageModel() && s.llmAnalysis
-        ? tr("%1 (%2)").arg(qs(s.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(s.llm.phase))))
-        : r ? qs(reportTitle(*r)) : tr("the default U-Net");
-    ModelOpener::showError(this, path, reason, shown);
+    const QString shown = shownWorkTitle(m_workspace->state());
+    ModelOpener::showError(this, path, reason, shown.isEmpty() ? tr("the default U-Net") : shown);
     // A message, not the analysis line: it went stale over later actions until the configuration
     // changed. The dialog said it in full; the status bar repeats it for a while.
     showStatus(tr("\u26a0 %1: %2").arg(QFileInfo(path).fileName(), reason), 15000);

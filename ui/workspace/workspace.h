@@ -235,6 +235,10 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)
 
 /// The work as a session (its projection: what a .rfx.json keeps).
 Session sessionOf(const WorkspaceState& state);
+/// What the window shows, in a sentence's words: a language model by its name and phase ("Llama-3.1
+/// 8B, decode"), a network by its report's title; empty before any analysis. The one wording of the
+/// charts' stale banner and the file dialogs' "The window still shows ...".
+QString shownWorkTitle(const WorkspaceState& state);
 /// The figure the window shows now (its projection: what export and `roofline-cli reproduce` take):
 /// the devices analysed, the view settings, the measurements' diamonds and calibrated times shown.
 FigureSpec figureOf(const WorkspaceState& state);

@@ -5,6 +5,7 @@
 #include "style/text.h"
 
 #include "base/diagnostic.h"
+#include "io/report_writer.h"
 #include "llm/llm_files.h"
 
 namespace rfx {
@@ -47,6 +48,13 @@ void Workspace::showSession(const Session& session)
                 break;
             }
     }
+}
+
+QString shownWorkTitle(const WorkspaceState& w)
+{
+    if (w.languageModel() && w.llmAnalysis)
+        return QStringLiteral("%1, %2").arg(qs(w.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(w.llm.phase))));
+    return w.report ? qs(reportTitle(*w.report)) : QString();
 }
 
 Session sessionOf(const WorkspaceState& w)

@@ -78,7 +78,7 @@ private slots:
         QCOMPARE(box->text(), QStringLiteral("x.gguf cannot be used as a language model."));
         const QString reason = box->informativeText();
         QVERIFY2(reason.at(0).isUpper() && !reason.contains(QStringLiteral("roofline-cli")), qPrintable(reason));
-        QVERIFY2(reason.contains(QStringLiteral("The window still shows Llama-3.1 8B (prefill).")), qPrintable(reason));
+        QVERIFY2(reason.contains(QStringLiteral("The window still shows Llama-3.1 8B, prefill.")), qPrintable(reason));
         const WorkspaceState& s = w.workspace().state();
         QVERIFY(s.languageModel());
         QCOMPARE(s.llm.model, std::string("llama-3.1-8b"));
