@@ -98,6 +98,13 @@ std::string numberField(double v)
     return b;
 }
 
+std::string exactField(double v)
+{
+    char b[40];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return b;
+}
+
 std::string field(const std::string& s)
 {
     if (s.find_first_of(",\"\n\r") == std::string::npos)

@@ -22,6 +22,8 @@ std::vector<std::string_view> lines(std::string_view text);
 std::string field(const std::string& s);
 /// `v` as a CSV field, six significant digits ("1.23457e+11"): the language-model writers' numbers.
 std::string numberField(double v);
+/// `v` with 17 significant digits ("%.17g"), which read back as the same double: the network writers' numbers.
+std::string exactField(double v);
 /// A finite number, "1,234.5" thousands separators allowed when `thousands` (ncu prints them).
 std::optional<double> number(std::string s, bool thousands);
 

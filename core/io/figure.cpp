@@ -26,12 +26,12 @@ namespace rfx {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 constexpr double kMinInches = 1, kMaxInches = 40, kMinDpi = 50, kMaxDpi = 2400;
 constexpr int kMinPx = 64, kMaxPx = 20000;
 
-std::string num(double v)
+std::string argNumber(double v)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -45,11 +45,11 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& s)
     if (s.file.empty())
         return std::string("no output file given");
     if (s.widthIn < kMinInches || s.widthIn > kMaxInches)
-        return "width must be between 1 and 40 inches, got " + num(s.widthIn);
+        return "width must be between 1 and 40 inches, got " + argNumber(s.widthIn);
     if (s.heightIn != 0 && (s.heightIn < 0.5 || s.heightIn > kMaxInches))
-        return "height must be between 0.5 and 40 inches, got " + num(s.heightIn);
+        return "height must be between 0.5 and 40 inches, got " + argNumber(s.heightIn);
     if (s.dpi < kMinDpi || s.dpi > kMaxDpi)
-        return "dpi must be between 50 and 2400, got " + num(s.dpi);
+        return "dpi must be between 50 and 2400, got " + argNumber(s.dpi);
     if ((s.widthPx != 0) != (s.heightPx != 0))
         return std::string("give both --width-px and --height-px, or neither");
     if (s.widthPx != 0 && (s.widthPx < kMinPx || s.widthPx > kMaxPx || s.heightPx < kMinPx || s.heightPx > kMaxPx))
@@ -65,7 +65,7 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& s)
     if (s.widthPx == 0) {
         const double px = s.widthIn * s.dpi;
         if (px > kMaxPx)
-            return "width x dpi gives " + num(std::round(px)) + " pixels; at most 20000";
+            return "width x dpi gives " + argNumber(std::round(px)) + " pixels; at most 20000";
     }
     return std::nullopt;
 }
@@ -180,24 +180,24 @@ std::string sweepCaption(const FigureSpec& s, const std::string& modelTitle)
 
 std::string figureToJson(const FigureSpec& s, bool cacheAware)
 {
-    json args = json::array();
+    ojson args = ojson::array();
     for (const std::string& a : configToArgs(s.config))
         args.push_back(a);
-    json cmd = json::array();
+    ojson cmd = ojson::array();
     for (const std::string& a : figureToArgs(s))
         cmd.push_back(a);
-    json doc {
+    ojson doc {
         { "schema", 1 },
         { "kind", "roofline-explorer figure" },
         { "generator", std::string("Roofline Explorer ") + kVersion },
         { "config_args", args },
         { "devices", s.devices },
-        { "view", json { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
+        { "view", ojson { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
                           { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice },
                           { "calibration", s.calibration },
                           { "tick_style", s.powerTicks ? "power" : "plain" } } },
         { "export",
-            json { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
+            ojson { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
                 { "transparent", s.transparent }, { "caption", s.caption } } },
         { "conventions", conventionsText(s.config, cacheAware) },
@@ -348,11 +348,11 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
     if (s.widthPx > 0) {
         a.insert(a.end(), { "--width-px", std::to_string(s.widthPx), "--height-px", std::to_string(s.heightPx) });
     } else {
-        a.insert(a.end(), { "--width-in", num(s.widthIn) });
+        a.insert(a.end(), { "--width-in", argNumber(s.widthIn) });
         if (s.heightIn > 0)
-            a.insert(a.end(), { "--height-in", num(s.heightIn) });
+            a.insert(a.end(), { "--height-in", argNumber(s.heightIn) });
     }
-    a.insert(a.end(), { "--dpi", num(s.dpi) });
+    a.insert(a.end(), { "--dpi", argNumber(s.dpi) });
     if (s.overlay)
         a.push_back("--overlay");
     if (s.sharedAxes)

@@ -20,7 +20,7 @@ namespace rfx {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
 std::string bitsWord(double bits)
 {
@@ -38,8 +38,6 @@ std::string actWord(const LlmSettings& s)
 {
     return std::string(numberWord(s.actType != NumberType::Unset ? s.actType : numberTypeOfBits(s.actBits)));
 }
-
-std::string num(double v) { return csv::numberField(v); }
 
 std::string batchText(std::int64_t b) { return b > 0 ? formatCount(b) : "none"; }
 
@@ -74,16 +72,16 @@ std::string llmSettingsText(const LlmSettings& s, bool graph)
 std::string llmToJson(const LlmAnalysis& a, int indent)
 {
     const LlmSettings& s = a.settings;
-    json settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
-        { "weights_bits", s.weightBits == 0 ? json("file") : json(int(s.weightBits)) }, { "kv_bits", s.kvBits },
+    ojson settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
+        { "weights_bits", s.weightBits == 0 ? ojson("file") : ojson(int(s.weightBits)) }, { "kv_bits", s.kvBits },
         { "act_bits", s.actBits }, { "act_type", actWord(s) }, { "attention", a.graph ? "graph" : llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
         { "tp", s.tensorParallel } };
     if (s.tensorParallel > 1)
         settings["interconnect"] = s.interconnect;
-    json devices = json::array();
+    ojson devices = ojson::array();
     for (size_t d = 0; d < a.figures.size(); ++d) {
         const LlmDeviceFigures& f = a.figures[d];
-        json dev { { "id", f.device }, { "name", a.decode.results[d].device.name }, { "ttft_s", f.ttft },
+        ojson dev { { "id", f.device }, { "name", a.decode.results[d].device.name }, { "ttft_s", f.ttft },
             { "tpot_s", f.tpot }, { "tokens_per_s", f.tokensPerSecond }, { "batch_tokens_per_s", f.batchTokensPerSecond },
             { "generation_s", f.generationTime }, { "memory_bytes", f.memoryBytes }, { "weights_bytes", f.weightsBytes },
             { "kv_bytes", f.kvBytes }, { "kv_bytes_per_token", f.kvBytesPerToken },
@@ -91,24 +89,24 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
             { "largest_batch", f.largestBatch }, { "longest_context", f.largestContext }, { "params", a.parameters },
             { "energy_per_token_j", f.energyPerToken }, { "gpus", s.tensorParallel },
             { "memory_per", s.tensorParallel > 1 ? "gpu" : "device" }, { "bound", true } };
-        json phases;
+        ojson phases;
         for (const Report* r : { &a.prefill, &a.decode }) {
-            json layers = json::array();
+            ojson layers = ojson::array();
             for (const LayerResult& l : r->results[d].layers)
                 layers.push_back(layerJson(l, r->results[d], *r));
             const Totals& t = r->results[d].totals;
             const bool pre = r == &a.prefill;
-            phases[pre ? "prefill" : "decode"] = json { { "time_s", t.time + (pre ? f.prefillLinkTime : f.decodeLinkTime) },
+            phases[pre ? "prefill" : "decode"] = ojson { { "time_s", t.time + (pre ? f.prefillLinkTime : f.decodeLinkTime) },
                 { "rows_time_s", t.time }, { "allreduce_s", pre ? f.prefillLinkTime : f.decodeLinkTime },
                 { "flops", t.flops }, { "bytes", t.bytes }, { "layers", std::move(layers) } };
         }
         dev["phases"] = std::move(phases);
         devices.push_back(std::move(dev));
     }
-    json notes = json::array();
+    ojson notes = ojson::array();
     for (const Diagnostic& n : a.notes)
         notes.push_back(toString(n));
-    json root { { "tool", "roofline-explorer" }, { "version", kVersion }, { "model", a.model },
+    ojson root { { "tool", "roofline-explorer" }, { "version", kVersion }, { "model", a.model },
         { "params", a.parameters }, { "settings", settings },
         { "conventions", "times are roofline bounds (the best case): max(FLOP / peak, bytes / bandwidth) per row plus "
                          "launch overhead; DESIGN.md \"Language models\"" },
@@ -175,9 +173,9 @@ std::string llmToCsv(const LlmAnalysis& a)
         for (const Report* r : { &a.prefill, &a.decode })
             for (const LayerResult& l : r->results[d].layers)
                 s += csv::field(a.figures[d].device) + "," + (r == &a.prefill ? "prefill" : "decode") + "," + csv::field(l.name)
-                    + "," + std::string(opName(l.op)) + "," + std::to_string(l.params) + "," + num(l.flops) + ","
-                    + num(l.bytes) + "," + num(l.intensity) + "," + std::to_string(l.bits) + "," + num(l.peak) + ","
-                    + std::string(boundName(l.bound)) + "," + num(l.time) + "," + num(l.share) + "\n";
+                    + "," + std::string(opName(l.op)) + "," + std::to_string(l.params) + "," + csv::numberField(l.flops) + ","
+                    + csv::numberField(l.bytes) + "," + csv::numberField(l.intensity) + "," + std::to_string(l.bits) + "," + csv::numberField(l.peak) + ","
+                    + std::string(boundName(l.bound)) + "," + csv::numberField(l.time) + "," + csv::numberField(l.share) + "\n";
     return s;
 }
 

@@ -13,12 +13,12 @@ namespace rfx {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using ojson = nlohmann::ordered_json;
 
-json configJson(const Config& c)
+ojson configJson(const Config& c)
 {
     const UNetParams& u = c.unet;
-    return json {
+    return ojson {
         { "model", c.model },
         { "height", u.height },
         { "width", u.width },
@@ -49,21 +49,21 @@ json configJson(const Config& c)
     };
 }
 
-json shapeJson(const Shape& s)
+ojson shapeJson(const Shape& s)
 {
     if (s == Shape {})
-        return json::array();
+        return ojson::array();
     const std::int64_t four[] = { s.n, s.c, s.h, s.w }, five[] = { s.n, s.c, s.d, s.h, s.w };
     const std::int64_t* e = s.rank >= 5 ? five : four; // ranks 6-8: the middle extents folded
-    return json(std::vector<std::int64_t>(e, e + std::clamp(s.rank, 1, 5)));
+    return ojson(std::vector<std::int64_t>(e, e + std::clamp(s.rank, 1, 5)));
 }
 
-json deviceJson(const Device& d)
+ojson deviceJson(const Device& d)
 {
-    json peaks = json::object();
+    ojson peaks = ojson::object();
     for (const auto& [key, flops] : d.peak)
         peaks[key] = flops;
-    return json {
+    return ojson {
         { "id", d.id },
         { "name", d.name },
         { "kind", d.kind },
@@ -87,9 +87,9 @@ json deviceJson(const Device& d)
 
 std::string configToJson(const Config& config) { return configJson(config).dump(); }
 
-json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
+ojson layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
 {
-    json row {
+    ojson row {
         { "name", l.name },
         { "op", opName(l.op) },
         { "output_shape", shapeJson(l.out) },
@@ -145,15 +145,15 @@ json layerJson(const LayerResult& l, const DeviceResult& d, const Report& r)
 
 std::string reportToJson(const Report& r, int indent)
 {
-    json results = json::array();
+    ojson results = ojson::array();
     for (const DeviceResult& d : r.results) {
-        json dev = deviceJson(d.device);
+        ojson dev = deviceJson(d.device);
         dev["precision"] = d.ceiling.key;
         dev["peak_flops"] = d.ceiling.flops;
         dev["vector_precision"] = d.vectorCeiling.key;
         dev["vector_peak_flops"] = d.vectorCeiling.flops;
         dev["ridge"] = d.ridge;
-        json layers = json::array();
+        ojson layers = ojson::array();
         dev["onchip_bytes"] = d.onchipBytes;
         if (d.l2Bandwidth > 0)
             dev["l2_bandwidth"] = d.l2Bandwidth;
@@ -163,11 +163,11 @@ std::string reportToJson(const Report& r, int indent)
             dev["l3_bandwidth"] = d.l3Bandwidth;
         dev["cache_aware"] = d.cacheAware;
         if (d.cacheAware)
-            dev["cache_capacity_bytes"] = json { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
+            dev["cache_capacity_bytes"] = ojson { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
         for (const LayerResult& l : d.layers)
             layers.push_back(layerJson(l, d, r));
         const Totals& t = d.totals;
-        json totals {
+        ojson totals {
             { "params", t.params },
             { "flops", t.flops },
             { "bytes", t.bytes },
@@ -178,7 +178,7 @@ std::string reportToJson(const Report& r, int indent)
             { "peak_share", t.peakShare },
             { "memory_bound_time_share", t.memoryBoundTimeShare },
             { "memory_bytes", t.memory.total() },
-            { "memory", json {
+            { "memory", ojson {
                 { "weights", t.memory.weights },
                 { "gradients", t.memory.gradients },
                 { "optimizer_state", t.memory.optimizerState },
@@ -202,13 +202,13 @@ std::string reportToJson(const Report& r, int indent)
         totals["images_per_joule"] = e.imagesPerJoule;
         totals["average_power_w"] = e.averagePower;
         totals["flops_per_joule"] = e.flopsPerJoule;
-        results.push_back(json { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
+        results.push_back(ojson { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
     }
-    json diagnostics = json::array();
+    ojson diagnostics = ojson::array();
     for (const Diagnostic& d : r.diagnostics)
-        diagnostics.push_back(json { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
+        diagnostics.push_back(ojson { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
             { "message", d.message } });
-    json network { { "name", r.network }, { "input_shape", shapeJson(r.input) }, { "output_shape", shapeJson(r.output) },
+    ojson network { { "name", r.network }, { "input_shape", shapeJson(r.input) }, { "output_shape", shapeJson(r.output) },
         { "convolutions", r.convolutions } };
     if (!r.origins.empty())
         network["uncounted_rows"] = r.uncountedRows;
@@ -216,7 +216,7 @@ std::string reportToJson(const Report& r, int indent)
         network["counted_params"] = r.results.empty() ? 0 : r.results.front().totals.params;
         network["stored_params"] = r.storedParameters;
     }
-    json doc {
+    ojson doc {
         { "config", configJson(r.config) },
         { "network", network },
         { "conventions", conventionsText(r.config, anyCacheAware(r)) },
@@ -228,10 +228,10 @@ std::string reportToJson(const Report& r, int indent)
 
 std::string devicesToJson(const std::vector<Device>& devices)
 {
-    json list = json::array();
+    ojson list = ojson::array();
     for (const Device& d : devices)
         list.push_back(deviceJson(d));
-    return json { { "devices", list } }.dump(2) + "\n";
+    return ojson { { "devices", list } }.dump(2) + "\n";
 }
 
 } // namespace rfx

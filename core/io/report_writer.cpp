@@ -18,13 +18,6 @@ namespace {
 
 
 
-std::string num(double v)
-{
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
 // Pads to `width`; numbers are never cut (a column simply grows), only names are (see fitName).
 std::string pad(const std::string& s, size_t width, bool right)
 {
@@ -170,20 +163,20 @@ std::string reportToCsv(const Report& r)
         for (const LayerResult& l : d.layers) {
             s += csv::field(d.device.id) + ',' + csv::field(l.name) + ',' + std::string(opName(l.op)) + ','
                 + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
-                + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + num(l.flops) + ',' + num(l.bytes)
-                + ',' + num(l.intensity) + ',' + num(l.peak) + ',' + num(l.attainable) + ','
-                + std::string(boundName(l.bound)) + ',' + num(boundTimeOf(l)) + ',' + num(l.share) + ','
-                + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + num(l.workspace)
-                + ',' + num(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
-                + ',' + (d.l2Bandwidth > 0 ? num(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? num(l.l1Bytes) : "") + ','
-                + num(rowEnergy(l, d, r.config.clockPercent));
-            s += !calibrated ? "\n" : l.calibratedTime >= 0 ? ',' + num(l.calibratedTime) + '\n' : ",\n";
+                + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + csv::exactField(l.flops) + ',' + csv::exactField(l.bytes)
+                + ',' + csv::exactField(l.intensity) + ',' + csv::exactField(l.peak) + ',' + csv::exactField(l.attainable) + ','
+                + std::string(boundName(l.bound)) + ',' + csv::exactField(boundTimeOf(l)) + ',' + csv::exactField(l.share) + ','
+                + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + csv::exactField(l.workspace)
+                + ',' + csv::exactField(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
+                + ',' + (d.l2Bandwidth > 0 ? csv::exactField(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? csv::exactField(l.l1Bytes) : "") + ','
+                + csv::exactField(rowEnergy(l, d, r.config.clockPercent));
+            s += !calibrated ? "\n" : l.calibratedTime >= 0 ? ',' + csv::exactField(l.calibratedTime) + '\n' : ",\n";
         }
         if (calibrated) {
             const Totals& t = d.totals;
-            s += csv::field(d.device.id) + ",(total),total,,,,," + std::to_string(t.params) + ',' + num(t.flops) + ','
-                + num(t.bytes) + ',' + num(t.intensity) + ',' + num(d.ceiling.flops) + ',' + num(t.attained) + ",," + num(boundTimeOf(t))
-                + ",1,,,,,,,," + (t.calibratedTime >= 0 ? num(t.calibratedTime) : "") + '\n';
+            s += csv::field(d.device.id) + ",(total),total,,,,," + std::to_string(t.params) + ',' + csv::exactField(t.flops) + ','
+                + csv::exactField(t.bytes) + ',' + csv::exactField(t.intensity) + ',' + csv::exactField(d.ceiling.flops) + ',' + csv::exactField(t.attained) + ",," + csv::exactField(boundTimeOf(t))
+                + ",1,,,,,,,," + (t.calibratedTime >= 0 ? csv::exactField(t.calibratedTime) : "") + '\n';
         }
     }
     return s;

@@ -1,6 +1,7 @@
 #include "io/tune_writer.h"
 
 #include "base/format.h"
+#include "io/csv.h"
 #include "io/report_writer.h"
 
 #include <nlohmann/json.hpp>
@@ -13,13 +14,6 @@ namespace rfx {
 
 namespace {
 
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(17);
-    s << v;
-    return s.str();
-}
 
 std::string joules(double j) { return formatSI(j, "J"); }
 
@@ -140,11 +134,11 @@ std::string tuneToCsv(const TuneOutcome& o)
     for (const TuneResult& t : o.results)
         for (std::size_t k = 0; k < t.points.size(); ++k) {
             const TunePoint& p = t.points[k];
-            s += t.device.id + ',' + std::to_string(p.batch) + ',' + std::to_string(p.gpus) + ',' + num(p.clockPercent / 100.0)
-                + ',' + (p.fits ? "true" : "false") + ',' + num(p.memory) + ',' + num(p.e.stepTime) + ','
-                + num(p.e.stepEnergy) + ',' + num(p.e.timePerImage) + ',' + num(p.e.energyPerImage) + ','
-                + num(p.e.imagesPerJoule) + ',' + num(p.e.averagePower) + ',' + num(p.e.speedup) + ','
-                + num(p.e.efficiency) + ',' + num(p.e.edp) + ',' + (onFront(t, k) ? "true" : "false") + '\n';
+            s += t.device.id + ',' + std::to_string(p.batch) + ',' + std::to_string(p.gpus) + ',' + csv::exactField(p.clockPercent / 100.0)
+                + ',' + (p.fits ? "true" : "false") + ',' + csv::exactField(p.memory) + ',' + csv::exactField(p.e.stepTime) + ','
+                + csv::exactField(p.e.stepEnergy) + ',' + csv::exactField(p.e.timePerImage) + ',' + csv::exactField(p.e.energyPerImage) + ','
+                + csv::exactField(p.e.imagesPerJoule) + ',' + csv::exactField(p.e.averagePower) + ',' + csv::exactField(p.e.speedup) + ','
+                + csv::exactField(p.e.efficiency) + ',' + csv::exactField(p.e.edp) + ',' + (onFront(t, k) ? "true" : "false") + '\n';
         }
     return s;
 }

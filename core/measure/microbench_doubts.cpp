@@ -13,11 +13,6 @@
 
 namespace rfx {
 
-namespace {
-// A repeat during which some thread had its CPU less than this share of the time is run again.
-constexpr double kUndisturbed = kCeilingBands.undisturbed;
-} // namespace
-
 std::string expectationClockText(const MicrobenchResult& r)
 {
     return formatSI(r.expectationClockHz(), "Hz") + (r.vectorClockLower() ? " (the vector units' clock)" : "");
@@ -78,12 +73,12 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     const char* streams = "read streams reach 60-90 % of the documented fill width at this level.";
     // A figure whose every repeat ran while a thread lacked its CPU, the clock first: every expected
     // figure is per cycle, and a clock measured on a shared core halves with the ceilings.
-    if (r.measuredClockHz > 0 && r.clockOccupancy < kUndisturbed)
+    if (r.measuredClockHz > 0 && r.clockOccupancy < kCeilingBands.undisturbed)
         doubts.push_back({ "clock", true,
             "The clock under load, " + formatSI(r.measuredClockHz, "Hz") + ", was measured while a thread had its CPU "
                 + formatPercent(r.clockOccupancy) + " of the time at best: suspect, and every ceiling with it." });
     auto disturbed = [&](const char* figure, const BenchFigure& f, const char* unit) {
-        if (f.best > 0 && f.occupancy < kUndisturbed)
+        if (f.best > 0 && f.occupancy < kCeilingBands.undisturbed)
             doubts.push_back({ figure, true,
                 std::string(figure) + " " + formatSI(f.best, unit) + " was measured while a thread had its CPU "
                     + formatPercent(f.occupancy) + " of the time at best, in every repeat: suspect." });

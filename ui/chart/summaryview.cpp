@@ -2,6 +2,7 @@
 
 #include "base/format.h"
 #include "io/report_writer.h"
+#include "style/text.h"
 #include "style/unbroken.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -19,7 +20,6 @@ namespace rfx {
 
 namespace {
 // Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
-QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 }
 
 QString summaryHtml(const DeviceResult& d, const Config& config)
@@ -28,23 +28,23 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
     QString memory;
     if (t.fits) {
         memory = QStringLiteral("memory %1 of %2 (fits; up to batch\u00a0%3)")
-                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))),
-                         qs(formatCount(t.largestBatch)));
+                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))), unbroken(qsEscaped(formatMemory(t.capacity))),
+                         qsEscaped(formatCount(t.largestBatch)));
     } else {
         memory = QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory %1 of %2; "
                                 "%3")
-                     .arg(unbroken(qs(formatMemory(t.memory.total()))), unbroken(qs(formatMemory(t.capacity))),
-                         t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qs(formatCount(t.largestBatch)))
+                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))), unbroken(qsEscaped(formatMemory(t.capacity))),
+                         t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qsEscaped(formatCount(t.largestBatch)))
                                             : QStringLiteral("not even batch 1 fits"));
     }
     // The energy of the step on one GPU, beside the memory it needs (core/engine/energy.h has the power model).
-    memory += QStringLiteral(" \u00b7 ") + unbroken(qs(energyLine(d, config)));
+    memory += QStringLiteral(" \u00b7 ") + unbroken(qsEscaped(energyLine(d, config)));
     // Integer ceilings (INT8) count operations, not floating-point ones.
     const char* unit = rateUnit(d.ceiling.key);
     // A ceiling the device lacked, and what was used instead, where the eye is (not only the notes).
     const QString fallback = d.ceiling.note.empty()
         ? QString()
-        : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qs(d.ceiling.note));
+        : QStringLiteral("<br><span style=\"color:#b35900\">\u26a0 %1</span>").arg(qsEscaped(d.ceiling.note));
     // Calibrated times say so, with the bound they replace, where the figure is read.
     // Rows beyond the sizes the fit saw are counted (issue 51; the table marks each with \u26a0).
     int extrapolated = 0;
@@ -52,7 +52,7 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         extrapolated += l.calibrationExtrapolated;
     const QString calibrated = d.timesCalibrated
         ? QStringLiteral("<br><span style=\"color:#6a3d9a\">calibrated with %1; roofline bound %2%3</span>")
-              .arg(qs(d.calibration), unbroken(qs(formatTime(boundTimeOf(t), true))),
+              .arg(qsEscaped(d.calibration), unbroken(qsEscaped(formatTime(boundTimeOf(t), true))),
                   extrapolated ? QStringLiteral("; \u26a0 %1 of %2 rows extrapolated (beyond the sizes fitted on)")
                                      .arg(extrapolated)
                                      .arg(d.layers.size())
@@ -60,10 +60,10 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
         : QString();
     // The share of peak in the table's and the reports' words (peakShareText, core/engine/roofline.h).
     return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5<br>%6<br><i>%7</i>%8")
-        .arg(unbroken(qs(formatTime(t.time, true))))
-        .arg(qs(formatCount(config.batch)))
-        .arg(unbroken(qs(formatNumber3(t.throughput))), unbroken(qs(formatSI(t.attained, unit))),
-            unbroken(qs(peakShareText(d))), memory, unbroken(qs(d.verdict)), fallback + calibrated);
+        .arg(unbroken(qsEscaped(formatTime(t.time, true))))
+        .arg(qsEscaped(formatCount(config.batch)))
+        .arg(unbroken(qsEscaped(formatNumber3(t.throughput))), unbroken(qsEscaped(formatSI(t.attained, unit))),
+            unbroken(qsEscaped(peakShareText(d))), memory, unbroken(qsEscaped(d.verdict)), fallback + calibrated);
 }
 
 QString summaryHeadline(const DeviceResult& d, const Config& config)
@@ -76,9 +76,9 @@ QString summaryHeadline(const DeviceResult& d, const Config& config)
     // Calibrated, it says so: the time is the calibrated one, as on the chart (the bound is in the
     // tooltip's whole summary).
     return QStringLiteral("%5<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
-        .arg(unbroken(qs(formatTime(t.time, true))))
+        .arg(unbroken(qsEscaped(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(unbroken(qs(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated ") : QString());
+        .arg(unbroken(qsEscaped(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated ") : QString());
 }
 
 } // namespace rfx

@@ -1,6 +1,7 @@
 #include "features/thislanguagemodel.h"
 
 #include "features/thisnetwork.h"
+#include "style/text.h"
 #include "widgets/progressrun.h"
 
 #include "base/format.h"
@@ -14,7 +15,6 @@
 namespace rfx {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // The model's name for a file name: a built-in's id as it is ("llama-3.2-1b", whose dots are not an
 // extension), a GGUF's base name, a config.json's or a directory's folder name.

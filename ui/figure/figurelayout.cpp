@@ -23,7 +23,6 @@ namespace rfx {
 
 namespace {
 
-constexpr double kLogicalPerInch = 96; // the charts are laid out at 96 logical pixels per inch
 constexpr double kPointsPerLogical = 72.0 / kLogicalPerInch;
 
 

@@ -23,6 +23,9 @@ class QPainter;
 
 namespace rfx {
 
+/// FigureLayout's unit: the charts are laid out at 96 logical pixels per inch.
+inline constexpr double kLogicalPerInch = 96;
+
 /// What a journal's figure check looks at, measured on the laid-out figure (not guessed): all in
 /// printed points (1/72 in) on the page.
 struct FigureGeometry {

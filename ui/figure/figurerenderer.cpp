@@ -22,7 +22,6 @@ namespace rfx {
 
 namespace {
 
-constexpr double kLogicalPerInch = 96; // FigureLayout's unit: 96 logical pixels per inch
 
 
 } // namespace

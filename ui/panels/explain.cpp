@@ -83,7 +83,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const double rowBandwidth = d.cacheAware ? supply.bandwidth : d.bandwidth;
     const double ridge = r.peak / rowBandwidth;
     QString html = QStringLiteral("<h3><span style=\"white-space:nowrap\">%1</span> <small>(%2) on %3</small></h3>")
-                       .arg(qs(r.name), qs(std::string(opName(r.op))), qs(d.device.name));
+                       .arg(qsRich(r.name), qsRich(std::string(opName(r.op))), qsRich(d.device.name));
 
     const Layer* l = findLayer(net, r.name);
     if (r.op == Op::Optimizer) {
@@ -100,37 +100,37 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         const double out = double(l->out.elements());
         const double runs = l->repeats > 0 ? l->repeats : 1;
         html += QStringLiteral("<p><b>FLOPs</b> = %1 = %2%3</p>")
-                    .arg(flopFormula(*l), timesRuns(*l, qs(formatSI(forwardFlops(*l) / runs, "FLOP")), qs(formatSI(forwardFlops(*l), "FLOP"))),
+                    .arg(flopFormula(*l), timesRuns(*l, qsRich(formatSI(forwardFlops(*l) / runs, "FLOP")), qsRich(formatSI(forwardFlops(*l), "FLOP"))),
                         training ? QStringLiteral(" forward; with the backward pass (%1) the row counts %2")
                                        .arg(l->op == Op::Conv || l->op == Op::ConvTranspose
                                                 ? QStringLiteral("data and weight gradients, each as many FLOPs")
                                                 : QStringLiteral("the same FLOPs again"),
-                                           qs(formatSI(r.flops, "FLOP")))
+                                           qsRich(formatSI(r.flops, "FLOP")))
                                  : QString());
-        const QString backward = training ? QStringLiteral(" forward; %1 with the backward pass").arg(qs(formatBytes(r.bytes))) : QString();
+        const QString backward = training ? QStringLiteral(" forward; %1 with the backward pass").arg(qsRich(formatBytes(r.bytes))) : QString();
         if (const QString each = bytesArithmetic(*l, e, c.bitsAsInFile); !each.isEmpty()) // its tensors' own widths, or its runs
             html += QStringLiteral("<p><b>Bytes</b> = %1%2</p>").arg(each, backward);
         else
             html += QStringLiteral("<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
                         .arg(count(in), count(params), count(out), dot())
                         .arg(e)
-                        .arg(qs(formatBytes((in + params + out) * e)), backward);
+                        .arg(qsRich(formatBytes((in + params + out) * e)), backward);
         // The formulas above are direct convolution under compulsory traffic; say what the row really counts.
         const bool otherAlgorithm = runsOnMatrixUnits(l->op) && (r.algorithm != ConvAlgorithm::Direct || !r.algorithmNote.empty());
         const bool otherTraffic = runsOnMatrixUnits(l->op) && (c.traffic == TrafficModel::Naive || c.traffic == TrafficModel::Tiled);
         if (otherAlgorithm) {
             const QString how = r.algorithmNote.empty() || r.algorithmNote.starts_with("auto")
-                ? QStringLiteral("Computed <b>%1</b>%2").arg(qs(std::string(algorithmName(r.algorithm))),
+                ? QStringLiteral("Computed <b>%1</b>%2").arg(qsRich(std::string(algorithmName(r.algorithm))),
                       r.algorithmNote.empty() ? QString() : QStringLiteral(" (the fastest predicted on this device)"))
-                : QStringLiteral("<b>%1</b>").arg(qs(r.algorithmNote));
+                : QStringLiteral("<b>%1</b>").arg(qsRich(r.algorithmNote));
             html += QStringLiteral("<p>%1: the row counts <b>%2</b> and <b>%3</b> instead (extra traffic %4, "
                                    "workspace %5).</p>")
-                        .arg(how, qs(formatSI(r.flops, "FLOP")), qs(formatBytes(r.bytes)), qs(formatBytes(r.extraBytes)),
-                            qs(formatBytes(r.workspace)));
+                        .arg(how, qsRich(formatSI(r.flops, "FLOP")), qsRich(formatBytes(r.bytes)), qsRich(formatBytes(r.extraBytes)),
+                            qsRich(formatBytes(r.workspace)));
         }
         if (otherTraffic)
             html += QStringLiteral("<p>Traffic model: <b>%1</b>: %2 of DRAM traffic for this row.</p>")
-                        .arg(qs(trafficDescription(c)), qs(formatBytes(r.bytes)));
+                        .arg(qsRich(trafficDescription(c)), qsRich(formatBytes(r.bytes)));
     }
     const bool innerLevel = r.bound == Bound::Memory && r.level != MemoryLevel::Dram;
     // Which roof bounds this row: convolutions and matrix products run on the matrix roof (tensor
@@ -142,20 +142,20 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     const char* rate = rateUnit(roof.key);
     const QString roofName = QStringLiteral("the <b>%1 roof</b> (%2%3)")
                                  .arg(matrix ? QStringLiteral("matrix") : QStringLiteral("vector"),
-                                     qs(precisionLabel(roof.key)),
+                                     qsRich(precisionLabel(roof.key)),
                                      !matrix && std::abs(d.vectorCeiling.flops - d.ceiling.flops) > 1e-9 * d.ceiling.flops
                                          ? QStringLiteral(", the chart's dashed roof")
                                          : QString());
     html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. This row runs under %7; its ridge is "
                            "I* = P / B = %2 / %3 = %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
-                .arg(qs(formatNumber3(r.intensity)), qs(formatSI(r.peak, rate)), qs(formatSI(rowBandwidth, "B/s")),
-                    qs(formatNumber3(ridge)),
+                .arg(qsRich(formatNumber3(r.intensity)), qsRich(formatSI(r.peak, rate)), qsRich(formatSI(rowBandwidth, "B/s")),
+                    qsRich(formatNumber3(ridge)),
                     r.intensity < ridge ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
                     innerLevel && d.cacheAware ? QStringLiteral("memory-bound, on the %1 slope (below)")
-                                                     .arg(qs(std::string(memoryLevelName(r.level))))
+                                                     .arg(qsRich(std::string(memoryLevelName(r.level))))
                     : innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
-                                     .arg(qs(std::string(memoryLevelName(r.level))))
-                               : qs(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
+                                     .arg(qsRich(std::string(memoryLevelName(r.level))))
+                               : qsRich(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
                     roofName);
     if (d.cacheAware) {
         // Cache-aware roofline: the level whose capacity holds the working set supplies the bandwidth,
@@ -168,33 +168,33 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         html += r.level == MemoryLevel::Dram || r.bound == Bound::Compute
             ? QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1%2, so its bytes "
                              "come at %3.</p>")
-                  .arg(qs(formatBytes(r.workingSet)),
+                  .arg(qsRich(formatBytes(r.workingSet)),
                       r.level == MemoryLevel::Dram ? QStringLiteral(", more than any cache holds") : QStringLiteral(""),
-                      r.level == MemoryLevel::Dram ? QStringLiteral("DRAM's %1").arg(qs(formatSI(d.bandwidth, "B/s")))
-                                                   : QStringLiteral("the %1's %2").arg(qs(std::string(memoryLevelName(r.level))),
-                                                       qs(formatSI(levelBandwidth(d, r.level), "B/s"))))
+                      r.level == MemoryLevel::Dram ? QStringLiteral("DRAM's %1").arg(qsRich(formatSI(d.bandwidth, "B/s")))
+                                                   : QStringLiteral("the %1's %2").arg(qsRich(std::string(memoryLevelName(r.level))),
+                                                       qsRich(formatSI(levelBandwidth(d, r.level), "B/s"))))
             : QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1, which the %2 "
                              "holds (%3, all cores together): its bytes come at the %2's %4, not DRAM's %5.</p>")
-                  .arg(qs(formatBytes(r.workingSet)), qs(std::string(memoryLevelName(r.level))), qs(formatBytes(capacity)),
-                      qs(formatSI(levelBandwidth(d, r.level), "B/s")), qs(formatSI(d.bandwidth, "B/s")));
+                  .arg(qsRich(formatBytes(r.workingSet)), qsRich(std::string(memoryLevelName(r.level))), qsRich(formatBytes(capacity)),
+                      qsRich(formatSI(levelBandwidth(d, r.level), "B/s")), qsRich(formatSI(d.bandwidth, "B/s")));
         if (supply.innerShare > 0)
             html += QStringLiteral("<p>The %1 holds %2 of it at best, so that share comes at the %1's %3: "
                                    "B = 1 / (%2 / %3 + %4 / %5) = %6.</p>")
-                        .arg(qs(std::string(memoryLevelName(supply.inner))), qs(formatPercent(supply.innerShare)),
-                            qs(formatSI(levelBandwidth(d, supply.inner), "B/s")), qs(formatPercent(1 - supply.innerShare)),
-                            qs(formatSI(r.level == MemoryLevel::Dram ? d.bandwidth : levelBandwidth(d, r.level), "B/s")),
-                            qs(formatSI(bw, "B/s")));
+                        .arg(qsRich(std::string(memoryLevelName(supply.inner))), qsRich(formatPercent(supply.innerShare)),
+                            qsRich(formatSI(levelBandwidth(d, supply.inner), "B/s")), qsRich(formatPercent(1 - supply.innerShare)),
+                            qsRich(formatSI(r.level == MemoryLevel::Dram ? d.bandwidth : levelBandwidth(d, r.level), "B/s")),
+                            qsRich(formatSI(bw, "B/s")));
         html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B%6) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
-                    .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
-                        qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)),
+                    .arg(qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
+                        qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)),
                         supply.innerShare > 0 ? QString() // the B just worked out
-                                              : QStringLiteral("<sub>%1</sub>").arg(qs(std::string(memoryLevelName(r.level)))));
+                                              : QStringLiteral("<sub>%1</sub>").arg(qsRich(std::string(memoryLevelName(r.level)))));
     } else if (d.l2Bandwidth > 0 || d.l1Bandwidth > 0) {
         // Hierarchical roofline: one traffic, one intensity and one time term per modelled level.
-        QStringList terms { qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)) };
+        QStringList terms { qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(r.bytes / d.bandwidth, true)) };
         QStringList formula { QStringLiteral("F / P"), QStringLiteral("Q<sub>DRAM</sub> / B<sub>DRAM</sub>") };
         QString levels = QStringLiteral("<p><b>Levels</b> (tiled model): DRAM %1 (I = %2)")
-                             .arg(qs(formatBytes(r.bytes)), qs(formatNumber3(r.intensity)));
+                             .arg(qsRich(formatBytes(r.bytes)), qsRich(formatNumber3(r.intensity)));
         for (int v = 0; v < 2; ++v) {
             const double q = v == 0 ? r.l2Bytes : r.l1Bytes;
             const double bw = v == 0 ? d.l2Bandwidth : d.l1Bandwidth;
@@ -202,19 +202,19 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
                 continue;
             const QString name = v == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
             levels += QStringLiteral(", %1 %2 (I = %3, ceiling %4)")
-                          .arg(name, qs(formatBytes(q)), qs(formatNumber3(r.flops / q)), qs(formatSI(bw, "B/s")));
-            terms << qs(formatTime(q / bw, true));
+                          .arg(name, qsRich(formatBytes(q)), qsRich(formatNumber3(r.flops / q)), qsRich(formatSI(bw, "B/s")));
+            terms << qsRich(formatTime(q / bw, true));
             formula << QStringLiteral("Q<sub>%1</sub> / B<sub>%1</sub>").arg(name);
         }
         html += levels + QStringLiteral(". Each level nearer the cores carries what the tiling of the level inside it "
                                         "cannot keep: shared memory sets the L2 traffic, the register tile the L1 traffic.</p>");
         html += QStringLiteral("<p><b>Time</b> = max(%1) = max(%2) = <b>%3</b> (%4-bound), %5 of the network's %6.</p>")
-                    .arg(formula.join(QStringLiteral(", ")), terms.join(QStringLiteral(", ")), qs(formatTime(r.time, true)),
-                        qs(boundLabel(r)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+                    .arg(formula.join(QStringLiteral(", ")), terms.join(QStringLiteral(", ")), qsRich(formatTime(r.time, true)),
+                        qsRich(boundLabel(r)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)));
     } else {
         html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
-                    .arg(qs(formatTime(r.flops / r.peak, true)), qs(formatTime(r.bytes / d.bandwidth, true)),
-                        qs(formatTime(r.time, true)), qs(formatPercent(r.share)), qs(formatTime(d.totals.time, true)));
+                    .arg(qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(r.bytes / d.bandwidth, true)),
+                        qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)));
     }
 
     QStringList moves;
@@ -224,7 +224,7 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         if (weightBytes > 0.2 * activationBytes && batchAdjustable(c, model))
             moves << QStringLiteral("<b>A larger batch</b> moves it right: its %1 of weights are read once per batch "
                                     "while its FLOPs grow with every image.")
-                         .arg(qs(formatBytes(weightBytes)));
+                         .arg(qsRich(formatBytes(weightBytes)));
         // Only what can be changed for this network: the filters shape the U-Net alone, and tensor
         // cores are suggested only to a device that has them and a configuration without them.
         if (r.bound == Bound::Memory && c.model == "unet")
@@ -247,20 +247,20 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
     if (l && (isElementwise(l->op) || l->op == Op::MaxPool || l->op == Op::Concat))
         moves << QStringLiteral("Its intensity is fixed by the operation (%1 FLOP/B): batch and filters cannot move it "
                                 "right. Its time only shrinks with the traffic.")
-                     .arg(qs(formatNumber3(r.intensity)));
+                     .arg(qsRich(formatNumber3(r.intensity)));
     if (l && isElementwise(l->op)) {
         // The row it would fuse into: the nearest computing row before it (a convolution, a Gemm, ...).
         QString host = QStringLiteral("the layer before it");
         for (int k = layer - 1; k >= 0; --k) {
             const LayerResult& p = d.layers[size_t(k)];
             if (!isElementwise(p.op) && p.flops > 0) {
-                host = QStringLiteral("<b>%1</b> (%2)").arg(qs(p.name), qs(std::string(opName(p.op))));
+                host = QStringLiteral("<b>%1</b> (%2)").arg(qsRich(p.name), qsRich(std::string(opName(p.op))));
                 break;
             }
         }
         moves << QStringLiteral("<b>Fusion</b> (Run \u25b8 Fuse) removes this row: its FLOPs join %1 and its "
                                 "%2 of DRAM traffic disappear.")
-                     .arg(host, qs(formatBytes(r.bytes)));
+                     .arg(host, qsRich(formatBytes(r.bytes)));
     }
     if (c.bits > 8)
         moves << QStringLiteral("<b>Fewer bits</b> (%1 \u2192 %2) halve its bytes: every point moves right by 2\u00d7, and "
@@ -283,8 +283,8 @@ QString explainOverview(const Report& report, int device)
                           "<p>Left of the <b>ridge</b> at %2 FLOP/B a layer waits for memory (%3); right of it, for the "
                           "arithmetic units (%4).</p><p>Now: %5.</p>"
                           "<p><i>Click a point or a table row to see why that layer sits where it does.</i></p>")
-        .arg(qs(d.device.name), qs(formatNumber3(d.ridge)), qs(formatSI(d.bandwidth, "B/s")),
-            qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qs(d.verdict));
+        .arg(qsRich(d.device.name), qsRich(formatNumber3(d.ridge)), qsRich(formatSI(d.bandwidth, "B/s")),
+            qsRich(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qsRich(d.verdict));
 }
 
 QStringList tourPages(const Report& report, int device, bool overlay, const OnnxModel* model)
@@ -293,12 +293,12 @@ QStringList tourPages(const Report& report, int device, bool overlay, const Onnx
     if (device < 0 || device >= int(report.results.size()))
         return {};
     const DeviceResult& d = report.results[size_t(device)];
-    const QString B = qs(formatSI(d.bandwidth, "B/s")), P = qs(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key)));
+    const QString B = qsRich(formatSI(d.bandwidth, "B/s")), P = qsRich(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key)));
     // Cache-aware: the thin slopes above the DRAM one are the caches', and the teacher is asked about them first.
     QStringList caches;
     for (const MemoryLevel level : { MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::L3 })
         if (d.cacheAware && levelBandwidth(d, level) > 0)
-            caches << QStringLiteral("%1 %2").arg(qs(std::string(memoryLevelName(level))), qs(formatSI(levelBandwidth(d, level), "B/s")));
+            caches << QStringLiteral("%1 %2").arg(qsRich(std::string(memoryLevelName(level))), qsRich(formatSI(levelBandwidth(d, level), "B/s")));
     const QString cacheSlopes = caches.isEmpty() ? QString()
         : QStringLiteral("<p>The thinner slopes above it are the caches' (%1): a layer whose inputs, weights and outputs "
                          "fit a cache moves its bytes at that cache's speed, so it is held to that slope instead.</p>")
@@ -308,7 +308,7 @@ QStringList tourPages(const Report& report, int device, bool overlay, const Onnx
                        "can compute at most I \u00d7 B, where B is the memory bandwidth: %1 on the %2.</p><p>On log-log "
                        "axes that limit is the rising line on the left: double the intensity, double the attainable "
                        "performance.</p>%3")
-            .arg(B, qs(d.device.name), cacheSlopes),
+            .arg(B, qsRich(d.device.name), cacheSlopes),
         QStringLiteral("<h2>2. The compute roof</h2><p>No layer computes faster than the device's peak, P = %1 at %2 "
                        "bits. %4</p><p>%3</p>")
             .arg(P)
@@ -319,15 +319,15 @@ QStringList tourPages(const Report& report, int device, bool overlay, const Onnx
                 overlay && report.results.size() > 1
                     ? QStringLiteral("That is the flat part of the %1's roof, in its colour; each device has its own, "
                                      "the fastest highest.")
-                          .arg(qs(d.device.name))
+                          .arg(qsRich(d.device.name))
                     : QStringLiteral("That is the flat line at the top.")),
         QStringLiteral("<h2>3. The ridge point</h2><p>The two limits meet at I* = P / B = %1 / %2 = <b>%3 FLOP/B</b>.</p>"
                        "<p>Left of the ridge a layer is <b>memory-bound</b>: a faster processor would not help, less "
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
-            .arg(P, B, qs(formatNumber3(d.ridge))),
+            .arg(P, B, qsRich(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
                        "the point, the more of the time it takes.</p><p>For this network on the %1%2: %3.</p>%5%4")
-            .arg(qs(d.device.name), phases ? QStringLiteral(", one prefill and one decode step together") : QString(), qs(d.verdict),
+            .arg(qsRich(d.device.name), phases ? QStringLiteral(", one prefill and one decode step together") : QString(), qsRich(d.verdict),
                 tryControls(report.config, model), ringedLayer(report, d, tourLayer(report, device))),
     };
 }
@@ -339,16 +339,16 @@ QString ringedLayer(const Report& report, const DeviceResult& d, int ringed)
     if (ringed < 0)
         return {};
     const LayerResult& l = d.layers[size_t(ringed)];
-    const QString bound = qs(std::string(boundName(l.bound)));
+    const QString bound = qsRich(std::string(boundName(l.bound)));
     // Both phases on one chart (issue 73 item 2): each row's share is of its own phase's time, and
     // the verdict above is of the two together; say both, so that no two shares on the page disagree.
     if (report.parts.size() > 1 && d.totals.time > 0) {
         const bool decode = l.name.rfind("decode.", 0) == 0;
         return QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of %3 time and %4 of the two together, %5-bound.</p>")
-            .arg(qs(l.name), qs(formatPercent(l.share)), decode ? QStringLiteral("a decode step's") : QStringLiteral("the prefill's"),
-                qs(formatPercent(l.time / d.totals.time)), bound);
+            .arg(qsRich(l.name), qsRich(formatPercent(l.share)), decode ? QStringLiteral("a decode step's") : QStringLiteral("the prefill's"),
+                qsRich(formatPercent(l.time / d.totals.time)), bound);
     }
-    return QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>").arg(qs(l.name), qs(formatPercent(l.share)), bound);
+    return QStringLiteral("<p>The ringed point is <b>%1</b>, %2 of the time, %3-bound.</p>").arg(qsRich(l.name), qsRich(formatPercent(l.share)), bound);
 }
 
 } // namespace

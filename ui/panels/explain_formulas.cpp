@@ -142,13 +142,13 @@ QString bytesArithmetic(const Layer& l, double elementBytes, bool asInFile)
     else if (params >= 1)
         weightTerm = QStringLiteral("%1%2%3 B").arg(count(params), dot(), width(weights / params));
     else
-        weightTerm = qs(formatBytes(weights)); // cached keys and values read as the row's stored bytes
+        weightTerm = qsRich(formatBytes(weights)); // cached keys and values read as the row's stored bytes
     const double out = double(l.out.elements());
     const double perRun = w.inputBytes + weights + out * w.output;
     const QString in = inputs.isEmpty() ? QStringLiteral("0") : inputs.size() == 1 ? inputs.front() : QStringLiteral("(%1)").arg(inputs.join(QStringLiteral(" + ")));
     return QStringLiteral("inputs %1 + weights %2 + outputs %3%4%5 B = %6")
         .arg(in, weightTerm, count(out), dot(), width(w.output),
-            timesRuns(l, qs(formatBytes(perRun)), qs(formatBytes(perRun * runs))));
+            timesRuns(l, qsRich(formatBytes(perRun)), qsRich(formatBytes(perRun * runs))));
 }
 
 } // namespace rfx::explaintext

@@ -4,7 +4,7 @@
 
 #include "base/format.h"
 #include "model/network.h"
-#include "style/unbroken.h"
+#include "style/text.h"
 
 #include <QString>
 
@@ -13,10 +13,7 @@
 
 namespace rfx::explaintext {
 
-// Into rich text: "<0.1 %" would open a tag and swallow the rest of the sentence.
-// Into rich text, escaped, with each figure and its unit on one line (issue 38: "448 GB/ s").
-inline QString qs(const std::string& s) { return unbroken(QString::fromStdString(s).toHtmlEscaped()); }
-inline QString count(double v) { return qs(formatCount(std::int64_t(std::llround(v)))); }
+inline QString count(double v) { return qsRich(formatCount(std::int64_t(std::llround(v)))); }
 inline QString dot() { return QStringLiteral("\u00b7"); }
 
 /// The row's FLOP count as a formula of its own extents, with the numbers put in (rich text), as

@@ -1,5 +1,6 @@
 #include "sweep/sweeplayout.h"
 
+#include "figure/figurelayout.h"
 #include "panels/energycharts.h"
 
 #include <QChart>
@@ -14,7 +15,6 @@
 namespace rfx {
 
 namespace {
-constexpr double kLogicalPerInch = 96;
 
 QFont smallFont(double fontPx)
 {
