@@ -17,7 +17,7 @@ namespace {
 
 // A string member of a trace event, or `otherwise` when it is missing or not a string (json::value
 // would throw on a number where a string belongs).
-std::string member(const nlohmann::json& e, const char* key, const char* otherwise = "")
+std::string textMember(const nlohmann::json& e, const char* key, const char* otherwise = "")
 {
     const auto it = e.find(key);
     return it != e.end() && it->is_string() ? it->get<std::string>() : std::string(otherwise);
@@ -55,14 +55,14 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
     std::vector<Ev> ops;
     for (size_t i = 0; i < events->size(); ++i) {
         const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "cpu_op")
+        if (!e.is_object() || textMember(e, "ph") != "X" || lower(textMember(e, "cat")) != "cpu_op")
             continue;
         const auto args = e.find("args");
         if (args == e.end() || !args->is_object() || !args->contains("External id") || !(*args)["External id"].is_number())
             continue;
         const auto ts = e.find("ts");
         Measurement m;
-        m.name = member(e, "name", "operator");
+        m.name = textMember(e, "name", "operator");
         m.line = int(i);
         opIndex.emplace((*args)["External id"].get<double>(), ops.size());
         ops.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });
@@ -71,7 +71,7 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
     std::vector<Ev> kernels;
     for (size_t i = 0; i < events->size(); ++i) {
         const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || member(e, "ph") != "X" || lower(member(e, "cat")) != "kernel")
+        if (!e.is_object() || textMember(e, "ph") != "X" || lower(textMember(e, "cat")) != "kernel")
             continue;
         const std::string field = "traceEvents[" + std::to_string(i) + "]";
         const auto dur = e.find("dur");
@@ -93,7 +93,7 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
             }
         }
         Measurement m;
-        m.name = member(e, "name", "kernel");
+        m.name = textMember(e, "name", "kernel");
         m.time = dur->get<double>() * 1e-6;
         m.line = int(i);
         kernels.push_back({ ts != e.end() && ts->is_number() ? ts->get<double>() : double(i), std::move(m) });

@@ -108,7 +108,7 @@ bool recurrent(const onnx::NodeProto& n, Layer& l, const CountContext& c, double
 
 // Attention (opset 23): per score (B x q_heads x q_seq x kv_seq) 2 Dk for Q K^T, 1 for the scale, 5 for
 // the softmax and 2 Dv for the product with V.
-bool attention(const onnx::NodeProto& n, Layer& l, const CountContext& c)
+bool attentionRow(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 {
     if (n.input_size() < 3 || n.input(1).empty() || n.input(2).empty())
         return false;
@@ -165,7 +165,7 @@ double causalPairs(double queries, double cached, std::int64_t window)
 // per (query, key) pair 2 d for Q K^T, 1 for the scale, 5 for the softmax and 2 d_v for the product with V,
 // as Attention-23 counts it, over the pairs a causal mask leaves (over every pair where there is none);
 // GroupQueryAttention with do_rotary = 1 adds the rotary embedding of Q and K, 3 an element.
-bool contribAttention(const onnx::NodeProto& n, Layer& l, const CountContext& c)
+bool contribAttentionRow(const onnx::NodeProto& n, Layer& l, const CountContext& c)
 {
     const bool gqa = n.op_type() == "GroupQueryAttention";
     const auto& q = c.dims(n.input(0));
@@ -224,7 +224,7 @@ bool contrib(const onnx::NodeProto& n, Layer& l, const CountContext& c)
     if (op == "MatMulNBits") // A [..., K] times the N x K weights stored in `bits` bits
         return matmul(n, l, c, intAttr(n, "K", -1) > 0 ? intAttr(n, "K", 1) : -1);
     if (op == "GroupQueryAttention" || op == "MultiHeadAttention")
-        return contribAttention(n, l, c);
+        return contribAttentionRow(n, l, c);
     if (op == "RotaryEmbedding") { // x cos + rotate(x) sin, as ONNX's own RotaryEmbedding
         l.op = Op::Eltwise;
         l.opsPerElement = 3;
@@ -277,7 +277,7 @@ bool countRow(const onnx::NodeProto& n, Layer& l, const CountContext& c)
     if (op == "LSTM" || op == "GRU" || op == "RNN")
         return recurrent(n, l, c, op == "LSTM" ? 4 : op == "GRU" ? 3 : 1);
     if (op == "Attention")
-        return attention(n, l, c);
+        return attentionRow(n, l, c);
     if (op == "Einsum") { // a matrix product in index notation
         const double flops = einsumFlops(n, c.dims);
         if (flops < 0)

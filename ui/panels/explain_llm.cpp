@@ -1,6 +1,5 @@
 #include "panels/explain_llm.h"
 
-#include "panels/explain_text.h"
 #include "style/text.h"
 
 #include "base/format.h"
@@ -12,7 +11,8 @@ namespace rfx {
 
 namespace {
 
-QString num(double v) { return qsRich(formatNumber3(v)); }
+QString num(double v) { return qs(formatNumber3(v)); }
+QString countText(std::int64_t v) { return qs(formatCount(v)); }
 QString bytesEach(double v) { return QString::number(v, 'g', 3); } // 2, 0.5, 0.516
 
 // Bytes per weight of the matrix rows, from the weights' memory (all of them, whatever the file stores).
@@ -45,25 +45,25 @@ QString explainLlmRow(const LlmAnalysis& a, const LlmArch& arch, LlmPhase phase,
     const std::int64_t tokens = decode ? std::int64_t(B) : std::int64_t(B) * s.prompt;
     QString text = QStringLiteral("<h3>In the language model</h3>");
     text += decode ? QStringLiteral("<p>A decode step adds one token to each of the %1 sequence(s): %2 token(s) pass through every row.</p>")
-                         .arg(explaintext::count(B), explaintext::count(tokens))
+                         .arg(countText(B), countText(tokens))
                    : QStringLiteral("<p>The prefill takes each sequence's %1 prompt tokens at once: %2 tokens pass through every row.</p>")
-                         .arg(explaintext::count(s.prompt), explaintext::count(tokens));
+                         .arg(countText(s.prompt), countText(tokens));
     if (l.name.rfind("blk", 0) == 0)
         text += QStringLiteral("<p><b>%1</b> stands for this row in every block it names (the model has %2): the blocks "
                                "are alike, so the row is listed once and its FLOPs, bytes and time are all of theirs.</p>")
-                    .arg(qsRich(l.name), explaintext::count(arch.layers));
+                    .arg(qs(l.name), countText(arch.layers));
     if (isMatrix(l)) {
         const double perWeight = weightBytes(a);
         text += QStringLiteral("<p>Its weights, %1 (%2 parameters at %3 bytes each), are read from memory once per %4 and "
                                "used by each of the %5 tokens: 2 FLOPs (a multiply-add) per weight per token, so its "
                                "intensity is about 2 \u00d7 %5 / %3 = <b>%6 FLOP/B</b> (the table's %7, with the activations' "
                                "bytes).</p>")
-                    .arg(qsRich(formatBytes(double(l.params) * perWeight)), explaintext::count(l.params), bytesEach(perWeight), decode ? QStringLiteral("step") : QStringLiteral("prefill"),
-                        explaintext::count(tokens), num(2.0 * double(tokens) / perWeight), num(l.intensity));
+                    .arg(qs(formatBytes(double(l.params) * perWeight)), countText(l.params), bytesEach(perWeight), decode ? QStringLiteral("step") : QStringLiteral("prefill"),
+                        countText(tokens), num(2.0 * double(tokens) / perWeight), num(l.intensity));
         text += l.intensity < d.ridge
             ? QStringLiteral("<p>That is left of the ridge (%1 FLOP/B): the row waits for its weights to stream in. More "
                              "sequences in the batch reuse each weight more: about %2 tokens per step would meet the ridge.</p>")
-                  .arg(num(d.ridge), explaintext::count(std::int64_t(std::ceil(d.ridge * perWeight / 2))))
+                  .arg(num(d.ridge), countText(std::int64_t(std::ceil(d.ridge * perWeight / 2))))
             : QStringLiteral("<p>That is right of the ridge (%1 FLOP/B): the row is held by the arithmetic units, not by "
                              "the weights' bytes.</p>")
                   .arg(num(d.ridge));
@@ -74,8 +74,8 @@ QString explainLlmRow(const LlmAnalysis& a, const LlmArch& arch, LlmPhase phase,
                                         "Each cached byte is used by one query token only, so the row stays near the slope "
                                         "however large the batch: a longer context makes every step slower (the context "
                                         "sweep, Shift+F10).</p>")
-                             .arg(explaintext::count(a.context), explaintext::count(arch.kvHeads), explaintext::count(arch.headDim), bytesEach(s.kvBits / 8.0),
-                                 qsRich(formatMemory(kvToken * a.context)), explaintext::count(B), explaintext::count(arch.layers))
+                             .arg(countText(a.context), countText(arch.kvHeads), countText(arch.headDim), bytesEach(s.kvBits / 8.0),
+                                 qs(formatMemory(kvToken * a.context)), countText(B), countText(arch.layers))
                        : QStringLiteral("<p>In the prefill every prompt token attends to the tokens before it: the "
                                         "scores grow with the square of the prompt, while the bytes grow with it.</p>");
     } else if (l.op == Op::Copy)
@@ -96,7 +96,7 @@ QStringList llmTourPages(const LlmAnalysis& a, const LlmArch& arch, int device)
     const DeviceResult& p = a.prefill.results[size_t(device)];
     const LlmSettings& s = a.settings;
     const double perWeight = weightBytes(a);
-    const QString B = qsRich(formatSI(d.bandwidth, "B/s"));
+    const QString B = qs(formatSI(d.bandwidth, "B/s"));
     const double kvToken = f.kvBytesPerToken;
     return {
         // The bytes the step moves, as the table counts them (decimal, as the bandwidth): the weights'
@@ -108,29 +108,29 @@ QStringList llmTourPages(const LlmAnalysis& a, const LlmArch& arch, int device)
                        "is %4 on the %5: the weights' bytes decide it, not the arithmetic.</p><p>A "
                        "weight read for one token does 2 FLOPs (a multiply-add) for its %6 bytes: about %7 FLOP/B at "
                        "batch %8, far left of the ridge at %9 FLOP/B.</p>")
-            .arg(qsRich(formatBytes(d.totals.bytes)), B, qsRich(formatTime(d.totals.bytes / d.bandwidth, true)), qsRich(formatTime(f.tpot, true)),
-                qsRich(d.device.name), bytesEach(perWeight), num(2.0 * s.batch / perWeight), explaintext::count(s.batch), num(d.ridge)),
+            .arg(qs(formatBytes(d.totals.bytes)), B, qs(formatTime(d.totals.bytes / d.bandwidth, true)), qs(formatTime(f.tpot, true)),
+                qs(d.device.name), bytesEach(perWeight), num(2.0 * s.batch / perWeight), countText(s.batch), num(d.ridge)),
         QStringLiteral("<h2>6. What batching does</h2><p>B sequences decoded together read the weights once for all "
                        "of them: the matrix rows' intensity grows B times, and while it stays left of the ridge the step "
                        "takes about as long, so the batch makes B times the tokens per second: %1 per sequence, <b>%2 for "
                        "the batch of %3</b> now.</p><p>The ridge is met near B = %4; before that, memory runs out: the "
                        "largest batch of %5 tokens that fits is <b>%6</b>. The batch sweep (Shift+F10) draws the trade.</p>")
-            .arg(num(f.tokensPerSecond), num(f.batchTokensPerSecond), explaintext::count(s.batch),
-                explaintext::count(std::int64_t(std::ceil(d.ridge * perWeight / 2))), explaintext::count(std::int64_t(s.prompt) + s.generate),
-                f.largestBatch > 0 ? explaintext::count(f.largestBatch) : QStringLiteral("none")),
+            .arg(num(f.tokensPerSecond), num(f.batchTokensPerSecond), countText(s.batch),
+                countText(std::int64_t(std::ceil(d.ridge * perWeight / 2))), countText(std::int64_t(s.prompt) + s.generate),
+                f.largestBatch > 0 ? countText(f.largestBatch) : QStringLiteral("none")),
         QStringLiteral("<h2>7. What the KV cache costs</h2><p>Each token kept for attention stores its keys and values "
                        "in every block: 2 \u00d7 %1 blocks \u00d7 %2 KV heads \u00d7 %3 \u00d7 %4 bytes = <b>%5 per token</b>.</p>"
                        "<p>At %6 tokens of context for %7 sequence(s) that is %8 read on every step, beside the "
                        "weights; %9 tokens of context fit at this batch. Fewer KV heads (grouped-query attention) and a "
                        "narrower cache (8 bits) shrink it.</p>")
-            .arg(explaintext::count(arch.layers), explaintext::count(arch.kvHeads), explaintext::count(arch.headDim), bytesEach(s.kvBits / 8.0), qsRich(formatMemory(kvToken)),
-                explaintext::count(a.context), explaintext::count(s.batch), qsRich(formatMemory(kvToken * a.context * s.batch)),
-                f.largestContext > 0 ? explaintext::count(f.largestContext) : QStringLiteral("no")),
+            .arg(countText(arch.layers), countText(arch.kvHeads), countText(arch.headDim), bytesEach(s.kvBits / 8.0), qs(formatMemory(kvToken)),
+                countText(a.context), countText(s.batch), qs(formatMemory(kvToken * a.context * s.batch)),
+                f.largestContext > 0 ? countText(f.largestContext) : QStringLiteral("no")),
         QStringLiteral("<h2>8. Why prefill is compute-bound</h2><p>The prefill takes the %1 prompt tokens of each "
                        "sequence at once: every weight read serves %2 tokens, so the matrix rows sit right of the ridge. "
                        "TTFT, the time to the first token, is <b>%3</b>: %4.</p><p>Switch the Phase to prefill to see its "
                        "rows move right.</p>")
-            .arg(explaintext::count(s.prompt), explaintext::count(std::int64_t(s.prompt) * s.batch), qsRich(formatTime(f.ttft, true)), qsRich(p.verdict)),
+            .arg(countText(s.prompt), countText(std::int64_t(s.prompt) * s.batch), qs(formatTime(f.ttft, true)), qs(p.verdict)),
     };
 }
 
