@@ -217,6 +217,8 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         if (a.experts > 0) {
             entry["experts"] = a.experts;
             entry["experts_per_token"] = a.expertsPerToken;
+            entry["expert_ffn"] = a.expertWidth();
+            entry["active_params"] = llmActiveParameterCount(a);
         }
         list.push_back(std::move(entry));
         llms << std::left << std::setw(llmWidth) << a.id << std::setw(titleWidth) << a.title << std::setw(16)

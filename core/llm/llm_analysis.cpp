@@ -100,6 +100,13 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
         for (const Layer& l : whole.network->layers)
             a.parameters += l.storedParams;
     }
+    // The experts a token does not use, as the model's shape counts them (a file's count is its tensors').
+    a.activeParameters = model.onnx ? a.parameters
+                                    : a.parameters - (llmParameterCount(model.arch) - llmActiveParameterCount(model.arch));
+    if (!model.onnx) {
+        a.experts = model.arch.experts;
+        a.expertsPerToken = model.arch.expertsPerToken;
+    }
     const Interconnect* link = N > 1 ? findInterconnect(settings.interconnect) : nullptr;
     const double linkBandwidth = link ? link->bandwidth : 0;
     auto linkTime = [&](double bytes) { return linkBandwidth > 0 ? bytes / linkBandwidth : 0.0; };

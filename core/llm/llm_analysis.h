@@ -40,6 +40,10 @@ struct LlmAnalysis {
     int context = 0; ///< the decode context TPOT is quoted at
     std::string model; ///< the model's title
     std::int64_t parameters = 0; ///< the model's parameters (every expert, a tied head once), all GPUs
+    /// Those one token computes with: k of a mixture's E experts (Qwen3-30B-A3B: 3.3 B of 30.5 B); the
+    /// count above for a dense model or a graph.
+    std::int64_t activeParameters = 0;
+    int experts = 0, expertsPerToken = 0; ///< the mixture's (0: dense)
     /// The phases are an ONNX decoder's own graph (its operators, its tensors' widths), not the model's rows.
     bool graph = false;
     std::string linkName; ///< tensor parallel: the interconnect's name and bandwidth, else empty

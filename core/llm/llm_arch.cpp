@@ -8,12 +8,14 @@ std::string_view llmTensorName(LlmTensor t)
 {
     static constexpr std::string_view names[] = { "attn_norm", "q_proj", "k_proj", "v_proj", "qkv_proj",
         "o_proj", "post_attn_norm", "mlp_norm", "gate_proj", "up_proj", "gate_up_proj", "down_proj",
-        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj" };
+        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj", "q_norm", "k_norm" };
     static_assert(std::size(names) == kLlmTensorCount);
     return names[int(t)];
 }
 
-std::int64_t llmParameterCount(const LlmArch& a)
+namespace {
+
+std::int64_t parameters(const LlmArch& a, int expertsCounted)
 {
     using I = std::int64_t;
     const I h = a.hidden, q = I(a.heads) * a.headDim, kv = I(a.kvHeads) * a.headDim, f = a.ffn;
@@ -23,10 +25,12 @@ std::int64_t llmParameterCount(const LlmArch& a)
         attn += q + 2 * kv;
     if (a.allBiases)
         attn += h;
+    if (a.qkNorm)
+        attn += 2 * I(a.headDim);
     const I matrices = a.mlp == LlmMlp::Gelu ? 2 : 3;
     I mlp = matrices * h * f + (a.allBiases ? f + h : 0);
     if (a.experts > 0)
-        mlp = mlp * a.experts + h * a.experts;
+        mlp = matrices * h * I(a.expertWidth()) * expertsCounted + h * a.experts;
     const I block = attn + mlp + a.normsPerBlock * norm;
     I total = I(a.vocab) * h + I(a.layers) * block + norm;
     if (a.learnedPositions)
@@ -35,6 +39,12 @@ std::int64_t llmParameterCount(const LlmArch& a)
         total += I(a.vocab) * h;
     return total;
 }
+
+} // namespace
+
+std::int64_t llmParameterCount(const LlmArch& a) { return parameters(a, a.experts); }
+
+std::int64_t llmActiveParameterCount(const LlmArch& a) { return parameters(a, a.expertsPerToken); }
 
 std::optional<std::string> validateArch(const LlmArch& a)
 {
@@ -59,6 +69,9 @@ std::optional<std::string> validateArch(const LlmArch& a)
     if (a.experts > 0 && (a.expertsPerToken < 1 || a.expertsPerToken > a.experts))
         return "num_experts_per_tok: must be from 1 to num_local_experts (" + std::to_string(a.experts) + "), got "
             + std::to_string(a.expertsPerToken);
+    if (a.experts > 0 && (a.expertFfn < 0 || a.expertFfn > (1 << 22)))
+        return "moe_intermediate_size: must be a whole number from 1 to " + std::to_string(1 << 22) + ", got "
+            + std::to_string(a.expertFfn);
     if (a.slidingWindow < 0)
         return "sliding_window: must be 0 or more tokens, got " + std::to_string(a.slidingWindow);
     return std::nullopt;
@@ -152,6 +165,38 @@ std::vector<LlmArch> makeBuiltins()
             72'706'203'648, 80, 8192, 64, 8, 29568, 152064, 131072);
         a.family = "qwen2";
         a.qkvBias = true;
+        v.push_back(a);
+    }
+    // Qwen3: a norm over each head's query and key, head_dim 128 whatever the width, no q/k/v biases.
+    // Counts worked by hand in tests/core/llm/tst_llm_arch_qwen3.cpp against the model cards.
+    auto qwen3 = [](std::string id, const char* repo, std::string title, std::int64_t published, int layers, int hidden,
+                     int heads, int kvHeads, int ffn, bool tied) {
+        LlmArch a = llama(std::move(id), std::move(title), std::string("huggingface.co/Qwen/") + repo + " config.json",
+            published, layers, hidden, heads, kvHeads, ffn, 151936, 40960);
+        a.family = "qwen3";
+        a.headDim = 128;
+        a.qkNorm = true;
+        a.tiedEmbeddings = tied;
+        return a;
+    };
+    // model card: "Number of Parameters: 8.2B" (8,190,735,360 by the config)
+    v.push_back(qwen3("qwen3-8b", "Qwen3-8B", "Qwen3 8B (Alibaba, 2025)", 8'190'735'360, 36, 4096, 32, 8, 12288, false));
+    { // model card: "30.5B in total and 3.3B activated"; 128 experts of 768, 8 a token, no shared expert
+        LlmArch a = qwen3("qwen3-30b-a3b", "Qwen3-30B-A3B", "Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8)", 30'532'122'624, 48, 2048, 32, 4,
+            6144, false);
+        a.family = "qwen3_moe";
+        a.experts = 128;
+        a.expertsPerToken = 8;
+        a.expertFfn = 768;
+        v.push_back(a);
+    }
+    { // model card: "235B in total and 22B activated"; 128 experts of 1,536, 8 a token
+        LlmArch a = qwen3("qwen3-235b-a22b", "Qwen3-235B-A22B", "Qwen3 235B-A22B (Alibaba, 2025; 128 experts, top 8)", 235'093'634'560, 94, 4096,
+            64, 4, 12288, false);
+        a.family = "qwen3_moe";
+        a.experts = 128;
+        a.expertsPerToken = 8;
+        a.expertFfn = 1536;
         v.push_back(a);
     }
     {

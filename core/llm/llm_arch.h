@@ -23,7 +23,7 @@ enum class LlmNorm { Rms, Layer };
 struct LlmArch {
     std::string id; ///< "llama-2-7b"; a file's: its file name
     std::string title; ///< "Llama-2 7B (Meta, 2023)"
-    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, phi3, gemma2, gpt2
+    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gpt2
     std::string source; ///< where the figures come from (a config.json on the Hub, a paper)
     std::int64_t publishedParams = 0; ///< the parameter count its publisher gives (0: none)
     int layers = 0; ///< num_hidden_layers
@@ -43,20 +43,24 @@ struct LlmArch {
     LlmMlp mlp = LlmMlp::SwiGlu;
     LlmNorm norm = LlmNorm::Rms;
     int normsPerBlock = 2; ///< 2 (before attention and MLP); Gemma-2 also normalizes after each (4)
-    int experts = 0; ///< num_local_experts (0: a dense MLP)
+    bool qkNorm = false; ///< an RMSNorm over each head's query and key before the rotary embedding (Qwen3's q_norm, k_norm)
+    int experts = 0; ///< num_local_experts (num_experts: Qwen3-MoE; 0: a dense MLP)
     int expertsPerToken = 0; ///< num_experts_per_tok (top-k)
+    int expertFfn = 0; ///< moe_intermediate_size: one expert's intermediate features (0: intermediate_size, Mixtral)
     int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: none)
     /// Which layers slide: 1 = every layer (Mistral-7B v0.1), 2 = the even ones (Gemma-2: local and
     /// global attention alternate, layer 0 local).
     int slidingPeriod = 1;
 
     bool slides(int layer) const { return slidingWindow > 0 && layer % std::max(1, slidingPeriod) == 0; }
+    /// One expert's intermediate features.
+    int expertWidth() const { return expertFfn > 0 ? expertFfn : ffn; }
 };
 
 /// The weight tensors of one block a file may store at its own width, and the model's outside them.
 enum class LlmTensor {
     AttnNorm, Q, K, V, Qkv, O, PostAttnNorm, MlpNorm, Gate, Up, GateUp, Down, PostMlpNorm,
-    Router, ExpertGate, ExpertUp, ExpertDown,
+    Router, ExpertGate, ExpertUp, ExpertDown, QNorm, KNorm,
     Count
 };
 inline constexpr int kLlmTensorCount = int(LlmTensor::Count);
@@ -92,8 +96,12 @@ struct LlmModel {
 /// The parameter count of a model as the formula of DESIGN.md "Language models" gives it:
 /// embedding V h (+ positions max_ctx h) + L x block + final norm (+ head V h unless tied);
 /// block = q h (H d) + k, v h (Hkv d) each + o (H d) h (+ biases) + MLP + norms (h, or 2 h with biases);
-/// MLP: SwiGLU/GeGLU 3 h f, GELU 2 h f (+ f + h biases); mixture of experts: E x 3 h f + router h E.
+/// MLP: SwiGLU/GeGLU 3 h f, GELU 2 h f (+ f + h biases); mixture of experts: E x 3 h f_e + router h E;
+/// query and key norms (qkNorm): 2 d.
 std::int64_t llmParameterCount(const LlmArch& arch);
+/// The parameters one token computes with: the count above with k of a mixture's E experts
+/// (Qwen3-30B-A3B: 3.3 B of 30.5 B). The same as llmParameterCount for a dense model.
+std::int64_t llmActiveParameterCount(const LlmArch& arch);
 
 /// Checks the shape: positive sizes within limits, heads dividing into the KV heads, top-k <= experts.
 /// Returns a message naming the field (Hugging Face's key), or nothing.
@@ -101,7 +109,8 @@ std::optional<std::string> validateArch(const LlmArch& arch);
 
 /// The built-in decoder-only models, each with its source and published parameter count:
 /// gpt2, llama-2-7b, llama-2-13b, llama-2-70b, llama-3.1-8b, llama-3.1-70b, llama-3.1-405b,
-/// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, phi-3-mini, gemma-2-9b.
+/// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, qwen3-8b, qwen3-30b-a3b, qwen3-235b-a22b,
+/// phi-3-mini, gemma-2-9b.
 const std::vector<LlmArch>& builtinLanguageModels();
 const LlmArch* findLanguageModel(std::string_view id);
 

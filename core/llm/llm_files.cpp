@@ -123,13 +123,13 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     if (archIt == g->strings.end())
         return { std::nullopt, file + ": general.architecture: missing; every GGUF model names its architecture" };
     const std::string arch = archIt->second;
-    bool known = false;
+    bool known = arch == "qwen3moe"; // llama.cpp's name for Hugging Face's qwen3_moe
     for (std::string_view f : kHfFamilies)
         known = known || f == arch;
     if (!known)
         return { std::nullopt, file + ": general.architecture: \"" + arch
-                + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, phi3, "
-                  "gemma2 and gpt2" };
+                + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
+                  "qwen3moe, phi3, gemma2 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
         const auto it = g->numbers.find(arch + "." + key);
@@ -154,6 +154,7 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     a.headDim = clampInt(number("attention.key_length", a.heads > 0 ? a.hidden / a.heads : 0));
     a.experts = clampInt(number("expert_count", 0));
     a.expertsPerToken = clampInt(number("expert_used_count", 0));
+    a.expertFfn = clampInt(number("expert_feed_forward_length", 0));
     a.slidingWindow = clampInt(number("attention.sliding_window", 0));
     if (!missing.empty())
         return { std::nullopt, file + ": " + missing + ": missing from the metadata; the converter that wrote the file "
@@ -170,6 +171,7 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     a.qkvBias = names.count("blk.0.attn_q.bias") > 0 || names.count("blk.0.attn_qkv.bias") > 0;
     a.fusedQkv = names.count("blk.0.attn_qkv.weight") > 0;
     a.fusedGateUp = arch == "phi3" && !names.count("blk.0.ffn_gate.weight");
+    a.qkNorm = names.count("blk.0.attn_q_norm.weight") > 0;
     if (arch == "gemma2") {
         a.mlp = LlmMlp::GeGlu;
         a.normsPerBlock = 4;
@@ -180,7 +182,9 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.norm = LlmNorm::Layer;
         a.allBiases = a.learnedPositions = true;
     }
-    if (a.experts > 0)
+    if (arch == "qwen3moe")
+        a.family = "qwen3_moe";
+    else if (a.experts > 0)
         a.family = "mixtral";
     if (auto e = validateArch(a))
         return { std::nullopt, file + ": " + *e };

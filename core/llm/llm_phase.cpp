@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace rfx {
 
@@ -17,16 +18,6 @@ namespace {
 
 Shape tokens(std::int64_t batch, std::int64_t t, std::int64_t features) { return Shape { batch, t, features, 1, 3 }; }
 Shape heads(std::int64_t batch, std::int64_t h, std::int64_t t, std::int64_t d) { return Shape { batch, h, t, d, 4 }; }
-
-/// Sum over query positions i = 1..P of min(i, window): the (query, key) pairs of causal attention.
-double causalPairs(std::int64_t p, std::int64_t window)
-{
-    const double P = double(p);
-    if (window <= 0 || window >= p)
-        return P * (P + 1) / 2;
-    const double W = double(window);
-    return W * (W + 1) / 2 + (P - W) * W;
-}
 
 struct In {
     Shape shape;
@@ -167,6 +158,10 @@ public:
             matmul(prefix + "k_proj", T, h, kv, pk, tensorBytes(first, LlmTensor::K, pk, repeats, shareKv), repeats, biasQkv);
             matmul(prefix + "v_proj", T, h, kv, pk, tensorBytes(first, LlmTensor::V, pk, repeats, shareKv), repeats, biasQkv);
         }
+        if (a.qkNorm) // Qwen3: each head's query and key normalized over its d features, one weight vector each
+            for (const auto& [name, t, width] : { std::tuple { "q_norm", LlmTensor::QNorm, q }, std::tuple { "k_norm", LlmTensor::KNorm, kv } })
+                add(prefix + name, Op::Eltwise, { { tokens(B, T, width), act } }, tokens(B, T, width), act, kRmsNormOps,
+                    double(d), normBytes(t, double(d)), repeats);
         if (!a.learnedPositions)
             add(prefix + "rope", Op::Eltwise, { { tokens(B, T, q + kv), act } }, tokens(B, T, q + kv), act, kRopeOps, 0, 0,
                 repeats);
@@ -212,19 +207,20 @@ public:
         const double glu = a.mlp == LlmMlp::GeGlu ? kGeluMulOps : kSiluMulOps;
         if (a.experts > 0) {
             const int E = a.experts, k = a.expertsPerToken;
+            const std::int64_t fe = a.expertWidth() / N; // one expert's part on this GPU
             const double touched = expectedExpertsTouched(E, k, double(B) * double(T));
             const double pr = double(h) * E;
             matmul(prefix + "router", T, h, E, pr, tensorBytes(first, LlmTensor::Router, pr, repeats), repeats, false);
-            const double pe = double(h) * double(f); // one expert's matrix
+            const double pe = double(h) * double(fe); // one expert's matrix
             auto expert = [&](const char* name, LlmTensor t, std::int64_t in, std::int64_t out) {
                 const double all = tensorBytes(first, t, pe * E, repeats, shareF);
                 matmul(prefix + name, T * k, in, out, pe * E, all * touched / E, repeats, false);
             };
-            expert("experts.gate_proj", LlmTensor::ExpertGate, h, f);
-            expert("experts.up_proj", LlmTensor::ExpertUp, h, f);
-            add(prefix + "experts.act", Op::Eltwise, { { tokens(B, T * k, f), act }, { tokens(B, T * k, f), act } },
-                tokens(B, T * k, f), act, glu, 0, 0, repeats);
-            expert("experts.down_proj", LlmTensor::ExpertDown, f, h);
+            expert("experts.gate_proj", LlmTensor::ExpertGate, h, fe);
+            expert("experts.up_proj", LlmTensor::ExpertUp, h, fe);
+            add(prefix + "experts.act", Op::Eltwise, { { tokens(B, T * k, fe), act }, { tokens(B, T * k, fe), act } },
+                tokens(B, T * k, fe), act, glu, 0, 0, repeats);
+            expert("experts.down_proj", LlmTensor::ExpertDown, fe, h);
             add(prefix + "experts.combine", Op::Eltwise, { { tokens(B, T * k, h), act } }, tokens(B, T, h), act, 2.0 * k, 0,
                 0, repeats);
         } else if (a.mlp == LlmMlp::Gelu) {

@@ -120,6 +120,9 @@ struct LlmSettingsFix {
     std::vector<int> values; ///< the field's values that work, nearest first
 };
 std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& arch, const LlmSettings& settings);
+/// Causal attention over a prompt of `p` tokens: the (query, key) pairs it scores, the sum over query
+/// positions i = 1..p of min(i, window) (window 0: none): p (p + 1) / 2 without a window.
+double causalPairs(std::int64_t p, std::int64_t window);
 /// Mixture of experts: the expected number of distinct experts N tokens touch when each picks k of E
 /// uniformly: E (1 - (1 - k / E)^N).
 double expectedExpertsTouched(int experts, int perToken, double tokens);

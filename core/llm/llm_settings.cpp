@@ -1,6 +1,7 @@
 // A language model's settings and what they size: names of the phases and attention kinds, the decode
 // context, the settings' checks, bytes per weight and per KV-cache token, tensor parallelism's split of
-// the KV heads, the experts a batch touches. The phases' rows are llm_phase.cpp's.
+// the KV heads, the experts a batch touches, the (query, key) pairs causal attention scores. The
+// phases' rows are llm_phase.cpp's.
 #include "llm/llm_phase.h"
 
 #include "base/format.h"
@@ -82,8 +83,10 @@ std::optional<std::string> tensorParallelError(const LlmArch& a, int gpus)
     if (a.kvHeads % gpus != 0 && gpus % a.kvHeads != 0)
         return "its " + std::to_string(a.kvHeads) + " key/value heads neither divide among " + n
             + " GPUs nor are a divisor of it (--tp must divide the KV head count, or be a multiple of it)";
-    if (a.ffn % gpus != 0)
+    if (a.experts == 0 && a.ffn % gpus != 0)
         return "its MLP's " + std::to_string(a.ffn) + " intermediate features do not divide among " + n + " GPUs";
+    if (a.experts > 0 && a.expertWidth() % gpus != 0)
+        return "its experts' " + std::to_string(a.expertWidth()) + " intermediate features do not divide among " + n + " GPUs";
     return std::nullopt;
 }
 
@@ -117,6 +120,15 @@ std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& a, const LlmSettings
         return fix;
     }
     return std::nullopt;
+}
+
+double causalPairs(std::int64_t p, std::int64_t window)
+{
+    const double P = double(p);
+    if (window <= 0 || window >= p)
+        return P * (P + 1) / 2;
+    const double W = double(window);
+    return W * (W + 1) / 2 + (P - W) * W;
 }
 
 double expectedExpertsTouched(int experts, int perToken, double tokens)

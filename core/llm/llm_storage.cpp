@@ -22,6 +22,7 @@ constexpr Suffix kSuffixes[] = {
     { "pre_feedforward_layernorm", LlmTensor::MlpNorm }, { "post_feedforward_layernorm", LlmTensor::PostMlpNorm },
     { "mlp.gate_proj", LlmTensor::Gate }, { "mlp.up_proj", LlmTensor::Up }, { "mlp.gate_up_proj", LlmTensor::GateUp },
     { "mlp.down_proj", LlmTensor::Down }, { "block_sparse_moe.gate", LlmTensor::Router },
+    { "self_attn.q_norm", LlmTensor::QNorm }, { "self_attn.k_norm", LlmTensor::KNorm }, { "mlp.gate", LlmTensor::Router },
     { "ln_1", LlmTensor::AttnNorm }, { "attn.c_attn", LlmTensor::Qkv }, { "attn.c_proj", LlmTensor::O },
     { "ln_2", LlmTensor::MlpNorm }, { "mlp.c_fc", LlmTensor::Up }, { "mlp.c_proj", LlmTensor::Down },
     // GGUF
@@ -31,6 +32,7 @@ constexpr Suffix kSuffixes[] = {
     { "post_ffw_norm", LlmTensor::PostMlpNorm }, { "ffn_gate", LlmTensor::Gate }, { "ffn_up", LlmTensor::Up },
     { "ffn_down", LlmTensor::Down }, { "ffn_gate_inp", LlmTensor::Router }, { "ffn_gate_exps", LlmTensor::ExpertGate },
     { "ffn_up_exps", LlmTensor::ExpertUp }, { "ffn_down_exps", LlmTensor::ExpertDown },
+    { "attn_q_norm", LlmTensor::QNorm }, { "attn_k_norm", LlmTensor::KNorm },
 };
 
 void add(LlmTensorBytes& t, double bytes, const std::string& type)
@@ -78,12 +80,13 @@ void addStoredTensor(LlmStorage& s, std::string_view name, double bytes, std::in
             return;
         if (s.blocks.size() < size_t(layers))
             s.blocks.resize(size_t(layers));
-        // Mixtral's experts: block_sparse_moe.experts.E.w1 (gate), w3 (up), w2 (down)
-        if (rest.starts_with("block_sparse_moe.experts.")) {
-            const LlmTensor role = rest.ends_with(".w1") ? LlmTensor::ExpertGate
-                : rest.ends_with(".w3")                  ? LlmTensor::ExpertUp
-                : rest.ends_with(".w2")                  ? LlmTensor::ExpertDown
-                                                         : LlmTensor::Count;
+        // Mixtral's experts: block_sparse_moe.experts.E.w1 (gate), w3 (up), w2 (down); Qwen3-MoE's:
+        // mlp.experts.E.gate_proj, up_proj, down_proj
+        if (rest.starts_with("block_sparse_moe.experts.") || rest.starts_with("mlp.experts.")) {
+            const LlmTensor role = rest.ends_with(".w1") || rest.ends_with(".gate_proj") ? LlmTensor::ExpertGate
+                : rest.ends_with(".w3") || rest.ends_with(".up_proj")                    ? LlmTensor::ExpertUp
+                : rest.ends_with(".w2") || rest.ends_with(".down_proj")                  ? LlmTensor::ExpertDown
+                                                                                         : LlmTensor::Count;
             if (role != LlmTensor::Count)
                 add(s.blocks[size_t(block)][size_t(int(role))], bytes, type);
             return;
