@@ -15,6 +15,7 @@
 #include "panels/energyview.h"
 #include "sweep/sweepview.h"
 #include "table/layerpane.h"
+#include "widgets/steadyscrollarea.h"
 #include "widgets/wheelguard.h"
 #include "window/chartroom.h"
 #include "window/teaching.h"
@@ -47,7 +48,7 @@ namespace {
 
 QScrollArea* scrolled(QWidget* w)
 {
-    auto* area = new QScrollArea;
+    auto* area = new SteadyScrollArea;
     area->setWidget(w);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);

@@ -1,12 +1,17 @@
 // The charts' room in the window (ChartRoom): the left column gives way when the charts cannot be
 // legible beside it, and a panel the user brings back stays.
 #include "guitestutils.h"
+#include "widgets/steadyscrollarea.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
+#include "workspace/workspace.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace rfx;
 
@@ -19,6 +24,13 @@ void settle()
         QTest::qWait(20);
     }
 }
+
+QStringList threeDevices()
+{
+    return { QStringLiteral("rtx-2060-super"), QStringLiteral("a100-sxm-80gb"), QStringLiteral("h100-sxm") };
+}
+
+QDockWidget* dock(const MainWindow& w, const char* name) { return w.findChild<QDockWidget*>(QLatin1String(name)); }
 
 } // namespace
 
@@ -34,8 +46,7 @@ private slots:
     // first showing undone at once by the rule that had hidden it).
     void aPanelShownAgainStays()
     {
-        MainWindow w(test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("a100-sxm-80gb"),
-            QStringLiteral("h100-sxm") }));
+        MainWindow w(test::freshWindow(threeDevices()));
         QVERIFY(test::showAtDesktopSize(w, QSize(1024, 640)));
         w.teaching().setPresentationMode(true);
         settle();
@@ -53,6 +64,139 @@ private slots:
         settle();
         QVERIFY(w.configDock()->isVisible());
         QVERIFY(w.deviceDock()->isVisible());
+        w.teaching().setPresentationMode(false); // the application's type back for the next window
+    }
+
+    // A desktop set to large type (1.5x), presentation mode on top of it (2.25x), the language-model
+    // mode with three devices at 1440 x 810: the charts' scroll area resized the charts back and forth
+    // from its own resize handler until the stack ran out (a crash). SteadyScrollArea stops it after a
+    // resize it caused itself (where the back and forth happens, the deepest handling is 3).
+    void largeTypeDoesNotCrashTheCharts()
+    {
+        const QFont usual = QApplication::font();
+        QFont large = usual;
+        large.setPointSizeF(usual.pointSizeF() * 1.5);
+        QApplication::setFont(large);
+        {
+            MainWindow w(test::freshWindow(threeDevices()));
+            QVERIFY(test::showAtDesktopSize(w, QSize(1440, 810)));
+            w.workspace().showModel("llama-3.1-8b");
+            settle();
+            w.teaching().setPresentationMode(true);
+            settle();
+            w.teaching().setPresentationMode(false);
+            settle();
+            int deepest = 0; // the charts' area and the Configuration panel's
+            for (const SteadyScrollArea* area : w.findChildren<SteadyScrollArea*>())
+                deepest = std::max(deepest, area->deepestResize());
+            QVERIFY(w.isVisible());
+            qInfo("the scroll areas handled their widgets' resizes %d deep", deepest);
+            QVERIFY(deepest >= 1 && deepest <= 3);
+        }
+        QApplication::setFont(usual);
+    }
+
+    // What gave way comes back when the room does (issue 73 item 5), in both modes: at 1920 x 1080,
+    // presentation and the tour took the room and the column gave way; presentation off and the tour
+    // closed, Configuration and Devices stayed hidden with nothing saying so.
+    void panelsComeBackAfterPresentationAndTour_data()
+    {
+        QTest::addColumn<bool>("languageModel");
+        QTest::newRow("network") << false;
+        QTest::newRow("language model") << true;
+    }
+    void panelsComeBackAfterPresentationAndTour()
+    {
+        QFETCH(bool, languageModel);
+        MainWindow w(test::freshWindow(threeDevices()));
+        QVERIFY(test::showAtDesktopSize(w, QSize(1920, 1080)));
+        if (languageModel)
+            w.workspace().showModel("llama-3.1-8b");
+        settle();
+        QVERIFY(w.configDock()->isVisible());
+        QVERIFY(w.deviceDock()->isVisible());
+        w.teaching().setPresentationMode(true);
+        w.teaching().showTour();
+        settle();
+        w.teaching().setPresentationMode(false);
+        settle();
+        QDockWidget* tour = dock(w, "tourDock");
+        QVERIFY(tour);
+        tour->close();
+        settle();
+        QVERIFY2(w.configDock()->isVisible(), "Configuration stayed hidden");
+        QVERIFY2(w.deviceDock()->isVisible(), "Devices stayed hidden");
+    }
+
+    // F9 twice (Explain on, then off) left Configuration and Devices hidden (issue 73 item 5, seen at
+    // 1280 x 720 under openbox): at a size where the column is shown and gives way to Explain, it must
+    // come back when Explain closes.
+    void explainOnAndOffGivesThePanelsBack_data()
+    {
+        QTest::addColumn<bool>("languageModel");
+        QTest::addColumn<QSize>("size");
+        for (QSize size : { QSize(1280, 720), QSize(1440, 810), QSize(1600, 900) }) {
+            const QByteArray name = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
+            QTest::newRow(("network " + name).constData()) << false << size;
+            QTest::newRow(("language model " + name).constData()) << true << size;
+        }
+    }
+    void explainOnAndOffGivesThePanelsBack()
+    {
+        QFETCH(bool, languageModel);
+        QFETCH(QSize, size);
+        MainWindow w(test::freshWindow(threeDevices()));
+        QVERIFY(test::showAtDesktopSize(w, size));
+        if (languageModel)
+            w.workspace().showModel("llama-3.1-8b");
+        settle();
+        const bool config = w.configDock()->isVisible(), devices = w.deviceDock()->isVisible();
+        QDockWidget* explain = dock(w, "explainDock");
+        QVERIFY(explain);
+        explain->toggleViewAction()->trigger();
+        settle();
+        const bool gaveWay = config && !w.configDock()->isVisible();
+        explain->toggleViewAction()->trigger();
+        settle();
+        QVERIFY(!explain->isVisible());
+        qInfo("%s: column %s at first, %s", QTest::currentDataTag(), config ? "shown" : "hidden",
+            gaveWay ? "gave way to Explain" : "stayed beside Explain");
+        QCOMPARE(w.configDock()->isVisible(), config);
+        QCOMPARE(w.deviceDock()->isVisible(), devices);
+    }
+
+    // Presentation type on and off: the column that gave way to the larger type comes back with the
+    // normal type wherever it was shown before (at its least width where its presentation width would
+    // not leave the charts their room).
+    void presentationOnAndOffGivesThePanelsBack_data()
+    {
+        QTest::addColumn<bool>("languageModel");
+        QTest::addColumn<QSize>("size");
+        for (QSize size : { QSize(1280, 720), QSize(1440, 810), QSize(1600, 900), QSize(1760, 990), QSize(1920, 1080) }) {
+            const QByteArray name = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
+            QTest::newRow(("network " + name).constData()) << false << size;
+            QTest::newRow(("language model " + name).constData()) << true << size;
+        }
+    }
+    void presentationOnAndOffGivesThePanelsBack()
+    {
+        QFETCH(bool, languageModel);
+        QFETCH(QSize, size);
+        MainWindow w(test::freshWindow(threeDevices()));
+        QVERIFY(test::showAtDesktopSize(w, size));
+        if (languageModel)
+            w.workspace().showModel("llama-3.1-8b");
+        settle();
+        const bool config = w.configDock()->isVisible(), devices = w.deviceDock()->isVisible();
+        w.teaching().setPresentationMode(true);
+        settle();
+        const bool gaveWay = config && !w.configDock()->isVisible();
+        w.teaching().setPresentationMode(false);
+        settle();
+        qInfo("%s: column %s at first, %s", QTest::currentDataTag(), config ? "shown" : "hidden",
+            gaveWay ? "gave way to presentation type" : "stayed");
+        QCOMPARE(w.configDock()->isVisible(), config);
+        QCOMPARE(w.deviceDock()->isVisible(), devices);
     }
 };
 
