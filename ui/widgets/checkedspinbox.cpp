@@ -1,5 +1,7 @@
 #include "widgets/checkedspinbox.h"
 
+#include "base/format.h"
+
 #include <QLocale>
 #include <QMetaMethod>
 #include <QTimer>
@@ -50,9 +52,11 @@ void CheckedSpinBox::fixup(QString& input) const
     }
     const int value = typed > maximum() ? maximum() : minimum();
     const QString what = m_what.isEmpty() ? tr("value") : m_what;
+    // With thousands separators, as the summaries write numbers (issue 73: "65536" beside "131,072").
+    const QString typedText = QString::fromStdString(formatCount(typed)), valueText = QString::fromStdString(formatCount(value));
     m_lastCorrection = typed > maximum()
-        ? tr("%1 is more than the largest %2, %3: set to %3").arg(typed).arg(what).arg(value)
-        : tr("%1 is less than the smallest %2, %3: set to %3").arg(typed).arg(what).arg(value);
+        ? tr("%1 is more than the largest %2, %3: set to %3").arg(typedText, what, valueText)
+        : tr("%1 is less than the smallest %2, %3: set to %3").arg(typedText, what, valueText);
     input = prefix() + textFromValue(value) + suffix();
     // fixup() is const and runs inside QSpinBox's own handling of the Enter key: say it after.
     auto* self = const_cast<CheckedSpinBox*>(this);

@@ -7,6 +7,7 @@
 #include "window/teaching.h"
 #include "workspace/sessioncontroller.h"
 
+#include "base/format.h"
 #include "chart/summaryview.h"
 #include "guitestutils.h"
 #include "testutils.h"
@@ -141,8 +142,10 @@ private slots:
                 QWidget* under = c->correctionNote()->field(); // the form row's field: the spin box or its row
                 QVERIFY(under == spin || under->isAncestorOf(spin));
                 const QString note = c->correctionNote()->text();
-                QVERIFY2(note.startsWith(QString::number(k.typed) + QLatin1Char(' ')) && note.contains(QLatin1String(k.word))
-                        && note.endsWith(QStringLiteral("set to %1").arg(k.expected)),
+                // the numbers as the window writes them: "99,999,999 is more than the largest batch, 65,536: set to 65,536"
+                const QString typed = QString::fromStdString(formatCount(k.typed)), expected = QString::fromStdString(formatCount(k.expected));
+                QVERIFY2(note.startsWith(typed + QLatin1Char(' ')) && note.contains(QLatin1String(k.word))
+                        && note.endsWith(QStringLiteral("set to %1").arg(expected)),
                     qPrintable(note));
                 QVERIFY2(!note.contains(QStringLiteral("value")), qPrintable(note)); // each field named
                 // The next edit takes the note away.
