@@ -58,11 +58,16 @@ QWidget* ControlPanel::buildInputGroup()
             heading->setFont(bold);
         }
     for (const LlmArch& m : builtinLanguageModels()) { // language models: their own mode (issue 36)
-        // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip:
-        // the selector no wider than the networks' titles make it.
+        // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip
+        // with the parameters, a mixture's active ones beside (issue 75): the selector no wider than the
+        // networks' titles make it.
         const QString title = QString::fromStdString(m.title);
         m_network->addItem(title.left(title.indexOf(QStringLiteral(" ("))), QString::fromStdString(m.id));
-        m_network->setItemData(m_network->count() - 1, title, Qt::ToolTipRole);
+        const std::int64_t all = llmParameterCount(m), active = llmActiveParameterCount(m);
+        QString tip = tr("%1: %2 parameters").arg(title, QString::fromStdString(formatCount(all)));
+        if (active != all)
+            tip += tr(", %1 active a token").arg(QString::fromStdString(formatCount(active)));
+        m_network->setItemData(m_network->count() - 1, tip, Qt::ToolTipRole);
     }
     m_network->insertSeparator(m_network->count());
     m_network->addItem(tr("Open model file…"), QStringLiteral("@open"));

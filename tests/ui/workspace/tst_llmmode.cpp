@@ -148,6 +148,10 @@ private slots:
         QCOMPARE(network->itemData(heading - 1, Qt::AccessibleDescriptionRole).toString(), QStringLiteral("separator"));
         QVERIFY(!(network->model()->flags(network->model()->index(heading, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
         QVERIFY(!network->itemData(heading).isValid()); // no model id
+        // Each model's tooltip: its whole title and parameters, a mixture's active ones beside (issue 75).
+        QCOMPARE(network->itemData(network->findData(QStringLiteral("qwen3-30b-a3b")), Qt::ToolTipRole).toString(),
+            QStringLiteral("Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8): 30,532,122,624 parameters, 3,353,032,704 active a token"));
+        QCOMPARE(network->itemData(llama, Qt::ToolTipRole).toString(), QStringLiteral("Llama-3.1 8B (Meta, 2024): 8,030,261,248 parameters"));
         network->setCurrentIndex(llama);
         emit network->activated(llama);
         QVERIFY(ws.state().languageModel());
