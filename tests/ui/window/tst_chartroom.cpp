@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <functional>
 
 using namespace rfx;
 
@@ -31,6 +32,41 @@ QStringList threeDevices()
 }
 
 QDockWidget* dock(const MainWindow& w, const char* name) { return w.findChild<QDockWidget*>(QLatin1String(name)); }
+
+/// Rows "network 1280x720", "language model 1280x720", ... of the columns languageModel and size.
+void windowSizes(std::initializer_list<QSize> sizes)
+{
+    QTest::addColumn<bool>("languageModel");
+    QTest::addColumn<QSize>("size");
+    for (QSize size : sizes) {
+        const QByteArray name = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
+        QTest::newRow(("network " + name).constData()) << false << size;
+        QTest::newRow(("language model " + name).constData()) << true << size;
+    }
+}
+
+/// A window of the three devices at the row's size and mode: `on`, then `off`, each settled; the
+/// Configuration and Devices panels end as they began.
+void panelsComeBack(const char* what, const std::function<void(MainWindow&)>& on, const std::function<void(MainWindow&)>& off)
+{
+    QFETCH(bool, languageModel);
+    QFETCH(QSize, size);
+    MainWindow w(test::freshWindow(threeDevices()));
+    QVERIFY(test::showAtDesktopSize(w, size));
+    if (languageModel)
+        w.workspace().showModel("llama-3.1-8b");
+    settle();
+    const bool config = w.configDock()->isVisible(), devices = w.deviceDock()->isVisible();
+    on(w);
+    settle();
+    const bool gaveWay = config && !w.configDock()->isVisible();
+    off(w);
+    settle();
+    qInfo("%s: column %s at first, %s %s", QTest::currentDataTag(), config ? "shown" : "hidden",
+        gaveWay ? "gave way to" : "stayed beside", what);
+    QCOMPARE(w.configDock()->isVisible(), config);
+    QCOMPARE(w.deviceDock()->isVisible(), devices);
+}
 
 } // namespace
 
@@ -131,72 +167,32 @@ private slots:
     // F9 twice (Explain on, then off) left Configuration and Devices hidden (issue 73 item 5, seen at
     // 1280 x 720 under openbox): at a size where the column is shown and gives way to Explain, it must
     // come back when Explain closes.
-    void explainOnAndOffGivesThePanelsBack_data()
-    {
-        QTest::addColumn<bool>("languageModel");
-        QTest::addColumn<QSize>("size");
-        for (QSize size : { QSize(1280, 720), QSize(1440, 810), QSize(1600, 900) }) {
-            const QByteArray name = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
-            QTest::newRow(("network " + name).constData()) << false << size;
-            QTest::newRow(("language model " + name).constData()) << true << size;
-        }
-    }
+    void explainOnAndOffGivesThePanelsBack_data() { windowSizes({ QSize(1280, 720), QSize(1440, 810), QSize(1600, 900) }); }
     void explainOnAndOffGivesThePanelsBack()
     {
-        QFETCH(bool, languageModel);
-        QFETCH(QSize, size);
-        MainWindow w(test::freshWindow(threeDevices()));
-        QVERIFY(test::showAtDesktopSize(w, size));
-        if (languageModel)
-            w.workspace().showModel("llama-3.1-8b");
-        settle();
-        const bool config = w.configDock()->isVisible(), devices = w.deviceDock()->isVisible();
-        QDockWidget* explain = dock(w, "explainDock");
-        QVERIFY(explain);
-        explain->toggleViewAction()->trigger();
-        settle();
-        const bool gaveWay = config && !w.configDock()->isVisible();
-        explain->toggleViewAction()->trigger();
-        settle();
-        QVERIFY(!explain->isVisible());
-        qInfo("%s: column %s at first, %s", QTest::currentDataTag(), config ? "shown" : "hidden",
-            gaveWay ? "gave way to Explain" : "stayed beside Explain");
-        QCOMPARE(w.configDock()->isVisible(), config);
-        QCOMPARE(w.deviceDock()->isVisible(), devices);
+        auto toggle = [](MainWindow& w) {
+            QDockWidget* explain = dock(w, "explainDock");
+            QVERIFY(explain);
+            explain->toggleViewAction()->trigger();
+        };
+        panelsComeBack("Explain", toggle, [&](MainWindow& w) {
+            toggle(w);
+            settle();
+            QDockWidget* explain = dock(w, "explainDock");
+            QVERIFY(explain && !explain->isVisible());
+        });
     }
 
     // Presentation type on and off: the column that gave way to the larger type comes back with the
-    // normal type wherever it was shown before (at its least width where its presentation width would
-    // not leave the charts their room).
+    // normal type wherever it was shown before.
     void presentationOnAndOffGivesThePanelsBack_data()
     {
-        QTest::addColumn<bool>("languageModel");
-        QTest::addColumn<QSize>("size");
-        for (QSize size : { QSize(1280, 720), QSize(1440, 810), QSize(1600, 900), QSize(1760, 990), QSize(1920, 1080) }) {
-            const QByteArray name = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
-            QTest::newRow(("network " + name).constData()) << false << size;
-            QTest::newRow(("language model " + name).constData()) << true << size;
-        }
+        windowSizes({ QSize(1280, 720), QSize(1440, 810), QSize(1600, 900), QSize(1760, 990), QSize(1920, 1080) });
     }
     void presentationOnAndOffGivesThePanelsBack()
     {
-        QFETCH(bool, languageModel);
-        QFETCH(QSize, size);
-        MainWindow w(test::freshWindow(threeDevices()));
-        QVERIFY(test::showAtDesktopSize(w, size));
-        if (languageModel)
-            w.workspace().showModel("llama-3.1-8b");
-        settle();
-        const bool config = w.configDock()->isVisible(), devices = w.deviceDock()->isVisible();
-        w.teaching().setPresentationMode(true);
-        settle();
-        const bool gaveWay = config && !w.configDock()->isVisible();
-        w.teaching().setPresentationMode(false);
-        settle();
-        qInfo("%s: column %s at first, %s", QTest::currentDataTag(), config ? "shown" : "hidden",
-            gaveWay ? "gave way to presentation type" : "stayed");
-        QCOMPARE(w.configDock()->isVisible(), config);
-        QCOMPARE(w.deviceDock()->isVisible(), devices);
+        panelsComeBack("presentation type", [](MainWindow& w) { w.teaching().setPresentationMode(true); },
+            [](MainWindow& w) { w.teaching().setPresentationMode(false); });
     }
 };
 
