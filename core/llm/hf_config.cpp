@@ -141,8 +141,9 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
             // said, not guessed (every published Qwen3-MoE has neither).
             const auto dense = j.find("mlp_only_layers");
             if (dense != j.end() && dense->is_array() && !dense->empty() && r.error.empty())
-                r.error = file + ": mlp_only_layers: dense layers among the experts are not modelled yet; every layer is "
-                                 "taken as a mixture of experts only when the list is empty";
+                r.error = file + ": mlp_only_layers: " + dense->dump()
+                    + " names dense layers among the experts, which the tool does not model yet; with the key removed "
+                      "it reads every layer as a mixture of experts (counting those layers' MLPs as experts)";
             if (r.integer("decoder_sparse_step", 1) != 1 && r.error.empty())
                 r.error = file + ": decoder_sparse_step: only 1 (every layer a mixture of experts) is modelled yet";
         }

@@ -67,7 +67,8 @@ std::optional<std::string> validateArch(const LlmArch& a)
     if (a.experts < 0 || a.experts > 4096)
         return "num_local_experts: must be a whole number from 0 to 4096, got " + std::to_string(a.experts);
     if (a.experts > 0 && (a.expertsPerToken < 1 || a.expertsPerToken > a.experts))
-        return "num_experts_per_tok: must be from 1 to num_local_experts (" + std::to_string(a.experts) + "), got "
+        return "num_experts_per_tok: must be from 1 to the number of experts (num_local_experts or num_experts: "
+            + std::to_string(a.experts) + "), got "
             + std::to_string(a.expertsPerToken);
     if (a.experts > 0 && (a.expertFfn < 0 || a.expertFfn > (1 << 22)))
         return "moe_intermediate_size: must be a whole number from 1 to " + std::to_string(1 << 22) + ", got "

@@ -143,6 +143,8 @@ private slots:
         QVERIFY2(moe.analysis, moe.error.c_str());
         QCOMPARE(moe.analysis->parameters, std::int64_t(30'532'122'624));
         QCOMPARE(moe.analysis->activeParameters, std::int64_t(3'353'032'704));
+        // its KV cache: keys and values, 48 layers x 4 KV heads x 128 at 2 bytes = 98,304 bytes a token
+        QCOMPARE(moe.analysis->figures.front().kvBytesPerToken, 2.0 * 48 * 4 * 128 * 2);
         const std::string table = llmToTable(*moe.analysis);
         QVERIFY2(table.find("30,532,122,624 parameters, 3,353,032,704 active a token (8 of 128 experts)") != std::string::npos, table.c_str());
         const LlmOutcome dense = analyzeLlm(builtin("qwen3-8b"), LlmSettings {}, { shippedDevice("h100-sxm") });
@@ -166,7 +168,7 @@ private slots:
         dense.replace(dense.find("\"mlp_only_layers\": []"), 21, "\"mlp_only_layers\": [0]");
         const LlmLoad refused = parseHfConfig(dense, "x/config.json");
         QVERIFY(!refused.model);
-        QVERIFY2(refused.error.find("x/config.json: mlp_only_layers: dense layers among the experts are not modelled") != std::string::npos,
+        QVERIFY2(refused.error.find("x/config.json: mlp_only_layers: [0] names dense layers among the experts, which the tool does not model yet") != std::string::npos,
             refused.error.c_str());
     }
 

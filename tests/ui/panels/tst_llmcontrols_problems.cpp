@@ -82,7 +82,8 @@ private slots:
         QTest::keyClick(batch, Qt::Key_Return);
         QCOMPARE(p.ws.state().llm.settings.batch, 65536);
         QCoreApplication::processEvents(); // the box says its correction after its own edit
-        QVERIFY2(c->correctionText().contains(QStringLiteral("99999999")) && c->correctionText().contains(QStringLiteral("batch")),
+        QVERIFY2(c->correctionText().contains(QStringLiteral("99,999,999")) && c->correctionText().contains(QStringLiteral("batch"))
+                && c->correctionText().contains(QStringLiteral("65,536")),
             qPrintable(c->correctionText()));
         auto* said = c->findChild<ProblemNote*>();
         QVERIFY(said && said->isVisible());
