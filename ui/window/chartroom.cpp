@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace rfx {
 
@@ -120,6 +121,11 @@ void ChartRoom::check()
     m_acting = false;
     const QSize room = m_area->size() - QSize(2 * m_area->frameWidth(), 2 * m_area->frameWidth());
     const int need = full.width();
+    if (m_firstStart && need > 0) {
+        const std::function<bool()> instead = std::exchange(m_firstStart, nullptr);
+        if (room.width() < need && instead())
+            return; // the charts lay out again, and this is checked again then
+    }
     m_acting = true;
     if (room.width() < need) {
         // The left column gives way, all of it at once (hiding one of two stacked docks frees no width).

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <vector>
 
 class QAction;
@@ -30,6 +31,11 @@ public:
     ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter);
     /// The View menu's table action, through which the table steps aside and returns.
     void setTableAction(QAction* action);
+    /// A first start's choice before the column gives way: `instead` puts every device on one chart
+    /// and says so, returning true if it did. Asked once, at the first check that has charts, and
+    /// only if they do not fit beside the column (issue 73 item 4: a first start at 1024 x 640 with
+    /// three devices hid Configuration and Devices, and a newcomer saw no control).
+    void setFirstStart(std::function<bool()> instead) { m_firstStart = std::move(instead); }
     /// Checks the room once the layout has settled (coalesced).
     void schedule();
     /// Shows again what gave way, so that the window's saved layout is the user's own, not this
@@ -63,6 +69,7 @@ private:
     std::vector<QPointer<QDockWidget>> m_kept; ///< shown again by the user: left alone
     int m_freed = 0; ///< the width the hidden column took, pixels
     QString m_dockMessage, m_tableMessage; ///< what was said when they gave way
+    std::function<bool()> m_firstStart;
     bool m_pending = false;
     bool m_acting = false;
 };

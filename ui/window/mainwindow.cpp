@@ -15,6 +15,7 @@
 #include "panels/energyview.h"
 #include "sweep/sweepview.h"
 #include "table/layerpane.h"
+#include "widgets/elidingstatusbar.h"
 #include "widgets/steadyscrollarea.h"
 #include "widgets/wheelguard.h"
 #include "window/chartroom.h"
@@ -139,6 +140,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
             QTimer::singleShot(0, this, [this] { resizeDocks({ m_sweepDock }, { height() * 9 / 20 }, Qt::Vertical); });
     });
 
+    setStatusBar(new ElidingStatusBar); // its messages end with "…" where they do not fit
     m_status = new AnalysisLine; // elided: the measurements' line beside it can leave it short of room
     m_status->follow(m_workspace);
     statusBar()->addWidget(m_status, 1);

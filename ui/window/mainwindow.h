@@ -125,6 +125,7 @@ private:
     /// Tools > Calibrate: asks where to save (the user's calibration folder proposed), then calibrates.
     bool calibrateInteractive(QString* summary, QString* error);
     void restoreSettings(const GuiOptions& options);
+    void offerOverlayOnFirstStart();
     void fitFirstWindow(bool first = true);
     /// After the type or the docks changed the window's least size: its frame back inside the screen's
     /// free area (a maximized or full-screen window is the window manager's).

@@ -66,6 +66,22 @@ void MainWindow::fitFirstWindow(bool first)
     }
 }
 
+// A first start whose devices' charts do not fit beside Configuration and Devices puts them on one
+// chart rather than hide both panels (issue 73 item 4: at 1024 x 640 with three devices a newcomer saw
+// no control). The choice is the window's once; the user's Overlay choice is kept from then on.
+void MainWindow::offerOverlayOnFirstStart()
+{
+    m_room->setFirstStart([this] {
+        if (m_overlayAction->isChecked() || m_workspace->deviceIds().size() < 2)
+            return false;
+        m_overlayAction->setChecked(true);
+        showStatus(tr("Every device on one chart, so that Configuration and Devices fit beside it: "
+                      "View \u25b8 Overlay devices on one chart (Ctrl+L) gives each its own"),
+            15000);
+        return true;
+    });
+}
+
 void MainWindow::restoreSettings(const GuiOptions& o)
 {
     Config config;
@@ -76,6 +92,8 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     fitFirstWindow(); // first start; a saved geometry replaces it
     if (!o.noRestore) {
         const StoredWindow s = loadStoredWindow();
+        if (s.state.isEmpty() && o.screenshot.isEmpty())
+            offerOverlayOnFirstStart();
         if (restoreGeometry(s.geometry))
             fitFirstWindow(false); // saved on a larger screen than this one: it still fits
         restoreState(s.state, kWindowStateVersion);
