@@ -85,6 +85,9 @@ int reportWritten(const RenderResult& r, const FigureSpec& spec, std::ostream& o
     }
     out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << figureSizeText(r.size, spec.format, spec.dpi) << ")"
         << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
+    if (!r.captionFile.isEmpty())
+        out << "its caption is in " << r.captionFile.toStdString() << ": in the figure it would have made it taller than "
+            << kMaxFigureHeightIn << " in, a page's text (--height-in keeps it in, the charts smaller)\n";
     return ExitOk;
 }
 

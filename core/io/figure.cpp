@@ -12,6 +12,7 @@
 #include "io/llm_json.h"
 #include "io/llm_options.h"
 #include "io/llm_writer.h"
+#include "io/report_writer.h"
 #include "io/options.h"
 #include "model/networks.h"
 
@@ -113,6 +114,19 @@ int figureColumns(int charts, double widthIn)
     return std::min(gridColumns(std::max(charts, 1)), readable);
 }
 
+std::string captionFileFor(const std::string& figureFile)
+{
+    std::string base = figureFile;
+    for (const char* ext : { ".png", ".svg", ".pdf", ".PNG", ".SVG", ".PDF" }) {
+        const std::string e(ext);
+        if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0) {
+            base.resize(base.size() - e.size());
+            break;
+        }
+    }
+    return base + ".caption.txt";
+}
+
 FigureSize resolveSize(const FigureSpec& s, int charts, double belowChartsIn)
 {
     FigureSize z {};
@@ -131,6 +145,11 @@ FigureSize resolveSize(const FigureSpec& s, int charts, double belowChartsIn)
     z.widthPx = int(std::lround(z.widthIn * s.dpi));
     z.heightPx = int(std::lround(z.heightIn * s.dpi));
     return z;
+}
+
+std::string figureTitle(const Report& report, const FigureSpec& spec)
+{
+    return spec.llm ? report.network : reportTitle(report);
 }
 
 std::string figureCaption(const FigureSpec& s, const std::string& reportTitle, bool cacheAware)

@@ -12,6 +12,8 @@
 
 namespace rfx {
 
+struct Report;
+
 /// Everything needed to draw a roofline figure again: the analysis (configuration and devices), the
 /// view (overlay, filter) and the output (format, size, resolution, options). Written next to an
 /// export as a sidecar JSON file, so that `roofline-cli reproduce FILE.json` redraws the figure.
@@ -58,7 +60,19 @@ std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
 struct FigureSize {
     double widthIn, heightIn;
     int widthPx, heightPx;
+    /// The caption goes to its own text file (captionFileFor): in the figure it would have made the
+    /// figure taller than kMaxFigureHeightIn.
+    bool captionOutside = false;
 };
+
+/// The tallest figure an automatic height makes, inches: the text height of a US Letter page with
+/// 1-inch margins (11 - 2). A 3.5-inch column of three charts with its caption was 11.6 in (issue 73
+/// item 8): its caption then goes to a text file beside the figure, and its charts shrink, down to
+/// half their width. A height the user gives is kept.
+inline constexpr double kMaxFigureHeightIn = 9.0;
+
+/// Where a figure's caption goes when it does not fit the figure: "fig.png" -> "fig.caption.txt".
+std::string captionFileFor(const std::string& figureFile);
 FigureSize resolveSize(const FigureSpec& spec, int charts, double belowChartsIn = -1);
 
 /// What a figure of this size is, in the units its format has: a PNG in pixels and dots per inch
@@ -76,6 +90,12 @@ int gridColumns(int charts);
 /// Grid columns for a figure `widthIn` inches wide: as on screen, but never a cell under 3.2 in,
 /// so that each chart keeps a readable size (a 3.5-inch column stacks its charts; the page grows).
 int figureColumns(int charts, double widthIn);
+
+/// What a figure's caption starts with: the report's title (reportTitle), or for a language model's
+/// phase its name and phase only ("Llama-3.1 8B (Meta, 2024) decode"): the settings that follow in
+/// the caption say its batch and each tensor's precision (the network's title said "1x1 -> 1x128256,
+/// precision as in the file, inference" of a built-in model, issue 73 item 9).
+std::string figureTitle(const Report& report, const FigureSpec& spec);
 
 /// The caption stamped on figures: configuration, devices, conventions and the tool version.
 std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle, bool cacheAware = false);

@@ -93,6 +93,9 @@ public:
     std::vector<std::pair<QString, QRectF>> textBoxes() const;
     /// For legibility checks: the roofs, slopes and level ceilings as drawn, in the viewport's pixels.
     std::vector<QLineF> roofLines() const;
+    /// For legibility checks: the hairlines from layer labels to their points, from the point to the
+    /// label's edge, in the viewport's pixels.
+    std::vector<QLineF> leaderLines() const;
 
     /// For figures: Qt's legend row elides long names in a narrow figure and takes more room than its
     /// entries; the figure lays legendItems() out below its charts instead (FigureLayout).

@@ -211,10 +211,22 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
             labelBoxes.emplace_back(*spots[i], m_layerLabels[i]->boundingRect().size());
             leaders.push_back(leaderLine(wanted[i].at, labelBoxes.back()));
         }
+    // Nor does a hairline cross another hairline, come within 1 px of a text (ridge, roof and layer
+    // labels) or cross a marker away from its own point: leaders ran through "ridge 295 FLOP/B" and
+    // the ridge's ring (issue 73 item 8). Where it starts, among its own point's marker and those
+    // overlapping it, hairlines may meet (the markers are drawn over them).
+    const double own = kMarkerSize.back() * m_markerScale / 2 + 2;
     auto clearOfHairlines = [&](const QRectF& box, const QPointF& anchor) {
         const QLineF mine = leaderLine(anchor, box);
-        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return crosses(mine, b.adjusted(1, 1, -1, -1)); })
-            && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)); });
+        const QRectF start(anchor - QPointF(own, own), QSizeF(2 * own, 2 * own));
+        auto meets = [&](const QLineF& l) {
+            QPointF at;
+            return mine.intersects(l, &at) == QLineF::BoundedIntersection && QLineF(at, anchor).length() > own && QLineF(at, l.p1()).length() > own;
+        };
+        auto aroundItsPoint = [&](const QRectF& o) { return o.width() <= 2 * own && o.height() <= 2 * own && overlaps(o, start); };
+        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return crosses(mine, b.adjusted(-1, -1, 1, 1)); })
+            && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)) || meets(l); })
+            && std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return !aroundItsPoint(o) && crosses(mine, o.adjusted(-1, -1, 1, 1)); });
     };
     for (size_t i = 0; i < spots.size(); ++i) {
         if (spots[i])
@@ -342,6 +354,16 @@ void RooflineChart::placeMoreNote(std::vector<std::optional<QPointF>>& spots, co
 QRectF RooflineChart::moreLabelBox() const
 {
     return m_moreLabel && m_moreLabel->isVisible() ? QRectF(m_moreLabel->pos(), m_moreLabel->boundingRect().size()) : QRectF();
+}
+
+std::vector<QLineF> RooflineChart::leaderLines() const
+{
+    const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));
+    std::vector<QLineF> out;
+    for (const QGraphicsLineItem* leader : m_layerLeaders)
+        if (leader->isVisible() && leader->line().length() > 0)
+            out.push_back(leader->line().translated(shift));
+    return out;
 }
 
 std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const

@@ -60,7 +60,9 @@ void ExportController::exportChartInteractive()
         return;
     }
     setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
-    emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+    emit statusMessage(r.captionFile.isEmpty() ? tr("Exported %1").arg(qs(spec.file))
+                                               : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
+        8000);
 }
 
 RenderResult ExportController::exportSweep(LlmSweepAxis axis, FigureSpec spec) const
@@ -106,7 +108,9 @@ void ExportController::exportSweepInteractive(LlmSweepAxis axis)
         return;
     }
     setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
-    emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+    emit statusMessage(r.captionFile.isEmpty() ? tr("Exported %1").arg(qs(spec.file))
+                                               : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
+        8000);
 }
 
 bool ExportController::exportTable(const QString& path, QString* error)

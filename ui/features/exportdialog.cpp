@@ -71,6 +71,7 @@ ExportDialog::ExportDialog(const QString& suggestedFile, QWidget* parent)
     form->addRow(tr("Resolution"), m_dpi);
     m_sizeNote = new QLabel;
     m_sizeNote->setObjectName(QStringLiteral("sizeNote"));
+    m_sizeNote->setWordWrap(true);
     form->addRow(tr("Writes"), m_sizeNote);
     m_caption->setChecked(true);
     form->addRow(QString(), m_caption);
@@ -121,7 +122,12 @@ void ExportDialog::updateSize()
         m_widthPx->setValue(z.widthPx);
         m_heightPx->setValue(z.heightPx);
     }
-    m_sizeNote->setText(QString::fromStdString(figureSizeText(z, s.format, s.dpi)));
+    QString note = QString::fromStdString(figureSizeText(z, s.format, s.dpi));
+    if (z.captionOutside)
+        note += tr("\nThe caption goes to a .caption.txt file beside it: in the figure it would make it taller than "
+                   "%1 in, a page's text (a height you give keeps it in)")
+                    .arg(kMaxFigureHeightIn);
+    m_sizeNote->setText(note);
 }
 
 void ExportDialog::setFile(const QString& file) { m_file->setText(file); }

@@ -39,10 +39,10 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     m_width = planned.widthIn * kLogicalPerInch;
     // Titles 11.5 to 14 px, so that the smallest text (0.9 of it, rounded) is 10 px = 7.5 pt or more.
     m_fontPx = std::clamp(m_width / 50, 11.5, 14.0);
-    m_title = qs(reportTitle(report));
+    m_title = qs(figureTitle(report, spec));
     // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
     // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
-    m_caption = spec.caption ? qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
+    m_caption = spec.caption ? qs(figureCaption(spec, figureTitle(report, spec), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
     const int columns = figureColumns(charts, planned.widthIn);
     const double cellW = m_width / columns;
     for (int i = 0; i < charts; ++i) {
@@ -140,8 +140,23 @@ void FigureLayout::arrange(int charts, double widthIn)
         }
     }
     // Auto height: each chart cellHeightIn high, then the legend and the caption as tall as their
-    // text. A given height is shared out the same way.
-    m_size = resolveSize(spec, charts, (m_captionHeight + m_legendHeight) / kLogicalPerInch);
+    // text. A given height is shared out the same way. An automatic height stays within a page's
+    // text (kMaxFigureHeightIn): the caption goes to its own file where it does not fit, then the
+    // cells shrink, to half their width at the least.
+    FigureSpec sized = spec;
+    m_captionOutside = false;
+    if (spec.heightIn <= 0 && spec.widthPx <= 0 && !inCell) {
+        const double chartsIn = resolveSize(spec, charts, 0).heightIn;
+        auto total = [&] { return chartsIn + (m_captionHeight + m_legendHeight) / kLogicalPerInch; };
+        if (total() > kMaxFigureHeightIn && m_captionHeight > 0) {
+            m_captionOutside = true;
+            m_captionHeight = 0;
+        }
+        if (total() > kMaxFigureHeightIn)
+            sized.heightIn = std::max(kMaxFigureHeightIn, (rows * 0.5 * cellW + m_legendHeight) / kLogicalPerInch);
+    }
+    m_size = resolveSize(sized, charts, (m_captionHeight + m_legendHeight) / kLogicalPerInch);
+    m_size.captionOutside = m_captionOutside;
     m_height = m_size.heightIn * kLogicalPerInch;
     const double cellH = std::max(40.0, (m_height - m_captionHeight - m_legendHeight) / rows);
     if (!inCell) {
@@ -244,7 +259,7 @@ void FigureLayout::paint(QPainter& p, const QRectF& target) const
             QColor(0x11, 0x11, 0x11));
         p.restore();
     }
-    if (!m_caption.isEmpty()) {
+    if (!m_caption.isEmpty() && !m_captionOutside) {
         p.save();
         p.translate(target.topLeft());
         p.scale(s, s);
@@ -255,6 +270,11 @@ void FigureLayout::paint(QPainter& p, const QRectF& target) const
     }
 }
 
+QString FigureLayout::captionMovedOut() const
+{
+    return m_captionOutside ? QString(m_caption).remove(QChar(0x2060)) + QStringLiteral("\n") : QString();
+}
+
 FigureGeometry FigureLayout::geometry() const
 {
     FigureGeometry g;
@@ -263,7 +283,7 @@ FigureGeometry FigureLayout::geometry() const
     g.widthPt = m_width * k;
     g.heightPt = m_height * k;
     double smallest = INFINITY;
-    if (!m_caption.isEmpty())
+    if (!m_caption.isEmpty() && !m_captionOutside)
         smallest = fontPixels(smallFont());
     for (size_t i = 0; i < m_charts.size(); ++i) {
         const RooflineChart& chart = *m_charts[i];
@@ -301,6 +321,7 @@ FigureGeometry FigureLayout::geometry() const
             l.second.translate(shift);
         g.chartLayerLabels.push_back(labels);
         g.chartLines.push_back(chart.roofLines());
+        g.chartLeaders.push_back(chart.leaderLines());
         if (chart.legendVisible())
             g.legends.push_back(toPage(chart.legendRect(), origin));
     }
@@ -309,7 +330,7 @@ FigureGeometry FigureLayout::geometry() const
         for (const QRectF& b : legendBoxes(legendArea()))
             g.legends.push_back(toPage(b, QPointF()));
     }
-    if (!m_caption.isEmpty())
+    if (!m_caption.isEmpty() && !m_captionOutside)
         g.caption = toPage(m_captionRect, QPointF());
     g.smallestTextPt = std::isfinite(smallest) ? smallest * k : 0;
     return g;

@@ -46,6 +46,7 @@ struct FigureGeometry {
     std::vector<QRectF> chartBounds;
     std::vector<std::vector<std::pair<QString, QRectF>>> chartLayerLabels;
     std::vector<std::vector<QLineF>> chartLines;
+    std::vector<std::vector<QLineF>> chartLeaders; ///< each chart's leader lines, point to label
 };
 
 /// The charts of a figure laid out at the figure's physical size, 96 logical pixels per inch, and
@@ -68,6 +69,7 @@ public:
     QString title() const override { return m_title; }
     /// The caption as drawn (word joiners after hyphens), with the layers no chart had room to name.
     const QString& caption() const { return m_caption; }
+    QString captionMovedOut() const override;
 
     /// Paints the whole figure into `target`, whose aspect ratio is the page's: one scale for x and y.
     void paint(QPainter& p, const QRectF& target) const override;
@@ -92,6 +94,7 @@ private:
     double m_captionHeight = 0, m_legendHeight = 0; ///< below the charts; 0 where they sit in a cell
     QRectF m_legendRect, m_captionRect; ///< where they are drawn, logical pixels
     QString m_title, m_caption;
+    bool m_captionOutside = false; ///< the caption did not fit the height cap: written to its own file
     std::vector<std::unique_ptr<RooflineChart>> m_charts;
     std::vector<QRectF> m_cells; ///< chart plus its legend, logical pixels
 };

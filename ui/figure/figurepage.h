@@ -19,6 +19,9 @@ public:
     virtual double logicalWidth() const = 0;
     virtual double logicalHeight() const = 0;
     virtual QString title() const = 0;
+    /// The caption where it does not fit the page (size().captionOutside), as plain text for its own
+    /// file (captionFileFor); empty where the page carries it.
+    virtual QString captionMovedOut() const { return {}; }
     /// Paints the whole page into `target`, whose aspect ratio is the page's.
     virtual void paint(QPainter& p, const QRectF& target) const = 0;
 };

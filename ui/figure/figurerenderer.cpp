@@ -139,7 +139,7 @@ RenderResult renderFigure(const Report& report, const FigureSpec& spec)
         return r;
     }
     const FigureLayout layout(report, spec, measured);
-    return writeFigure(layout, spec, qs(figureCaption(spec, reportTitle(report), anyCacheAware(report))),
+    return writeFigure(layout, spec, qs(figureCaption(spec, figureTitle(report, spec), anyCacheAware(report))),
         qs(figureToJson(spec, anyCacheAware(report))));
 }
 
@@ -230,6 +230,14 @@ RenderResult writeFigure(const FigurePage& page, const FigureSpec& spec, const Q
     if (!out.commit()) {
         r.error = failure(file, out.errorString());
         return r;
+    }
+    if (const QString moved = page.captionMovedOut(); !moved.isEmpty()) {
+        QSaveFile text(qs(captionFileFor(spec.file)));
+        if (!text.open(QIODevice::WriteOnly) || text.write(moved.toUtf8()) < 0 || !text.commit()) {
+            r.error = failure(text.fileName(), text.errorString());
+            return r;
+        }
+        r.captionFile = text.fileName();
     }
     if (spec.sidecar) {
         QSaveFile side(file + QStringLiteral(".json"));

@@ -15,6 +15,7 @@ struct RenderResult {
     QString error; ///< names the file and the reason
     QSize pixelSize; ///< PNG pixels; SVG/PDF: the layout size in points at 96 per inch
     FigureSize size {}; ///< the page: inches, and pixels at the spec's dpi
+    QString captionFile; ///< where the caption went when it did not fit the page (size.captionOutside)
 };
 
 /// The page size `spec` gives for `report` (the layout's height follows from its content).

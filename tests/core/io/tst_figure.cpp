@@ -22,6 +22,16 @@ std::vector<std::string> split(const QString& s)
 class TestFigure : public QObject {
     Q_OBJECT
 private slots:
+    // Where a caption that does not fit its figure goes: beside it, the figure's name with .caption.txt.
+    void captionFiles()
+    {
+        QCOMPARE(captionFileFor("fig.png"), std::string("fig.caption.txt"));
+        QCOMPARE(captionFileFor("out/roofline.v2.svg"), std::string("out/roofline.v2.caption.txt"));
+        QCOMPARE(captionFileFor("F.PDF"), std::string("F.caption.txt"));
+        QCOMPARE(captionFileFor("noext"), std::string("noext.caption.txt"));
+        QCOMPARE(kMaxFigureHeightIn, 11.0 - 2 * 1.0); // US Letter, 1-inch margins
+    }
+
     void sizes()
     {
         FigureSpec s;

@@ -110,7 +110,7 @@ private slots:
                     }
                     for (const RooflineChart* c : charts) {
                         ++checked;
-                        for (const QString& p : problems(c->textBoxes(), QRectF(c->rect()), labelsInView(c), c->roofLines()))
+                        for (const QString& p : problems(c->textBoxes(), QRectF(c->rect()), labelsInView(c), c->roofLines(), c->leaderLines()))
                             failures << where + QStringLiteral(": ") + p;
                         const QSize min = c->minimumSizeHint();
                         if (c->width() < min.width() || c->height() < min.height())

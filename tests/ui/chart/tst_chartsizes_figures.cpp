@@ -3,6 +3,8 @@
 #include "chart/chartarea.h"
 #include "figure/figurelayout.h"
 #include "figure/figurerenderer.h"
+#include "llm/llm_analysis.h"
+#include "llm/llm_arch.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 
@@ -75,9 +77,47 @@ private slots:
         QVERIFY(!g.chartTexts.empty());
         QStringList failures;
         for (size_t i = 0; i < g.chartTexts.size(); ++i)
-            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i]))
+            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i], g.chartLeaders[i]))
                 failures << p;
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
+    }
+
+    // A language model's decode step on three devices (issue 73 item 8): the leader of a layer label
+    // ran through "ridge 34.0 FLOP/B" and the ridge ring in a 3.5-inch figure, one ended on another
+    // label. At every width, grid and overlay: no leader crosses a text but its own label, nor another
+    // leader; and an automatic height stays within a page's text, the caption moved out where it must.
+    void languageModelFigureSweep_data() { figureSweep_data(); }
+    void languageModelFigureSweep()
+    {
+        QFETCH(double, widthIn);
+        QFETCH(bool, overlay);
+        qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        std::vector<Device> devices;
+        FigureSpec s;
+        for (const char* id : { "h100-sxm", "rtx-4090", "ryzen-9-5950x" }) {
+            devices.push_back(test::shippedDevice(id));
+            s.devices.emplace_back(id);
+        }
+        const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, devices, false);
+        QVERIFY(o.analysis);
+        s.llm = LlmWork {};
+        s.llm->model = "llama-3.1-8b";
+        s.config = o.analysis->decode.config;
+        s.overlay = overlay;
+        s.widthIn = widthIn;
+        const FigureGeometry g = figureGeometry(o.analysis->decode, s);
+        QVERIFY(!g.chartTexts.empty());
+        QStringList failures;
+        for (size_t i = 0; i < g.chartTexts.size(); ++i)
+            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i], g.chartLeaders[i]))
+                failures << p;
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
+        const double heightIn = g.heightPt / 72;
+        QVERIFY2(heightIn <= kMaxFigureHeightIn + 0.01, qPrintable(QStringLiteral("%1 in tall").arg(heightIn)));
+        const FigureSize size = figureSize(o.analysis->decode, s);
+        QCOMPARE(size.captionOutside, g.caption.isEmpty());
     }
 
     // Issue 52 item 6: a figure's title font is bold; one chart of a 7-inch grid took a form that left
