@@ -27,10 +27,16 @@ SweepView::SweepView(QWidget* parent)
     m_charts = new QWidget;
     auto* column = new QVBoxLayout(m_charts);
     column->setContentsMargins(0, 0, 0, 0);
+    // The legend and the Export buttons above the charts, each button over its chart: below them the
+    // legend was the first thing a short dock cut, the buttons the next (1280 x 720, issue 73 item 8).
+    auto* top = new QHBoxLayout;
+    m_legend = new QLabel;
+    m_legend->setWordWrap(true);
+    m_legend->setAlignment(Qt::AlignCenter);
+    m_legend->setTextFormat(Qt::RichText);
     auto* row = new QHBoxLayout;
     for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch }) {
         const int i = int(axis);
-        auto* cell = new QVBoxLayout;
         QChartView* v = EnergyCharts::makeView(SweepCharts::titles(axis));
         m_views[i] = v;
         new PointHover(
@@ -42,20 +48,17 @@ SweepView::SweepView(QWidget* parent)
                 const SweepCharts::PointRef at = it->second[size_t(hit.index)];
                 return pointText(LlmSweepAxis(i), int(at.line), int(at.point));
             });
-        cell->addWidget(v, 1);
+        row->addWidget(v, 1);
         m_export[i] = new QPushButton(axis == LlmSweepAxis::Context ? tr("Export context sweep...") : tr("Export batch sweep..."));
         m_export[i]->setToolTip(tr("Writes this chart as a PNG, SVG or PDF figure with its caption and, if asked, a sidecar "
                                    "that roofline-cli reproduce draws again"));
         connect(m_export[i], &QPushButton::clicked, this, [this, axis] { emit exportRequested(axis); });
-        cell->addWidget(m_export[i], 0, Qt::AlignRight);
-        row->addLayout(cell, 1);
     }
+    top->addWidget(m_export[int(LlmSweepAxis::Context)], 0, Qt::AlignTop);
+    top->addWidget(m_legend, 1);
+    top->addWidget(m_export[int(LlmSweepAxis::Batch)], 0, Qt::AlignTop);
+    column->addLayout(top);
     column->addLayout(row, 1);
-    m_legend = new QLabel;
-    m_legend->setWordWrap(true);
-    m_legend->setAlignment(Qt::AlignHCenter);
-    m_legend->setTextFormat(Qt::RichText);
-    column->addWidget(m_legend);
     layout->addWidget(m_charts, 1);
     m_timer.setSingleShot(true);
     m_timer.setInterval(40);
