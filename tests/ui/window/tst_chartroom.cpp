@@ -10,6 +10,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTest>
@@ -234,6 +237,45 @@ private slots:
         settle();
         QVERIFY(!again.workspace().state().view.overlay); // the user's choice stays
         QSettings().clear();
+    }
+
+    // The language-model sweeps (Shift+F10) at 1280 x 720 with three devices: the legend, below the
+    // Export buttons, was cut by the dock (issue 73 item 8). The legend and both buttons are in view,
+    // in normal and presentation type.
+    void theSweepsLegendAndButtonsAreInView_data()
+    {
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("desk") << false;
+        QTest::newRow("presentation") << true;
+    }
+    void theSweepsLegendAndButtonsAreInView()
+    {
+        QFETCH(bool, presentation);
+        MainWindow w(test::freshWindow({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
+        QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
+        w.workspace().showModel("llama-3.1-8b");
+        w.teaching().setPresentationMode(presentation);
+        QDockWidget* sweeps = dock(w, "sweepDock");
+        QVERIFY(sweeps);
+        sweeps->toggleViewAction()->trigger();
+        settle();
+        QTest::qWait(50);
+        settle();
+        auto* area = qobject_cast<QScrollArea*>(sweeps->widget());
+        QVERIFY(area);
+        const QRect view(area->viewport()->mapToGlobal(QPoint(0, 0)), area->viewport()->size());
+        QStringList outside;
+        for (QWidget* part : area->widget()->findChildren<QWidget*>()) {
+            const bool button = qobject_cast<QPushButton*>(part);
+            const bool legend = qobject_cast<QLabel*>(part) && qobject_cast<QLabel*>(part)->text().contains(QStringLiteral("H100"));
+            if ((!button && !legend) || !part->isVisible())
+                continue;
+            const QRect at(part->mapToGlobal(QPoint(0, 0)), part->size());
+            if (!view.contains(at))
+                outside << (button ? qobject_cast<QPushButton*>(part)->text() : QStringLiteral("the legend"));
+        }
+        QVERIFY2(outside.isEmpty(), qPrintable(outside.join(QStringLiteral(", ")) + QStringLiteral(" out of view")));
+        w.teaching().setPresentationMode(false);
     }
 
     // A status message longer than its room ends with "…" before the permanent widgets (the notes'
