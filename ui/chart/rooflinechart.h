@@ -158,6 +158,9 @@ public:
     Highlight highlight() const { return m_highlightWhat; }
     /// The mark's extent in the chart's coordinates (empty when none): for tests.
     QRectF highlightRect() const;
+    /// What of the mark is drawn: the part inside the plot area (a ring at the plot's edge covered
+    /// the tick label "164", issue 73 item 8), in chart coordinates; empty when there is none.
+    QRectF highlightDrawnRect() const;
 
     /// What the chart was given, so that a test can build a fresh chart from the same state and
     /// compare the two pixel for pixel (tests/chartoracle.h).
@@ -239,6 +242,7 @@ private:
     Highlight m_highlightWhat = Highlight::None;
     int m_highlightLayer = -1;
     class QGraphicsPathItem* m_highlight = nullptr;
+    QRectF m_highlightBounds; ///< the whole mark (slope, roof, ring), before it is clipped to the plot
     QString m_titleFitKey; ///< title forms, font and width the fit below was measured for
     QFont m_titleFitFont;
     QString m_titleFitted;

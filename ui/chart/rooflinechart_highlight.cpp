@@ -6,6 +6,7 @@
 #include <QGraphicsPathItem>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainterPathStroker>
 #include <QPen>
 
 #include <algorithm>
@@ -70,14 +71,27 @@ void RooflineChart::updateHighlight()
     case Highlight::None:
         break;
     }
-    QColor color(255, 170, 0, 140); // amber, translucent: the line stays visible through it
-    QPen pen(color, width * m_fontScale, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-    m_highlight->setPen(pen);
-    m_highlight->setPath(path);
+    // The broad stroke as an area, clipped to the plot: a ring at the plot's edge was drawn over the
+    // axis's tick labels.
+    QPainterPathStroker stroke;
+    stroke.setWidth(width * m_fontScale);
+    stroke.setCapStyle(Qt::RoundCap);
+    stroke.setJoinStyle(Qt::RoundJoin);
+    QPainterPath plot;
+    plot.addRect(m_chart->plotArea());
+    m_highlightBounds = path.boundingRect();
+    m_highlight->setPen(Qt::NoPen);
+    m_highlight->setBrush(QColor(255, 170, 0, 140)); // amber, translucent: the line stays visible through it
+    m_highlight->setPath(stroke.createStroke(path).simplified().intersected(plot));
     m_highlight->setVisible(true);
 }
 
 QRectF RooflineChart::highlightRect() const
+{
+    return m_highlight && m_highlight->isVisible() ? m_highlightBounds : QRectF();
+}
+
+QRectF RooflineChart::highlightDrawnRect() const
 {
     return m_highlight && m_highlight->isVisible() ? m_highlight->path().boundingRect() : QRectF();
 }

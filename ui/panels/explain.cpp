@@ -287,7 +287,7 @@ QString explainOverview(const Report& report, int device)
             qsRich(formatSI(d.ceiling.flops, rateUnit(d.ceiling.key))), qsRich(d.verdict));
 }
 
-QStringList tourPages(const Report& report, int device, bool overlay, const OnnxModel* model)
+QStringList tourPages(const Report& report, int device, bool overlay, const OnnxModel* model, bool languageModel)
 {
     const bool phases = report.parts.size() > 1; // a language model's prefill and decode on one chart
     if (device < 0 || device >= int(report.results.size()))
@@ -326,9 +326,10 @@ QStringList tourPages(const Report& report, int device, bool overlay, const Onnx
                        "traffic would. Right of it, it is <b>compute-bound</b>.</p>")
             .arg(P, B, qsRich(formatNumber3(d.ridge))),
         QStringLiteral("<h2>4. Your layers</h2><p>Circles are memory-bound layers, squares compute-bound ones; the bigger "
-                       "the point, the more of the time it takes.</p><p>For this network on the %1%2: %3.</p>%5%4")
+                       "the point, the more of the time it takes.</p><p>For this %6 on the %1%2: %3.</p>%5%4")
             .arg(qsRich(d.device.name), phases ? QStringLiteral(", one prefill and one decode step together") : QString(), qsRich(d.verdict),
-                tryControls(report.config, model), ringedLayer(report, d, tourLayer(report, device))),
+                tryControls(report.config, model), ringedLayer(report, d, tourLayer(report, device)),
+                languageModel ? QStringLiteral("model") : QStringLiteral("network")),
     };
 }
 

@@ -23,7 +23,7 @@ QString explainOverview(const Report& report, int device);
 /// The guided tour of the roofline model, one page at a time, with the device's numbers; `overlay`:
 /// the chart draws every device's roofs (the device's roof is one of several, not the top line);
 /// `model` as for explainLayer().
-QStringList tourPages(const Report& report, int device, bool overlay = false, const OnnxModel* model = nullptr);
+QStringList tourPages(const Report& report, int device, bool overlay = false, const OnnxModel* model = nullptr, bool languageModel = false);
 /// The layer the tour's last page rings: the one that takes the most time (-1 if none).
 int tourLayer(const Report& report, int device);
 

@@ -132,7 +132,7 @@ void Teaching::showTour()
 QStringList Teaching::pages() const
 {
     const WorkspaceState& s = m_parts.workspace->state();
-    QStringList pages = tourPages(*s.report, tourDevice(), m_parts.charts->overlay(), s.model.get());
+    QStringList pages = tourPages(*s.report, tourDevice(), m_parts.charts->overlay(), s.model.get(), s.languageModel());
     if (s.languageModel() && s.llmAnalysis && s.llmModel) // the mode's pages after the roofline's
         pages += llmTourPages(*s.llmAnalysis, s.llmModel->arch, tourDevice());
     return pages;

@@ -116,6 +116,13 @@ private slots:
         QVERIFY(roof);
         auto pos = [&](double x, double y) { return chart->chart()->mapToPosition(QPointF(x, y / s), roof); };
         const QPointF ridge = pos(d.ridge, d.ceiling.flops);
+        // The mark is drawn inside the plot only: a ring at its edge covered a tick label (issue 73 item 8).
+        auto inPlot = [&] { return chart->chart()->plotArea().adjusted(-0.5, -0.5, 0.5, 0.5).contains(chart->highlightDrawnRect()); };
+        auto drawn = [&] {
+            const QRectF a = chart->highlightDrawnRect(), p = chart->chart()->plotArea();
+            return QStringLiteral("mark drawn at %1,%2 %3x%4, plot %5,%6 %7x%8").arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height())
+                .arg(p.x()).arg(p.y()).arg(p.width()).arg(p.height());
+        };
 
         // 1. The memory slope: from the left to the ridge, through a point of the slope.
         QCOMPARE(tour->page(), 0);
@@ -125,6 +132,7 @@ private slots:
         QVERIFY(r.adjusted(-2, -2, 2, 2).contains(pos(d.ridge / 10, d.ridge / 10 * d.bandwidth)));
         QVERIFY(r.right() <= ridge.x() + 2); // nothing right of the ridge
         shot(w, 0);
+        QVERIFY2(inPlot(), qPrintable(drawn()));
         QVERIFY(tour->text()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QStringLiteral("448 GB/s")));
 
         // 2. The roof: from the ridge to the right, flat at P.
@@ -135,6 +143,7 @@ private slots:
         QVERIFY(std::abs(r.left() - ridge.x()) < 1);
         QVERIFY(r.right() > ridge.x() + 100);
         shot(w, 1);
+        QVERIFY2(inPlot(), qPrintable(drawn()));
 
         // 3. The ridge: a ring centred on it.
         tour->setPage(2);
@@ -142,6 +151,7 @@ private slots:
         r = chart->highlightRect();
         QVERIFY((r.center() - ridge).manhattanLength() < 1);
         shot(w, 2);
+        QVERIFY2(inPlot(), qPrintable(drawn()));
 
         // 4. The layer taking the most time: a ring on its point, named on the page.
         tour->setPage(3);
@@ -153,6 +163,7 @@ private slots:
         QVERIFY((r.center() - pos(l.intensity, l.attainable)).manhattanLength() < 1);
         QVERIFY(tour->text()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QString::fromStdString(l.name)));
         shot(w, 3);
+        QVERIFY2(inPlot(), qPrintable(drawn()));
 
         // Closing the tour removes the mark.
         dock->close();
