@@ -241,7 +241,9 @@ void MainWindow::sayFileUnusable(const QString& path, const QString& reason)
 
 void MainWindow::keepOnScreen()
 {
-    if (!isVisible() || isMaximized() || isFullScreen() || !screen())
+    // A --screenshot is drawn at the size asked, whatever the screen (offscreen's is 800 x 600: a
+    // presentation-mode screenshot at --size 1280x720 came out 796 px wide, issue 73 item 5).
+    if (!isVisible() || isMaximized() || isFullScreen() || !screen() || !m_options.screenshot.isEmpty())
         return;
     if (layout()) // the docks' and the type's new least sizes, now rather than at the next event
         layout()->activate();
