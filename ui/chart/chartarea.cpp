@@ -184,6 +184,17 @@ QSize ChartArea::usefulMinimum(bool compact) const
         rows * (chart.height() + summary + 2) + (rows - 1) * spacing + banner);
 }
 
+int ChartArea::usefulWidthIn(QSize area) const
+{
+    if (m_shown == 0)
+        return 0;
+    int chart = 0;
+    for (size_t i = 0; i < m_shown; ++i)
+        chart = std::max(chart, m_panes[i].chart->minimumSizeHint().width());
+    const int columns = m_shown <= 1 ? 1 : columnsFor(m_shown, area);
+    return columns * chart + (columns - 1) * m_grid->spacing();
+}
+
 void ChartArea::setSharedAxes(bool shared)
 {
     if (shared == m_sharedAxes)

@@ -68,6 +68,11 @@ public:
     /// The smallest size at which the charts keep every text whole (RooflineChart::minimumSizeHint)
     /// with their summaries under them, full or compact.
     QSize usefulMinimum(bool compact) const;
+    /// The least width the charts need in a viewport of `area`: in the arrangement the grid would take
+    /// there (columnsFor), not the one it has now. Hidden panels made the viewport wide enough for three
+    /// columns, and their return was measured against three though two fit beside them (issue 73
+    /// item 5: the column did not come back after the energy view and presentation type).
+    int usefulWidthIn(QSize area) const;
 
     /// The charts now shown (one per device, or one overlay chart).
     std::vector<RooflineChart*> charts() const;

@@ -120,7 +120,9 @@ void ChartRoom::check()
     fitHeight(full, compact);
     m_acting = false;
     const QSize room = m_area->size() - QSize(2 * m_area->frameWidth(), 2 * m_area->frameWidth());
-    const int need = full.width();
+    // The width the charts need here, in the arrangement they would take here (a grid of three in a
+    // row where the column's room made one of two: measured against the row, the column never came back).
+    const int need = m_charts->usefulWidthIn(room);
     if (m_firstStart && need > 0) {
         const std::function<bool()> instead = std::exchange(m_firstStart, nullptr);
         if (room.width() < need && instead())
@@ -152,7 +154,7 @@ void ChartRoom::check()
                 : tr("%1 hidden to give the chart room at this size: %2 bring them back").arg(names.join(tr(" and ")), where.join(tr(" and ")));
             emit message(m_dockMessage);
         }
-    } else if (!m_hidden.empty() && room.width() - m_freed >= need) {
+    } else if (!m_hidden.empty() && room.width() - m_freed >= m_charts->usefulWidthIn(room - QSize(m_freed, 0))) {
         for (const auto& d : m_hidden)
             if (d)
                 d->show();

@@ -201,6 +201,31 @@ private slots:
             [](MainWindow& w) { w.teaching().setPresentationMode(false); });
     }
 
+    // F10 (the energy view), presentation on and off, F10 again at 1280 x 720 (issue 73 item 5, under
+    // openbox): the column gave way to presentation type with the energy view open and did not come
+    // back: hidden, the charts took three columns, whose width the column's return was measured
+    // against, though two fit beside it (as they did before).
+    void panelsComeBackAfterTheEnergyViewAndPresentation_data() { windowSizes({ QSize(1280, 720), QSize(1440, 810) }); }
+    void panelsComeBackAfterTheEnergyViewAndPresentation()
+    {
+        auto energy = [](MainWindow& w) {
+            QDockWidget* d = dock(w, "energyDock");
+            QVERIFY(d);
+            d->toggleViewAction()->trigger();
+        };
+        panelsComeBack("the energy view and presentation type",
+            [&](MainWindow& w) {
+                energy(w);
+                settle();
+                w.teaching().setPresentationMode(true);
+            },
+            [&](MainWindow& w) {
+                w.teaching().setPresentationMode(false);
+                settle();
+                energy(w);
+            });
+    }
+
     // A first start (nothing saved) at 1024 x 640 with three devices hid Configuration and Devices at
     // once: a newcomer saw no control (issue 73 item 4). The devices now go on one chart, the panels
     // stay, and the status line says how to give each device its chart back. Where three charts fit
