@@ -183,23 +183,37 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     }
     auto spots = placeLabels(requests, obstacles, plot, lines);
     // A label with no free spot in one line (a narrow plot: a figure's grid cell) tries again in two,
-    // the name over its share, around the labels already placed.
+    // the name over its share, then with the name broken after each dot ("decode." / "blk0-31." /
+    // "gate_proj 25 %": both phases' rows on one chart named nothing at 7 inches), around the labels
+    // already placed.
     std::vector<QRectF> taken = obstacles;
     for (size_t i = 0; i < spots.size(); ++i)
         if (spots[i])
             taken.emplace_back(*spots[i], requests[i].size);
+    std::vector<QString> stackedText(spots.size());
     for (size_t i = 0; i < spots.size(); ++i) {
         if (spots[i])
             continue;
-        const QString twoLines
-            = QString(wanted[i].text).replace(wanted[i].text.lastIndexOf(QLatin1Char(' '), wanted[i].text.size() - 3), 1, QLatin1Char('\n'));
-        LabelRequest stacked = requests[i];
-        stacked.size = layerLabelSize(twoLines, font);
-        spots[i] = placeLabels({ stacked }, taken, plot, lines).front();
-        if (spots[i]) {
-            m_layerLabels[i]->setText(twoLines);
-            taken.emplace_back(*spots[i], stacked.size);
+        const QString& text = wanted[i].text;
+        const qsizetype space = text.lastIndexOf(QLatin1Char(' '), text.size() - 3);
+        const QString twoLines = QString(text).replace(space, 1, QLatin1Char('\n'));
+        QString byDots = text.left(space);
+        byDots.replace(QLatin1Char('.'), QStringLiteral(".\n"));
+        byDots += text.mid(space);
+        for (const QString& form : { twoLines, byDots }) {
+            if (form == text || (form == byDots && !text.left(space).contains(QLatin1Char('.'))))
+                continue;
+            LabelRequest stacked = requests[i];
+            stacked.size = layerLabelSize(form, font);
+            spots[i] = placeLabels({ stacked }, taken, plot, lines).front();
+            if (spots[i]) {
+                m_layerLabels[i]->setText(form);
+                taken.emplace_back(*spots[i], stacked.size);
+                break;
+            }
         }
+        if (!spots[i])
+            stackedText[i] = byDots;
     }
     // Still none: further out, ring by ring, with the hairline to its point (a row of squares along
     // the roof left no spot beside each; the 7-inch figure named 2 of 8 with the plot below empty).
@@ -231,10 +245,18 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
     for (size_t i = 0; i < spots.size(); ++i) {
         if (spots[i])
             continue;
-        spots[i] = placeFarLabel(requests[i], taken, plot, lines, { 12, 24, 40, 60, 85, 115, 150 }, clearOfHairlines);
+        const std::vector<double> rings { 12, 24, 40, 60, 85, 115, 150 };
+        LabelRequest far = requests[i];
+        spots[i] = placeFarLabel(far, taken, plot, lines, rings, clearOfHairlines);
+        if (!spots[i] && !stackedText[i].isEmpty() && stackedText[i] != wanted[i].text) {
+            far.size = layerLabelSize(stackedText[i], font); // the name broken after each dot, further out
+            spots[i] = placeFarLabel(far, taken, plot, lines, rings, clearOfHairlines);
+            if (spots[i])
+                m_layerLabels[i]->setText(stackedText[i]);
+        }
         if (spots[i]) {
-            taken.emplace_back(*spots[i], requests[i].size);
-            labelBoxes.emplace_back(*spots[i], requests[i].size);
+            taken.emplace_back(*spots[i], far.size);
+            labelBoxes.emplace_back(*spots[i], far.size);
             leaders.push_back(leaderLine(wanted[i].at, labelBoxes.back()));
         }
     }

@@ -5,6 +5,7 @@
 #include "figure/figurerenderer.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
+#include "llm/llm_both.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 
@@ -118,6 +119,18 @@ private slots:
         QVERIFY2(heightIn <= kMaxFigureHeightIn + 0.01, qPrintable(QStringLiteral("%1 in tall").arg(heightIn)));
         const FigureSize size = figureSize(o.analysis->decode, s);
         QCOMPARE(size.captionOutside, g.caption.isEmpty());
+        // Both phases on one chart: names such as "decode.blk0-31.gate_proj 25 %" fit nowhere on one or
+        // two lines, and a 7-inch grid named none; broken after each dot, each chart names some.
+        if (widthIn == 7.0 && !overlay) {
+            s.llm->phase = LlmPhase::Both;
+            const FigureGeometry both = figureGeometry(bothPhases(*o.analysis), s);
+            for (size_t i = 0; i < both.chartLayerLabels.size(); ++i) {
+                QVERIFY2(!both.chartLayerLabels[i].empty(), qPrintable(QStringLiteral("chart %1 names no layer").arg(i)));
+                for (const QString& p : problems(both.chartTexts[i], both.chartBounds[i], both.chartLayerLabels[i], both.chartLines[i], both.chartLeaders[i]))
+                    failures << p;
+            }
+            QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
+        }
     }
 
     // Issue 52 item 6: a figure's title font is bold; one chart of a 7-inch grid took a form that left
