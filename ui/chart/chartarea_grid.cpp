@@ -132,7 +132,20 @@ void ChartArea::regrid()
     bool cramped = false;
     if (!m_overlay && m_shown > 1) {
         double side = -1;
-        const int columns = columnsFor(m_shown, room(), &side);
+        int columns = columnsFor(m_shown, room(), &side);
+        if (side < 0) {
+            // Nothing fits both ways (presentation type and the tour at 1024 x 640): as many columns as
+            // the width takes, the charts scrolling down, rather than a grid wider than the room, whose
+            // last column scrolled sideways out of sight behind the tour (issue 73 item 4).
+            int paneMin = 0;
+            for (size_t i = 0; i < m_shown; ++i)
+                paneMin = std::max(paneMin, m_panes[i].box->minimumSizeHint().width());
+            const int spacing = m_grid->spacing();
+            int fit = 1;
+            while (fit < columns && (fit + 1) * paneMin + fit * spacing <= room().width())
+                ++fit;
+            columns = std::min(columns, fit);
+        }
         if (columns != m_columns) {
             relayout(m_report->results.size(), columns);
             evenCells();

@@ -3,6 +3,7 @@
 #include "guitestutils.h"
 #include "widgets/elidingstatusbar.h"
 #include "widgets/steadyscrollarea.h"
+#include "chart/chartarea.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 #include "workspace/workspace.h"
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTest>
@@ -224,6 +226,35 @@ private slots:
                 settle();
                 energy(w);
             });
+    }
+
+    // Presentation type and the tour at 1024 x 640 with three devices: no arrangement fits both ways, and
+    // the standard grid, wider than the room, scrolled its RTX 4090 sideways out of sight behind the tour
+    // (issue 73 item 4). The charts now take the columns the width holds and scroll down.
+    void tooLittleRoomScrollsDownNotSideways_data()
+    {
+        QTest::addColumn<bool>("languageModel");
+        QTest::newRow("network") << false;
+        QTest::newRow("language model") << true;
+    }
+    void tooLittleRoomScrollsDownNotSideways()
+    {
+        QFETCH(bool, languageModel);
+        MainWindow w(test::freshWindow({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
+        QVERIFY(test::showAtDesktopSize(w, QSize(1024, 640)));
+        if (languageModel)
+            w.workspace().showModel("llama-3.1-8b");
+        w.teaching().setPresentationMode(true);
+        w.teaching().showTour();
+        settle();
+        QTest::qWait(50);
+        settle();
+        auto* area = qobject_cast<QScrollArea*>(w.chartArea()->parentWidget()->parentWidget());
+        QVERIFY(area);
+        QVERIFY2(!area->horizontalScrollBar()->isVisible(),
+            qPrintable(QStringLiteral("the charts (%1 px, %2 columns) scroll sideways in %3 px")
+                           .arg(w.chartArea()->width()).arg(w.chartArea()->columns()).arg(area->viewport()->width())));
+        w.teaching().setPresentationMode(false);
     }
 
     // A first start (nothing saved) at 1024 x 640 with three devices hid Configuration and Devices at
