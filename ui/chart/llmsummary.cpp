@@ -22,22 +22,32 @@ constexpr const char* kActivationsColour = "#2e9b5b";
 
 QString doesNotFit(const QString& what)
 {
-    return QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 %1</b></span>").arg(what);
+    // The sign and its words on one line ("⚠" ended a line, "does not fit" began the next).
+    return QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0\u00a0%1</b></span>").arg(QString(what).replace(QLatin1Char(' '), QChar(0x00a0)));
 }
 // The memory's parts as a bar of block characters (drawn by the summaries' own text path, so it
-// wraps and scales with them): a cell is 1/32 of the device's memory; weights, KV cache and
-// activations each in their colour, the free memory grey; past the device's memory the cells are
-// red (at most 16 of them: "+" says the rest runs further). Every part above nothing has a cell.
+// scales with them): 32 cells, each 1/32 of the device's memory; weights, KV cache and activations
+// each in their colour, the free memory grey. A model larger than the memory: each cell is 1/32 of
+// what it needs, the cells within the device's memory in the parts' colours and the rest red, so
+// that the bar keeps its length (one of 32 + 16 red cells and a "+" was wider than a summary at
+// 1280 x 720 and wrapped its red cells onto the next line, issue 73 item 9). Every part above
+// nothing has a cell.
 QString memoryBar(const LlmDeviceFigures& f)
 {
-    constexpr int kCells = 32, kOver = 16;
+    constexpr int kCells = 32;
     if (!(f.capacity > 0))
         return QString();
-    const double perCell = f.capacity / kCells;
     const double parts[3] = { f.weightsBytes, f.kvBytes, f.activationBytes };
+    const double need = parts[0] + parts[1] + parts[2];
+    const bool over = !f.fits && need > f.capacity;
+    const double perCell = (over ? need : f.capacity) / kCells;
     int cells[3];
     for (int i = 0; i < 3; ++i)
         cells[i] = parts[i] > 0 ? std::max(1, int(std::lround(parts[i] / perCell))) : 0;
+    if (over) { // the small parts' one cell each taken from the largest: the bar stays 32 cells
+        int* largest = std::max_element(cells, cells + 3);
+        *largest = std::max(1, *largest - (cells[0] + cells[1] + cells[2] - kCells));
+    }
     const int used = cells[0] + cells[1] + cells[2];
     QString bar;
     auto run = [&bar](const char* colour, int n, const QString& glyph) {
@@ -46,20 +56,18 @@ QString memoryBar(const LlmDeviceFigures& f)
     };
     const QString block = QStringLiteral("\u2588");
     // Within the device's memory: the parts in order; beyond it, red.
-    int left = kCells;
+    const int within = over ? std::clamp(int(std::lround(f.capacity / perCell)), 1, kCells - 1) : kCells;
+    int left = within;
     const char* colours[3] = { kWeightsColour, kKvColour, kActivationsColour };
     for (int i = 0; i < 3; ++i) {
         const int inside = std::min(cells[i], left);
         run(colours[i], inside, block);
         left -= inside;
     }
-    if (f.fits || used <= kCells)
+    if (over)
+        run("#d00000", std::max(used - within, 0), block);
+    else
         run("#c8c8c8", std::max(left, 0), block);
-    else {
-        run("#d00000", std::min(used - kCells, kOver), block);
-        if (used - kCells > kOver)
-            run("#d00000", 1, QStringLiteral("+"));
-    }
     return bar;
 }
 
