@@ -7,6 +7,8 @@
 #include <QTimer>
 #include <QToolTip>
 
+#include <algorithm>
+
 namespace rfx {
 
 CheckedSpinBox::CheckedSpinBox(const QString& what, QWidget* parent)
@@ -38,7 +40,29 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
     const QString t = bare(text, prefix(), suffix(), locale());
     bool ok = false;
     t.toLongLong(&ok);
-    return ok && t.size() <= 18 ? QValidator::Intermediate : QValidator::Invalid;
+    if (ok && t.size() <= 18)
+        return QValidator::Intermediate;
+    // A letter or a sign the box does not take is not typed, and it says why (issue 73 item 6: typed
+    // letters were dropped without a word).
+    const auto odd = std::find_if(t.begin(), t.end(), [](QChar c) { return !c.isDigit() && c != QLatin1Char('-') && c != QLatin1Char('+'); });
+    if (odd != t.end()) {
+        const QString what = m_what.isEmpty() ? tr("This box") : m_what.at(0).toUpper() + m_what.mid(1);
+        m_lastCorrection = tr("%1 takes whole numbers from %2 to %3: '%4' is not typed")
+                               .arg(what, QString::fromStdString(formatCount(minimum())), QString::fromStdString(formatCount(maximum())), QString(*odd));
+        auto* self = const_cast<CheckedSpinBox*>(this);
+        const QString message = m_lastCorrection;
+        QTimer::singleShot(0, self, [self, message] { self->say(message, self->value()); });
+    }
+    return QValidator::Invalid;
+}
+
+void CheckedSpinBox::say(const QString& message, int value)
+{
+    // Said once: by whoever shows `corrected` (the control panel's note under the field), else in a
+    // tooltip at the field (the energy view's, the table's and the export dialog's boxes).
+    if (isVisible() && !isSignalConnected(QMetaMethod::fromSignal(&CheckedSpinBox::corrected)))
+        QToolTip::showText(mapToGlobal(QPoint(0, height())), message, this);
+    emit corrected(message, value);
 }
 
 void CheckedSpinBox::fixup(QString& input) const
@@ -61,13 +85,7 @@ void CheckedSpinBox::fixup(QString& input) const
     // fixup() is const and runs inside QSpinBox's own handling of the Enter key: say it after.
     auto* self = const_cast<CheckedSpinBox*>(this);
     const QString message = m_lastCorrection;
-    QTimer::singleShot(0, self, [self, message, value] {
-        // Said once: by whoever shows `corrected` (the control panel's note under the field), else in
-        // a tooltip at the field (the energy view's, the table's and the export dialog's boxes).
-        if (self->isVisible() && !self->isSignalConnected(QMetaMethod::fromSignal(&CheckedSpinBox::corrected)))
-            QToolTip::showText(self->mapToGlobal(QPoint(0, self->height())), message, self);
-        emit self->corrected(message, value);
-    });
+    QTimer::singleShot(0, self, [self, message, value] { self->say(message, value); });
 }
 
 } // namespace rfx

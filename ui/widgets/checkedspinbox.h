@@ -10,7 +10,8 @@ namespace rfx {
 /// a word. This one lets any number be typed, then on Enter or leaving the field sets the nearest
 /// value it takes and says so through `corrected` (the control panel shows it under the field), or,
 /// where nothing listens, in a tooltip at the field: "99999 is more than the largest image size,
-/// 16384: set to 16384".
+/// 16384: set to 16384". A letter typed is not taken, and said: "Batch takes whole numbers from 1 to
+/// 65,536: 'x' is not typed".
 class CheckedSpinBox : public QSpinBox {
     Q_OBJECT
 public:
@@ -29,6 +30,8 @@ protected:
     void fixup(QString& input) const override;
 
 private:
+    /// Says `message` after the key's handling: through `corrected`, else in a tooltip at the field.
+    void say(const QString& message, int value);
     QString m_what;
     mutable QString m_lastCorrection;
 };
