@@ -2,6 +2,8 @@
 
 #include "base/format.h"
 
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMetaMethod>
 #include <QTimer>
@@ -30,6 +32,19 @@ QString bare(const QString& text, const QString& prefix, const QString& suffix, 
     return t.trimmed();
 }
 } // namespace
+
+bool CheckedSpinBox::event(QEvent* event)
+{
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->matches(QKeySequence::Undo) && !lineEdit()->isUndoAvailable())
+            || (key->matches(QKeySequence::Redo) && !lineEdit()->isRedoAvailable())) {
+            event->ignore(); // not the field's: the window's Edit > Undo / Redo takes it
+            return false;
+        }
+    }
+    return QSpinBox::event(event);
+}
 
 QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
 {

@@ -26,6 +26,9 @@ signals:
     void corrected(const QString& message, int value);
 
 protected:
+    /// Ctrl+Z / Ctrl+Shift+Z in the field: its own text's undo while it has one, else the window's
+    /// (a value entered, Ctrl+Z did nothing: the line edit took the keys with nothing to undo).
+    bool event(QEvent* event) override;
     QValidator::State validate(QString& text, int& pos) const override;
     void fixup(QString& input) const override;
 

@@ -3,6 +3,7 @@
 // window on what it shows.
 #include "chart/chartarea.h"
 #include "panels/controlpanel.h"
+#include "panels/llmcontrols.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 #include "workspace/sessioncontroller.h"
@@ -220,6 +221,39 @@ private slots:
         QCOMPARE(w.workspace().report()->config.unet.height, 588);
         QVERIFY(!note->isVisible());
         QVERIFY(!banner->isVisible());
+    }
+
+    // Ctrl+Z in a number's box after its value was entered undid nothing (issue 73 item 6): the field
+    // took the keys with nothing of its own to undo. It is the window's undo then, and Ctrl+Shift+Z its
+    // redo; while the field has typing to undo, Ctrl+Z undoes that typing.
+    void ctrlZInAFieldUndoesTheEntry()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.workspace().showModel("llama-3.1-8b");
+        QCoreApplication::processEvents();
+        QSpinBox* batch = w.controls()->llmControls()->batchSpin();
+        batch->setFocus();
+        batch->selectAll();
+        QTest::keyClicks(batch, QStringLiteral("8"));
+        QTest::keyClick(batch, Qt::Key_Return);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.workspace().state().llm.settings.batch, 8);
+        QTest::keyClick(batch, Qt::Key_Z, Qt::ControlModifier);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.workspace().state().llm.settings.batch, 1);
+        QCOMPARE(batch->value(), 1);
+        QTest::keyClick(batch, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.workspace().state().llm.settings.batch, 8);
+        // Typing not yet entered: Ctrl+Z takes it back in the field, the work unchanged.
+        batch->selectAll();
+        QTest::keyClicks(batch, QStringLiteral("16"));
+        QTest::keyClick(batch, Qt::Key_Z, Qt::ControlModifier);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.workspace().state().llm.settings.batch, 8);
     }
 
     // Undo and redo bring the panel and the analysis back together, through an invalid value too.
