@@ -1,5 +1,5 @@
-// Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2 and gpt2
-// families (transformers' configuration classes name them; their defaults are transformers').
+// Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3,
+// phi3, gemma2 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
 #include "llm/llm_files.h"
 
 #include "base/json_error.h"
@@ -82,12 +82,15 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         return out;
     }
     const std::string family = mt->get<std::string>();
-    bool known = false;
+    // DeepSeek's latent attention: read from config.json only (llama.cpp's GGUF names them otherwise)
+    const bool latent = family == "deepseek_v2" || family == "deepseek_v3";
+    bool known = latent;
     for (std::string_view f : kHfFamilies)
         known = known || f == family;
     if (!known) {
         out.error = file + ": model_type: \"" + family
-            + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2 and gpt2 "
+            + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, "
+              "deepseek_v3, phi3, gemma2 and gpt2 "
               "(a fine-tune of one of these keeps its model_type)";
         return out;
     }
@@ -147,13 +150,38 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
             if (r.integer("decoder_sparse_step", 1) != 1 && r.error.empty())
                 r.error = file + ": decoder_sparse_step: only 1 (every layer a mixture of experts) is modelled yet";
         }
-        const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe") || r.boolean("use_sliding_window", false);
+        if (latent) {
+            // transformers' DeepseekV3Config: keys and values through kv_lora_rank, queries through
+            // q_lora_rank (null: none), n_routed_experts (null: a dense model), the first
+            // first_k_dense_replace layers dense, n_shared_experts beside the routed ones; "noaux_tc"
+            // routing adds a bias per expert (e_score_correction_bias)
+            a.kvLora = r.integer("kv_lora_rank");
+            a.qLora = r.integer("q_lora_rank", 0);
+            a.qkNope = r.integer("qk_nope_head_dim");
+            a.qkRope = r.integer("qk_rope_head_dim");
+            a.vHeadDim = r.integer("v_head_dim");
+            a.kvHeads = 1; // the latent serves every head (num_key_value_heads is the heads' count)
+            a.experts = r.integer("n_routed_experts", 0);
+            if (a.experts > 0) {
+                a.expertsPerToken = r.integer("num_experts_per_tok");
+                a.expertFfn = r.integer("moe_intermediate_size");
+                a.sharedExperts = r.integer("n_shared_experts", 0);
+                a.denseLayers = r.integer("first_k_dense_replace", 0);
+                const auto method = j.find("topk_method");
+                a.routerBias = method != j.end() && method->is_string() && method->get<std::string>() == "noaux_tc";
+                if (r.integer("moe_layer_freq", 1) != 1 && r.error.empty())
+                    r.error = file + ": moe_layer_freq: only 1 (every layer past first_k_dense_replace a mixture of experts) is modelled yet";
+            }
+        }
+        const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && !latent) || r.boolean("use_sliding_window", false);
         if (slides)
             a.slidingWindow = r.integer("sliding_window", 0);
     }
     if (a.heads > 0) {
         const auto hd = j.find("head_dim");
         a.headDim = hd != j.end() && !hd->is_null() ? r.integer("head_dim") : a.hidden / a.heads;
+        if (latent) // a head's query and key: the part without position and the rotary part
+            a.headDim = a.qkNope + a.qkRope;
     }
     if (!r.error.empty()) {
         out.error = r.error;

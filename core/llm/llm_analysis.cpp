@@ -158,7 +158,7 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
         f.generationTime = generation ? f.ttft + decodeTotal : 0;
         f.weightsBytes = prefill.weightBytes;
         f.kvBytes = perSequence * settings.batch;
-        f.kvBytesPerToken = 2.0 * arch.kvHeads * arch.headDim * settings.kvBits / 8.0 * arch.layers * kvShare;
+        f.kvBytesPerToken = arch.kvElementsPerToken() * settings.kvBits / 8.0 * arch.layers * kvShare;
         f.activationBytes = prefill.activationPeak;
         f.memoryBytes = f.weightsBytes + f.kvBytes + f.activationBytes;
         f.capacity = devices[d].memoryBytes;

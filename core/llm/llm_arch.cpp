@@ -8,7 +8,9 @@ std::string_view llmTensorName(LlmTensor t)
 {
     static constexpr std::string_view names[] = { "attn_norm", "q_proj", "k_proj", "v_proj", "qkv_proj",
         "o_proj", "post_attn_norm", "mlp_norm", "gate_proj", "up_proj", "gate_up_proj", "down_proj",
-        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj", "q_norm", "k_norm" };
+        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj", "q_norm", "k_norm",
+        "q_a_proj", "q_a_norm", "q_b_proj", "kv_a_proj", "kv_a_norm", "kv_b_proj", "shared_experts.gate_proj",
+        "shared_experts.up_proj", "shared_experts.down_proj" };
     static_assert(std::size(names) == kLlmTensorCount);
     return names[int(t)];
 }
@@ -21,6 +23,13 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
     const I h = a.hidden, q = I(a.heads) * a.headDim, kv = I(a.kvHeads) * a.headDim, f = a.ffn;
     const I norm = a.norm == LlmNorm::Layer || a.allBiases ? 2 * h : h;
     I attn = h * q + 2 * h * kv + q * h;
+    if (a.latent()) {
+        // queries: h -> qLora, its norm, qLora -> H (nope + rope); or h -> H (nope + rope). Keys and
+        // values: h -> kvLora + rope, the latent's norm, kvLora -> H (nope + v); output H v -> h.
+        const I H = a.heads, qk = I(a.qkNope) + a.qkRope;
+        attn = (a.qLora > 0 ? h * a.qLora + a.qLora + I(a.qLora) * H * qk : h * H * qk) + h * (I(a.kvLora) + a.qkRope) + a.kvLora
+            + I(a.kvLora) * H * (I(a.qkNope) + a.vHeadDim) + H * a.vHeadDim * h;
+    }
     if (a.qkvBias || a.allBiases)
         attn += q + 2 * kv;
     if (a.allBiases)
@@ -28,11 +37,12 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
     if (a.qkNorm)
         attn += 2 * I(a.headDim);
     const I matrices = a.mlp == LlmMlp::Gelu ? 2 : 3;
-    I mlp = matrices * h * f + (a.allBiases ? f + h : 0);
-    if (a.experts > 0)
-        mlp = matrices * h * I(a.expertWidth()) * expertsCounted + h * a.experts;
-    const I block = attn + mlp + a.normsPerBlock * norm;
-    I total = I(a.vocab) * h + I(a.layers) * block + norm;
+    const I dense = matrices * h * f + (a.allBiases ? f + h : 0);
+    // a mixture: the experts counted, the shared ones, the router (and its bias per expert)
+    const I moe = matrices * h * I(a.expertWidth()) * (I(expertsCounted) + a.sharedExperts) + h * a.experts + (a.routerBias ? a.experts : 0);
+    const I moeLayers = a.experts > 0 ? std::max(0, a.layers - a.denseLayers) : 0;
+    const I common = attn + a.normsPerBlock * norm;
+    I total = I(a.vocab) * h + I(a.layers) * common + (I(a.layers) - moeLayers) * dense + moeLayers * moe + norm;
     if (a.learnedPositions)
         total += I(a.maxContext) * h;
     if (!a.tiedEmbeddings)
@@ -75,6 +85,21 @@ std::optional<std::string> validateArch(const LlmArch& a)
             + std::to_string(a.expertFfn);
     if (a.slidingWindow < 0)
         return "sliding_window: must be 0 or more tokens, got " + std::to_string(a.slidingWindow);
+    if (a.sharedExperts < 0 || a.sharedExperts > 64)
+        return "n_shared_experts: must be a whole number from 0 to 64, got " + std::to_string(a.sharedExperts);
+    if (a.denseLayers < 0 || a.denseLayers > a.layers)
+        return "first_k_dense_replace: must be from 0 to num_hidden_layers (" + std::to_string(a.layers) + "), got "
+            + std::to_string(a.denseLayers);
+    if (a.latent()) {
+        const Field latent[] = { { "kv_lora_rank", a.kvLora, 1 << 16 }, { "qk_nope_head_dim", a.qkNope, 4096 },
+            { "qk_rope_head_dim", a.qkRope, 4096 }, { "v_head_dim", a.vHeadDim, 4096 } };
+        for (const Field& f : latent)
+            if (f.value < 1 || f.value > f.max)
+                return std::string(f.key) + ": must be a whole number from 1 to " + std::to_string(f.max) + " for latent attention, got "
+                    + std::to_string(f.value);
+        if (a.qLora < 0 || a.qLora > (1 << 16))
+            return "q_lora_rank: must be 0 (none) or a whole number up to " + std::to_string(1 << 16) + ", got " + std::to_string(a.qLora);
+    }
     return std::nullopt;
 }
 
@@ -198,6 +223,27 @@ std::vector<LlmArch> makeBuiltins()
         a.experts = 128;
         a.expertsPerToken = 8;
         a.expertFfn = 1536;
+        v.push_back(a);
+    }
+    { // model card: "671B total parameters with 37B activated for each token" (the 14 B of its next-token
+      // prediction module, in the Hub's 685 B, are not counted); latent attention, 256 routed experts of
+      // 2,048 with one shared, top 8, the first 3 layers dense. 671,026,419,200 worked by hand in tst_llm_today.
+        LlmArch a = llama("deepseek-v3", "DeepSeek-V3 (DeepSeek, 2024; latent attention, 256 experts + 1 shared, top 8)",
+            "huggingface.co/deepseek-ai/DeepSeek-V3 config.json; arXiv:2412.19437", 671'026'419'200, 61, 7168, 128, 1, 18432,
+            129280, 163840);
+        a.family = "deepseek_v3";
+        a.qLora = 1536;
+        a.kvLora = 512;
+        a.qkNope = 128;
+        a.qkRope = 64;
+        a.vHeadDim = 128;
+        a.headDim = a.qkNope + a.qkRope;
+        a.experts = 256;
+        a.expertsPerToken = 8;
+        a.expertFfn = 2048;
+        a.sharedExperts = 1;
+        a.denseLayers = 3;
+        a.routerBias = true;
         v.push_back(a);
     }
     {

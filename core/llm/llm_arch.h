@@ -47,6 +47,19 @@ struct LlmArch {
     int experts = 0; ///< num_local_experts (num_experts: Qwen3-MoE; 0: a dense MLP)
     int expertsPerToken = 0; ///< num_experts_per_tok (top-k)
     int expertFfn = 0; ///< moe_intermediate_size: one expert's intermediate features (0: intermediate_size, Mixtral)
+    int sharedExperts = 0; ///< n_shared_experts: experts every token goes through besides its top k (DeepSeek), each expertWidth() wide
+    int denseLayers = 0; ///< first_k_dense_replace: the first layers keep a dense MLP of `ffn` features (DeepSeek-V3: 3)
+    bool routerBias = false; ///< a bias per expert added to the router's scores (DeepSeek-V3's e_score_correction_bias)
+    /// Multi-head latent attention (DeepSeek-V2, V3; arXiv:2405.04434 section 2.1): keys and values come
+    /// from a latent of kvLora features per token, which is what the cache holds, with one rotary key of
+    /// qkRope features shared by the heads; queries through a latent of qLora features (0: directly).
+    /// Such a model has kvHeads 1 (the latent serves every head, as one key/value head would) and
+    /// headDim = qkNope + qkRope, the query's and key's width per head.
+    int qLora = 0; ///< q_lora_rank
+    int kvLora = 0; ///< kv_lora_rank; 0: the usual attention
+    int qkNope = 0; ///< qk_nope_head_dim: each head's query/key features without position
+    int qkRope = 0; ///< qk_rope_head_dim: each head's rotary query features, and the shared rotary key's
+    int vHeadDim = 0; ///< v_head_dim
     int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: none)
     /// Which layers slide: 1 = every layer (Mistral-7B v0.1), 2 = the even ones (Gemma-2: local and
     /// global attention alternate, layer 0 local).
@@ -55,12 +68,19 @@ struct LlmArch {
     bool slides(int layer) const { return slidingWindow > 0 && layer % std::max(1, slidingPeriod) == 0; }
     /// One expert's intermediate features.
     int expertWidth() const { return expertFfn > 0 ? expertFfn : ffn; }
+    /// Layer `layer` routes its tokens to experts (a mixture past the first denseLayers layers).
+    bool moe(int layer) const { return experts > 0 && layer >= denseLayers; }
+    bool latent() const { return kvLora > 0; }
+    /// What one token adds to one layer's KV cache, elements: a key and a value per KV head, or the
+    /// latent and the rotary key (DeepSeek-V3: 512 + 64 = 576, against 2 x 128 x 192 for its heads).
+    double kvElementsPerToken() const { return latent() ? double(kvLora + qkRope) : 2.0 * kvHeads * headDim; }
 };
 
 /// The weight tensors of one block a file may store at its own width, and the model's outside them.
 enum class LlmTensor {
     AttnNorm, Q, K, V, Qkv, O, PostAttnNorm, MlpNorm, Gate, Up, GateUp, Down, PostMlpNorm,
     Router, ExpertGate, ExpertUp, ExpertDown, QNorm, KNorm,
+    QA, QANorm, QB, KvA, KvANorm, KvB, SharedGate, SharedUp, SharedDown,
     Count
 };
 inline constexpr int kLlmTensorCount = int(LlmTensor::Count);
@@ -109,7 +129,7 @@ std::optional<std::string> validateArch(const LlmArch& arch);
 
 /// The built-in decoder-only models, each with its source and published parameter count:
 /// gpt2, llama-2-7b, llama-2-13b, llama-2-70b, llama-3.1-8b, llama-3.1-70b, llama-3.1-405b,
-/// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, qwen3-8b, qwen3-30b-a3b, qwen3-235b-a22b,
+/// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, qwen3-8b, qwen3-30b-a3b, qwen3-235b-a22b, deepseek-v3,
 /// phi-3-mini, gemma-2-9b.
 const std::vector<LlmArch>& builtinLanguageModels();
 const LlmArch* findLanguageModel(std::string_view id);

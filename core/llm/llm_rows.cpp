@@ -9,12 +9,13 @@ LlmRowKind llmRowKind(const Layer& row)
     const std::string& n = row.name;
     const size_t dot = n.rfind('.');
     const std::string_view last = dot == std::string::npos ? std::string_view(n) : std::string_view(n).substr(dot + 1);
-    const bool expert = n.find(".experts.") != std::string::npos;
+    const bool expert = n.find("experts.") != std::string::npos; // routed (".experts.") or shared ("shared_experts.")
     if (last == "embedding")
         return LlmRowKind::Gather;
     if (last.ends_with("norm"))
         return LlmRowKind::Norm;
-    if (last.ends_with("_proj") || last == "fc" || last == "proj" || last == "lm_head" || last == "router")
+    // q_absorb, v_absorb: latent attention's decode step through kv_b_proj's two halves
+    if (last.ends_with("_proj") || last.ends_with("_absorb") || last == "fc" || last == "proj" || last == "lm_head" || last == "router")
         return LlmRowKind::Matrix;
     if (last == "rope")
         return LlmRowKind::Rope;

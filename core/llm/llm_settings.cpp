@@ -60,7 +60,7 @@ double weightBytesPerParam(double bits) { return bits == 4 ? (4 + 16.0 / 128) / 
 double kvCacheBytes(const LlmArch& a, std::int64_t tokens, int kvBits)
 {
     double total = 0;
-    const double perToken = 2.0 * a.kvHeads * a.headDim * kvBits / 8.0;
+    const double perToken = a.kvElementsPerToken() * kvBits / 8.0; // keys and values, or latent attention's latent and rotary key
     for (int l = 0; l < a.layers; ++l)
         total += perToken * double(a.slides(l) ? std::min<std::int64_t>(tokens, a.slidingWindow) : tokens);
     return total;

@@ -68,13 +68,17 @@ QString explainLlmRow(const LlmAnalysis& a, const LlmArch& arch, LlmPhase phase,
                              "the weights' bytes.</p>")
                   .arg(num(d.ridge));
     } else if (isAttention(l.name)) {
-        const double kvToken = 2.0 * arch.kvHeads * arch.headDim * s.kvBits / 8.0;
-        text += decode ? QStringLiteral("<p>Attention reads the KV cache: per sequence and block, %1 tokens \u00d7 2 (K and V) "
-                                        "\u00d7 %2 KV heads \u00d7 %3 \u00d7 %4 bytes = %5, for %6 sequence(s) and %7 blocks. "
+        const double kvToken = arch.kvElementsPerToken() * s.kvBits / 8.0;
+        // latent attention (DeepSeek): the cache holds one latent and one rotary key a token, which every head reads
+        const QString perToken = arch.latent()
+            ? QStringLiteral("(%1 latent + %2 rotary key)").arg(countText(arch.kvLora), countText(arch.qkRope))
+            : QStringLiteral("2 (K and V) \u00d7 %1 KV heads \u00d7 %2").arg(countText(arch.kvHeads), countText(arch.headDim));
+        text += decode ? QStringLiteral("<p>Attention reads the KV cache: per sequence and block, %1 tokens \u00d7 %2 "
+                                        "\u00d7 %3 bytes = %4, for %5 sequence(s) and %6 blocks. "
                                         "Each cached byte is used by one query token only, so the row stays near the slope "
                                         "however large the batch: a longer context makes every step slower (the context "
                                         "sweep, Shift+F10).</p>")
-                             .arg(countText(a.context), countText(arch.kvHeads), countText(arch.headDim), bytesEach(s.kvBits / 8.0),
+                             .arg(countText(a.context), perToken, bytesEach(s.kvBits / 8.0),
                                  qs(formatMemory(kvToken * a.context)), countText(B), countText(arch.layers))
                        : QStringLiteral("<p>In the prefill every prompt token attends to the tokens before it: the "
                                         "scores grow with the square of the prompt, while the bytes grow with it.</p>");
@@ -118,14 +122,22 @@ QStringList llmTourPages(const LlmAnalysis& a, const LlmArch& arch, int device)
             .arg(num(f.tokensPerSecond), num(f.batchTokensPerSecond), countText(s.batch),
                 countText(std::int64_t(std::ceil(d.ridge * perWeight / 2))), countText(std::int64_t(s.prompt) + s.generate),
                 f.largestBatch > 0 ? countText(f.largestBatch) : QStringLiteral("none")),
-        QStringLiteral("<h2>7. What the KV cache costs</h2><p>Each token kept for attention stores its keys and values "
-                       "in every block: 2 \u00d7 %1 blocks \u00d7 %2 KV heads \u00d7 %3 \u00d7 %4 bytes = <b>%5 per token</b>.</p>"
+        QStringLiteral("<h2>7. What the KV cache costs</h2><p>Each token kept for attention stores %1 "
+                       "in every block: %2 \u00d7 %3 \u00d7 %4 bytes = <b>%5 per token</b>.</p>"
                        "<p>At %6 tokens of context for %7 sequence(s) that is %8 read on every step, beside the "
-                       "weights; %9 tokens of context fit at this batch. Fewer KV heads (grouped-query attention) and a "
-                       "narrower cache (8 bits) shrink it.</p>")
-            .arg(countText(arch.layers), countText(arch.kvHeads), countText(arch.headDim), bytesEach(s.kvBits / 8.0), qs(formatMemory(kvToken)),
+                       "weights; %9 tokens of context fit at this batch. %10</p>")
+            .arg(arch.latent() ? QStringLiteral("a latent of its keys and values and a rotary key") : QStringLiteral("its keys and values"),
+                QString(arch.latent() ? QString() : QStringLiteral("2 \u00d7 ")) + countText(arch.layers) + QStringLiteral(" blocks"),
+                arch.latent() ? QStringLiteral("(%1 + %2)").arg(countText(arch.kvLora), countText(arch.qkRope))
+                              : QStringLiteral("%1 KV heads \u00d7 %2").arg(countText(arch.kvHeads), countText(arch.headDim)),
+                bytesEach(s.kvBits / 8.0), qs(formatMemory(kvToken)),
                 countText(a.context), countText(s.batch), qs(formatMemory(kvToken * a.context * s.batch)),
-                f.largestContext > 0 ? countText(f.largestContext) : QStringLiteral("no")),
+                f.largestContext > 0 ? countText(f.largestContext) : QStringLiteral("no"),
+                arch.latent() ? QStringLiteral("Latent attention caches %1 features a token where %2 heads' keys and values would "
+                                               "take %3; a narrower cache (8 bits) halves it again.")
+                                    .arg(countText(arch.kvLora + arch.qkRope), countText(arch.heads),
+                                        countText(std::int64_t(arch.heads) * (arch.qkNope + arch.qkRope + arch.vHeadDim)))
+                              : QStringLiteral("Fewer KV heads (grouped-query attention) and a narrower cache (8 bits) shrink it.")),
         QStringLiteral("<h2>8. Why prefill is compute-bound</h2><p>The prefill takes the %1 prompt tokens of each "
                        "sequence at once: every weight read serves %2 tokens, so the matrix rows sit right of the ridge. "
                        "TTFT, the time to the first token, is <b>%3</b>: %4.</p><p>Switch the Phase to prefill to see its "

@@ -5,6 +5,7 @@
 //  - Qwen3-235B-A22B (huggingface.co/Qwen/Qwen3-235B-A22B): "235B in total and 22B activated".
 // Qwen3: a norm over each head's query and key (head_dim weights each), head_dim 128, no biases,
 // untied head; the MoE models' experts are moe_intermediate_size wide, 8 of 128 a token, no shared one.
+#include "engine/cost.h"
 #include "io/llm_writer.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_files.h"
@@ -45,6 +46,17 @@ constexpr const char* kQwen3MoeConfig = R"({"architectures": ["Qwen3MoeForCausal
   "decoder_sparse_step": 1, "mlp_only_layers": [], "norm_topk_prob": true, "vocab_size": 151936,
   "max_position_embeddings": 40960, "tie_word_embeddings": false, "attention_bias": false, "use_sliding_window": false,
   "sliding_window": null, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "torch_dtype": "bfloat16"})";
+
+// DeepSeek-V3's config.json as the Hub has it (huggingface.co/deepseek-ai/DeepSeek-V3; the keys the reader
+// uses, and some it ignores).
+constexpr const char* kDeepSeekV3Config = R"({"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3",
+  "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048, "num_hidden_layers": 61,
+  "num_nextn_predict_layers": 1, "num_attention_heads": 128, "num_key_value_heads": 128, "n_shared_experts": 1,
+  "n_routed_experts": 256, "routed_scaling_factor": 2.5, "kv_lora_rank": 512, "q_lora_rank": 1536, "qk_rope_head_dim": 64,
+  "v_head_dim": 128, "qk_nope_head_dim": 128, "topk_method": "noaux_tc", "n_group": 8, "topk_group": 4,
+  "num_experts_per_tok": 8, "moe_layer_freq": 1, "first_k_dense_replace": 3, "norm_topk_prob": true,
+  "scoring_func": "sigmoid", "vocab_size": 129280, "max_position_embeddings": 163840, "tie_word_embeddings": false,
+  "attention_bias": false, "rms_norm_eps": 1e-06, "rope_theta": 10000, "torch_dtype": "bfloat16"})";
 
 } // namespace
 
@@ -150,6 +162,69 @@ private slots:
         const LlmOutcome dense = analyzeLlm(builtin("qwen3-8b"), LlmSettings {}, { shippedDevice("h100-sxm") });
         QVERIFY(dense.analysis);
         QVERIFY(llmToTable(*dense.analysis).find("active") == std::string::npos);
+    }
+
+    // DeepSeek-V3 (arXiv:2412.19437; the config above): h 7,168, 61 layers, 128 heads; latent attention
+    // (queries through 1,536, keys and values through 512, 128 + 64 query/key features a head, values
+    // of 128); the first 3 layers a dense MLP of 18,432, the other 58 256 routed experts of 2,048, top 8,
+    // and 1 shared; vocabulary 129,280, untied. Its card: "671B total parameters with 37B activated".
+    void deepSeekV3Counts()
+    {
+        using I = std::int64_t;
+        const I h = 7168, H = 128;
+        const I attention = h * 1536 + 1536 + 1536 * H * 192 // q_a_proj, q_a_norm, q_b_proj: 48,760,320
+            + h * (512 + 64) + 512 + 512 * H * (128 + 128) // kv_a_proj, kv_a_norm, kv_b_proj: 20,906,496
+            + H * 128 * h; // o_proj: 117,440,512
+        QCOMPARE(attention, I(187'107'328));
+        const I norms = 2 * h;
+        const I dense = 3 * h * 18432; // 396,361,728
+        const I expert = 3 * h * 2048; // 44,040,192
+        const I router = h * 256 + 256; // and its bias per expert
+        const I embedding = 129280 * h; // 926,679,040, and the head the same
+        const I total = 2 * embedding + h + 61 * (attention + norms) + 3 * dense + 58 * ((256 + 1) * expert + router);
+        QCOMPARE(total, I(671'026'419'200));
+        const I active = 2 * embedding + h + 61 * (attention + norms) + 3 * dense + 58 * ((8 + 1) * expert + router);
+        QCOMPARE(active, I(37'552'297'472));
+        const LlmArch& a = *findLanguageModel("deepseek-v3");
+        QCOMPARE(llmParameterCount(a), total);
+        QCOMPARE(llmActiveParameterCount(a), active);
+        QVERIFY(withinPrinted(double(total), 671e9, 1e9));
+        QVERIFY(std::abs(double(active) / 37e9 - 1) < 0.02); // "37B": 37.55 B
+        // the config.json the Hub has reads to the same model
+        const LlmLoad l = parseHfConfig(kDeepSeekV3Config, "DeepSeek-V3/config.json");
+        QVERIFY2(l.model, l.error.c_str());
+        QCOMPARE(llmParameterCount(l.model->arch), total);
+        QCOMPARE(llmActiveParameterCount(l.model->arch), active);
+        QCOMPARE(l.model->arch.kvHeads, 1);
+        QCOMPARE(l.model->arch.headDim, 192);
+    }
+
+    // The cache of a latent: 512 + 64 elements a token a layer, 576 x 61 x 2 bytes = 70,272 bytes a token
+    // at fp16 (DeepSeek-V2 paper, Table 1: (d_c + d_h^R) l), where 128 heads' keys of 192 and values of
+    // 128 would take 128 x 320 x 61 x 2 = 4,997,120. A decode step at context 576, batch 1, in the
+    // absorbed form: per layer and head 576 keys of 2 x 576 (scores over latent and rotary key) + 2 x 512
+    // (the latent's weighted sum) + 5 (softmax) FLOPs; the routed experts 2 x 7,168 x 2,048 a matrix for
+    // each of 8 experts, the shared one once; the first 3 layers dense.
+    void deepSeekV3Rows()
+    {
+        const LlmOutcome o = analyzeLlm(builtin("deepseek-v3"), LlmSettings {}, { shippedDevice("h200-sxm") });
+        QVERIFY2(o.analysis, o.error.c_str());
+        QCOMPARE(o.analysis->figures[0].kvBytesPerToken, 70272.0);
+        const LlmPhaseBuild d = buildLlmPhase(builtin("deepseek-v3"), LlmSettings {}, LlmPhase::Decode, 576);
+        const LlmPhaseBuild p = buildLlmPhase(builtin("deepseek-v3"), LlmSettings {}, LlmPhase::Prefill, 576);
+        QVERIFY2(d.network && p.network, d.error.c_str());
+        const Network& decode = *d.network;
+        const auto rowFlops = [](const Layer& l) { return layerCost(l, 2, true).flopsForward; };
+        auto flops = [&](const char* name) { return sumOf(decode, name, rowFlops); };
+        QCOMPARE(flops("blk3-60.attention"), 58 * 128 * 576.0 * (2 * 576 + 2 * 512 + 5));
+        QCOMPARE(flops("blk3-60.experts.gate_proj"), 58 * 8 * 2.0 * 7168 * 2048);
+        QCOMPARE(flops("blk3-60.shared_experts.gate_proj"), 58 * 2.0 * 7168 * 2048);
+        QCOMPARE(flops("blk0-2.gate_proj"), 3 * 2.0 * 7168 * 18432);
+        QCOMPARE(flops("blk3-60.q_absorb"), 58 * 128 * 2.0 * 128 * 512); // W_UK: each head's 128 -> 512
+        QCOMPARE(sumOf(decode, "kv_b_proj", rowFlops), 0.0); // not decompressed in a decode step
+        // the prefill decompresses every prompt token's keys and values instead
+        QVERIFY(sumOf(*p.network, "blk3-60.kv_b_proj", rowFlops) > 0);
+        QCOMPARE(sumOf(*p.network, "q_absorb", rowFlops), 0.0);
     }
 
     // The Hub's config.json of Qwen3-30B-A3B reads as the built-in; a dense layer among the experts is
