@@ -255,6 +255,26 @@ private slots:
             QVERIFY(other.time <= l.time || other.flops <= 0);
     }
 
+    // The tour's cache page for latent attention, and the roofline's pages in the mode's words (issue
+    // 75, issue 73 item 9).
+    void theTourSaysALatentsCache()
+    {
+        // DeepSeek-V3's latent attention caches a latent of 512 and a rotary key of 64 a block: 61 x 576 x 2
+        // bytes = 70,272 = 68.6 KiB a token, where its 128 heads' keys (192) and values (128) would take 40,960.
+        LlmModel deepseek;
+        deepseek.arch = *findLanguageModel("deepseek-v3");
+        const LlmOutcome ds = analyzeLlm(deepseek, LlmSettings {}, { test::shippedDevice("h200-sxm") });
+        QVERIFY(ds.analysis);
+        const QStringList latent = llmTourPages(*ds.analysis, deepseek.arch, 0);
+        QVERIFY2(latent[2].contains(QStringLiteral("61 blocks \u00d7 (512 + 64) \u00d7 2 bytes = <b>68.6 KiB per token</b>"))
+                && latent[2].contains(QStringLiteral("where 128 heads' keys and values would take 40,960")),
+            qPrintable(latent[2]));
+        // The roofline's own pages before them speak of the model, not of "this network".
+        const QStringList roofline = tourPages(ds.analysis->decode, 0, false, nullptr, true);
+        QVERIFY2(roofline[3].contains(QStringLiteral("For this model on the NVIDIA")) && !roofline[3].contains(QStringLiteral("network")),
+            qPrintable(roofline[3]));
+    }
+
     // A network's rows, run once at one width, keep the plain element count, and add up too.
     void aNetworksRowsAddUp()
     {
