@@ -123,13 +123,14 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     if (archIt == g->strings.end())
         return { std::nullopt, file + ": general.architecture: missing; every GGUF model names its architecture" };
     const std::string arch = archIt->second;
-    bool known = arch == "qwen3moe"; // llama.cpp's name for Hugging Face's qwen3_moe
+    // llama.cpp's names for Hugging Face's qwen3_moe, and for deepseek_v2 and deepseek_v3 (latent attention)
+    bool known = arch == "qwen3moe" || arch == "deepseek2";
     for (std::string_view f : kHfFamilies)
         known = known || f == arch;
     if (!known)
         return { std::nullopt, file + ": general.architecture: \"" + arch
                 + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
-                  "qwen3moe, phi3, gemma2 and gpt2" };
+                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), phi3, gemma2 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
         const auto it = g->numbers.find(arch + "." + key);
@@ -156,6 +157,21 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     a.expertsPerToken = clampInt(number("expert_used_count", 0));
     a.expertFfn = clampInt(number("expert_feed_forward_length", 0));
     a.slidingWindow = clampInt(number("attention.sliding_window", 0));
+    if (arch == "deepseek2") {
+        // Latent attention: a head's key is key_length wide (no-position and rotary parts), its value
+        // value_length; conversions that store the absorbed form give the per-head widths as *_mla
+        // (key_length then being the latent's).
+        const bool mla = g->numbers.count(arch + ".attention.key_length_mla") > 0;
+        a.qLora = clampInt(number("attention.q_lora_rank", 0));
+        a.kvLora = clampInt(number("attention.kv_lora_rank"));
+        a.qkRope = clampInt(number("rope.dimension_count"));
+        a.headDim = clampInt(number(mla ? "attention.key_length_mla" : "attention.key_length"));
+        a.qkNope = std::max(0, a.headDim - a.qkRope);
+        a.vHeadDim = clampInt(number(mla ? "attention.value_length_mla" : "attention.value_length"));
+        a.kvHeads = 1;
+        a.sharedExperts = clampInt(number("expert_shared_count", 0));
+        a.denseLayers = clampInt(number("leading_dense_block_count", 0));
+    }
     if (!missing.empty())
         return { std::nullopt, file + ": " + missing + ": missing from the metadata; the converter that wrote the file "
                                                        "should give it (convert the model again with a current llama.cpp)" };
@@ -182,7 +198,11 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.norm = LlmNorm::Layer;
         a.allBiases = a.learnedPositions = true;
     }
-    if (arch == "qwen3moe")
+    if (arch == "deepseek2") {
+        // DeepSeek-V3's router adds a bias per expert (exp_probs_b); V2's does not
+        a.routerBias = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".exp_probs_b.bias"); });
+        a.family = a.routerBias ? "deepseek_v3" : "deepseek_v2";
+    } else if (arch == "qwen3moe")
         a.family = "qwen3_moe";
     else if (a.experts > 0)
         a.family = "mixtral";

@@ -33,6 +33,17 @@ constexpr Suffix kSuffixes[] = {
     { "ffn_down", LlmTensor::Down }, { "ffn_gate_inp", LlmTensor::Router }, { "ffn_gate_exps", LlmTensor::ExpertGate },
     { "ffn_up_exps", LlmTensor::ExpertUp }, { "ffn_down_exps", LlmTensor::ExpertDown },
     { "attn_q_norm", LlmTensor::QNorm }, { "attn_k_norm", LlmTensor::KNorm },
+    // DeepSeek's latent attention and shared experts: Hugging Face's names, then llama.cpp's (deepseek2,
+    // whose newer conversions split kv_b into its key and value halves)
+    { "self_attn.q_a_proj", LlmTensor::QA }, { "self_attn.q_a_layernorm", LlmTensor::QANorm },
+    { "self_attn.q_b_proj", LlmTensor::QB }, { "self_attn.kv_a_proj_with_mqa", LlmTensor::KvA },
+    { "self_attn.kv_a_layernorm", LlmTensor::KvANorm }, { "self_attn.kv_b_proj", LlmTensor::KvB },
+    { "mlp.shared_experts.gate_proj", LlmTensor::SharedGate }, { "mlp.shared_experts.up_proj", LlmTensor::SharedUp },
+    { "mlp.shared_experts.down_proj", LlmTensor::SharedDown }, { "mlp.gate.e_score_correction_bias", LlmTensor::Router },
+    { "attn_q_a", LlmTensor::QA }, { "attn_q_a_norm", LlmTensor::QANorm }, { "attn_q_b", LlmTensor::QB },
+    { "attn_kv_a_mqa", LlmTensor::KvA }, { "attn_kv_a_norm", LlmTensor::KvANorm }, { "attn_kv_b", LlmTensor::KvB },
+    { "attn_k_b", LlmTensor::KvB }, { "attn_v_b", LlmTensor::KvB }, { "ffn_gate_shexp", LlmTensor::SharedGate },
+    { "ffn_up_shexp", LlmTensor::SharedUp }, { "ffn_down_shexp", LlmTensor::SharedDown }, { "exp_probs_b", LlmTensor::Router },
 };
 
 void add(LlmTensorBytes& t, double bytes, const std::string& type)

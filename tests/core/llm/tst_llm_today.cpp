@@ -296,6 +296,77 @@ private slots:
         // active: 2 of the 8 experts, 3 x 64 x 48 each
         QCOMPARE(llmActiveParameterCount(a), 2 * 6400 + 2 * (block - 6 * 9216) + 64);
     }
+
+    // A GGUF as llama.cpp writes a DeepSeek-V3 (architecture "deepseek2", a router bias exp_probs_b): 2
+    // blocks, the first dense (MLP 96), the second 4 experts of 24, top 2, 1 shared; h 64, 4 heads,
+    // queries through 32, keys and values through 16, key 16 + 8 rotary, value 16; vocabulary 100; F16,
+    // norms and the bias F32. Parameters by hand: attention q_a 2,048 + its norm 32 + q_b 32 x 4 x 24 =
+    // 3,072 + kv_a 64 x 24 = 1,536 + its norm 16 + kv_b 16 x 4 x 32 = 2,048 + o 64 x 64 = 4,096: 12,848;
+    // norms 128 a block; dense MLP 3 x 64 x 96 = 18,432; experts 4 x 4,608 + shared 4,608 + router 256 + 4:
+    // 23,300; embedding and head 12,800, output norm 64: 80,548 (active: 2 experts, 71,332).
+    void deepSeekGguf()
+    {
+        GgufWriter kv;
+        kv.kvStr("general.architecture", "deepseek2");
+        for (auto [key, value] : std::vector<std::pair<const char*, std::uint32_t>> { { "block_count", 2 }, { "embedding_length", 64 },
+                 { "feed_forward_length", 96 }, { "attention.head_count", 4 }, { "attention.head_count_kv", 4 },
+                 { "attention.key_length", 24 }, { "attention.value_length", 16 }, { "attention.q_lora_rank", 32 },
+                 { "attention.kv_lora_rank", 16 }, { "rope.dimension_count", 8 }, { "context_length", 4096 },
+                 { "expert_count", 4 }, { "expert_used_count", 2 }, { "expert_shared_count", 1 },
+                 { "expert_feed_forward_length", 24 }, { "leading_dense_block_count", 1 } })
+            kv.kvU32(std::string("deepseek2.") + key, value);
+        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 },
+            { "output.weight", { 64, 100 }, 1, 6400 * 2 }, { "output_norm.weight", { 64 }, 0, 64 * 4 } };
+        auto add = [&](const std::string& name, std::vector<std::uint64_t> dims, bool f32) {
+            std::uint64_t n = 1;
+            for (auto d : dims)
+                n *= d;
+            t.push_back({ name, dims, f32 ? 0u : 1u, n * (f32 ? 4 : 2) });
+        };
+        for (int b = 0; b < 2; ++b) {
+            const std::string p = "blk." + std::to_string(b) + ".";
+            add(p + "attn_q_a.weight", { 64, 32 }, false);
+            add(p + "attn_q_a_norm.weight", { 32 }, true);
+            add(p + "attn_q_b.weight", { 32, 96 }, false);
+            add(p + "attn_kv_a_mqa.weight", { 64, 24 }, false);
+            add(p + "attn_kv_a_norm.weight", { 16 }, true);
+            add(p + "attn_kv_b.weight", { 16, 128 }, false);
+            add(p + "attn_output.weight", { 64, 64 }, false);
+            add(p + "attn_norm.weight", { 64 }, true);
+            add(p + "ffn_norm.weight", { 64 }, true);
+            if (b == 0) {
+                for (const char* m : { "ffn_gate.weight", "ffn_up.weight" })
+                    add(p + m, { 64, 96 }, false);
+                add(p + "ffn_down.weight", { 96, 64 }, false);
+                continue;
+            }
+            add(p + "ffn_gate_inp.weight", { 64, 4 }, false);
+            add(p + "exp_probs_b.bias", { 4 }, true);
+            for (const char* m : { "ffn_gate_exps.weight", "ffn_up_exps.weight" })
+                add(p + m, { 64, 24, 4 }, false);
+            add(p + "ffn_down_exps.weight", { 24, 64, 4 }, false);
+            for (const char* m : { "ffn_gate_shexp.weight", "ffn_up_shexp.weight" })
+                add(p + m, { 64, 24 }, false);
+            add(p + "ffn_down_shexp.weight", { 24, 64 }, false);
+        }
+        std::istringstream in(GgufWriter::file(3, 17, kv.bytes(), t));
+        const LlmLoad l = readGgufModel(in, in.str().size(), "tiny-deepseek.gguf");
+        QVERIFY2(l.model, l.error.c_str());
+        const LlmArch& a = l.model->arch;
+        QCOMPARE(a.family, std::string("deepseek_v3"));
+        QVERIFY(a.latent() && a.routerBias);
+        QCOMPARE(a.qkNope, 16);
+        QCOMPARE(a.kvHeads, 1);
+        QCOMPARE(llmParameterCount(a), std::int64_t(80'548));
+        QCOMPARE(l.model->storage->totalParams, std::int64_t(80'548));
+        QCOMPARE(llmActiveParameterCount(a), std::int64_t(71'332));
+        // Read as stored (F16 and F32), a pass holds every tensor of the file once.
+        LlmSettings s;
+        s.weightBits = 0;
+        const LlmPhaseBuild decode = buildLlmPhase(*l.model, s, LlmPhase::Decode, 64);
+        QVERIFY2(decode.network, decode.error.c_str());
+        QCOMPARE(decode.weightBytes, l.model->storage->totalBytes);
+    }
 };
 
 QTEST_MAIN(TestLlmToday)
