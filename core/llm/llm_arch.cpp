@@ -278,6 +278,20 @@ const std::vector<LlmArch>& builtinLanguageModels()
     return models;
 }
 
+std::string llmFamilyName(std::string_view family)
+{
+    struct Name {
+        std::string_view prefix, name;
+    };
+    static constexpr Name names[] = { { "llama", "Llama (Meta)" }, { "mistral", "Mistral (Mistral AI)" },
+        { "mixtral", "Mistral (Mistral AI)" }, { "qwen", "Qwen (Alibaba)" }, { "deepseek", "DeepSeek" },
+        { "phi", "Phi (Microsoft)" }, { "gemma", "Gemma (Google)" }, { "gpt2", "GPT-2 (OpenAI)" } };
+    for (const Name& n : names)
+        if (family.starts_with(n.prefix))
+            return std::string(n.name);
+    return std::string(family);
+}
+
 const LlmArch* findLanguageModel(std::string_view id)
 {
     for (const LlmArch& a : builtinLanguageModels())

@@ -132,6 +132,10 @@ std::optional<std::string> validateArch(const LlmArch& arch);
 /// mistral-7b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, qwen3-8b, qwen3-30b-a3b, qwen3-235b-a22b, deepseek-v3,
 /// phi-3-mini, gemma-2-9b.
 const std::vector<LlmArch>& builtinLanguageModels();
+/// The family a model belongs to as a reader names it, by Hugging Face's model_type: "Llama (Meta)",
+/// "Mistral (Mistral AI)" for mistral and mixtral, "Qwen (Alibaba)", "DeepSeek", ...; the
+/// model_type itself where unknown. The window's Network list groups the built-ins under these.
+std::string llmFamilyName(std::string_view family);
 const LlmArch* findLanguageModel(std::string_view id);
 
 } // namespace rfx

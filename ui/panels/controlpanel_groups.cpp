@@ -49,15 +49,23 @@ QWidget* ControlPanel::buildInputGroup()
     m_network->insertSeparator(m_network->count());
     // A heading over them (issue 73 item 9: the list ran from ResNet-152 into Llama with a line between):
     // bold, neither selectable nor enabled, no model id.
-    m_network->addItem(tr("Language models"));
-    if (auto* items = qobject_cast<QStandardItemModel*>(m_network->model()))
-        if (QStandardItem* heading = items->item(m_network->count() - 1)) {
-            heading->setFlags(Qt::NoItemFlags);
-            QFont bold = heading->font();
-            bold.setBold(true);
-            heading->setFont(bold);
-        }
+    // Under it each family's models under its name (issue 75 item 4), in italics: a heading too.
+    auto heading = [this](const QString& text, bool bold) {
+        m_network->addItem(text);
+        if (auto* items = qobject_cast<QStandardItemModel*>(m_network->model()))
+            if (QStandardItem* item = items->item(m_network->count() - 1)) {
+                item->setFlags(Qt::NoItemFlags);
+                QFont font = item->font();
+                font.setBold(bold);
+                font.setItalic(!bold);
+                item->setFont(font);
+            }
+    };
+    heading(tr("Language models"), true);
+    QString family;
     for (const LlmArch& m : builtinLanguageModels()) { // language models: their own mode (issue 36)
+        if (const QString name = QString::fromStdString(llmFamilyName(m.family)); name != family)
+            heading(family = name, false);
         // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip
         // with the parameters, a mixture's active ones beside (issue 75): the selector no wider than the
         // networks' titles make it.

@@ -148,6 +148,12 @@ private slots:
         QCOMPARE(network->itemData(heading - 1, Qt::AccessibleDescriptionRole).toString(), QStringLiteral("separator"));
         QVERIFY(!(network->model()->flags(network->model()->index(heading, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
         QVERIFY(!network->itemData(heading).isValid()); // no model id
+        // and each family under its own name, once, that cannot be chosen either (issue 75 item 4)
+        const int deepseek = network->findData(QStringLiteral("deepseek-v3")), qwen = network->findText(QStringLiteral("Qwen (Alibaba)"));
+        QCOMPARE(network->itemText(deepseek - 1), QStringLiteral("DeepSeek"));
+        QVERIFY(qwen > heading && network->itemData(qwen + 1).toString() == QStringLiteral("qwen2.5-0.5b"));
+        QVERIFY(!(network->model()->flags(network->model()->index(qwen, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
+        QCOMPARE(network->findText(QStringLiteral("Llama (Meta)")), network->findData(QStringLiteral("llama-2-7b")) - 1);
         // Each model's tooltip: its whole title and parameters, a mixture's active ones beside (issue 75).
         QCOMPARE(network->itemData(network->findData(QStringLiteral("qwen3-30b-a3b")), Qt::ToolTipRole).toString(),
             QStringLiteral("Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8): 30,532,122,624 parameters, 3,353,032,704 active a token"));
