@@ -53,10 +53,16 @@ private slots:
         QVERIFY(r->cores >= 1 && r->cores <= r->threads);
         // The vector units' clock where the core's FMA latency is known: within 3 % of the integer
         // clock on AMD's cores, which have no AVX-512 licence (this Zen 5: 0.98-1.017 x over four runs; the
-        // test allows 10 % for a shared VM's noise).
+        // test allows 10 % for a shared VM's noise). Optimised builds only: the clock is timed on the FMA
+        // chains, which the sanitizers' -O1 slows (the asan build read 0.53 GHz against 3.06).
         if (r->perCycle && r->perCycle->fmaLatency > 0 && r->measuredClockHz > 0) {
             QVERIFY(r->vectorClockHz > 0);
-            if (r->cpu.vendor == "AuthenticAMD" && r->clockOccupancy >= kCeilingBands.undisturbed)
+#if defined(__OPTIMIZE__) && !RFX_TEST_SANITIZED
+            constexpr bool kernelsAtSpeed = true;
+#else
+            constexpr bool kernelsAtSpeed = false;
+#endif
+            if (kernelsAtSpeed && r->cpu.vendor == "AuthenticAMD" && r->clockOccupancy >= kCeilingBands.undisturbed)
                 QVERIFY2(std::abs(r->vectorClockHz / r->measuredClockHz - 1) < 0.1,
                     (std::to_string(r->vectorClockHz) + " / " + std::to_string(r->measuredClockHz)).c_str());
         }
