@@ -113,6 +113,8 @@ private:
     /// 90 px high beside an empty cell; one row of three gives them 300). `score`, if given, is the
     /// chosen arrangement's plot side in pixels.
     int columnsFor(size_t charts, QSize area, double* score = nullptr) const;
+    /// The widest of the first `charts` panes' least widths (chart and summary): a grid cell's minimum.
+    int widestPaneMinimum(size_t charts) const;
     /// The room the grid is laid out in: the scroll area's viewport (the area itself grows to its
     /// minimum, which an arrangement changes, so deciding by it could go round in circles).
     QSize room() const;

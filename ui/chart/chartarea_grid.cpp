@@ -57,6 +57,14 @@ QSize ChartArea::room() const
     return size();
 }
 
+int ChartArea::widestPaneMinimum(size_t charts) const
+{
+    int width = 0;
+    for (size_t i = 0; i < charts && i < m_panes.size(); ++i)
+        width = std::max(width, m_panes[i].box->minimumSizeHint().width());
+    return width;
+}
+
 int ChartArea::columnsFor(size_t charts, QSize area, double* score) const
 {
     const int standard = standardColumns(charts);
@@ -67,11 +75,10 @@ int ChartArea::columnsFor(size_t charts, QSize area, double* score) const
     // The widest pane's minimum, and the tallest chart's with a line of summary: an arrangement whose
     // cells are smaller does not fit (narrower, the window would squeeze the panels beside the charts;
     // lower, the charts would scroll).
-    int paneMin = 0, paneMinHeight = 0;
-    for (size_t i = 0; i < charts; ++i) {
-        paneMin = std::max(paneMin, m_panes[i].box->minimumSizeHint().width());
+    const int paneMin = widestPaneMinimum(charts);
+    int paneMinHeight = 0;
+    for (size_t i = 0; i < charts; ++i)
         paneMinHeight = std::max(paneMinHeight, m_panes[i].chart->minimumSizeHint().height());
-    }
     // What a cell spends besides the plot, in lines of the type now (presentation's is larger): a
     // summary of up to three lines, the title, the x axis's ticks and title above and below the plot,
     // the y axis's ticks and title beside it. Fixed allowances, not the texts' sizes now, so that the
@@ -137,10 +144,7 @@ void ChartArea::regrid()
             // Nothing fits both ways (presentation type and the tour at 1024 x 640): as many columns as
             // the width takes, the charts scrolling down, rather than a grid wider than the room, whose
             // last column scrolled sideways out of sight behind the tour (issue 73 item 4).
-            int paneMin = 0;
-            for (size_t i = 0; i < m_shown; ++i)
-                paneMin = std::max(paneMin, m_panes[i].box->minimumSizeHint().width());
-            const int spacing = m_grid->spacing();
+            const int paneMin = widestPaneMinimum(m_shown), spacing = m_grid->spacing();
             int fit = 1;
             while (fit < columns && (fit + 1) * paneMin + fit * spacing <= room().width())
                 ++fit;
@@ -163,9 +167,7 @@ void ChartArea::evenCells()
     // Widths only: a pane's minimum height counts its summary wrapped at its narrowest (hundreds of
     // pixels), which as every row's minimum made a 1280 x 720 grid of three scroll; rows share the
     // height by their equal stretch.
-    int width = 0;
-    for (size_t i = 0; i < m_shown && i < m_panes.size(); ++i)
-        width = std::max(width, m_panes[i].box->minimumSizeHint().width());
+    const int width = widestPaneMinimum(m_shown);
     const bool grid = m_shown > 1;
     for (int c = 0; c < std::max(m_grid->columnCount(), 3); ++c)
         m_grid->setColumnMinimumWidth(c, grid && c < m_columns ? width : 0);

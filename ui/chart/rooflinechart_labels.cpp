@@ -201,7 +201,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         byDots.replace(QLatin1Char('.'), QStringLiteral(".\n"));
         byDots += text.mid(space);
         for (const QString& form : { twoLines, byDots }) {
-            if (form == text || (form == byDots && !text.left(space).contains(QLatin1Char('.'))))
+            if (form == text) // a name without a dot breaks no further
                 continue;
             LabelRequest stacked = requests[i];
             stacked.size = layerLabelSize(form, font);
@@ -212,7 +212,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
                 break;
             }
         }
-        if (!spots[i])
+        if (!spots[i] && byDots != text)
             stackedText[i] = byDots;
     }
     // Still none: further out, ring by ring, with the hairline to its point (a row of squares along
@@ -238,9 +238,14 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
             return mine.intersects(l, &at) == QLineF::BoundedIntersection && QLineF(at, anchor).length() > own && QLineF(at, l.p1()).length() > own;
         };
         auto aroundItsPoint = [&](const QRectF& o) { return o.width() <= 2 * own && o.height() <= 2 * own && overlaps(o, start); };
-        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return crosses(mine, b.adjusted(-1, -1, 1, 1)); })
+        // Only what lies within the hairline's own box can meet it: the plot's other markers are passed
+        // over by one rectangle test each (this runs for every spot tried, on every slider step).
+        const QRectF reach = QRectF(mine.p1(), mine.p2()).normalized().adjusted(-2, -2, 2, 2);
+        auto near = [&](const QRectF& r) { return r.intersects(reach); };
+        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return near(b) && crosses(mine, b.adjusted(-1, -1, 1, 1)); })
             && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)) || meets(l); })
-            && std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return !aroundItsPoint(o) && crosses(mine, o.adjusted(-1, -1, 1, 1)); });
+            && std::none_of(obstacles.begin(), obstacles.end(),
+                [&](const QRectF& o) { return near(o) && !aroundItsPoint(o) && crosses(mine, o.adjusted(-1, -1, 1, 1)); });
     };
     for (size_t i = 0; i < spots.size(); ++i) {
         if (spots[i])
@@ -248,7 +253,7 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
         const std::vector<double> rings { 12, 24, 40, 60, 85, 115, 150 };
         LabelRequest far = requests[i];
         spots[i] = placeFarLabel(far, taken, plot, lines, rings, clearOfHairlines);
-        if (!spots[i] && !stackedText[i].isEmpty() && stackedText[i] != wanted[i].text) {
+        if (!spots[i] && !stackedText[i].isEmpty()) {
             far.size = layerLabelSize(stackedText[i], font); // the name broken after each dot, further out
             spots[i] = placeFarLabel(far, taken, plot, lines, rings, clearOfHairlines);
             if (spots[i])

@@ -27,6 +27,15 @@ using namespace rfx;
 using namespace rfx::chartsizetest;
 
 namespace {
+// What is wrong with the texts and leaders of every chart of a laid-out figure (chartsizetests.h).
+QStringList figureProblems(const FigureGeometry& g)
+{
+    QStringList out;
+    for (size_t i = 0; i < g.chartTexts.size(); ++i)
+        out << problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i], g.chartLeaders[i]);
+    return out;
+}
+
 // A figure's chart (the print style) of `width` x 320 px, laid out.
 void showInPrint(RooflineChart& chart, const Report& report, int width)
 {
@@ -76,10 +85,7 @@ private slots:
         const Report report = *analyzeConfig(s.config, devices).report;
         const FigureGeometry g = figureGeometry(report, s);
         QVERIFY(!g.chartTexts.empty());
-        QStringList failures;
-        for (size_t i = 0; i < g.chartTexts.size(); ++i)
-            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i], g.chartLeaders[i]))
-                failures << p;
+        QStringList failures = figureProblems(g);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
     }
 
@@ -110,10 +116,7 @@ private slots:
         s.widthIn = widthIn;
         const FigureGeometry g = figureGeometry(o.analysis->decode, s);
         QVERIFY(!g.chartTexts.empty());
-        QStringList failures;
-        for (size_t i = 0; i < g.chartTexts.size(); ++i)
-            for (const QString& p : problems(g.chartTexts[i], g.chartBounds[i], g.chartLayerLabels[i], g.chartLines[i], g.chartLeaders[i]))
-                failures << p;
+        QStringList failures = figureProblems(g);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
         const double heightIn = g.heightPt / 72;
         QVERIFY2(heightIn <= kMaxFigureHeightIn + 0.01, qPrintable(QStringLiteral("%1 in tall").arg(heightIn)));
@@ -124,11 +127,9 @@ private slots:
         if (widthIn == 7.0 && !overlay) {
             s.llm->phase = LlmPhase::Both;
             const FigureGeometry both = figureGeometry(bothPhases(*o.analysis), s);
-            for (size_t i = 0; i < both.chartLayerLabels.size(); ++i) {
+            for (size_t i = 0; i < both.chartLayerLabels.size(); ++i)
                 QVERIFY2(!both.chartLayerLabels[i].empty(), qPrintable(QStringLiteral("chart %1 names no layer").arg(i)));
-                for (const QString& p : problems(both.chartTexts[i], both.chartBounds[i], both.chartLayerLabels[i], both.chartLines[i], both.chartLeaders[i]))
-                    failures << p;
-            }
+            failures += figureProblems(both);
             QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
         }
     }

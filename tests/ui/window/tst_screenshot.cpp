@@ -6,6 +6,18 @@
 
 #include "testpaths.h"
 
+namespace {
+// The window offscreen, with its settings kept in `dir` and the test devices.
+QProcessEnvironment offscreenIn(const QTemporaryDir& dir)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("ROOFLINE_DEVICES_DIR"), QStringLiteral(ROOFLINE_TEST_DEVICES_DIR));
+    return env;
+}
+} // namespace
+
 class TestScreenshot : public QObject {
     Q_OBJECT
 private slots:
@@ -14,11 +26,7 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("window.png"));
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("ROOFLINE_DEVICES_DIR"), QStringLiteral(ROOFLINE_TEST_DEVICES_DIR));
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(offscreenIn(dir));
         p.start(QStringLiteral(ROOFLINE_GUI_PATH),
             { QStringLiteral("--screenshot"), file, QStringLiteral("--size"), QStringLiteral("1280x800"),
                 QStringLiteral("--device"), QStringLiteral("rtx-2060-super"), QStringLiteral("--device"),
@@ -51,11 +59,7 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("window.png"));
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("ROOFLINE_DEVICES_DIR"), QStringLiteral(ROOFLINE_TEST_DEVICES_DIR));
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(offscreenIn(dir));
         p.start(QStringLiteral(ROOFLINE_GUI_PATH),
             { QStringLiteral("--screenshot"), file, QStringLiteral("--size"), QStringLiteral("1280x720"), QStringLiteral("--presentation"),
                 QStringLiteral("--model"), model, QStringLiteral("--device"), QStringLiteral("h100-sxm"), QStringLiteral("--device"),
