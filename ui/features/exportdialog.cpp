@@ -128,6 +128,13 @@ void ExportDialog::updateSize()
                    "%1 in, a page's text (a height you give keeps it in)")
                     .arg(kMaxFigureHeightIn);
     m_sizeNote->setText(note);
+    // The note's second paragraph wraps: the dialog grows to show it whole (it was cut at 3.5 in).
+    if (isVisible() && layout() && layout()->hasHeightForWidth()) {
+        layout()->activate();
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height())
+            resize(width(), needed);
+    }
 }
 
 void ExportDialog::setFile(const QString& file) { m_file->setText(file); }
