@@ -383,23 +383,4 @@ QRectF RooflineChart::moreLabelBox() const
     return m_moreLabel && m_moreLabel->isVisible() ? QRectF(m_moreLabel->pos(), m_moreLabel->boundingRect().size()) : QRectF();
 }
 
-std::vector<QLineF> RooflineChart::leaderLines() const
-{
-    const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));
-    std::vector<QLineF> out;
-    for (const QGraphicsLineItem* leader : m_layerLeaders)
-        if (leader->isVisible() && leader->line().length() > 0)
-            out.push_back(leader->line().translated(shift));
-    return out;
-}
-
-std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const
-{
-    std::vector<std::pair<QString, QRectF>> out;
-    for (const QGraphicsSimpleTextItem* item : m_layerLabels)
-        if (item->isVisible())
-            out.emplace_back(item->text(), QRectF(item->pos(), item->boundingRect().size()));
-    return out;
-}
-
 } // namespace rfx

@@ -5,6 +5,7 @@
 #include "chart/legendflow.h"
 
 #include <QChart>
+#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
@@ -85,6 +86,25 @@ std::vector<std::pair<QString, QRectF>> RooflineChart::textBoxes() const
     const std::vector<QRectF> rects = m_legend->textRects();
     for (size_t i = 0; i < rects.size() && i < entries.size(); ++i)
         out.emplace_back(entries[i].text, toView(m_chart, rects[i]));
+    return out;
+}
+
+std::vector<QLineF> RooflineChart::leaderLines() const
+{
+    const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));
+    std::vector<QLineF> out;
+    for (const QGraphicsLineItem* leader : m_layerLeaders)
+        if (leader->isVisible() && leader->line().length() > 0)
+            out.push_back(leader->line().translated(shift));
+    return out;
+}
+
+std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const
+{
+    std::vector<std::pair<QString, QRectF>> out;
+    for (const QGraphicsSimpleTextItem* item : m_layerLabels)
+        if (item->isVisible())
+            out.emplace_back(item->text(), QRectF(item->pos(), item->boundingRect().size()));
     return out;
 }
 

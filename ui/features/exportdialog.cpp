@@ -14,6 +14,7 @@
 #include <QSignalBlocker>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 
 namespace rfx {
 
@@ -129,12 +130,12 @@ void ExportDialog::updateSize()
                     .arg(kMaxFigureHeightIn);
     m_sizeNote->setText(note);
     // The note's second paragraph wraps: the dialog grows to show it whole (it was cut at 3.5 in).
-    if (isVisible() && layout() && layout()->hasHeightForWidth()) {
-        layout()->activate();
-        const int needed = layout()->totalHeightForWidth(width());
-        if (needed > height())
-            resize(width(), needed);
-    }
+    // Once the label's new text is laid out (at once, the layout still measured the old one).
+    QTimer::singleShot(0, this, [this] {
+        if (isVisible() && layout() && layout()->hasHeightForWidth())
+            if (const int needed = layout()->totalHeightForWidth(width()); needed > height())
+                resize(width(), needed);
+    });
 }
 
 void ExportDialog::setFile(const QString& file) { m_file->setText(file); }

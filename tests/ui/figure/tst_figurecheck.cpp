@@ -2,11 +2,13 @@
 // 5 and 7 inches, in PNG, SVG and PDF: one scale for x and y (no squashed text or ellipses), no text
 // under 7 pt at print size (measured on the laid-out charts, not guessed), and no legend over a
 // marker. The page grows with the grid so that each chart keeps a readable size.
+#include "features/exportdialog.h"
 #include "figure/figurerenderer.h"
 #include "testutils.h"
 
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
@@ -319,6 +321,25 @@ private slots:
         QVERIFY2(r.ok, qPrintable(r.error));
         const QStringList bad = nonUniformTransforms(readAll(m_dir.filePath(QStringLiteral("short.svg"))));
         QVERIFY2(bad.isEmpty(), qPrintable(bad.mid(0, 5).join(QStringLiteral("; "))));
+    }
+
+    // The export dialog's size note says where a caption too long for the figure goes, on a second
+    // paragraph: shown, the dialog grows to show it whole (at 1280 x 720 it was cut after one line).
+    void theExportDialogShowsItsWholeNote()
+    {
+        ExportDialog d(QStringLiteral("figure.png"));
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.setMeasure([](const FigureSpec&) {
+            FigureSize z { 3.5, 8.79, 1050, 2637 };
+            z.captionOutside = true;
+            return z;
+        });
+        QTest::qWait(50); // the dialog's new size laid out
+        auto* note = d.findChild<QLabel*>(QStringLiteral("sizeNote"));
+        QVERIFY(note && d.sizeText().contains(QStringLiteral(".caption.txt")));
+        QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+            qPrintable(QStringLiteral("%1 px of a note %2 px high").arg(note->height()).arg(note->heightForWidth(note->width()))));
     }
 };
 
