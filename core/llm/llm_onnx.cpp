@@ -110,6 +110,8 @@ LlmPhaseBuild buildOnnxPhase(const LlmModel& model, const LlmSettings& settings,
     c.dims = decoderExtents(d, tokens, past);
     if (!d.batch.empty())
         c.dims[d.batch] = settings.batch;
+    if (!d.cacheFlag.empty()) // Optimum's merged decoder: the prefill's graph starts from nothing cached
+        c.inputValues[d.cacheFlag] = phase == LlmPhase::Decode ? 1.0 : 0.0;
     BuildResult r = model.onnx->build(c);
     if (!r.network) {
         out.error = r.error;

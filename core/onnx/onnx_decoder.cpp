@@ -1,6 +1,7 @@
 // A decoder with past keys and values (Optimum's and ONNX Runtime GenAI's exports): which symbolic
 // extents are the batch, the new tokens, the tokens already cached and their sum, read from the inputs'
-// names and places, and the extents they take by default (a prefill from an empty cache).
+// names and places, and the extents they take by default (a prefill from an empty cache); Optimum's
+// merged decoder's flag, which chooses between its graphs without and with the past.
 #include "onnx/onnx_model.h"
 
 #include "onnx/onnx_internal.h"
@@ -72,6 +73,10 @@ std::optional<OnnxDecoderDims> recognizeDecoder(const std::vector<OnnxInput>& in
         if (lower(in.name).find("mask") != std::string::npos && in.dims.size() == 2 && named(in.dims[1])
             && in.dims[1] != d.sequence && in.dims[1] != d.past)
             d.total = in.dims[1];
+    for (const OnnxInput& in : inputs)
+        if (!in.floating && in.dims.size() <= 1 && std::all_of(in.dims.begin(), in.dims.end(), [](const std::string& e) { return e == "1"; })
+            && lower(in.name).find("use_cache") != std::string::npos)
+            d.cacheFlag = in.name;
     return d;
 }
 
@@ -100,6 +105,9 @@ Config withDecoderDefaults(const OnnxDecoderDims& d, Config config)
     const std::int64_t tokens = bound(d.sequence, config.unet.height), past = bound(d.past, 0);
     for (const auto& [name, extent] : decoderExtents(d, tokens, past))
         config.dims.emplace(name, extent);
+    // a merged decoder runs its graph without the past when nothing is cached, the other after
+    if (!d.cacheFlag.empty())
+        config.inputValues.emplace(d.cacheFlag, past > 0 ? 1.0 : 0.0);
     return config;
 }
 

@@ -60,14 +60,15 @@ bool isFloating(int type) { return isFloatingType(type); }
 
 // The graph's name where it names the model; the file's name where it is an exporter's boilerplate:
 // PyTorch's "torch_jit" and "main_graph", tf2onnx's, paddle2onnx's "Model from PaddlePaddle.",
-// MXNet's "mxnet_converted_model", CNTK's "CNTKGraph", and the bare "graph" or "model".
+// MXNet's "mxnet_converted_model", CNTK's "CNTKGraph", Optimum's merged decoder's "merged", and the
+// bare "graph" or "model".
 std::string genericNameOr(const std::string& graphName, const std::string& file)
 {
     std::string lower;
     for (char ch : graphName)
         lower += char(std::tolower(static_cast<unsigned char>(ch)));
     static const char* generic[] = { "", "torch_jit", "torch-jit-export", "main_graph", "tf2onnx", "graph", "model",
-        "mxnet_converted_model", "cntkgraph", "onnx_graph", "main" };
+        "mxnet_converted_model", "cntkgraph", "onnx_graph", "main", "merged" };
     const bool boilerplate = std::find(std::begin(generic), std::end(generic), lower) != std::end(generic)
         || lower.rfind("model from ", 0) == 0;
     return boilerplate ? std::filesystem::path(file).stem().string() : graphName;

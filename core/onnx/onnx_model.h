@@ -42,6 +42,9 @@ struct OnnxDecoderDims {
     int layers = 0; ///< pastInputs / 2
     std::int64_t kvHeads = 0, headDim = 0;
     int kvBits = 0; ///< the cache's element width as the file stores it
+    /// Optimum's merged decoder (decoder_model_merged.onnx): the one-element flag its If takes
+    /// (use_cache_branch), false for the graph without the past (a prefill), true for the one with it.
+    std::string cacheFlag;
 };
 /// The decoder the inputs describe: rank-4 floating inputs named "past..." of one KV-head count and head
 /// size (at least a key and a value), the new tokens extent 1 of input_ids (inputs_embeds), the total

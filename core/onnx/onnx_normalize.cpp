@@ -198,11 +198,37 @@ bool constantTensor(const onnx::NodeProto& n, onnx::TensorProto& t)
     return false;
 }
 
-// Constant nodes become initializers of the main graph, and so do the initializers of subgraphs (the
-// names are unique across scopes in a valid model; one that is not stays where it is).
+// Every name each scope defines (inputs, initializers, node outputs), counted over the whole model.
+void countDefinitions(const onnx::GraphProto& g, std::unordered_map<std::string, int>& defined)
+{
+    for (const auto& in : g.input())
+        ++defined[in.name()];
+    for (const auto& t : g.initializer())
+        ++defined[t.name()];
+    for (const auto& n : g.node()) {
+        for (const auto& o : n.output())
+            ++defined[o];
+        for (const auto& a : n.attribute()) {
+            if (a.has_g())
+                countDefinitions(a.g(), defined);
+            for (const auto& sub : a.graphs())
+                countDefinitions(sub, defined);
+        }
+    }
+}
+
+// Constant nodes become initializers of the main graph, and so do the initializers of subgraphs. A
+// name defined in more than one scope stays where it is: sibling branches may reuse names (Optimum's
+// merged decoder holds two exports of one model, both with a '/Constant_output_0'), and lifted, one
+// would shadow the other.
 void liftConstants(onnx::GraphProto& main)
 {
+    std::unordered_map<std::string, int> defined;
+    countDefinitions(main, defined);
     std::unordered_set<std::string> names;
+    for (const auto& [name, count] : defined)
+        if (count > 1)
+            names.insert(name);
     for (const auto& t : main.initializer())
         names.insert(t.name());
     for (const auto& in : main.input())

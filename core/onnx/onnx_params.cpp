@@ -5,13 +5,15 @@
 // when it reaches the operator through a Cast, Transpose, Reshape or DequantizeLinear; any other
 // floating-point initializer of more than one element is a parameter too. Never parameters: what
 // steers an operator (BatchNormalization's running mean and variance, Resize's scales, Clip's bounds,
-// Pad's value) and quantization's scales and zero points.
+// Pad's value), quantization's scales and zero points, and what reaches only a Cos or a Sin (a rotary
+// embedding's inverse frequencies).
 #include "onnx/onnx_internal.h"
 
 #include <algorithm>
 #include <cctype>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace rfx::onnximport {
 
@@ -67,6 +69,85 @@ bool quantized(const std::string& op)
 {
     return op == "ConvInteger" || op == "MatMulInteger" || op == "QLinearConv" || op == "QLinearMatMul" || op == "DequantizeLinear"
         || op == "QGemm" || op == "MatMulNBits" || op == "DynamicQuantizeLSTM";
+}
+
+// Who reads each value, graph by graph (sibling branches may reuse a name for different values): the
+// nodes that take it as an input, and the control-flow nodes whose subgraphs read it from outside.
+struct Scope {
+    std::unordered_map<std::string, std::vector<const onnx::NodeProto*>> direct;
+    std::unordered_set<std::string> readInside, handedOut;
+};
+
+void collectReads(const onnx::GraphProto& g, std::unordered_set<std::string>& reads)
+{
+    for (const auto& n : g.node()) {
+        reads.insert(n.input().begin(), n.input().end());
+        for (const auto& a : n.attribute()) {
+            if (a.has_g())
+                collectReads(a.g(), reads);
+            for (const auto& sub : a.graphs())
+                collectReads(sub, reads);
+        }
+    }
+    for (const auto& o : g.output())
+        reads.insert(o.name());
+}
+
+void collectScopes(const onnx::GraphProto& g, std::vector<Scope>& scopes)
+{
+    Scope s;
+    for (const auto& o : g.output())
+        s.handedOut.insert(o.name());
+    for (const auto& n : g.node()) {
+        for (const auto& in : n.input())
+            s.direct[in].push_back(&n);
+        for (const auto& a : n.attribute()) {
+            if (a.has_g()) {
+                collectReads(a.g(), s.readInside);
+                collectScopes(a.g(), scopes);
+            }
+            for (const auto& sub : a.graphs()) {
+                collectReads(sub, s.readInside);
+                collectScopes(sub, scopes);
+            }
+        }
+    }
+    scopes.push_back(std::move(s));
+}
+
+// Whether every path from the initializer `name` ends in a Cos or a Sin (a rotary table computed from
+// it), never at a graph's output, a control-flow node or a value nothing reads: the tables' inputs,
+// not learned. Each graph that reads it is followed on its own.
+bool feedsOnlyCosAndSin(const std::vector<Scope>& scopes, const std::string& name)
+{
+    int budget = 64; // nodes looked at: a table is a few steps from its frequencies
+    bool read = false;
+    for (const Scope& scope : scopes) {
+        std::function<bool(const std::string&, int)> reachesOnlyTables = [&](const std::string& value, int depth) {
+            auto it = scope.direct.find(value);
+            if (depth > 12 || scope.handedOut.count(value) || it == scope.direct.end() || (depth > 0 && scope.readInside.count(value)))
+                return false;
+            for (const onnx::NodeProto* n : it->second) {
+                if (--budget < 0)
+                    return false;
+                if (n->op_type() == "Cos" || n->op_type() == "Sin")
+                    continue;
+                if (n->output_size() == 0 || std::any_of(n->attribute().begin(), n->attribute().end(),
+                                                  [](const auto& a) { return a.has_g() || a.graphs_size() > 0; }))
+                    return false;
+                for (const auto& o : n->output())
+                    if (!o.empty() && !reachesOnlyTables(o, depth + 1))
+                        return false;
+            }
+            return true;
+        };
+        if (!scope.direct.count(name))
+            continue;
+        read = true;
+        if (!reachesOnlyTables(name, 0))
+            return false;
+    }
+    return read;
 }
 
 } // namespace
@@ -135,6 +216,13 @@ void classifyInitializers(Skeleton& s)
         }
     };
     visit(main);
+    // Rotary embeddings' inverse frequencies (Hugging Face's inv_freq, a buffer, not a parameter: the
+    // exporter keeps it where the positions are not known before the run) reach only Cos and Sin.
+    std::vector<Scope> scopes;
+    collectScopes(main, scopes);
+    for (const auto& [name, init] : s.initializers)
+        if (init.floating && init.elements > 1 && !s.statistics.count(name) && feedsOnlyCosAndSin(scopes, name))
+            s.statistics.insert(name);
     for (const auto& [name, init] : s.initializers) {
         if (s.statistics.count(name))
             continue;

@@ -1,6 +1,7 @@
-// ONNX decoders as language models (issue 49 item 3 and 4): the graph's own phases with the context
-// bound to the past inputs, and the same small model three ways (GGUF, safetensors with config.json,
-// ONNX) giving the same parameters, matrix rows, bytes and times, each difference worked out here.
+// ONNX decoders as language models (issue 49 item 3 and 4, issue 75 item 2): the graph's own phases with
+// the context bound to the past inputs, and the same small model three ways (GGUF, safetensors with
+// config.json, ONNX) giving the same parameters, matrix rows, bytes and times, each difference worked out
+// here; PyTorch's export with grouped-query attention and Optimum's merged decoder.
 #include "engine/cost.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_files.h"
@@ -169,11 +170,12 @@ private slots:
     // PyTorch's export of the same model (fp32, Hugging Face's LlamaModel written out: the attention as
     // MatMul, Softmax, MatMul over the whole [S, T] square with the causal mask added) against the
     // safetensors directory and the GGUF, all F32, with naive attention and every prompt token's logits:
-    //  - parameters: the file's 1,705,216 + the 32 rotary inverse frequencies stored as an initializer;
+    //  - parameters: the file's 1,705,216 (the 32 rotary inverse frequencies stored as an initializer reach only
+    //    Cos and Sin: a buffer, not learned);
     //  - every matrix product's FLOPs the same: projections and head, Q K^T and P V over the full square
     //    (prefill T x T, decode 1 x C);
-    //  - weight bytes 4 per parameter, the frequencies' 128 B read by the first rotary Mul (the cos table
-    //    is computed from them before the run); the cache 2,048 B a token.
+    //  - weight bytes 4 per parameter, and the file's weights the frequencies' 128 B besides (held in memory
+    //    and read by the rotary Mul, a row without parameters); the cache 2,048 B a token.
     void pytorchExportAgreesWithSafetensorsAndGguf()
     {
         QTemporaryDir dir;
@@ -197,7 +199,7 @@ private slots:
         QVERIFY2(c.analysis, c.error.c_str());
         QCOMPARE(a.analysis->parameters, kTinyParams);
         QCOMPARE(b.analysis->parameters, kTinyParams);
-        QCOMPARE(c.analysis->parameters, kTinyParams + 32);
+        QCOMPARE(c.analysis->parameters, kTinyParams);
         QCOMPARE(a.analysis->figures[0].weightsBytes, 4.0 * double(kTinyParams));
         QCOMPARE(b.analysis->figures[0].weightsBytes, 4.0 * double(kTinyParams));
         QCOMPARE(c.analysis->figures[0].weightsBytes, 4.0 * double(kTinyParams + 32));
@@ -209,7 +211,7 @@ private slots:
             QCOMPARE(y.weighted, x.weighted);
             QCOMPARE(z.weighted, x.weighted);
             QCOMPARE(z.attention, x.attention);
-            QCOMPARE(z.weightBytes, x.weightBytes + 4 * 32);
+            QCOMPARE(z.weightBytes, x.weightBytes);
         }
         // the graph moves more than the rows: the cache concatenated, each KV head expanded to the query
         // heads, K transposed, the rotary embedding and the norms in pieces (at most 3x here)
@@ -218,6 +220,77 @@ private slots:
             fg.tpot / fe.tpot);
         QVERIFY(fg.ttft > fe.ttft && fg.ttft < 3 * fe.ttft);
         QVERIFY(fg.tpot > fe.tpot && fg.tpot < 3 * fe.tpot);
+    }
+
+    // The decoder of issue 75's report: PyTorch's export of a Llama-style decoder of 4 blocks, 8 query heads over 2
+    // KV heads of 32, the KV heads repeated from the cache's own shape as Hugging Face's repeat_kv does
+    // (make_optimum.py). Its parameters are the module's sum(p.numel()): the embedding 1024 x 256 = 262,144; a
+    // block 256 x 256 (q) + 2 x 256 x 64 (k, v) + 256 x 256 (o) + 3 x 256 x 512 (MLP) + 2 x 256 (norms) = 557,568,
+    // four of them 2,230,272; the final norm 256; the head 262,144: 2,754,816 (the rotary inverse frequencies are
+    // a buffer, not a parameter). The cache 4 blocks x (K, V) x 2 heads x 32 x 4 B = 2,048 B a token.
+    // At P = 100, every logit: Q K^T and P V over the whole square, per block 2 x (2 x 8 x 100 x 100 x 32) =
+    // 10,240,000 FLOP, four 40,960,000; the weighted products 2 x 100 x (4 x 557,056 + 262,144) = 498,073,600.
+    // A decode step at C = 120: 4 x 2 x (2 x 8 x 120 x 32) = 491,520 and 2 x 2,490,368 = 4,980,736.
+    void pytorchGqaExport()
+    {
+        const LlmLoad ox = load(wild("gqa_repeat_kv"));
+        QVERIFY(ox.model);
+        LlmSettings s;
+        s.prompt = 100;
+        s.generate = 40;
+        s.allLogits = true;
+        const LlmOutcome o = analyzeLlm(*ox.model, s, { shippedDevice("h100-sxm") });
+        QVERIFY2(o.analysis, o.error.c_str());
+        QCOMPARE(o.analysis->parameters, std::int64_t(2754816));
+        QCOMPARE(o.analysis->figures[0].kvBytesPerToken, 2048.0);
+        const Sums prefill = sums(phase(*ox.model, s, LlmPhase::Prefill, 100)), decode = sums(phase(*ox.model, s, LlmPhase::Decode, 120));
+        QCOMPARE(prefill.attention, 40960000.0);
+        QCOMPARE(prefill.weighted, 498073600.0);
+        QCOMPARE(decode.attention, 491520.0);
+        QCOMPARE(decode.weighted, 4980736.0);
+    }
+
+    // Optimum's decoder_model_merged.onnx of the same model: one If on use_cache_branch over the decoder without
+    // the past (else) and the one with it (then), their initializers shared. The prefill runs the first, a decode
+    // step the second, each adding up to the rows of the export above; opened as a network, the flag follows the
+    // cache (nothing cached: the graph without the past), so no If is left to the user.
+    void optimumMergedDecoder()
+    {
+        const OnnxLoad merged = cachedOnnxModel(wild("optimum_merged"));
+        QVERIFY2(merged.model, merged.error.c_str());
+        QVERIFY(merged.model->decoder());
+        QCOMPARE(merged.model->decoder()->cacheFlag, std::string("use_cache_branch"));
+        QCOMPARE(merged.model->name(), std::string("optimum_merged"));
+        const LlmLoad m = load(wild("optimum_merged")), single = load(wild("gqa_repeat_kv"));
+        QVERIFY(m.model && single.model);
+        LlmSettings s;
+        s.prompt = 100;
+        s.generate = 40;
+        s.allLogits = true;
+        const LlmOutcome o = analyzeLlm(*m.model, s, { shippedDevice("h100-sxm") });
+        QVERIFY2(o.analysis, o.error.c_str());
+        QCOMPARE(o.analysis->parameters, std::int64_t(2754816));
+        QCOMPARE(o.analysis->figures[0].kvBytesPerToken, 2048.0);
+        for (LlmPhase p : { LlmPhase::Prefill, LlmPhase::Decode }) {
+            const int C = p == LlmPhase::Prefill ? 100 : 120;
+            const Network n = phase(*m.model, s, p, C);
+            const Sums a = sums(n), b = sums(phase(*single.model, s, p, C));
+            QCOMPARE(a.attention, b.attention);
+            QCOMPARE(a.weighted, b.weighted);
+            QCOMPARE(a.weightBytes, b.weightBytes);
+            // the rows carry the branch's name: the prefill the graph without the past, decode the other
+            const char* other = p == LlmPhase::Prefill ? "then" : "else";
+            for (const Layer& l : n.layers)
+                QVERIFY2(l.name.find(std::string("/") + other + "/") == std::string::npos, l.name.c_str());
+            for (const Diagnostic& d : n.diagnostics)
+                QVERIFY2(d.message.find("not known before the run") == std::string::npos, d.message.c_str());
+        }
+        Config c;
+        c.model = wild("optimum_merged");
+        const BuildResult b = buildNetwork(c);
+        QVERIFY2(b.network, b.error.c_str());
+        for (const Diagnostic& d : b.network->diagnostics)
+            QVERIFY2(d.message.find("not known before the run") == std::string::npos, d.message.c_str());
     }
 
     // What the engine's rows choose, the graph fixes: --tp is refused in words, the cache's width is the file's.
