@@ -1,11 +1,12 @@
 // Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3,
-// phi3, gemma2 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
+// phi3, gemma2, gemma3 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
 #include "llm/llm_files.h"
 
 #include "base/json_error.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace rfx {
@@ -60,6 +61,35 @@ struct Reader {
     }
 };
 
+/// Gemma 3's local and global layers: every sliding_window_pattern-th layer global, or as layer_types
+/// lists them ("sliding_attention", "full_attention"; newer transformers), which must then repeat with
+/// one period, the full layer last. 0: no layer slides.
+int slidingPeriod(Reader& r, const json& j)
+{
+    const auto types = j.find("layer_types");
+    if (types == j.end() || !types->is_array())
+        return r.integer("sliding_window_pattern", 6);
+    const int n = int(types->size());
+    int period = n + 1; // no full layer: every layer slides
+    for (int i = n - 1; i >= 0; --i)
+        if ((*types)[size_t(i)] == "full_attention")
+            period = i + 1;
+    if (std::none_of(types->begin(), types->end(), [](const json& t) { return t == "sliding_attention"; }))
+        return 0;
+    for (int i = 0; i < n; ++i) {
+        const bool full = (i + 1) % period == 0;
+        if ((*types)[size_t(i)] != (full ? "full_attention" : "sliding_attention")) {
+            if (r.error.empty())
+                r.error = r.file + ": layer_types: layer " + std::to_string(i) + " is " + (*types)[size_t(i)].dump()
+                    + ", out of the pattern the first full layer sets (" + std::to_string(period - 1)
+                    + " sliding layers, then a full one, repeating); the tool models such a pattern only (Gemma 3's: 5 "
+                      "sliding, 1 full)";
+            return 1;
+        }
+    }
+    return period > n ? 1 : period;
+}
+
 } // namespace
 
 LlmLoad parseHfConfig(std::string_view text, const std::string& file)
@@ -78,10 +108,30 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     }
     const auto mt = j.find("model_type");
     if (mt == j.end() || !mt->is_string()) {
-        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gpt2)";
+        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt2)";
         return out;
     }
-    const std::string family = mt->get<std::string>();
+    std::string family = mt->get<std::string>();
+    // Gemma 3: the multimodal model's config.json nests the text decoder's keys in text_config; the 1B's
+    // is the text decoder's own (gemma3_text). Both give only what differs from transformers'
+    // Gemma3TextConfig defaults.
+    if (family == "gemma3" || family == "gemma3_text") {
+        json text = j;
+        if (family == "gemma3") {
+            const auto t = j.find("text_config");
+            if (t == j.end() || !t->is_object()) {
+                out.error = file + ": text_config: missing; a Gemma 3 config.json holds the text decoder's keys there (copy the "
+                                   "model's config.json from its Hub page)";
+                return out;
+            }
+            text = *t;
+        }
+        j = json { { "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 }, { "num_hidden_layers", 26 },
+            { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, { "head_dim", 256 }, { "max_position_embeddings", 131072 },
+            { "sliding_window", 4096 }, { "sliding_window_pattern", 6 }, { "tie_word_embeddings", true } };
+        j.update(text);
+        j["model_type"] = family = "gemma3";
+    }
     // DeepSeek's latent attention: read from config.json only (llama.cpp's GGUF names them otherwise)
     const bool latent = family == "deepseek_v2" || family == "deepseek_v3";
     bool known = latent;
@@ -90,7 +140,7 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     if (!known) {
         out.error = file + ": model_type: \"" + family
             + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, "
-              "deepseek_v3, phi3, gemma2 and gpt2 "
+              "deepseek_v3, phi3, gemma2, gemma3 and gpt2 "
               "(a fine-tune of one of these keeps its model_type)";
         return out;
     }
@@ -123,19 +173,20 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         a.ffn = r.integer("intermediate_size");
         a.vocab = r.integer("vocab_size");
         a.maxContext = r.integer("max_position_embeddings", 2048);
-        a.tiedEmbeddings = r.boolean("tie_word_embeddings", family == "gemma2");
+        a.tiedEmbeddings = r.boolean("tie_word_embeddings", family == "gemma2" || family == "gemma3");
         a.qkvBias = family == "qwen2" || r.boolean("attention_bias", false);
         a.fusedQkv = a.fusedGateUp = family == "phi3";
-        if (family == "gemma2") {
+        if (family == "gemma2" || family == "gemma3") {
             a.mlp = LlmMlp::GeGlu;
             a.normsPerBlock = 4;
-            a.slidingPeriod = 2;
+            a.slidingPeriod = family == "gemma2" ? 2 : slidingPeriod(r, j);
+            a.qkNorm = family == "gemma3";
         }
         if (family == "mixtral") {
             a.experts = r.integer("num_local_experts", 8);
             a.expertsPerToken = r.integer("num_experts_per_tok", 2);
         }
-        a.qkNorm = family == "qwen3" || family == "qwen3_moe";
+        a.qkNorm = a.qkNorm || family == "qwen3" || family == "qwen3_moe";
         if (family == "qwen3_moe") {
             a.experts = r.integer("num_experts");
             a.expertsPerToken = r.integer("num_experts_per_tok");
@@ -174,8 +225,9 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
             }
         }
         const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && !latent) || r.boolean("use_sliding_window", false);
-        if (slides)
+        if (slides && a.slidingPeriod > 0)
             a.slidingWindow = r.integer("sliding_window", 0);
+        a.slidingPeriod = std::max(1, a.slidingPeriod);
     }
     if (a.heads > 0) {
         const auto hd = j.find("head_dim");

@@ -267,6 +267,37 @@ std::vector<LlmArch> makeBuiltins()
         a.slidingPeriod = 2;
         v.push_back(a);
     }
+    // Gemma 3's text decoders (Gemma 3 Technical Report, arXiv:2503.19786, Table 1: embedding and
+    // non-embedding parameters; the 4B, 12B and 27B also hold a 417 M vision encoder, not counted here):
+    // five sliding-window layers to one global, q and k normed per head, four norms a block, GeGLU, the
+    // head tied. transformers' Gemma3TextConfig defaults fill what the Hub's config.json leaves out.
+    struct Gemma3 {
+        const char *id, *title, *hub;
+        std::int64_t params;
+        int layers, hidden, heads, kvHeads, headDim, ffn, vocab, context, window;
+    };
+    static constexpr Gemma3 gemma3[] = {
+        { "gemma-3-1b", "Gemma-3 1B (Google, 2025; 5 local layers to 1 global)", "gemma-3-1b-pt", 999'885'952, 26, 1152, 4, 1,
+            256, 6912, 262144, 32768, 512 },
+        { "gemma-3-4b", "Gemma-3 4B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-4b-pt", 3'880'263'168,
+            34, 2560, 8, 4, 256, 10240, 262208, 131072, 1024 },
+        { "gemma-3-12b", "Gemma-3 12B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-12b-pt",
+            11'766'034'176, 48, 3840, 16, 8, 256, 15360, 262208, 131072, 1024 },
+        { "gemma-3-27b", "Gemma-3 27B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-27b-pt",
+            27'009'346'304, 62, 5376, 32, 16, 128, 21504, 262208, 131072, 1024 },
+    };
+    for (const Gemma3& g : gemma3) {
+        LlmArch a = llama(g.id, g.title, std::string("huggingface.co/google/") + g.hub + " config.json; arXiv:2503.19786 Table 1",
+            g.params, g.layers, g.hidden, g.heads, g.kvHeads, g.ffn, g.vocab, g.context);
+        a.family = "gemma3";
+        a.headDim = g.headDim;
+        a.tiedEmbeddings = a.qkNorm = true;
+        a.mlp = LlmMlp::GeGlu;
+        a.normsPerBlock = 4;
+        a.slidingWindow = g.window;
+        a.slidingPeriod = 6;
+        v.push_back(a);
+    }
     return v;
 }
 

@@ -23,7 +23,7 @@ enum class LlmNorm { Rms, Layer };
 struct LlmArch {
     std::string id; ///< "llama-2-7b"; a file's: its file name
     std::string title; ///< "Llama-2 7B (Meta, 2023)"
-    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gpt2
+    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt2
     std::string source; ///< where the figures come from (a config.json on the Hub, a paper)
     std::int64_t publishedParams = 0; ///< the parameter count its publisher gives (0: none)
     int layers = 0; ///< num_hidden_layers
@@ -61,11 +61,12 @@ struct LlmArch {
     int qkRope = 0; ///< qk_rope_head_dim: each head's rotary query features, and the shared rotary key's
     int vHeadDim = 0; ///< v_head_dim
     int slidingWindow = 0; ///< tokens a sliding-window layer attends to (0: none)
-    /// Which layers slide: 1 = every layer (Mistral-7B v0.1), 2 = the even ones (Gemma-2: local and
-    /// global attention alternate, layer 0 local).
+    /// Which layers slide: 1 = every layer (Mistral-7B v0.1); P > 1 = all but every P-th, counting from 1
+    /// (Gemma-2: 2, local and global attention alternate, layer 0 local; Gemma-3: 6, five local layers
+    /// then a global one, transformers' sliding_window_pattern).
     int slidingPeriod = 1;
 
-    bool slides(int layer) const { return slidingWindow > 0 && layer % std::max(1, slidingPeriod) == 0; }
+    bool slides(int layer) const { return slidingWindow > 0 && (slidingPeriod <= 1 || (layer + 1) % slidingPeriod != 0); }
     /// One expert's intermediate features.
     int expertWidth() const { return expertFfn > 0 ? expertFfn : ffn; }
     /// Layer `layer` routes its tokens to experts (a mixture past the first denseLayers layers).

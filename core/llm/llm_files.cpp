@@ -130,7 +130,7 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     if (!known)
         return { std::nullopt, file + ": general.architecture: \"" + arch
                 + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
-                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), phi3, gemma2 and gpt2" };
+                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), phi3, gemma2, gemma3 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
         const auto it = g->numbers.find(arch + "." + key);
@@ -188,10 +188,11 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     a.fusedQkv = names.count("blk.0.attn_qkv.weight") > 0;
     a.fusedGateUp = arch == "phi3" && !names.count("blk.0.ffn_gate.weight");
     a.qkNorm = names.count("blk.0.attn_q_norm.weight") > 0;
-    if (arch == "gemma2") {
+    if (arch == "gemma2" || arch == "gemma3") {
         a.mlp = LlmMlp::GeGlu;
         a.normsPerBlock = 4;
-        a.slidingPeriod = 2;
+        // llama.cpp sets Gemma 3's pattern in code (every 6th layer global); a file may say it
+        a.slidingPeriod = arch == "gemma2" ? 2 : clampInt(number("attention.sliding_window_pattern", 6));
     }
     if (arch == "gpt2") {
         a.mlp = LlmMlp::Gelu;

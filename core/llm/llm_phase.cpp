@@ -29,6 +29,7 @@ std::string blockSetName(const std::vector<int>& b)
     if (even)
         return std::to_string(b.front()) + "-" + std::to_string(b.back()) + (step > 1 ? "/" + std::to_string(step) : "");
     std::string s;
+    int runs = 0;
     for (size_t i = 0; i < b.size(); ++i) {
         size_t j = i;
         while (j + 1 < b.size() && b[j + 1] == b[j] + 1)
@@ -36,8 +37,20 @@ std::string blockSetName(const std::vector<int>& b)
         if (!s.empty())
             s += ",";
         s += std::to_string(b[i]) + (j > i ? "-" + std::to_string(b[j]) : "");
+        ++runs;
         i = j;
     }
+    if (runs <= 3)
+        return s;
+    // many runs: the range less what it skips where that is evenly spaced (Gemma-3's local layers:
+    // "0-61 less 5-59/6", its global ones being 5-59/6)
+    std::vector<int> skipped;
+    for (size_t i = 1; i < b.size(); ++i)
+        for (int l = b[i - 1] + 1; l < b[i]; ++l)
+            skipped.push_back(l);
+    const std::string less = blockSetName(skipped);
+    if (less.find(',') == std::string::npos)
+        return std::to_string(b.front()) + "-" + std::to_string(b.back()) + " less " + less;
     return s;
 }
 

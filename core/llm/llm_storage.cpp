@@ -77,6 +77,18 @@ int blockOf(std::string_view name, std::string_view& rest)
 void addStoredTensor(LlmStorage& s, std::string_view name, double bytes, std::int64_t elements, const std::string& type,
     int layers)
 {
+    // Gemma 3's multimodal checkpoints: the text decoder under language_model. (transformers 4.50) or
+    // model.language_model. (4.52 on), the vision encoder and its projector beside it, not the decoder's
+    std::string renamed;
+    for (std::string_view lead : { "language_model.model.", "model.language_model." })
+        if (name.starts_with(lead)) {
+            renamed = "model." + std::string(name.substr(lead.size()));
+            name = renamed;
+        }
+    if (name.starts_with("language_model.lm_head"))
+        name.remove_prefix(std::string_view("language_model.").size());
+    if (name.starts_with("vision_tower.") || name.starts_with("multi_modal_projector."))
+        return;
     s.totalBytes += bytes;
     s.totalParams += elements;
     for (std::string_view tail : { ".weight", ".bias" })
