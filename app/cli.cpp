@@ -59,7 +59,7 @@ std::vector<CliCommandSpec>& registry()
             "  --format-help              the custom network file format\n" },
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
-                "    [--weights-bits 4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
+                "    [--weights-bits 4|mxfp4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
                 "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--calibration CAL.json]",
                 "    [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
@@ -74,8 +74,9 @@ std::vector<CliCommandSpec>& registry()
             "  --sweep context|batch      the decode step against the context (128, 256, ... tokens) or the batch\n"
             "                             (1, 2, 4, ...) per device, each line ending where memory runs out\n"
             "  --batch B                  sequences decoded together (default 1)\n"
-            "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), 8, 16 (default), 32, or file: as the\n"
-            "                             weight file stores each tensor (the default for GGUF and safetensors)\n"
+            "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), mxfp4 (4.25 bits), 8, 16 (default), 32,\n"
+            "                             or file: as the weight file stores each tensor (the default for GGUF and\n"
+            "                             safetensors; for gpt-oss as published: MXFP4 experts)\n"
             "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32 (or int4, int8, fp8, fp16, ...)\n"
             "  --act-bits N|TYPE          activations and the matrix rows' arithmetic: 8 (int8), 16 (default, fp16),\n"
             "                             32 (fp32), or a type: fp8 (tensor FP8 ceilings), bf16 (BF16 ceilings)\n"

@@ -71,7 +71,7 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
         err << "roofline-cli: calibrate: cannot use the language model: " << load.error << "\n";
         return ExitUsage;
     }
-    if (!llm.weightsGiven && load.model->storage)
+    if (!llm.weightsGiven && llmStoresTypes(*load.model))
         s.weightBits = 0; // a weight file: its own types
     if (auto e = validateLlmSettings(s))
         return usageError(err, *e);

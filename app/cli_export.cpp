@@ -67,7 +67,7 @@ LlmFigureWork analyzeLlmFigure(FigureSpec& spec, const std::vector<Device>& devi
         err << "roofline-cli: cannot use the language model: " << out.load.error << "\n";
         return out;
     }
-    if (w.settings.weightBits == 0 && !out.load.model->storage && !out.load.model->onnx)
+    if (w.settings.weightBits == 0 && !llmStoresTypes(*out.load.model))
         w.settings.weightBits = 16;
     LlmOutcome outcome = analyzeLlm(*out.load.model, w.settings, devices);
     if (!outcome.analysis)

@@ -79,14 +79,14 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
         err << "roofline-cli: cannot use the language model: " << load.error << "\n";
         return ExitUsage;
     }
-    if (!llm.weightsGiven && load.model->storage)
+    if (!llm.weightsGiven && llmStoresTypes(*load.model))
         s.weightBits = 0; // a weight file: its own types
     if (load.model->onnx)
         for (const std::string& o : llm.widthOptions) // said once each, in every format
             load.model->diagnostics.push_back({ Severity::Info, model, o,
                 "not used: an ONNX decoder is analysed as its graph stores it (its weights' and cache's widths, its "
                 "attention's operators); the option is for built-in models, config.json and GGUF" });
-    if (s.weightBits == 0 && !load.model->storage && !load.model->onnx) {
+    if (s.weightBits == 0 && !llmStoresTypes(*load.model)) {
         err << "roofline-cli: --weights-bits file: " << model
             << " gives no tensor types (a built-in model or a config.json without safetensors beside it); give 4, 8, 16 or 32\n";
         return ExitUsage;

@@ -81,8 +81,10 @@ OptionStatus applyLlmOption(const std::vector<std::string>& args, std::size_t& i
             s.weightBits = numberBits(*t); // fp8 and int8 weights are both one byte each
         else if (v == "int4")
             s.weightBits = 4;
+        else if (v == "mxfp4" || v == "MXFP4")
+            s.weightBits = kMxfp4Bits;
         else
-            return fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32) or file, got '" + v + "'");
+            return fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32), mxfp4 or file, got '" + v + "'");
         return OptionStatus::Consumed;
     }
     // A width as a number or an arithmetic type's name: --act-bits fp8, --kv-bits int4.
@@ -110,7 +112,7 @@ std::vector<std::string> llmSettingsToArgs(const LlmSettings& s)
 {
     std::vector<std::string> a { "--prompt", std::to_string(s.prompt), "--generate", std::to_string(s.generate), "--context",
         std::to_string(s.context), "--batch", std::to_string(s.batch), "--weights-bits",
-        s.weightBits == 0 ? std::string("file") : std::to_string(int(s.weightBits)), "--kv-bits", std::to_string(s.kvBits),
+        s.weightBits == 0 ? std::string("file") : s.weightBits == kMxfp4Bits ? std::string("mxfp4") : std::to_string(int(s.weightBits)), "--kv-bits", std::to_string(s.kvBits),
         "--act-bits", s.actType == NumberType::Unset ? std::to_string(s.actBits) : std::string(numberWord(s.actType)),
         "--attention", std::string(enumName(kLlmAttentionWords, s.attention)), "--tp", std::to_string(s.tensorParallel),
         "--interconnect", s.interconnect };

@@ -28,6 +28,8 @@ std::string bitsWord(double bits)
         return "as in the file";
     if (bits == 4)
         return "int4 (fp16 scale per 128)";
+    if (bits == kMxfp4Bits)
+        return "MXFP4 (4.25 bits)";
     return bits == 8 ? "8-bit" : bits == 32 ? "fp32" : "fp16";
 }
 
@@ -41,10 +43,11 @@ std::string actWord(const LlmSettings& s)
 
 std::string batchText(std::int64_t b) { return b > 0 ? formatCount(b) : "none"; }
 
-std::string settingsText(const LlmSettings& s, int context, bool graph, const std::string& linkName)
+std::string settingsText(const LlmSettings& s, int context, bool graph, const std::string& linkName, bool published = false)
 {
     return "prompt " + formatCount(s.prompt) + ", generate " + formatCount(s.generate) + " (decode at context "
-        + formatCount(context) + "), batch " + formatCount(s.batch) + "; weights " + bitsWord(s.weightBits)
+        + formatCount(context) + "), batch " + formatCount(s.batch) + "; weights "
+        + (published ? "as published (MXFP4 experts, the rest 16-bit)" : bitsWord(s.weightBits))
         + ", KV cache " + kvWord(s.kvBits) + ", activations " + actWord(s) + "; "
         + (graph ? "attention as the graph computes it"
                  : s.attention == LlmAttention::Flash ? "FlashAttention" : "naive attention (scores through memory)")
@@ -72,7 +75,7 @@ std::string llmPrecisionText(const LlmSettings& s)
         + ", activations " + actWord(s);
 }
 
-std::string llmSettingsLine(const LlmAnalysis& a) { return settingsText(a.settings, a.context, a.graph, a.linkName); }
+std::string llmSettingsLine(const LlmAnalysis& a) { return settingsText(a.settings, a.context, a.graph, a.linkName, a.published); }
 
 std::string llmSettingsText(const LlmSettings& s, bool graph)
 {
@@ -84,7 +87,7 @@ std::string llmToJson(const LlmAnalysis& a, int indent)
 {
     const LlmSettings& s = a.settings;
     ojson settings { { "prompt", s.prompt }, { "generate", s.generate }, { "context", a.context }, { "batch", s.batch },
-        { "weights_bits", s.weightBits == 0 ? ojson("file") : ojson(int(s.weightBits)) }, { "kv_bits", s.kvBits },
+        { "weights_bits", s.weightBits == 0 ? ojson("file") : s.weightBits == kMxfp4Bits ? ojson(kMxfp4Bits) : ojson(int(s.weightBits)) }, { "kv_bits", s.kvBits },
         { "act_bits", s.actBits }, { "act_type", actWord(s) }, { "attention", a.graph ? "graph" : llmAttentionName(s.attention) }, { "all_logits", s.allLogits },
         { "tp", s.tensorParallel } };
     if (s.tensorParallel > 1)

@@ -1,6 +1,7 @@
 // Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3,
-// phi3, gemma2, gemma3 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
+// phi3, gemma2, gemma3, gpt_oss and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
 #include "llm/llm_files.h"
+#include "llm/llm_phase.h"
 
 #include "base/json_error.h"
 
@@ -61,14 +62,15 @@ struct Reader {
     }
 };
 
-/// Gemma 3's local and global layers: every sliding_window_pattern-th layer global, or as layer_types
+/// Gemma 3's and gpt-oss's local and global layers: every sliding_window_pattern-th layer global (`pattern`
+/// when the file says neither: Gemma 3's 6, gpt-oss's 2), or as layer_types
 /// lists them ("sliding_attention", "full_attention"; newer transformers), which must then repeat with
 /// one period, the full layer last. 0: no layer slides.
-int slidingPeriod(Reader& r, const json& j)
+int slidingPeriod(Reader& r, const json& j, int pattern)
 {
     const auto types = j.find("layer_types");
     if (types == j.end() || !types->is_array())
-        return r.integer("sliding_window_pattern", 6);
+        return r.integer("sliding_window_pattern", pattern);
     const int n = int(types->size());
     int period = n + 1; // no full layer: every layer slides
     for (int i = n - 1; i >= 0; --i)
@@ -108,7 +110,7 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     }
     const auto mt = j.find("model_type");
     if (mt == j.end() || !mt->is_string()) {
-        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt2)";
+        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt_oss, gpt2)";
         return out;
     }
     std::string family = mt->get<std::string>();
@@ -140,7 +142,7 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     if (!known) {
         out.error = file + ": model_type: \"" + family
             + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, "
-              "deepseek_v3, phi3, gemma2, gemma3 and gpt2 "
+              "deepseek_v3, phi3, gemma2, gemma3, gpt_oss and gpt2 "
               "(a fine-tune of one of these keeps its model_type)";
         return out;
     }
@@ -174,13 +176,29 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         a.vocab = r.integer("vocab_size");
         a.maxContext = r.integer("max_position_embeddings", 2048);
         a.tiedEmbeddings = r.boolean("tie_word_embeddings", family == "gemma2" || family == "gemma3");
-        a.qkvBias = family == "qwen2" || r.boolean("attention_bias", false);
+        // attention_bias: q, k, v and o carry biases (Qwen2: q, k and v always, o never)
+        const bool attentionBias = r.boolean("attention_bias", family == "gpt_oss");
+        a.qkvBias = family == "qwen2" || attentionBias;
+        a.oBias = family != "qwen2" && attentionBias;
         a.fusedQkv = a.fusedGateUp = family == "phi3";
         if (family == "gemma2" || family == "gemma3") {
             a.mlp = LlmMlp::GeGlu;
             a.normsPerBlock = 4;
-            a.slidingPeriod = family == "gemma2" ? 2 : slidingPeriod(r, j);
+            a.slidingPeriod = family == "gemma2" ? 2 : slidingPeriod(r, j, 6);
             a.qkNorm = family == "gemma3";
+        }
+        if (family == "gpt_oss") {
+            // transformers' GptOssConfig: experts of intermediate_size with biases, a router with a bias, a
+            // sink per head, sliding windows on every other layer from layer 0; the Hub's checkpoints keep
+            // the experts in MXFP4 (quantization_config), the rest in bf16
+            a.experts = r.integer("num_local_experts");
+            a.expertsPerToken = r.integer("num_experts_per_tok", r.integer("experts_per_token", 4));
+            a.expertFfn = a.ffn;
+            a.expertBiases = a.routerBias = a.attentionSinks = a.activeWithoutEmbedding = true;
+            a.slidingPeriod = slidingPeriod(r, j, 2);
+            const auto q = j.find("quantization_config");
+            if (q != j.end() && q->is_object() && q->contains("quant_method") && (*q)["quant_method"] == "mxfp4")
+                a.expertBits = kMxfp4Bits;
         }
         if (family == "mixtral") {
             a.experts = r.integer("num_local_experts", 8);

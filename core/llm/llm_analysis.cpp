@@ -83,6 +83,7 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
     a.settings = settings;
     a.context = context;
     a.graph = model.onnx != nullptr;
+    a.published = settings.weightBits == 0 && !model.storage && !model.onnx && model.arch.expertBits > 0;
     a.model = model.arch.title.empty() ? model.arch.id : model.arch.title;
     a.prefill = analyze(*prefill.network, config, devices);
     a.decode = analyze(*decode.network, config, devices);

@@ -46,6 +46,9 @@ struct LlmAnalysis {
     int experts = 0, expertsPerToken = 0; ///< the mixture's (0: dense)
     /// The phases are an ONNX decoder's own graph (its operators, its tensors' widths), not the model's rows.
     bool graph = false;
+    /// A built-in model's weights as its publisher's checkpoint stores them (gpt-oss's MXFP4 experts),
+    /// where the settings say "as in the file".
+    bool published = false;
     std::string linkName; ///< tensor parallel: the interconnect's name and bandwidth, else empty
     Report prefill;
     Report decode;

@@ -1,6 +1,9 @@
 #include "llm/llm_arch.h"
 
+#include "llm/llm_phase.h"
+
 #include <algorithm>
+#include <tuple>
 
 namespace rfx {
 
@@ -10,7 +13,7 @@ std::string_view llmTensorName(LlmTensor t)
         "o_proj", "post_attn_norm", "mlp_norm", "gate_proj", "up_proj", "gate_up_proj", "down_proj",
         "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj", "q_norm", "k_norm",
         "q_a_proj", "q_a_norm", "q_b_proj", "kv_a_proj", "kv_a_norm", "kv_b_proj", "shared_experts.gate_proj",
-        "shared_experts.up_proj", "shared_experts.down_proj" };
+        "shared_experts.up_proj", "shared_experts.down_proj", "sinks" };
     static_assert(std::size(names) == kLlmTensorCount);
     return names[int(t)];
 }
@@ -32,14 +35,18 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
     }
     if (a.qkvBias || a.allBiases)
         attn += q + 2 * kv;
-    if (a.allBiases)
+    if (a.allBiases || a.oBias)
         attn += h;
+    if (a.attentionSinks)
+        attn += a.heads;
     if (a.qkNorm)
         attn += 2 * I(a.headDim);
     const I matrices = a.mlp == LlmMlp::Gelu ? 2 : 3;
     const I dense = matrices * h * f + (a.allBiases ? f + h : 0);
     // a mixture: the experts counted, the shared ones, the router (and its bias per expert)
-    const I moe = matrices * h * I(a.expertWidth()) * (I(expertsCounted) + a.sharedExperts) + h * a.experts + (a.routerBias ? a.experts : 0);
+    const I fe = a.expertWidth(), expertBias = a.expertBiases ? (matrices - 1) * fe + h : 0; // gate, up: f_e; down: h
+    const I moe = (matrices * h * fe) * (I(expertsCounted) + a.sharedExperts) + expertBias * expertsCounted + h * a.experts
+        + (a.routerBias ? a.experts : 0);
     const I moeLayers = a.experts > 0 ? std::max(0, a.layers - a.denseLayers) : 0;
     const I common = attn + a.normsPerBlock * norm;
     I total = I(a.vocab) * h + I(a.layers) * common + (I(a.layers) - moeLayers) * dense + moeLayers * moe + norm;
@@ -54,7 +61,11 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
 
 std::int64_t llmParameterCount(const LlmArch& a) { return parameters(a, a.experts); }
 
-std::int64_t llmActiveParameterCount(const LlmArch& a) { return parameters(a, a.expertsPerToken); }
+std::int64_t llmActiveParameterCount(const LlmArch& a)
+{
+    const std::int64_t active = parameters(a, a.expertsPerToken);
+    return a.activeWithoutEmbedding && !a.tiedEmbeddings ? active - std::int64_t(a.vocab) * a.hidden : active;
+}
 
 std::optional<std::string> validateArch(const LlmArch& a)
 {
@@ -267,6 +278,26 @@ std::vector<LlmArch> makeBuiltins()
         a.slidingPeriod = 2;
         v.push_back(a);
     }
+    // gpt-oss (huggingface.co/openai/gpt-oss-20b and -120b config.json; gpt-oss model card, arXiv:2508.10925,
+    // Table 1: 20.91B total, 3.61B active; 116.83B and 5.13B, the active counts without the embedding
+    // table): experts with biases, 4 a token, a router with a bias, attention with biases and a sink per
+    // head, sliding windows of 128 on every other layer from layer 0; the experts published in MXFP4.
+    for (const auto& [id, title, layers, experts, count] :
+        { std::tuple { "gpt-oss-20b", "gpt-oss-20b (OpenAI, 2025; 32 experts, top 4, MXFP4)", 24, 32, std::int64_t(20'914'757'184) },
+            std::tuple { "gpt-oss-120b", "gpt-oss-120b (OpenAI, 2025; 128 experts, top 4, MXFP4)", 36, 128, std::int64_t(116'829'156'672) } }) {
+        LlmArch a = llama(id, title, std::string("huggingface.co/openai/") + id + " config.json; arXiv:2508.10925 Table 1", count,
+            layers, 2880, 64, 8, 2880, 201088, 131072);
+        a.family = "gpt_oss";
+        a.headDim = 64;
+        a.qkvBias = a.oBias = a.attentionSinks = a.expertBiases = a.routerBias = a.activeWithoutEmbedding = true;
+        a.experts = experts;
+        a.expertsPerToken = 4;
+        a.expertFfn = 2880;
+        a.slidingWindow = 128;
+        a.slidingPeriod = 2;
+        a.expertBits = kMxfp4Bits;
+        v.push_back(a);
+    }
     // Gemma 3's text decoders (Gemma 3 Technical Report, arXiv:2503.19786, Table 1: embedding and
     // non-embedding parameters; the 4B, 12B and 27B also hold a 417 M vision encoder, not counted here):
     // five sliding-window layers to one global, q and k normed per head, four norms a block, GeGLU, the
@@ -316,7 +347,7 @@ std::string llmFamilyName(std::string_view family)
     };
     static constexpr Name names[] = { { "llama", "Llama (Meta)" }, { "mistral", "Mistral (Mistral AI)" },
         { "mixtral", "Mistral (Mistral AI)" }, { "qwen", "Qwen (Alibaba)" }, { "deepseek", "DeepSeek" },
-        { "phi", "Phi (Microsoft)" }, { "gemma", "Gemma (Google)" }, { "gpt2", "GPT-2 (OpenAI)" } };
+        { "phi", "Phi (Microsoft)" }, { "gemma", "Gemma (Google)" }, { "gpt_oss", "gpt-oss (OpenAI)" }, { "gpt2", "GPT-2 (OpenAI)" } };
     for (const Name& n : names)
         if (family.starts_with(n.prefix))
             return std::string(n.name);

@@ -23,7 +23,7 @@ enum class LlmNorm { Rms, Layer };
 struct LlmArch {
     std::string id; ///< "llama-2-7b"; a file's: its file name
     std::string title; ///< "Llama-2 7B (Meta, 2023)"
-    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt2
+    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt_oss, gpt2
     std::string source; ///< where the figures come from (a config.json on the Hub, a paper)
     std::int64_t publishedParams = 0; ///< the parameter count its publisher gives (0: none)
     int layers = 0; ///< num_hidden_layers
@@ -39,6 +39,7 @@ struct LlmArch {
     bool allBiases = false; ///< every linear layer and norm carries a bias (GPT-2)
     bool fusedQkv = false; ///< one q/k/v projection (Phi-3's qkv_proj, GPT-2's c_attn)
     bool fusedGateUp = false; ///< one gate/up projection (Phi-3's gate_up_proj)
+    bool oBias = false; ///< the attention's output projection carries a bias (attention_bias: gpt-oss)
     bool learnedPositions = false; ///< a position embedding table (GPT-2) instead of rotary embeddings
     LlmMlp mlp = LlmMlp::SwiGlu;
     LlmNorm norm = LlmNorm::Rms;
@@ -49,7 +50,17 @@ struct LlmArch {
     int expertFfn = 0; ///< moe_intermediate_size: one expert's intermediate features (0: intermediate_size, Mixtral)
     int sharedExperts = 0; ///< n_shared_experts: experts every token goes through besides its top k (DeepSeek), each expertWidth() wide
     int denseLayers = 0; ///< first_k_dense_replace: the first layers keep a dense MLP of `ffn` features (DeepSeek-V3: 3)
-    bool routerBias = false; ///< a bias per expert added to the router's scores (DeepSeek-V3's e_score_correction_bias)
+    bool routerBias = false; ///< a bias per expert added to the router's scores (DeepSeek-V3's e_score_correction_bias, gpt-oss's router)
+    bool expertBiases = false; ///< each expert's projections carry biases (gpt-oss)
+    /// A learned logit per head that each query's softmax also normalizes against, attending to nothing
+    /// (gpt-oss's sinks): one parameter per head and layer.
+    bool attentionSinks = false;
+    /// The publisher's checkpoint stores the routed experts at this width and the rest at 16 bits
+    /// (gpt-oss: MXFP4, kMxfp4Bits): a built-in model's weights "as published". 0: none said.
+    double expertBits = 0;
+    /// The publisher's active count leaves the input embedding table out (a token reads one row of it;
+    /// OpenAI's gpt-oss card); others count it (Qwen3, DeepSeek-V3). An untied head stays in.
+    bool activeWithoutEmbedding = false;
     /// Multi-head latent attention (DeepSeek-V2, V3; arXiv:2405.04434 section 2.1): keys and values come
     /// from a latent of kvLora features per token, which is what the cache holds, with one rotary key of
     /// qkRope features shared by the heads; queries through a latent of qLora features (0: directly).
@@ -81,7 +92,7 @@ struct LlmArch {
 enum class LlmTensor {
     AttnNorm, Q, K, V, Qkv, O, PostAttnNorm, MlpNorm, Gate, Up, GateUp, Down, PostMlpNorm,
     Router, ExpertGate, ExpertUp, ExpertDown, QNorm, KNorm,
-    QA, QANorm, QB, KvA, KvANorm, KvB, SharedGate, SharedUp, SharedDown,
+    QA, QANorm, QB, KvA, KvANorm, KvB, SharedGate, SharedUp, SharedDown, Sinks,
     Count
 };
 inline constexpr int kLlmTensorCount = int(LlmTensor::Count);

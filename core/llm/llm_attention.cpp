@@ -42,10 +42,13 @@ void Builder::attention(int first, const std::string& prefix, double repeats, bo
     const Shape qShape = heads(B, hq, T, d);
     const Shape kvShape = heads(B, hkv, keys, d);
     const In kIn { kvShape, settings.kvBits, false }, vIn { kvShape, settings.kvBits, false };
+    // gpt-oss's sinks: a learned logit per head in each softmax (its FLOPs, one per query and head, left out)
+    const double sinks = a.attentionSinks ? double(hq) : 0;
+    const double sinkBytes = sinks > 0 ? normBytes(first, LlmTensor::Sinks, sinks, repeats) : 0;
     if (settings.attention == LlmAttention::Flash) {
         const double flops = double(B) * hq * pairs * (4.0 * double(d) + kSoftmaxOps);
         add(prefix + "attention", Op::MatMul, { { qShape, act }, kIn, vIn }, qShape, act,
-            flops / double(qShape.elements()), 0, 0, repeats)
+            flops / double(qShape.elements()), sinks, sinkBytes, repeats)
             .attention = true;
     } else {
         const Shape scores = heads(B, hq, T, keys);
@@ -55,13 +58,14 @@ void Builder::attention(int first, const std::string& prefix, double repeats, bo
         // with the elementwise rows: in the attention class its 14 % of the bound pulled the two
         // products' fit (27 % and 67 %) down to 22 %, and the context at 2,048 tokens, batch 8, came
         // out 3x its measured time (Zen 5 set, 2026-12-06).
-        add(prefix + "attn_softmax", Op::Eltwise, { { scores, act } }, scores, act, kSoftmaxOps, 0, 0, repeats);
+        add(prefix + "attn_softmax", Op::Eltwise, { { scores, act } }, scores, act, kSoftmaxOps, sinks, sinkBytes, repeats);
         add(prefix + "attn_context", Op::MatMul, { { scores, act }, vIn }, qShape, act, 2.0 * double(keys), 0, 0, repeats)
             .attention = true;
     }
     {
-        const double p = double(q * h) + (a.allBiases ? double(h) : 0);
-        matmul(prefix + "o_proj", T, q, h, p, tensorBytes(first, LlmTensor::O, p, repeats, shareQ), repeats, a.allBiases);
+        const bool bias = a.allBiases || a.oBias;
+        const double p = double(q * h) + (bias ? double(h) : 0);
+        matmul(prefix + "o_proj", T, q, h, p, tensorBytes(first, LlmTensor::O, p, repeats, shareQ), repeats, bias);
         collective(double(B * T * h) * act / 8.0, repeats, true); // the heads' partial sums
     }
 }

@@ -48,8 +48,16 @@ void Builder::mlp(int first, const std::string& prefix, double repeats, bool moe
         matmul(prefix + "router", T, h, E, pr, tensorBytes(first, LlmTensor::Router, pr, repeats), repeats, false);
         const double pe = double(h) * double(fe); // one expert's matrix
         auto expert = [&](const char* name, LlmTensor t, std::int64_t in, std::int64_t out) {
-            const double all = tensorBytes(first, t, pe * E, repeats, shareF);
-            matmul(prefix + name, T * k, in, out, pe * E, all * touched / E, repeats, false);
+            double all = tensorBytes(first, t, pe * E, repeats, shareF);
+            // gpt-oss: a bias on each expert's outputs, at the activations' width (as published: bf16) unless
+            // the file's tensor holds it
+            const double bias = a.expertBiases ? double(out) : 0;
+            const LlmTensorBytes* s = stored(first, t);
+            if (bias > 0 && !(settings.weightBits == 0 && s && s->bytes >= 0)) {
+                all += smallBytes(bias * E);
+                resident += smallBytes(bias * E) * repeats;
+            }
+            matmul(prefix + name, T * k, in, out, (pe + bias) * E, all * touched / E, repeats, bias > 0);
         };
         expert("experts.gate_proj", LlmTensor::ExpertGate, h, fe);
         expert("experts.up_proj", LlmTensor::ExpertUp, h, fe);

@@ -118,7 +118,11 @@ public:
 
     double tensorBytes(int block, LlmTensor t, double params, double repeats, double share = 1)
     {
-        const double b = weightBytes(stored(block, t), params, share);
+        const bool expert = t == LlmTensor::ExpertGate || t == LlmTensor::ExpertUp || t == LlmTensor::ExpertDown;
+        // a built-in model as published (gpt-oss: the routed experts in MXFP4, the rest at 16 bits)
+        const double b = settings.weightBits == 0 && !model.storage && a.expertBits > 0 && expert
+            ? params * weightBytesPerParam(a.expertBits)
+            : weightBytes(stored(block, t), params, share);
         resident += b * repeats;
         return b;
     }

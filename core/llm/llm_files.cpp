@@ -124,13 +124,13 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         return { std::nullopt, file + ": general.architecture: missing; every GGUF model names its architecture" };
     const std::string arch = archIt->second;
     // llama.cpp's names for Hugging Face's qwen3_moe, and for deepseek_v2 and deepseek_v3 (latent attention)
-    bool known = arch == "qwen3moe" || arch == "deepseek2";
+    bool known = arch == "qwen3moe" || arch == "deepseek2" || arch == "gpt-oss";
     for (std::string_view f : kHfFamilies)
         known = known || f == arch;
     if (!known)
         return { std::nullopt, file + ": general.architecture: \"" + arch
                 + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
-                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), phi3, gemma2, gemma3 and gpt2" };
+                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), gpt-oss, phi3, gemma2, gemma3 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
         const auto it = g->numbers.find(arch + "." + key);
@@ -205,6 +205,17 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.family = a.routerBias ? "deepseek_v3" : "deepseek_v2";
     } else if (arch == "qwen3moe")
         a.family = "qwen3_moe";
+    else if (arch == "gpt-oss") {
+        // llama.cpp's OpenAI MoE: biases on the attention, the router and the experts, a sink per head,
+        // every other layer sliding from layer 0 (set in its code)
+        a.family = "gpt_oss";
+        a.oBias = names.count("blk.0.attn_output.bias") > 0;
+        a.attentionSinks = names.count("blk.0.attn_sinks.weight") > 0;
+        a.expertBiases = names.count("blk.0.ffn_gate_exps.bias") > 0;
+        a.routerBias = names.count("blk.0.ffn_gate_inp.bias") > 0;
+        a.activeWithoutEmbedding = true;
+        a.slidingPeriod = 2;
+    }
     else if (a.experts > 0)
         a.family = "mixtral";
     if (auto e = validateArch(a))

@@ -30,7 +30,7 @@ struct LlmSettings {
     int generate = 128; ///< G
     int context = 0; ///< the decode context C a TPOT is quoted at; 0: P + G / 2 (the generation's middle)
     int batch = 1; ///< B sequences decoded together
-    double weightBits = 16; ///< 32, 16, 8 or 4 (int4 carries an fp16 scale per 128 weights); 0: as in the file
+    double weightBits = 16; ///< 32, 16, 8, 4 (int4 carries an fp16 scale per 128 weights) or kMxfp4Bits; 0: as in the file
     int kvBits = 16; ///< the KV cache's element width: 32, 16, 8 or 4
     int actBits = 16; ///< activations' width and the matrix rows' arithmetic: 32, 16 or 8
     /// The arithmetic where the width does not say it: fp8 (8 bits; tensor FP8, not INT8) or bf16 (16 bits;
@@ -65,8 +65,14 @@ int decodeContext(const LlmSettings& settings);
 std::optional<std::string> validateLlmSettings(const LlmSettings& settings);
 
 /// Bytes per weight at `bits`: bits / 8, and for 4 bits one fp16 scale per group of 128 weights
-/// (GPTQ's, AWQ's and ONNX MatMulNBits' default group): 4.125 / 8.
+/// (GPTQ's, AWQ's and ONNX MatMulNBits' default group): 4.125 / 8; MXFP4 (kMxfp4Bits) 4.25 / 8.
 double weightBytesPerParam(double bits);
+/// OCP Microscaling MXFP4 (OCP MX spec v1.0): blocks of 32 FP4 (E2M1) values sharing one 8-bit (E8M0)
+/// scale, (32 x 4 + 8) / 32 = 4.25 bits a weight; gpt-oss's experts are published so.
+inline constexpr double kMxfp4Bits = 4.25;
+/// The model says its tensors' widths: a weight file's types, or a built-in publisher's checkpoint
+/// (gpt-oss: MXFP4 experts); "as in the file" then means them.
+bool llmStoresTypes(const LlmModel& model);
 
 /// FLOPs per element of the rows that are not matrix products (DESIGN.md "Language models").
 inline constexpr double kRmsNormOps = 4; ///< square, sum, scale by 1/rms, scale by the weight

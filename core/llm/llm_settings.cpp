@@ -37,9 +37,11 @@ std::optional<std::string> validateLlmSettings(const LlmSettings& s)
     if (s.context != 0)
         if (auto e = range("--context", s.context, { 1, 1 << 22 }))
             return e;
-    if (s.weightBits != 0 && s.weightBits != 4 && s.weightBits != 8 && s.weightBits != 16 && s.weightBits != 32)
-        return "--weights-bits: must be 4, 8, 16, 32 or \"file\" (as the weight file stores them), got "
-            + formatNumber3(s.weightBits);
+    if (s.weightBits != 0 && s.weightBits != 4 && s.weightBits != kMxfp4Bits && s.weightBits != 8 && s.weightBits != 16
+        && s.weightBits != 32)
+        return "--weights-bits: must be 4, mxfp4, 8, 16, 32 or \"file\" (as the weight file stores them), got "
+            + (s.weightBits == std::floor(s.weightBits) && std::abs(s.weightBits) < 1e9 ? std::to_string(std::int64_t(s.weightBits))
+                                                                                     : formatNumber3(s.weightBits));
     if (s.kvBits != 4 && s.kvBits != 8 && s.kvBits != 16 && s.kvBits != 32)
         return "--kv-bits: must be 4, 8, 16 or 32, got " + std::to_string(s.kvBits);
     if (s.actBits != 8 && s.actBits != 16 && s.actBits != 32)
@@ -56,6 +58,8 @@ std::optional<std::string> validateLlmSettings(const LlmSettings& s)
 }
 
 double weightBytesPerParam(double bits) { return bits == 4 ? (4 + 16.0 / 128) / 8 : bits / 8; }
+
+bool llmStoresTypes(const LlmModel& model) { return model.storage || model.onnx || model.arch.expertBits > 0; }
 
 double kvCacheBytes(const LlmArch& a, std::int64_t tokens, int kvBits)
 {

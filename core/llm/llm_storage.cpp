@@ -23,6 +23,7 @@ constexpr Suffix kSuffixes[] = {
     { "mlp.gate_proj", LlmTensor::Gate }, { "mlp.up_proj", LlmTensor::Up }, { "mlp.gate_up_proj", LlmTensor::GateUp },
     { "mlp.down_proj", LlmTensor::Down }, { "block_sparse_moe.gate", LlmTensor::Router },
     { "self_attn.q_norm", LlmTensor::QNorm }, { "self_attn.k_norm", LlmTensor::KNorm }, { "mlp.gate", LlmTensor::Router },
+    { "self_attn.sinks", LlmTensor::Sinks }, { "mlp.router", LlmTensor::Router }, { "attn_sinks", LlmTensor::Sinks },
     { "ln_1", LlmTensor::AttnNorm }, { "attn.c_attn", LlmTensor::Qkv }, { "attn.c_proj", LlmTensor::O },
     { "ln_2", LlmTensor::MlpNorm }, { "mlp.c_fc", LlmTensor::Up }, { "mlp.c_proj", LlmTensor::Down },
     // GGUF
@@ -103,6 +104,17 @@ void addStoredTensor(LlmStorage& s, std::string_view name, double bytes, std::in
             return;
         if (s.blocks.size() < size_t(layers))
             s.blocks.resize(size_t(layers));
+        // gpt-oss's experts, all of a layer in one tensor: gate and up fused (mlp.experts.gate_up_proj, in
+        // MXFP4 as _blocks and _scales, its _bias), half each; down_proj
+        if (rest.starts_with("mlp.experts.gate_up_proj")) {
+            add(s.blocks[size_t(block)][size_t(int(LlmTensor::ExpertGate))], bytes / 2, type);
+            add(s.blocks[size_t(block)][size_t(int(LlmTensor::ExpertUp))], bytes / 2, type);
+            return;
+        }
+        if (rest.starts_with("mlp.experts.down_proj")) {
+            add(s.blocks[size_t(block)][size_t(int(LlmTensor::ExpertDown))], bytes, type);
+            return;
+        }
         // Mixtral's experts: block_sparse_moe.experts.E.w1 (gate), w3 (up), w2 (down); Qwen3-MoE's:
         // mlp.experts.E.gate_proj, up_proj, down_proj
         if (rest.starts_with("block_sparse_moe.experts.") || rest.starts_with("mlp.experts.")) {

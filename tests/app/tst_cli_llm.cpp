@@ -179,7 +179,7 @@ private slots:
                 if (n["id"] == "qwen3-30b-a3b") // tests/core/llm/tst_llm_today.cpp works it out
                     QCOMPARE(n["active_params"].get<std::int64_t>(), std::int64_t(3'353'032'704));
             }
-        QCOMPARE(models, 23);
+        QCOMPARE(models, 25);
     }
 
     // The other commands take convolutional networks; a language model there is sent to 'llm'.
@@ -263,7 +263,7 @@ private slots:
             << QStringList { "--model", "gpt2", "--prompt", "1000", "--generate", "100" } << "--prompt 1,000 and --generate 100: 1,100 tokens";
         QTest::newRow("tp does not divide the heads")
             << QStringList { "--model", "llama-2-7b", "--tp", "3" } << "--tp 3: Llama-2 7B (Meta, 2023) cannot be split that way: its 32 attention heads";
-        QTest::newRow("weights bits") << QStringList { "--model", "gpt2", "--weights-bits", "5" } << "--weights-bits: must be 4, 8, 16, 32 or \"file\"";
+        QTest::newRow("weights bits") << QStringList { "--model", "gpt2", "--weights-bits", "5" } << "--weights-bits: must be 4, mxfp4, 8, 16, 32 or \"file\" (as the weight file stores them), got 5";
         QTest::newRow("weights from no file") << QStringList { "--model", "gpt2", "--weights-bits", "file" } << "--weights-bits file: gpt2 gives no tensor types";
         QTest::newRow("kv bits") << QStringList { "--model", "gpt2", "--kv-bits", "3" } << "--kv-bits: must be 4, 8, 16 or 32";
         QTest::newRow("act type") << QStringList { "--model", "gpt2", "--act-bits", "fp4" }

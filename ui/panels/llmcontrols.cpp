@@ -70,9 +70,10 @@ LlmControls::LlmControls(QWidget* parent)
 
     m_weights = new QComboBox;
     m_weights->setToolTip(tr("The weights' width. Decode reads every weight each step, so its time falls with it; "
-                             "int4 carries an fp16 scale per 128 weights. \"As in the file\" takes each tensor's "
-                             "own type (GGUF, safetensors)."));
-    for (const auto& [label, bits] : { std::pair { "fp32", 32.0 }, { "fp16", 16.0 }, { "8-bit", 8.0 }, { "4-bit", 4.0 } })
+                             "int4 carries an fp16 scale per 128 weights; MXFP4 shares an 8-bit scale among 32 4-bit "
+                             "numbers, 4.25 bits a weight. \"As in the file\" takes each tensor's own type (GGUF, "
+                             "safetensors); \"as published\" the publisher's (gpt-oss: MXFP4 experts, the rest 16-bit)."));
+    for (const auto& [label, bits] : { std::pair { "fp32", 32.0 }, { "fp16", 16.0 }, { "8-bit", 8.0 }, { "4-bit", 4.0 }, { "MXFP4", kMxfp4Bits } })
         m_weights->addItem(QString::fromLatin1(label), bits);
     form->addRow(tr("Weights"), m_weights);
     m_kv = new QComboBox;
@@ -155,7 +156,7 @@ void LlmControls::follow(Workspace* workspace)
 
 void LlmControls::show(const WorkspaceState& s)
 {
-    const bool fileTypes = s.llmModel && s.llmModel->storage;
+    const bool fileTypes = s.llmModel && llmStoresTypes(*s.llmModel);
     if (s.llm == m_work && (m_weights->findData(0.0) >= 0) == fileTypes)
         return; // what the panel shows already (its own edit, handed back)
     m_work = s.llm;
@@ -188,10 +189,14 @@ void LlmControls::show(const WorkspaceState& s)
         slider->setValue(std::min(powerPosition(value), slider->maximum()));
     }
     // "As in the file" where the file says each tensor's type (GGUF, safetensors).
+    // "As published" for a built-in model whose publisher's checkpoint the tool knows (gpt-oss's MXFP4 experts).
+    const QString fileLabel = s.llmModel && !s.llmModel->storage && !s.llmModel->onnx ? tr("as published") : tr("as in the file");
     if (const int file = m_weights->findData(0.0); fileTypes && file < 0)
-        m_weights->insertItem(0, tr("as in the file"), 0.0);
+        m_weights->insertItem(0, fileLabel, 0.0);
     else if (!fileTypes && file >= 0)
         m_weights->removeItem(file);
+    else if (file >= 0)
+        m_weights->setItemText(file, fileLabel);
     selectData(m_weights, t.weightBits);
     selectData(m_kv, t.kvBits);
     for (size_t i = 0; i < kArithmetic.size(); ++i)

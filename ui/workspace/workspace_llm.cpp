@@ -59,7 +59,7 @@ void Workspace::showLanguageModel(const std::string& spec)
     m_llmRead = spec;
     m_state.llm.model = spec;
     // Weights at the file's own widths where the file says them; the settings' width otherwise.
-    if (m_state.llmModel->storage)
+    if (llmStoresTypes(*m_state.llmModel))
         m_state.llm.settings.weightBits = 0;
     else if (m_state.llm.settings.weightBits == 0)
         m_state.llm.settings.weightBits = 16;
