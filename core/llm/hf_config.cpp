@@ -1,5 +1,5 @@
 // Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3,
-// phi3, gemma2, gemma3, gpt_oss and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
+// phi3, gemma2, gemma3, gpt_oss, llama4 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
 #include "llm/llm_files.h"
 #include "llm/llm_phase.h"
 
@@ -64,7 +64,7 @@ struct Reader {
 
 /// Gemma 3's and gpt-oss's local and global layers: every sliding_window_pattern-th layer global (`pattern`
 /// when the file says neither: Gemma 3's 6, gpt-oss's 2), or as layer_types
-/// lists them ("sliding_attention", "full_attention"; newer transformers), which must then repeat with
+/// lists them ("sliding_attention" or "chunked_attention", "full_attention"; newer transformers), which must then repeat with
 /// one period, the full layer last. 0: no layer slides.
 int slidingPeriod(Reader& r, const json& j, int pattern)
 {
@@ -76,11 +76,12 @@ int slidingPeriod(Reader& r, const json& j, int pattern)
     for (int i = n - 1; i >= 0; --i)
         if ((*types)[size_t(i)] == "full_attention")
             period = i + 1;
-    if (std::none_of(types->begin(), types->end(), [](const json& t) { return t == "sliding_attention"; }))
+    const auto local = [](const json& t) { return t == "sliding_attention" || t == "chunked_attention"; };
+    if (std::none_of(types->begin(), types->end(), local))
         return 0;
     for (int i = 0; i < n; ++i) {
         const bool full = (i + 1) % period == 0;
-        if ((*types)[size_t(i)] != (full ? "full_attention" : "sliding_attention")) {
+        if (full != ((*types)[size_t(i)] == "full_attention") || (!full && !local((*types)[size_t(i)]))) {
             if (r.error.empty())
                 r.error = r.file + ": layer_types: layer " + std::to_string(i) + " is " + (*types)[size_t(i)].dump()
                     + ", out of the pattern the first full layer sets (" + std::to_string(period - 1)
@@ -134,6 +135,33 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         j.update(text);
         j["model_type"] = family = "gemma3";
     }
+    // Llama 4: the same, with transformers' Llama4TextConfig defaults; its no_rope_layers (1: a rotary,
+    // chunked layer; 0: a global one without position) read as layer_types
+    if (family == "llama4" || family == "llama4_text") {
+        json text = j;
+        if (family == "llama4") {
+            const auto t = j.find("text_config");
+            if (t == j.end() || !t->is_object()) {
+                out.error = file + ": text_config: missing; a Llama 4 config.json holds the text decoder's keys there (copy the "
+                                   "model's config.json from its Hub page)";
+                return out;
+            }
+            text = *t;
+        }
+        j = json { { "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 }, { "intermediate_size_mlp", 16384 },
+            { "num_hidden_layers", 48 }, { "num_attention_heads", 40 }, { "num_key_value_heads", 8 }, { "head_dim", 128 },
+            { "max_position_embeddings", 131072 }, { "num_experts_per_tok", 1 }, { "num_local_experts", 16 },
+            { "interleave_moe_layer_step", 1 }, { "attention_chunk_size", 8192 }, { "tie_word_embeddings", false } };
+        j.update(text);
+        j["model_type"] = family = "llama4";
+        const auto noRope = j.find("no_rope_layers");
+        if (!j.contains("layer_types") && noRope != j.end() && noRope->is_array() && !noRope->empty()) {
+            json types = json::array();
+            for (const json& v : *noRope)
+                types.push_back(v == 0 ? "full_attention" : "chunked_attention");
+            j["layer_types"] = types;
+        }
+    }
     // DeepSeek's latent attention: read from config.json only (llama.cpp's GGUF names them otherwise)
     const bool latent = family == "deepseek_v2" || family == "deepseek_v3";
     bool known = latent;
@@ -142,7 +170,7 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     if (!known) {
         out.error = file + ": model_type: \"" + family
             + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, "
-              "deepseek_v3, phi3, gemma2, gemma3, gpt_oss and gpt2 "
+              "deepseek_v3, phi3, gemma2, gemma3, gpt_oss, llama4 and gpt2 "
               "(a fine-tune of one of these keeps its model_type)";
         return out;
     }
@@ -200,6 +228,29 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
             if (q != j.end() && q->is_object() && q->contains("quant_method") && (*q)["quant_method"] == "mxfp4")
                 a.expertBits = kMxfp4Bits;
         }
+        if (family == "llama4") {
+            // mixtures of one routed expert of intermediate_size beside a shared one, every
+            // interleave_moe_layer_step-th layer (the others dense of intermediate_size_mlp); local layers
+            // attend within chunks of attention_chunk_size, every fourth layer to the whole context
+            a.ffn = r.integer("intermediate_size_mlp");
+            a.expertFfn = r.integer("intermediate_size");
+            a.experts = r.integer("num_local_experts");
+            a.expertsPerToken = r.integer("num_experts_per_tok");
+            a.sharedExperts = 1;
+            a.moeStep = r.integer("interleave_moe_layer_step");
+            const auto listed = j.find("moe_layers");
+            if (listed != j.end() && listed->is_array() && !listed->empty() && r.error.empty()) {
+                json expected = json::array();
+                for (int l = a.moeStep - 1; l < a.layers; l += std::max(1, a.moeStep))
+                    expected.push_back(l);
+                if (*listed != expected)
+                    r.error = file + ": moe_layers: " + listed->dump() + " is not every interleave_moe_layer_step-th layer ("
+                        + expected.dump() + "); the tool models mixtures at one interval only";
+            }
+            a.chunkedAttention = true;
+            a.slidingPeriod = slidingPeriod(r, j, 4);
+            a.slidingWindow = a.slidingPeriod > 0 ? r.integer("attention_chunk_size") : 0;
+        }
         if (family == "mixtral") {
             a.experts = r.integer("num_local_experts", 8);
             a.expertsPerToken = r.integer("num_experts_per_tok", 2);
@@ -242,7 +293,8 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
                     r.error = file + ": moe_layer_freq: only 1 (every layer past first_k_dense_replace a mixture of experts) is modelled yet";
             }
         }
-        const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && !latent) || r.boolean("use_sliding_window", false);
+        const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && family != "llama4" && !latent)
+            || r.boolean("use_sliding_window", false);
         if (slides && a.slidingPeriod > 0)
             a.slidingWindow = r.integer("sliding_window", 0);
         a.slidingPeriod = std::max(1, a.slidingPeriod);

@@ -47,7 +47,9 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
     const I fe = a.expertWidth(), expertBias = a.expertBiases ? (matrices - 1) * fe + h : 0; // gate, up: f_e; down: h
     const I moe = (matrices * h * fe) * (I(expertsCounted) + a.sharedExperts) + expertBias * expertsCounted + h * a.experts
         + (a.routerBias ? a.experts : 0);
-    const I moeLayers = a.experts > 0 ? std::max(0, a.layers - a.denseLayers) : 0;
+    I moeLayers = 0;
+    for (int l = 0; l < a.layers; ++l)
+        moeLayers += a.moe(l) ? 1 : 0;
     const I common = attn + a.normsPerBlock * norm;
     I total = I(a.vocab) * h + I(a.layers) * common + (I(a.layers) - moeLayers) * dense + moeLayers * moe + norm;
     if (a.learnedPositions)
@@ -98,6 +100,9 @@ std::optional<std::string> validateArch(const LlmArch& a)
         return "sliding_window: must be 0 or more tokens, got " + std::to_string(a.slidingWindow);
     if (a.sharedExperts < 0 || a.sharedExperts > 64)
         return "n_shared_experts: must be a whole number from 0 to 64, got " + std::to_string(a.sharedExperts);
+    if (a.moeStep < 1 || a.moeStep > a.layers)
+        return "interleave_moe_layer_step: must be from 1 to num_hidden_layers (" + std::to_string(a.layers) + "), got "
+            + std::to_string(a.moeStep);
     if (a.denseLayers < 0 || a.denseLayers > a.layers)
         return "first_k_dense_replace: must be from 0 to num_hidden_layers (" + std::to_string(a.layers) + "), got "
             + std::to_string(a.denseLayers);
@@ -276,6 +281,31 @@ std::vector<LlmArch> makeBuiltins()
         a.normsPerBlock = 4;
         a.slidingWindow = 4096;
         a.slidingPeriod = 2;
+        v.push_back(a);
+    }
+    // Llama 4 (huggingface.co/meta-llama/Llama-4-Scout-17B-16E and Llama-4-Maverick-17B-128E config.json,
+    // text_config; model card: 109B and 400B total, 17B active, counting the vision encoder): the text
+    // decoder, mixtures of one routed expert of 8,192 beside a shared one, every layer (Scout) or every
+    // other from layer 1 (Maverick, dense layers of 16,384 between); three layers in four attend within
+    // chunks of 8,192 tokens, the fourth to the whole context. The query and key L2 norms have no weights.
+    for (const auto& [id, title, experts, step, context, count] :
+        { std::tuple { "llama-4-scout", "Llama-4 Scout 17B-16E (Meta, 2025; text decoder, 16 experts + 1 shared, top 1)", 16, 1, 10485760,
+              std::int64_t(107'769'861'120) },
+            std::tuple { "llama-4-maverick", "Llama-4 Maverick 17B-128E (Meta, 2025; text decoder, 128 experts + 1 shared, top 1)", 128,
+                2, 1048576, std::int64_t(400'711'848'960) } }) {
+        LlmArch a = llama(id, title,
+            std::string("huggingface.co/meta-llama/") + (experts == 16 ? "Llama-4-Scout-17B-16E" : "Llama-4-Maverick-17B-128E") + " config.json",
+            count, 48, 5120, 40, 8, 16384, 202048, context);
+        a.family = "llama4";
+        a.headDim = 128;
+        a.experts = experts;
+        a.expertsPerToken = 1;
+        a.expertFfn = 8192;
+        a.sharedExperts = 1;
+        a.moeStep = step;
+        a.slidingWindow = 8192;
+        a.slidingPeriod = 4;
+        a.chunkedAttention = true;
         v.push_back(a);
     }
     // gpt-oss (huggingface.co/openai/gpt-oss-20b and -120b config.json; gpt-oss model card, arXiv:2508.10925,

@@ -77,11 +77,18 @@ struct LlmArch {
     /// then a global one, transformers' sliding_window_pattern).
     int slidingPeriod = 1;
 
+    /// The local layers attend within chunks of slidingWindow tokens (Llama 4's attention_chunk_size: a
+    /// token sees those of its own chunk before it) rather than over the last slidingWindow tokens.
+    bool chunkedAttention = false;
+    /// Every moeStep-th layer, counting from 1, is a mixture of experts, the others a dense MLP of ffn
+    /// features (Llama 4 Maverick: interleave_moe_layer_step 2; 1: every layer past denseLayers).
+    int moeStep = 1;
+
     bool slides(int layer) const { return slidingWindow > 0 && (slidingPeriod <= 1 || (layer + 1) % slidingPeriod != 0); }
     /// One expert's intermediate features.
     int expertWidth() const { return expertFfn > 0 ? expertFfn : ffn; }
     /// Layer `layer` routes its tokens to experts (a mixture past the first denseLayers layers).
-    bool moe(int layer) const { return experts > 0 && layer >= denseLayers; }
+    bool moe(int layer) const { return experts > 0 && layer >= denseLayers && (layer + 1) % std::max(1, moeStep) == 0; }
     bool latent() const { return kvLora > 0; }
     /// What one token adds to one layer's KV cache, elements: a key and a value per KV head, or the
     /// latent and the rotary key (DeepSeek-V3: 512 + 64 = 576, against 2 x 128 x 192 for its heads).

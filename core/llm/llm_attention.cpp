@@ -35,10 +35,12 @@ void Builder::attention(int first, const std::string& prefix, double repeats, bo
     add(prefix + "kv_cache_write", Op::Copy, { { tokens(B, T, 2 * kv), act } }, tokens(B, T, 2 * kv), settings.kvBits,
         0, 0, 0, repeats);
 
+    // a local layer: the last `window` tokens, or (chunked, Llama 4) those of the token's own chunk
     const std::int64_t window = slides ? a.slidingWindow : 0;
-    const std::int64_t keys = phase == LlmPhase::Decode ? (window > 0 ? std::min<std::int64_t>(context, window) : context)
-                                                        : T;
-    const double pairs = phase == LlmPhase::Decode ? double(keys) : causalPairs(T, window);
+    const bool chunked = window > 0 && a.chunkedAttention;
+    const std::int64_t local = chunked ? (std::max(1, context) - 1) % window + 1 : std::min<std::int64_t>(context, window);
+    const std::int64_t keys = phase == LlmPhase::Decode ? (window > 0 ? local : context) : T;
+    const double pairs = phase == LlmPhase::Decode ? double(keys) : chunked ? chunkedPairs(T, window) : causalPairs(T, window);
     const Shape qShape = heads(B, hq, T, d);
     const Shape kvShape = heads(B, hkv, keys, d);
     const In kIn { kvShape, settings.kvBits, false }, vIn { kvShape, settings.kvBits, false };

@@ -130,7 +130,7 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     if (!known)
         return { std::nullopt, file + ": general.architecture: \"" + arch
                 + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
-                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), gpt-oss, phi3, gemma2, gemma3 and gpt2" };
+                  "qwen3moe, deepseek2 (DeepSeek-V2 and V3), gpt-oss, llama4, phi3, gemma2, gemma3 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
         const auto it = g->numbers.find(arch + "." + key);
@@ -205,7 +205,17 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.family = a.routerBias ? "deepseek_v3" : "deepseek_v2";
     } else if (arch == "qwen3moe")
         a.family = "qwen3_moe";
-    else if (arch == "gpt-oss") {
+    else if (arch == "llama4") {
+        // llama.cpp's Llama 4: mixtures every interleave_moe_layer_step-th layer with a shared expert, the
+        // local layers attending within chunks of 8,192 tokens, every fourth layer global (set in its code;
+        // a sliding_window of 0 in the file turns the chunks off)
+        a.moeStep = clampInt(number("interleave_moe_layer_step", 1));
+        a.sharedExperts = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".ffn_gate_shexp.weight"); }) ? 1 : 0;
+        const bool off = g->numbers.count(arch + ".attention.sliding_window") > 0 && a.slidingWindow == 0;
+        a.chunkedAttention = !off;
+        a.slidingWindow = off ? 0 : 8192;
+        a.slidingPeriod = 4;
+    } else if (arch == "gpt-oss") {
         // llama.cpp's OpenAI MoE: biases on the attention, the router and the experts, a sink per head,
         // every other layer sliding from layer 0 (set in its code)
         a.family = "gpt_oss";

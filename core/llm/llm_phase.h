@@ -129,6 +129,10 @@ std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& arch, const LlmSetti
 /// Causal attention over a prompt of `p` tokens: the (query, key) pairs it scores, the sum over query
 /// positions i = 1..p of min(i, window) (window 0: none): p (p + 1) / 2 without a window.
 double causalPairs(std::int64_t p, std::int64_t window);
+/// The (query, key) pairs of a causal prefill of p tokens in chunks of `chunk` (Llama 4's local layers:
+/// each token attends to its own chunk's tokens up to itself): C (C + 1) / 2 per whole chunk and
+/// r (r + 1) / 2 for the r left.
+double chunkedPairs(std::int64_t p, std::int64_t chunk);
 /// Mixture of experts: the expected number of distinct experts N tokens touch when each picks k of E
 /// uniformly: E (1 - (1 - k / E)^N).
 double expectedExpertsTouched(int experts, int perToken, double tokens);

@@ -135,6 +135,14 @@ double causalPairs(std::int64_t p, std::int64_t window)
     return W * (W + 1) / 2 + (P - W) * W;
 }
 
+double chunkedPairs(std::int64_t p, std::int64_t chunk)
+{
+    if (chunk <= 0 || chunk >= p)
+        return causalPairs(p, 0);
+    const double whole = double(p / chunk), rest = double(p % chunk), C = double(chunk);
+    return whole * C * (C + 1) / 2 + rest * (rest + 1) / 2;
+}
+
 double expectedExpertsTouched(int experts, int perToken, double tokens)
 {
     if (experts <= 0)

@@ -179,7 +179,7 @@ private slots:
                 if (n["id"] == "qwen3-30b-a3b") // tests/core/llm/tst_llm_today.cpp works it out
                     QCOMPARE(n["active_params"].get<std::int64_t>(), std::int64_t(3'353'032'704));
             }
-        QCOMPARE(models, 25);
+        QCOMPARE(models, 27);
     }
 
     // The other commands take convolutional networks; a language model there is sent to 'llm'.

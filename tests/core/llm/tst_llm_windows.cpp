@@ -1,5 +1,5 @@
-// Language models whose layers attend locally and globally (issue 75): Gemma 3's five sliding-window
-// layers to one global, against the Gemma 3 Technical Report (arXiv:2503.19786), Table 1 "Parameter
+// Language models whose layers attend locally and globally (issue 75): Llama 4's three chunked layers to
+// one global (below), Gemma 3's five sliding-window layers to one global, against the Gemma 3 Technical Report (arXiv:2503.19786), Table 1 "Parameter
 // counts for the Gemma 3 models": vision encoder / embedding / non-embedding parameters
 //   1B: 0 / 302M / 698M;  4B: 417M / 675M / 3,209M;  12B: 417M / 1,012M / 10,759M;  27B: 417M / 1,416M / 25,600M.
 // The tool counts the text decoder (the vision encoder is the multimodal models' own); the report's
@@ -42,11 +42,149 @@ constexpr const char* kGemma3_1bConfig = R"({"architectures": ["Gemma3ForCausalL
 
 bool withinPrinted(double count, double printed, double lastDigit) { return std::abs(count - printed) <= lastDigit / 2; }
 
+// meta-llama/Llama-4-Maverick-17B-128E's config.json, text_config (the keys the reader uses; vision_config
+// and the rest left out).
+constexpr const char* kMaverickConfig = R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4",
+  "text_config": {"attention_chunk_size": 8192, "head_dim": 128, "hidden_size": 5120, "intermediate_size": 8192,
+    "intermediate_size_mlp": 16384, "interleave_moe_layer_step": 2, "max_position_embeddings": 1048576,
+    "model_type": "llama4_text", "num_attention_heads": 40, "num_experts_per_tok": 1, "num_hidden_layers": 48,
+    "num_key_value_heads": 8, "num_local_experts": 128, "rope_theta": 500000.0, "tie_word_embeddings": false,
+    "use_qk_norm": false, "vocab_size": 202048}})";
+
 } // namespace
 
 class TestLlmWindows : public QObject {
     Q_OBJECT
 private slots:
+    // Llama 4's text decoders by hand: h 5,120, 48 layers, 40 heads and 8 KV heads of 128, vocabulary
+    // 202,048, the head untied. Attention 2 x 5,120 x 5,120 + 2 x 5,120 x 1,024 = 62,914,560, two norms
+    // 10,240; an expert (routed or shared) 3 x 5,120 x 8,192 = 125,829,120; a dense MLP 3 x 5,120 x 16,384 =
+    // 251,658,240; the router E x 5,120. Scout, every layer 16 experts + 1 shared: 2,202,101,760 a layer,
+    // 105,700,884,480, the embedding and head 2 x 1,034,485,760, the final norm: 107,769,861,120; active (one
+    // routed and the shared expert) 17,172,894,720. Maverick, 24 dense layers of 314,583,040 and 24 of 128 + 1
+    // experts of 16,295,536,640: 400,711,848,960; active 17,184,691,200. The card's 109B and 400B count the
+    // vision encoder too (transformers' Llama4VisionModel from vision_config: patch embedding 588 x 1,408 =
+    // 827,904, class embedding 1,408, positions 577 x 1,408 = 812,416, two layer norms 5,632, 34 layers of
+    // 4 x (1,408^2 + 1,408) + 1,408 x 5,632 + 5,632 + 5,632 x 1,408 + 1,408 + 2 x 2,816 = 23,807,872, the
+    // pixel-shuffle MLP 5,632 x 4,096 + 4,096^2 = 39,845,888, the projector 4,096 x 5,120 = 20,971,520:
+    // 871,932,416): 108.64B and 401.58B, within 0.5 % of the card; 17.17B and 17.18B active, its "17B".
+    void llama4Counts()
+    {
+        const LlmArch &scout = *findLanguageModel("llama-4-scout"), &maverick = *findLanguageModel("llama-4-maverick");
+        QCOMPARE(llmParameterCount(scout), std::int64_t(107'769'861'120));
+        QCOMPARE(llmActiveParameterCount(scout), std::int64_t(17'172'894'720));
+        QCOMPARE(llmParameterCount(maverick), std::int64_t(400'711'848'960));
+        QCOMPARE(llmActiveParameterCount(maverick), std::int64_t(17'184'691'200));
+        const double vision = 827'904 + 1'408 + 812'416 + 5'632 + 34 * 23'807'872.0 + 39'845'888 + 20'971'520;
+        QCOMPARE(vision, 871'932'416.0);
+        QVERIFY(std::abs((double(llmParameterCount(scout)) + vision) / 109e9 - 1) < 0.005);
+        QVERIFY(std::abs((double(llmParameterCount(maverick)) + vision) / 400e9 - 1) < 0.005);
+        QVERIFY(withinPrinted(double(llmActiveParameterCount(scout)), 17e9, 1e9));
+        QVERIFY(withinPrinted(double(llmActiveParameterCount(maverick)), 17e9, 1e9));
+        int moe = 0;
+        for (int l = 0; l < maverick.layers; ++l)
+            moe += maverick.moe(l) ? 1 : 0;
+        QCOMPARE(moe, 24);
+        QVERIFY(!maverick.moe(0) && maverick.moe(1) && scout.moe(0));
+    }
+
+    // Three layers in four attend within chunks of 8,192 tokens, the fourth (3, 7, ..., 47) to everything.
+    // The cache at 32,768 tokens, fp16, a layer's token 2 x 8 x 128 x 2 = 4,096 B: 12 x 32,768 x 4,096 + 36 x
+    // 8,192 x 4,096 = 2,818,572,288 B. A prefill of 10,000 tokens: a chunked layer scores 8,192 x 8,193 / 2 +
+    // 1,808 x 1,809 / 2 = 35,193,864 pairs a head (a global one 50,005,000); a decode step at context 10,000
+    // attends to the 1,808 tokens of its chunk: per head and key 2 x 128 + 2 x 128 + 5 FLOPs.
+    void llama4ChunkedAttention()
+    {
+        const LlmArch& a = *findLanguageModel("llama-4-scout");
+        QVERIFY(a.slides(0) && a.slides(2) && !a.slides(3) && !a.slides(47));
+        QCOMPARE(kvCacheBytes(a, 32768, 16), 2'818'572'288.0);
+        QCOMPARE(chunkedPairs(10000, 8192), 35'193'864.0);
+        QCOMPARE(chunkedPairs(100, 8192), 5'050.0);
+        LlmModel m;
+        m.arch = a;
+        const LlmPhaseBuild d = buildLlmPhase(m, LlmSettings {}, LlmPhase::Decode, 10000);
+        QVERIFY2(d.network, d.error.c_str());
+        double local = 0, global = 0;
+        for (const Layer& l : d.network->layers)
+            if (l.name.ends_with(".attention"))
+                (l.name.find("blk3-47/4") != std::string::npos ? global : local) += layerCost(l, 2, true).flopsForward;
+        QCOMPARE(local, 36 * 40 * 1808 * 517.0);
+        QCOMPARE(global, 12 * 40 * 10000 * 517.0);
+    }
+
+    // The Hub's Maverick config.json reads as the built-in; no_rope_layers says which layers are global;
+    // a moe_layers list off the interval is refused.
+    void llama4ConfigJson()
+    {
+        const LlmLoad l = parseHfConfig(kMaverickConfig, "Llama-4-Maverick/config.json");
+        QVERIFY2(l.model, l.error.c_str());
+        const LlmArch& a = l.model->arch;
+        QCOMPARE(a.family, std::string("llama4"));
+        QCOMPARE(llmParameterCount(a), std::int64_t(400'711'848'960));
+        QCOMPARE(llmActiveParameterCount(a), std::int64_t(17'184'691'200));
+        QVERIFY(a.chunkedAttention);
+        QCOMPARE(a.slidingWindow, 8192);
+        QCOMPARE(a.slidingPeriod, 4);
+        QCOMPARE(kvCacheBytes(a, 32768, 16), kvCacheBytes(*findLanguageModel("llama-4-maverick"), 32768, 16));
+        std::string noRope = kMaverickConfig, flags = "[";
+        for (int i = 0; i < 48; ++i)
+            flags += std::string(i ? ", " : "") + ((i + 1) % 4 ? "1" : "0");
+        noRope.replace(noRope.find("\"use_qk_norm\""), 13, "\"no_rope_layers\": " + flags + "], \"use_qk_norm\"");
+        const LlmLoad listed = parseHfConfig(noRope, "x/config.json");
+        QVERIFY2(listed.model, listed.error.c_str());
+        QCOMPARE(listed.model->arch.slidingPeriod, 4);
+        std::string odd = kMaverickConfig;
+        odd.replace(odd.find("\"use_qk_norm\""), 13, "\"moe_layers\": [0, 2], \"use_qk_norm\"");
+        const LlmLoad refused = parseHfConfig(odd, "y/config.json");
+        QVERIFY(!refused.model);
+        QVERIFY2(refused.error.find("y/config.json: moe_layers: [0,2] is not every interleave_moe_layer_step-th layer") == 0,
+            refused.error.c_str());
+    }
+
+    // A GGUF as llama.cpp writes a Llama 4 (architecture "llama4", interleave_moe_layer_step 2): 4 blocks, h 64,
+    // 4 heads and 2 KV heads of 16, dense MLP 96, 4 experts of 32 and a shared one, top 1, vocabulary 100,
+    // F16. Attention 64 x 64 x 2 + 64 x 32 x 2 = 12,288, two norms 128; a dense block's MLP 3 x 64 x 96 = 18,432;
+    // an expert block's 5 x 3 x 64 x 32 + 4 x 64 = 30,976: 2 x 30,848 + 2 x 43,392 + 12,800 + 64 = 161,344.
+    void llama4Gguf()
+    {
+        GgufWriter kv;
+        kv.kvStr("general.architecture", "llama4");
+        for (auto [key, v] : { std::pair { "block_count", 4u }, { "embedding_length", 64u }, { "feed_forward_length", 96u },
+                 { "attention.head_count", 4u }, { "attention.head_count_kv", 2u }, { "context_length", 8192u }, { "expert_count", 4u },
+                 { "expert_used_count", 1u }, { "expert_feed_forward_length", 32u }, { "interleave_moe_layer_step", 2u } })
+            kv.kvU32(std::string("llama4.") + key, v);
+        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 12800 }, { "output.weight", { 64, 100 }, 1, 12800 },
+            { "output_norm.weight", { 64 }, 0, 256 } };
+        for (int b = 0; b < 4; ++b) {
+            const std::string p = "blk." + std::to_string(b) + ".";
+            std::vector<std::pair<std::string, std::vector<std::uint64_t>>> w { { "attn_q", { 64, 64 } }, { "attn_k", { 64, 32 } },
+                { "attn_v", { 64, 32 } }, { "attn_output", { 64, 64 } } };
+            if (b % 2 == 0)
+                w.insert(w.end(), { { "ffn_gate", { 64, 96 } }, { "ffn_up", { 64, 96 } }, { "ffn_down", { 96, 64 } } });
+            else
+                w.insert(w.end(), { { "ffn_gate_inp", { 64, 4 } }, { "ffn_gate_exps", { 64, 32, 4 } }, { "ffn_up_exps", { 64, 32, 4 } },
+                                      { "ffn_down_exps", { 32, 64, 4 } }, { "ffn_gate_shexp", { 64, 32 } }, { "ffn_up_shexp", { 64, 32 } },
+                                      { "ffn_down_shexp", { 32, 64 } } });
+            for (const auto& [name, dims] : w) {
+                std::uint64_t n = 1;
+                for (auto d : dims)
+                    n *= d;
+                t.push_back({ p + name + ".weight", dims, 1, n * 2 });
+            }
+            for (const char* norm : { "attn_norm.weight", "ffn_norm.weight" })
+                t.push_back({ p + norm, { 64 }, 0, 256 });
+        }
+        std::istringstream in(GgufWriter::file(3, 11, kv.bytes(), t));
+        const LlmLoad l = readGgufModel(in, in.str().size(), "tiny-llama4.gguf");
+        QVERIFY2(l.model, l.error.c_str());
+        const LlmArch& a = l.model->arch;
+        QCOMPARE(a.family, std::string("llama4"));
+        QCOMPARE(a.sharedExperts, 1);
+        QVERIFY(a.chunkedAttention && !a.moe(0) && a.moe(1) && !a.slides(3));
+        QCOMPARE(llmParameterCount(a), std::int64_t(161'344));
+        QCOMPARE(l.model->storage->totalParams, std::int64_t(161'344));
+    }
+
     void gemma3Counts_data()
     {
         QTest::addColumn<QString>("id");
