@@ -62,8 +62,20 @@ QWidget* ControlPanel::buildInputGroup()
             }
     };
     heading(tr("Language models"), true);
+    // language models: their own mode (issue 36), under their families' headings in the order the
+    // families first come, each family's models together
+    std::vector<std::string> families;
+    for (const LlmArch& m : builtinLanguageModels())
+        if (std::find(families.begin(), families.end(), llmFamilyName(m.family)) == families.end())
+            families.push_back(llmFamilyName(m.family));
+    std::vector<const LlmArch*> ordered;
+    for (const std::string& f : families)
+        for (const LlmArch& m : builtinLanguageModels())
+            if (llmFamilyName(m.family) == f)
+                ordered.push_back(&m);
     QString family;
-    for (const LlmArch& m : builtinLanguageModels()) { // language models: their own mode (issue 36)
+    for (const LlmArch* model : ordered) {
+        const LlmArch& m = *model;
         if (const QString name = QString::fromStdString(llmFamilyName(m.family)); name != family)
             heading(family = name, false);
         // "Llama-2 70B", the rest of the title ("(Meta, 2023; grouped-query attention)") in the tooltip

@@ -3,8 +3,8 @@
 // chosen phase's rows; the summaries give TTFT, TPOT, tokens per second and memory; the mode's
 // controls edit the workspace's settings, undoably, a drag being one step; the networks come back.
 #include "chart/chartarea.h"
-#include "llmmode_panes.h"
 #include "chart/summaryview.h"
+#include "llmmode_panes.h"
 #include "panels/controlpanel.h"
 #include "panels/explain_llm.h"
 #include "panels/llmcontrols.h"
@@ -30,6 +30,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <set>
 
 using namespace rfx;
 using namespace rfx::test;
@@ -45,7 +46,6 @@ bool hasRow(const Report& r, const std::string& name)
 class TestLlmMode : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
-
 private slots:
     void initTestCase() { test::isolateGuiTest(m_dir, QStringLiteral("tst_llmmode")); }
 
@@ -154,6 +154,9 @@ private slots:
         QVERIFY(qwen > heading && network->itemData(qwen + 1).toString() == QStringLiteral("qwen2.5-0.5b"));
         QVERIFY(!(network->model()->flags(network->model()->index(qwen, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
         QCOMPARE(network->findText(QStringLiteral("Llama (Meta)")), network->findData(QStringLiteral("llama-2-7b")) - 1);
+        std::set<QString> families; // each heading once: Llama 4 and Gemma 3, last of the built-ins, had a second
+        for (int i = heading + 1; i < network->count(); ++i)
+            QVERIFY(network->itemData(i).isValid() || network->itemText(i).isEmpty() || families.insert(network->itemText(i)).second);
         // Each model's tooltip: its whole title and parameters, a mixture's active ones beside (issue 75).
         QCOMPARE(network->itemData(network->findData(QStringLiteral("qwen3-30b-a3b")), Qt::ToolTipRole).toString(),
             QStringLiteral("Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8): 30,532,122,624 parameters, 3,353,032,704 active a token"));
