@@ -93,6 +93,47 @@ int slidingPeriod(Reader& r, const json& j, int pattern)
     return period > n ? 1 : period;
 }
 
+// Gemma 3's and Llama 4's multimodal config.json nest the text decoder's keys in text_config; the text-only
+// models' (gemma3_text, llama4_text) keep them at the top. Both give only what differs from transformers'
+// Gemma3TextConfig and Llama4TextConfig defaults, which fill the rest. False, with `error`, when
+// text_config is missing.
+bool unnestTextDecoder(json& j, std::string& family, const std::string& file, std::string& error)
+{
+    struct Nested {
+        const char *multimodal, *textOnly, *name;
+        json defaults;
+    };
+    static const Nested nested[] = {
+        { "gemma3", "gemma3_text", "Gemma 3",
+            { { "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 }, { "num_hidden_layers", 26 },
+                { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, { "head_dim", 256 }, { "max_position_embeddings", 131072 },
+                { "sliding_window", 4096 }, { "sliding_window_pattern", 6 }, { "tie_word_embeddings", true } } },
+        { "llama4", "llama4_text", "Llama 4",
+            { { "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 }, { "intermediate_size_mlp", 16384 },
+                { "num_hidden_layers", 48 }, { "num_attention_heads", 40 }, { "num_key_value_heads", 8 }, { "head_dim", 128 },
+                { "max_position_embeddings", 131072 }, { "num_experts_per_tok", 1 }, { "num_local_experts", 16 },
+                { "interleave_moe_layer_step", 1 }, { "attention_chunk_size", 8192 }, { "tie_word_embeddings", false } } },
+    };
+    for (const Nested& n : nested) {
+        if (family != n.multimodal && family != n.textOnly)
+            continue;
+        json text = j;
+        if (family == n.multimodal) {
+            const auto t = j.find("text_config");
+            if (t == j.end() || !t->is_object()) {
+                error = file + ": text_config: missing; a " + n.name + " config.json holds the text decoder's keys there (copy "
+                                                                     "the model's config.json from its Hub page)";
+                return false;
+            }
+            text = *t;
+        }
+        j = n.defaults;
+        j.update(text);
+        j["model_type"] = family = n.multimodal;
+    }
+    return true;
+}
+
 } // namespace
 
 LlmLoad parseHfConfig(std::string_view text, const std::string& file)
@@ -115,45 +156,9 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         return out;
     }
     std::string family = mt->get<std::string>();
-    // Gemma 3: the multimodal model's config.json nests the text decoder's keys in text_config; the 1B's
-    // is the text decoder's own (gemma3_text). Both give only what differs from transformers'
-    // Gemma3TextConfig defaults.
-    if (family == "gemma3" || family == "gemma3_text") {
-        json text = j;
-        if (family == "gemma3") {
-            const auto t = j.find("text_config");
-            if (t == j.end() || !t->is_object()) {
-                out.error = file + ": text_config: missing; a Gemma 3 config.json holds the text decoder's keys there (copy the "
-                                   "model's config.json from its Hub page)";
-                return out;
-            }
-            text = *t;
-        }
-        j = json { { "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 }, { "num_hidden_layers", 26 },
-            { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, { "head_dim", 256 }, { "max_position_embeddings", 131072 },
-            { "sliding_window", 4096 }, { "sliding_window_pattern", 6 }, { "tie_word_embeddings", true } };
-        j.update(text);
-        j["model_type"] = family = "gemma3";
-    }
-    // Llama 4: the same, with transformers' Llama4TextConfig defaults; its no_rope_layers (1: a rotary,
-    // chunked layer; 0: a global one without position) read as layer_types
-    if (family == "llama4" || family == "llama4_text") {
-        json text = j;
-        if (family == "llama4") {
-            const auto t = j.find("text_config");
-            if (t == j.end() || !t->is_object()) {
-                out.error = file + ": text_config: missing; a Llama 4 config.json holds the text decoder's keys there (copy the "
-                                   "model's config.json from its Hub page)";
-                return out;
-            }
-            text = *t;
-        }
-        j = json { { "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 }, { "intermediate_size_mlp", 16384 },
-            { "num_hidden_layers", 48 }, { "num_attention_heads", 40 }, { "num_key_value_heads", 8 }, { "head_dim", 128 },
-            { "max_position_embeddings", 131072 }, { "num_experts_per_tok", 1 }, { "num_local_experts", 16 },
-            { "interleave_moe_layer_step", 1 }, { "attention_chunk_size", 8192 }, { "tie_word_embeddings", false } };
-        j.update(text);
-        j["model_type"] = family = "llama4";
+    if (!unnestTextDecoder(j, family, file, out.error))
+        return out;
+    if (family == "llama4") { // its no_rope_layers (1: a rotary, chunked layer; 0: a global one) read as layer_types
         const auto noRope = j.find("no_rope_layers");
         if (!j.contains("layer_types") && noRope != j.end() && noRope->is_array() && !noRope->empty()) {
             json types = json::array();
