@@ -198,7 +198,8 @@ void LlmControls::show(const WorkspaceState& s)
     else if (file >= 0)
         m_weights->setItemText(file, fileLabel);
     selectData(m_weights, t.weightBits);
-    selectData(m_kv, t.kvBits);
+    // an ONNX decoder's cache is as its past inputs store it (fp32 in a PyTorch export), not the setting
+    selectData(m_kv, graph && s.llmAnalysis ? s.llmAnalysis->settings.kvBits : t.kvBits);
     for (size_t i = 0; i < kArithmetic.size(); ++i)
         if (kArithmetic[i].bits == t.actBits && kArithmetic[i].type == t.actType && m_activations->currentIndex() != int(i))
             m_activations->setCurrentIndex(int(i));

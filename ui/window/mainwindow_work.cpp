@@ -26,6 +26,8 @@
 #include "io/llm_measure_header.h"
 #include "io/llm_probes.h"
 #include "llm/llm_both.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
@@ -136,9 +138,10 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     m_workspace->setView(view);
     if (o.presentation) // before the first analysis: the charts are laid out once, in large type
         m_presentationAction->setChecked(true);
-    // --model llama-3.1-8b: a language model, in its own mode, over the network the session had.
+    // --model llama-3.1-8b: a language model, in its own mode, over the network the session had; so is
+    // an ONNX decoder with past keys and values, as when it is opened from the File menu.
     std::string languageModel;
-    if (isLanguageModelChoice(config.model)) {
+    if (isLanguageModelChoice(config.model) || (isOnnxFile(config.model) && isOnnxDecoder(cachedOnnxModel(config.model).model.get()))) {
         languageModel = config.model;
         config.model = m_workspace->config().model.empty() || isLanguageModelChoice(m_workspace->config().model)
             ? std::string("unet")

@@ -2,11 +2,13 @@
 // settings come back at the next start with no arguments; a model file named on the command line that
 // cannot be read is said and the last work stays; a network named there is what opens.
 #include "panels/controlpanel.h"
+#include "panels/llmcontrols.h"
 #include "window/mainwindow.h"
 #include "workspace/workspace.h"
 
 #include "guitestutils.h"
 #include "testutils.h"
+#include "testpaths.h"
 #include "ui/window/mainwindowtests.h"
 
 #include <QComboBox>
@@ -105,6 +107,23 @@ private slots:
                 && !reason.contains(QStringLiteral("roofline-cli")),
             qPrintable(reason));
         box->close();
+    }
+
+    // roofline-explorer decoder_model_merged.onnx: a decoder with past keys and values opens in the
+    // language-model mode, as from the File menu (it opened as a network from the command line).
+    void aDecoderOnTheCommandLineOpensAsALanguageModel()
+    {
+        GuiOptions o = fresh();
+        o.configGiven = true;
+        o.config.config.model = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/wild/optimum_merged.onnx";
+        MainWindow w(o);
+        w.show();
+        QVERIFY(w.workspace().state().languageModel());
+        QCOMPARE(w.workspace().state().llm.model, o.config.config.model);
+        QVERIFY(w.workspace().state().llmAnalysis);
+        QCOMPARE(w.workspace().state().llmAnalysis->parameters, std::int64_t(2'754'816));
+        // its cache as the graph stores it (fp32), not the setting's fp16 the disabled box showed
+        QCOMPARE(w.controls()->llmControls()->kvCombo()->currentText(), QStringLiteral("fp32"));
     }
 
     // A network named on the command line opens, not the language model of the last start.
