@@ -33,6 +33,15 @@ private slots:
         // L40S datasheet, which gives the dense rate first: FP32 91.6, FP16 Tensor 362.05 | 733*, FP8 733 | 1,466*
         // (its sparse FP16 is not twice its dense one: the dense figure taken); 48 GB at 864 GB/s; 350 W; PCIe Gen4
         QTest::newRow("L40S") << "l40s" << 91.6 << 362.05 << 733.0 << 864.0 << 48.0 << 350.0 << "pcie4-x16" << 8;
+        // A100 datasheet, PCIe columns (no FP8): FP32 19.5, FP16 Tensor 624*; 40 GB at 1,555 GB/s and 250 W, 80 GB at
+        // 1,935 GB/s and 300 W; an NVLink bridge for two
+        QTest::newRow("A100 PCIe 40 GB") << "a100-pcie-40gb" << 19.5 << 624.0 / 2 << 0.0 << 1555.0 << 40.0 << 250.0 << "nvlink3-bridge" << 2;
+        QTest::newRow("A100 PCIe 80 GB") << "a100-pcie-80gb" << 19.5 << 624.0 / 2 << 0.0 << 1935.0 << 80.0 << 300.0 << "nvlink3-bridge" << 2;
+        // GA102 whitepaper, RTX 3090: FP32 35.6, FP16 Tensor (FP32 accumulate) 142*, no FP8; 24 GB at 936 GB/s; 350 W
+        QTest::newRow("RTX 3090") << "rtx-3090" << 35.58 << 142.0 / 2 << 0.0 << 936.0 << 24.0 << 350.0 << "pcie4-x16" << 4;
+        // AMD MI325X data sheet: MI300X's compute (FP16 matrix 2,614.9* and FP8 5,229.8* with sparsity); 256 GB
+        // HBM3E at 6 TB/s; 1,000 W
+        QTest::newRow("MI325X") << "mi325x" << 163.4 << 2614.9 / 2 << 5229.8 / 2 << 6000.0 << 256.0 << 1000.0 << "infinity-fabric-mi300" << 8;
         // AMD MI300X data sheet: FP32 vector 163.4, FP16 matrix 2,614.9 and FP8 5,229.8 with sparsity; 192 GB
         // at 5.3 TB/s; 750 W; 7 Infinity Fabric links, 8 GPUs fully connected
         QTest::newRow("MI300X") << "mi300x" << 163.4 << 2614.9 / 2 << 5229.8 / 2 << 5300.0 << 192.0 << 750.0 << "infinity-fabric-mi300" << 8;
@@ -51,7 +60,10 @@ private slots:
         const Device& d = rfx::test::shippedDevice(qPrintable(id));
         RFX_COMPARE_REL(d.peak.at("fp32"), fp32 * 1e12, 1e-3);
         RFX_COMPARE_REL(d.peak.at("tensor_fp16"), tensorFp16 * 1e12, 1e-3); // the datasheets round the sparse rate
-        RFX_COMPARE_REL(d.peak.at("tensor_fp8"), tensorFp8 * 1e12, 1e-3);
+        if (tensorFp8 > 0)
+            RFX_COMPARE_REL(d.peak.at("tensor_fp8"), tensorFp8 * 1e12, 1e-3);
+        else
+            QVERIFY(!d.peak.count("tensor_fp8")); // before Hopper and Ada: none
         RFX_COMPARE_REL(d.dramBandwidth, dram * 1e9, 1e-9);
         RFX_COMPARE_REL(d.memoryBytes, memory * 1024 * 1024 * 1024, 1e-9);
         QCOMPARE(d.tdpWatts, tdp);
@@ -61,21 +73,23 @@ private slots:
     }
 
     // FP32 from the cores and the boost clock (NVIDIA: 2 FLOP per core per clock): the H100 PCIe's 14,592
-    // x 2 x 1.755 GHz = 51.2 TFLOP/s; the L40S's 18,176 x 2 x 2.52 GHz = 91.6.
+    // x 2 x 1.755 GHz = 51.2 TFLOP/s; the L40S's 18,176 x 2 x 2.52 GHz = 91.6; the RTX 3090's 10,496 x 2 x
+    // 1.695 GHz = 35.58.
     void fp32FromTheClock()
     {
-        for (const char* id : { "h100-pcie", "l40s" }) {
+        for (const char* id : { "h100-pcie", "l40s", "rtx-3090" }) {
             const Device& d = rfx::test::shippedDevice(id);
             RFX_COMPARE_REL(d.peak.at("fp32"), d.cores * 2 * d.boostClockHz, 1e-3);
         }
     }
 
-    // The scale-up links: an H100 NVLink bridge 600 GB/s both ways (300 each); NVLink 5, 18 links of 1.8
+    // The scale-up links: an A100 or H100 NVLink bridge 600 GB/s both ways (300 each); NVLink 5, 18 links of 1.8
     // TB/s in all (900 each way); MI300X's 7 Infinity Fabric links of 128 GB/s both ways, a ring over all
     // seven streaming 7 x 64 = 448 GB/s each way.
     void scaleUpLinks()
     {
         QCOMPARE(findInterconnect("nvlink4-bridge")->bandwidth, 300e9);
+        QCOMPARE(findInterconnect("nvlink3-bridge")->bandwidth, 300e9);
         QCOMPARE(findInterconnect("nvlink5")->bandwidth, 900e9);
         QCOMPARE(findInterconnect("infinity-fabric-mi300")->bandwidth, 7 * 64e9);
     }
