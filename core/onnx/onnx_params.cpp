@@ -5,8 +5,8 @@
 // when it reaches the operator through a Cast, Transpose, Reshape or DequantizeLinear; any other
 // floating-point initializer of more than one element is a parameter too. Never parameters: what
 // steers an operator (BatchNormalization's running mean and variance, Resize's scales, Clip's bounds,
-// Pad's value), quantization's scales and zero points, and what reaches only a Cos or a Sin (a rotary
-// embedding's inverse frequencies).
+// Pad's value), quantization's scales and zero points, and a vector that reaches only a Cos or a Sin (a
+// rotary embedding's inverse frequencies).
 #include "onnx/onnx_internal.h"
 
 #include <algorithm>
@@ -220,8 +220,10 @@ void classifyInitializers(Skeleton& s)
     // exporter keeps it where the positions are not known before the run) reach only Cos and Sin.
     std::vector<Scope> scopes;
     collectScopes(main, scopes);
+    // A vector only: a matrix into Cos and Sin (Fourier features, x W) may be learned.
     for (const auto& [name, init] : s.initializers)
-        if (init.floating && init.elements > 1 && !s.statistics.count(name) && feedsOnlyCosAndSin(scopes, name))
+        if (init.floating && init.elements > 1 && std::count_if(init.dims.begin(), init.dims.end(), [](std::int64_t d) { return d > 1; }) == 1
+            && !s.statistics.count(name) && feedsOnlyCosAndSin(scopes, name))
             s.statistics.insert(name);
     for (const auto& [name, init] : s.initializers) {
         if (s.statistics.count(name))

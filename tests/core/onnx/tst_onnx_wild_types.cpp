@@ -320,7 +320,7 @@ private slots:
         std::ifstream in(path, std::ios::binary);
         onnx::ModelProto m;
         QVERIFY(m.ParseFromIstream(&in));
-        for (const char* name : { "Model from PaddlePaddle.", "main_graph", "MXNet_converted_model", "CNTKGraph" }) {
+        for (const char* name : { "Model from PaddlePaddle.", "main_graph", "MXNet_converted_model", "CNTKGraph", "merged" }) {
             m.mutable_graph()->set_name(name);
             const OnnxLoad load = parseOnnxModel(m.SerializeAsString(), path);
             QVERIFY2(load.model, load.error.c_str());
@@ -328,6 +328,57 @@ private slots:
         }
         m.mutable_graph()->set_name("ppocr_rec_v4");
         QCOMPARE(parseOnnxModel(m.SerializeAsString(), path).model->name(), std::string("ppocr_rec_v4"));
+    }
+
+    // A rotary embedding's inverse frequencies (a vector an exporter keeps as an initializer, scaled by the
+    // positions into a Cos and a Sin) are not learned; a matrix into a Sin (Fourier features, x W) may be:
+    // here W 3 x 8 counts, 24 parameters, the vector of 8 does not (issue 75).
+    void whatOnlyFeedsCosAndSinIsNotLearned()
+    {
+        onnx::ModelProto m;
+        m.set_ir_version(8);
+        m.add_opset_import()->set_version(17);
+        onnx::GraphProto& g = *m.mutable_graph();
+        g.set_name("fourier");
+        auto input = [&](const char* name, std::vector<std::int64_t> dims) {
+            auto* v = g.add_input();
+            v->set_name(name);
+            v->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+            for (auto d : dims)
+                v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+        };
+        input("x", { 1, 3 });
+        input("pos", { 1, 1 });
+        for (auto [name, dims] : { std::pair { "W", std::vector<std::int64_t> { 3, 8 } }, { "inv_freq", { 8 } } }) {
+            onnx::TensorProto& t = *g.add_initializer();
+            t.set_name(name);
+            t.set_data_type(onnx::TensorProto::FLOAT);
+            std::int64_t n = 1;
+            for (auto d : dims) {
+                t.add_dims(d);
+                n *= d;
+            }
+            for (std::int64_t i = 0; i < n; ++i)
+                t.add_float_data(0.5f);
+        }
+        auto node = [&](const char* op, std::vector<std::string> in, const char* out) {
+            onnx::NodeProto& n = *g.add_node();
+            n.set_op_type(op);
+            for (const auto& i : in)
+                n.add_input(i);
+            n.add_output(out);
+        };
+        node("MatMul", { "x", "W" }, "xw");
+        node("Sin", { "xw" }, "s");
+        node("Mul", { "pos", "inv_freq" }, "f");
+        node("Cos", { "f" }, "c");
+        node("Add", { "s", "c" }, "y");
+        auto* y = g.add_output();
+        y->set_name("y");
+        y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+        const OnnxLoad load = parseOnnxModel(m.SerializeAsString(), "fourier.onnx");
+        QVERIFY2(load.model, load.error.c_str());
+        QCOMPARE(load.model->parameters(), std::int64_t(24));
     }
 
     void rankSix()
