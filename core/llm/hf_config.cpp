@@ -62,10 +62,10 @@ struct Reader {
     }
 };
 
-/// Gemma 3's and gpt-oss's local and global layers: every sliding_window_pattern-th layer global (`pattern`
-/// when the file says neither: Gemma 3's 6, gpt-oss's 2), or as layer_types
-/// lists them ("sliding_attention" or "chunked_attention", "full_attention"; newer transformers), which must then repeat with
-/// one period, the full layer last. 0: no layer slides.
+/// Gemma 3's, gpt-oss's and Llama 4's local and global layers: every sliding_window_pattern-th layer global
+/// (`pattern` when the file says neither: Gemma 3's 6, gpt-oss's 2, Llama 4's 4), or as layer_types lists
+/// them ("sliding_attention" or "chunked_attention", "full_attention"; newer transformers), which must then
+/// repeat with one period, the full layer last. 0: no layer is local.
 int slidingPeriod(Reader& r, const json& j, int pattern)
 {
     const auto types = j.find("layer_types");
@@ -152,7 +152,7 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
     }
     const auto mt = j.find("model_type");
     if (mt == j.end() || !mt->is_string()) {
-        out.error = file + ": model_type: missing; it names the architecture (llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt_oss, gpt2)";
+        out.error = file + ": model_type: missing; it names the architecture (llama, llama4, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v3, phi3, gemma2, gemma3, gpt_oss, gpt2)";
         return out;
     }
     std::string family = mt->get<std::string>();
