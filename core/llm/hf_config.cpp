@@ -121,8 +121,8 @@ bool unnestTextDecoder(json& j, std::string& family, const std::string& file, st
         if (family == n.multimodal) {
             const auto t = j.find("text_config");
             if (t == j.end() || !t->is_object()) {
-                error = file + ": text_config: missing; a " + n.name + " config.json holds the text decoder's keys there (copy "
-                                                                     "the model's config.json from its Hub page)";
+                error = file + ": text_config: " + (t == j.end() ? std::string("missing") : "must be an object, got " + t->dump().substr(0, 40))
+                    + "; a " + n.name + " config.json holds the text decoder's keys there (copy the model's config.json from its Hub page)";
                 return false;
             }
             text = *t;

@@ -299,6 +299,8 @@ private slots:
         const LlmLoad missing = parseHfConfig(noText, "y/config.json");
         QVERIFY(!missing.model);
         QVERIFY2(missing.error.find("y/config.json: text_config: missing") == 0, missing.error.c_str());
+        const LlmLoad text = parseHfConfig(R"({"model_type": "gemma3", "text_config": "oops"})", "z/config.json");
+        QVERIFY2(!text.model && text.error.find("z/config.json: text_config: must be an object, got \"oops\"") == 0, text.error.c_str());
     }
 
     // A GGUF as llama.cpp writes a Gemma 3 (architecture "gemma3", the head tied, no pattern key: every
