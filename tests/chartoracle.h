@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
 
 namespace rfx::test {
 
@@ -58,7 +59,15 @@ inline int differingPixels(const QImage& a, const QImage& b, QImage* diff)
 /// saved images (in $ROOFLINE_ORACLE_DIR, default the system temp folder).
 inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
 {
+    // The live window at rest first: a step's layout can take many hops (the room gives way, the grid
+    // lays out, a chart sets its minimum after its resize, ...), more under load.
+    auto state = [live] { return std::make_tuple(live->size(), live->xRange(), live->yRange(), live->rebuilds()); };
     QCoreApplication::processEvents();
+    for (int i = 0, still = 0; i < 100 && still < 2; ++i) {
+        const auto before = state();
+        QCoreApplication::processEvents();
+        still = state() == before ? still + 1 : 0;
+    }
     RooflineChart fresh;
     fresh.setFixedSize(live->size()); // exactly the live size, whatever the window system prefers
     if (live->fontScale() != 1.0)
@@ -78,9 +87,12 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
     fresh.show();
     if (!QTest::qWaitForWindowExposed(&fresh))
         return QStringLiteral("%1: the fresh chart was never exposed").arg(tag);
-    // The live window may still be laying itself out (a step that changed the grid): follow its size.
-    for (int i = 0; i < 5 && fresh.size() != live->size(); ++i) {
+    // The live window may still be laying itself out (a step that changed the grid): follow its size,
+    // and its range (a live plot two pixels taller gave back a decade it had grown for a marker, after
+    // the fresh chart had taken the range from it: 10..1e6 fresh, 10..1e5 live).
+    for (int i = 0; i < 5 && (fresh.size() != live->size() || fresh.xRange() != live->xRange() || fresh.yRange() != live->yRange()); ++i) {
         fresh.setFixedSize(live->size());
+        fresh.setAxisRange(live->xRange(), live->yRange());
         QCoreApplication::processEvents();
     }
     QCoreApplication::processEvents();

@@ -36,6 +36,11 @@ struct Device {
     double baseClockHz = 0; ///< 0 = unknown
     double boostClockHz = 0;
     double launchOverhead = 0; ///< seconds added per kernel launch (0 = ignored)
+    /// The link that joins GPUs for tensor parallelism (resources/interconnects.json: NVLink through
+    /// NVSwitch, a bridge, Infinity Fabric, PCIe), and how many GPUs it joins at most (8 on an HGX board,
+    /// 2 over a bridge); empty and 0 where the file does not say (a CPU, a laptop GPU).
+    std::string scaleUpLink;
+    int scaleUpGpus = 0;
     std::vector<std::string> sources; ///< spec pages the figures come from
     std::string notes;
     std::string file; ///< where it was loaded from
@@ -44,7 +49,7 @@ struct Device {
 
 /// The precision keys a device file may give a ceiling for, as "<key>_tflops" (int8: "<key>_tops").
 inline constexpr std::string_view kPrecisionKeys[] = { "fp64", "fp32", "fp16", "bf16", "int8", "tensor_fp64",
-    "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8" };
+    "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_fp4", "tensor_int8" };
 
 /// The compute ceiling an analysis uses, and why.
 struct CeilingChoice {

@@ -1,6 +1,8 @@
 #include "base/json_error.h"
 #include "devices/device_loader.h"
 
+#include "devices/interconnects.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -126,7 +128,7 @@ private:
 
 constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
     "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "l3_gbs", "tdp_w", "idle_w",
-    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "sources", "notes" };
+    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "scale_up_link", "scale_up_gpus", "sources", "notes" };
 
 std::string knownPrecisionList()
 {
@@ -272,6 +274,18 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
     d.baseClockHz = v.number(doc, "base_clock_mhz", 1e6, false).value_or(0);
     d.boostClockHz = v.number(doc, "boost_clock_mhz", 1e6, true).value_or(0);
     d.launchOverhead = v.number(doc, "launch_overhead_us", 1e-6, false, Validator::Sign::NonNegative).value_or(0);
+    // The scale-up link and how many GPUs it joins: both or neither.
+    d.scaleUpLink = v.string(doc, "scale_up_link", false).value_or("");
+    const std::optional<double> gpus = v.number(doc, "scale_up_gpus", 1, false);
+    d.scaleUpGpus = gpus ? int(std::min(1e6, *gpus)) : 0;
+    if (!d.scaleUpLink.empty())
+        if (auto e = interconnectError(d.scaleUpLink))
+            v.error("scale_up_link", *e);
+    if (doc.contains("scale_up_link") != doc.contains("scale_up_gpus") && !v.failed())
+        v.error(doc.contains("scale_up_link") ? "scale_up_gpus" : "scale_up_link",
+            "give scale_up_link and scale_up_gpus together: the link that joins the GPUs and how many it joins");
+    else if (gpus && (*gpus < 1 || *gpus > 1024 || *gpus != std::floor(*gpus)))
+        v.error("scale_up_gpus", "must be a whole number from 1 to 1,024 (the GPUs the link joins: 8 on an HGX board, 2 over a bridge, 72 in an NVL72 rack)");
     if (d.tdpWatts > 0 && d.idleWatts >= d.tdpWatts)
         v.error("idle_w", "must be below tdp_w (" + formatNumber(d.tdpWatts) + " W), got " + formatNumber(d.idleWatts));
     if (d.baseClockHz > 0 && d.boostClockHz > 0 && d.baseClockHz > d.boostClockHz)

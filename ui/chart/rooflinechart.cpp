@@ -151,13 +151,8 @@ RooflineChart::RooflineChart(QWidget* parent)
         fitAxisTitles(); // the forms that fit the new sides: same height, so the plot does not move again
         // Laid out at last (a figure's cell, a narrower window): a marker the new plot would cut grows
         // its axis; once, not from inside the rebuild that grows it.
-        if (!m_growing && !m_report->results.empty()) {
-            const QScopedValueRollback<bool> growing(m_growing, true);
-            if (growForMarkers(m_chart->plotArea())) {
-                rebuild();
-                return;
-            }
-        }
+        if (growForPlot())
+            return; // rebuilt, labels placed
         placeRoofLabels();
     });
     m_readoutBack = new QGraphicsRectItem(m_chart);
@@ -313,6 +308,8 @@ bool RooflineChart::minorGrid() const { return m_minorGrid; }
 void RooflineChart::rebuild()
 {
     const QScopedValueRollback<bool> rebuilding(m_inRebuild, true);
+    if (!m_growing)
+        m_growSteps.clear(); // new data or bounds: the rule starts again
     ++m_rebuilds;
     const size_t n = m_devices.size();
     ensureSeries(std::max<size_t>(n, 1));
@@ -381,6 +378,7 @@ void RooflineChart::resizeEvent(QResizeEvent* event)
     // the size in between (the monkey saw a 400-px chart in a 412-px view, its legend floating above
     // the frame). The minimum is set once the event is over.
     const QScopedValueRollback<bool> resizing(m_inResize, true);
+    m_growSteps.clear();
     dropLineCaches(); // the chart lays itself out again
     if (event->oldSize() != event->size())
         setVisibleIf(m_readoutBack, false); // the plot moved under the cursor

@@ -219,6 +219,8 @@ private:
     /// the plot's size alone, so a live chart and a fresh one at the same size agree. True if they
     /// changed.
     bool growForMarkers(const QRectF& plot);
+    /// growForMarkers for a new plot area (plotAreaChanged), rebuilding where it grew; true if it did.
+    bool growForPlot();
     std::array<int, 4> m_grown {};
     double shownXlo() const { return m_xlo / std::pow(10.0, m_grown[0]); }
     double shownXhi() const { return m_xhi * std::pow(10.0, m_grown[1]); }
@@ -230,6 +232,17 @@ private:
     };
     std::vector<Mark> m_marks; ///< every plotted marker, for growForMarkers (fitToData)
     bool m_growing = false;
+    /// The changes new plot areas made to m_grown (plotAreaChanged): each plot's size and the decades
+    /// it found. A change can move the plot so that the rule undoes it there (a decade grown widened
+    /// the y labels, the title took another line, and in the shorter plot the decade no longer
+    /// helped: an A100 cell flipped between 10^5 and 10^6 for ever). Back at a plot and decades seen,
+    /// the chart keeps the most of each side the cycle had: the markers' room wins, whichever state
+    /// the cycle was entered in. Forgotten at a resize or a rebuild for new data.
+    struct GrowStep {
+        QSizeF plot;
+        std::array<int, 4> grown;
+    };
+    std::vector<GrowStep> m_growSteps;
     bool m_inRebuild = false; ///< rebuild() places the labels once, at its end
     void placeRoofLabels();
     void cacheGridLines();
@@ -270,6 +283,7 @@ private:
     QMargins frameMargins() const;
     bool axisTitlesShown() const;
     double yLabelWidth() const;
+    double yLabelRoom() const; ///< at least yLabelWidth(): what no decade grown changes (the minimum, the title)
     class ChartLegend* m_legend = nullptr;
     void applyMinimum();
     int m_fontGeneration = 0; ///< counts font changes (setFontScale, setPrintStyle), for the caches' keys

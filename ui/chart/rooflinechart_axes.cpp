@@ -211,53 +211,11 @@ void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double yma
         m_ylo = std::min(m_ylo, ylo);
         m_yhi = std::max(m_yhi, yhi);
     }
-    growForMarkers(m_chart->plotArea()); // before the first layout there is none: plotAreaChanged looks then
+    // Before the first layout there is no plot: plotAreaChanged looks then. Growing there, it has
+    // just decided for this plot.
+    if (!m_growing)
+        growForMarkers(m_chart->plotArea());
     applyAxisRanges();
-}
-
-bool RooflineChart::growForMarkers(const QRectF& plot)
-{
-    // A point's marker is never cut by the plot's frame: a square at 900 FLOP/B on an axis ending at
-    // 1000 showed half of itself. Where one would cross an edge, that side grows a decade (then all
-    // are looked at again: a decade more makes every decade narrower). A decade is added only where
-    // it clears the marker: in a plot too small for that it would only squeeze the data. A zoomed
-    // view is the user's and is left. Above the ridge's ring, room for its label: a 7-inch grid's A100
-    // cell had 20 px over its roof and no ridge label.
-    std::array<int, 4> grown {};
-    if (!m_zoomed && plot.width() > 0 && plot.height() > 0 && m_xhi > m_xlo && m_yhi > m_ylo) {
-        for (int pass = 0; pass < 4; ++pass) {
-            bool again = false;
-            const double lo[] = { m_xlo / std::pow(10.0, grown[0]), m_ylo / std::pow(10.0, grown[2]) };
-            const double hi[] = { m_xhi * std::pow(10.0, grown[1]), m_yhi * std::pow(10.0, grown[3]) };
-            for (const Mark& k : m_marks) {
-                if (!(k.x > 0) || !(k.y > 0))
-                    continue;
-                for (int side = 0; side < 4 && !again; ++side) {
-                    const int axis = side / 2; // 0: x, 1: y
-                    const bool high = side % 2 == 1;
-                    const double room = (axis == 1 && high ? std::max(k.radius, k.above) : k.radius) + 1;
-                    const double v = axis == 0 ? k.x : k.y;
-                    const double length = axis == 0 ? plot.width() : plot.height();
-                    const double decades = std::log10(hi[axis] / lo[axis]);
-                    const double distance = std::abs(std::log10((high ? hi[axis] : lo[axis]) / v));
-                    if (distance * length / decades >= room)
-                        continue;
-                    if ((distance + 1) * length / (decades + 1) < room)
-                        continue; // too small a plot for a decade to help
-                    ++grown[size_t(axis * 2 + (high ? 1 : 0))];
-                    again = true;
-                }
-                if (again)
-                    break;
-            }
-            if (!again)
-                break;
-        }
-    }
-    if (grown == m_grown)
-        return false;
-    m_grown = grown;
-    return true;
 }
 
 void RooflineChart::applyAxisRanges()

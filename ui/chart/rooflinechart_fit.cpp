@@ -213,6 +213,20 @@ double RooflineChart::yLabelWidth() const
     return m_yLabelWidth;
 }
 
+double RooflineChart::yLabelRoom() const
+{
+    // The room the minimum and the title leave for the y labels: as wide as any of 10^-3 .. 10^7's
+    // (wider where the range's are). Fitted to the labels of the range itself, a decade grown for a
+    // marker ("1000000") widened the minimum or took the title another line, and in the plot that
+    // gave the decade no longer helped, was given back, and so on for ever (an A100 cell of sixteen
+    // at 1400 x 900 and at 1920 x 1080).
+    const QFontMetricsF fm(m_y->labelsFont());
+    double widest = 0;
+    for (int e = -3; e <= 7; ++e)
+        widest = std::max(widest, fm.horizontalAdvance(tickText(std::pow(10.0, e))));
+    return std::max(std::ceil(widest), yLabelWidth());
+}
+
 QMargins RooflineChart::frameMargins() const
 {
     // The room around the plot, set as the chart's margins so that Qt's layout depends on nothing
@@ -293,9 +307,11 @@ QSize RooflineChart::minimumSizeHint() const
     // title, the y labels ("0.001") and title, the legend (at the width this gives), margins.
     // Asked on every slider step (applyMinimum): measured again only when what it depends on changed.
     const std::vector<LegendEntry> entries = legendItems();
-    const double yLabels = yLabelWidth();
+    const double yLabels = yLabelRoom();
     // Fonts by their generation (setFontScale, setPrintStyle): QFont::toString built four strings a step.
-    QString key = m_chart->title() + QLatin1Char('|') + QString::number(m_fontGeneration) + QLatin1Char('|') + QString::number(yLabels);
+    QString key = QString::number(m_fontGeneration) + QLatin1Char('|') + QString::number(yLabels);
+    for (const QStringList& forms : m_titleLines)
+        key += QLatin1Char('|') + forms.join(QLatin1Char('|'));
     for (const LegendEntry& e : entries)
         key += QLatin1Char('|') + e.text;
     if (key == m_minimumKey)
@@ -306,12 +322,15 @@ QSize RooflineChart::minimumSizeHint() const
     const double left = 4 + titles.height() + 6 + yLabels + 6;
     const double w = plotW + left + 4 + ticks.horizontalAdvance(QStringLiteral("10000")) / 2;
     const double legend = legendHeight(entries, m_chart->legend()->font(), std::round(QFontMetricsF(m_chart->legend()->font()).height() * 0.7), w - 8);
-    // The title's lines as now shown (a name over its figures, a note in small type).
+    // The title's lines as fitTitle() would fit them at this width (a name over its figures, a note
+    // in small type), not as now shown: fitted to the width now, the minimum followed the grid's
+    // cells, and the grid's choice of columns followed the minimum (sixteen devices at 1920 x 1080
+    // went from four columns to six and back for ever).
     QTextDocument doc;
     doc.setDocumentMargin(0);
     doc.setDefaultFont(m_chart->titleFont());
     doc.setTextWidth(w);
-    doc.setHtml(m_chart->title());
+    doc.setHtml(fitHtmlLines(m_titleLines, m_chart->titleFont(), plotW - 24)); // fitTitle's width less both margins
     const double titleHeight = std::max(title.height(), doc.size().height());
     const double h = plotH + titleHeight + 8 + ticks.height() * 2 + 4 + 4 + titles.height() + 2 + legend + 12;
     m_minimumKey = key;

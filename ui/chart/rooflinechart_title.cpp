@@ -7,7 +7,11 @@
 #include "style/chartfit.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsTextItem>
+
+#include <algorithm>
+#include <cmath>
 
 namespace rfx {
 
@@ -93,16 +97,19 @@ void RooflineChart::updateTitle(int hidden)
 
 void RooflineChart::fitTitle()
 {
+    // Qt elides the title to the chart's width inside its margins (updateFrame's); fitted beside
+    // the y labels' room, not their width, which a decade grown changes (yLabelRoom).
+    const QMargins m = frameMargins();
+    const double titles = axisTitlesShown() ? QFontMetricsF(m_x->titleFont()).height() + 6 : 0; // as frameMargins()
+    const int left = std::max(m.left(), int(std::ceil(4 + titles + yLabelRoom() + 6)));
     // Measured once per set of forms, font and width, not on every slider step.
-    QString key = QString::number(width()) + QLatin1Char('|') + QString::number(frameMargins().left());
+    QString key = QString::number(width()) + QLatin1Char('|') + QString::number(left);
     for (const QStringList& forms : m_titleLines)
         key += QLatin1Char('|') + forms.join(QLatin1Char('|'));
     if (key != m_titleFitKey || m_chart->titleFont() != m_titleFitFont) {
         m_titleFitFont = m_chart->titleFont();
         m_titleFitKey = key;
-        // Qt elides the title to the chart's width inside its margins (updateFrame's).
-        const QMargins m = frameMargins();
-        m_titleFitted = fitHtmlLines(m_titleLines, m_chart->titleFont(), width() - m.left() - m.right() - 24);
+        m_titleFitted = fitHtmlLines(m_titleLines, m_chart->titleFont(), width() - left - m.right() - 24);
     }
     if (m_chart->title() != m_titleFitted) {
         dropLineCaches();

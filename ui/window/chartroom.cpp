@@ -110,10 +110,29 @@ std::vector<QDockWidget*> ChartRoom::hiddenDocks() const
     return out;
 }
 
+QString ChartRoom::surroundings() const
+{
+    QString key = QStringLiteral("%1x%2 %3%4").arg(m_window->width()).arg(m_window->height()).arg(m_charts->charts().size()).arg(m_charts->overlay() ? 'o' : 'g');
+    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
+        if (std::find(m_giveWay.begin(), m_giveWay.end(), d) == m_giveWay.end() && d->isVisible())
+            key += QLatin1Char(' ') + d->objectName() + d->windowTitle();
+    return key;
+}
+
+void ChartRoom::settle()
+{
+    const QString now = surroundings();
+    if (now == m_surroundings)
+        return;
+    m_surroundings = now;
+    m_docksReturned = m_tableReturned = m_docksStay = m_tableStay = false;
+}
+
 void ChartRoom::check()
 {
     if (!m_window->isVisible())
         return;
+    settle();
     // The room: the scroll area's whole size (its viewport without scroll bars).
     const QSize full = m_charts->usefulMinimum(false), compact = m_charts->usefulMinimum(true);
     m_acting = true;
@@ -137,6 +156,7 @@ void ChartRoom::check()
                 && std::find(m_kept.begin(), m_kept.end(), d) == m_kept.end())
                 column.push_back(d);
         if (!column.empty()) {
+            m_docksStay = m_docksReturned;
             int width = 0;
             QStringList names;
             for (QDockWidget* d : column) {
@@ -154,12 +174,13 @@ void ChartRoom::check()
                 : tr("%1 hidden to give the chart room at this size: %2 bring them back").arg(names.join(tr(" and ")), where.join(tr(" and ")));
             emit message(m_dockMessage);
         }
-    } else if (!m_hidden.empty() && room.width() - m_freed >= m_charts->usefulWidthIn(room - QSize(m_freed, 0))) {
+    } else if (!m_hidden.empty() && !m_docksStay && room.width() - m_freed >= m_charts->usefulWidthIn(room - QSize(m_freed, 0))) {
         for (const auto& d : m_hidden)
             if (d)
                 d->show();
         m_hidden.clear();
         m_freed = 0;
+        m_docksReturned = true;
         emit withdrawn(m_dockMessage);
     }
     m_acting = false;
@@ -192,11 +213,13 @@ void ChartRoom::fitHeight(const QSize& full, const QSize& compact)
         // Not even one-line summaries leave the table its minimum: it steps aside.
         m_tableAction->setChecked(false);
         m_tableHidden = true;
+        m_tableStay = m_tableReturned;
         m_tableMessage = tr("Layer table hidden to give the chart room at this size: View \u25b8 Layer table (Ctrl+Shift+T) brings it back");
         emit message(m_tableMessage);
-    } else if (!tableShown && m_tableHidden && total - tableMin - m_splitter->handleWidth() - frame >= compact.height()) {
+    } else if (!tableShown && m_tableHidden && !m_tableStay && total - tableMin - m_splitter->handleWidth() - frame >= compact.height()) {
         m_tableAction->setChecked(true);
         m_tableHidden = false;
+        m_tableReturned = true;
         emit withdrawn(m_tableMessage);
     }
 }

@@ -56,6 +56,10 @@ protected:
 private:
     void check();
     void fitHeight(const QSize& full, const QSize& compact);
+    /// What the room's own giving way does not change: the window's size, the charts shown, the
+    /// docks outside the column. A return undone within one such state is not taken again in it.
+    QString surroundings() const;
+    void settle();
     QMainWindow* m_window;
     QScrollArea* m_area;
     ChartArea* m_charts;
@@ -70,6 +74,14 @@ private:
     int m_freed = 0; ///< the width the hidden column took, pixels
     QString m_dockMessage, m_tableMessage; ///< what was said when they gave way
     std::function<bool()> m_firstStart;
+    /// A return that undid itself stays out: the column's return re-arranged the grid so that the
+    /// table no longer fitted, the table's return so that the column no longer did, and five charts
+    /// at 1400 x 900 flipped between the four states forever (none of them met every rule). Each part
+    /// returns at most once in the same surroundings; given way again there, it stays away until
+    /// they change.
+    QString m_surroundings;
+    bool m_docksReturned = false, m_tableReturned = false;
+    bool m_docksStay = false, m_tableStay = false;
     bool m_pending = false;
     bool m_acting = false;
 };

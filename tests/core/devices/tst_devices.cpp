@@ -250,6 +250,13 @@ private slots:
             << "must be at least l3_gbs (300 GB/s), got 200";
         QTest::newRow("negative L1") << QString::fromStdString(deviceJson("l1_gbs", "-1")) << "l1_gbs"
                                      << "must be a positive number, got -1";
+        QTest::newRow("unknown scale-up link") << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink9\"")) << "scale_up_link"
+                                               << "unknown interconnect 'nvlink9'";
+        QTest::newRow("a link without its GPUs") << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink4\"")) << "scale_up_gpus"
+                                                 << "give scale_up_link and scale_up_gpus together";
+        const std::string withLink = deviceJson("scale_up_link", "\"nvlink4\"");
+        QTest::newRow("half a GPU") << QString::fromStdString(withLink.substr(0, withLink.size() - 3) + ",\n  \"scale_up_gpus\": 1.5\n}\n")
+                                    << "scale_up_gpus" << "must be a whole number from 1 to 1,024";
         QTest::newRow("bad id") << QString::fromStdString(deviceJson("id", "\"My GPU\"")) << "id"
                                 << "must be lower-case letters";
         QTest::newRow("bad kind") << QString::fromStdString(deviceJson("kind", "\"tpu\"")) << "kind"

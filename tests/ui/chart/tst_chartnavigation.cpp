@@ -180,10 +180,11 @@ private slots:
         QTest::qWait(100); // the layout settled (a later resize hides the read-out, rightly)
         RooflineChart* chart = w.chartArea()->charts()[0];
         // RTX 2060 Super: 448 GB/s, 7.18 TFLOP/s, ridge 16.0 FLOP/B. At I = 1 the slope allows
-        // 448 GFLOP/s; 100 GFLOP/s is under it, 2000 is above it.
+        // 448 GFLOP/s; 100 GFLOP/s is under it, 2000 is above it. The cursor's pixel is a hair off
+        // I = 1 (448 x 1.004 = 450): within 1 %.
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 100)));
         // (The cursor sits on a whole pixel: the intensity under it is 1 to a few parts in a thousand.)
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the memory slope \\(44[6-9] GFLOP/s there\\)"))),
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the memory slope \\((44[4-9]|45[0-2]) GFLOP/s there\\)"))),
             qPrintable(chart->readoutShown()));
         QVERIFY(chart->readoutShown().startsWith(QStringLiteral("I 1")));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2000)));
@@ -191,7 +192,7 @@ private slots:
         // A point drawn on the slope, with the cursor two pixels above the line: on that roof.
         const QPoint onSlope = chart->viewportPosition(QPointF(1, 448)) - QPoint(0, 2);
         QTest::mouseMove(chart->viewport(), onSlope);
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("on the memory slope \\(44[6-9] GFLOP/s\\)"))),
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("on the memory slope \\((44[4-9]|45[0-2]) GFLOP/s\\)"))),
             qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 1000)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the compute roof (7.18 TFLOP/s there)")),
