@@ -4,6 +4,7 @@
 #include "devices/device_loader.h"
 #include "engine/cost.h"
 #include "engine/roofline.h"
+#include "llm/llm_arch.h"
 #include "measure/microbench.h"
 #include "model/network.h"
 #include "testpaths.h"
@@ -73,6 +74,14 @@ inline const Layer& layerNamed(const Network& net, const std::string& name)
     if (it == net.layers.end())
         qFatal("no layer named %s", name.c_str());
     return *it;
+}
+
+/// A built-in language model by id ("llama-3.1-8b"), as `llm --model ID` opens it.
+inline LlmModel builtinModel(const char* id)
+{
+    LlmModel m;
+    m.arch = *findLanguageModel(id);
+    return m;
 }
 
 inline const Device& shippedDevice(const char* id)

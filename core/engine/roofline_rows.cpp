@@ -99,6 +99,25 @@ CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2,
     return { MemoryLevel::Dram, dram };
 }
 
+// What each row runs against on the device: its ceilings, and the on-chip capacity the tiled model
+// reuses in (the configuration's, else the device's L1, else 48 KiB), also kept in `r`.
+Ceilings rowCeilings(DeviceResult& r, const Config& config)
+{
+    const Device& device = r.device;
+    const double onchip = config.onchipKiB > 0 ? config.onchipKiB * 1024.0
+        : device.l1Bytes > 0                 ? device.l1Bytes
+                                             : 48 * 1024.0;
+    r.onchipBytes = onchip;
+    Ceilings ceil { r.ceiling.flops, r.bandwidth, r.l2Bandwidth, r.l1Bandwidth, onchip, device.l2Bytes };
+    if (r.cacheAware) {
+        ceil.l3 = r.l3Bandwidth;
+        ceil.l1Capacity = r.l1Capacity;
+        ceil.l2Capacity = r.l2Capacity;
+        ceil.l3Capacity = r.l3Capacity;
+    }
+    return ceil;
+}
+
 RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak, double workingSet)
 {
     RowBound b;

@@ -61,6 +61,10 @@ struct Ceilings {
     double l1Capacity = 0, l2Capacity = 0, l3Capacity = 0;
 };
 
+/// What each row runs against on the device: its ceilings, and the on-chip capacity the tiled model
+/// reuses in (kept in `r`). Also the serving planner's, for the rows it joins (core/serving).
+Ceilings rowCeilings(DeviceResult& r, const Config& config);
+
 // max(F / P, Q_dram / B_dram, Q_L2 / B_L2, Q_L1 / B_L1) without launch overhead; `level` names the memory term
 // that is largest, `memory` says whether it beats the compute term.
 struct RowBound {

@@ -21,7 +21,8 @@ bool RooflineChart::growForPlot()
     const QSizeF plot = m_chart->plotArea().size();
     if (!growForMarkers(m_chart->plotArea()))
         return false;
-    const auto seen = std::find_if(m_growSteps.begin(), m_growSteps.end(), [&](const GrowStep& s) { return s.plot == plot && s.grown == before; });
+    const auto seen = std::find_if(
+        m_growSteps.begin(), m_growSteps.end(), [&](const GrowStep& s) { return s.plot == plot && s.grown == before; });
     if (seen != m_growSteps.end()) {
         // Back at a plot and decades seen: a cycle. The most of each side it had.
         for (auto it = seen; it != m_growSteps.end(); ++it)

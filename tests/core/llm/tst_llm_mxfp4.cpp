@@ -34,12 +34,7 @@ const std::string kGptOss20bConfig = [] {
   "sliding_window": 128, "swiglu_limit": 7.0, "tie_word_embeddings": false, "vocab_size": 201088})";
 }();
 
-LlmModel builtin(const char* id)
-{
-    LlmModel m;
-    m.arch = *findLanguageModel(id);
-    return m;
-}
+LlmModel builtin(const char* id) { return test::builtinModel(id); }
 
 } // namespace
 

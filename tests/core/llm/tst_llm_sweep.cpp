@@ -11,12 +11,7 @@ using namespace rfx;
 
 namespace {
 
-LlmModel builtin(const char* id)
-{
-    LlmModel m;
-    m.arch = *findLanguageModel(id);
-    return m;
-}
+LlmModel builtin(const char* id) { return test::builtinModel(id); }
 
 } // namespace
 

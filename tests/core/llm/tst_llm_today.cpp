@@ -20,12 +20,7 @@ using namespace rfx::test;
 
 namespace {
 
-LlmModel builtin(const char* id)
-{
-    LlmModel m;
-    m.arch = *findLanguageModel(id);
-    return m;
-}
+LlmModel builtin(const char* id) { return test::builtinModel(id); }
 
 /// Within the card's printed precision: "3.3B" is 3.25-3.35 B.
 bool withinPrinted(double count, double printed, double lastDigit) { return std::abs(count - printed) <= lastDigit / 2 + 1e-9 * printed; }

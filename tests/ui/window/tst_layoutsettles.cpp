@@ -35,7 +35,8 @@ void passes(int n)
 QStringList devices(int count)
 {
     QStringList ids;
-    for (const QString& f : QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name))
+    for (const QString& f : QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR))
+                                .entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name))
         ids << f.chopped(5);
     return ids.mid(0, count);
 }
@@ -64,7 +65,11 @@ private slots:
         for (const int count : { 5, 9, 16 })
             for (const QSize size : { QSize(1280, 720), QSize(1400, 900), QSize(1600, 1000), QSize(1920, 1080) })
                 for (const char* network : { "", "U-Net" })
-                    QTest::newRow(qPrintable(QStringLiteral("%1 devices %2x%3 %4").arg(count).arg(size.width()).arg(size.height()).arg(QLatin1String(network))))
+                    QTest::newRow(qPrintable(QStringLiteral("%1 devices %2x%3 %4")
+                                                 .arg(count)
+                                                 .arg(size.width())
+                                                 .arg(size.height())
+                                                 .arg(QLatin1String(network))))
                         << count << size << QString::fromLatin1(network);
     }
 
@@ -103,7 +108,8 @@ private slots:
         passes(20);
         const Rest later = now();
         QVERIFY2(later.messages == settled.messages,
-            qPrintable(QStringLiteral("the room gave way or returned %1 more times after it settled").arg(later.messages - settled.messages)));
+            qPrintable(QStringLiteral("the room gave way or returned %1 more times after it settled")
+                           .arg(later.messages - settled.messages)));
         QCOMPARE(later.config, settled.config);
         QCOMPARE(later.devices, settled.devices);
         for (size_t i = 0; i < settled.rebuilds.size(); ++i)

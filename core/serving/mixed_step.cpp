@@ -1,0 +1,136 @@
+// One mixed step of continuous batching: the decode of N sequences and a share of a prompt's
+// prefill, joined row by row (serving.h).
+#include "serving/serving.h"
+
+#include "devices/interconnects.h"
+#include "engine/cost.h"
+#include "engine/roofline_rows.h"
+#include "llm/llm_analysis.h"
+#include "onnx/onnx_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace rfx {
+
+namespace {
+
+/// The weights a row's runs read, byte (Layer::weightBytes where the phase set it: a quantized
+/// file's blocks, the experts a batch's tokens touch; else its parameters at the weights' width).
+double rowWeightBytes(const Layer& l, double elementBytes)
+{
+    const double once
+        = l.weightBytes >= 0 ? l.weightBytes : double(layerParams(l)) * rowWidths(l, elementBytes, true).weight;
+    return once * l.repeats;
+}
+
+struct Part {
+    LlmPhaseBuild build;
+    Report report;
+};
+
+std::optional<Part> analysePart(
+    const LlmModel& model, const LlmSettings& s, LlmPhase phase, int context, const Device& device, std::string* error)
+{
+    Part p { buildLlmPhase(model, s, phase, context), {} };
+    if (!p.build.network) {
+        if (error)
+            *error = p.build.error;
+        return std::nullopt;
+    }
+    p.report = analyze(*p.build.network, llmConfig(s), { device });
+    return p;
+}
+
+} // namespace
+
+std::optional<MixedStep> mixedStep(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, double share, std::string* error)
+{
+    // An ONNX decoder's graph stores its cache and weights at its own widths (as analyzeLlm).
+    LlmSettings s = settings.llm;
+    if (model.onnx) {
+        s.kvBits = model.onnx->decoder()->kvBits;
+        s.weightBits = 0;
+    }
+    s.batch = std::max(1, settings.users);
+    s.context = 0;
+    const std::optional<Part> decode = analysePart(model, s, LlmPhase::Decode, decodeContext(s), device, error);
+    if (!decode)
+        return std::nullopt;
+    std::optional<Part> prefill;
+    if (share > 0) {
+        LlmSettings one = s;
+        one.batch = 1;
+        prefill = analysePart(model, one, LlmPhase::Prefill, one.prompt, device, error);
+        if (!prefill)
+            return std::nullopt;
+    }
+    const Config config = llmConfig(s);
+    const double e = elementBytes(config.bits);
+    DeviceResult result = decode->report.results.front();
+    const rows::Ceilings ceil = rows::rowCeilings(result, config);
+
+    MixedStep step;
+    step.prefillTokens = share * s.prompt;
+    // The prefill's rows by name: each joins the decode row of that name.
+    std::map<std::string, size_t> prefillRow;
+    if (prefill)
+        for (size_t i = 0; i < prefill->build.network->layers.size(); ++i)
+            prefillRow.emplace(prefill->build.network->layers[i].name, i);
+    // A mixture's experts: the step's tokens touch at least those the decode touches, and at least the
+    // share of a whole prompt's (the experts touched grow concavely with the tokens, from none).
+    const double weightShare = std::min(1.0, share);
+    auto addRow = [&](const LayerResult* d, const Layer* dl, const LayerResult* p, const Layer* pl) {
+        const double wd = d ? rowWeightBytes(*dl, e) : 0, wp = p ? rowWeightBytes(*pl, e) : 0;
+        const double weights = std::max(wd, weightShare * wp);
+        const double flops = (d ? d->flops : 0) + (p ? share * p->flops : 0);
+        const double bytes = (d ? d->bytes - wd : 0) + (p ? share * (p->bytes - wp) : 0) + weights;
+        const double l2 = (d ? d->l2Bytes : 0) + (p ? share * p->l2Bytes : 0);
+        const double l1 = (d ? d->l1Bytes : 0) + (p ? share * p->l1Bytes : 0);
+        const LayerResult& row = d ? *d : *p;
+        const double working = result.cacheAware ? std::max(d ? d->workingSet : 0.0, p ? p->workingSet : 0.0) : -1;
+        // The engine's bound of the joined row (rows::rowBound; a peak of 0 leaves its memory term).
+        const double compute = row.peak > 0 ? flops / row.peak : 0;
+        const double memory = rows::rowBound(flops, bytes, l2, l1, ceil, 0, working).time;
+        step.flops += flops;
+        step.bytes += bytes;
+        step.weightBytes += weights;
+        step.computeTime += compute;
+        step.memoryTime += memory;
+        const double time
+            = std::max(compute, memory) + row.kernels * device.launchOverhead; // one launch serves both parts
+        step.time += time;
+        step.rows.push_back({ row.name, flops, bytes, weights, time });
+    };
+    const std::vector<Layer>& decodeLayers = decode->build.network->layers;
+    const std::vector<LayerResult>& decodeRows = result.layers;
+    std::vector<bool> joined(prefill ? prefill->build.network->layers.size() : 0, false);
+    for (size_t i = 0; i < decodeRows.size() && i < decodeLayers.size(); ++i) {
+        const LayerResult* p = nullptr;
+        const Layer* pl = nullptr;
+        if (auto it = prefillRow.find(decodeLayers[i].name); it != prefillRow.end() && !joined[it->second]) {
+            joined[it->second] = true;
+            p = &prefill->report.results.front().layers[it->second];
+            pl = &prefill->build.network->layers[it->second];
+        }
+        addRow(&decodeRows[i], &decodeLayers[i], p, pl);
+    }
+    for (size_t i = 0; i < joined.size();
+         ++i) // the prefill's own rows (none in a model's phases; a graph's may differ)
+        if (!joined[i])
+            addRow(nullptr, nullptr, &prefill->report.results.front().layers[i], &prefill->build.network->layers[i]);
+    // Tensor parallel: both parts' all-reduces, their bytes added (one set of collectives a step).
+    if (s.tensorParallel > 1)
+        if (const Interconnect* link = findInterconnect(s.interconnect); link && link->bandwidth > 0)
+            step.linkTime
+                = (decode->build.linkBytes + (prefill ? share * prefill->build.linkBytes : 0)) / link->bandwidth;
+    step.time += step.linkTime;
+    step.residentWeights = decode->build.weightBytes;
+    step.activationBytes = decode->build.activationPeak + (prefill ? prefill->build.activationPeak : 0);
+    step.kvShare = decode->build.kvShare;
+    return step;
+}
+
+} // namespace rfx

@@ -1,0 +1,88 @@
+// The steady state of a replica serving N users: its step, what each user sees, its memory
+// (serving.h).
+#include "serving/serving.h"
+
+#include "base/format.h"
+#include "onnx/onnx_model.h"
+
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+std::optional<std::string> servingError(const LlmModel& model, const ServingSettings& s)
+{
+    if (auto e = validateLlmSettings(s.llm))
+        return e;
+    if (s.users < kLlmBatchRange.min || s.users > kLlmBatchRange.max)
+        return "--users " + std::to_string(s.users) + ": give from " + formatCount(kLlmBatchRange.min) + " to "
+            + formatCount(kLlmBatchRange.max) + " sequences decoding together";
+    if (!(s.usableMemory > 0 && s.usableMemory <= 1))
+        return "--usable-memory " + formatNumber3(s.usableMemory)
+            + ": give the share of each GPU's memory the engine may fill, above 0 and at most 1";
+    if (s.chunkTokens < 1)
+        return "--chunk " + std::to_string(s.chunkTokens) + ": give the most prompt tokens a step takes, at least 1";
+    if (auto e = tensorParallelError(model.arch, std::max(1, s.llm.tensorParallel)))
+        return e;
+    const std::int64_t total = std::int64_t(s.llm.prompt) + s.llm.generate;
+    if (model.arch.maxContext > 0 && total > model.arch.maxContext)
+        return "--prompt " + formatCount(s.llm.prompt) + " and --generate " + formatCount(s.llm.generate) + ": "
+            + formatCount(total) + " tokens in all, longer than "
+            + (model.arch.title.empty() ? model.arch.id : model.arch.title) + " reads ("
+            + formatCount(model.arch.maxContext) + ", max_position_embeddings); ask for fewer tokens in all";
+    return std::nullopt;
+}
+
+} // namespace
+
+ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settings, const Device& device)
+{
+    ServingOutcome out;
+    if (auto e = servingError(model, settings)) {
+        out.error = *e;
+        return out;
+    }
+    const int N = settings.users, P = settings.llm.prompt, G = settings.llm.generate;
+    const std::optional<MixedStep> step = mixedStep(model, settings, device, double(N) / G, &out.error);
+    if (!step)
+        return out;
+    ServingPoint p;
+    p.device = device.id;
+    p.users = N;
+    p.tensorParallel = std::max(1, settings.llm.tensorParallel);
+    p.step = *step;
+    const double t = step->time;
+    p.tpot = t;
+    p.userTokensPerSecond = t > 0 ? 1 / t : 0;
+    p.replicaTokensPerSecond = N * p.userTokensPerSecond;
+    p.gpuTokensPerSecond = p.replicaTokensPerSecond / p.tensorParallel;
+    p.requestsPerSecond = p.replicaTokensPerSecond / G;
+    // A new prompt: prefilled in chunks of the step's token budget (or the steady share, where larger).
+    p.chunk = std::min(double(P), std::max(double(settings.chunkTokens), double(N) * P / G));
+    p.prefillSteps = int(std::ceil(P / p.chunk - 1e-9));
+    if (p.chunk == double(N) * P / G)
+        p.chunkStepTime = t;
+    else {
+        const std::optional<MixedStep> burst = mixedStep(model, settings, device, p.chunk / P, &out.error);
+        if (!burst)
+            return out;
+        p.chunkStepTime = burst->time;
+    }
+    // Requests arrive at random moments of a step that is already running: on average half of it
+    // passes before the next step can take the new prompt (the mean residual of a fixed period).
+    p.queueTime = t / 2;
+    p.ttft = p.queueTime + p.prefillSteps * p.chunkStepTime;
+    // One GPU's memory: its weights, N sequences' caches of P + G tokens, the largest activations.
+    const int kvBits = model.onnx ? model.onnx->decoder()->kvBits : settings.llm.kvBits; // a graph's own width
+    p.weightsBytes = step->residentWeights;
+    p.kvBytes = kvCacheBytes(model.arch, std::int64_t(P) + G, kvBits) * step->kvShare * N;
+    p.activationBytes = step->activationBytes;
+    p.memoryBytes = p.weightsBytes + p.kvBytes + p.activationBytes;
+    p.usableBytes = device.memoryBytes * settings.usableMemory;
+    p.fits = p.usableBytes > 0 && p.memoryBytes <= p.usableBytes;
+    out.point = p;
+    return out;
+}
+
+} // namespace rfx

@@ -1,0 +1,200 @@
+// The serving model (core/serving): continuous batching in steady state. The mixed step's rows
+// worked by hand (Llama-2-7B: its shapes from its config.json; the row formulas as tst_llm's), the
+// decode step alone equal to `llm`'s TPOT, a prompt's chunks, the memory of N users.
+#include "llm/llm_analysis.h"
+#include "serving/serving.h"
+#include "testutils.h"
+
+using namespace rfx;
+
+namespace {
+
+LlmModel builtin(const char* id)
+{
+    return test::builtinModel(id);
+}
+
+const MixedRow& row(const MixedStep& s, const std::string& name)
+{
+    for (const MixedRow& r : s.rows)
+        if (r.name == name)
+            return r;
+    qFatal("no row %s", name.c_str());
+}
+
+ServingSettings traffic(int users, int prompt = 512, int generate = 128)
+{
+    ServingSettings s;
+    s.users = users;
+    s.llm.prompt = prompt;
+    s.llm.generate = generate;
+    return s;
+}
+
+bool near(double a, double b, double rel = 1e-12)
+{
+    return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b));
+}
+
+} // namespace
+
+class TestServing : public QObject {
+    Q_OBJECT
+private slots:
+    // N = 4 users, P = 512, G = 128: a step decodes 4 tokens at C = 512 + 64 = 576 and carries
+    // 4 x 512 / 128 = 16 prompt tokens, a share N / G = 1/32 of a prompt's prefill.
+    // Llama-2-7B's q_proj (4,096 x 4,096, 32 blocks, fp16):
+    //   FLOPs 32 x 2 x 4,096^2 x (4 + 512 / 32) = 32 x 2 x 4,096^2 x 20 = 21,474,836,480
+    //   bytes 32 x (x and y of the 4 decode tokens: 2 x 4 x 4,096 x 2 = 65,536
+    //             + 1/32 of the prefill's x and y: 2 x 512 x 4,096 x 2 / 32 = 262,144
+    //             + W once: 4,096^2 x 2 = 33,554,432) = 32 x 33,882,112 = 1,084,227,584
+    // Attention (FlashAttention, 32 heads of 128): 4 d + 5 = 517 FLOP a (query, key) pair;
+    //   decode 4 x 576 = 2,304 pairs, prefill 512 x 513 / 2 = 131,328 pairs of which 1/32.
+    void mixedStepRowsByHand()
+    {
+        const Device h100 = test::shippedDevice("h100-sxm");
+        const ServingSettings s = traffic(4);
+        std::string error;
+        const std::optional<MixedStep> step = mixedStep(builtin("llama-2-7b"), s, h100, 4.0 / 128, &error);
+        QVERIFY2(step, error.c_str());
+        QCOMPARE(step->prefillTokens, 16.0);
+        const MixedRow& q = row(*step, "blk0-31.q_proj");
+        QCOMPARE(q.flops, 21474836480.0);
+        QCOMPARE(q.bytes, 1084227584.0);
+        QCOMPARE(q.weightBytes, 32 * 33554432.0);
+        // Attention: the decode's 32 x 32 x 517 x 2,304 FLOP and 1/32 of the prefill's row as `llm` reports it.
+        LlmSettings one = s.llm;
+        const LlmOutcome o = analyzeLlm(builtin("llama-2-7b"), one, { h100 }, false);
+        QVERIFY(o.analysis);
+        double prefillAttention = 0;
+        for (const LayerResult& r : o.analysis->prefill.results[0].layers)
+            if (r.name == "blk0-31.attention")
+                prefillAttention = r.flops;
+        QVERIFY(near(prefillAttention, 32 * 32 * 517 * 131328.0,
+            1e-3)); // 512 x 513 / 2 pairs (the engine's gemm model within 0.01 %)
+        QVERIFY(near(row(*step, "blk0-31.attention").flops, 32 * 32 * 517 * 2304.0 + prefillAttention / 32));
+        // The whole step: each row's bound, summed; the weights read once (every matrix of a dense
+        // model; the embedding's rows gathered: 4 decode tokens against 512 / 32 = 16 of a prompt's).
+        double flops = 0, bytes = 0, time = 0;
+        for (const MixedRow& r : step->rows)
+            flops += r.flops, bytes += r.bytes, time += r.time;
+        QVERIFY(near(step->flops, flops) && near(step->bytes, bytes) && near(step->time, time));
+        // A step is slower than the decode alone and faster than it plus a separate prefill chunk.
+        const std::optional<MixedStep> alone = mixedStep(builtin("llama-2-7b"), s, h100, 0);
+        const std::optional<MixedStep> chunkOnly = mixedStep(builtin("llama-2-7b"), traffic(1), h100, 4.0 / 128);
+        QVERIFY(alone && chunkOnly);
+        QVERIFY(step->time > alone->time);
+        QVERIFY(step->time < alone->time + chunkOnly->time);
+    }
+
+    // Without the prefill share the step is `llm`'s decode step: at N = 1 its TPOT, on a GPU, a CPU and
+    // over four GPUs of tensor parallelism (their all-reduces over NVLink 4 included).
+    void decodeAloneIsLlmsTpot()
+    {
+        for (const char* id : { "h100-sxm", "ryzen-9-5950x" })
+            for (int tp : { 1, 4 }) {
+                if (tp > 1 && QByteArray(id).startsWith("ryzen"))
+                    continue;
+                const Device d = test::shippedDevice(id);
+                ServingSettings s = traffic(1);
+                s.llm.tensorParallel = tp;
+                const std::optional<MixedStep> step = mixedStep(builtin("llama-3.1-8b"), s, d, 0);
+                QVERIFY(step);
+                LlmSettings l = s.llm;
+                l.batch = 1;
+                const LlmOutcome o = analyzeLlm(builtin("llama-3.1-8b"), l, { d }, false);
+                QVERIFY(o.analysis);
+                QVERIFY2(near(step->time, o.analysis->figures[0].tpot),
+                    qPrintable(QStringLiteral("%1 TP %2: %3 against %4")
+                                   .arg(id)
+                                   .arg(tp)
+                                   .arg(step->time)
+                                   .arg(o.analysis->figures[0].tpot)));
+                QVERIFY(tp == 1 || step->linkTime > 0);
+                QCOMPARE(step->prefillTokens, 0.0);
+            }
+    }
+
+    // A mixture's experts: Mixtral-8x7B's 4 decode tokens touch 8 (1 - (6/8)^4) = 5.47 of 8 experts a
+    // layer; 1/32 of a prompt's 512 tokens touch at least 1/32 of the ~8 a whole prompt does. The step
+    // reads the larger: the decode's experts (the row's weights as the decode alone reads them).
+    void expertsReadTheLargerPart()
+    {
+        const Device h100 = test::shippedDevice("h100-sxm");
+        const std::optional<MixedStep> step = mixedStep(builtin("mixtral-8x7b"), traffic(4), h100, 4.0 / 128);
+        const std::optional<MixedStep> alone = mixedStep(builtin("mixtral-8x7b"), traffic(4), h100, 0);
+        QVERIFY(step && alone);
+        int experts = 0;
+        for (size_t i = 0; i < alone->rows.size(); ++i)
+            if (alone->rows[i].name.find("expert") != std::string::npos) {
+                ++experts;
+                QCOMPARE(step->rows[i].name, alone->rows[i].name);
+                QCOMPARE(step->rows[i].weightBytes, alone->rows[i].weightBytes);
+                QVERIFY(step->rows[i].flops > alone->rows[i].flops);
+            }
+        QVERIFY(experts > 0);
+    }
+
+    // The steady state of Llama-3.1-8B on one H100 SXM for 64 users, P = 2,000, G = 300:
+    // a step carries 64 x 2,000 / 300 = 426.7 prompt tokens; a new prompt is prefilled in chunks of
+    // 2,048 tokens (the budget, at most P): one step. TTFT = t / 2 + that step's time. Memory: the
+    // weights 8,030,261,248 x 2 bytes, the cache 64 x 2,300 tokens x 131,072 bytes.
+    void steadyStateOfAReplica()
+    {
+        const Device h100 = test::shippedDevice("h100-sxm");
+        const ServingOutcome o = servingPoint(builtin("llama-3.1-8b"), traffic(64, 2000, 300), h100);
+        QVERIFY2(o.point, o.error.c_str());
+        const ServingPoint& p = *o.point;
+        QVERIFY(near(p.step.prefillTokens, 64 * 2000 / 300.0));
+        QCOMPARE(p.tpot, p.step.time);
+        QVERIFY(near(p.userTokensPerSecond, 1 / p.tpot));
+        QVERIFY(near(p.replicaTokensPerSecond, 64 / p.tpot));
+        QVERIFY(near(p.gpuTokensPerSecond, p.replicaTokensPerSecond));
+        QVERIFY(near(p.requestsPerSecond, 64 / p.tpot / 300));
+        QCOMPARE(p.chunk, 2000.0);
+        QCOMPARE(p.prefillSteps, 1);
+        const std::optional<MixedStep> burst = mixedStep(builtin("llama-3.1-8b"), traffic(64, 2000, 300), h100, 1.0);
+        QVERIFY(burst);
+        QVERIFY(near(p.chunkStepTime, burst->time));
+        QVERIFY(near(p.ttft, p.tpot / 2 + burst->time));
+        QCOMPARE(p.weightsBytes, 8030261248.0 * 2);
+        QCOMPARE(p.kvBytes, 64 * 2300 * 131072.0);
+        QVERIFY(p.activationBytes > 0);
+        QVERIFY(near(p.memoryBytes, p.weightsBytes + p.kvBytes + p.activationBytes));
+        QVERIFY(near(p.usableBytes, 0.9 * h100.memoryBytes));
+        QVERIFY(p.fits); // 16.1 GB + 19.3 GB of 72 GB
+        // A prompt longer than the budget: ceil(8,000 / 2,048) = 4 chunks of 2,048.
+        const ServingOutcome longer = servingPoint(builtin("llama-3.1-8b"), traffic(8, 8000, 300), h100);
+        QVERIFY(longer.point);
+        QCOMPARE(longer.point->chunk, 2048.0);
+        QCOMPARE(longer.point->prefillSteps, 4);
+        // More users: each waits longer for a token, the replica makes more of them.
+        const ServingOutcome fewer = servingPoint(builtin("llama-3.1-8b"), traffic(8, 2000, 300), h100);
+        QVERIFY(fewer.point);
+        QVERIFY(fewer.point->tpot < p.tpot);
+        QVERIFY(fewer.point->replicaTokensPerSecond < p.replicaTokensPerSecond);
+    }
+
+    // What cannot be served says why, naming the option.
+    void impossibleSettingsAreNamed()
+    {
+        const Device h100 = test::shippedDevice("h100-sxm");
+        ServingSettings s = traffic(0);
+        QVERIFY(servingPoint(builtin("llama-3.1-8b"), s, h100).error.find("--users 0") != std::string::npos);
+        s = traffic(4);
+        s.usableMemory = 1.5;
+        QVERIFY(servingPoint(builtin("llama-3.1-8b"), s, h100).error.find("--usable-memory") != std::string::npos);
+        s = traffic(4, 200000, 128);
+        const std::string tooLong = servingPoint(builtin("llama-3.1-8b"), s, h100).error;
+        QVERIFY2(tooLong.find("131,072") != std::string::npos, tooLong.c_str());
+        s = traffic(4);
+        s.llm.tensorParallel = 3;
+        QVERIFY(!servingPoint(builtin("llama-3.1-8b"), s, h100).error.empty());
+        // Too many users for one GPU's memory: the point says it does not fit (the planner skips it).
+        const ServingOutcome full = servingPoint(builtin("llama-3.1-8b"), traffic(4096, 2000, 300), h100);
+        QVERIFY(full.point && !full.point->fits);
+    }
+};
+
+QTEST_MAIN(TestServing)
+#include "tst_serving.moc"
