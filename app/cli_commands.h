@@ -128,5 +128,7 @@ std::optional<int> languageModelElsewhere(const std::string& model, std::ostream
 int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// roofline-cli llm (cli_llm.cpp): a language model's prefill and decode per device.
 int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
+/// roofline-cli plan (cli_plan.cpp): a language model served, searched over devices and configurations.
+int runPlan(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir);
 
 } // namespace rfx

@@ -25,15 +25,23 @@ double rowWeightBytes(const Layer& l, double elementBytes)
     return once * l.repeats;
 }
 
-struct Part {
-    LlmPhaseBuild build;
-    Report report;
-};
+LlmSettings phaseSettings(const LlmModel& model, const ServingSettings& settings)
+{
+    // An ONNX decoder's graph stores its cache and weights at its own widths (as analyzeLlm).
+    LlmSettings s = settings.llm;
+    if (model.onnx) {
+        s.kvBits = model.onnx->decoder()->kvBits;
+        s.weightBits = 0;
+    }
+    s.batch = std::max(1, settings.users);
+    s.context = 0;
+    return s;
+}
 
-std::optional<Part> analysePart(
+std::optional<ServingPhase> analysePhase(
     const LlmModel& model, const LlmSettings& s, LlmPhase phase, int context, const Device& device, std::string* error)
 {
-    Part p { buildLlmPhase(model, s, phase, context), {} };
+    ServingPhase p { buildLlmPhase(model, s, phase, context), {} };
     if (!p.build.network) {
         if (error)
             *error = p.build.error;
@@ -45,28 +53,40 @@ std::optional<Part> analysePart(
 
 } // namespace
 
+std::optional<ServingPhase> servingDecode(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error)
+{
+    const LlmSettings s = phaseSettings(model, settings);
+    return analysePhase(model, s, LlmPhase::Decode, decodeContext(s), device, error);
+}
+
+std::optional<ServingPhase> servingPrefill(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error)
+{
+    LlmSettings s = phaseSettings(model, settings);
+    s.batch = 1;
+    return analysePhase(model, s, LlmPhase::Prefill, s.prompt, device, error);
+}
+
 std::optional<MixedStep> mixedStep(
     const LlmModel& model, const ServingSettings& settings, const Device& device, double share, std::string* error)
 {
-    // An ONNX decoder's graph stores its cache and weights at its own widths (as analyzeLlm).
-    LlmSettings s = settings.llm;
-    if (model.onnx) {
-        s.kvBits = model.onnx->decoder()->kvBits;
-        s.weightBits = 0;
-    }
-    s.batch = std::max(1, settings.users);
-    s.context = 0;
-    const std::optional<Part> decode = analysePart(model, s, LlmPhase::Decode, decodeContext(s), device, error);
+    const std::optional<ServingPhase> decode = servingDecode(model, settings, device, error);
     if (!decode)
         return std::nullopt;
-    std::optional<Part> prefill;
-    if (share > 0) {
-        LlmSettings one = s;
-        one.batch = 1;
-        prefill = analysePart(model, one, LlmPhase::Prefill, one.prompt, device, error);
-        if (!prefill)
-            return std::nullopt;
-    }
+    std::optional<ServingPhase> prefill;
+    if (share > 0 && !(prefill = servingPrefill(model, settings, device, error)))
+        return std::nullopt;
+    return joinStep(settings, device, *decode, prefill ? &*prefill : nullptr, share);
+}
+
+MixedStep joinStep(const ServingSettings& settings, const Device& device, const ServingPhase& decodePhase,
+    const ServingPhase* prefillPhase, double share)
+{
+    LlmSettings s = settings.llm;
+    s.batch = std::max(1, settings.users);
+    const ServingPhase* decode = &decodePhase;
+    const ServingPhase* prefill = share > 0 ? prefillPhase : nullptr;
     const Config config = llmConfig(s);
     const double e = elementBytes(config.bits);
     DeviceResult result = decode->report.results.front();

@@ -4,6 +4,7 @@
 // roofline's bound (the best case a real engine approaches from above).
 
 #include "devices/device.h"
+#include "engine/roofline.h"
 #include "llm/llm_arch.h"
 #include "llm/llm_phase.h"
 
@@ -78,10 +79,20 @@ struct ServingPoint {
     bool fits = false;
 };
 
+/// One phase analysed on one device, for joining: its rows and the build they came from.
+struct ServingPhase {
+    LlmPhaseBuild build;
+    Report report;
+};
+
 struct ServingOutcome {
     std::optional<ServingPoint> point;
     std::string error; ///< what the settings or the device do not allow, in the user's words
 };
+
+/// Settings no device can serve, in the user's words naming the option (users, lengths, the usable
+/// share, the chunk, a tensor-parallel split the heads do not divide into); nothing when they work.
+std::optional<std::string> servingSettingsError(const LlmModel& model, const ServingSettings& settings);
 
 /// The steady state of `settings` on `device` (docs/language-models.md "Serving"). Each of the N sequences is, on
 /// average, halfway through its G tokens: a step decodes N tokens at C = P + G / 2, and so that a
@@ -90,7 +101,21 @@ struct ServingOutcome {
 /// prompt scaled by N / G) and joined row by row: FLOPs and activations add, each row's weights are
 /// read once (for a mixture's experts, at least those either part touches). At N = 1 without the
 /// prefill share the step is `llm`'s TPOT exactly.
-ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settings, const Device& device);
+/// `prefill`: servingPrefill's for these settings, analysed once by the caller (else here).
+ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settings, const Device& device,
+    const ServingPhase* prefill = nullptr);
+
+/// The decode of `settings.users` sequences at C = P + G / 2, and the prefill of one prompt of P
+/// tokens (the same for every N: the planner analyses it once per configuration).
+std::optional<ServingPhase> servingDecode(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error = nullptr);
+std::optional<ServingPhase> servingPrefill(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error = nullptr);
+
+/// The decode and `share` x the prefill joined row by row into one step (`prefill` may be null when
+/// `share` is 0).
+MixedStep joinStep(const ServingSettings& settings, const Device& device, const ServingPhase& decode,
+    const ServingPhase* prefill, double share);
 
 /// The mixed step alone, `prefillShare` x a whole prompt's prefill beside the decode of `settings.users`
 /// sequences (servingPoint passes N / G; 0 is the decode step alone).

@@ -9,9 +9,7 @@
 
 namespace rfx {
 
-namespace {
-
-std::optional<std::string> servingError(const LlmModel& model, const ServingSettings& s)
+std::optional<std::string> servingSettingsError(const LlmModel& model, const ServingSettings& s)
 {
     if (auto e = validateLlmSettings(s.llm))
         return e;
@@ -34,25 +32,31 @@ std::optional<std::string> servingError(const LlmModel& model, const ServingSett
     return std::nullopt;
 }
 
-} // namespace
-
-ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settings, const Device& device)
+ServingOutcome servingPoint(
+    const LlmModel& model, const ServingSettings& settings, const Device& device, const ServingPhase* prefill)
 {
     ServingOutcome out;
-    if (auto e = servingError(model, settings)) {
+    if (auto e = servingSettingsError(model, settings)) {
         out.error = *e;
         return out;
     }
     const int N = settings.users, P = settings.llm.prompt, G = settings.llm.generate;
-    const std::optional<MixedStep> step = mixedStep(model, settings, device, double(N) / G, &out.error);
-    if (!step)
+    const std::optional<ServingPhase> decode = servingDecode(model, settings, device, &out.error);
+    if (!decode)
         return out;
+    std::optional<ServingPhase> own;
+    if (!prefill) {
+        if (!(own = servingPrefill(model, settings, device, &out.error)))
+            return out;
+        prefill = &*own;
+    }
+    const MixedStep step = joinStep(settings, device, *decode, prefill, double(N) / G);
     ServingPoint p;
     p.device = device.id;
     p.users = N;
     p.tensorParallel = std::max(1, settings.llm.tensorParallel);
-    p.step = *step;
-    const double t = step->time;
+    p.step = step;
+    const double t = step.time;
     p.tpot = t;
     p.userTokensPerSecond = t > 0 ? 1 / t : 0;
     p.replicaTokensPerSecond = N * p.userTokensPerSecond;
@@ -64,10 +68,7 @@ ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settin
     if (p.chunk == double(N) * P / G)
         p.chunkStepTime = t;
     else {
-        const std::optional<MixedStep> burst = mixedStep(model, settings, device, p.chunk / P, &out.error);
-        if (!burst)
-            return out;
-        p.chunkStepTime = burst->time;
+        p.chunkStepTime = joinStep(settings, device, *decode, prefill, p.chunk / P).time;
     }
     // Requests arrive at random moments of a step that is already running: on average half of it
     // passes before the next step can take the new prompt (the mean residual of a fixed period).
@@ -75,9 +76,9 @@ ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settin
     p.ttft = p.queueTime + p.prefillSteps * p.chunkStepTime;
     // One GPU's memory: its weights, N sequences' caches of P + G tokens, the largest activations.
     const int kvBits = model.onnx ? model.onnx->decoder()->kvBits : settings.llm.kvBits; // a graph's own width
-    p.weightsBytes = step->residentWeights;
-    p.kvBytes = kvCacheBytes(model.arch, std::int64_t(P) + G, kvBits) * step->kvShare * N;
-    p.activationBytes = step->activationBytes;
+    p.weightsBytes = step.residentWeights;
+    p.kvBytes = kvCacheBytes(model.arch, std::int64_t(P) + G, kvBits) * step.kvShare * N;
+    p.activationBytes = step.activationBytes;
     p.memoryBytes = p.weightsBytes + p.kvBytes + p.activationBytes;
     p.usableBytes = device.memoryBytes * settings.usableMemory;
     p.fits = p.usableBytes > 0 && p.memoryBytes <= p.usableBytes;

@@ -294,7 +294,7 @@ private slots:
         }
         QVERIFY(checked > 40);
         for (const char* command :
-            { "analyze", "devices", "networks", "llm", "tune", "compare", "measure", "export", "reproduce" })
+            { "analyze", "devices", "networks", "llm", "plan", "tune", "compare", "measure", "export", "reproduce" })
             QVERIFY2(man.contains(QStringLiteral(".B roofline-cli %1").arg(QLatin1String(command))), command);
     }
 

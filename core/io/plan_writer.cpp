@@ -1,0 +1,200 @@
+#include "io/plan_writer.h"
+
+#include "base/format.h"
+#include "io/csv.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+namespace rfx {
+
+namespace {
+
+std::string gb(double bytes)
+{
+    return formatNumber3(bytes / 1e9) + " GB";
+}
+
+std::string rate(double perSecond)
+{
+    return formatNumber3(perSecond);
+}
+
+std::string loadText(const PlanSettings& s)
+{
+    if (s.users > 0)
+        return formatCount(s.users) + " users at once";
+    if (s.rate > 0)
+        return formatNumber3(s.rate) + " requests/s";
+    return {};
+}
+
+std::string figures(const PlanPoint& p)
+{
+    const ServingPoint& s = p.point;
+    return "TPOT " + formatTime(s.tpot) + " (" + rate(s.userTokensPerSecond) + " tokens/s per user), TTFT "
+        + formatTime(s.ttft) + ", " + rate(s.replicaTokensPerSecond) + " tokens/s per replica, "
+        + rate(s.gpuTokensPerSecond) + " per GPU; memory " + gb(s.memoryBytes) + " of " + gb(s.usableBytes)
+        + " per GPU";
+}
+
+std::string gpusText(const PlanPoint& p)
+{
+    return formatCount(p.replicas) + (p.replicas == 1 ? " replica" : " replicas") + " x TP "
+        + std::to_string(p.tensorParallel) + " = " + formatCount(p.gpus) + (p.gpus == 1 ? " GPU" : " GPUs");
+}
+
+} // namespace
+
+std::string planHeadline(const Plan& plan, const PlanSettings& s)
+{
+    std::string h
+        = plan.model + ", P = " + formatCount(s.llm.prompt) + " tokens in, G = " + formatCount(s.llm.generate) + " out";
+    std::string t;
+    if (s.ttft > 0)
+        t = "TTFT <= " + formatTime(s.ttft);
+    if (s.tpot > 0)
+        t += (t.empty() ? "" : ", ") + std::string("TPOT <= ") + formatTime(s.tpot);
+    if (!t.empty())
+        h += "; targets " + t;
+    if (const std::string l = loadText(s); !l.empty())
+        h += "; " + l;
+    return h;
+}
+
+std::string planToTable(const Plan& plan, const PlanSettings& s)
+{
+    std::ostringstream o;
+    o << "Serving " << planHeadline(plan, s) << "\n"
+      << "Steady state of continuous batching, every figure a roofline bound: real engines run below it.\n";
+    for (const DevicePlan& d : plan.devices) {
+        o << "\n" << d.name << " (" << d.device << ")\n";
+        if (d.best) {
+            const PlanPoint& b = d.points[*d.best];
+            o << "  best: " << planPointLabel(b) << "\n    " << figures(b) << "\n";
+            if (b.gpus > 0)
+                o << "    for " << loadText(s) << ": " << gpusText(b) << "\n";
+        } else
+            o << "  " << d.none << "\n";
+        if (d.front.empty())
+            continue;
+        o << "  front (each faster per GPU than every configuration faster per user):\n";
+        char line[160];
+        std::snprintf(line, sizeof line, "    %-52s %12s %12s %10s %10s\n", "configuration", "tok/s/user", "tok/s/GPU",
+            "TPOT", "TTFT");
+        o << line;
+        for (size_t i : d.front) {
+            const PlanPoint& p = d.points[i];
+            std::snprintf(line, sizeof line, "    %-52s %12s %12s %10s %10s%s\n", planPointLabel(p).c_str(),
+                rate(p.point.userTokensPerSecond).c_str(), rate(p.point.gpuTokensPerSecond).c_str(),
+                formatTime(p.point.tpot).c_str(), formatTime(p.point.ttft).c_str(),
+                p.meets ? "" : "  (misses a target)");
+            o << line;
+        }
+    }
+    if (s.ttft > 0 || s.tpot > 0 || s.users > 0 || s.rate > 0) {
+        o << "\n";
+        if (plan.ranked.empty())
+            o << "No configuration meets the targets on any device.\n";
+        else {
+            o << "Meeting the targets, best first"
+              << (s.users > 0 || s.rate > 0 ? " (fewest GPUs, then tokens/s per GPU)" : " (tokens/s per GPU)") << ":\n";
+            const size_t shown = std::min<size_t>(plan.ranked.size(), 10);
+            for (size_t i = 0; i < shown; ++i) {
+                const PlanPoint& p = plan.ranked[i];
+                o << "  " << i + 1 << ". " << p.device << ": " << planPointLabel(p) << ": "
+                  << rate(p.point.gpuTokensPerSecond) << " tokens/s per GPU, TPOT " << formatTime(p.point.tpot)
+                  << ", TTFT " << formatTime(p.point.ttft);
+                if (p.gpus > 0)
+                    o << "; " << gpusText(p);
+                o << "\n";
+            }
+            if (plan.ranked.size() > shown)
+                o << "  (" << plan.ranked.size() - shown << " more: --format csv lists every configuration)\n";
+        }
+    }
+    return o.str();
+}
+
+std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
+{
+    using nlohmann::json;
+    auto point = [](const PlanPoint& p) {
+        const ServingPoint& v = p.point;
+        return json { { "device", p.device }, { "tensor_parallel", p.tensorParallel }, { "weights_bits", p.weightBits },
+            { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits }, { "users", v.users },
+            { "tpot_s", v.tpot }, { "ttft_s", v.ttft }, { "tokens_per_s_per_user", v.userTokensPerSecond },
+            { "tokens_per_s_per_replica", v.replicaTokensPerSecond }, { "tokens_per_s_per_gpu", v.gpuTokensPerSecond },
+            { "requests_per_s_per_replica", v.requestsPerSecond }, { "prefill_tokens_per_step", v.step.prefillTokens },
+            { "prefill_chunk_tokens", v.chunk }, { "prefill_steps", v.prefillSteps },
+            { "memory_bytes_per_gpu", v.memoryBytes }, { "weights_bytes_per_gpu", v.weightsBytes },
+            { "kv_bytes_per_gpu", v.kvBytes }, { "activation_bytes_per_gpu", v.activationBytes },
+            { "usable_bytes_per_gpu", v.usableBytes }, { "meets_targets", p.meets }, { "replicas", p.replicas },
+            { "gpus", p.gpus } };
+    };
+    json j { { "model", plan.model }, { "prompt", s.llm.prompt }, { "generate", s.llm.generate },
+        { "ttft_target_s", s.ttft }, { "tpot_target_s", s.tpot }, { "users", s.users }, { "requests_per_s", s.rate },
+        { "gpus_per_node", s.gpusPerNode }, { "usable_memory", s.usableMemory }, { "chunk_tokens", s.chunkTokens },
+        { "bound", true } };
+    json devices = json::array();
+    for (const DevicePlan& d : plan.devices) {
+        json points = json::array();
+        for (const PlanPoint& p : d.points)
+            points.push_back(point(p));
+        json jd { { "device", d.device }, { "name", d.name }, { "points", points }, { "front", d.front } };
+        jd["best"] = d.best ? json(*d.best) : json(nullptr);
+        if (!d.none.empty())
+            jd["none"] = d.none;
+        devices.push_back(jd);
+    }
+    j["devices"] = devices;
+    json ranked = json::array();
+    for (const PlanPoint& p : plan.ranked)
+        ranked.push_back(point(p));
+    j["ranked"] = ranked;
+    return j.dump(indent);
+}
+
+std::string planToCsv(const Plan& plan)
+{
+    std::ostringstream o;
+    o << "device,tensor_parallel,weights_bits,arithmetic,kv_bits,users,tpot_s,ttft_s,tokens_per_s_per_user,tokens_per_"
+         "s_per_gpu,"
+         "tokens_per_s_per_replica,memory_bytes_per_gpu,on_front,best,meets_targets,replicas,gpus\n";
+    for (const DevicePlan& d : plan.devices)
+        for (size_t i = 0; i < d.points.size(); ++i) {
+            const PlanPoint& p = d.points[i];
+            const bool front = std::find(d.front.begin(), d.front.end(), i) != d.front.end();
+            o << csv::field(p.device) << ',' << p.tensorParallel << ',' << csv::numberField(p.weightBits) << ','
+              << numberWord(p.arithmetic) << ',' << p.kvBits << ',' << p.point.users << ','
+              << csv::numberField(p.point.tpot) << ',' << csv::numberField(p.point.ttft) << ','
+              << csv::numberField(p.point.userTokensPerSecond) << ',' << csv::numberField(p.point.gpuTokensPerSecond)
+              << ',' << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes)
+              << ',' << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
+              << p.replicas << ',' << p.gpus << '\n';
+        }
+    return o.str();
+}
+
+std::string planToMarkdown(const Plan& plan, const PlanSettings& s)
+{
+    std::ostringstream o;
+    o << "**Serving " << planHeadline(plan, s) << "** (roofline bounds)\n\n"
+      << "| Device | Configuration | tokens/s per user | tokens/s per GPU | TPOT | TTFT | GPUs |\n"
+      << "|---|---|---:|---:|---:|---:|---:|\n";
+    for (const DevicePlan& d : plan.devices) {
+        if (!d.best) {
+            o << "| " << d.name << " | " << d.none << " | | | | | |\n";
+            continue;
+        }
+        const PlanPoint& p = d.points[*d.best];
+        o << "| " << d.name << " | " << planPointLabel(p) << " | " << rate(p.point.userTokensPerSecond) << " | "
+          << rate(p.point.gpuTokensPerSecond) << " | " << formatTime(p.point.tpot) << " | " << formatTime(p.point.ttft)
+          << " | " << (p.gpus > 0 ? formatCount(p.gpus) : std::string("")) << " |\n";
+    }
+    return o.str();
+}
+
+} // namespace rfx

@@ -1,0 +1,249 @@
+// The serving planner (plan.h): the search, each device's front and best, the ranking.
+#include "serving/plan.h"
+
+#include "base/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rfx {
+
+namespace {
+
+struct Widths {
+    double weightBits;
+    int actBits;
+    NumberType type;
+};
+
+/// 16-bit weights and arithmetic; 8-bit weights with fp8 arithmetic where the device has tensor FP8,
+/// else int8 (W8A8); 4-bit weights with fp16 arithmetic (W4A16, as AWQ and GPTQ kernels run).
+std::vector<Widths> widthsFor(const LlmModel& model, const Device& d)
+{
+    if (model.onnx)
+        return { { 0, 16, NumberType::Unset } }; // the graph's own widths
+    const bool fp8 = d.peak.count("tensor_fp8") > 0;
+    return { { 16, 16, NumberType::Fp16 }, { 8, 8, fp8 ? NumberType::Fp8 : NumberType::Int8 },
+        { 4, 16, NumberType::Fp16 } };
+}
+
+std::vector<int> parallelismsFor(const LlmModel& model, const PlanSettings& s, const Device& d)
+{
+    std::vector<int> out { 1 };
+    if (model.onnx || d.scaleUpLink.empty())
+        return out;
+    for (int tp : { 2, 4, 8 })
+        if (tp <= s.gpusPerNode && tp <= d.scaleUpGpus && !tensorParallelError(model.arch, tp))
+            out.push_back(tp);
+    return out;
+}
+
+double gb(double bytes)
+{
+    return bytes / 1e9;
+}
+
+std::string formatBits(double bits)
+{
+    return bits == std::floor(bits) ? std::to_string(int(bits)) : formatNumber3(bits);
+}
+
+bool better(const PlanPoint& a, const PlanPoint& b, bool load)
+{
+    if (load && a.gpus != b.gpus)
+        return a.gpus < b.gpus;
+    return a.point.gpuTokensPerSecond > b.point.gpuTokensPerSecond;
+}
+
+std::string targetsText(const PlanSettings& s, bool ttft, bool tpot)
+{
+    std::string t;
+    if (ttft && s.ttft > 0)
+        t = "TTFT <= " + formatTime(s.ttft);
+    if (tpot && s.tpot > 0)
+        t += (t.empty() ? "" : " and ") + std::string("TPOT <= ") + formatTime(s.tpot);
+    return t;
+}
+
+/// Why no point of `d` meets the targets, and what to relax.
+std::string noneMeets(const DevicePlan& d, const PlanSettings& s, const std::string& model, const std::string& unfit)
+{
+    const std::string who = "no configuration of the " + d.name;
+    if (d.points.empty())
+        return who + " fits " + model + ": " + unfit;
+    auto fastest = [&](bool ttft) {
+        return *std::min_element(d.points.begin(), d.points.end(), [&](const PlanPoint& a, const PlanPoint& b) {
+            return ttft ? a.point.ttft < b.point.ttft : a.point.tpot < b.point.tpot;
+        });
+    };
+    const bool tpotMet = s.tpot <= 0
+        || std::any_of(d.points.begin(), d.points.end(), [&](const PlanPoint& p) { return p.point.tpot <= s.tpot; });
+    const bool ttftMet = s.ttft <= 0
+        || std::any_of(d.points.begin(), d.points.end(), [&](const PlanPoint& p) { return p.point.ttft <= s.ttft; });
+    if (!tpotMet) {
+        const PlanPoint f = fastest(false);
+        return who + " meets " + targetsText(s, false, true) + " for " + model + ": the fastest is "
+            + formatTime(f.point.tpot) + " at " + planPointLabel(f) + "; relax --tpot";
+    }
+    if (!ttftMet) {
+        const PlanPoint f = fastest(true);
+        return who + " meets " + targetsText(s, true, false) + " for " + model + ": the fastest is "
+            + formatTime(f.point.ttft) + " at " + planPointLabel(f) + "; relax --ttft";
+    }
+    return who + " meets " + targetsText(s, true, true) + " together for " + model
+        + ": each alone is met by another configuration; relax either";
+}
+
+} // namespace
+
+std::vector<size_t> paretoFront(const std::vector<PlanPoint>& points)
+{
+    // By tokens/s per user, fastest first: a point is on the front when it makes more tokens/s per
+    // GPU than every point faster per user.
+    std::vector<size_t> order(points.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const ServingPoint &x = points[a].point, &y = points[b].point;
+        return x.userTokensPerSecond != y.userTokensPerSecond ? x.userTokensPerSecond > y.userTokensPerSecond
+                                                              : x.gpuTokensPerSecond > y.gpuTokensPerSecond;
+    });
+    std::vector<size_t> front;
+    double most = 0;
+    for (size_t i : order)
+        if (points[i].point.gpuTokensPerSecond > most) {
+            most = points[i].point.gpuTokensPerSecond;
+            front.push_back(i);
+        }
+    return front;
+}
+
+int replicasFor(const PlanSettings& s, const ServingPoint& p)
+{
+    if (s.users > 0)
+        return (s.users + p.users - 1) / p.users;
+    if (s.rate > 0 && p.requestsPerSecond > 0)
+        return int(std::ceil(s.rate / p.requestsPerSecond - 1e-9));
+    return 0;
+}
+
+std::string planPointLabel(const PlanPoint& p)
+{
+    std::string w = p.weightBits == 0
+        ? "the file's widths"
+        : formatBits(p.weightBits) + "-bit weights (" + std::string(numberWord(p.arithmetic)) + ")";
+    return "TP " + std::to_string(p.tensorParallel) + ", " + w + ", " + std::to_string(p.kvBits)
+        + "-bit cache, N = " + formatCount(p.point.users);
+}
+
+Plan planServing(const LlmModel& model, const PlanSettings& settings, const std::vector<Device>& devices)
+{
+    Plan plan;
+    plan.model = model.arch.title.empty() ? model.arch.id : model.arch.title;
+    if (settings.gpusPerNode < 1 || settings.gpusPerNode > 64) {
+        plan.error = "--gpus-per-node " + std::to_string(settings.gpusPerNode) + ": give from 1 to 64";
+        return plan;
+    }
+    if (settings.users < 0 || settings.rate < 0 || !std::isfinite(settings.rate) || settings.ttft < 0
+        || settings.tpot < 0) {
+        plan.error = "--users, --rate, --ttft and --tpot take positive values";
+        return plan;
+    }
+    ServingSettings first; // what no configuration changes: the lengths, the usable share, the chunk
+    first.llm = settings.llm;
+    first.llm.tensorParallel = 1;
+    first.usableMemory = settings.usableMemory;
+    first.chunkTokens = settings.chunkTokens;
+    if (auto e = servingSettingsError(model, first)) {
+        plan.error = *e;
+        return plan;
+    }
+    const bool load = settings.users > 0 || settings.rate > 0;
+    for (const Device& device : devices) {
+        DevicePlan d;
+        d.device = device.id;
+        d.name = device.name;
+        std::string unfit;
+        double leastMemory = INFINITY;
+        for (int tp : parallelismsFor(model, settings, device))
+            for (const Widths& w : widthsFor(model, device))
+                for (int kvBits : { 16, 8 }) {
+                    if (model.onnx && kvBits != 16)
+                        continue; // the graph's own cache width
+                    ServingSettings s;
+                    s.llm = settings.llm;
+                    s.llm.tensorParallel = tp;
+                    s.llm.interconnect = tp > 1 ? device.scaleUpLink : settings.llm.interconnect;
+                    s.llm.weightBits = w.weightBits;
+                    s.llm.actBits = w.actBits;
+                    s.llm.actType = w.type;
+                    s.llm.kvBits = kvBits;
+                    s.usableMemory = settings.usableMemory;
+                    s.chunkTokens = settings.chunkTokens;
+                    // One prompt's prefill is the same for every N: analysed once here.
+                    const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
+                    auto at = [&](int n) {
+                        s.users = n;
+                        return servingPoint(model, s, device, prefill ? &*prefill : nullptr);
+                    };
+                    const ServingOutcome one = at(1);
+                    if (!one.point) {
+                        if (plan.error.empty() && d.points.empty() && unfit.empty())
+                            unfit = one.error;
+                        continue;
+                    }
+                    if (!one.point->fits) {
+                        if (one.point->memoryBytes < leastMemory) {
+                            leastMemory = one.point->memoryBytes;
+                            PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits, *one.point };
+                            unfit = "the smallest, " + planPointLabel(p) + ", needs "
+                                + formatNumber3(gb(one.point->memoryBytes)) + " GB of the "
+                                + formatNumber3(gb(one.point->usableBytes)) + " GB usable per GPU";
+                        }
+                        continue;
+                    }
+                    // The most sequences that fit: memory is linear in N (each sequence's cache and
+                    // activations), measured at 1 and 2, then held to the point itself.
+                    const ServingOutcome two = at(2);
+                    int most = 1;
+                    if (two.point && two.point->fits) {
+                        const double perUser = two.point->memoryBytes - one.point->memoryBytes;
+                        const double fixed = one.point->memoryBytes - perUser;
+                        most = perUser > 0 ? int(std::clamp(std::floor((one.point->usableBytes - fixed) / perUser), 2.0,
+                                   double(kLlmBatchRange.max)))
+                                           : kLlmBatchRange.max;
+                    }
+                    std::vector<int> ns;
+                    for (int n = 1; n < most; n *= 2)
+                        ns.push_back(n);
+                    ns.push_back(most);
+                    for (int n : ns) {
+                        const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
+                        if (!o.point || !o.point->fits)
+                            continue;
+                        PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits, *o.point };
+                        p.meets = (settings.ttft <= 0 || p.point.ttft <= settings.ttft)
+                            && (settings.tpot <= 0 || p.point.tpot <= settings.tpot);
+                        p.replicas = replicasFor(settings, p.point);
+                        p.gpus = p.replicas * tp;
+                        d.points.push_back(p);
+                    }
+                }
+        d.front = paretoFront(d.points);
+        for (size_t i = 0; i < d.points.size(); ++i)
+            if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load)))
+                d.best = i;
+        if (!d.best)
+            d.none
+                = noneMeets(d, settings, plan.model, unfit.empty() ? "no tensor-parallel split or width works" : unfit);
+        for (const PlanPoint& p : d.points)
+            if (p.meets)
+                plan.ranked.push_back(p);
+        plan.devices.push_back(std::move(d));
+    }
+    std::stable_sort(plan.ranked.begin(), plan.ranked.end(),
+        [&](const PlanPoint& a, const PlanPoint& b) { return better(a, b, load); });
+    return plan;
+}
+
+} // namespace rfx

@@ -1,0 +1,71 @@
+#pragma once
+// The serving planner: over devices, tensor parallelism, weight and cache precisions and the
+// number of users a replica serves, the steady states (serving.h), each device's Pareto front of
+// tokens/s per user against tokens/s per GPU, and the configurations meeting latency targets,
+// ranked; for a load (users or requests/s), the GPUs it needs.
+
+#include "serving/serving.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rfx {
+
+struct PlanSettings {
+    LlmSettings llm; ///< P, G and the attention; the widths and tensor parallelism are searched
+    int gpusPerNode = 8; ///< the most GPUs a replica's tensor parallelism spans
+    double usableMemory = 0.9;
+    int chunkTokens = 2048;
+    double ttft = 0; ///< target, second (0: none)
+    double tpot = 0; ///< target, second (0: none)
+    int users = 0; ///< a load: users served at once (0: none)
+    double rate = 0; ///< a load: requests per second (0: none)
+};
+
+/// One configuration of one device, at its steady state.
+struct PlanPoint {
+    std::string device; ///< its id
+    int tensorParallel = 1;
+    double weightBits = 16; ///< 16, 8 or 4
+    NumberType arithmetic = NumberType::Fp16; ///< the matrix rows': fp16, fp8 or int8 (8-bit weights)
+    int kvBits = 16;
+    ServingPoint point;
+    bool meets = true; ///< within the targets
+    int replicas = 0, gpus = 0; ///< for the load (0 without one)
+};
+
+struct DevicePlan {
+    std::string device, name; ///< id and name
+    std::vector<PlanPoint> points; ///< every configuration that fits, by TP, widths and N
+    std::vector<size_t> front; ///< indices into points: the Pareto front, by tokens/s per user
+    std::optional<size_t>
+        best; ///< the point meeting the targets with the most tokens/s per GPU (fewest GPUs for a load)
+    std::string none; ///< why no point is best: what to relax
+};
+
+struct Plan {
+    std::vector<DevicePlan> devices;
+    std::vector<PlanPoint> ranked; ///< every device's points meeting the targets, best first
+    std::string model; ///< the model's title
+    std::string error; ///< settings no configuration can take
+};
+
+/// Searches TP in {1, 2, 4, 8} up to min(gpusPerNode, the device's scale-up GPUs) over its scale-up
+/// link (1 without one), weights at 16 bits (fp16), 8 (fp8 arithmetic where the device has tensor FP8,
+/// else int8) and 4 (int4 with fp16 arithmetic), the cache at 16 and 8 bits, and N = 1, 2, 4, ... up to
+/// the most sequences that fit, that largest included.
+Plan planServing(const LlmModel& model, const PlanSettings& settings, const std::vector<Device>& devices);
+
+/// The Pareto front of tokens/s per user against tokens/s per GPU (both the more the better): the
+/// indices of the points no other point beats on both, fastest per user first.
+std::vector<size_t> paretoFront(const std::vector<PlanPoint>& points);
+
+/// The replicas a load needs at this point: ceil(users / N), or ceil(rate / the replica's requests/s);
+/// 0 without a load.
+int replicasFor(const PlanSettings& settings, const ServingPoint& point);
+
+/// "TP 8, 4-bit weights (fp16), 8-bit cache, N = 64".
+std::string planPointLabel(const PlanPoint& p);
+
+} // namespace rfx

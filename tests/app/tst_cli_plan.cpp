@@ -1,0 +1,95 @@
+// roofline-cli plan: the serving planner from the command line: its formats, its answer when no
+// configuration meets the targets, and its refusals in the user's words.
+#include "clirun.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace rfx;
+using test::contains;
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home;
+
+private slots:
+    void initTestCase() { test::isolateCli(m_home); }
+
+    // Llama-3.1-70B for 200 users at P = 2,000, G = 300 within TTFT 1 s and TPOT 50 ms on two devices:
+    // the table names each device's best and the GPUs; JSON holds every point with its targets and GPUs;
+    // CSV a line a point; Markdown the bests.
+    void planInEveryFormat()
+    {
+        const std::vector<std::string> base { "plan", "--model", "llama-3.1-70b", "--device", "h100-sxm", "--device",
+            "mi300x", "--prompt", "2000", "--generate", "300", "--ttft", "1s", "--tpot", "50ms", "--users", "200" };
+        const test::Run table = test::cli(base);
+        QVERIFY2(table.code == 0, table.err.c_str());
+        QVERIFY(contains(table.out, "Serving Llama-3.1 70B"));
+        QVERIFY(contains(table.out, "targets TTFT <= 1.00 s, TPOT <= 50.0 ms; 200 users at once"));
+        QVERIFY(contains(table.out, "roofline bound"));
+        QVERIFY(contains(table.out, "NVIDIA H100 SXM5 80 GB (h100-sxm)\n  best: TP "));
+        QVERIFY(contains(table.out, "for 200 users at once: "));
+        QVERIFY(contains(table.out, "Meeting the targets, best first"));
+        std::vector<std::string> args = base;
+        args.insert(args.end(), { "--format", "json" });
+        const test::Run json = test::cli(args);
+        QCOMPARE(json.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(json.out);
+        QCOMPARE(j["devices"].size(), size_t(2));
+        int points = 0;
+        for (const auto& d : j["devices"]) {
+            QVERIFY(!d["best"].is_null());
+            const auto& best = d["points"][d["best"].get<size_t>()];
+            QVERIFY(best["meets_targets"].get<bool>());
+            QVERIFY(best["tpot_s"].get<double>() <= 0.050 && best["ttft_s"].get<double>() <= 1);
+            QCOMPARE(best["gpus"].get<int>(), best["replicas"].get<int>() * best["tensor_parallel"].get<int>());
+            QVERIFY(best["replicas"].get<int>() * best["users"].get<int>() >= 200);
+            points += int(d["points"].size());
+        }
+        args.back() = "csv";
+        const test::Run csv = test::cli(args);
+        QCOMPARE(csv.code, 0);
+        QCOMPARE(int(std::count(csv.out.begin(), csv.out.end(), '\n')), points + 1);
+        QVERIFY(csv.out.rfind("device,tensor_parallel,weights_bits,arithmetic,kv_bits,users,tpot_s", 0) == 0);
+        args.back() = "markdown";
+        const test::Run md = test::cli(args);
+        QCOMPARE(md.code, 0);
+        QVERIFY(contains(md.out, "| Device | Configuration |"));
+    }
+
+    // No configuration meets the target: the plan is still printed, the reason goes to the error
+    // stream with what to relax, and the exit is 1 (for scripts).
+    void targetNobodyMeets()
+    {
+        const test::Run r = test::cli({ "plan", "--model", "llama-3.1-70b", "--tpot", "1ms" });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(
+            contains(r.err, "no configuration of the NVIDIA H100 SXM5 80 GB meets TPOT <= 1.00 ms for Llama-3.1 70B"),
+            r.err.c_str());
+        QVERIFY(contains(r.err, "relax --tpot"));
+        QVERIFY(contains(r.out, "front"));
+    }
+
+    void refusalsSayWhy()
+    {
+        auto err = [](std::vector<std::string> args) {
+            args.insert(args.begin(), "plan");
+            const test::Run r = test::cli(args);
+            return r.code == 2 ? r.err : std::string("exit ") + std::to_string(r.code);
+        };
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--tp", "2" }), "--tp: the plan searches it"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--ttft", "soon" }), "--ttft soon: give a time above 0"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--users", "0" }), "--users 0: give a whole number"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--users", "5", "--rate", "2" }), "give one load"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--usable-memory", "1.5" }), "at most 1"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--device", "h900" }), "h900"));
+        QVERIFY(contains(err({ "--device", "h100-sxm" }), "--model is required"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--format", "latex" }),
+            "--format: expected table, json, csv or markdown"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--prompt", "200000", "--generate", "1000" }), "131,072"));
+    }
+};
+
+QTEST_MAIN(TestCliPlan)
+#include "tst_cli_plan.moc"

@@ -1,0 +1,160 @@
+// The serving planner (core/serving/plan.h): the Pareto front and the GPUs for a load worked by
+// hand, the search space each device allows, the best configuration within targets, and what a
+// target nobody meets says.
+#include "base/format.h"
+#include "serving/plan.h"
+#include "testutils.h"
+
+#include <cmath>
+#include <set>
+
+using namespace rfx;
+
+namespace {
+
+PlanPoint pointAt(double userTokens, double gpuTokens, int users = 1)
+{
+    PlanPoint p;
+    p.point.userTokensPerSecond = userTokens;
+    p.point.gpuTokensPerSecond = gpuTokens;
+    p.point.users = users;
+    return p;
+}
+
+PlanSettings traffic(int prompt = 2000, int generate = 300)
+{
+    PlanSettings s;
+    s.llm.prompt = prompt;
+    s.llm.generate = generate;
+    return s;
+}
+
+} // namespace
+
+class TestPlan : public QObject {
+    Q_OBJECT
+private slots:
+    // Three configurations by hand: A 100 tokens/s per user and 50 per GPU, B 60 and 120, C 50 and
+    // 100. A is the fastest per user; B makes more per GPU than A; C is slower than B on both: the
+    // front is A, B. D (100, 40) ties A per user and makes less per GPU: off it too.
+    void paretoFrontOfThreeByHand()
+    {
+        const std::vector<PlanPoint> points { pointAt(50, 100), pointAt(100, 50), pointAt(60, 120), pointAt(100, 40) };
+        const std::vector<size_t> front = paretoFront(points);
+        QCOMPARE(front, (std::vector<size_t> { 1, 2 }));
+        QVERIFY(paretoFront({}).empty());
+    }
+
+    // 200 users, a replica serving 64: ceil(200 / 64) = 4 replicas. 10 requests/s against a replica
+    // finishing 64 / (300 x 20 ms) = 10.67 a second: 1 replica; 11 a second: 2.
+    void gpusForALoadByHand()
+    {
+        PlanSettings s = traffic();
+        s.users = 200;
+        ServingPoint p;
+        p.users = 64;
+        QCOMPARE(replicasFor(s, p), 4);
+        s.users = 0;
+        s.rate = 10;
+        p.requestsPerSecond = 64 / (300 * 0.020);
+        QCOMPARE(replicasFor(s, p), 1);
+        s.rate = 11;
+        QCOMPARE(replicasFor(s, p), 2);
+        s.rate = 0;
+        QCOMPARE(replicasFor(s, p), 0);
+    }
+
+    // What each device allows: the H100 SXM (NVLink 4, 8 GPUs, tensor FP8) every TP to 8 and fp8
+    // weights; the A100 int8 (no FP8); --gpus-per-node 4 stops at TP 4; the RTX 4090 (no scale-up
+    // link in its file) TP 1. Llama-3.1-70B at 16 bits (141 GB) fits no single 80 GB GPU.
+    void searchSpacePerDevice()
+    {
+        const LlmModel model = test::builtinModel("llama-3.1-70b");
+        PlanSettings s = traffic();
+        const Plan plan = planServing(model, s,
+            { test::shippedDevice("h100-sxm"), test::shippedDevice("a100-sxm-80gb"), test::shippedDevice("rtx-4090") });
+        QVERIFY(plan.error.empty());
+        QCOMPARE(plan.devices.size(), size_t(3));
+        auto tps = [](const DevicePlan& d) {
+            std::set<int> t;
+            for (const PlanPoint& p : d.points)
+                t.insert(p.tensorParallel);
+            return t;
+        };
+        QCOMPARE(tps(plan.devices[0]), (std::set<int> { 1, 2, 4, 8 }));
+        for (const PlanPoint& p : plan.devices[0].points) {
+            QVERIFY(!(p.tensorParallel == 1 && p.weightBits == 16));
+            QVERIFY(p.weightBits != 8 || p.arithmetic == NumberType::Fp8);
+            QVERIFY(p.point.fits);
+        }
+        for (const PlanPoint& p : plan.devices[1].points)
+            QVERIFY(p.weightBits != 8 || p.arithmetic == NumberType::Int8);
+        QVERIFY(tps(plan.devices[2]).size() <= 1);
+        s.gpusPerNode = 4;
+        const Plan four = planServing(model, s, { test::shippedDevice("h100-sxm") });
+        QCOMPARE(tps(four.devices[0]), (std::set<int> { 1, 2, 4 }));
+        // Each configuration's N: 1, 2, 4, ... and the most that fit, which fits and one more would not.
+        for (const PlanPoint& p : plan.devices[0].points)
+            QVERIFY(p.point.memoryBytes <= p.point.usableBytes);
+    }
+
+    // Targets: the best point meets them and makes the most tokens/s per GPU of all that do; with a
+    // load, the fewest GPUs (replicas x TP) first. Llama-3.1-70B, 200 users, TTFT 1 s, TPOT 50 ms.
+    void bestWithinTargets()
+    {
+        PlanSettings s = traffic();
+        s.ttft = 1;
+        s.tpot = 0.050;
+        const Plan plan = planServing(test::builtinModel("llama-3.1-70b"), s, { test::shippedDevice("h100-sxm") });
+        const DevicePlan& d = plan.devices[0];
+        QVERIFY(d.best);
+        for (const PlanPoint& p : d.points) {
+            QCOMPARE(p.meets, p.point.ttft <= 1 && p.point.tpot <= 0.050);
+            if (p.meets)
+                QVERIFY(p.point.gpuTokensPerSecond <= d.points[*d.best].point.gpuTokensPerSecond);
+        }
+        QVERIFY(!plan.ranked.empty());
+        QCOMPARE(plan.ranked.front().point.gpuTokensPerSecond, d.points[*d.best].point.gpuTokensPerSecond);
+        s.users = 200;
+        const Plan loaded = planServing(test::builtinModel("llama-3.1-70b"), s, { test::shippedDevice("h100-sxm") });
+        const PlanPoint& b = loaded.devices[0].points[*loaded.devices[0].best];
+        QCOMPARE(b.replicas, (200 + b.point.users - 1) / b.point.users);
+        QCOMPARE(b.gpus, b.replicas * b.tensorParallel);
+        for (const PlanPoint& p : loaded.devices[0].points)
+            if (p.meets)
+                QVERIFY(p.gpus >= b.gpus);
+    }
+
+    // A target nobody meets says what to relax, with the fastest there is; a model too large for a
+    // device says how much it needs.
+    void targetsNobodyMeetsSayWhatToRelax()
+    {
+        PlanSettings s = traffic();
+        s.tpot = 0.001;
+        const Plan plan = planServing(test::builtinModel("llama-3.1-70b"), s, { test::shippedDevice("h100-sxm") });
+        const DevicePlan& d = plan.devices[0];
+        QVERIFY(!d.best && plan.ranked.empty());
+        double fastest = INFINITY;
+        for (const PlanPoint& p : d.points)
+            fastest = std::min(fastest, p.point.tpot);
+        QVERIFY2(
+            d.none.find("no configuration of the NVIDIA H100 SXM5 80 GB meets TPOT <= 1.00 ms for Llama-3.1 70B") == 0,
+            d.none.c_str());
+        QVERIFY2(
+            d.none.find("the fastest is " + formatTime(fastest) + " at TP 8") != std::string::npos, d.none.c_str());
+        QVERIFY2(d.none.find("relax --tpot") != std::string::npos, d.none.c_str());
+        s = traffic();
+        s.gpusPerNode = 1;
+        const Plan big = planServing(test::builtinModel("llama-3.1-405b"), s, { test::shippedDevice("l40s") });
+        QVERIFY(big.devices[0].points.empty());
+        QVERIFY2(big.devices[0].none.find("fits Llama-3.1 405B") != std::string::npos, big.devices[0].none.c_str());
+        QVERIFY2(big.devices[0].none.find("4-bit weights") != std::string::npos
+                && big.devices[0].none.find("GB usable per GPU") != std::string::npos,
+            big.devices[0].none.c_str());
+        s.gpusPerNode = 0;
+        QVERIFY(!planServing(test::builtinModel("llama-3.1-70b"), s, { test::shippedDevice("l40s") }).error.empty());
+    }
+};
+
+QTEST_MAIN(TestPlan)
+#include "tst_plan.moc"
