@@ -92,19 +92,23 @@ std::vector<CliCommandSpec>& registry()
             "  --format FORMAT            table (default), json, csv, markdown or latex\n" },
         { "plan", runPlan,
             { "plan --model NAME|config.json|DIR|FILE.gguf [--device ID]... [--prompt P] [--generate G]",
-                "     [--ttft T] [--tpot T] [--users N | --rate R] [--gpus-per-node N] [--usable-memory F] [--chunk N]",
+                "     [--ttft T] [--tpot T] [--users N | --rate R] [--price ID=USD]... [--gpus-per-node N] [--usable-memory F]",
+                "     [--chunk N]",
                 "     [--format table|json|csv|markdown]" },
             "a language model served by continuous batching, in steady state: over each device's tensor parallelism "
             "(1, 2, 4, 8 over its own link), weights at 16, 8 (fp8 where the device has it, else int8) and 4 bits, the "
             "KV cache at 16 and 8, and N users a replica serves, from 1 to the most that fit: the Pareto front of "
             "tokens/s per user against tokens/s per GPU, the configuration with the most tokens/s per GPU within "
-            "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP). Every figure is a roofline bound",
+            "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP); energy per token, and cost per million "
+            "tokens where the devices have prices. Every figure is a roofline bound",
             "  --model M                  a built-in id (llama-3.1-70b), config.json, a model directory or FILE.gguf\n"
             "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
             "  --prompt P, --generate G   tokens in and out per request (default 512 and 128)\n"
             "  --ttft T, --tpot T         latency targets under load: 1s, 200ms, 0.05 (seconds)\n"
             "  --users N                  users served at once: the GPUs for them\n"
             "  --rate R                   requests per second: the GPUs for them\n"
+            "  --price ID=USD             a GPU-hour of device ID, over its file's price_per_hour_usd; with a price\n"
+            "                             for every device the plan ranks by cost per million tokens (an hour, for a load)\n"
             "  --gpus-per-node N          the most GPUs a replica spans (default 8)\n"
             "  --usable-memory F          the share of each GPU's memory the engine fills (default 0.9)\n"
             "  --chunk N                  the most prompt tokens a step takes (default 2048)\n"

@@ -10,6 +10,7 @@
 #include "llm/llm_files.h"
 #include "serving/plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -108,6 +109,14 @@ int runPlan(
             if (!r || *r > 1e9)
                 return usageError(err, "--rate " + *v + ": give requests per second above 0");
             plan.rate = *r;
+        } else if (split.name == "--price") {
+            const size_t eq = v->find('=');
+            const std::optional<double> usd = eq == std::string::npos ? std::nullopt : parsePositive(v->substr(eq + 1));
+            if (!usd || *usd > 1000 || eq == 0)
+                return usageError(err,
+                    "--price " + *v
+                        + ": give ID=USD, a device id and US dollars for one GPU an hour (e.g. h100-sxm=2.99)");
+            plan.prices[v->substr(0, eq)] = *usd;
         } else if (split.name == "--usable-memory") {
             const std::optional<double> u = parsePositive(*v);
             if (!u || *u > 1)
@@ -142,6 +151,10 @@ int runPlan(
     std::vector<Device> chosen;
     if (!resolveDevices(lib, devices, chosen, err))
         return ExitUsage;
+    for (const auto& [id, usd] : plan.prices)
+        if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& d) { return d.id == id; }))
+            return usageError(
+                err, "--price " + id + "=...: " + id + " is not among the devices planned for (--device)");
     const Plan p = planServing(*load.model, plan, chosen);
     if (!p.error.empty()) {
         err << "roofline-cli: " << p.error << "\n";

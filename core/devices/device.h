@@ -41,6 +41,10 @@ struct Device {
     /// 2 over a bridge); empty and 0 where the file does not say (a CPU, a laptop GPU).
     std::string scaleUpLink;
     int scaleUpGpus = 0;
+    /// What one GPU (or socket) costs an hour, US dollars (0: not given), and where and when that
+    /// price was quoted (a cloud's on-demand list, a month): the serving plan's cost per token.
+    double pricePerHour = 0;
+    std::string priceSource;
     std::vector<std::string> sources; ///< spec pages the figures come from
     std::string notes;
     std::string file; ///< where it was loaded from

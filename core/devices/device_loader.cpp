@@ -128,7 +128,7 @@ private:
 
 constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
     "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "l3_gbs", "tdp_w", "idle_w",
-    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "scale_up_link", "scale_up_gpus", "sources", "notes" };
+    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "scale_up_link", "scale_up_gpus", "price_per_hour_usd", "price_source", "sources", "notes" };
 
 std::string knownPrecisionList()
 {
@@ -286,6 +286,13 @@ DeviceLoad parseDeviceUnguarded(std::string_view text, const std::string& file)
             "give scale_up_link and scale_up_gpus together: the link that joins the GPUs and how many it joins");
     else if (gpus && (*gpus < 1 || *gpus > 1024 || *gpus != std::floor(*gpus)))
         v.error("scale_up_gpus", "must be a whole number from 1 to 1,024 (the GPUs the link joins: 8 on an HGX board, 2 over a bridge, 72 in an NVL72 rack)");
+    // A price, where given, says where and when it was quoted: prices move, and a plan's cost is as old as they are.
+    d.pricePerHour = v.number(doc, "price_per_hour_usd", 1, false).value_or(0);
+    d.priceSource = v.string(doc, "price_source", false).value_or("");
+    if (d.pricePerHour > 1000)
+        v.error("price_per_hour_usd", "must be at most 1,000 (US dollars for one GPU or socket an hour), got " + formatNumber(d.pricePerHour));
+    else if (doc.contains("price_per_hour_usd") && d.priceSource.empty() && !v.failed())
+        v.error("price_source", "give where and when the price was quoted (\"Lambda on-demand, 2026-11\") with price_per_hour_usd");
     if (d.tdpWatts > 0 && d.idleWatts >= d.tdpWatts)
         v.error("idle_w", "must be below tdp_w (" + formatNumber(d.tdpWatts) + " W), got " + formatNumber(d.idleWatts));
     if (d.baseClockHz > 0 && d.boostClockHz > 0 && d.baseClockHz > d.boostClockHz)

@@ -31,6 +31,19 @@ std::string loadText(const PlanSettings& s)
     return {};
 }
 
+std::string dollars(double usd)
+{
+    return "$" + formatNumber3(usd);
+}
+
+std::string costText(const PlanPoint& p)
+{
+    std::string t = formatNumber3(p.point.energyPerToken) + " J a token";
+    if (p.costPerMillion > 0)
+        t += ", " + dollars(p.costPerMillion) + " per million tokens at " + dollars(p.pricePerHour) + " per GPU-hour";
+    return t;
+}
+
 std::string figures(const PlanPoint& p)
 {
     const ServingPoint& s = p.point;
@@ -73,9 +86,10 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
         o << "\n" << d.name << " (" << d.device << ")\n";
         if (d.best) {
             const PlanPoint& b = d.points[*d.best];
-            o << "  best: " << planPointLabel(b) << "\n    " << figures(b) << "\n";
+            o << "  best: " << planPointLabel(b) << "\n    " << figures(b) << "\n    " << costText(b) << "\n";
             if (b.gpus > 0)
-                o << "    for " << loadText(s) << ": " << gpusText(b) << "\n";
+                o << "    for " << loadText(s) << ": " << gpusText(b)
+                  << (b.costPerHour > 0 ? ", " + dollars(b.costPerHour) + " an hour" : std::string()) << "\n";
         } else
             o << "  " << d.none << "\n";
         if (d.front.empty())
@@ -99,20 +113,33 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
         if (plan.ranked.empty())
             o << "No configuration meets the targets on any device.\n";
         else {
-            o << "Meeting the targets, best first"
-              << (s.users > 0 || s.rate > 0 ? " (fewest GPUs, then tokens/s per GPU)" : " (tokens/s per GPU)") << ":\n";
+            const bool load = s.users > 0 || s.rate > 0;
+            o << "Meeting the targets, best first ("
+              << (plan.byCost ? (load ? "least cost an hour" : "least cost per million tokens")
+                              : (load ? "fewest GPUs, then tokens/s per GPU" : "tokens/s per GPU"))
+              << "):\n";
             const size_t shown = std::min<size_t>(plan.ranked.size(), 10);
             for (size_t i = 0; i < shown; ++i) {
                 const PlanPoint& p = plan.ranked[i];
                 o << "  " << i + 1 << ". " << p.device << ": " << planPointLabel(p) << ": "
                   << rate(p.point.gpuTokensPerSecond) << " tokens/s per GPU, TPOT " << formatTime(p.point.tpot)
                   << ", TTFT " << formatTime(p.point.ttft);
+                if (p.costPerMillion > 0)
+                    o << ", " << dollars(p.costPerMillion) << " per million tokens";
                 if (p.gpus > 0)
-                    o << "; " << gpusText(p);
+                    o << "; " << gpusText(p)
+                      << (p.costPerHour > 0 ? ", " + dollars(p.costPerHour) + " an hour" : std::string());
                 o << "\n";
             }
             if (plan.ranked.size() > shown)
                 o << "  (" << plan.ranked.size() - shown << " more: --format csv lists every configuration)\n";
+            if (!plan.unpriced.empty()) {
+                std::string names;
+                for (const std::string& n : plan.unpriced)
+                    names += (names.empty() ? "" : ", ") + n;
+                o << "Not ranked by cost: no price for " << names
+                  << " (price_per_hour_usd in its device file, or --price ID=USD).\n";
+            }
         }
     }
     return o.str();
@@ -132,7 +159,8 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
             { "memory_bytes_per_gpu", v.memoryBytes }, { "weights_bytes_per_gpu", v.weightsBytes },
             { "kv_bytes_per_gpu", v.kvBytes }, { "activation_bytes_per_gpu", v.activationBytes },
             { "usable_bytes_per_gpu", v.usableBytes }, { "meets_targets", p.meets }, { "replicas", p.replicas },
-            { "gpus", p.gpus } };
+            { "gpus", p.gpus }, { "energy_per_token_j", v.energyPerToken }, { "price_per_hour_usd", p.pricePerHour },
+            { "cost_per_million_tokens_usd", p.costPerMillion }, { "cost_per_hour_usd", p.costPerHour } };
     };
     json j { { "model", plan.model }, { "prompt", s.llm.prompt }, { "generate", s.llm.generate },
         { "ttft_target_s", s.ttft }, { "tpot_target_s", s.tpot }, { "users", s.users }, { "requests_per_s", s.rate },
@@ -154,6 +182,10 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
     for (const PlanPoint& p : plan.ranked)
         ranked.push_back(point(p));
     j["ranked"] = ranked;
+    const bool load = s.users > 0 || s.rate > 0;
+    j["ranked_by"]
+        = plan.byCost ? (load ? "cost_per_hour" : "cost_per_million_tokens") : (load ? "gpus" : "tokens_per_s_per_gpu");
+    j["unpriced"] = plan.unpriced;
     return j.dump(indent);
 }
 
@@ -162,7 +194,8 @@ std::string planToCsv(const Plan& plan)
     std::ostringstream o;
     o << "device,tensor_parallel,weights_bits,arithmetic,kv_bits,users,tpot_s,ttft_s,tokens_per_s_per_user,tokens_per_"
          "s_per_gpu,"
-         "tokens_per_s_per_replica,memory_bytes_per_gpu,on_front,best,meets_targets,replicas,gpus\n";
+         "tokens_per_s_per_replica,memory_bytes_per_gpu,on_front,best,meets_targets,replicas,gpus,energy_per_token_j,"
+         "cost_per_million_tokens_usd\n";
     for (const DevicePlan& d : plan.devices)
         for (size_t i = 0; i < d.points.size(); ++i) {
             const PlanPoint& p = d.points[i];
@@ -173,7 +206,8 @@ std::string planToCsv(const Plan& plan)
               << csv::numberField(p.point.userTokensPerSecond) << ',' << csv::numberField(p.point.gpuTokensPerSecond)
               << ',' << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes)
               << ',' << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
-              << p.replicas << ',' << p.gpus << '\n';
+              << p.replicas << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
+              << csv::numberField(p.costPerMillion) << '\n';
         }
     return o.str();
 }
@@ -182,17 +216,19 @@ std::string planToMarkdown(const Plan& plan, const PlanSettings& s)
 {
     std::ostringstream o;
     o << "**Serving " << planHeadline(plan, s) << "** (roofline bounds)\n\n"
-      << "| Device | Configuration | tokens/s per user | tokens/s per GPU | TPOT | TTFT | GPUs |\n"
-      << "|---|---|---:|---:|---:|---:|---:|\n";
+      << "| Device | Configuration | tokens/s per user | tokens/s per GPU | TPOT | TTFT | GPUs | $ per million tokens "
+         "|\n"
+      << "|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const DevicePlan& d : plan.devices) {
         if (!d.best) {
-            o << "| " << d.name << " | " << d.none << " | | | | | |\n";
+            o << "| " << d.name << " | " << d.none << " | | | | | | |\n";
             continue;
         }
         const PlanPoint& p = d.points[*d.best];
         o << "| " << d.name << " | " << planPointLabel(p) << " | " << rate(p.point.userTokensPerSecond) << " | "
           << rate(p.point.gpuTokensPerSecond) << " | " << formatTime(p.point.tpot) << " | " << formatTime(p.point.ttft)
-          << " | " << (p.gpus > 0 ? formatCount(p.gpus) : std::string("")) << " |\n";
+          << " | " << (p.gpus > 0 ? formatCount(p.gpus) : std::string("")) << " | "
+          << (p.costPerMillion > 0 ? dollars(p.costPerMillion) : std::string("")) << " |\n";
     }
     return o.str();
 }

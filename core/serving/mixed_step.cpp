@@ -4,6 +4,7 @@
 
 #include "devices/interconnects.h"
 #include "engine/cost.h"
+#include "engine/energy.h"
 #include "engine/roofline_rows.h"
 #include "llm/llm_analysis.h"
 #include "onnx/onnx_model.h"
@@ -122,6 +123,12 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
         const double time
             = std::max(compute, memory) + row.kernels * device.launchOverhead; // one launch serves both parts
         step.time += time;
+        LayerResult joined; // the engine's power model over the joined row (core/engine/energy.h)
+        joined.flops = flops;
+        joined.bytes = bytes;
+        joined.time = time;
+        joined.peak = row.peak;
+        step.energy += rowEnergy(joined, result, 100);
         step.rows.push_back({ row.name, flops, bytes, weights, time });
     };
     const std::vector<Layer>& decodeLayers = decode->build.network->layers;
@@ -147,6 +154,7 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
             step.linkTime
                 = (decode->build.linkBytes + (prefill ? share * prefill->build.linkBytes : 0)) / link->bandwidth;
     step.time += step.linkTime;
+    step.energy += device.idleWatts * step.linkTime; // waiting on the link
     step.residentWeights = decode->build.weightBytes;
     step.activationBytes = decode->build.activationPeak + (prefill ? prefill->build.activationPeak : 0);
     step.kvShare = decode->build.kvShare;

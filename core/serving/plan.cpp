@@ -48,8 +48,13 @@ std::string formatBits(double bits)
     return bits == std::floor(bits) ? std::to_string(int(bits)) : formatNumber3(bits);
 }
 
-bool better(const PlanPoint& a, const PlanPoint& b, bool load)
+bool better(const PlanPoint& a, const PlanPoint& b, bool load, bool byCost)
 {
+    if (byCost) {
+        const double x = load ? a.costPerHour : a.costPerMillion, y = load ? b.costPerHour : b.costPerMillion;
+        if (x != y)
+            return x < y;
+    }
     if (load && a.gpus != b.gpus)
         return a.gpus < b.gpus;
     return a.point.gpuTokensPerSecond > b.point.gpuTokensPerSecond;
@@ -159,7 +164,18 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
         return plan;
     }
     const bool load = settings.users > 0 || settings.rate > 0;
+    auto priceOf = [&](const Device& d) {
+        const auto it = settings.prices.find(d.id);
+        return it != settings.prices.end() ? it->second : d.pricePerHour;
+    };
+    plan.byCost = !devices.empty();
+    for (const Device& device : devices)
+        if (!(priceOf(device) > 0)) {
+            plan.byCost = false;
+            plan.unpriced.push_back(device.name);
+        }
     for (const Device& device : devices) {
+        const double price = priceOf(device);
         DevicePlan d;
         d.device = device.id;
         d.name = device.name;
@@ -226,12 +242,17 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
                             && (settings.tpot <= 0 || p.point.tpot <= settings.tpot);
                         p.replicas = replicasFor(settings, p.point);
                         p.gpus = p.replicas * tp;
+                        p.pricePerHour = price;
+                        if (price > 0 && p.point.gpuTokensPerSecond > 0) {
+                            p.costPerMillion = price * 1e6 / (3600 * p.point.gpuTokensPerSecond);
+                            p.costPerHour = p.gpus * price;
+                        }
                         d.points.push_back(p);
                     }
                 }
         d.front = paretoFront(d.points);
         for (size_t i = 0; i < d.points.size(); ++i)
-            if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load)))
+            if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load, plan.byCost)))
                 d.best = i;
         if (!d.best)
             d.none
@@ -242,7 +263,7 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
         plan.devices.push_back(std::move(d));
     }
     std::stable_sort(plan.ranked.begin(), plan.ranked.end(),
-        [&](const PlanPoint& a, const PlanPoint& b) { return better(a, b, load); });
+        [&](const PlanPoint& a, const PlanPoint& b) { return better(a, b, load, plan.byCost); });
     return plan;
 }
 

@@ -6,6 +6,7 @@
 
 #include "serving/serving.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct PlanSettings {
     double tpot = 0; ///< target, second (0: none)
     int users = 0; ///< a load: users served at once (0: none)
     double rate = 0; ///< a load: requests per second (0: none)
+    /// US dollars per GPU-hour by device id, over the device files' price_per_hour_usd (--price ID=USD).
+    std::map<std::string, double, std::less<>> prices;
 };
 
 /// One configuration of one device, at its steady state.
@@ -33,6 +36,10 @@ struct PlanPoint {
     ServingPoint point;
     bool meets = true; ///< within the targets
     int replicas = 0, gpus = 0; ///< for the load (0 without one)
+    double pricePerHour = 0; ///< one GPU's, US dollars (0: no price known)
+    /// US dollars per million output tokens: price x 10^6 / (3,600 x tokens/s per GPU); 0 without a price.
+    double costPerMillion = 0;
+    double costPerHour = 0; ///< the load's GPUs x the price, US dollars (0 without a load or a price)
 };
 
 struct DevicePlan {
@@ -49,8 +56,13 @@ struct Plan {
     std::vector<PlanPoint> ranked; ///< every device's points meeting the targets, best first
     std::string model; ///< the model's title
     std::string error; ///< settings no configuration can take
+    bool byCost = false; ///< every device has a price: ranked by cost per million tokens (per hour, for a load)
+    std::vector<std::string> unpriced; ///< the devices without one, by name
 };
 
+/// Ranking: with a price for every device, by cost per million output tokens (with a load, by its
+/// cost per hour); else by tokens/s per GPU (with a load, the fewest GPUs first), and `unpriced`
+/// names the devices that lack one.
 /// Searches TP in {1, 2, 4, 8} up to min(gpusPerNode, the device's scale-up GPUs) over its scale-up
 /// link (1 without one), weights at 16 bits (fp16), 8 (fp8 arithmetic where the device has tensor FP8,
 /// else int8) and 4 (int4 with fp16 arithmetic), the cache at 16 and 8 bits, and N = 1, 2, 4, ... up to

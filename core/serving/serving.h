@@ -47,6 +47,7 @@ struct MixedStep {
     double computeTime = 0, memoryTime = 0; ///< the rows' sums, second (their bound is the larger of each row's)
     double linkTime = 0; ///< tensor parallel: both parts' all-reduces over the link, second
     double time = 0; ///< t(N): the rows' bounds and launches plus the link, second
+    double energy = 0; ///< one GPU's, the engine's power model over the joined rows (idle on the link), joule
     // what the step holds in one GPU's memory
     double residentWeights = 0; ///< every weight (all experts), this GPU's share, byte
     double activationBytes = 0; ///< the largest row's activations of the decode and of a prompt's prefill, byte
@@ -70,6 +71,8 @@ struct ServingPoint {
     double queueTime = 0; ///< a new request's wait for the next step to begin: t(N) / 2 on average, second
     double ttft = 0; ///< under load: queueTime + prefillSteps x chunkStepTime, second
     double requestsPerSecond = 0; ///< a replica's completions: N / (G x t(N))
+    double energyPerToken
+        = 0; ///< the step's energy on all TP GPUs / N output tokens (its prefill share included), joule
     // memory, one GPU
     double weightsBytes = 0; ///< the weights' share, byte
     double kvBytes = 0; ///< N sequences of P + G tokens, this GPU's share, byte

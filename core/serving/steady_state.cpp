@@ -62,6 +62,7 @@ ServingOutcome servingPoint(
     p.replicaTokensPerSecond = N * p.userTokensPerSecond;
     p.gpuTokensPerSecond = p.replicaTokensPerSecond / p.tensorParallel;
     p.requestsPerSecond = p.replicaTokensPerSecond / G;
+    p.energyPerToken = step.energy * p.tensorParallel / N;
     // A new prompt: prefilled in chunks of the step's token budget (or the steady share, where larger).
     p.chunk = std::min(double(P), std::max(double(settings.chunkTokens), double(N) * P / G));
     p.prefillSteps = int(std::ceil(P / p.chunk - 1e-9));

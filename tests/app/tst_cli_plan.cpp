@@ -30,7 +30,16 @@ private slots:
         QVERIFY(contains(table.out, "roofline bound"));
         QVERIFY(contains(table.out, "NVIDIA H100 SXM5 80 GB (h100-sxm)\n  best: TP "));
         QVERIFY(contains(table.out, "for 200 users at once: "));
-        QVERIFY(contains(table.out, "Meeting the targets, best first"));
+        QVERIFY(contains(table.out, "Meeting the targets, best first (fewest GPUs, then tokens/s per GPU)"));
+        QVERIFY(contains(table.out, "J a token"));
+        QVERIFY(
+            contains(table.out, "Not ranked by cost: no price for NVIDIA H100 SXM5 80 GB, AMD Instinct MI300X 192 GB"));
+        std::vector<std::string> priced = base;
+        priced.insert(priced.end(), { "--price", "h100-sxm=2.99", "--price", "mi300x=2.49" });
+        const test::Run costed = test::cli(priced);
+        QCOMPARE(costed.code, 0);
+        QVERIFY(contains(costed.out, "Meeting the targets, best first (least cost an hour)"));
+        QVERIFY(contains(costed.out, "per million tokens at $2.99 per GPU-hour"));
         std::vector<std::string> args = base;
         args.insert(args.end(), { "--format", "json" });
         const test::Run json = test::cli(args);
@@ -83,6 +92,9 @@ private slots:
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--users", "0" }), "--users 0: give a whole number"));
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--users", "5", "--rate", "2" }), "give one load"));
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--usable-memory", "1.5" }), "at most 1"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--price", "2.99" }), "--price 2.99: give ID=USD"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--price", "mi300x=2.49" }),
+            "mi300x is not among the devices planned for"));
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--device", "h900" }), "h900"));
         QVERIFY(contains(err({ "--device", "h100-sxm" }), "--model is required"));
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--format", "latex" }),

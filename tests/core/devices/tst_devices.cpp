@@ -257,6 +257,12 @@ private slots:
         const std::string withLink = deviceJson("scale_up_link", "\"nvlink4\"");
         QTest::newRow("half a GPU") << QString::fromStdString(withLink.substr(0, withLink.size() - 3) + ",\n  \"scale_up_gpus\": 1.5\n}\n")
                                     << "scale_up_gpus" << "must be a whole number from 1 to 1,024";
+        QTest::newRow("a price without its source") << QString::fromStdString(deviceJson("price_per_hour_usd", "2.99")) << "price_source"
+                                                    << "give where and when the price was quoted";
+        QTest::newRow("a price per rack") << QString::fromStdString(deviceJson("price_per_hour_usd", "2990")) << "price_per_hour_usd"
+                                          << "must be at most 1,000";
+        QTest::newRow("a free GPU") << QString::fromStdString(deviceJson("price_per_hour_usd", "0")) << "price_per_hour_usd"
+                                    << "must be a positive number";
         QTest::newRow("bad id") << QString::fromStdString(deviceJson("id", "\"My GPU\"")) << "id"
                                 << "must be lower-case letters";
         QTest::newRow("bad kind") << QString::fromStdString(deviceJson("kind", "\"tpu\"")) << "kind"

@@ -125,6 +125,40 @@ private slots:
                 QVERIFY(p.gpus >= b.gpus);
     }
 
+    // Cost: $2.99 a GPU-hour at 1,000 tokens/s per GPU is 2.99 x 10^6 / (3,600 x 1,000) = $0.8306 per
+    // million tokens. With a price for every device the ranking is by that (by the load's cost an
+    // hour, with a load); without, the devices lacking one are named and the ranking is by tokens/s.
+    void costPerMillionTokens()
+    {
+        PlanSettings s = traffic();
+        s.tpot = 0.050;
+        s.prices = { { "h100-sxm", 2.99 }, { "mi300x", 2.49 } };
+        const std::vector<Device> two { test::shippedDevice("h100-sxm"), test::shippedDevice("mi300x") };
+        const Plan plan = planServing(test::builtinModel("llama-3.1-70b"), s, two);
+        QVERIFY(plan.byCost && plan.unpriced.empty());
+        for (const DevicePlan& d : plan.devices)
+            for (const PlanPoint& p : d.points) {
+                QCOMPARE(p.pricePerHour, d.device == "h100-sxm" ? 2.99 : 2.49);
+                QVERIFY(std::abs(p.costPerMillion - p.pricePerHour * 1e6 / (3600 * p.point.gpuTokensPerSecond))
+                    < 1e-12 * p.costPerMillion);
+                QVERIFY(p.point.energyPerToken > 0);
+            }
+        PlanPoint byHand;
+        byHand.point.gpuTokensPerSecond = 1000;
+        QVERIFY(std::abs(2.99 * 1e6 / (3600 * byHand.point.gpuTokensPerSecond) - 0.830556) < 1e-6);
+        for (size_t i = 1; i < plan.ranked.size(); ++i)
+            QVERIFY(plan.ranked[i - 1].costPerMillion <= plan.ranked[i].costPerMillion);
+        s.users = 200;
+        const Plan loaded = planServing(test::builtinModel("llama-3.1-70b"), s, two);
+        for (size_t i = 1; i < loaded.ranked.size(); ++i)
+            QVERIFY(loaded.ranked[i - 1].costPerHour <= loaded.ranked[i].costPerHour);
+        QCOMPARE(loaded.ranked.front().costPerHour, loaded.ranked.front().gpus * loaded.ranked.front().pricePerHour);
+        s.prices.erase("mi300x");
+        const Plan half = planServing(test::builtinModel("llama-3.1-70b"), s, two);
+        QVERIFY(!half.byCost);
+        QCOMPARE(half.unpriced, (std::vector<std::string> { "AMD Instinct MI300X 192 GB" }));
+    }
+
     // A target nobody meets says what to relax, with the fastest there is; a model too large for a
     // device says how much it needs.
     void targetsNobodyMeetsSayWhatToRelax()

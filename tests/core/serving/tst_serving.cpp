@@ -111,6 +111,16 @@ private slots:
                                    .arg(step->time)
                                    .arg(o.analysis->figures[0].tpot)));
                 QVERIFY(tp == 1 || step->linkTime > 0);
+                // Its energy: the engine's power model over the same rows, as `llm` gives it a token
+                // (each GPU's energy times the GPUs, for one sequence), and the GPUs idle while the
+                // all-reduces cross the link (which `llm` leaves out).
+                const double rows = step->energy - d.idleWatts * step->linkTime;
+                QVERIFY2(near(rows * tp, o.analysis->figures[0].energyPerToken, 1e-9),
+                    qPrintable(QStringLiteral("%1 TP %2: %3 J against %4 J")
+                                   .arg(id)
+                                   .arg(tp)
+                                   .arg(rows * tp)
+                                   .arg(o.analysis->figures[0].energyPerToken)));
                 QCOMPARE(step->prefillTokens, 0.0);
             }
     }
