@@ -31,14 +31,21 @@ std::string loadText(const PlanSettings& s)
     return {};
 }
 
-std::string dollars(double usd)
+/// Three significant digits below 1 too ($0.0926, 0.0512 J): cheap tokens are the common case.
+std::string sig3(double v)
 {
-    return "$" + formatNumber3(usd);
+    if (!(v > 0) || v >= 1)
+        return formatNumber3(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
 }
+
+std::string dollars(double usd) { return "$" + sig3(usd); }
 
 std::string costText(const PlanPoint& p)
 {
-    std::string t = formatNumber3(p.point.energyPerToken) + " J a token";
+    std::string t = sig3(p.point.energyPerToken) + " J a token";
     if (p.costPerMillion > 0)
         t += ", " + dollars(p.costPerMillion) + " per million tokens at " + dollars(p.pricePerHour) + " per GPU-hour";
     return t;

@@ -43,6 +43,39 @@ double gb(double bytes)
     return bytes / 1e9;
 }
 
+ServingSettings configFor(const PlanSettings& settings, const Device& device, int tp, const Widths& w, int kvBits)
+{
+    ServingSettings s;
+    s.llm = settings.llm;
+    s.llm.tensorParallel = tp;
+    s.llm.interconnect = tp > 1 ? device.scaleUpLink : settings.llm.interconnect;
+    s.llm.weightBits = w.weightBits;
+    s.llm.actBits = w.actBits;
+    s.llm.actType = w.type;
+    s.llm.kvBits = kvBits;
+    s.usableMemory = settings.usableMemory;
+    s.chunkTokens = settings.chunkTokens;
+    return s;
+}
+
+/// A steady state as the plan holds it: within the targets or not, the replicas and GPUs for the
+/// load, its cost at `price` a GPU-hour.
+PlanPoint planPoint(const PlanSettings& settings, const Device& device, const ServingSettings& s, const Widths& w,
+    const ServingPoint& point, double price)
+{
+    PlanPoint p { device.id, s.llm.tensorParallel, w.weightBits, w.type, s.llm.kvBits, point };
+    p.meets
+        = (settings.ttft <= 0 || point.ttft <= settings.ttft) && (settings.tpot <= 0 || point.tpot <= settings.tpot);
+    p.replicas = replicasFor(settings, point);
+    p.gpus = p.replicas * p.tensorParallel;
+    p.pricePerHour = price;
+    if (price > 0 && point.gpuTokensPerSecond > 0) {
+        p.costPerMillion = price * 1e6 / (3600 * point.gpuTokensPerSecond);
+        p.costPerHour = p.gpus * price;
+    }
+    return p;
+}
+
 std::string formatBits(double bits)
 {
     return bits == std::floor(bits) ? std::to_string(int(bits)) : formatNumber3(bits);
@@ -186,16 +219,7 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
                 for (int kvBits : { 16, 8 }) {
                     if (model.onnx && kvBits != 16)
                         continue; // the graph's own cache width
-                    ServingSettings s;
-                    s.llm = settings.llm;
-                    s.llm.tensorParallel = tp;
-                    s.llm.interconnect = tp > 1 ? device.scaleUpLink : settings.llm.interconnect;
-                    s.llm.weightBits = w.weightBits;
-                    s.llm.actBits = w.actBits;
-                    s.llm.actType = w.type;
-                    s.llm.kvBits = kvBits;
-                    s.usableMemory = settings.usableMemory;
-                    s.chunkTokens = settings.chunkTokens;
+                    ServingSettings s = configFor(settings, device, tp, w, kvBits);
                     // One prompt's prefill is the same for every N: analysed once here.
                     const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
                     auto at = [&](int n) {
@@ -237,23 +261,50 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
                         const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
                         if (!o.point || !o.point->fits)
                             continue;
-                        PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits, *o.point };
-                        p.meets = (settings.ttft <= 0 || p.point.ttft <= settings.ttft)
-                            && (settings.tpot <= 0 || p.point.tpot <= settings.tpot);
-                        p.replicas = replicasFor(settings, p.point);
-                        p.gpus = p.replicas * tp;
-                        p.pricePerHour = price;
-                        if (price > 0 && p.point.gpuTokensPerSecond > 0) {
-                            p.costPerMillion = price * 1e6 / (3600 * p.point.gpuTokensPerSecond);
-                            p.costPerHour = p.gpus * price;
-                        }
-                        d.points.push_back(p);
+                        d.points.push_back(planPoint(settings, device, s, w, *o.point, price));
                     }
                 }
+        auto chooseBest = [&] {
+            d.best.reset();
+            for (size_t i = 0; i < d.points.size(); ++i)
+                if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load, plan.byCost)))
+                    d.best = i;
+        };
+        chooseBest();
+        // The grid doubles N: between the best and its configuration's next N (which misses a target),
+        // the most users that still meet the targets, by bisection (t(N) grows with N).
+        if (d.best && (settings.ttft > 0 || settings.tpot > 0)) {
+            const PlanPoint b = d.points[*d.best];
+            int above = 0;
+            for (const PlanPoint& p : d.points)
+                if (p.tensorParallel == b.tensorParallel && p.weightBits == b.weightBits && p.kvBits == b.kvBits
+                    && p.point.users > b.point.users && (above == 0 || p.point.users < above))
+                    above = p.point.users;
+            if (above > b.point.users + 1) {
+                const Widths w { b.weightBits, b.weightBits == 8 ? 8 : 16, b.arithmetic };
+                ServingSettings s = configFor(settings, device, b.tensorParallel, w, b.kvBits);
+                const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
+                int lo = b.point.users, hi = above;
+                std::optional<PlanPoint> found;
+                while (hi - lo > 1) {
+                    const int mid = lo + (hi - lo) / 2;
+                    s.users = mid;
+                    const ServingOutcome o = servingPoint(model, s, device, prefill ? &*prefill : nullptr);
+                    const bool ok = o.point && o.point->fits;
+                    const PlanPoint p = ok ? planPoint(settings, device, s, w, *o.point, price) : PlanPoint {};
+                    if (ok && p.meets) {
+                        lo = mid;
+                        found = p;
+                    } else
+                        hi = mid;
+                }
+                if (found) {
+                    d.points.push_back(*found);
+                    chooseBest();
+                }
+            }
+        }
         d.front = paretoFront(d.points);
-        for (size_t i = 0; i < d.points.size(); ++i)
-            if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load, plan.byCost)))
-                d.best = i;
         if (!d.best)
             d.none
                 = noneMeets(d, settings, plan.model, unfit.empty() ? "no tensor-parallel split or width works" : unfit);

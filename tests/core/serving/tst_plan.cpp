@@ -115,6 +115,28 @@ private slots:
         }
         QVERIFY(!plan.ranked.empty());
         QCOMPARE(plan.ranked.front().point.gpuTokensPerSecond, d.points[*d.best].point.gpuTokensPerSecond);
+        // The grid doubles N; the best is then bisected to the most users that meet the targets: one
+        // more user misses one (or does not fit).
+        const PlanPoint& best = d.points[*d.best];
+        ServingSettings one;
+        one.llm = s.llm;
+        one.llm.tensorParallel = best.tensorParallel;
+        one.llm.interconnect = test::shippedDevice("h100-sxm").scaleUpLink;
+        one.llm.weightBits = best.weightBits;
+        one.llm.actBits = best.weightBits == 8 ? 8 : 16;
+        one.llm.actType = best.arithmetic;
+        one.llm.kvBits = best.kvBits;
+        one.users = best.point.users;
+        const ServingOutcome same
+            = servingPoint(test::builtinModel("llama-3.1-70b"), one, test::shippedDevice("h100-sxm"));
+        QVERIFY(same.point);
+        QCOMPARE(same.point->tpot, best.point.tpot);
+        one.users += 1;
+        const ServingOutcome more
+            = servingPoint(test::builtinModel("llama-3.1-70b"), one, test::shippedDevice("h100-sxm"));
+        QVERIFY(more.point);
+        QVERIFY2(!more.point->fits || more.point->tpot > 0.050 || more.point->ttft > 1,
+            qPrintable(QStringLiteral("N = %1 also meets the targets").arg(one.users)));
         s.users = 200;
         const Plan loaded = planServing(test::builtinModel("llama-3.1-70b"), s, { test::shippedDevice("h100-sxm") });
         const PlanPoint& b = loaded.devices[0].points[*loaded.devices[0].best];
