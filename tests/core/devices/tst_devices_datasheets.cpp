@@ -39,6 +39,12 @@ private slots:
         QTest::newRow("A100 PCIe 80 GB") << "a100-pcie-80gb" << 19.5 << 624.0 / 2 << 0.0 << 1935.0 << 80.0 << 300.0 << "nvlink3-bridge" << 2;
         // GA102 whitepaper, RTX 3090: FP32 35.6, FP16 Tensor (FP32 accumulate) 142*, no FP8; 24 GB at 936 GB/s; 350 W
         QTest::newRow("RTX 3090") << "rtx-3090" << 35.58 << 142.0 / 2 << 0.0 << 936.0 << 24.0 << 350.0 << "pcie4-x16" << 4;
+        // NVIDIA HGX platform page, HGX B200 per GPU: FP32 75, FP16/BF16 Tensor 4.5 PFLOPS* and FP8 9 PFLOPS*
+        // (with sparsity); 180 GB HBM3E at 7.7 TB/s; up to 1,000 W; NVLink 5 through NVSwitch, 8 on a board
+        QTest::newRow("B200") << "b200" << 75.0 << 4500.0 / 2 << 9000.0 / 2 << 7700.0 << 180.0 << 1000.0 << "nvlink5" << 8;
+        // NVIDIA GB200 NVL72 page, per Blackwell GPU: FP32 80, FP16 Tensor 5 PFLOPS*, FP8 10 PFLOPS*; 186 GB at
+        // 8 TB/s; up to 1,200 W; 72 GPUs in one NVLink 5 domain
+        QTest::newRow("GB200") << "gb200" << 80.0 << 5000.0 / 2 << 10000.0 / 2 << 8000.0 << 186.0 << 1200.0 << "nvlink5" << 72;
         // AMD MI325X data sheet: MI300X's compute (FP16 matrix 2,614.9* and FP8 5,229.8* with sparsity); 256 GB
         // HBM3E at 6 TB/s; 1,000 W
         QTest::newRow("MI325X") << "mi325x" << 163.4 << 2614.9 / 2 << 5229.8 / 2 << 6000.0 << 256.0 << 1000.0 << "infinity-fabric-mi300" << 8;
@@ -74,13 +80,22 @@ private slots:
 
     // FP32 from the cores and the boost clock (NVIDIA: 2 FLOP per core per clock): the H100 PCIe's 14,592
     // x 2 x 1.755 GHz = 51.2 TFLOP/s; the L40S's 18,176 x 2 x 2.52 GHz = 91.6; the RTX 3090's 10,496 x 2 x
-    // 1.695 GHz = 35.58.
+    // 1.695 GHz = 35.58; B200's and GB200's 148 SMs x 128 = 18,944 x 2 x 1.98 and 2.11 GHz = 75.0 and 79.9.
     void fp32FromTheClock()
     {
-        for (const char* id : { "h100-pcie", "l40s", "rtx-3090" }) {
+        for (const char* id : { "h100-pcie", "l40s", "rtx-3090", "b200", "gb200" }) {
             const Device& d = rfx::test::shippedDevice(id);
             RFX_COMPARE_REL(d.peak.at("fp32"), d.cores * 2 * d.boostClockHz, 1e-3);
         }
+    }
+
+    // FP4 where the device has it (Blackwell's fifth-generation tensor cores): the HGX B200's 18 PFLOPS and the
+    // GB200's 20 PFLOPS with sparsity, 9 and 10 dense; none on Hopper.
+    void fp4WhereTheDeviceHasIt()
+    {
+        RFX_COMPARE_REL(rfx::test::shippedDevice("b200").peak.at("tensor_fp4"), 18e15 / 2, 1e-9);
+        RFX_COMPARE_REL(rfx::test::shippedDevice("gb200").peak.at("tensor_fp4"), 20e15 / 2, 1e-9);
+        QVERIFY(!rfx::test::shippedDevice("h100-sxm").peak.count("tensor_fp4"));
     }
 
     // The scale-up links: an A100 or H100 NVLink bridge 600 GB/s both ways (300 each); NVLink 5, 18 links of 1.8
