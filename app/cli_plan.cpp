@@ -151,10 +151,12 @@ int runPlan(
     std::vector<Device> chosen;
     if (!resolveDevices(lib, devices, chosen, err))
         return ExitUsage;
-    for (const auto& [id, usd] : plan.prices)
+    for (const auto& price : plan.prices) {
+        const std::string& id = price.first; // a named variable: clang 14 does not capture a binding in a lambda
         if (std::none_of(chosen.begin(), chosen.end(), [&](const Device& d) { return d.id == id; }))
             return usageError(
                 err, "--price " + id + "=...: " + id + " is not among the devices planned for (--device)");
+    }
     const Plan p = planServing(*load.model, plan, chosen);
     if (!p.error.empty()) {
         err << "roofline-cli: " << p.error << "\n";

@@ -8,6 +8,7 @@
 #include "io/llm_writer.h"
 #include "io/options.h"
 #include "io/report_writer.h"
+#include "model/networks.h"
 
 #include <cctype>
 #include <filesystem>

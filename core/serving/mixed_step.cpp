@@ -144,8 +144,8 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
         }
         addRow(&decodeRows[i], &decodeLayers[i], p, pl);
     }
-    for (size_t i = 0; i < joined.size();
-         ++i) // the prefill's own rows (none in a model's phases; a graph's may differ)
+    // The prefill's own rows (none in a model's phases; an ONNX graph's two phases may differ).
+    for (size_t i = 0; i < joined.size(); ++i)
         if (!joined[i])
             addRow(nullptr, nullptr, &prefill->report.results.front().layers[i], &prefill->build.network->layers[i]);
     // Tensor parallel: both parts' all-reduces, their bytes added (one set of collectives a step).

@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsTextItem>
+#include <QLogValueAxis>
 
 #include <algorithm>
 #include <cmath>
