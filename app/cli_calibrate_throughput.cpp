@@ -21,15 +21,9 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
     std::string model, device, output;
     double decodeRate = 0, prefillRate = 0;
     for (size_t i = 0; i < args.size(); ++i) {
-        std::string error;
-        if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
-                return usageError(err, error);
-            continue;
-        }
-        if (const OptionStatus st = applyLlmOption(args, i, llm, error); st != OptionStatus::NotConfigOption) {
-            if (st == OptionStatus::Error)
-                return usageError(err, error);
+                return ExitUsage;
             continue;
         }
         if (!args[i].starts_with("--"))

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "engine/roofline.h"
 #include "io/measurements.h"
+#include "io/llm_options.h"
 #include "io/options.h"
 #include "measure/layer_bench.h"
 #include "measure/llm_measure.h"
@@ -27,6 +28,10 @@ struct CommonOptions {
 
 /// Applies args[i] when it is --format or --devices-dir (with its value); NotConfigOption otherwise.
 OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, CommonOptions& c, std::string& error);
+/// args[i] as a common or a language-model option (llm, plan, calibrate --measured-tokens-per-s):
+/// Consumed, NotConfigOption, or Error with the usage already said on `err`.
+OptionStatus applyCommonOrLlmOption(
+    const std::vector<std::string>& args, size_t& i, CommonOptions& c, LlmOptions& llm, std::ostream& err);
 
 /// The shipped, --devices-dir and user device folders; prints file problems to `err`.
 DeviceLibrary loadLibrary(const CommonOptions& common, const std::filesystem::path& exeDir, std::ostream& err);

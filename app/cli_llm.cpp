@@ -24,15 +24,9 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     std::optional<LlmSweepAxis> sweep;
     std::string calibration;
     for (size_t i = 0; i < args.size(); ++i) {
-        std::string error;
-        if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
-                return usageError(err, error);
-            continue;
-        }
-        if (const OptionStatus st = applyLlmOption(args, i, llm, error); st != OptionStatus::NotConfigOption) {
-            if (st == OptionStatus::Error)
-                return usageError(err, error);
+                return ExitUsage;
             continue;
         }
         if (const auto code = takeCalibrationOption(args, i, calibration, err)) {

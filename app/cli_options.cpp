@@ -38,6 +38,18 @@ OptionStatus applyCommonOption(const std::vector<std::string>& args, size_t& i, 
     return OptionStatus::Consumed;
 }
 
+OptionStatus applyCommonOrLlmOption(
+    const std::vector<std::string>& args, size_t& i, CommonOptions& c, LlmOptions& llm, std::ostream& err)
+{
+    std::string error;
+    OptionStatus st = applyCommonOption(args, i, c, error);
+    if (st == OptionStatus::NotConfigOption)
+        st = applyLlmOption(args, i, llm, error);
+    if (st == OptionStatus::Error)
+        usageError(err, error);
+    return st;
+}
+
 DeviceLibrary loadLibrary(const CommonOptions& common, const std::filesystem::path& exeDir, std::ostream& err)
 {
     return loadCliDevices(common.extraDirs, exeDir, err);

@@ -59,7 +59,6 @@ int runPlan(
     std::string model;
     std::vector<std::string> devices;
     for (size_t i = 0; i < args.size(); ++i) {
-        std::string error;
         const SplitOption split = splitOption(args[i]);
         for (const char* searched :
             { "--weights-bits", "--kv-bits", "--act-bits", "--tp", "--batch", "--context", "--interconnect" })
@@ -68,14 +67,9 @@ int runPlan(
                     split.name
                         + ": the plan searches it (weights 16, 8, 4 bits; cache 16, 8; TP 1, 2, 4, 8 over "
                           "each device's own link; N users from 1 to the most that fit): leave it out");
-        if (const OptionStatus st = applyCommonOption(args, i, common, error); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
-                return usageError(err, error);
-            continue;
-        }
-        if (const OptionStatus st = applyLlmOption(args, i, llm, error); st != OptionStatus::NotConfigOption) {
-            if (st == OptionStatus::Error)
-                return usageError(err, error);
+                return ExitUsage;
             continue;
         }
         auto value = [&]() -> std::optional<std::string> {

@@ -284,6 +284,8 @@ private:
     bool axisTitlesShown() const;
     double yLabelWidth() const;
     double yLabelRoom() const; ///< at least yLabelWidth(): what no decade grown changes (the minimum, the title)
+    mutable double m_labelRoom = 0; ///< yLabelRoom's widest decade label, for the font of m_labelRoomGeneration
+    mutable int m_labelRoomGeneration = -1;
     class ChartLegend* m_legend = nullptr;
     void applyMinimum();
     int m_fontGeneration = 0; ///< counts font changes (setFontScale, setPrintStyle), for the caches' keys

@@ -213,20 +213,6 @@ double RooflineChart::yLabelWidth() const
     return m_yLabelWidth;
 }
 
-double RooflineChart::yLabelRoom() const
-{
-    // The room the minimum and the title leave for the y labels: as wide as any of 10^-3 .. 10^7's
-    // (wider where the range's are). Fitted to the labels of the range itself, a decade grown for a
-    // marker ("1000000") widened the minimum or took the title another line, and in the plot that
-    // gave the decade no longer helped, was given back, and so on for ever (an A100 cell of sixteen
-    // at 1400 x 900 and at 1920 x 1080).
-    const QFontMetricsF fm(m_y->labelsFont());
-    double widest = 0;
-    for (int e = -3; e <= 7; ++e)
-        widest = std::max(widest, fm.horizontalAdvance(tickText(std::pow(10.0, e))));
-    return std::max(std::ceil(widest), yLabelWidth());
-}
-
 QMargins RooflineChart::frameMargins() const
 {
     // The room around the plot, set as the chart's margins so that Qt's layout depends on nothing

@@ -96,6 +96,25 @@ void RooflineChart::updateTitle(int hidden)
     fitTitle();
 }
 
+double RooflineChart::yLabelRoom() const
+{
+    // The room the minimum and the title leave for the y labels: as wide as any of 10^-3 .. 10^7's
+    // (wider where the range's are). Fitted to the labels of the range itself, a decade grown for a
+    // marker ("1000000") widened the minimum or took the title another line, and in the plot that
+    // gave the decade no longer helped, was given back, and so on for ever (an A100 cell of sixteen
+    // at 1400 x 900 and at 1920 x 1080).
+    // Measured once per font (asked on every slider step, by the minimum and the title).
+    if (m_labelRoomGeneration != m_fontGeneration || m_labelRoom <= 0) {
+        const QFontMetricsF fm(m_y->labelsFont());
+        double widest = 0;
+        for (int e = -3; e <= 7; ++e)
+            widest = std::max(widest, fm.horizontalAdvance(tickText(std::pow(10.0, e))));
+        m_labelRoom = std::ceil(widest);
+        m_labelRoomGeneration = m_fontGeneration;
+    }
+    return std::max(m_labelRoom, yLabelWidth());
+}
+
 void RooflineChart::fitTitle()
 {
     // Qt elides the title to the chart's width inside its margins (updateFrame's); fitted beside
