@@ -61,7 +61,7 @@ std::vector<CliCommandSpec>& registry()
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
                 "    [--weights-bits 4|mxfp4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
                 "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--calibration CAL.json]",
-                "    [--format table|json|csv|markdown|latex]" },
+                "    [--draft MODEL --accept A [--lookahead K]] [--format table|json|csv|markdown|latex]" },
             "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
             "cache, activations) against the device's, the largest batch and context that fit, energy per token, and "
@@ -88,19 +88,24 @@ std::vector<CliCommandSpec>& registry()
             "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary split;\n"
             "                             two all-reduces a block; memory is per GPU; default 1)\n"
             "  --interconnect ID          the link between them (default nvlink4; 'roofline-cli --help' lists them)\n"
+            "  --draft MODEL              speculative decoding: MODEL drafts K tokens a sequence, one step of the\n"
+            "                             model verifies K + 1; TPOT = the round / its expected tokens (table, json)\n"
+            "  --accept A                 the share of drafted tokens the model accepts, 0 to 1 (measure it)\n"
+            "  --lookahead K              tokens drafted a round, 1 to 16 (default 4)\n"
             "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
             "  --format FORMAT            table (default), json, csv, markdown or latex\n" },
         { "plan", runPlan,
             { "plan --model NAME|config.json|DIR|FILE.gguf [--device ID]... [--prompt P] [--generate G]",
                 "     [--ttft T] [--tpot T] [--users N | --rate R] [--price ID=USD]... [--gpus-per-node N] [--usable-memory F]",
-                "     [--chunk N]",
+                "     [--chunk N] [--disaggregated [--kv-link ID]] [--draft MODEL --accept A [--lookahead K]]",
                 "     [--format table|json|csv|markdown]" },
             "a language model served by continuous batching, in steady state: over each device's tensor parallelism "
             "(1, 2, 4, 8 over its own link), weights at 16, 8 (fp8 where the device has it, else int8) and 4 bits, the "
             "KV cache at 16 and 8, and N users a replica serves, from 1 to the most that fit: the Pareto front of "
             "tokens/s per user against tokens/s per GPU, the configuration with the most tokens/s per GPU within "
             "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP); energy per token, and cost per million "
-            "tokens where the devices have prices. Every figure is a roofline bound",
+            "tokens where the devices have prices; with --disaggregated, prefill and decode on separate pools beside it. "
+            "Every figure is a roofline bound",
             "  --model M                  a built-in id (llama-3.1-70b), config.json, a model directory or FILE.gguf\n"
             "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
             "  --prompt P, --generate G   tokens in and out per request (default 512 and 128)\n"
@@ -112,6 +117,12 @@ std::vector<CliCommandSpec>& registry()
             "  --gpus-per-node N          the most GPUs a replica spans (default 8)\n"
             "  --usable-memory F          the share of each GPU's memory the engine fills (default 0.9)\n"
             "  --chunk N                  the most prompt tokens a step takes (default 2048)\n"
+            "  --disaggregated            also plan prefill and decode pools (as DistServe, Splitwise, Dynamo): the\n"
+            "                             pools balanced for the load, each prompt's cache moved between them\n"
+            "  --kv-link ID               the link the caches cross (default: the device's own, else pcie4-x16;\n"
+            "                             ib-ndr400 between nodes)\n"
+            "  --draft MODEL, --accept A, --lookahead K\n"
+            "                             every configuration also with speculative decoding (as llm's)\n"
             "  --format FORMAT            table (default), json, csv (every configuration) or markdown\n"
             "Exit 1 when targets were given and no configuration meets them (the answer says what to relax).\n" },
         { "tune", runTune,

@@ -11,6 +11,7 @@
 #include "io/options.h"
 #include "measure/layer_bench.h"
 #include "measure/llm_measure.h"
+#include "serving/speculative.h"
 
 #include <filesystem>
 #include <optional>
@@ -57,6 +58,23 @@ std::optional<int> takeCalibrationOption(const std::vector<std::string>& args, s
 /// Loads the calibration file (when `file` is not empty) and applies it to the report's device of its
 /// id; the exit code after saying why when the file is bad or names no device analysed.
 std::optional<int> applyCalibrationFile(const std::string& file, Report& report, std::ostream& err);
+
+/// --draft MODEL, --accept A and --lookahead K (llm, plan): speculative decoding.
+struct SpeculationOptions {
+    std::string draft; ///< as given; empty: none
+    std::optional<double> accept;
+    int lookahead = 4;
+    bool lookaheadGiven = false;
+    std::optional<LlmModel> model; ///< the draft, loaded by finishSpeculation
+    Speculation speculation() const; ///< pointing at `model` (keep the options alive while it is used)
+};
+/// Takes args[i] when it is one of the three: nothing when it is not; ExitOk when taken, or the usage
+/// error's exit code.
+std::optional<int> takeSpeculationOption(
+    const std::vector<std::string>& args, size_t& i, SpeculationOptions& options, std::ostream& err);
+/// Checks the three together and loads the draft: nothing when fine (or no draft asked for), else the
+/// exit code after saying why.
+std::optional<int> finishSpeculation(SpeculationOptions& options, std::ostream& err);
 
 /// The current UTC time in strftime's `format`.
 std::string utcNow(const char* format);

@@ -7,8 +7,11 @@
 #include "io/llm_sweep_writer.h"
 #include "io/llm_writer.h"
 #include "io/options.h"
+#include "io/speculative_writer.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_files.h"
+
+#include <nlohmann/json.hpp>
 
 #include <ostream>
 
@@ -23,6 +26,7 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     std::vector<std::string> devices;
     std::optional<LlmSweepAxis> sweep;
     std::string calibration;
+    SpeculationOptions speculation;
     for (size_t i = 0; i < args.size(); ++i) {
         if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
@@ -30,6 +34,11 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
             continue;
         }
         if (const auto code = takeCalibrationOption(args, i, calibration, err)) {
+            if (*code != ExitOk)
+                return *code;
+            continue;
+        }
+        if (const auto code = takeSpeculationOption(args, i, speculation, err)) {
             if (*code != ExitOk)
                 return *code;
             continue;
@@ -68,6 +77,11 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (format != "table" && format != "json" && format != "csv" && format != "markdown" && format != "latex")
         return usageError(err, "--format: expected table, json, csv, markdown or latex for 'llm', got '" + format + "'");
 
+    if (const auto code = finishSpeculation(speculation, err))
+        return *code;
+    if (speculation.model && (sweep || !calibration.empty() || (format != "table" && format != "json")))
+        return usageError(err, "--draft: speculative decoding's round is printed with --format table or json, "
+                               "without --sweep and --calibration");
     LlmLoad load = loadLanguageModel(model);
     if (!load.model) {
         err << "roofline-cli: cannot use the language model: " << load.error << "\n";
@@ -132,6 +146,21 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
                 << " (bound " << formatTime(f.tpot) << "): " << formatNumber3(1 / tpot) << " tokens/s per sequence, "
                 << formatNumber3(s.batch / tpot) << " for the batch\n";
         }
+        return ExitOk;
+    }
+    if (speculation.model) {
+        // The decode step as rounds: K draft steps and a verification of K + 1 tokens a sequence.
+        const Speculation spec = speculation.speculation();
+        std::vector<SpeculativeRow> rows;
+        for (size_t d = 0; d < chosen.size(); ++d)
+            rows.push_back({ chosen[d].id, a.figures[d].tpot, speculativeDecode(*load.model, s, spec, chosen[d]) });
+        const std::string draft = speculation.model->arch.title.empty() ? speculation.draft : speculation.model->arch.title;
+        if (format == "json") {
+            nlohmann::json j = nlohmann::json::parse(llmToJson(a));
+            j["speculative"] = speculativeToJson(draft, spec, rows);
+            out << j.dump(2) << "\n";
+        } else
+            out << llmToTable(a) << speculativeToTable(draft, spec, rows, s.batch);
         return ExitOk;
     }
     if (format == "json")

@@ -4,6 +4,7 @@
 #include "cli_commands.h"
 
 #include "base/format.h"
+#include "devices/interconnects.h"
 #include "io/llm_options.h"
 #include "io/options.h"
 #include "io/plan_writer.h"
@@ -58,6 +59,7 @@ int runPlan(
     PlanSettings plan;
     std::string model;
     std::vector<std::string> devices;
+    SpeculationOptions speculation;
     for (size_t i = 0; i < args.size(); ++i) {
         const SplitOption split = splitOption(args[i]);
         for (const char* searched :
@@ -70,6 +72,17 @@ int runPlan(
         if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
                 return ExitUsage;
+            continue;
+        }
+        if (const auto code = takeSpeculationOption(args, i, speculation, err)) {
+            if (*code != ExitOk)
+                return *code;
+            continue;
+        }
+        if (split.name == "--disaggregated") {
+            if (split.value)
+                return usageError(err, "--disaggregated takes no value");
+            plan.disaggregated = true;
             continue;
         }
         auto value = [&]() -> std::optional<std::string> {
@@ -111,6 +124,10 @@ int runPlan(
                     "--price " + *v
                         + ": give ID=USD, a device id and US dollars for one GPU an hour (e.g. h100-sxm=2.99)");
             plan.prices[v->substr(0, eq)] = *usd;
+        } else if (split.name == "--kv-link") {
+            if (auto e = interconnectError(*v))
+                return usageError(err, "--kv-link: " + *e);
+            plan.kvLink = *v;
         } else if (split.name == "--usable-memory") {
             const std::optional<double> u = parsePositive(*v);
             if (!u || *u > 1)
@@ -126,11 +143,16 @@ int runPlan(
         return usageError(err,
             "plan: --model is required (a built-in language model, see 'roofline-cli networks', a config.json, a "
             "model directory, a .gguf file or an ONNX decoder)");
+    if (!plan.kvLink.empty() && !plan.disaggregated)
+        return usageError(err, "--kv-link: the link prefill and decode pools move the cache over; add --disaggregated");
     if (plan.users > 0 && plan.rate > 0)
         return usageError(err, "--users and --rate: give one load, users served at once or requests per second");
     const std::string& format = common.format;
     if (format != "table" && format != "json" && format != "csv" && format != "markdown")
         return usageError(err, "--format: expected table, json, csv or markdown for 'plan', got '" + format + "'");
+    if (const auto code = finishSpeculation(speculation, err))
+        return *code;
+    plan.speculation = speculation.speculation();
     plan.llm = llm.settings;
     if (auto e = validateLlmSettings(plan.llm))
         return usageError(err, *e);

@@ -2,15 +2,17 @@
 
 #include "base/format.h"
 #include "io/csv.h"
+#include "io/plan_text.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 namespace rfx {
 
-namespace {
+namespace plantext {
 
 std::string gb(double bytes)
 {
@@ -31,7 +33,6 @@ std::string loadText(const PlanSettings& s)
     return {};
 }
 
-/// Three significant digits below 1 too ($0.0926, 0.0512 J): cheap tokens are the common case.
 std::string sig3(double v)
 {
     if (!(v > 0) || v >= 1)
@@ -41,7 +42,36 @@ std::string sig3(double v)
     return buf;
 }
 
-std::string dollars(double usd) { return "$" + sig3(usd); }
+std::string frontTable(const std::vector<FrontRow>& rows, int width)
+{
+    for (const FrontRow& r : rows)
+        width = std::max(width, int(r.label.size()));
+    std::string o;
+    char line[320];
+    std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s\n", width, "configuration", "tok/s/user", "tok/s/GPU",
+        "TPOT", "TTFT");
+    o += line;
+    for (const FrontRow& r : rows) {
+        std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s%s\n", width, r.label.c_str(), rate(r.perUser).c_str(),
+            rate(r.perGpu).c_str(), formatTime(r.tpot).c_str(), formatTime(r.ttft).c_str(),
+            r.meets ? "" : "  (misses a target)");
+        o += line;
+    }
+    return o;
+}
+
+std::string dollars(double usd)
+{
+    std::string d = "$"; // appended, not "$" + ...: GCC 12 warns falsely (-Wrestrict) on that inlined
+    d += sig3(usd);
+    return d;
+}
+
+} // namespace plantext
+
+using namespace plantext;
+
+namespace {
 
 std::string costText(const PlanPoint& p)
 {
@@ -89,6 +119,12 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
     std::ostringstream o;
     o << "Serving " << planHeadline(plan, s) << "\n"
       << "Steady state of continuous batching, every figure a roofline bound: real engines run below it.\n";
+    if (const Speculation& sp = s.speculation; sp.draft)
+        o << "Speculative decoding weighed against plain decoding: draft "
+          << (sp.draft->arch.title.empty() ? sp.draft->arch.id : sp.draft->arch.title) << ", K = " << sp.lookahead
+          << " drafted a round, A = " << formatNumber3(sp.accept) << " accepted each, "
+          << formatNumber3(expectedTokensPerRound(sp.accept, sp.lookahead))
+          << " tokens a round (the draft's own prefill of each prompt left out).\n";
     for (const DevicePlan& d : plan.devices) {
         o << "\n" << d.name << " (" << d.device << ")\n";
         if (d.best) {
@@ -99,22 +135,21 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
                   << (b.costPerHour > 0 ? ", " + dollars(b.costPerHour) + " an hour" : std::string()) << "\n";
         } else
             o << "  " << d.none << "\n";
+        if (plan.disaggregated)
+            o << splitTable(d, s);
         if (d.front.empty())
             continue;
         o << "  front (each faster per GPU than every configuration faster per user):\n";
-        char line[160];
-        std::snprintf(line, sizeof line, "    %-52s %12s %12s %10s %10s\n", "configuration", "tok/s/user", "tok/s/GPU",
-            "TPOT", "TTFT");
-        o << line;
+        std::vector<FrontRow> rows;
         for (size_t i : d.front) {
             const PlanPoint& p = d.points[i];
-            std::snprintf(line, sizeof line, "    %-52s %12s %12s %10s %10s%s\n", planPointLabel(p).c_str(),
-                rate(p.point.userTokensPerSecond).c_str(), rate(p.point.gpuTokensPerSecond).c_str(),
-                formatTime(p.point.tpot).c_str(), formatTime(p.point.ttft).c_str(),
-                p.meets ? "" : "  (misses a target)");
-            o << line;
+            rows.push_back({ planPointLabel(p), p.point.userTokensPerSecond, p.point.gpuTokensPerSecond, p.point.tpot,
+                p.point.ttft, p.meets });
         }
+        o << frontTable(rows, 52);
     }
+    if (plan.disaggregated)
+        o << "\n" << splitSummary(plan);
     if (s.ttft > 0 || s.tpot > 0 || s.users > 0 || s.rate > 0) {
         o << "\n";
         if (plan.ranked.empty())
@@ -158,6 +193,7 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
     auto point = [](const PlanPoint& p) {
         const ServingPoint& v = p.point;
         return json { { "device", p.device }, { "tensor_parallel", p.tensorParallel }, { "weights_bits", p.weightBits },
+            { "lookahead", p.lookahead },
             { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits }, { "users", v.users },
             { "tpot_s", v.tpot }, { "ttft_s", v.ttft }, { "tokens_per_s_per_user", v.userTokensPerSecond },
             { "tokens_per_s_per_replica", v.replicaTokensPerSecond }, { "tokens_per_s_per_gpu", v.gpuTokensPerSecond },
@@ -173,6 +209,10 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
         { "ttft_target_s", s.ttft }, { "tpot_target_s", s.tpot }, { "users", s.users }, { "requests_per_s", s.rate },
         { "gpus_per_node", s.gpusPerNode }, { "usable_memory", s.usableMemory }, { "chunk_tokens", s.chunkTokens },
         { "bound", true } };
+    if (const Speculation& sp = s.speculation; sp.draft)
+        j["speculation"] = json { { "draft", sp.draft->arch.title.empty() ? sp.draft->arch.id : sp.draft->arch.title },
+            { "accept", sp.accept }, { "lookahead", sp.lookahead },
+            { "tokens_per_round", expectedTokensPerRound(sp.accept, sp.lookahead) } };
     json devices = json::array();
     for (const DevicePlan& d : plan.devices) {
         json points = json::array();
@@ -182,6 +222,8 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
         jd["best"] = d.best ? json(*d.best) : json(nullptr);
         if (!d.none.empty())
             jd["none"] = d.none;
+        if (plan.disaggregated)
+            jd["disaggregated"] = splitJson(d);
         devices.push_back(jd);
     }
     j["devices"] = devices;
@@ -202,7 +244,10 @@ std::string planToCsv(const Plan& plan)
     o << "device,tensor_parallel,weights_bits,arithmetic,kv_bits,users,tpot_s,ttft_s,tokens_per_s_per_user,tokens_per_"
          "s_per_gpu,"
          "tokens_per_s_per_replica,memory_bytes_per_gpu,on_front,best,meets_targets,replicas,gpus,energy_per_token_j,"
-         "cost_per_million_tokens_usd\n";
+         "cost_per_million_tokens_usd,lookahead"
+      << (plan.disaggregated ? ",mode,prefill_tensor_parallel,prefill_batch,kv_transfer_s,prefill_replicas,decode_replicas"
+                             : "")
+      << '\n';
     for (const DevicePlan& d : plan.devices)
         for (size_t i = 0; i < d.points.size(); ++i) {
             const PlanPoint& p = d.points[i];
@@ -214,8 +259,12 @@ std::string planToCsv(const Plan& plan)
               << ',' << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes)
               << ',' << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
               << p.replicas << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
-              << csv::numberField(p.costPerMillion) << '\n';
+              << csv::numberField(p.costPerMillion) << ',' << p.lookahead
+              << (plan.disaggregated ? ",aggregated,,,,," : "") << '\n';
         }
+    if (plan.disaggregated)
+        for (const DevicePlan& d : plan.devices)
+            o << splitCsv(d);
     return o.str();
 }
 
@@ -237,6 +286,8 @@ std::string planToMarkdown(const Plan& plan, const PlanSettings& s)
           << " | " << (p.gpus > 0 ? formatCount(p.gpus) : std::string("")) << " | "
           << (p.costPerMillion > 0 ? dollars(p.costPerMillion) : std::string("")) << " |\n";
     }
+    if (plan.disaggregated)
+        o << "\n" << splitMarkdown(plan);
     return o.str();
 }
 

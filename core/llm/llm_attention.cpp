@@ -40,7 +40,9 @@ void Builder::attention(int first, const std::string& prefix, double repeats, bo
     const bool chunked = window > 0 && a.chunkedAttention;
     const std::int64_t local = chunked ? (std::max(1, context) - 1) % window + 1 : std::min<std::int64_t>(context, window);
     const std::int64_t keys = phase == LlmPhase::Decode ? (window > 0 ? local : context) : T;
-    const double pairs = phase == LlmPhase::Decode ? double(keys) : chunked ? chunkedPairs(T, window) : causalPairs(T, window);
+    const double pairs = phase == LlmPhase::Decode ? (chunked ? decodePairs(T, local, 0) : decodePairs(T, context, window))
+        : chunked                                 ? chunkedPairs(T, window)
+                                                  : causalPairs(T, window);
     const Shape qShape = heads(B, hq, T, d);
     const Shape kvShape = heads(B, hkv, keys, d);
     const In kIn { kvShape, settings.kvBits, false }, vIn { kvShape, settings.kvBits, false };
@@ -122,7 +124,7 @@ void Builder::latentAttention(int first, const std::string& prefix, double repea
         add(prefix + "q_absorb", Op::MatMul, { { heads(B, hq, T, nope), act } }, heads(B, hq, T, c), act, 2.0 * double(nope),
             pkvb * ukShare, kvbBytes * ukShare, repeats);
         const Shape latents = heads(B, 1, keys, c + rope);
-        const double flops = double(B) * hq * double(keys) * (2.0 * double(c + rope) + 2.0 * double(c) + kSoftmaxOps);
+        const double flops = double(B) * hq * decodePairs(T, keys, 0) * (2.0 * double(c + rope) + 2.0 * double(c) + kSoftmaxOps);
         add(prefix + "attention", Op::MatMul, { { heads(B, hq, T, c + rope), act }, { latents, settings.kvBits, false } },
             heads(B, hq, T, c), act, flops / double(heads(B, hq, T, c).elements()), 0, 0, repeats)
             .attention = true;

@@ -22,7 +22,7 @@ struct In {
 class Builder {
 public:
     Builder(const LlmModel& m, const LlmSettings& s, LlmPhase p, int c)
-        : a(m.arch), model(m), settings(s), phase(p), B(s.batch), T(p == LlmPhase::Prefill ? s.prompt : 1),
+        : a(m.arch), model(m), settings(s), phase(p), B(s.batch), T(p == LlmPhase::Prefill ? s.prompt : s.decodeTokens),
           context(c), act(s.actBits), N(std::max(1, s.tensorParallel))
     {
         net.name = a.title.empty() ? a.id : a.title;

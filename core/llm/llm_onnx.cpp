@@ -99,8 +99,9 @@ LlmPhaseBuild buildOnnxPhase(const LlmModel& model, const LlmSettings& settings,
         return out;
     }
     const OnnxDecoderDims& d = *model.onnx->decoder();
-    const std::int64_t tokens = phase == LlmPhase::Prefill ? settings.prompt : 1;
-    const std::int64_t past = phase == LlmPhase::Prefill ? 0 : std::max(1, context) - 1;
+    // a decode step: its tokens (1, or a verification's K + 1) after the past that makes up the context
+    const std::int64_t tokens = phase == LlmPhase::Prefill ? settings.prompt : settings.decodeTokens;
+    const std::int64_t past = phase == LlmPhase::Prefill ? 0 : std::max<std::int64_t>(0, std::max(1, context) - tokens);
     Config c;
     c.model = model.file;
     c.batch = settings.batch;

@@ -82,7 +82,8 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
     const LlmArch& a = model.arch;
     const int N = std::max(1, settings.tensorParallel);
     llmrows::Builder b(model, settings, phase, std::max(1, context));
-    const std::int64_t B = settings.batch, T = phase == LlmPhase::Prefill ? settings.prompt : 1, h = a.hidden;
+    const std::int64_t B = settings.batch, T = phase == LlmPhase::Prefill ? settings.prompt : settings.decodeTokens,
+                       h = a.hidden;
     const int act = settings.actBits;
 
     // the embedding gathers one row of the table per token (at most the whole table); tensor parallel:
@@ -100,7 +101,7 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         const LlmTensorBytes* s = model.storage ? &model.storage->positions : nullptr;
         const double table = b.weightBytes(s, double(a.maxContext) * double(h));
         b.resident += table;
-        const double rows = phase == LlmPhase::Prefill ? double(T) : 1;
+        const double rows = double(T);
         b.add("position_embedding", Op::Eltwise, { { llmrows::tokens(B, T, h), act } }, llmrows::tokens(B, T, h), act, 1,
             double(a.maxContext) * double(h), table * std::min(1.0, rows / a.maxContext), 1);
     }
@@ -136,7 +137,7 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         // every prompt token where asked); tensor parallel: 1/N of the vocabulary per GPU, the logits
         // all-gathered
         const std::int64_t vocab = (std::int64_t(a.vocab) + N - 1) / N;
-        const std::int64_t scored = phase == LlmPhase::Prefill && settings.allLogits ? T : 1;
+        const std::int64_t scored = phase == LlmPhase::Decode || settings.allLogits ? T : 1; // a verification: each
         const double params = double(vocab) * double(h);
         const LlmTensorBytes* s = model.storage && model.storage->head.bytes >= 0 ? &model.storage->head
             : model.storage                                                       ? &model.storage->embedding

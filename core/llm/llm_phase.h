@@ -45,6 +45,9 @@ struct LlmSettings {
     /// the router on every GPU; per block two all-reduces of the hidden states over `interconnect`.
     int tensorParallel = 1;
     std::string interconnect = "nvlink4"; ///< resources/interconnects.json
+    /// The tokens of each sequence a decode step takes: 1, or speculative decoding's verification of K
+    /// drafted tokens and the next (K + 1): each token's rows and logits, each sequence's cache read once.
+    int decodeTokens = 1;
     friend bool operator==(const LlmSettings&, const LlmSettings&) = default;
 };
 /// A language model as the user works on it (the window's mode, a session): which one, what is asked
@@ -59,6 +62,7 @@ inline constexpr Range kPromptRange { 1, 1 << 20 };
 inline constexpr Range kGenerateRange { 1, 1 << 20 };
 inline constexpr Range kLlmBatchRange { 1, 65536 };
 inline constexpr Range kTensorParallelRange { 1, 64 };
+inline constexpr Range kDecodeTokensRange { 1, 17 }; ///< a verification of at most 16 drafted tokens
 /// The decode context of the settings: `context` where set, else P + G / 2.
 int decodeContext(const LlmSettings& settings);
 /// Checks the settings; a message naming the option, or nothing.
@@ -86,7 +90,8 @@ inline constexpr double kGeluMulOps = 9; ///< GeGLU: GELU(g) x u
 /// One phase of a language model as rows (a Network the roofline engine analyses):
 ///  prefill: T = P tokens per sequence, attention over the causal triangle (a query at position i sees
 ///  min(i, window) keys; FlashAttention counts those pairs, naive attention the whole P x P square);
-///  decode: T = 1 token per sequence at context C (its query sees min(C, window) keys).
+///  decode: T = decodeTokens (1; K + 1 verifying K drafted ones) per sequence at context C, the cache
+///  after the step holding C tokens (query j of T sees C - T + j keys, at most the window); logits for each.
 /// Rows: embedding gather; per block attention norm, q/k/v projections (one fused where the model
 /// has it), rotary embedding, the KV cache write (the new k, v at the cache's width), attention
 /// (FlashAttention: one row reading Q and the cached K and V; naive: scores, softmax, scores x V),
@@ -129,6 +134,10 @@ std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& arch, const LlmSetti
 /// Causal attention over a prompt of `p` tokens: the (query, key) pairs it scores, the sum over query
 /// positions i = 1..p of min(i, window) (window 0: none): p (p + 1) / 2 without a window.
 double causalPairs(std::int64_t p, std::int64_t window);
+/// The (query, key) pairs of a decode step of t tokens a sequence at context c (the cache holding c
+/// tokens after it): query j = 1..t sees c - t + j keys, at most `window` (0: none), at least 1:
+/// c at t = 1; t c - t (t - 1) / 2 without a window (speculative decoding's verification).
+double decodePairs(std::int64_t t, std::int64_t context, std::int64_t window);
 /// The (query, key) pairs of a causal prefill of p tokens in chunks of `chunk` (Llama 4's local layers:
 /// each token attends to its own chunk's tokens up to itself): C (C + 1) / 2 per whole chunk and
 /// r (r + 1) / 2 for the r left.

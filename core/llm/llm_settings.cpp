@@ -51,6 +51,12 @@ std::optional<std::string> validateLlmSettings(const LlmSettings& s)
             + " bits wide, not " + std::to_string(s.actBits);
     if (auto e = range("--tp", s.tensorParallel, kTensorParallelRange))
         return e;
+    if (s.decodeTokens != 1)
+        if (auto e = range("--lookahead + 1 (the tokens a verification takes)", s.decodeTokens, kDecodeTokensRange))
+            return e;
+    if (s.decodeTokens > 1 && s.context > 0 && s.context < s.decodeTokens)
+        return "--context " + std::to_string(s.context) + ": a verification of " + std::to_string(s.decodeTokens)
+            + " tokens needs at least that many in the cache";
     if (s.tensorParallel > 1)
         if (auto e = interconnectError(s.interconnect))
             return "--interconnect: " + *e;
@@ -133,6 +139,18 @@ double causalPairs(std::int64_t p, std::int64_t window)
         return P * (P + 1) / 2;
     const double W = double(window);
     return W * (W + 1) / 2 + (P - W) * W;
+}
+
+double decodePairs(std::int64_t t, std::int64_t context, std::int64_t window)
+{
+    double pairs = 0;
+    for (std::int64_t j = 1; j <= t; ++j) {
+        std::int64_t keys = std::max<std::int64_t>(1, context - t + j);
+        if (window > 0)
+            keys = std::min(keys, window);
+        pairs += double(keys);
+    }
+    return pairs;
 }
 
 double chunkedPairs(std::int64_t p, std::int64_t chunk)

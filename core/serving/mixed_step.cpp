@@ -35,7 +35,8 @@ LlmSettings phaseSettings(const LlmModel& model, const ServingSettings& settings
         s.weightBits = 0;
     }
     s.batch = std::max(1, settings.users);
-    s.context = 0;
+    if (settings.speculation.draft) // a verification: the K drafted tokens and the next, each sequence
+        s.decodeTokens = settings.speculation.lookahead + 1;
     return s;
 }
 
@@ -62,10 +63,10 @@ std::optional<ServingPhase> servingDecode(
 }
 
 std::optional<ServingPhase> servingPrefill(
-    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error)
+    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error, int prompts)
 {
     LlmSettings s = phaseSettings(model, settings);
-    s.batch = 1;
+    s.batch = std::max(1, prompts);
     return analysePhase(model, s, LlmPhase::Prefill, s.prompt, device, error);
 }
 

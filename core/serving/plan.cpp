@@ -1,6 +1,8 @@
 // The serving planner (plan.h): the search, each device's front and best, the ranking.
 #include "serving/plan.h"
 
+#include "serving/plan_search.h"
+
 #include "base/format.h"
 
 #include <algorithm>
@@ -8,16 +10,8 @@
 
 namespace rfx {
 
-namespace {
+namespace planning {
 
-struct Widths {
-    double weightBits;
-    int actBits;
-    NumberType type;
-};
-
-/// 16-bit weights and arithmetic; 8-bit weights with fp8 arithmetic where the device has tensor FP8,
-/// else int8 (W8A8); 4-bit weights with fp16 arithmetic (W4A16, as AWQ and GPTQ kernels run).
 std::vector<Widths> widthsFor(const LlmModel& model, const Device& d)
 {
     if (model.onnx)
@@ -25,6 +19,18 @@ std::vector<Widths> widthsFor(const LlmModel& model, const Device& d)
     const bool fp8 = d.peak.count("tensor_fp8") > 0;
     return { { 16, 16, NumberType::Fp16 }, { 8, 8, fp8 ? NumberType::Fp8 : NumberType::Int8 },
         { 4, 16, NumberType::Fp16 } };
+}
+
+Widths widthsOf(double weightBits, NumberType type)
+{
+    return { weightBits, weightBits == 8 ? 8 : 16, type };
+}
+
+std::vector<int> kvBitsFor(const LlmModel& model)
+{
+    if (model.onnx)
+        return { 16 }; // the graph's own cache width
+    return { 16, 8 };
 }
 
 std::vector<int> parallelismsFor(const LlmModel& model, const PlanSettings& s, const Device& d)
@@ -38,12 +44,30 @@ std::vector<int> parallelismsFor(const LlmModel& model, const PlanSettings& s, c
     return out;
 }
 
-double gb(double bytes)
+std::string widthsText(double weightBits, NumberType arithmetic, int kvBits)
 {
-    return bytes / 1e9;
+    if (weightBits == 0)
+        return "the file's widths";
+    const std::string bits
+        = weightBits == std::floor(weightBits) ? std::to_string(int(weightBits)) : formatNumber3(weightBits);
+    return bits + "-bit weights (" + std::string(numberWord(arithmetic)) + "), " + std::to_string(kvBits)
+        + "-bit cache";
 }
 
-ServingSettings configFor(const PlanSettings& settings, const Device& device, int tp, const Widths& w, int kvBits)
+std::vector<bool> speculationsFor(const PlanSettings& settings)
+{
+    if (settings.speculation.draft)
+        return { false, true };
+    return { false };
+}
+
+std::string draftText(int lookahead)
+{
+    return lookahead > 0 ? ", draft K = " + std::to_string(lookahead) : std::string();
+}
+
+ServingSettings configFor(
+    const PlanSettings& settings, const Device& device, int tp, const Widths& w, int kvBits, bool speculate)
 {
     ServingSettings s;
     s.llm = settings.llm;
@@ -55,7 +79,20 @@ ServingSettings configFor(const PlanSettings& settings, const Device& device, in
     s.llm.kvBits = kvBits;
     s.usableMemory = settings.usableMemory;
     s.chunkTokens = settings.chunkTokens;
+    if (speculate)
+        s.speculation = settings.speculation;
     return s;
+}
+
+} // namespace planning
+
+using namespace planning;
+
+namespace {
+
+double gb(double bytes)
+{
+    return bytes / 1e9;
 }
 
 /// A steady state as the plan holds it: within the targets or not, the replicas and GPUs for the
@@ -63,7 +100,8 @@ ServingSettings configFor(const PlanSettings& settings, const Device& device, in
 PlanPoint planPoint(const PlanSettings& settings, const Device& device, const ServingSettings& s, const Widths& w,
     const ServingPoint& point, double price)
 {
-    PlanPoint p { device.id, s.llm.tensorParallel, w.weightBits, w.type, s.llm.kvBits, point };
+    PlanPoint p { device.id, s.llm.tensorParallel, w.weightBits, w.type, s.llm.kvBits,
+        s.speculation.draft ? s.speculation.lookahead : 0, point };
     p.meets
         = (settings.ttft <= 0 || point.ttft <= settings.ttft) && (settings.tpot <= 0 || point.tpot <= settings.tpot);
     p.replicas = replicasFor(settings, point);
@@ -74,11 +112,6 @@ PlanPoint planPoint(const PlanSettings& settings, const Device& device, const Se
         p.costPerHour = p.gpus * price;
     }
     return p;
-}
-
-std::string formatBits(double bits)
-{
-    return bits == std::floor(bits) ? std::to_string(int(bits)) : formatNumber3(bits);
 }
 
 bool better(const PlanPoint& a, const PlanPoint& b, bool load, bool byCost)
@@ -134,26 +167,48 @@ std::string noneMeets(const DevicePlan& d, const PlanSettings& s, const std::str
 
 } // namespace
 
-std::vector<size_t> paretoFront(const std::vector<PlanPoint>& points)
+namespace {
+
+/// By tokens/s per user, fastest first: a point is on the front when it makes more tokens/s per GPU
+/// than every point faster per user.
+std::vector<size_t> frontOf(const std::vector<double>& perUser, const std::vector<double>& perGpu)
 {
-    // By tokens/s per user, fastest first: a point is on the front when it makes more tokens/s per
-    // GPU than every point faster per user.
-    std::vector<size_t> order(points.size());
+    std::vector<size_t> order(perUser.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const ServingPoint &x = points[a].point, &y = points[b].point;
-        return x.userTokensPerSecond != y.userTokensPerSecond ? x.userTokensPerSecond > y.userTokensPerSecond
-                                                              : x.gpuTokensPerSecond > y.gpuTokensPerSecond;
+        return perUser[a] != perUser[b] ? perUser[a] > perUser[b] : perGpu[a] > perGpu[b];
     });
     std::vector<size_t> front;
     double most = 0;
     for (size_t i : order)
-        if (points[i].point.gpuTokensPerSecond > most) {
-            most = points[i].point.gpuTokensPerSecond;
+        if (perGpu[i] > most) {
+            most = perGpu[i];
             front.push_back(i);
         }
     return front;
+}
+
+} // namespace
+
+std::vector<size_t> paretoFront(const std::vector<PlanPoint>& points)
+{
+    std::vector<double> user, gpu;
+    for (const PlanPoint& p : points) {
+        user.push_back(p.point.userTokensPerSecond);
+        gpu.push_back(p.point.gpuTokensPerSecond);
+    }
+    return frontOf(user, gpu);
+}
+
+std::vector<size_t> paretoFront(const std::vector<SplitPoint>& points)
+{
+    std::vector<double> user, gpu;
+    for (const SplitPoint& p : points) {
+        user.push_back(p.pools.decode.userTokensPerSecond);
+        gpu.push_back(p.pools.gpuTokensPerSecond);
+    }
+    return frontOf(user, gpu);
 }
 
 int replicasFor(const PlanSettings& s, const ServingPoint& p)
@@ -167,11 +222,8 @@ int replicasFor(const PlanSettings& s, const ServingPoint& p)
 
 std::string planPointLabel(const PlanPoint& p)
 {
-    std::string w = p.weightBits == 0
-        ? "the file's widths"
-        : formatBits(p.weightBits) + "-bit weights (" + std::string(numberWord(p.arithmetic)) + ")";
-    return "TP " + std::to_string(p.tensorParallel) + ", " + w + ", " + std::to_string(p.kvBits)
-        + "-bit cache, N = " + formatCount(p.point.users);
+    return "TP " + std::to_string(p.tensorParallel) + ", " + widthsText(p.weightBits, p.arithmetic, p.kvBits)
+        + ", N = " + formatCount(p.point.users) + draftText(p.lookahead);
 }
 
 Plan planServing(const LlmModel& model, const PlanSettings& settings, const std::vector<Device>& devices)
@@ -197,6 +249,7 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
         return plan;
     }
     const bool load = settings.users > 0 || settings.rate > 0;
+    plan.disaggregated = settings.disaggregated;
     auto priceOf = [&](const Device& d) {
         const auto it = settings.prices.find(d.id);
         return it != settings.prices.end() ? it->second : d.pricePerHour;
@@ -214,56 +267,68 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
         d.name = device.name;
         std::string unfit;
         double leastMemory = INFINITY;
+        std::vector<PlanPoint> decodeOnly; // the disaggregated decode pool's steady states
         for (int tp : parallelismsFor(model, settings, device))
             for (const Widths& w : widthsFor(model, device))
-                for (int kvBits : { 16, 8 }) {
-                    if (model.onnx && kvBits != 16)
-                        continue; // the graph's own cache width
-                    ServingSettings s = configFor(settings, device, tp, w, kvBits);
-                    // One prompt's prefill is the same for every N: analysed once here.
-                    const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
-                    auto at = [&](int n) {
-                        s.users = n;
-                        return servingPoint(model, s, device, prefill ? &*prefill : nullptr);
-                    };
-                    const ServingOutcome one = at(1);
-                    if (!one.point) {
-                        if (plan.error.empty() && d.points.empty() && unfit.empty())
-                            unfit = one.error;
-                        continue;
-                    }
-                    if (!one.point->fits) {
-                        if (one.point->memoryBytes < leastMemory) {
-                            leastMemory = one.point->memoryBytes;
-                            PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits, *one.point };
-                            unfit = "the smallest, " + planPointLabel(p) + ", needs "
-                                + formatNumber3(gb(one.point->memoryBytes)) + " GB of the "
-                                + formatNumber3(gb(one.point->usableBytes)) + " GB usable per GPU";
-                        }
-                        continue;
-                    }
-                    // The most sequences that fit: memory is linear in N (each sequence's cache and
-                    // activations), measured at 1 and 2, then held to the point itself.
-                    const ServingOutcome two = at(2);
-                    int most = 1;
-                    if (two.point && two.point->fits) {
-                        const double perUser = two.point->memoryBytes - one.point->memoryBytes;
-                        const double fixed = one.point->memoryBytes - perUser;
-                        most = perUser > 0 ? int(std::clamp(std::floor((one.point->usableBytes - fixed) / perUser), 2.0,
-                                   double(kLlmBatchRange.max)))
-                                           : kLlmBatchRange.max;
-                    }
-                    std::vector<int> ns;
-                    for (int n = 1; n < most; n *= 2)
-                        ns.push_back(n);
-                    ns.push_back(most);
-                    for (int n : ns) {
-                        const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
-                        if (!o.point || !o.point->fits)
+                for (int kvBits : kvBitsFor(model))
+                    for (bool speculate : speculationsFor(settings)) {
+                        ServingSettings s = configFor(settings, device, tp, w, kvBits, speculate);
+                        // One prompt's prefill is the same for every N: analysed once here.
+                        const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
+                        auto at = [&](int n) {
+                            s.users = n;
+                            const std::optional<ServingPhase> decode = servingDecode(model, s, device);
+                            const ServingOutcome o
+                                = servingPoint(model, s, device, prefill ? &*prefill : nullptr,
+                                    decode ? &*decode : nullptr);
+                            if (settings.disaggregated && decode && o.point) { // the decode pool's step, beside
+                                ServingSettings only = s;
+                                only.decodeOnly = true;
+                                if (const ServingOutcome alone = servingPoint(model, only, device, nullptr, &*decode);
+                                    alone.point && alone.point->fits)
+                                    decodeOnly.push_back(planPoint(settings, device, only, w, *alone.point, price));
+                            }
+                            return o;
+                        };
+                        const ServingOutcome one = at(1);
+                        if (!one.point) {
+                            if (plan.error.empty() && d.points.empty() && unfit.empty())
+                                unfit = one.error;
                             continue;
-                        d.points.push_back(planPoint(settings, device, s, w, *o.point, price));
+                        }
+                        if (!one.point->fits) {
+                            if (one.point->memoryBytes < leastMemory) {
+                                leastMemory = one.point->memoryBytes;
+                                PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits,
+                                    speculate ? settings.speculation.lookahead : 0, *one.point };
+                                unfit = "the smallest, " + planPointLabel(p) + ", needs "
+                                    + formatNumber3(gb(one.point->memoryBytes)) + " GB of the "
+                                    + formatNumber3(gb(one.point->usableBytes)) + " GB usable per GPU";
+                            }
+                            continue;
+                        }
+                        // The most sequences that fit: memory is linear in N (each sequence's cache and
+                        // activations), measured at 1 and 2, then held to the point itself.
+                        const ServingOutcome two = at(2);
+                        int most = 1;
+                        if (two.point && two.point->fits) {
+                            const double perUser = two.point->memoryBytes - one.point->memoryBytes;
+                            const double fixed = one.point->memoryBytes - perUser;
+                            const double room = std::floor((one.point->usableBytes - fixed) / perUser);
+                            most = perUser > 0 ? int(std::clamp(room, 2.0, double(kLlmBatchRange.max)))
+                                               : kLlmBatchRange.max;
+                        }
+                        std::vector<int> ns;
+                        for (int n = 1; n < most; n *= 2)
+                            ns.push_back(n);
+                        ns.push_back(most);
+                        for (int n : ns) {
+                            const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
+                            if (!o.point || !o.point->fits)
+                                continue;
+                            d.points.push_back(planPoint(settings, device, s, w, *o.point, price));
+                        }
                     }
-                }
         auto chooseBest = [&] {
             d.best.reset();
             for (size_t i = 0; i < d.points.size(); ++i)
@@ -278,11 +343,12 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
             int above = 0;
             for (const PlanPoint& p : d.points)
                 if (p.tensorParallel == b.tensorParallel && p.weightBits == b.weightBits && p.kvBits == b.kvBits
-                    && p.point.users > b.point.users && (above == 0 || p.point.users < above))
+                    && p.lookahead == b.lookahead && p.point.users > b.point.users
+                    && (above == 0 || p.point.users < above))
                     above = p.point.users;
             if (above > b.point.users + 1) {
-                const Widths w { b.weightBits, b.weightBits == 8 ? 8 : 16, b.arithmetic };
-                ServingSettings s = configFor(settings, device, b.tensorParallel, w, b.kvBits);
+                const Widths w = widthsOf(b.weightBits, b.arithmetic);
+                ServingSettings s = configFor(settings, device, b.tensorParallel, w, b.kvBits, b.lookahead > 0);
                 const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
                 int lo = b.point.users, hi = above;
                 std::optional<PlanPoint> found;
@@ -311,6 +377,8 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
         for (const PlanPoint& p : d.points)
             if (p.meets)
                 plan.ranked.push_back(p);
+        if (settings.disaggregated)
+            planSplit(model, settings, device, decodeOnly, price, d, plan.model);
         plan.devices.push_back(std::move(d));
     }
     std::stable_sort(plan.ranked.begin(), plan.ranked.end(),

@@ -4,6 +4,7 @@
 // tokens/s per user against tokens/s per GPU, and the configurations meeting latency targets,
 // ranked; for a load (users or requests/s), the GPUs it needs.
 
+#include "serving/disaggregated.h"
 #include "serving/serving.h"
 
 #include <map>
@@ -24,6 +25,15 @@ struct PlanSettings {
     double rate = 0; ///< a load: requests per second (0: none)
     /// US dollars per GPU-hour by device id, over the device files' price_per_hour_usd (--price ID=USD).
     std::map<std::string, double, std::less<>> prices;
+    /// Also plan disaggregated serving (disaggregated.h): prefill and decode pools, the caches moved
+    /// over `kvLink` (an interconnect id; empty: each device's scale-up link, else PCIe 4.0 x16).
+    bool disaggregated = false;
+    std::string kvLink;
+    /// Speculative decoding (--draft, --accept, --lookahead): every configuration also with it, a lever
+    /// the search weighs (no draft: plain decoding only).
+    Speculation speculation;
+    /// The most prompt tokens a prefill replica's batch holds (its batch: 1, 2, 4, ... prompts within it).
+    int prefillBatchTokens = 16384;
 };
 
 /// One configuration of one device, at its steady state.
@@ -33,6 +43,7 @@ struct PlanPoint {
     double weightBits = 16; ///< 16, 8 or 4
     NumberType arithmetic = NumberType::Fp16; ///< the matrix rows': fp16, fp8 or int8 (8-bit weights)
     int kvBits = 16;
+    int lookahead = 0; ///< speculative decoding's K (0: plain decoding)
     ServingPoint point;
     bool meets = true; ///< within the targets
     int replicas = 0, gpus = 0; ///< for the load (0 without one)
@@ -42,6 +53,18 @@ struct PlanPoint {
     double costPerHour = 0; ///< the load's GPUs x the price, US dollars (0 without a load or a price)
 };
 
+/// One disaggregated configuration of one device: a decode pool's replica, the prefill replica that
+/// feeds it best, the two balanced.
+struct SplitPoint {
+    std::string device;
+    double weightBits = 16; ///< both pools'
+    NumberType arithmetic = NumberType::Fp16;
+    int kvBits = 16;
+    PoolBalance pools;
+    bool meets = true;
+    double pricePerHour = 0, costPerMillion = 0, costPerHour = 0; ///< as PlanPoint's
+};
+
 struct DevicePlan {
     std::string device, name; ///< id and name
     std::vector<PlanPoint> points; ///< every configuration that fits, by TP, widths and N
@@ -49,6 +72,13 @@ struct DevicePlan {
     std::optional<size_t>
         best; ///< the point meeting the targets with the most tokens/s per GPU (fewest GPUs for a load)
     std::string none; ///< why no point is best: what to relax
+    // disaggregated serving (PlanSettings::disaggregated)
+    std::vector<SplitPoint> split; ///< for each decode configuration that fits, its best prefill
+    std::vector<size_t> splitFront; ///< the Pareto front of `split`
+    std::optional<size_t> splitBest; ///< as `best`
+    std::string splitNone; ///< why no split point is best
+    std::string kvLink; ///< the link the caches cross, as linkDescription says it
+    bool kvLinkAssumed = false; ///< the device names no link and --kv-link was not given: PCIe 4.0 x16
 };
 
 struct Plan {
@@ -58,6 +88,7 @@ struct Plan {
     std::string error; ///< settings no configuration can take
     bool byCost = false; ///< every device has a price: ranked by cost per million tokens (per hour, for a load)
     std::vector<std::string> unpriced; ///< the devices without one, by name
+    bool disaggregated = false; ///< the devices' split halves were planned too
 };
 
 /// Ranking: with a price for every device, by cost per million output tokens (with a load, by its
@@ -72,12 +103,15 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
 /// The Pareto front of tokens/s per user against tokens/s per GPU (both the more the better): the
 /// indices of the points no other point beats on both, fastest per user first.
 std::vector<size_t> paretoFront(const std::vector<PlanPoint>& points);
+std::vector<size_t> paretoFront(const std::vector<SplitPoint>& points);
 
 /// The replicas a load needs at this point: ceil(users / N), or ceil(rate / the replica's requests/s);
 /// 0 without a load.
 int replicasFor(const PlanSettings& settings, const ServingPoint& point);
 
-/// "TP 8, 4-bit weights (fp16), 8-bit cache, N = 64".
+/// "TP 8, 4-bit weights (fp16), 8-bit cache, N = 64" (", draft K = 4" with speculative decoding).
 std::string planPointLabel(const PlanPoint& p);
+/// "prefill TP 2 x 4 prompts, decode TP 4, N = 128; 8-bit weights (fp8), 8-bit cache".
+std::string splitPointLabel(const SplitPoint& p);
 
 } // namespace rfx

@@ -7,6 +7,7 @@
 #include "engine/roofline.h"
 #include "llm/llm_arch.h"
 #include "llm/llm_phase.h"
+#include "serving/speculative.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,13 @@ struct ServingSettings {
     /// The most prompt tokens a step takes while a prompt waits (vLLM's max_num_batched_tokens for
     /// chunked prefill): a new prompt is prefilled in chunks of max(this, N P / G) tokens, at most P.
     int chunkTokens = 2048;
+    /// The decode pool of disaggregated serving (disaggregated.h): the step decodes the N sequences
+    /// and carries no prefill (another pool prefills; TTFT is that pool's), its memory every
+    /// sequence's cache of P + G tokens.
+    bool decodeOnly = false;
+    /// Speculative decoding: each step a round of K draft steps and one verification of K + 1 tokens a
+    /// sequence (speculative.h); no draft: plain decoding.
+    Speculation speculation;
 };
 
 /// One row of a mixed step: a decode row and the prefill row of the same name, joined.
@@ -73,6 +81,13 @@ struct ServingPoint {
     double requestsPerSecond = 0; ///< a replica's completions: N / (G x t(N))
     double energyPerToken
         = 0; ///< the step's energy on all TP GPUs / N output tokens (its prefill share included), joule
+    // speculative decoding (ServingSettings::speculation): `step` is the verification, a round adds K draft
+    // steps and yields tokensPerRound tokens a sequence: TPOT = (step + K draft steps) / tokensPerRound
+    double tokensPerRound = 1; ///< (1 - A^(K+1)) / (1 - A); 1 without a draft
+    int lookahead = 0; ///< K; 0 without a draft
+    double draftStepTime = 0; ///< one draft step of the N sequences, second
+    int draftTensorParallel = 0; ///< the draft's split: the target's where its heads divide, else 1 (on each GPU)
+    double draftBytes = 0; ///< the draft's weights and N caches of P + G tokens, one GPU, byte
     // memory, one GPU
     double weightsBytes = 0; ///< the weights' share, byte
     double kvBytes = 0; ///< N sequences of P + G tokens, this GPU's share, byte
@@ -104,16 +119,34 @@ std::optional<std::string> servingSettingsError(const LlmModel& model, const Ser
 /// prompt scaled by N / G) and joined row by row: FLOPs and activations add, each row's weights are
 /// read once (for a mixture's experts, at least those either part touches). At N = 1 without the
 /// prefill share the step is `llm`'s TPOT exactly.
-/// `prefill`: servingPrefill's for these settings, analysed once by the caller (else here).
+/// `prefill`, `decode`: servingPrefill's and servingDecode's for these settings, analysed once by the
+/// caller (else here; `prefill` is not read with `decodeOnly`).
 ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settings, const Device& device,
-    const ServingPhase* prefill = nullptr);
+    const ServingPhase* prefill = nullptr, const ServingPhase* decode = nullptr);
 
-/// The decode of `settings.users` sequences at C = P + G / 2, and the prefill of one prompt of P
-/// tokens (the same for every N: the planner analyses it once per configuration).
+/// The decode of `settings.users` sequences at C = P + G / 2, and the prefill of `prompts` prompts of
+/// P tokens together (one, the same for every N, in a mixed step: the planner analyses it once per
+/// configuration; a disaggregated prefill pool's batch).
 std::optional<ServingPhase> servingDecode(
     const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error = nullptr);
-std::optional<ServingPhase> servingPrefill(
-    const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error = nullptr);
+std::optional<ServingPhase> servingPrefill(const LlmModel& model, const ServingSettings& settings,
+    const Device& device, std::string* error = nullptr, int prompts = 1);
+
+/// The draft's decode step of `settings.users` sequences beside the target's (settings.speculation's draft,
+/// at the target's widths and context, split as ServingPoint::draftTensorParallel says).
+struct DraftStep {
+    double time = 0; ///< second
+    double energy = 0; ///< one GPU's, joule
+    double bytes = 0; ///< its weights and N caches of P + G tokens, one GPU, byte
+    double activationBytes = 0;
+    int tensorParallel = 1;
+};
+std::optional<DraftStep> draftStep(const ServingSettings& settings, const Device& device, std::string* error = nullptr);
+
+/// `llm`'s decode step with speculative decoding, on one device: a round at the settings' batch (N) and
+/// context, no prefill share (ServingPoint's tpot: the round / its expected tokens).
+ServingOutcome speculativeDecode(
+    const LlmModel& model, const LlmSettings& settings, const Speculation& speculation, const Device& device);
 
 /// The decode and `share` x the prefill joined row by row into one step (`prefill` may be null when
 /// `share` is 0).

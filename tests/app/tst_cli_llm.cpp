@@ -197,6 +197,42 @@ private slots:
         QCOMPARE(cli({ "analyze", "--model", "resnet18", "--format", "json" }).code, 0);
     }
 
+    // --draft: the decode step as speculative rounds beside plain decoding's (tests/core/serving/
+    // tst_speculative.cpp works a round out); the three options refused alone or out of range.
+    void speculativeDecoding()
+    {
+        const Run r = cli({ "llm", "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--accept", "0.7", "--lookahead",
+            "4", "--prompt", "2000", "--generate", "300" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(contains(r.out, "Speculative decoding with Llama-3.2 1B (Meta, 2024): K = 4 drafted a round, A = 0.70 "
+                                 "accepted each: (1 - A^5) / (1 - A) = 2.77 tokens a round"),
+            r.out.c_str());
+        QVERIFY(contains(r.out, "  h100-sxm: TPOT "));
+        QVERIFY(contains(r.out, " = 4 draft steps of "));
+        QVERIFY(contains(r.out, "x plain decoding's"));
+        const Run j = cli({ "llm", "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--accept", "0.7", "--format", "json" });
+        QCOMPARE(j.code, 0);
+        const json sp = json::parse(j.out)["speculative"];
+        QCOMPARE(sp["lookahead"].get<int>(), 4);
+        const json& d = sp["devices"][0];
+        QVERIFY(d["speedup"].get<double>() > 1);
+        QVERIFY(std::abs(d["tpot_s"].get<double>() * sp["tokens_per_round"].get<double>() - d["round_s"].get<double>())
+            < 1e-12);
+        QVERIFY(std::abs(d["round_s"].get<double>() - d["verification_s"].get<double>() - 4 * d["draft_step_s"].get<double>())
+            < 1e-12);
+        auto err = [](std::vector<std::string> args) {
+            args.insert(args.begin(), { "llm", "--model", "llama-3.1-8b" });
+            const Run x = cli(args);
+            return x.code == 2 ? x.err : "exit " + std::to_string(x.code);
+        };
+        QVERIFY(contains(err({ "--draft", "llama-3.2-1b" }), "give --accept A too"));
+        QVERIFY(contains(err({ "--accept", "0.7" }), "add --draft MODEL"));
+        QVERIFY(contains(err({ "--draft", "llama-3.2-1b", "--accept", "1.2" }), "--accept 1.2: give the share"));
+        QVERIFY(contains(err({ "--draft", "llama-3.2-1b", "--accept", "0.7", "--lookahead", "0" }), "--lookahead 0"));
+        QVERIFY(contains(err({ "--draft", "no-such-model", "--accept", "0.7" }), "--draft: cannot use the draft model"));
+        QVERIFY(contains(err({ "--draft", "llama-3.2-1b", "--accept", "0.7", "--format", "csv" }), "--format table or json"));
+    }
+
     // An ONNX decoder with past keys and values (issue 49 item 3): both phases from the file's graph, the
     // cache from its past inputs. tiny_llama_genai (make_fixtures.py): 1,705,216 parameters; weights
     // 1,337,856 B of Q4_0-sized MatMulNBits, fp16 embedding and norms, and the 262,144 B of its rotary

@@ -67,6 +67,60 @@ private slots:
         QVERIFY(contains(md.out, "| Device | Configuration |"));
     }
 
+    // --disaggregated: each device's prefill and decode pools beside its aggregated best, in every form.
+    void disaggregatedInEveryFormat()
+    {
+        std::vector<std::string> args { "plan", "--model", "llama-3.1-70b", "--device", "h100-sxm", "--prompt", "2000",
+            "--generate", "300", "--ttft", "1s", "--tpot", "50ms", "--users", "200", "--disaggregated" };
+        const test::Run table = test::cli(args);
+        QVERIFY2(table.code == 0, table.err.c_str());
+        QVERIFY2(contains(table.out, "  disaggregated best: prefill TP "), table.out.c_str());
+        QVERIFY(contains(table.out, "over NVLink 4 (H100, 18 links), 450 GB/s per direction"));
+        QVERIFY(contains(table.out, " prefill replica"));
+        QVERIFY(contains(table.out, "x the aggregated best's"));
+        QVERIFY(contains(table.out, "Disaggregated against aggregated, tokens/s per GPU"));
+        args.insert(args.end(), { "--format", "json" });
+        const test::Run json = test::cli(args);
+        QCOMPARE(json.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(json.out);
+        const nlohmann::json& split = j["devices"][0]["disaggregated"];
+        QVERIFY(!split["best"].is_null());
+        const nlohmann::json& best = split["points"][split["best"].get<size_t>()];
+        QVERIFY(best["meets_targets"].get<bool>());
+        QVERIFY(best["ttft_s"].get<double>() <= 1 && best["tpot_s"].get<double>() <= 0.050);
+        QCOMPARE(best["gpus"].get<int>(),
+            best["prefill_replicas"].get<int>() * best["prefill_tensor_parallel"].get<int>()
+                + best["decode_replicas"].get<int>() * best["decode_tensor_parallel"].get<int>());
+        args.back() = "csv";
+        const test::Run csv = test::cli(args);
+        QCOMPARE(csv.code, 0);
+        QVERIFY(contains(csv.out, ",mode,prefill_tensor_parallel,prefill_batch,kv_transfer_s"));
+        QVERIFY(contains(csv.out, ",aggregated,,,,,\n"));
+        QVERIFY(contains(csv.out, ",disaggregated,"));
+        args.back() = "markdown";
+        const test::Run md = test::cli(args);
+        QCOMPARE(md.code, 0);
+        QVERIFY(contains(md.out, "**Disaggregated** (prefill and decode pools)"));
+    }
+
+    // --draft: every configuration with and without speculative decoding, said in the heading and the labels.
+    void speculativeDecodingWeighed()
+    {
+        const test::Run r = test::cli({ "plan", "--model", "llama-3.1-8b", "--prompt", "2000", "--generate", "300",
+            "--draft", "llama-3.2-1b", "--accept", "0.7", "--format", "json" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["speculation"]["lookahead"].get<int>(), 4);
+        int drafted = 0;
+        for (const nlohmann::json& p : j["devices"][0]["points"])
+            drafted += p["lookahead"].get<int>() == 4;
+        QVERIFY(drafted > 5 && drafted < int(j["devices"][0]["points"].size()));
+        const test::Run t = test::cli({ "plan", "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--accept", "0.7" });
+        QCOMPARE(t.code, 0);
+        QVERIFY(contains(t.out, "Speculative decoding weighed against plain decoding: draft Llama-3.2 1B"));
+        QVERIFY(contains(t.out, ", draft K = 4 "));
+    }
+
     // No configuration meets the target: the plan is still printed, the reason goes to the error
     // stream with what to relax, and the exit is 1 (for scripts).
     void targetNobodyMeets()
@@ -100,6 +154,12 @@ private slots:
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--format", "latex" }),
             "--format: expected table, json, csv or markdown"));
         QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--prompt", "200000", "--generate", "1000" }), "131,072"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--kv-link", "nvlink4" }), "add --disaggregated"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--disaggregated", "--kv-link", "carrier-pigeon" }),
+            "unknown interconnect 'carrier-pigeon' (available: pcie3-x16"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--disaggregated=yes" }), "--disaggregated takes no value"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--lookahead", "3" }), "add --draft MODEL"));
+        QVERIFY(contains(err({ "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b" }), "give --accept A too"));
     }
 };
 

@@ -213,6 +213,20 @@ private slots:
             QCOMPARE(z.attention, x.attention);
             QCOMPARE(z.weightBytes, x.weightBytes);
         }
+        // Speculative decoding's verification: 5 tokens a sequence at C = 120, the graph run at sequence length
+        // 5 after a past of 115: the same products as the rows, each token's 5 times a single token's (every
+        // weight row and the head for each of the 5; naive attention over the 5 x 120 rectangle, masked).
+        {
+            LlmSettings v = s;
+            v.decodeTokens = 5;
+            const Sums one = sums(phase(*st.model, s, LlmPhase::Decode, 120));
+            const Sums x = sums(phase(*st.model, v, LlmPhase::Decode, 120)), z = sums(phase(*ox.model, v, LlmPhase::Decode, 120));
+            QCOMPARE(z.weighted, x.weighted);
+            QCOMPARE(z.attention, x.attention);
+            QCOMPARE(x.weighted, 5 * one.weighted);
+            QCOMPARE(x.attention, 5 * one.attention);
+            QCOMPARE(x.weightBytes, one.weightBytes + 4 * 256 * 4.0); // every weight once; the embedding's 4 more rows
+        }
         // the graph moves more than the rows: the cache concatenated, each KV head expanded to the query
         // heads, K transposed, the rotary embedding and the norms in pieces (at most 3x here)
         const LlmDeviceFigures &fe = a.analysis->figures[0], &fg = c.analysis->figures[0];

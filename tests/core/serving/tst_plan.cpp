@@ -42,7 +42,7 @@ private slots:
         const std::vector<PlanPoint> points { pointAt(50, 100), pointAt(100, 50), pointAt(60, 120), pointAt(100, 40) };
         const std::vector<size_t> front = paretoFront(points);
         QCOMPARE(front, (std::vector<size_t> { 1, 2 }));
-        QVERIFY(paretoFront({}).empty());
+        QVERIFY(paretoFront(std::vector<PlanPoint> {}).empty());
     }
 
     // 200 users, a replica serving 64: ceil(200 / 64) = 4 replicas. 10 requests/s against a replica
