@@ -6,6 +6,9 @@
 #include "panels/controlpanel.h"
 #include "panels/energyview.h"
 #include "panels/llmcontrols.h"
+#include "panels/energycharts.h"
+#include "servingplan/servingcharts.h"
+#include "servingplan/servingtable.h"
 #include "testutils.h"
 #include "window/mainwindow.h"
 
@@ -14,7 +17,9 @@
 #include <QFile>
 #include <QSlider>
 #include <QSpinBox>
+#include <QChartView>
 #include <QTableView>
+#include <QTableWidget>
 
 using namespace rfx;
 
@@ -206,6 +211,61 @@ private slots:
             AnalysisOutcome out = analyzeConfig(c, devices);
             QVERIFY(out.report);
         }
+    }
+
+    // The serving plan (issue 74 step 6): Llama-3.1 70B, P = 2,000, G = 300, TTFT 1 s, TPOT 50 ms, 200
+    // users, on four devices. The plan is computed off the window's thread (servingPlan4Devices); a
+    // control's change then costs the window this redraw: the fronts, the rings and their labels placed,
+    // the table, one repaint.
+    void servingRedraw4Devices()
+    {
+        const PlanSettings s = servingSettings();
+        const Plan plan = planServing(test::builtinModel("llama-3.1-70b"), s, servingDevices());
+        QChartView* view = EnergyCharts::makeView(ServingCharts::titles());
+        view->resize(1300, 420);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        QTableWidget table;
+        table.resize(1300, 160);
+        table.show();
+        ServingCharts::PointTexts texts;
+        const QStringList names { QStringLiteral("H100 SXM5"), QStringLiteral("MI300X"), QStringLiteral("A100 SXM4"),
+            QStringLiteral("L40S") };
+        QBENCHMARK {
+            ServingCharts::fill(view->chart(), plan, s, names, texts);
+            fillServingTable(&table, plan, names);
+            view->repaint();
+            table.repaint();
+        }
+        delete view;
+    }
+
+    void servingPlan4Devices()
+    {
+        const PlanSettings s = servingSettings();
+        const std::vector<Device> devices = servingDevices();
+        const LlmModel model = test::builtinModel("llama-3.1-70b");
+        QBENCHMARK {
+            const Plan plan = planServing(model, s, devices);
+            QVERIFY(plan.devices.size() == 4);
+        }
+    }
+
+private:
+    static PlanSettings servingSettings()
+    {
+        PlanSettings s;
+        s.llm.prompt = 2000;
+        s.llm.generate = 300;
+        s.ttft = 1;
+        s.tpot = 0.050;
+        s.users = 200;
+        return s;
+    }
+    static std::vector<Device> servingDevices()
+    {
+        return { test::shippedDevice("h100-sxm"), test::shippedDevice("mi300x"), test::shippedDevice("a100-sxm-80gb"),
+            test::shippedDevice("l40s") };
     }
 };
 

@@ -115,4 +115,25 @@ void fit(QChart* chart)
     }
 }
 
+QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi)
+{
+    auto* a = new QLogValueAxis;
+    setTitles(a, title);
+    a->setBase(10);
+    a->setMinorTickCount(8);
+    if (!(lo > 0 && hi > 0)) {
+        lo = 1;
+        hi = 10;
+    }
+    // From the decade under the lowest point (a labelled tick) to a little past the highest: a whole
+    // decade more left a 131,072-token line in the left two thirds of a plot that ran to 1,000,000.
+    a->setRange(std::pow(10, std::floor(std::log10(lo) + 1e-9)),
+        std::min(std::pow(10, std::ceil(std::log10(hi) - 1e-9)), hi * 1.5));
+    if (a->max() <= a->min())
+        a->setMax(a->min() * 10);
+    // Whole numbers written out ("1000000", not "1e+06"); fractions as they come.
+    a->setLabelFormat(a->min() >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+    return a;
+}
+
 } // namespace rfx::EnergyChartFit

@@ -3,6 +3,7 @@
 #include <QStringList>
 
 class QChart;
+class QLogValueAxis;
 class QObject;
 
 namespace rfx {
@@ -23,6 +24,9 @@ void setTitles(QObject* titled, const QStringList& longestFirst);
 QString fullTitle(const QChart* chart);
 /// Marks a base-2 log axis as the batch axis: every power of 2, or of 4 where those crowd.
 void setBatchAxis(QObject* axis);
+/// A base-10 log axis titled `title` (its forms) over [lo, hi]: from the decade under `lo` (a labelled
+/// tick always shows) to a little past `hi`, whole numbers written out ("1000000", not "1e+06").
+QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi);
 /// Decides every choice above for the chart's current size and type.
 void fit(QChart* chart);
 

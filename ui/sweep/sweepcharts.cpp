@@ -28,28 +28,6 @@ void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* 
     s->attachAxis(y);
 }
 
-// A log axis over [lo, hi], from a whole decade (so that it always shows a labelled tick).
-QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi)
-{
-    auto* a = new QLogValueAxis;
-    EnergyChartFit::setTitles(a, title);
-    a->setBase(10);
-    a->setLabelFormat(QStringLiteral("%g"));
-    a->setMinorTickCount(8);
-    if (!(lo > 0 && hi > 0)) {
-        lo = 1;
-        hi = 10;
-    }
-    // From the decade under the lowest point (a labelled tick) to a little past the highest: a whole
-    // decade more left a 131,072-token line in the left two thirds of a plot that ran to 1,000,000.
-    a->setRange(std::pow(10, std::floor(std::log10(lo) + 1e-9)), std::min(std::pow(10, std::ceil(std::log10(hi) - 1e-9)), hi * 1.5));
-    if (a->max() <= a->min())
-        a->setMax(a->min() * 10);
-    // Whole numbers written out ("1000000", not "1e+06"); fractions of a token per second as they come.
-    a->setLabelFormat(a->min() >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
-    return a;
-}
-
 } // namespace
 
 QStringList SweepCharts::titles(LlmSweepAxis axis)
@@ -130,10 +108,10 @@ void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& 
         }
         series.insert(series.end(), { s, ring, end });
     }
-    auto* x = decadeAxis(byContext ? QStringList { tr("Context (tokens per sequence)"), tr("Context (tokens)"), tr("Context") }
+    auto* x = EnergyChartFit::decadeAxis(byContext ? QStringList { tr("Context (tokens per sequence)"), tr("Context (tokens)"), tr("Context") }
                                    : QStringList { tr("Tokens/s, whole batch"), tr("Batch tokens/s") },
         xlo, xhi);
-    auto* y = decadeAxis({ tr("Tokens/s per sequence"), tr("Tokens/s") }, ylo, yhi);
+    auto* y = EnergyChartFit::decadeAxis({ tr("Tokens/s per sequence"), tr("Tokens/s") }, ylo, yhi);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (byContext && sweep.current > 0) { // the settings' context across the plot

@@ -13,6 +13,7 @@
 #include "panels/controlpanel.h"
 #include "panels/devicepicker.h"
 #include "panels/energyview.h"
+#include "servingplan/servingview.h"
 #include "sweep/sweepview.h"
 #include "table/layerpane.h"
 #include "widgets/elidingstatusbar.h"
@@ -134,11 +135,17 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_sweepDock = addDock(tr("Language-model sweeps"), QStringLiteral("sweepDock"), scrolled(m_sweeps), Qt::BottomDockWidgetArea);
     m_sweepDock->hide();
     m_sweepDock->toggleViewAction()->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F10));
-    // Opened at a height its two charts can be read at (a new dock gets its least height).
-    connect(m_sweepDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
-        if (shown && !m_sweepDock->isFloating() && m_sweepDock->height() < height() * 2 / 5)
-            QTimer::singleShot(0, this, [this] { resizeDocks({ m_sweepDock }, { height() * 9 / 20 }, Qt::Vertical); });
-    });
+    m_serving = new ServingView;
+    m_serving->follow(m_workspace);
+    m_servingDock = addDock(tr("Serving plan"), QStringLiteral("servingDock"), scrolled(m_serving), Qt::BottomDockWidgetArea);
+    m_servingDock->hide();
+    m_servingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F10));
+    // Opened at a height their charts can be read at (a new dock gets its least height).
+    for (QDockWidget* dock : { m_sweepDock, m_servingDock })
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool shown) {
+            if (shown && !dock->isFloating() && dock->height() < height() * 2 / 5)
+                QTimer::singleShot(0, this, [this, dock] { resizeDocks({ dock }, { height() * 9 / 20 }, Qt::Vertical); });
+        });
 
     setStatusBar(new ElidingStatusBar); // its messages end with "…" where they do not fit
     m_status = new AnalysisLine; // elided: the measurements' line beside it can leave it short of room
@@ -174,6 +181,7 @@ MainWindow::~MainWindow()
     // would then call into a half-destroyed window (UBSan caught it).
     disconnect(m_energyDock, nullptr, this, nullptr);
     disconnect(m_sweepDock, nullptr, this, nullptr);
+    disconnect(m_servingDock, nullptr, this, nullptr);
     // Nor may a part's last signal (a table's selection cleared as it goes) reach the workspace's
     // listeners: this window's views are being destroyed.
     m_workspace->blockSignals(true);
@@ -210,7 +218,7 @@ void MainWindow::connectParts()
         }
     });
 
-    for (QDockWidget* dock : { m_energyDock, m_sweepDock })
+    for (QDockWidget* dock : { m_energyDock, m_sweepDock, m_servingDock })
         connect(dock, &QDockWidget::visibilityChanged, this, [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
     connect(m_status, &AnalysisLine::notesRequested, this, [this] {
         // The notes live beside the devices: show that panel and its list.

@@ -34,6 +34,7 @@ class ChartArea;
 class ControlPanel;
 class DevicePicker;
 class EnergyView;
+class ServingView;
 class SweepView;
 class ExportController;
 class LayerPane;
@@ -69,6 +70,8 @@ public:
     QDockWidget* energyDock() const { return m_energyDock; }
     SweepView* sweepView() const { return m_sweeps; }
     QDockWidget* sweepDock() const { return m_sweepDock; }
+    ServingView* servingView() const { return m_serving; }
+    QDockWidget* servingDock() const { return m_servingDock; }
     QDockWidget* configDock() const { return m_configDock; }
     QDockWidget* deviceDock() const { return m_deviceDock; }
     ChartArea* chartArea() const { return m_charts; }
@@ -156,6 +159,8 @@ private:
     QDockWidget* m_energyDock = nullptr;
     SweepView* m_sweeps = nullptr; ///< the language model's context and batch sweeps
     QDockWidget* m_sweepDock = nullptr;
+    ServingView* m_serving = nullptr; ///< the language model's serving plan
+    QDockWidget* m_servingDock = nullptr;
     SessionController* m_sessions = nullptr;
     ExportController* m_export = nullptr;
     MeasurementsView* m_measured;

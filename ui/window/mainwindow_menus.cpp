@@ -13,6 +13,7 @@
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
 #include "panels/energyview.h"
+#include "servingplan/servingview.h"
 #include "sweep/sweepview.h"
 #include "table/layerpane.h"
 #include "window/helpdialogs.h"
@@ -165,6 +166,7 @@ void MainWindow::buildMenus()
     connect(m_presentationAction, &QAction::toggled, this, [this](bool on) {
         m_energy->setFontScale(on ? 1.5 : 1.0); // as the roofline charts' (Teaching::setPresentationMode)
         m_sweeps->setFontScale(on ? 1.5 : 1.0);
+        m_serving->setFontScale(on ? 1.5 : 1.0);
         QTimer::singleShot(0, this, &MainWindow::keepOnScreen);
     });
     QAction* full = view->addAction(tr("F&ull screen"));
