@@ -63,7 +63,7 @@ ojson deviceJson(const Device& d)
     ojson peaks = ojson::object();
     for (const auto& [key, flops] : d.peak)
         peaks[key] = flops;
-    return ojson {
+    ojson j {
         { "id", d.id },
         { "name", d.name },
         { "kind", d.kind },
@@ -80,6 +80,16 @@ ojson deviceJson(const Device& d)
         { "file", d.file },
         { "user_device", d.userDevice },
     };
+    // what the serving plan reads: the scale-up link and its GPUs, a price (where the file gives them)
+    if (!d.scaleUpLink.empty()) {
+        j["scale_up_link"] = d.scaleUpLink;
+        j["scale_up_gpus"] = d.scaleUpGpus;
+    }
+    if (d.pricePerHour > 0) {
+        j["price_per_hour_usd"] = d.pricePerHour;
+        j["price_source"] = d.priceSource;
+    }
+    return j;
 }
 
 

@@ -59,6 +59,15 @@ private slots:
         QCOMPARE(r.code, 0);
         const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out));
         QVERIFY(doc["devices"].toArray().size() >= 12);
+        // what the serving plan reads: an HGX H100's NVLink 4 over 8 GPUs; a laptop GPU names no link
+        for (const QJsonValue& d : doc["devices"].toArray()) {
+            if (d["id"].toString() == QStringLiteral("h100-sxm")) {
+                QCOMPARE(d["scale_up_link"].toString(), QStringLiteral("nvlink4"));
+                QCOMPARE(d["scale_up_gpus"].toInt(), 8);
+            }
+            if (d["id"].toString() == QStringLiteral("geforce-mx230"))
+                QVERIFY(d["scale_up_link"].isUndefined());
+        }
         // The table gives every id and name whole, on its own line (the 940MX's DDR3 and GDDR5 parts
         // were "NVIDIA GeForce 940MX (D~" and "(G~").
         const Run table = cli({ "devices" });
