@@ -13,6 +13,7 @@
 #include "llm/llm_analysis.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
+#include "servingplan/servingfigure.h"
 #include "sweep/sweepfigure.h"
 
 #include <QApplication>
@@ -104,6 +105,21 @@ int drawSweep(FigureSpec& spec, const std::vector<Device>& devices, std::ostream
     return reportWritten(renderSweepFigure(*work.load.model, *work.analysis, devices, spec), spec, out, err);
 }
 
+// A language model's serving plan (spec.serving): the model read, then planned on the devices.
+int drawServing(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& out, std::ostream& err)
+{
+    const LlmLoad load = loadLanguageModel(spec.llm->model);
+    if (!load.model) {
+        err << "roofline-cli: cannot use the language model: " << load.error << "\n";
+        return ExitUsage;
+    }
+    spec.devices.clear();
+    for (const Device& d : devices)
+        spec.devices.push_back(d.id);
+    ensureApplication();
+    return reportWritten(renderServingFigure(*load.model, devices, spec), spec, out, err);
+}
+
 // A language model's phase as the figure's report; `spec` gets the configuration the phase was
 // analysed under (its caption's conventions).
 AnalysisOutcome analyzeLlmPhase(FigureSpec& spec, const std::vector<Device>& devices, std::ostream& err)
@@ -131,6 +147,8 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
     FigureSpec resolved = spec;
     if (spec.sweep)
         return drawSweep(resolved, devices, out, err);
+    if (spec.serving)
+        return drawServing(resolved, devices, out, err);
     AnalysisOutcome outcome = spec.llm ? analyzeLlmPhase(resolved, devices, err) : analyzeConfig(spec.config, devices);
     if (spec.llm && !outcome.report)
         return ExitUsage; // said
@@ -189,7 +207,8 @@ void registerExportCommands()
     registerCliCommand({ "export", runExport,
         { "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay]",
             "       [configuration options]",
-            "export (--png|--svg|--pdf) FILE --language-model M [llm options] [--phase decode|prefill|both] [--sweep context|batch]" },
+            "export (--png|--svg|--pdf) FILE --language-model M [llm options] [--phase decode|prefill|both] [--sweep context|batch]",
+                "       [--serving [--ttft T] [--tpot T] [--users N]]" },
         "draw the roofline figure as PNG, SVG or PDF, with its provenance (a caption, metadata, and with "
         "--sidecar a .json that reproduces it); the size is said in the format's units",
         "", true, true });

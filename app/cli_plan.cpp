@@ -19,27 +19,6 @@ namespace rfx {
 
 namespace {
 
-/// "1s", "500ms", "250us" or seconds ("0.05") -> seconds; nothing for anything else or not above 0.
-std::optional<double> parseDuration(const std::string& text)
-{
-    struct Unit {
-        const char* suffix;
-        double seconds;
-    };
-    for (const Unit u : { Unit { "ms", 1e-3 }, Unit { "us", 1e-6 }, Unit { "s", 1 }, Unit { "", 1 } }) {
-        const std::string suffix = u.suffix;
-        if (text.size() <= suffix.size() || text.compare(text.size() - suffix.size(), suffix.size(), suffix) != 0)
-            continue;
-        const std::string number = text.substr(0, text.size() - suffix.size());
-        char* end = nullptr;
-        const double v = std::strtod(number.c_str(), &end);
-        if (end != number.c_str() + number.size() || !std::isfinite(v) || v <= 0)
-            return std::nullopt;
-        return v * u.seconds;
-    }
-    return std::nullopt;
-}
-
 std::optional<double> parsePositive(const std::string& text)
 {
     char* end = nullptr;

@@ -164,6 +164,8 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
         doc["language_model"] = llmWorkToJson(*s.llm);
         if (s.sweep)
             doc["sweep"] = enumName(kLlmSweepAxisWords, *s.sweep);
+        if (s.serving)
+            doc["serving"] = ojson { { "ttft_s", s.serving->ttft }, { "tpot_s", s.serving->tpot }, { "users", s.serving->users } };
     }
     return doc.dump(2) + "\n";
 }
@@ -210,6 +212,27 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
                 error = s.llm ? "sweep: expected \"context\" or \"batch\"" : "sweep: only with language_model";
                 return std::nullopt;
             }
+        }
+        if (auto it = doc.find("serving"); it != doc.end()) {
+            if (!s.llm || !it->is_object()) {
+                error = s.llm ? "serving: expected an object of ttft_s, tpot_s and users" : "serving: only with language_model";
+                return std::nullopt;
+            }
+            ServingFigure f;
+            const auto* ttft = need(*it, "ttft_s", T::number_float, "serving.");
+            const auto* tpot = need(*it, "tpot_s", T::number_float, "serving.");
+            const auto* users = need(*it, "users", T::number_integer, "serving.");
+            if (!ttft || !tpot || !users)
+                return std::nullopt;
+            f.ttft = ttft->get<double>();
+            f.tpot = tpot->get<double>();
+            const std::int64_t n = users->get<std::int64_t>();
+            if (!(f.ttft >= 0 && f.ttft <= 3600) || !(f.tpot >= 0 && f.tpot <= 60) || n < 0 || n > 100000000) {
+                error = "serving: ttft_s from 0 to 3,600 s, tpot_s from 0 to 60 s and users from 0 to 100,000,000";
+                return std::nullopt;
+            }
+            f.users = int(n);
+            s.serving = f;
         }
         const auto* args = s.llm ? nullptr : need(doc, "config_args", T::array, "");
         const auto* devices = need(doc, "devices", T::array, "");
@@ -333,6 +356,13 @@ std::vector<std::string> figureToArgs(const FigureSpec& s)
         a.insert(a.end(), { "--language-model", s.llm->model, "--phase", std::string(llmPhaseName(s.llm->phase)) });
         if (s.sweep)
             a.insert(a.end(), { "--sweep", std::string(enumName(kLlmSweepAxisWords, *s.sweep)) });
+        if (s.serving) {
+            a.push_back("--serving");
+            auto target = [](double t) { return t > 0 ? argNumber(t) : std::string("none"); };
+            a.insert(a.end(), { "--ttft", target(s.serving->ttft), "--tpot", target(s.serving->tpot) });
+            if (s.serving->users > 0)
+                a.insert(a.end(), { "--users", std::to_string(s.serving->users) });
+        }
         for (const std::string& c : llmSettingsToArgs(s.llm->settings))
             a.push_back(c);
     } else

@@ -14,6 +14,14 @@ namespace rfx {
 
 struct Report;
 
+/// A serving plan's figure (core/serving/plan.h): the targets its best configurations meet.
+struct ServingFigure {
+    double ttft = 1; ///< second; 0: none
+    double tpot = 0.05; ///< second; 0: none
+    int users = 0; ///< users served at once (0: no load)
+    friend bool operator==(const ServingFigure&, const ServingFigure&) = default;
+};
+
 /// Everything needed to draw a roofline figure again: the analysis (configuration and devices), the
 /// view (overlay, filter) and the output (format, size, resolution, options). Written next to an
 /// export as a sidecar JSON file, so that `roofline-cli reproduce FILE.json` redraws the figure.
@@ -34,6 +42,9 @@ struct FigureSpec {
     std::optional<LlmWork> llm;
     /// With `llm`: its decode step swept against the context or the batch, in place of the roofline.
     std::optional<LlmSweepAxis> sweep;
+    /// With `llm`: its serving plan on the devices (each one's front, the best within the targets), in
+    /// place of the roofline; the settings' prompt and generated tokens are the traffic.
+    std::optional<ServingFigure> serving;
 
     Format format = Format::Png;
     std::string file; ///< output path
@@ -104,6 +115,10 @@ std::string figureCaption(const FigureSpec& spec, const std::string& reportTitle
 /// (roofline bounds of the decode step) and where they end, the tool's version.
 std::string sweepCaption(const FigureSpec& spec, const std::string& modelTitle);
 
+/// A serving plan figure's caption: the model and traffic, the targets, the devices, what the lines,
+/// marks and rings are (roofline bounds of continuous batching's steady state), the tool's version.
+std::string servingCaption(const FigureSpec& spec, const std::string& modelTitle);
+
 /// The sidecar document (JSON text) and its reader. fromJson reports problems as "field: reason".
 std::string figureToJson(const FigureSpec& spec, bool cacheAware = false);
 std::optional<FigureSpec> figureFromJson(const std::string& json, std::string& error);
@@ -119,7 +134,8 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& spec);
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
 /// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option;
 /// or a language model's phase: --language-model NAME|FILE [--phase decode|prefill] and roofline-cli llm's
-/// options (then no network option but --device), with --sweep context|batch for the sweep's figure.
+/// options (then no network option but --device), with --sweep context|batch for the sweep's figure,
+/// or --serving [--ttft T] [--tpot T] [--users N] for the serving plan's.
 /// False and `error` on the first problem.
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& spec, std::string& error);
 

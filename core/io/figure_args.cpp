@@ -27,6 +27,8 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
 {
     ConfigOptions options;
     bool formatGiven = false;
+    bool serving = false, servingGiven = false; // --serving, and its targets (checked together after the loop)
+    ServingFigure servingTargets;
     // A language model's figure: its options (--batch is then the sequences') before the network's.
     LlmOptions llm;
     for (const std::string& a : args)
@@ -154,11 +156,29 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 error = s.llm ? "--sweep: expected context or batch, got '" + value + "'" : "--sweep: only with --language-model";
                 return false;
             }
+        } else if (arg == "--ttft" || arg == "--tpot") {
+            if (!takeValue())
+                return false;
+            const std::optional<double> t = value == "none" || value == "0" ? std::optional<double>(0) : parseDuration(value);
+            if (!t || *t > (arg == "--ttft" ? 3600 : 60)) {
+                error = arg + " " + value + ": give a time above 0 (1s, 200ms, 0.05) or none";
+                return false;
+            }
+            (arg == "--ttft" ? servingTargets.ttft : servingTargets.tpot) = *t;
+            servingGiven = true;
+        } else if (arg == "--users") {
+            if (!takeInt(servingTargets.users))
+                return false;
+            if (servingTargets.users < 0) {
+                error = "--users: give the users served at once, 0 (no load) or more";
+                return false;
+            }
+            servingGiven = true;
         } else if (arg == "--top") {
             if (!takeInt(s.filter.topN))
                 return false;
         } else if (arg == "--overlay" || arg == "--transparent" || arg == "--no-caption" || arg == "--sidecar"
-            || arg == "--only-convolutions" || arg == "--shared-axes") {
+            || arg == "--only-convolutions" || arg == "--shared-axes" || arg == "--serving") {
             if (hasInline) {
                 error = arg + " takes no value";
                 return false;
@@ -173,6 +193,8 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 s.caption = false;
             else if (arg == "--sidecar")
                 s.sidecar = true;
+            else if (arg == "--serving")
+                serving = true;
             else
                 s.filter.convolutionsOnly = true;
         } else {
@@ -184,6 +206,14 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
         error = "export: give the output as --png FILE, --svg FILE or --pdf FILE";
         return false;
     }
+    if ((serving || servingGiven) && (!s.llm || !serving || s.sweep)) {
+        error = !serving ? "--ttft, --tpot and --users: the serving plan's targets: add --serving"
+            : !s.llm     ? "--serving: only with --language-model (the model served)"
+                         : "--serving and --sweep: give one figure";
+        return false;
+    }
+    if (serving)
+        s.serving = servingTargets;
     s.config = options.config;
     s.devices = !options.devices.empty() ? options.devices
         : s.llm                          ? std::vector<std::string> { "h100-sxm" } // roofline-cli llm's default
@@ -235,7 +265,10 @@ std::string exportOptionsHelp()
            "  --phase decode|prefill|both the phase whose rows are drawn; both: the prefill's as open marks\n"
            "                             (default: decode)\n"
            "  --sweep context|batch      with --language-model: tokens/s against the context or the batch per\n"
-           "                             device (roofline-cli llm --sweep) in place of the roofline\n";
+           "                             device (roofline-cli llm --sweep) in place of the roofline\n"
+           "  --serving [--ttft T] [--tpot T] [--users N]\n"
+           "                             with --language-model: its serving plan on the devices (roofline-cli\n"
+           "                             plan's fronts, the best within the targets ringed; default 1s, 50ms)\n";
 }
 
 } // namespace rfx

@@ -78,4 +78,29 @@ std::string sweepCaption(const FigureSpec& s, const std::string& modelTitle)
         + (byContext ? "context" : "batch") + ". Roofline Explorer " + kVersion;
 }
 
+std::string servingCaption(const FigureSpec& s, const std::string& modelTitle)
+{
+    std::string devices;
+    for (const std::string& d : s.devices)
+        devices += (devices.empty() ? "" : ", ") + d;
+    const LlmSettings& settings = s.llm->settings;
+    const ServingFigure& f = *s.serving;
+    std::string targets;
+    if (f.ttft > 0)
+        targets = "TTFT <= " + formatTime(f.ttft);
+    if (f.tpot > 0)
+        targets += (targets.empty() ? "" : ", ") + std::string("TPOT <= ") + formatTime(f.tpot);
+    return modelTitle + " served by continuous batching, " + formatCount(settings.prompt) + " tokens in and "
+        + formatCount(settings.generate) + " out a request"
+        + (targets.empty() ? std::string() : "; targets " + targets)
+        + (f.users > 0 ? "; " + formatCount(f.users) + " users at once" : std::string()) + ". Devices: " + devices
+        + ". Each device's Pareto front of output tokens/s per GPU against tokens/s per user (1 / TPOT) over tensor "
+          "parallelism 1-8 on its own link, weights at 16, 8 (fp8 or int8) and 4 bits, the KV cache at 16 and 8, and "
+          "the users a replica serves; filled points meet the targets, a ring marks the best (the most tokens/s per "
+          "GPU, the fewest GPUs for the load), the dashed line the TPOT target. Roofline bounds of the steady state "
+          "(FLOP: a multiply-add counts 2; time = max(FLOP/peak, bytes/bandwidth) per row): real engines run below "
+          "them. Roofline Explorer "
+        + kVersion;
+}
+
 } // namespace rfx

@@ -4,6 +4,9 @@
 #include "base/enum_words.h"
 #include "base/number_type.h"
 
+#include <cmath>
+#include <cstdlib>
+
 namespace rfx {
 
 std::optional<LlmPhase> parseLlmPhase(const std::string& word) { return parseEnum(kLlmPhaseWords, word); }
@@ -138,6 +141,26 @@ std::optional<LlmSettings> llmSettingsFromArgList(const std::vector<std::string>
         return std::nullopt;
     }
     return o.settings;
+}
+
+std::optional<double> parseDuration(const std::string& text)
+{
+    struct Unit {
+        const char* suffix;
+        double seconds;
+    };
+    for (const Unit u : { Unit { "ms", 1e-3 }, Unit { "us", 1e-6 }, Unit { "s", 1 }, Unit { "", 1 } }) {
+        const std::string suffix = u.suffix;
+        if (text.size() <= suffix.size() || text.compare(text.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string number = text.substr(0, text.size() - suffix.size());
+        char* end = nullptr;
+        const double v = std::strtod(number.c_str(), &end);
+        if (end != number.c_str() + number.size() || !std::isfinite(v) || v <= 0)
+            return std::nullopt;
+        return v * u.seconds;
+    }
+    return std::nullopt;
 }
 
 } // namespace rfx

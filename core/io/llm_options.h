@@ -30,6 +30,10 @@ std::vector<std::string> llmSettingsToArgs(const LlmSettings& settings);
 /// and `error` prefixed with "llm_args: ".
 std::optional<LlmSettings> llmSettingsFromArgList(const std::vector<std::string>& args, std::string& error);
 
+/// A latency: "1s", "500ms", "250us" or seconds ("0.05") -> seconds; nothing for anything else or a
+/// time not above 0 (plan's --ttft and --tpot, a serving figure's targets).
+std::optional<double> parseDuration(const std::string& text);
+
 /// "prefill" or "decode" -> the phase; nothing for any other word.
 std::optional<LlmPhase> parseLlmPhase(const std::string& word);
 

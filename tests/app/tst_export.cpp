@@ -342,6 +342,28 @@ private slots:
         QVERIFY2(r.err.find("--sweep: expected context or batch, got 'prompt'") != std::string::npos, r.err.c_str());
     }
 
+    // Issue 74 step 6: the serving plan as a figure from the command line; its sidecar redraws it.
+    void aServingPlansFigureReproduces()
+    {
+        Run r = cli({ "export", "--png", path("plan.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+            "llama-3.1-8b", "--prompt", "2000", "--generate", "300", "--serving", "--ttft", "500ms", "--tpot", "20ms",
+            "--users", "100", "--device", "h100-sxm", "--device", "mi300x" });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const QImage image(path("plan.png"));
+        QCOMPARE(image.width(), 1050);
+        QVERIFY(colours(image) > 8);
+        const QString caption = QImageReader(path("plan.png")).text(QStringLiteral("Description"));
+        QVERIFY2(caption.contains(QStringLiteral("targets TTFT <= 500 ms, TPOT <= 20.0 ms; 100 users at once")),
+            qPrintable(caption));
+        QVERIFY(readAll(path("plan.png.json")).contains("\"serving\""));
+        r = cli({ "reproduce", path("plan.png.json").toStdString(), "--output", path("plan-again.png").toStdString() });
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("plan-again.png")).convertToFormat(QImage::Format_ARGB32));
+        r = cli({ "export", "--png", path("bad.png").toStdString(), "--serving" });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("--serving: only with --language-model") != std::string::npos, r.err.c_str());
+    }
+
     void errors()
     {
         Run r = cli({ "export", "--png", "/nonexistent-dir/x.png" });

@@ -4,8 +4,9 @@
 
 #include "features/exportdialog.h"
 #include "figure/figurerenderer.h"
+#include "servingplan/servingfigure.h"
+#include "style/style.h"
 #include "sweep/sweepfigure.h"
-#include "sweep/sweeplayout.h"
 #include "io/report_writer.h"
 #include "workspace/windowsettings.h"
 #include "workspace/workspace.h"
@@ -82,6 +83,62 @@ RenderResult ExportController::exportSweep(LlmSweepAxis axis, FigureSpec spec) c
     return renderSweepFigure(*w.llmModel, *w.llmAnalysis, devices, spec);
 }
 
+RenderResult ExportController::exportServing(const ServingFigure& targets, FigureSpec spec) const
+{
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.languageModel() || !w.llmModel) {
+        RenderResult r;
+        r.error = tr("no language model is shown: choose one in the Network selector");
+        return r;
+    }
+    const std::vector<Device> devices = m_workspace->checkedDevices();
+    spec.llm = w.llm;
+    spec.serving = targets;
+    spec.devices.clear();
+    for (const Device& d : devices)
+        spec.devices.push_back(d.id);
+    return renderServingFigure(*w.llmModel, devices, spec);
+}
+
+void ExportController::exportServingInteractive(const ServingFigure& targets)
+{
+    const WorkspaceState& w = m_workspace->state();
+    const std::vector<Device> devices = m_workspace->checkedDevices();
+    if (!w.languageModel() || !w.llmModel || devices.empty()) {
+        QMessageBox::information(m_window, tr("Export serving plan"),
+            tr("Choose a language model and check a device first: there is no serving plan to export."));
+        return;
+    }
+    // Planned once for the dialog's sizes (the page's height follows its legend and caption).
+    FigureSpec base;
+    base.llm = w.llm;
+    base.serving = targets;
+    const PlanSettings settings = servingFigureSettings(base);
+    const Plan plan = planServing(*w.llmModel, settings, devices);
+    QStringList names;
+    for (const Device& d : devices)
+        names << shortDeviceName(d.name);
+    ExportDialog dialog(QDir(lastExportDirectory()).filePath(QStringLiteral("serving-plan.png")), m_window);
+    dialog.setWindowTitle(tr("Export the serving plan"));
+    dialog.setMeasure([&](FigureSpec s) {
+        s.llm = w.llm;
+        s.serving = targets;
+        for (const Device& d : devices)
+            s.devices.push_back(d.id);
+        return servingPage(plan, settings, names, s, QString(), qs(servingCaption(s, plan.model)))->size();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const FigureSpec spec = dialog.spec();
+    const RenderResult r = exportServing(targets, spec);
+    if (!r.ok) {
+        QMessageBox::warning(m_window, tr("Cannot export the serving plan"), r.error);
+        return;
+    }
+    setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
+    emit statusMessage(tr("Exported %1").arg(qs(spec.file)), 8000);
+}
+
 void ExportController::exportSweepInteractive(LlmSweepAxis axis)
 {
     const WorkspaceState& w = m_workspace->state();
@@ -97,7 +154,7 @@ void ExportController::exportSweepInteractive(LlmSweepAxis axis)
         s.llm = w.llm;
         s.sweep = axis;
         const LlmSweep sweep = sweepLlm(*w.llmModel, *w.llmAnalysis, devices, axis);
-        return SweepLayout(sweep, sweepDeviceNames(devices), s, QString(), qs(sweepCaption(s, w.llmAnalysis->model))).size();
+        return sweepPage(sweep, sweepDeviceNames(devices), s, QString(), qs(sweepCaption(s, w.llmAnalysis->model)))->size();
     });
     if (dialog.exec() != QDialog::Accepted)
         return;

@@ -31,6 +31,9 @@ public:
     void exportSweepInteractive(LlmSweepAxis axis);
     /// Writes it without a dialog: `spec` gives the output; the work is the workspace's.
     RenderResult exportSweep(LlmSweepAxis axis, FigureSpec spec) const;
+    /// The language model's serving plan at `targets` as a figure (the dialog, then the plan's page).
+    void exportServingInteractive(const ServingFigure& targets);
+    RenderResult exportServing(const ServingFigure& targets, FigureSpec spec) const;
     void copyChart();
 
 signals:

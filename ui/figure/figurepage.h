@@ -11,7 +11,7 @@ namespace rfx {
 
 /// A figure's page as the writer draws it (figurerenderer.h writeFigure): laid out at its physical
 /// size, 96 logical pixels per inch, and painted with one uniform scale into any target (PNG pixels,
-/// SVG, PDF points). FigureLayout is a roofline figure's; SweepLayout a language model's sweep.
+/// SVG, PDF points). FigureLayout is a roofline figure's; ChartPage one Qt chart's (a sweep, a serving plan).
 class FigurePage {
 public:
     virtual ~FigurePage() = default;

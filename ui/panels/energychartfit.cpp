@@ -136,4 +136,19 @@ QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi)
     return a;
 }
 
+void applyPrintFont(QChart* chart, double fontPx)
+{
+    QFont f = chart->titleFont();
+    f.setPixelSize(int(std::lround(fontPx)));
+    f.setBold(true);
+    chart->setTitleFont(f);
+    QFont small = f;
+    small.setBold(false);
+    small.setPixelSize(std::max(10, int(std::lround(fontPx * 0.9))));
+    for (QAbstractAxis* a : chart->axes()) {
+        a->setLabelsFont(small);
+        a->setTitleFont(small);
+    }
+}
+
 } // namespace rfx::EnergyChartFit

@@ -27,6 +27,9 @@ void setBatchAxis(QObject* axis);
 /// A base-10 log axis titled `title` (its forms) over [lo, hi]: from the decade under `lo` (a labelled
 /// tick always shows) to a little past `hi`, whole numbers written out ("1000000", not "1e+06").
 QLogValueAxis* decadeAxis(const QStringList& title, double lo, double hi);
+/// A figure's type (`fontPx` > 0): the title bold at fontPx, every axis's labels and title at 0.9 of it
+/// (at least 10 px); else the window's (EnergyCharts::applyFontScale).
+void applyPrintFont(QChart* chart, double fontPx);
 /// Decides every choice above for the chart's current size and type.
 void fit(QChart* chart);
 

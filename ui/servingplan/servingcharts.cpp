@@ -82,8 +82,8 @@ QString ServingCharts::pointText(const Plan& plan, size_t device, size_t point, 
     return text;
 }
 
-void ServingCharts::fill(
-    QChart* chart, const Plan& plan, const PlanSettings& settings, const QStringList& devices, PointTexts& texts)
+void ServingCharts::fill(QChart* chart, const Plan& plan, const PlanSettings& settings, const QStringList& devices,
+    PointTexts& texts, double fontPx)
 {
     EnergyCharts::clear(chart);
     ChartPointLabels::of(chart); // made before the type is scaled (applyFontScale finds it)
@@ -93,7 +93,7 @@ void ServingCharts::fill(
     EnergyChartFit::setTitles(chart, titles());
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
     std::vector<QXYSeries*> series;
-    const double markSize = 7, pen = 1.5;
+    const double markSize = fontPx > 0 ? fontPx / 2 : 7, pen = fontPx > 0 ? fontPx / 8 : 1.5;
     for (size_t i = 0; i < plan.devices.size(); ++i) {
         const DevicePlan& d = plan.devices[i];
         if (d.front.empty())
@@ -102,7 +102,7 @@ void ServingCharts::fill(
         const QString name = i < size_t(devices.size()) ? devices[int(i)] : qs(d.name);
         auto* line = new QLineSeries;
         line->setName(name);
-        line->setPen(QPen(colour, 2));
+        line->setPen(QPen(colour, fontPx > 0 ? fontPx / 6 : 2));
         QScatterSeries* meets = marks(tr("within the targets"), colour, true, markSize, pen);
         QScatterSeries* misses = marks(tr("misses a target"), colour, false, markSize, pen);
         for (size_t k : d.front) {
@@ -120,7 +120,7 @@ void ServingCharts::fill(
         series.insert(series.end(), { line, meets, misses });
         if (d.best) { // ringed, its settings beside it
             const PlanPoint& b = d.points[*d.best];
-            QScatterSeries* ring = marks(tr("the best"), colour, false, 16, pen * 1.4);
+            QScatterSeries* ring = marks(tr("the best"), colour, false, fontPx > 0 ? fontPx * 1.1 : 16, pen * 1.4);
             const QPointF at(b.point.userTokensPerSecond, b.point.gpuTokensPerSecond);
             ring->append(at);
             labels.push_back({ ring, at, shortLabel(b), colour.darker(130) });
@@ -149,8 +149,14 @@ void ServingCharts::fill(
     }
     for (QXYSeries* s : series)
         attach(chart, s, x, y);
+    if (fontPx > 0) {
+        EnergyChartFit::applyPrintFont(chart, fontPx);
+        QFont small;
+        small.setPixelSize(std::max(10, int(std::lround(fontPx * 0.85))));
+        ChartPointLabels::of(chart)->setFont(small);
+    } else
+        EnergyCharts::applyFontScale(chart);
     ChartPointLabels::of(chart)->setLabels(std::move(labels));
-    EnergyCharts::applyFontScale(chart);
 }
 
 QString ServingCharts::legendHtml(const Plan& plan, const PlanSettings& settings, const QStringList& devices)

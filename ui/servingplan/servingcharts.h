@@ -28,9 +28,10 @@ public:
     using PointTexts = std::map<const QXYSeries*, std::vector<PointRef>>;
 
     static QStringList titles();
-    /// Fills `chart` (emptied first); `devices` are the devices' names, in order.
-    static void fill(
-        QChart* chart, const Plan& plan, const PlanSettings& settings, const QStringList& devices, PointTexts& texts);
+    /// Fills `chart` (emptied first); `devices` are the devices' names, in order. `fontPx` > 0: the
+    /// print style's type (a figure), else the chart's own.
+    static void fill(QChart* chart, const Plan& plan, const PlanSettings& settings, const QStringList& devices,
+        PointTexts& texts, double fontPx = 0);
     /// The best configuration in a few words: "TP 2, 8-bit (fp8), KV 8, N = 135".
     static QString shortLabel(const PlanPoint& p);
     /// A point's text: device, configuration, TPOT, TTFT, tokens/s per user and per GPU, memory, energy.

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -59,6 +60,11 @@ ServingView::ServingView(QWidget* parent)
     targets->addWidget(m_users);
     targets->addWidget(new QLabel(tr("users at once")));
     targets->addStretch(1);
+    auto* exportButton = new QPushButton(tr("Export figure..."));
+    exportButton->setToolTip(tr("Writes the plan's chart as a PNG, SVG or PDF figure with its caption and, if asked, a "
+                                "sidecar that roofline-cli reproduce draws again"));
+    connect(exportButton, &QPushButton::clicked, this, [this] { emit exportRequested(this->targets()); });
+    targets->addWidget(exportButton);
     layout->addLayout(targets);
     m_message = new QLabel;
     m_message->setWordWrap(true);
@@ -128,6 +134,11 @@ void ServingView::setTargets(double ttftMs, double tpotMs, int users)
     m_tpot->setValue(tpotMs);
     m_users->setValue(users);
     targetsEdited();
+}
+
+ServingFigure ServingView::targets() const
+{
+    return { m_ttft->value() / 1000, m_tpot->value() / 1000, m_users->value() };
 }
 
 void ServingView::targetsEdited()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/figure.h"
 #include "servingplan/servingcharts.h"
 
 #include <QWidget>
@@ -37,6 +38,12 @@ public:
     void setFontScale(double scale);
     /// The targets' fields, for tests and sessions: TTFT and TPOT in milliseconds, users (0: no load).
     void setTargets(double ttftMs, double tpotMs, int users);
+    /// The targets as a figure keeps them.
+    ServingFigure targets() const;
+
+signals:
+    /// Export figure... was pressed.
+    void exportRequested(const ServingFigure& targets);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -125,19 +125,9 @@ void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& 
     }
     for (QXYSeries* s : series)
         attach(chart, s, x, y);
-    if (fontPx > 0) {
-        QFont f = chart->titleFont();
-        f.setPixelSize(int(std::lround(fontPx)));
-        f.setBold(true);
-        chart->setTitleFont(f);
-        QFont small = f;
-        small.setBold(false);
-        small.setPixelSize(std::max(10, int(std::lround(fontPx * 0.9))));
-        for (QAbstractAxis* a : { static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(y) }) {
-            a->setLabelsFont(small);
-            a->setTitleFont(small);
-        }
-    } else
+    if (fontPx > 0)
+        EnergyChartFit::applyPrintFont(chart, fontPx);
+    else
         EnergyCharts::applyFontScale(chart);
 }
 

@@ -2,7 +2,10 @@
 
 #include "style/style.h"
 #include "style/text.h"
-#include "sweep/sweeplayout.h"
+#include "panels/energycharts.h"
+#include "sweep/sweepcharts.h"
+
+#include <QChartView>
 
 namespace rfx {
 
@@ -12,6 +15,17 @@ QStringList sweepDeviceNames(const std::vector<Device>& devices)
     for (const Device& d : devices)
         names << shortDeviceName(d.name);
     return names;
+}
+
+std::unique_ptr<ChartPage> sweepPage(
+    const LlmSweep& sweep, const QStringList& devices, const FigureSpec& spec, const QString& title, const QString& caption)
+{
+    auto fill = [&sweep, &devices](QChart* chart, double fontPx) {
+        SweepCharts::PointTexts texts; // a figure has no hover
+        SweepCharts::fill(chart, sweep, devices, texts, fontPx);
+    };
+    return std::make_unique<ChartPage>(std::unique_ptr<QChartView>(EnergyCharts::makeView(SweepCharts::titles(sweep.axis))),
+        fill, SweepCharts::legendHtml(sweep, devices), spec, title, caption);
 }
 
 RenderResult renderSweepFigure(const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices,
@@ -28,8 +42,8 @@ RenderResult renderSweepFigure(const LlmModel& model, const LlmAnalysis& analysi
         return r;
     }
     const QString title = qs(analysis.model) + QStringLiteral(": ") + SweepCharts::titles(*spec.sweep).front().toLower();
-    const SweepLayout page(sweep, sweepDeviceNames(devices), spec, title, qs(sweepCaption(spec, analysis.model)));
-    return writeFigure(page, spec, qs(sweepCaption(spec, analysis.model)), qs(figureToJson(spec)));
+    const auto page = sweepPage(sweep, sweepDeviceNames(devices), spec, title, qs(sweepCaption(spec, analysis.model)));
+    return writeFigure(*page, spec, qs(sweepCaption(spec, analysis.model)), qs(figureToJson(spec)));
 }
 
 } // namespace rfx

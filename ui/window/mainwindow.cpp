@@ -137,6 +137,7 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_sweepDock->toggleViewAction()->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F10));
     m_serving = new ServingView;
     m_serving->follow(m_workspace);
+    connect(m_serving, &ServingView::exportRequested, m_export, &ExportController::exportServingInteractive);
     m_servingDock = addDock(tr("Serving plan"), QStringLiteral("servingDock"), scrolled(m_serving), Qt::BottomDockWidgetArea);
     m_servingDock->hide();
     m_servingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F10));

@@ -3,6 +3,8 @@
 #include "io/options.h"
 #include "io/report_writer.h"
 #include "llm/llm_analysis.h"
+
+#include <algorithm>
 #include "testutils.h"
 
 #include <QtTest>
@@ -183,6 +185,52 @@ private slots:
         wrong.replace(at, std::string("\"shared_axes\": true").size(), "\"shared_axes\": 1");
         QVERIFY(!figureFromJson(wrong, error));
         QCOMPARE(QString::fromStdString(error), QStringLiteral("view.shared_axes: wrong type"));
+    }
+
+    // A serving plan's figure: its targets through the sidecar and the command line and back; its
+    // caption names the traffic, the targets and the load; bad targets are named.
+    void servingRoundTrip()
+    {
+        FigureSpec s;
+        s.file = "plan.png";
+        s.devices = { "h100-sxm", "mi300x" };
+        s.llm = LlmWork {};
+        s.llm->model = "llama-3.1-70b";
+        s.llm->settings.prompt = 2000;
+        s.llm->settings.generate = 300;
+        s.serving = ServingFigure { 0.5, 0.02, 200 };
+        std::string error;
+        const auto back = figureFromJson(figureToJson(s), error);
+        QVERIFY2(back, error.c_str());
+        QVERIFY(back->serving && *back->serving == *s.serving);
+        std::vector<std::string> args = figureToArgs(s);
+        args.erase(args.begin()); // "export"
+        FigureSpec parsed;
+        QVERIFY2(parseExportArgs(args, parsed, error), error.c_str());
+        QVERIFY(parsed.serving && *parsed.serving == *s.serving);
+        QCOMPARE(parsed.llm->settings.prompt, 2000);
+        s.serving->tpot = 0; // no target: "none" on the command line
+        args = figureToArgs(s);
+        QVERIFY(std::find(args.begin(), args.end(), "none") != args.end());
+        args.erase(args.begin());
+        QVERIFY2(parseExportArgs(args, parsed, error), error.c_str());
+        QCOMPARE(parsed.serving->tpot, 0.0);
+        const std::string caption = servingCaption(back.value(), "Llama-3.1 70B (Meta, 2024)");
+        QVERIFY2(caption.find("2,000 tokens in and 300 out a request; targets TTFT <= 500 ms, TPOT <= 20.0 ms; 200 users "
+                              "at once. Devices: h100-sxm, mi300x.")
+                != std::string::npos,
+            caption.c_str());
+        FigureSpec bad;
+        QVERIFY(!parseExportArgs({ "--png", "x.png", "--serving" }, bad, error));
+        QVERIFY2(error.find("--serving: only with --language-model") == 0, error.c_str());
+        QVERIFY(!parseExportArgs({ "--png", "x.png", "--language-model", "gpt2", "--tpot", "20ms" }, bad, error));
+        QVERIFY2(error.find("add --serving") != std::string::npos, error.c_str());
+        QVERIFY(!parseExportArgs({ "--png", "x.png", "--language-model", "gpt2", "--serving", "--ttft", "soon" }, bad, error));
+        QVERIFY2(error.find("--ttft soon: give a time above 0") == 0, error.c_str());
+        std::string json = figureToJson(s);
+        json.replace(json.find("\"users\": 200"), 12, "\"users\": -1");
+        QVERIFY(!figureFromJson(json, error));
+        QVERIFY2(error.find("serving: ttft_s from 0") == 0, error.c_str());
     }
 
     void sidecarErrors_data()

@@ -3,6 +3,7 @@
 // window's thread), rings each device's best with its settings beside it, marks the TPOT target,
 // lists each best in its table, follows the language-model controls, and says how to get a language
 // model when a network is shown.
+#include "features/exportcontroller.h"
 #include "servingplan/servingplanner.h"
 #include "servingplan/servingview.h"
 #include "workspace/workspace.h"
@@ -13,8 +14,11 @@
 #include "style/chartpointlabels.h"
 
 #include <QChart>
+#include <QFile>
+#include <QImageReader>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -145,6 +149,37 @@ private slots:
         w.settings.prompt = 8000;
         ws.setLlm(w);
         QTRY_VERIFY_WITH_TIMEOUT(view.planner()->settings().llm.prompt == 8000, 10000);
+
+        // Export figure...: the targets as the fields hold them
+        QSignalSpy asked(&view, &ServingView::exportRequested);
+        QPushButton* button = nullptr;
+        for (QPushButton* b : view.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Export figure..."))
+                button = b;
+        QVERIFY(button);
+        button->click();
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(0).value<ServingFigure>(), (ServingFigure { 0.5, 0.0001, 0 }));
+        // ... which the window's export writes as the plan's figure, its sidecar naming them
+        ExportController exporter(
+            &ws, [] { return FigureSpec {}; }, nullptr);
+        FigureSpec spec;
+        spec.file = m_dir.filePath(QStringLiteral("plan.png")).toStdString();
+        spec.widthIn = 3.5;
+        spec.sidecar = true;
+        const RenderResult written = exporter.exportServing(ServingFigure { 0.5, 0.02, 100 }, spec);
+        QVERIFY2(written.ok, qPrintable(written.error));
+        QCOMPARE(written.size.widthPx, 1050);
+        const QString caption = QImageReader(QString::fromStdString(spec.file)).text(QStringLiteral("Description"));
+        QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B"))
+                && caption.contains(QStringLiteral("100 users at once"))
+                && caption.contains(QStringLiteral("Devices: h100-sxm, mi300x")),
+            qPrintable(caption));
+        std::string why;
+        QFile side(QString::fromStdString(spec.file) + QStringLiteral(".json"));
+        QVERIFY(side.open(QIODevice::ReadOnly));
+        const auto back = figureFromJson(side.readAll().toStdString(), why);
+        QVERIFY2(back && back->serving && back->serving->users == 100, why.c_str());
 
         // A network shown: the view says how to get a language model.
         ws.showModel("resnet18");

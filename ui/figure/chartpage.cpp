@@ -1,7 +1,6 @@
-#include "sweep/sweeplayout.h"
+#include "figure/chartpage.h"
 
 #include "figure/figurelayout.h"
-#include "panels/energycharts.h"
 
 #include <QChart>
 #include <QChartView>
@@ -54,10 +53,11 @@ void drawText(QPainter& p, const QString& text, bool html, double fontPx, const 
 }
 } // namespace
 
-SweepLayout::SweepLayout(const LlmSweep& sweep, const QStringList& devices, const FigureSpec& spec, const QString& title,
-    const QString& caption)
-    : m_title(title)
-    , m_legend(SweepCharts::legendHtml(sweep, devices))
+ChartPage::ChartPage(std::unique_ptr<QChartView> view, const Fill& fill, const QString& legendHtml,
+    const FigureSpec& spec, const QString& title, const QString& caption)
+    : m_view(std::move(view))
+    , m_title(title)
+    , m_legend(legendHtml)
     // A word joiner after each hyphen: device ids stay whole where the caption wraps.
     , m_caption(spec.caption ? QString(caption).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString())
     , m_transparent(spec.transparent)
@@ -65,28 +65,28 @@ SweepLayout::SweepLayout(const LlmSweep& sweep, const QStringList& devices, cons
     const FigureSize planned = resolveSize(spec, 1, 0);
     m_width = planned.widthIn * kLogicalPerInch;
     m_fontPx = std::clamp(m_width / 50, 11.5, 14.0);
-    const double below = 6 + textHeight(m_legend, true, m_fontPx, m_width) + textHeight(m_caption, false, m_fontPx, m_width);
+    const double below
+        = 6 + textHeight(m_legend, true, m_fontPx, m_width) + textHeight(m_caption, false, m_fontPx, m_width);
     m_legendHeight = textHeight(m_legend, true, m_fontPx, m_width);
     m_size = resolveSize(spec, 1, below / kLogicalPerInch);
     m_width = m_size.widthIn * kLogicalPerInch;
     m_height = m_size.heightIn * kLogicalPerInch;
     m_chartHeight = std::max(m_height - below, m_height * 0.4);
-    m_view.reset(EnergyCharts::makeView(SweepCharts::titles(sweep.axis)));
     m_view->setAttribute(Qt::WA_DontShowOnScreen);
     QChart* chart = m_view->chart();
     chart->setTheme(QChart::ChartThemeLight); // before the series: a theme recolours them
     chart->setBackgroundVisible(!m_transparent);
     m_view->resize(int(std::lround(m_width)), int(std::lround(m_chartHeight)));
     chart->resize(m_width, m_chartHeight);
-    SweepCharts::fill(chart, sweep, devices, m_texts, m_fontPx);
+    fill(chart, m_fontPx);
     m_view->show(); // a chart that was never shown renders blank (DESIGN.md, known pitfalls)
     QCoreApplication::processEvents(); // its layout: axes, ticks, the title's form that fits
     QCoreApplication::processEvents();
 }
 
-SweepLayout::~SweepLayout() = default;
+ChartPage::~ChartPage() = default;
 
-void SweepLayout::paint(QPainter& p, const QRectF& target) const
+void ChartPage::paint(QPainter& p, const QRectF& target) const
 {
     p.save();
     p.translate(target.topLeft());
