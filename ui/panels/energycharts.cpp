@@ -45,12 +45,6 @@ QString tunePointText(const QString& device, const TunePoint& p)
     return text;
 }
 
-void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
-{
-    chart->addSeries(s);
-    s->attachAxis(x);
-    s->attachAxis(y);
-}
 
 // Log axis over [lo, hi] padded to whole decades' halves, so points are never on the frame.
 QLogValueAxis* logAxis(const QStringList& title, double lo, double hi, int base = 10)
@@ -94,6 +88,13 @@ QString EnergyCharts::PointSource::text(int index) const
     if (index < 0 || size_t(index) >= points.size())
         return {};
     return tunePointText(device, points[size_t(index)]) + suffix;
+}
+
+void EnergyCharts::attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
+{
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
 }
 
 void EnergyCharts::clear(QChart* chart)

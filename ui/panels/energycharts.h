@@ -7,6 +7,8 @@
 
 #include <map>
 
+class QAbstractAxis;
+class QAbstractSeries;
 class QChart;
 class QColor;
 class QChartView;
@@ -37,6 +39,8 @@ public:
     /// (EnergyChartFit). `createdAtFactor`: how many times the desk's type the window's is now (1.5 in
     /// presentation mode), so that the chart keeps the desk's type as its base.
     static QChartView* makeView(const QStringList& title, double createdAtFactor = 1.0);
+    /// Adds `s` to `chart` on the axes x and y (every chart of the energy, sweep and serving views).
+    static void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y);
     /// Removes every series and axis (and the chart's mark that its series may be reused).
     static void clear(QChart* chart);
 

@@ -22,13 +22,6 @@ namespace rfx {
 
 namespace {
 
-void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
-{
-    chart->addSeries(s);
-    s->attachAxis(x);
-    s->attachAxis(y);
-}
-
 QScatterSeries* marks(const QString& name, const QColor& colour, bool filled, double size, double pen)
 {
     auto* s = new QScatterSeries;
@@ -143,12 +136,12 @@ void ServingCharts::fill(QChart* chart, const Plan& plan, const PlanSettings& se
         mark->setPen(QPen(QApplication::palette().color(QPalette::Mid), 1.5, Qt::DashLine));
         mark->append(1 / settings.tpot, y->min());
         mark->append(1 / settings.tpot, y->max());
-        attach(chart, mark, x, y);
+        EnergyCharts::attach(chart, mark, x, y);
         labels.push_back({ mark, QPointF(1 / settings.tpot, y->max() / 1.2),
             tr("TPOT %1").arg(qs(formatTime(settings.tpot))), QApplication::palette().color(QPalette::WindowText) });
     }
     for (QXYSeries* s : series)
-        attach(chart, s, x, y);
+        EnergyCharts::attach(chart, s, x, y);
     if (fontPx > 0) {
         EnergyChartFit::applyPrintFont(chart, fontPx);
         QFont small;

@@ -19,17 +19,6 @@
 
 namespace rfx {
 
-namespace {
-
-void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
-{
-    chart->addSeries(s);
-    s->attachAxis(x);
-    s->attachAxis(y);
-}
-
-} // namespace
-
 QStringList SweepCharts::titles(LlmSweepAxis axis)
 {
     return axis == LlmSweepAxis::Context
@@ -121,10 +110,10 @@ void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& 
         mark->setPen(pen);
         mark->append(double(sweep.current), y->min());
         mark->append(double(sweep.current), y->max());
-        attach(chart, mark, x, y);
+        EnergyCharts::attach(chart, mark, x, y);
     }
     for (QXYSeries* s : series)
-        attach(chart, s, x, y);
+        EnergyCharts::attach(chart, s, x, y);
     if (fontPx > 0)
         EnergyChartFit::applyPrintFont(chart, fontPx);
     else
