@@ -161,6 +161,9 @@ QString ServingView::pointText(const QXYSeries* series, int index) const
 void ServingView::setFontScale(double scale)
 {
     EnergyCharts::setFontScale(m_view->chart(), scale);
+    // Its axes' labels grow with the type: a plot left at the desk's least height showed only "..."
+    // ticks at 1280 x 720 in presentation mode (the dock scrolls to the rest).
+    m_view->setMinimumHeight(int(180 * scale));
 }
 
 void ServingView::redraw()
