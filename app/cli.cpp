@@ -98,14 +98,14 @@ std::vector<CliCommandSpec>& registry()
             { "plan --model NAME|config.json|DIR|FILE.gguf [--device ID]... [--prompt P] [--generate G]",
                 "     [--ttft T] [--tpot T] [--users N | --rate R] [--price ID=USD]... [--gpus-per-node N] [--usable-memory F]",
                 "     [--chunk N] [--disaggregated [--kv-link ID]] [--draft MODEL --accept A [--lookahead K]]",
-                "     [--format table|json|csv|markdown]" },
+                "     [--calibration CAL.json] [--format table|json|csv|markdown]" },
             "a language model served by continuous batching, in steady state: over each device's tensor parallelism "
             "(1, 2, 4, 8 over its own link), weights at 16, 8 (fp8 where the device has it, else int8) and 4 bits, the "
             "KV cache at 16 and 8, and N users a replica serves, from 1 to the most that fit: the Pareto front of "
             "tokens/s per user against tokens/s per GPU, the configuration with the most tokens/s per GPU within "
             "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP); energy per token, and cost per million "
             "tokens where the devices have prices; with --disaggregated, prefill and decode on separate pools beside it. "
-            "Every figure is a roofline bound",
+            "Every figure is a roofline bound; with --calibration, its device's calibrated plan beside it",
             "  --model M                  a built-in id (llama-3.1-70b), config.json, a model directory or FILE.gguf\n"
             "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
             "  --prompt P, --generate G   tokens in and out per request (default 512 and 128)\n"
@@ -123,6 +123,9 @@ std::vector<CliCommandSpec>& registry()
             "                             ib-ndr400 between nodes)\n"
             "  --draft MODEL, --accept A, --lookahead K\n"
             "                             every configuration also with speculative decoding (as llm's)\n"
+            "  --calibration CAL.json     also plan its device at calibrated times (each row at the efficiency its\n"
+            "                             kernels were measured at; calibrate --measured-tokens-per-s makes one from\n"
+            "                             a benchmark's throughput): the calibrated best and front beside the bound\n"
             "  --format FORMAT            table (default), json, csv (every configuration) or markdown\n"
             "Exit 1 when targets were given and no configuration meets them (the answer says what to relax).\n" },
         { "tune", runTune,

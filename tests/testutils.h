@@ -2,6 +2,7 @@
 
 #include "devices/device.h"
 #include "devices/device_loader.h"
+#include "engine/calibration.h"
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "llm/llm_arch.h"
@@ -94,6 +95,24 @@ inline const Device& shippedDevice(const char* id)
 }
 
 /// A made-up device with round numbers for hand-worked examples.
+/// A calibration putting every row of `device` at half its roof (engine/calibration.h: time = overhead
+/// + bound / efficiency), the memory-bound rows paying `memoryOverhead` a kernel run.
+inline Calibration halfTheRoof(const char* device, double memoryOverhead = 0)
+{
+    Calibration c;
+    c.deviceId = device;
+    CalibrationGroup memory;
+    memory.opClass = "all";
+    memory.bound = Bound::Memory;
+    memory.efficiency = 0.5;
+    memory.overhead = memoryOverhead;
+    CalibrationGroup compute = memory;
+    compute.bound = Bound::Compute;
+    compute.overhead = 0;
+    c.groups = { memory, compute };
+    return c;
+}
+
 inline Device roundDevice(double fp32Flops = 10e12, double bandwidth = 100e9)
 {
     Device d;

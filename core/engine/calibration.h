@@ -199,6 +199,11 @@ struct CalibrationUse {
     bool extrapolated = false; ///< CalibrationGroup::extrapolates
 };
 CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult& row);
+/// A row's calibrated time, second: the fit `use` names (its runs' overheads, its bound at the fit's
+/// efficiency, its arithmetic where the fit pays it) at M = `rows` product rows where that fit is the
+/// row's own class (0: not known); the bound where no fit applies. applyCalibration's rows and the
+/// serving planner's joined rows (core/serving) alike.
+double calibratedRowTime(const CalibrationUse& use, const LayerResult& row, double rows);
 
 /// Sets every row's and the totals' calibrated time on the devices whose id is the calibration's, and
 /// names the calibration there. Returns how many devices it applied to.

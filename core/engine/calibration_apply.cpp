@@ -59,6 +59,15 @@ CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult&
     return use;
 }
 
+double calibratedRowTime(const CalibrationUse& use, const LayerResult& row, double rows)
+{
+    if (!use.group)
+        return boundTimeOf(row);
+    // M for the products of the class the group fitted (an attention row borrowing matrix has none)
+    const double m = use.group->opClass == row.opClass ? rows : 0;
+    return use.group->predict(boundTimeOf(row), std::max(1.0, row.repeats), row.peak > 0 ? row.flops / row.peak : 0, m);
+}
+
 int applyCalibration(Report& report, const Calibration& calibration, const std::string& label)
 {
     // What the fit saw and what it is asked to predict can differ in kind: said, not refused.
@@ -77,10 +86,7 @@ int applyCalibration(Report& report, const Calibration& calibration, const std::
         double total = 0;
         for (LayerResult& l : d.layers) {
             const CalibrationUse use = calibrationUse(calibration, l);
-            // M for the products of the class the group fitted (an attention row borrowing matrix has none)
-            const double rows = use.group && use.group->opClass == l.opClass ? matrixRowsOf(l.out) : 0;
-            l.calibratedTime = use.group ? use.group->predict(boundTimeOf(l), std::max(1.0, l.repeats), l.peak > 0 ? l.flops / l.peak : 0, rows)
-                                         : boundTimeOf(l);
+            l.calibratedTime = calibratedRowTime(use, l, matrixRowsOf(l.out));
             l.calibratedBy = use.group ? staticClassName(use.group->opClass) : std::string_view();
             l.calibrationExtrapolated = use.extrapolated;
             total += l.calibratedTime;

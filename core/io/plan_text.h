@@ -26,6 +26,22 @@ struct FrontRow {
 /// The rows under a heading line, the configuration column as wide as the longest label (at least
 /// `width`), a row missing a target marked.
 std::string frontTable(const std::vector<FrontRow>& rows, int width);
+std::vector<FrontRow> frontRows(const DevicePlan& d); ///< the rows of the device's front
+
+std::string costText(const PlanPoint& p); ///< "0.358 J a token, $0.831 per million tokens at $2.99 per GPU-hour"
+std::string figures(const PlanPoint& p); ///< "TPOT 49.7 ms (20.1 tokens/s per user), TTFT 120 ms, ... memory ..."
+std::string gpusText(const PlanPoint& p); ///< "2 replicas x TP 2 = 4 GPUs"
+nlohmann::json pointJson(const PlanPoint& p); ///< every figure of a point, as the JSON's "points" hold them
+/// CSV lines of a device's aggregated points, the columns of planToCsv's header, `end` closing each line.
+std::string pointsCsv(const DevicePlan& d, bool disaggregated, const std::string& end);
+std::string eachLine(const std::string& lines, const std::string& end); ///< `end` added to each line
+/// A Markdown row of the device's best (or why none is), under the name given.
+std::string markdownRow(const std::string& name, const DevicePlan& d);
+
+/// The device planned at calibrated times (Plan::calibrated), beside its bound `bound`: its best, what it
+/// is of the bound's, the GPUs for the load, its disaggregated best where planned, and its front.
+std::string calibratedTable(const DevicePlan& bound, const DevicePlan& calibrated, const Plan& plan, const PlanSettings& s);
+nlohmann::json calibratedJson(const DevicePlan& calibrated, const Plan& plan);
 
 /// The disaggregated half of a device's table: its best beside the aggregated best, and its front.
 std::string splitTable(const DevicePlan& d, const PlanSettings& s);

@@ -67,12 +67,6 @@ std::string dollars(double usd)
     return d;
 }
 
-} // namespace plantext
-
-using namespace plantext;
-
-namespace {
-
 std::string costText(const PlanPoint& p)
 {
     std::string t = sig3(p.point.energyPerToken) + " J a token";
@@ -96,7 +90,67 @@ std::string gpusText(const PlanPoint& p)
         + std::to_string(p.tensorParallel) + " = " + formatCount(p.gpus) + (p.gpus == 1 ? " GPU" : " GPUs");
 }
 
-} // namespace
+nlohmann::json pointJson(const PlanPoint& p)
+{
+    using nlohmann::json;
+    const ServingPoint& v = p.point;
+    return json { { "device", p.device }, { "tensor_parallel", p.tensorParallel }, { "weights_bits", p.weightBits },
+        { "lookahead", p.lookahead },
+        { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits }, { "users", v.users },
+        { "tpot_s", v.tpot }, { "ttft_s", v.ttft }, { "tokens_per_s_per_user", v.userTokensPerSecond },
+        { "tokens_per_s_per_replica", v.replicaTokensPerSecond }, { "tokens_per_s_per_gpu", v.gpuTokensPerSecond },
+        { "requests_per_s_per_replica", v.requestsPerSecond }, { "prefill_tokens_per_step", v.step.prefillTokens },
+        { "prefill_chunk_tokens", v.chunk }, { "prefill_steps", v.prefillSteps },
+        { "memory_bytes_per_gpu", v.memoryBytes }, { "weights_bytes_per_gpu", v.weightsBytes },
+        { "kv_bytes_per_gpu", v.kvBytes }, { "activation_bytes_per_gpu", v.activationBytes },
+        { "usable_bytes_per_gpu", v.usableBytes }, { "meets_targets", p.meets }, { "replicas", p.replicas },
+        { "gpus", p.gpus }, { "energy_per_token_j", v.energyPerToken }, { "price_per_hour_usd", p.pricePerHour },
+        { "cost_per_million_tokens_usd", p.costPerMillion }, { "cost_per_hour_usd", p.costPerHour } };
+}
+
+std::string pointsCsv(const DevicePlan& d, bool disaggregated, const std::string& end)
+{
+    std::ostringstream o;
+    for (size_t i = 0; i < d.points.size(); ++i) {
+        const PlanPoint& p = d.points[i];
+        const bool front = std::find(d.front.begin(), d.front.end(), i) != d.front.end();
+        o << csv::field(p.device) << ',' << p.tensorParallel << ',' << csv::numberField(p.weightBits) << ','
+          << numberWord(p.arithmetic) << ',' << p.kvBits << ',' << p.point.users << ','
+          << csv::numberField(p.point.tpot) << ',' << csv::numberField(p.point.ttft) << ','
+          << csv::numberField(p.point.userTokensPerSecond) << ',' << csv::numberField(p.point.gpuTokensPerSecond) << ','
+          << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes) << ','
+          << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
+          << p.replicas << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
+          << csv::numberField(p.costPerMillion) << ',' << p.lookahead << (disaggregated ? ",aggregated,,,,," : "")
+          << end << '\n';
+    }
+    return o.str();
+}
+
+std::string eachLine(const std::string& lines, const std::string& end)
+{
+    std::string o;
+    size_t from = 0;
+    for (size_t nl; (nl = lines.find('\n', from)) != std::string::npos; from = nl + 1)
+        o += lines.substr(from, nl - from) + end + '\n';
+    return o;
+}
+
+std::string markdownRow(const std::string& name, const DevicePlan& d)
+{
+    if (!d.best)
+        return "| " + name + " | " + d.none + " | | | | | | |\n";
+    const PlanPoint& p = d.points[*d.best];
+    return "| " + name + " | " + planPointLabel(p) + " | " + rate(p.point.userTokensPerSecond) + " | "
+        + rate(p.point.gpuTokensPerSecond) + " | " + formatTime(p.point.tpot) + " | " + formatTime(p.point.ttft) + " | "
+        + (p.gpus > 0 ? formatCount(p.gpus) : std::string()) + " | "
+        + (p.costPerMillion > 0 ? dollars(p.costPerMillion) : std::string()) + " |\n";
+}
+
+} // namespace plantext
+
+using namespace plantext;
+
 
 std::string planHeadline(const Plan& plan, const PlanSettings& s)
 {
@@ -137,16 +191,11 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
             o << "  " << d.none << "\n";
         if (plan.disaggregated)
             o << splitTable(d, s);
-        if (d.front.empty())
-            continue;
-        o << "  front (each faster per GPU than every configuration faster per user):\n";
-        std::vector<FrontRow> rows;
-        for (size_t i : d.front) {
-            const PlanPoint& p = d.points[i];
-            rows.push_back({ planPointLabel(p), p.point.userTokensPerSecond, p.point.gpuTokensPerSecond, p.point.tpot,
-                p.point.ttft, p.meets });
-        }
-        o << frontTable(rows, 52);
+        if (!d.front.empty())
+            o << "  front (each faster per GPU than every configuration faster per user):\n"
+              << frontTable(frontRows(d), 52);
+        if (const DevicePlan* c = plan.calibratedOf(d.device))
+            o << calibratedTable(d, *c, plan, s);
     }
     if (plan.disaggregated)
         o << "\n" << splitSummary(plan);
@@ -190,21 +239,6 @@ std::string planToTable(const Plan& plan, const PlanSettings& s)
 std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
 {
     using nlohmann::json;
-    auto point = [](const PlanPoint& p) {
-        const ServingPoint& v = p.point;
-        return json { { "device", p.device }, { "tensor_parallel", p.tensorParallel }, { "weights_bits", p.weightBits },
-            { "lookahead", p.lookahead },
-            { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits }, { "users", v.users },
-            { "tpot_s", v.tpot }, { "ttft_s", v.ttft }, { "tokens_per_s_per_user", v.userTokensPerSecond },
-            { "tokens_per_s_per_replica", v.replicaTokensPerSecond }, { "tokens_per_s_per_gpu", v.gpuTokensPerSecond },
-            { "requests_per_s_per_replica", v.requestsPerSecond }, { "prefill_tokens_per_step", v.step.prefillTokens },
-            { "prefill_chunk_tokens", v.chunk }, { "prefill_steps", v.prefillSteps },
-            { "memory_bytes_per_gpu", v.memoryBytes }, { "weights_bytes_per_gpu", v.weightsBytes },
-            { "kv_bytes_per_gpu", v.kvBytes }, { "activation_bytes_per_gpu", v.activationBytes },
-            { "usable_bytes_per_gpu", v.usableBytes }, { "meets_targets", p.meets }, { "replicas", p.replicas },
-            { "gpus", p.gpus }, { "energy_per_token_j", v.energyPerToken }, { "price_per_hour_usd", p.pricePerHour },
-            { "cost_per_million_tokens_usd", p.costPerMillion }, { "cost_per_hour_usd", p.costPerHour } };
-    };
     json j { { "model", plan.model }, { "prompt", s.llm.prompt }, { "generate", s.llm.generate },
         { "ttft_target_s", s.ttft }, { "tpot_target_s", s.tpot }, { "users", s.users }, { "requests_per_s", s.rate },
         { "gpus_per_node", s.gpusPerNode }, { "usable_memory", s.usableMemory }, { "chunk_tokens", s.chunkTokens },
@@ -217,19 +251,21 @@ std::string planToJson(const Plan& plan, const PlanSettings& s, int indent)
     for (const DevicePlan& d : plan.devices) {
         json points = json::array();
         for (const PlanPoint& p : d.points)
-            points.push_back(point(p));
+            points.push_back(pointJson(p));
         json jd { { "device", d.device }, { "name", d.name }, { "points", points }, { "front", d.front } };
         jd["best"] = d.best ? json(*d.best) : json(nullptr);
         if (!d.none.empty())
             jd["none"] = d.none;
         if (plan.disaggregated)
             jd["disaggregated"] = splitJson(d);
+        if (const DevicePlan* c = plan.calibratedOf(d.device))
+            jd["calibrated"] = calibratedJson(*c, plan);
         devices.push_back(jd);
     }
     j["devices"] = devices;
     json ranked = json::array();
     for (const PlanPoint& p : plan.ranked)
-        ranked.push_back(point(p));
+        ranked.push_back(pointJson(p));
     j["ranked"] = ranked;
     const bool load = s.users > 0 || s.rate > 0;
     j["ranked_by"]
@@ -247,24 +283,16 @@ std::string planToCsv(const Plan& plan)
          "cost_per_million_tokens_usd,lookahead"
       << (plan.disaggregated ? ",mode,prefill_tensor_parallel,prefill_batch,kv_transfer_s,prefill_replicas,decode_replicas"
                              : "")
-      << '\n';
+      << (plan.calibrated.empty() ? "" : ",times") << '\n';
+    const std::string bound = plan.calibrated.empty() ? "" : ",bound";
     for (const DevicePlan& d : plan.devices)
-        for (size_t i = 0; i < d.points.size(); ++i) {
-            const PlanPoint& p = d.points[i];
-            const bool front = std::find(d.front.begin(), d.front.end(), i) != d.front.end();
-            o << csv::field(p.device) << ',' << p.tensorParallel << ',' << csv::numberField(p.weightBits) << ','
-              << numberWord(p.arithmetic) << ',' << p.kvBits << ',' << p.point.users << ','
-              << csv::numberField(p.point.tpot) << ',' << csv::numberField(p.point.ttft) << ','
-              << csv::numberField(p.point.userTokensPerSecond) << ',' << csv::numberField(p.point.gpuTokensPerSecond)
-              << ',' << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes)
-              << ',' << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
-              << p.replicas << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
-              << csv::numberField(p.costPerMillion) << ',' << p.lookahead
-              << (plan.disaggregated ? ",aggregated,,,,," : "") << '\n';
-        }
+        o << pointsCsv(d, plan.disaggregated, bound);
     if (plan.disaggregated)
         for (const DevicePlan& d : plan.devices)
-            o << splitCsv(d);
+            o << eachLine(splitCsv(d), bound);
+    for (const DevicePlan& c : plan.calibrated)
+        o << pointsCsv(c, plan.disaggregated, ",calibrated")
+          << (plan.disaggregated ? eachLine(splitCsv(c), ",calibrated") : std::string());
     return o.str();
 }
 
@@ -276,15 +304,9 @@ std::string planToMarkdown(const Plan& plan, const PlanSettings& s)
          "|\n"
       << "|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const DevicePlan& d : plan.devices) {
-        if (!d.best) {
-            o << "| " << d.name << " | " << d.none << " | | | | | | |\n";
-            continue;
-        }
-        const PlanPoint& p = d.points[*d.best];
-        o << "| " << d.name << " | " << planPointLabel(p) << " | " << rate(p.point.userTokensPerSecond) << " | "
-          << rate(p.point.gpuTokensPerSecond) << " | " << formatTime(p.point.tpot) << " | " << formatTime(p.point.ttft)
-          << " | " << (p.gpus > 0 ? formatCount(p.gpus) : std::string("")) << " | "
-          << (p.costPerMillion > 0 ? dollars(p.costPerMillion) : std::string("")) << " |\n";
+        o << markdownRow(d.name, d);
+        if (const DevicePlan* c = plan.calibratedOf(d.device))
+            o << markdownRow(d.name + ", calibrated (" + plan.calibration + ")", *c);
     }
     if (plan.disaggregated)
         o << "\n" << splitMarkdown(plan);

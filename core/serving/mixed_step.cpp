@@ -3,6 +3,7 @@
 #include "serving/serving.h"
 
 #include "devices/interconnects.h"
+#include "engine/calibration.h"
 #include "engine/cost.h"
 #include "engine/energy.h"
 #include "engine/roofline_rows.h"
@@ -104,6 +105,7 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
     // A mixture's experts: the step's tokens touch at least those the decode touches, and at least the
     // share of a whole prompt's (the experts touched grow concavely with the tokens, from none).
     const double weightShare = std::min(1.0, share);
+    const bool calibrated = settings.calibration && settings.calibration->deviceId == device.id;
     auto addRow = [&](const LayerResult* d, const Layer* dl, const LayerResult* p, const Layer* pl) {
         const double wd = d ? rowWeightBytes(*dl, e) : 0, wp = p ? rowWeightBytes(*pl, e) : 0;
         const double weights = std::max(wd, weightShare * wp);
@@ -121,16 +123,20 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
         step.weightBytes += weights;
         step.computeTime += compute;
         step.memoryTime += memory;
-        const double time
-            = std::max(compute, memory) + row.kernels * device.launchOverhead; // one launch serves both parts
-        step.time += time;
-        LayerResult joined; // the engine's power model over the joined row (core/engine/energy.h)
+        LayerResult joined; // the joined row as the engine would give it
         joined.flops = flops;
         joined.bytes = bytes;
-        joined.time = time;
+        joined.time = std::max(compute, memory) + row.kernels * device.launchOverhead; // one launch serves both parts
         joined.peak = row.peak;
-        step.energy += rowEnergy(joined, result, 100);
-        step.rows.push_back({ row.name, flops, bytes, weights, time });
+        joined.opClass = row.opClass;
+        joined.bound = compute > memory ? Bound::Compute : Bound::Memory;
+        joined.repeats = row.repeats;
+        if (calibrated) // its products' rows M: the decode's tokens and the prefill share's
+            joined.time = calibratedRowTime(calibrationUse(*settings.calibration, joined),
+                joined, (d ? matrixRowsOf(d->out) : 0) + (p ? share * matrixRowsOf(p->out) : 0));
+        step.time += joined.time;
+        step.energy += rowEnergy(joined, result, 100); // the engine's power model (core/engine/energy.h)
+        step.rows.push_back({ row.name, flops, bytes, weights, joined.time });
     };
     const std::vector<Layer>& decodeLayers = decode->build.network->layers;
     const std::vector<LayerResult>& decodeRows = result.layers;

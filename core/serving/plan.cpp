@@ -4,87 +4,12 @@
 #include "serving/plan_search.h"
 
 #include "base/format.h"
+#include "engine/calibration.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace rfx {
-
-namespace planning {
-
-std::vector<Widths> widthsFor(const LlmModel& model, const Device& d)
-{
-    if (model.onnx)
-        return { { 0, 16, NumberType::Unset } }; // the graph's own widths
-    const bool fp8 = d.peak.count("tensor_fp8") > 0;
-    return { { 16, 16, NumberType::Fp16 }, { 8, 8, fp8 ? NumberType::Fp8 : NumberType::Int8 },
-        { 4, 16, NumberType::Fp16 } };
-}
-
-Widths widthsOf(double weightBits, NumberType type)
-{
-    return { weightBits, weightBits == 8 ? 8 : 16, type };
-}
-
-std::vector<int> kvBitsFor(const LlmModel& model)
-{
-    if (model.onnx)
-        return { 16 }; // the graph's own cache width
-    return { 16, 8 };
-}
-
-std::vector<int> parallelismsFor(const LlmModel& model, const PlanSettings& s, const Device& d)
-{
-    std::vector<int> out { 1 };
-    if (model.onnx || d.scaleUpLink.empty())
-        return out;
-    for (int tp : { 2, 4, 8 })
-        if (tp <= s.gpusPerNode && tp <= d.scaleUpGpus && !tensorParallelError(model.arch, tp))
-            out.push_back(tp);
-    return out;
-}
-
-std::string widthsText(double weightBits, NumberType arithmetic, int kvBits)
-{
-    if (weightBits == 0)
-        return "the file's widths";
-    const std::string bits
-        = weightBits == std::floor(weightBits) ? std::to_string(int(weightBits)) : formatNumber3(weightBits);
-    return bits + "-bit weights (" + std::string(numberWord(arithmetic)) + "), " + std::to_string(kvBits)
-        + "-bit cache";
-}
-
-std::vector<bool> speculationsFor(const PlanSettings& settings)
-{
-    if (settings.speculation.draft)
-        return { false, true };
-    return { false };
-}
-
-std::string draftText(int lookahead)
-{
-    return lookahead > 0 ? ", draft K = " + std::to_string(lookahead) : std::string();
-}
-
-ServingSettings configFor(
-    const PlanSettings& settings, const Device& device, int tp, const Widths& w, int kvBits, bool speculate)
-{
-    ServingSettings s;
-    s.llm = settings.llm;
-    s.llm.tensorParallel = tp;
-    s.llm.interconnect = tp > 1 ? device.scaleUpLink : settings.llm.interconnect;
-    s.llm.weightBits = w.weightBits;
-    s.llm.actBits = w.actBits;
-    s.llm.actType = w.type;
-    s.llm.kvBits = kvBits;
-    s.usableMemory = settings.usableMemory;
-    s.chunkTokens = settings.chunkTokens;
-    if (speculate)
-        s.speculation = settings.speculation;
-    return s;
-}
-
-} // namespace planning
 
 using namespace planning;
 
@@ -226,25 +151,181 @@ std::string planPointLabel(const PlanPoint& p)
         + ", N = " + formatCount(p.point.users) + draftText(p.lookahead);
 }
 
-Plan planServing(const LlmModel& model, const PlanSettings& settings, const std::vector<Device>& devices)
+namespace {
+
+/// One device's search: what every configuration of it shares.
+struct DeviceSearch {
+    const LlmModel& model;
+    const PlanSettings& settings;
+    const Device& device;
+    double price = 0; ///< a GPU-hour, US dollars (0: none)
+    bool load = false, byCost = false;
+    const std::string& title; ///< the model's
+};
+
+/// What a device's configurations leave beside its points.
+struct SearchLeft {
+    std::vector<PlanPoint> decodeOnly; ///< the disaggregated decode pool's steady states
+    std::string unfit; ///< why nothing fits (the smallest configuration's memory), or the settings' error
+    double leastMemory = INFINITY;
+};
+
+/// One configuration (TP, widths, cache, draft) at N = 1, 2, 4, ... up to the most sequences that fit.
+void searchConfiguration(const DeviceSearch& x, ServingSettings s, const Widths& w, DevicePlan& d, SearchLeft& left)
 {
-    Plan plan;
-    plan.model = model.arch.title.empty() ? model.arch.id : model.arch.title;
-    if (settings.gpusPerNode < 1 || settings.gpusPerNode > 64) {
-        plan.error = "--gpus-per-node " + std::to_string(settings.gpusPerNode) + ": give from 1 to 64";
-        return plan;
+    const Device& device = x.device;
+    // One prompt's prefill is the same for every N: analysed once here.
+    const std::optional<ServingPhase> prefill = servingPrefill(x.model, s, device);
+    auto at = [&](int n) {
+        s.users = n;
+        const std::optional<ServingPhase> decode = servingDecode(x.model, s, device);
+        const ServingOutcome o
+            = servingPoint(x.model, s, device, prefill ? &*prefill : nullptr, decode ? &*decode : nullptr);
+        if (x.settings.disaggregated && decode && o.point) { // the decode pool's step, beside
+            ServingSettings only = s;
+            only.decodeOnly = true;
+            if (const ServingOutcome alone = servingPoint(x.model, only, device, nullptr, &*decode);
+                alone.point && alone.point->fits)
+                left.decodeOnly.push_back(planPoint(x.settings, device, only, w, *alone.point, x.price));
+        }
+        return o;
+    };
+    const ServingOutcome one = at(1);
+    if (!one.point) {
+        if (d.points.empty() && left.unfit.empty())
+            left.unfit = one.error;
+        return;
     }
+    if (!one.point->fits) {
+        if (one.point->memoryBytes < left.leastMemory) {
+            left.leastMemory = one.point->memoryBytes;
+            const PlanPoint p = planPoint(x.settings, device, s, w, *one.point, x.price);
+            left.unfit = "the smallest, " + planPointLabel(p) + ", needs " + formatNumber3(gb(one.point->memoryBytes))
+                + " GB of the " + formatNumber3(gb(one.point->usableBytes)) + " GB usable per GPU";
+        }
+        return;
+    }
+    // The most sequences that fit: memory is linear in N (each sequence's cache and activations),
+    // measured at 1 and 2, then held to the point itself.
+    const ServingOutcome two = at(2);
+    int most = 1;
+    if (two.point && two.point->fits) {
+        const double perUser = two.point->memoryBytes - one.point->memoryBytes;
+        const double fixed = one.point->memoryBytes - perUser;
+        const double room = std::floor((one.point->usableBytes - fixed) / perUser);
+        most = perUser > 0 ? int(std::clamp(room, 2.0, double(kLlmBatchRange.max))) : kLlmBatchRange.max;
+    }
+    std::vector<int> ns;
+    for (int n = 1; n < most; n *= 2)
+        ns.push_back(n);
+    ns.push_back(most);
+    for (int n : ns) {
+        const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
+        if (o.point && o.point->fits)
+            d.points.push_back(planPoint(x.settings, device, s, w, *o.point, x.price));
+    }
+}
+
+void chooseBest(const DeviceSearch& x, DevicePlan& d)
+{
+    d.best.reset();
+    for (size_t i = 0; i < d.points.size(); ++i)
+        if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], x.load, x.byCost)))
+            d.best = i;
+}
+
+/// The grid doubles N: between the best and its configuration's next N (which misses a target), the
+/// most users that still meet the targets, by bisection (t(N) grows with N).
+void refineBest(const DeviceSearch& x, DevicePlan& d)
+{
+    if (!d.best || (x.settings.ttft <= 0 && x.settings.tpot <= 0))
+        return;
+    const PlanPoint b = d.points[*d.best];
+    int above = 0;
+    for (const PlanPoint& p : d.points)
+        if (p.tensorParallel == b.tensorParallel && p.weightBits == b.weightBits && p.kvBits == b.kvBits
+            && p.lookahead == b.lookahead && p.point.users > b.point.users && (above == 0 || p.point.users < above))
+            above = p.point.users;
+    if (above <= b.point.users + 1)
+        return;
+    const Widths w = widthsOf(b.weightBits, b.arithmetic);
+    ServingSettings s = configFor(x.settings, x.device, b.tensorParallel, w, b.kvBits, b.lookahead > 0);
+    const std::optional<ServingPhase> prefill = servingPrefill(x.model, s, x.device);
+    int lo = b.point.users, hi = above;
+    std::optional<PlanPoint> found;
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        s.users = mid;
+        const ServingOutcome o = servingPoint(x.model, s, x.device, prefill ? &*prefill : nullptr);
+        const bool ok = o.point && o.point->fits;
+        const PlanPoint p = ok ? planPoint(x.settings, x.device, s, w, *o.point, x.price) : PlanPoint {};
+        if (ok && p.meets) {
+            lo = mid;
+            found = p;
+        } else
+            hi = mid;
+    }
+    if (found) {
+        d.points.push_back(*found);
+        chooseBest(x, d);
+    }
+}
+
+/// Every configuration of one device, its front, its best within the targets (or what to relax) and,
+/// with PlanSettings::disaggregated, its split half.
+DevicePlan planDevice(const DeviceSearch& x)
+{
+    DevicePlan d;
+    d.device = x.device.id;
+    d.name = x.device.name;
+    SearchLeft left;
+    for (int tp : parallelismsFor(x.model, x.settings, x.device))
+        for (const Widths& w : widthsFor(x.model, x.device))
+            for (int kvBits : kvBitsFor(x.model))
+                for (bool speculate : speculationsFor(x.settings))
+                    searchConfiguration(x, configFor(x.settings, x.device, tp, w, kvBits, speculate), w, d, left);
+    chooseBest(x, d);
+    refineBest(x, d);
+    d.front = paretoFront(d.points);
+    if (!d.best)
+        d.none = noneMeets(
+            d, x.settings, x.title, left.unfit.empty() ? "no tensor-parallel split or width works" : left.unfit);
+    if (x.settings.disaggregated)
+        planSplit(x.model, x.settings, x.device, left.decodeOnly, x.price, d, x.title);
+    return d;
+}
+
+/// The settings' own error (as one configuration's), or nothing.
+std::optional<std::string> planSettingsError(const LlmModel& model, const PlanSettings& settings)
+{
+    if (settings.gpusPerNode < 1 || settings.gpusPerNode > 64)
+        return "--gpus-per-node " + std::to_string(settings.gpusPerNode) + ": give from 1 to 64";
     if (settings.users < 0 || settings.rate < 0 || !std::isfinite(settings.rate) || settings.ttft < 0
-        || settings.tpot < 0) {
-        plan.error = "--users, --rate, --ttft and --tpot take positive values";
-        return plan;
-    }
+        || settings.tpot < 0)
+        return "--users, --rate, --ttft and --tpot take positive values";
     ServingSettings first; // what no configuration changes: the lengths, the usable share, the chunk
     first.llm = settings.llm;
     first.llm.tensorParallel = 1;
     first.usableMemory = settings.usableMemory;
     first.chunkTokens = settings.chunkTokens;
-    if (auto e = servingSettingsError(model, first)) {
+    return servingSettingsError(model, first);
+}
+
+} // namespace
+
+const DevicePlan* Plan::calibratedOf(const std::string& device) const
+{
+    for (const DevicePlan& d : calibrated)
+        if (d.device == device)
+            return &d;
+    return nullptr;
+}
+
+Plan planServing(const LlmModel& model, const PlanSettings& settings, const std::vector<Device>& devices)
+{
+    Plan plan;
+    plan.model = model.arch.title.empty() ? model.arch.id : model.arch.title;
+    if (auto e = planSettingsError(model, settings)) {
         plan.error = *e;
         return plan;
     }
@@ -260,127 +341,20 @@ Plan planServing(const LlmModel& model, const PlanSettings& settings, const std:
             plan.byCost = false;
             plan.unpriced.push_back(device.name);
         }
+    PlanSettings bound = settings;
+    bound.calibration = nullptr;
     for (const Device& device : devices) {
-        const double price = priceOf(device);
-        DevicePlan d;
-        d.device = device.id;
-        d.name = device.name;
-        std::string unfit;
-        double leastMemory = INFINITY;
-        std::vector<PlanPoint> decodeOnly; // the disaggregated decode pool's steady states
-        for (int tp : parallelismsFor(model, settings, device))
-            for (const Widths& w : widthsFor(model, device))
-                for (int kvBits : kvBitsFor(model))
-                    for (bool speculate : speculationsFor(settings)) {
-                        ServingSettings s = configFor(settings, device, tp, w, kvBits, speculate);
-                        // One prompt's prefill is the same for every N: analysed once here.
-                        const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
-                        auto at = [&](int n) {
-                            s.users = n;
-                            const std::optional<ServingPhase> decode = servingDecode(model, s, device);
-                            const ServingOutcome o
-                                = servingPoint(model, s, device, prefill ? &*prefill : nullptr,
-                                    decode ? &*decode : nullptr);
-                            if (settings.disaggregated && decode && o.point) { // the decode pool's step, beside
-                                ServingSettings only = s;
-                                only.decodeOnly = true;
-                                if (const ServingOutcome alone = servingPoint(model, only, device, nullptr, &*decode);
-                                    alone.point && alone.point->fits)
-                                    decodeOnly.push_back(planPoint(settings, device, only, w, *alone.point, price));
-                            }
-                            return o;
-                        };
-                        const ServingOutcome one = at(1);
-                        if (!one.point) {
-                            if (plan.error.empty() && d.points.empty() && unfit.empty())
-                                unfit = one.error;
-                            continue;
-                        }
-                        if (!one.point->fits) {
-                            if (one.point->memoryBytes < leastMemory) {
-                                leastMemory = one.point->memoryBytes;
-                                PlanPoint p { device.id, tp, w.weightBits, w.type, kvBits,
-                                    speculate ? settings.speculation.lookahead : 0, *one.point };
-                                unfit = "the smallest, " + planPointLabel(p) + ", needs "
-                                    + formatNumber3(gb(one.point->memoryBytes)) + " GB of the "
-                                    + formatNumber3(gb(one.point->usableBytes)) + " GB usable per GPU";
-                            }
-                            continue;
-                        }
-                        // The most sequences that fit: memory is linear in N (each sequence's cache and
-                        // activations), measured at 1 and 2, then held to the point itself.
-                        const ServingOutcome two = at(2);
-                        int most = 1;
-                        if (two.point && two.point->fits) {
-                            const double perUser = two.point->memoryBytes - one.point->memoryBytes;
-                            const double fixed = one.point->memoryBytes - perUser;
-                            const double room = std::floor((one.point->usableBytes - fixed) / perUser);
-                            most = perUser > 0 ? int(std::clamp(room, 2.0, double(kLlmBatchRange.max)))
-                                               : kLlmBatchRange.max;
-                        }
-                        std::vector<int> ns;
-                        for (int n = 1; n < most; n *= 2)
-                            ns.push_back(n);
-                        ns.push_back(most);
-                        for (int n : ns) {
-                            const ServingOutcome o = n == 1 ? one : n == 2 ? two : at(n);
-                            if (!o.point || !o.point->fits)
-                                continue;
-                            d.points.push_back(planPoint(settings, device, s, w, *o.point, price));
-                        }
-                    }
-        auto chooseBest = [&] {
-            d.best.reset();
-            for (size_t i = 0; i < d.points.size(); ++i)
-                if (d.points[i].meets && (!d.best || better(d.points[i], d.points[*d.best], load, plan.byCost)))
-                    d.best = i;
-        };
-        chooseBest();
-        // The grid doubles N: between the best and its configuration's next N (which misses a target),
-        // the most users that still meet the targets, by bisection (t(N) grows with N).
-        if (d.best && (settings.ttft > 0 || settings.tpot > 0)) {
-            const PlanPoint b = d.points[*d.best];
-            int above = 0;
-            for (const PlanPoint& p : d.points)
-                if (p.tensorParallel == b.tensorParallel && p.weightBits == b.weightBits && p.kvBits == b.kvBits
-                    && p.lookahead == b.lookahead && p.point.users > b.point.users
-                    && (above == 0 || p.point.users < above))
-                    above = p.point.users;
-            if (above > b.point.users + 1) {
-                const Widths w = widthsOf(b.weightBits, b.arithmetic);
-                ServingSettings s = configFor(settings, device, b.tensorParallel, w, b.kvBits, b.lookahead > 0);
-                const std::optional<ServingPhase> prefill = servingPrefill(model, s, device);
-                int lo = b.point.users, hi = above;
-                std::optional<PlanPoint> found;
-                while (hi - lo > 1) {
-                    const int mid = lo + (hi - lo) / 2;
-                    s.users = mid;
-                    const ServingOutcome o = servingPoint(model, s, device, prefill ? &*prefill : nullptr);
-                    const bool ok = o.point && o.point->fits;
-                    const PlanPoint p = ok ? planPoint(settings, device, s, w, *o.point, price) : PlanPoint {};
-                    if (ok && p.meets) {
-                        lo = mid;
-                        found = p;
-                    } else
-                        hi = mid;
-                }
-                if (found) {
-                    d.points.push_back(*found);
-                    chooseBest();
-                }
-            }
-        }
-        d.front = paretoFront(d.points);
-        if (!d.best)
-            d.none
-                = noneMeets(d, settings, plan.model, unfit.empty() ? "no tensor-parallel split or width works" : unfit);
+        DevicePlan d = planDevice({ model, bound, device, priceOf(device), load, plan.byCost, plan.model });
         for (const PlanPoint& p : d.points)
             if (p.meets)
                 plan.ranked.push_back(p);
-        if (settings.disaggregated)
-            planSplit(model, settings, device, decodeOnly, price, d, plan.model);
         plan.devices.push_back(std::move(d));
+        if (settings.calibration && settings.calibration->deviceId == device.id)
+            plan.calibrated.push_back(
+                planDevice({ model, settings, device, priceOf(device), load, plan.byCost, plan.model }));
     }
+    if (settings.calibration)
+        plan.calibration = settings.calibrationLabel;
     std::stable_sort(plan.ranked.begin(), plan.ranked.end(),
         [&](const PlanPoint& a, const PlanPoint& b) { return better(a, b, load, plan.byCost); });
     return plan;

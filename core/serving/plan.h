@@ -34,6 +34,10 @@ struct PlanSettings {
     Speculation speculation;
     /// The most prompt tokens a prefill replica's batch holds (its batch: 1, 2, 4, ... prompts within it).
     int prefillBatchTokens = 16384;
+    /// A calibration (--calibration CAL.json; not owned): the device it is for is planned a second time
+    /// with each row at its calibrated time (ServingSettings::calibration), beside the bound: Plan::calibrated.
+    const Calibration* calibration = nullptr;
+    std::string calibrationLabel; ///< how the plan names it (its file)
 };
 
 /// One configuration of one device, at its steady state.
@@ -89,6 +93,12 @@ struct Plan {
     bool byCost = false; ///< every device has a price: ranked by cost per million tokens (per hour, for a load)
     std::vector<std::string> unpriced; ///< the devices without one, by name
     bool disaggregated = false; ///< the devices' split halves were planned too
+    /// The devices the calibration is for, planned again at calibrated times (same search, targets and
+    /// load; ranked apart: `ranked` holds bounds only), and the calibration's label.
+    std::vector<DevicePlan> calibrated;
+    std::string calibration;
+    /// The calibrated plan of a device, or null.
+    const DevicePlan* calibratedOf(const std::string& device) const;
 };
 
 /// Ranking: with a price for every device, by cost per million output tokens (with a load, by its

@@ -16,6 +16,8 @@
 
 namespace rfx {
 
+struct Calibration;
+
 /// One deployment's shape: the traffic (P prompt tokens in, G out per request) and the replica.
 struct ServingSettings {
     /// P, G, the weights', cache's and activations' widths, attention, tensor parallelism and its link.
@@ -34,6 +36,10 @@ struct ServingSettings {
     /// Speculative decoding: each step a round of K draft steps and one verification of K + 1 tokens a
     /// sequence (speculative.h); no draft: plain decoding.
     Speculation speculation;
+    /// On the device this calibration is for (engine/calibration.h: its deviceId), each joined row's time
+    /// is the calibration's prediction instead of its bound (calibratedRowTime): the steady state a real
+    /// engine's kernels, as measured, would give. Not owned; null: bounds.
+    const Calibration* calibration = nullptr;
 };
 
 /// One row of a mixed step: a decode row and the prefill row of the same name, joined.
@@ -42,7 +48,7 @@ struct MixedRow {
     double flops = 0; ///< FLOP
     double bytes = 0; ///< DRAM traffic, the weights once, byte
     double weightBytes = 0; ///< the weights read, byte
-    double time = 0; ///< its bound and launches, second
+    double time = 0; ///< its bound and launches (calibrated: the calibration's prediction), second
 };
 
 /// One mixed step of the steady state, on one device: N decode tokens at the mean context

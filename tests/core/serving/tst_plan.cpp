@@ -70,6 +70,40 @@ private slots:
         QCOMPARE(replicasFor(s, p), 0);
     }
 
+    // The plan at calibrated times (plan --calibration): with every row at half its roof and TP 1 (no link
+    // time, which a calibration leaves), each configuration's TPOT and TTFT double and its tokens/s per
+    // user and per GPU halve, at the same N (memory does not change): both axes halve, so the front holds
+    // the same configurations. Only the calibration's device is planned again; the ranking holds bounds.
+    void calibratedPlanAtHalfTheRoof()
+    {
+        const Calibration half = test::halfTheRoof("h100-sxm");
+        PlanSettings s = traffic();
+        s.gpusPerNode = 1;
+        s.calibration = &half;
+        s.calibrationLabel = "half.json";
+        const Plan plan = planServing(test::builtinModel("llama-3.1-8b"), s,
+            { test::shippedDevice("h100-sxm"), test::shippedDevice("mi300x") });
+        QVERIFY(plan.error.empty());
+        QCOMPARE(plan.calibrated.size(), size_t(1));
+        QCOMPARE(plan.calibration, std::string("half.json"));
+        QVERIFY(!plan.calibratedOf("mi300x"));
+        const DevicePlan& bound = plan.devices[0];
+        const DevicePlan* cal = plan.calibratedOf("h100-sxm");
+        QVERIFY(cal);
+        QVERIFY(!bound.points.empty());
+        QCOMPARE(cal->points.size(), bound.points.size());
+        for (size_t i = 0; i < bound.points.size(); ++i) {
+            const ServingPoint &b = bound.points[i].point, &c = cal->points[i].point;
+            QCOMPARE(planPointLabel(cal->points[i]), planPointLabel(bound.points[i]));
+            QVERIFY(std::abs(c.tpot / b.tpot - 2) < 1e-9);
+            QVERIFY(std::abs(c.ttft / b.ttft - 2) < 1e-9);
+            QVERIFY(std::abs(c.gpuTokensPerSecond / b.gpuTokensPerSecond - 0.5) < 1e-9);
+            QCOMPARE(c.memoryBytes, b.memoryBytes);
+        }
+        QCOMPARE(cal->front, bound.front);
+        QCOMPARE(plan.ranked.size(), bound.points.size() + plan.devices[1].points.size());
+    }
+
     // What each device allows: the H100 SXM (NVLink 4, 8 GPUs, tensor FP8) every TP to 8 and fp8
     // weights; the A100 int8 (no FP8); --gpus-per-node 4 stops at TP 4; the RTX 4090 (no scale-up
     // link in its file) TP 1. Llama-3.1-70B at 16 bits (141 GB) fits no single 80 GB GPU.

@@ -129,6 +129,39 @@ private slots:
             }
     }
 
+    // A step at calibrated times (plan --calibration): at half the roof on both sides and no overhead each
+    // joined row takes twice its bound, and the step twice its rows plus the same all-reduces over NVLink 4
+    // (a link has no fit). With 5 us of overhead on the memory side, q_proj (memory-bound: 8 decode tokens
+    // and 8 x 2,000 / 300 = 53.3 of a prompt's, M = 61 against the H100's fp16 ridge of 295 FLOP/B) pays
+    // 5 us in each of the 32 blocks its row stands for: 32 x 5 us + 2 x its bound. A calibration of another
+    // device changes nothing.
+    void calibratedStepByHand()
+    {
+        const Device h100 = test::shippedDevice("h100-sxm");
+        ServingSettings s = traffic(8, 2000, 300);
+        s.llm.tensorParallel = 2;
+        const LlmModel model = builtin("llama-3.1-8b");
+        const std::optional<MixedStep> bound = mixedStep(model, s, h100, 8.0 / 300);
+        const Calibration half = test::halfTheRoof("h100-sxm"), overhead = test::halfTheRoof("h100-sxm", 5e-6),
+                          other = test::halfTheRoof("mi300x");
+        s.calibration = &half;
+        const std::optional<MixedStep> halved = mixedStep(model, s, h100, 8.0 / 300);
+        s.calibration = &overhead;
+        const std::optional<MixedStep> paying = mixedStep(model, s, h100, 8.0 / 300);
+        s.calibration = &other;
+        const std::optional<MixedStep> elsewhere = mixedStep(model, s, h100, 8.0 / 300);
+        QVERIFY(bound && halved && paying && elsewhere);
+        QVERIFY(bound->linkTime > 0);
+        QCOMPARE(halved->rows.size(), bound->rows.size());
+        QVERIFY(!bound->rows.empty());
+        for (size_t i = 0; i < bound->rows.size(); ++i)
+            QVERIFY(near(halved->rows[i].time, 2 * bound->rows[i].time));
+        QVERIFY(near(halved->time, 2 * (bound->time - bound->linkTime) + bound->linkTime));
+        QCOMPARE(halved->linkTime, bound->linkTime);
+        QVERIFY(near(row(*paying, "blk0-31.q_proj").time, 32 * 5e-6 + 2 * row(*bound, "blk0-31.q_proj").time));
+        QCOMPARE(elsewhere->time, bound->time);
+    }
+
     // A mixture's experts: Mixtral-8x7B's 4 decode tokens touch 8 (1 - (6/8)^4) = 5.47 of 8 experts a
     // layer; 1/32 of a prompt's 512 tokens touch at least 1/32 of the ~8 a whole prompt does. The step
     // reads the larger: the decode's experts (the row's weights as the decode alone reads them).
