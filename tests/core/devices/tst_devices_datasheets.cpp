@@ -48,6 +48,16 @@ private slots:
         // AMD MI325X data sheet: MI300X's compute (FP16 matrix 2,614.9* and FP8 5,229.8* with sparsity); 256 GB
         // HBM3E at 6 TB/s; 1,000 W
         QTest::newRow("MI325X") << "mi325x" << 163.4 << 2614.9 / 2 << 5229.8 / 2 << 6000.0 << 256.0 << 1000.0 << "infinity-fabric-mi300" << 8;
+        // NVIDIA GH200 datasheet, 144 GB HBM3e superchip's GPU: FP32 67, FP16 Tensor 1,979*, FP8 3,958*; 4.9 TB/s;
+        // module 450 to 1,000 W; NVLink 4, 256 superchips in a DGX GH200's domain
+        QTest::newRow("GH200") << "gh200" << 66.9 << 1978.9 / 2 << 3957.8 / 2 << 4900.0 << 144.0 << 1000.0 << "nvlink4" << 256;
+        // RTX Blackwell whitepaper, RTX 5090: FP32 104.8, FP16 Tensor with FP32 accumulate 419*, FP8 838*; 32 GB
+        // GDDR7 at 28 Gbps on 512 bits = 1,792 GB/s; 575 W; no NVLink, PCIe 5.0
+        QTest::newRow("RTX 5090") << "rtx-5090" << 104.8 << 419.0 / 2 << 838.0 / 2 << 1792.0 << 31.84 << 575.0 << "pcie5-x16" << 4;
+        // Intel's Hot Chips 2024 Gaudi 3 talk: BF16 matrix 1,835 and FP8 1,835 (dense: no sparsity is quoted),
+        // BF16 vector 28.7 (FP32 vector half of it, derived); 128 GB HBM2e at 3.67 TB/s; 900 W air-cooled; 8 cards
+        // all to all over RoCE
+        QTest::newRow("Gaudi 3") << "gaudi-3" << 28.7 / 2 << 1835.0 << 1835.0 << 3670.0 << 128.0 << 900.0 << "gaudi3-roce" << 8;
         // AMD MI300X data sheet: FP32 vector 163.4, FP16 matrix 2,614.9 and FP8 5,229.8 with sparsity; 192 GB
         // at 5.3 TB/s; 750 W; 7 Infinity Fabric links, 8 GPUs fully connected
         QTest::newRow("MI300X") << "mi300x" << 163.4 << 2614.9 / 2 << 5229.8 / 2 << 5300.0 << 192.0 << 750.0 << "infinity-fabric-mi300" << 8;
@@ -80,10 +90,11 @@ private slots:
 
     // FP32 from the cores and the boost clock (NVIDIA: 2 FLOP per core per clock): the H100 PCIe's 14,592
     // x 2 x 1.755 GHz = 51.2 TFLOP/s; the L40S's 18,176 x 2 x 2.52 GHz = 91.6; the RTX 3090's 10,496 x 2 x
-    // 1.695 GHz = 35.58; B200's and GB200's 148 SMs x 128 = 18,944 x 2 x 1.98 and 2.11 GHz = 75.0 and 79.9.
+    // 1.695 GHz = 35.58; B200's and GB200's 148 SMs x 128 = 18,944 x 2 x 1.98 and 2.11 GHz = 75.0 and 79.9; the
+    // RTX 5090's 21,760 x 2 x 2.407 GHz = 104.75; the GH200's GPU, an H100 SXM's 16,896 x 2 x 1.98 GHz = 66.9.
     void fp32FromTheClock()
     {
-        for (const char* id : { "h100-pcie", "l40s", "rtx-3090", "b200", "gb200" }) {
+        for (const char* id : { "h100-pcie", "l40s", "rtx-3090", "b200", "gb200", "rtx-5090", "gh200" }) {
             const Device& d = rfx::test::shippedDevice(id);
             RFX_COMPARE_REL(d.peak.at("fp32"), d.cores * 2 * d.boostClockHz, 1e-3);
         }
@@ -95,7 +106,10 @@ private slots:
     {
         RFX_COMPARE_REL(rfx::test::shippedDevice("b200").peak.at("tensor_fp4"), 18e15 / 2, 1e-9);
         RFX_COMPARE_REL(rfx::test::shippedDevice("gb200").peak.at("tensor_fp4"), 20e15 / 2, 1e-9);
+        // The RTX 5090's 3,352 AI TOPS are FP4 with sparsity: 1,676 dense.
+        RFX_COMPARE_REL(rfx::test::shippedDevice("rtx-5090").peak.at("tensor_fp4"), 3352e12 / 2, 1e-9);
         QVERIFY(!rfx::test::shippedDevice("h100-sxm").peak.count("tensor_fp4"));
+        QVERIFY(!rfx::test::shippedDevice("gaudi-3").peak.count("tensor_fp4"));
     }
 
     // The scale-up links: an A100 or H100 NVLink bridge 600 GB/s both ways (300 each); NVLink 5, 18 links of 1.8
@@ -107,6 +121,8 @@ private slots:
         QCOMPARE(findInterconnect("nvlink3-bridge")->bandwidth, 300e9);
         QCOMPARE(findInterconnect("nvlink5")->bandwidth, 900e9);
         QCOMPARE(findInterconnect("infinity-fabric-mi300")->bandwidth, 7 * 64e9);
+        // Gaudi 3: 21 of its 24 ports of 200 Gb/s to the seven peers: 21 x 200e9 / 8 bytes a second each way.
+        QCOMPARE(findInterconnect("gaudi3-roce")->bandwidth, 21 * 200e9 / 8);
     }
 };
 
