@@ -112,6 +112,37 @@ private slots:
         QVERIFY(!rfx::test::shippedDevice("gaudi-3").peak.count("tensor_fp4"));
     }
 
+    // Two current server sockets from their makers' pages and manuals (one socket each; the cores x FLOP a
+    // cycle x base clock): AMD's EPYC 9755, 128 Zen 5 cores x 2 FMA pipes x 16 FP32 lanes x 2 x 2.7 GHz =
+    // 22.1184 TFLOP/s, BF16 twice, INT8 four times; 12 channels of DDR5-6400: 12 x 8 B x 6.4 GT/s = 614.4 GB/s;
+    // 500 W. Intel's Xeon 6980P: 128 x 64 x 2.0 GHz = 16.384 TFLOP/s, FP16 twice (AVX512_FP16); AMX 1,024 BF16 FLOP a cycle a core:
+    // 128 x 1,024 x 2.0 GHz = 262.144 TFLOP/s (FP16 too), 2,048 INT8 operations: 524.288 TOPS; DDR5-6400 on 12
+    // channels, 614.4 GB/s; 500 W.
+    void serverSockets()
+    {
+        const Device& epyc = rfx::test::shippedDevice("epyc-9755");
+        QCOMPARE(epyc.kind, std::string("cpu"));
+        RFX_COMPARE_REL(epyc.peak.at("fp32"), 128 * 2 * 16 * 2 * 2.7e9, 1e-3);
+        RFX_COMPARE_REL(epyc.peak.at("bf16"), 2 * 22.1184e12, 1e-3);
+        RFX_COMPARE_REL(epyc.peak.at("int8"), 4 * 22.1184e12, 1e-3);
+        QVERIFY(!epyc.peak.count("tensor_bf16") && !epyc.peak.count("fp16"));
+        RFX_COMPARE_REL(epyc.dramBandwidth, 12 * 8 * 6.4e9, 1e-9);
+        QCOMPARE(epyc.tdpWatts, 500.0);
+        const Device& xeon = rfx::test::shippedDevice("xeon-6980p");
+        RFX_COMPARE_REL(xeon.peak.at("fp32"), 16.384e12, 1e-9);
+        RFX_COMPARE_REL(xeon.peak.at("fp16"), 2 * 16.384e12, 1e-9); // AVX512_FP16, which Zen 5 lacks
+        RFX_COMPARE_REL(xeon.peak.at("tensor_bf16"), 128 * 1024 * 2.0e9, 1e-9);
+        RFX_COMPARE_REL(xeon.peak.at("tensor_fp16"), 262.144e12, 1e-9);
+        RFX_COMPARE_REL(xeon.peak.at("tensor_int8"), 128 * 2048 * 2.0e9, 1e-9);
+        RFX_COMPARE_REL(xeon.dramBandwidth, 614.4e9, 1e-9);
+        QCOMPARE(xeon.tdpWatts, 500.0);
+        // 16-bit matrix rows take AMX on the Xeon and the AVX-512 BF16 rate on the EPYC, which says so.
+        QCOMPARE(chooseCeiling(xeon, NumberType::Fp16, true).flops, 262.144e12);
+        const CeilingChoice onEpyc = chooseCeiling(epyc, NumberType::Fp16, true);
+        QCOMPARE(onEpyc.key, std::string("bf16"));
+        QVERIFY2(onEpyc.note.find("has no FP16 ceiling") != std::string::npos, onEpyc.note.c_str());
+    }
+
     // The scale-up links: an A100 or H100 NVLink bridge 600 GB/s both ways (300 each); NVLink 5, 18 links of 1.8
     // TB/s in all (900 each way); MI300X's 7 Infinity Fabric links of 128 GB/s both ways, a ring over all
     // seven streaming 7 x 64 = 448 GB/s each way.
