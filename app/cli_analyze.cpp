@@ -3,6 +3,7 @@
 
 #include "engine/roofline.h"
 #include "io/report_writer.h"
+#include "open/analyses.h"
 
 #include <ostream>
 

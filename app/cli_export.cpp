@@ -13,6 +13,7 @@
 #include "llm/llm_analysis.h"
 #include "llm/llm_both.h"
 #include "llm/llm_files.h"
+#include "open/analyses.h"
 #include "servingplan/servingfigure.h"
 #include "sweep/sweepfigure.h"
 

@@ -8,6 +8,7 @@
 #include "engine/roofline.h"
 #include "io/measurements.h"
 #include "measure/network_run.h"
+#include "open/analyses.h"
 
 #include <chrono>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include "io/options.h"
 #include "llm/llm_arch.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "onnx/onnx_model.h"
 
 #include <nlohmann/json.hpp>

@@ -10,6 +10,7 @@
 #include "llm/llm_files.h"
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
+#include "open/analyses.h"
 
 #include <algorithm>
 #include <fstream>

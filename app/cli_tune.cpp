@@ -3,6 +3,7 @@
 
 #include "io/tune_options.h"
 #include "io/tune_writer.h"
+#include "open/analyses.h"
 
 namespace rfx {
 

@@ -2,7 +2,6 @@
 
 #include "base/format.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,32 +98,24 @@ std::optional<Analysed> analyseWithForward(const Network& net, const Config& c, 
     return a;
 }
 
-EnergyOutcome analyzeEnergy(const Config& config, const std::vector<Device>& devices)
+EnergyOutcome analyzeEnergy(const Network& network, const Config& config, const std::vector<Device>& devices)
 {
     EnergyOutcome out;
-    BuildResult built = buildCheckedNetwork(config);
-    if (!built.network) {
-        out.error = built.error;
-        return out;
-    }
-    auto a = analyseWithForward(*built.network, config, devices);
+    auto a = analyseWithForward(network, config, devices);
     for (size_t i = 0; i < devices.size(); ++i)
         out.figures.push_back(energyFigures(a->report.results[i], config, a->forward[i]));
     out.report = std::move(a->report);
     return out;
 }
 
-std::optional<ClockChoice> optimalClock(const Config& config, const Device& device, int minPercent)
+ClockChoice optimalClock(const Network& network, const Config& config, const Device& device, int minPercent)
 {
-    BuildResult built = buildCheckedNetwork(config);
-    if (!built.network)
-        return std::nullopt;
     ClockChoice best;
     double bestEnergy = std::numeric_limits<double>::infinity();
     for (int p = 100; p >= std::clamp(minPercent, kClockRange.min, 100); --p) {
         Config c = config;
         c.clockPercent = p;
-        auto a = analyseWithForward(*built.network, c, { device });
+        auto a = analyseWithForward(network, c, { device });
         const EnergyFigures e = energyFigures(a->report.results[0], c, a->forward[0]);
         if (p == 100)
             best.atBoost = e;

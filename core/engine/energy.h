@@ -71,22 +71,23 @@ struct Analysed {
 };
 std::optional<Analysed> analyseWithForward(const Network& net, const Config& config, const std::vector<Device>& devices);
 
-/// Analyses `config` (training or inference) on `devices` and returns the energy figures per device,
-/// in device order; `error` when the configuration does not analyse.
+/// The network analysed as `config` (training or inference) on `devices`, and the energy figures per
+/// device, in device order (open/analyses.h: from a configuration, its network built; `error` when it
+/// does not build).
 struct EnergyOutcome {
     std::optional<Report> report;
     std::vector<EnergyFigures> figures;
     std::string error;
 };
-EnergyOutcome analyzeEnergy(const Config& config, const std::vector<Device>& devices);
+EnergyOutcome analyzeEnergy(const Network& network, const Config& config, const std::vector<Device>& devices);
 
 /// The core clock (percent of boost, within [minPercent, 100]) with the least energy per image for
-/// `config` on `device`, scanned in 1 % steps.
+/// the network at `config` on `device`, scanned in 1 % steps (open/analyses.h: from a configuration).
 struct ClockChoice {
     int percent = 100;
     EnergyFigures figures;
     EnergyFigures atBoost;
 };
-std::optional<ClockChoice> optimalClock(const Config& config, const Device& device, int minPercent = 30);
+ClockChoice optimalClock(const Network& network, const Config& config, const Device& device, int minPercent = 30);
 
 } // namespace rfx

@@ -5,8 +5,6 @@
 #include "engine/precision.h"
 #include "engine/roofline_rows.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
-#include "onnx/onnx_model.h"
 
 #include <algorithm>
 #include <array>
@@ -314,18 +312,6 @@ std::string verdictText(double memoryBoundTimeShare)
         + (memoryBound ? "left" : "right") + " of the ridge";
 }
 
-AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices)
-{
-    AnalysisOutcome out;
-    BuildResult built = buildCheckedNetwork(config);
-    if (!built.network) {
-        out.error = built.error;
-        return out;
-    }
-    out.report = analyze(*built.network, config, devices);
-    return out;
-}
-
 std::string trafficDescription(const Config& c)
 {
     switch (c.traffic) {
@@ -361,7 +347,7 @@ std::string timeBoundText(const Config& config, bool cacheAware)
                      : "time = max(FLOP/peak, bytes/bandwidth)";
 }
 
-std::string conventionsText(const Config& config, bool cacheAware)
+std::string conventionsText(const Config& config, bool cacheAware, const std::string& modelConventions)
 {
     std::string bytes = trafficDescription(config);
     if (config.traffic == TrafficModel::Compulsory && !config.fusion)
@@ -375,7 +361,7 @@ std::string conventionsText(const Config& config, bool cacheAware)
                   ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
                   : cacheAware ? std::string("; time bound = max(FLOP / peak, bytes / bandwidth); ") + kCacheAwareRule
                                : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
-        + algorithm + (isOnnxFile(config.model) ? "; " + onnxConventions() : std::string());
+        + algorithm + (modelConventions.empty() ? std::string() : "; " + modelConventions);
 }
 
 } // namespace rfx

@@ -7,8 +7,10 @@
 #include "engine/cost.h"
 #include "model/config.h"
 #include "model/network.h"
+#include "model/unet.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -193,12 +195,10 @@ struct Report {
 /// t_mem = Q (s / B_inner + (1 - s) / B_level), s = C_inner / W.
 Report analyze(const Network& network, const Config& config, const std::vector<Device>& devices);
 
-/// Validates the configuration, builds the network and analyses it; `error` says why not.
-struct AnalysisOutcome {
-    std::optional<Report> report;
-    std::string error;
-};
-AnalysisOutcome analyzeConfig(const Config& config, const std::vector<Device>& devices);
+/// A configuration's network where a study builds it again (the tuning's batches, the sweep's two):
+/// the engine takes networks and never knows where they come from; the opener's buildCheckedNetwork
+/// (open/build_network.h) is the one the tools pass.
+using NetworkBuilder = std::function<BuildResult(const Config&)>;
 
 /// The configuration's traffic model in words ("compulsory DRAM traffic per layer", "tiled traffic, ...").
 std::string trafficDescription(const Config& config);
@@ -206,8 +206,9 @@ std::string trafficDescription(const Config& config);
 /// and the cache-aware rule where a device of the report uses it.
 std::string timeBoundText(const Config& config, bool cacheAware = false);
 /// Conventions stamped on every report and export, for this configuration's traffic model and algorithm
-/// (and the cache-aware rule where a device of the report uses it).
-std::string conventionsText(const Config& config, bool cacheAware = false);
+/// (and the cache-aware rule where a device of the report uses it), then the model file's own
+/// (`modelConventions`: the importer's counting rules, open/analyses.h modelConventions()).
+std::string conventionsText(const Config& config, bool cacheAware = false, const std::string& modelConventions = {});
 /// Whether any device of the report runs the cache-aware model.
 bool anyCacheAware(const Report& report);
 

@@ -9,7 +9,7 @@
 
 namespace rfx {
 
-std::optional<SweepModel> SweepModel::make(const Config& base, std::string* error)
+std::optional<SweepModel> SweepModel::make(const Config& base, const NetworkBuilder& build, std::string* error)
 {
     // Algorithms (auto is a per-device minimum; workspaces mix fixed and per-image parts) and the
     // naive and tiled traffic models (clamped, so not affine in the batch) have no closed form here.
@@ -40,13 +40,13 @@ std::optional<SweepModel> SweepModel::make(const Config& base, std::string* erro
         c.batch = n;
         c.bits = 8;
         c.tensorCores = false;
-        AnalysisOutcome out = analyzeConfig(c, devices);
-        if (!out.report) {
+        BuildResult built = build(c);
+        if (!built.network) {
             if (error)
-                *error = out.error;
+                *error = built.error;
             return std::nullopt;
         }
-        at[n - 1] = std::move(out.report);
+        at[n - 1] = analyze(*built.network, c, devices);
     }
     const DeviceResult& r1 = at[0]->results.front();
     const DeviceResult& r2 = at[1]->results.front();

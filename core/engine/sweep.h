@@ -1,6 +1,7 @@
 #pragma once
 
 #include "devices/device.h"
+#include "engine/roofline.h"
 #include "model/config.h"
 #include "model/network.h"
 
@@ -24,7 +25,8 @@ public:
     /// `config` fixes the structure (U-Net parameters, mode, optimizer, fusion); its batch and bits
     /// are ignored. Nothing if the configuration is not valid, or uses a convolution algorithm other
     /// than direct or the naive or tiled traffic model (`error` says why).
-    static std::optional<SweepModel> make(const Config& config, std::string* error = nullptr);
+    /// `build` gives the network at batches 1 and 2 (open/analyses.h sweepModel: the opener's).
+    static std::optional<SweepModel> make(const Config& config, const NetworkBuilder& build, std::string* error = nullptr);
 
     /// A device's ceilings for one precision choice, looked up once per sweep.
     struct Ceilings {

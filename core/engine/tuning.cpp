@@ -2,7 +2,6 @@
 
 #include "base/format.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,7 +97,7 @@ std::vector<int> tuneBatches(int lo, int hi)
     return b;
 }
 
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& r)
+TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& r, const NetworkBuilder& build)
 {
     TuneOutcome out;
     auto range = [&](const char* what, int lo, int hi, Range limit) -> bool {
@@ -135,7 +134,7 @@ TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const
     for (int batch : batches) {
         Config c = config;
         c.batch = batch;
-        BuildResult built = buildNetwork(c);
+        BuildResult built = build(c);
         if (!built.network) {
             out.error = built.error;
             out.results.clear();

@@ -46,8 +46,10 @@ struct TuneOutcome {
     std::vector<TuneResult> results; ///< per device
     std::string error;
 };
-/// Ranges are checked (message names the range); batch, GPU count and clock of `config` are replaced.
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges);
+/// Ranges are checked (message names the range); batch, GPU count and clock of `config` are replaced;
+/// `build` gives the network at each batch (open/analyses.h: the opener's).
+TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges,
+    const NetworkBuilder& build);
 /// Why point k is where it is, in sentences comparing it with its neighbours in the sweep: the same
 /// point at 100 % clock (or the next lower clock), the next smaller and larger batch (or that it does
 /// not fit), one GPU against two. For the recommendations' reasoning (CLI and window).

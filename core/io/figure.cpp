@@ -15,6 +15,7 @@
 #include "io/report_writer.h"
 #include "io/options.h"
 #include "model/networks.h"
+#include "open/analyses.h"
 
 #include <nlohmann/json.hpp>
 
@@ -156,7 +157,7 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
             ojson { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
                 { "transparent", s.transparent }, { "caption", s.caption } } },
-        { "conventions", conventionsText(s.config, cacheAware) },
+        { "conventions", reportConventions(s.config, cacheAware) },
         { "command", cmd },
     };
     if (s.llm) {

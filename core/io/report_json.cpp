@@ -6,6 +6,7 @@
 #include "base/format.h"
 #include "base/version.h"
 #include "engine/energy.h"
+#include "open/analyses.h"
 
 #include <nlohmann/json.hpp>
 
@@ -229,7 +230,7 @@ std::string reportToJson(const Report& r, int indent)
     ojson doc {
         { "config", configJson(r.config) },
         { "network", network },
-        { "conventions", conventionsText(r.config, anyCacheAware(r)) },
+        { "conventions", reportConventions(r.config, anyCacheAware(r)) },
         { "results", results },
         { "diagnostics", diagnostics },
     };

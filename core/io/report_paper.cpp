@@ -5,6 +5,7 @@
 #include "base/format.h"
 #include "base/version.h"
 #include "engine/energy.h"
+#include "open/analyses.h"
 
 #include <cstdio>
 #include <sstream>
@@ -97,7 +98,7 @@ std::string reportToMarkdown(const Report& r)
 {
     std::ostringstream o;
     o << "# " << reportTitle(r) << "\n\n"
-      << r.convolutions << " convolutions, " << parametersPhrase(r) << ". " << conventionsText(r.config, anyCacheAware(r)) << ".\n";
+      << r.convolutions << " convolutions, " << parametersPhrase(r) << ". " << reportConventions(r.config, anyCacheAware(r)) << ".\n";
     for (const DeviceResult& d : r.results) {
         o << "\n## " << d.device.name << " (" << d.device.id << ")\n\n" << deviceLine(d) << "\n\n"
           << "| Layer | Op | Output | Params | FLOPs | Bytes | FLOP/B | Bound | Time | Share |\n"

@@ -6,7 +6,7 @@
 #include "io/options.h"
 #include "measure/ceilings_age.h"
 #include "measure/microbench.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 
 #include <ctime>
 

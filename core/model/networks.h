@@ -23,7 +23,7 @@ const std::vector<ModelInfo>& builtinModels();
 const ModelInfo* findModel(std::string_view id);
 
 /// A model value naming a network file rather than a built-in network: our JSON layer list (".json")
-/// or an ONNX model (".onnx", read by core/onnx/; buildNetwork() in onnx/build_network.h builds either).
+/// or an ONNX model (".onnx", read by core/onnx/; buildNetwork() in open/build_network.h builds either).
 bool isNetworkFile(std::string_view model);
 /// A model value naming an ONNX file rather than a built-in network (it ends in ".onnx").
 bool isOnnxFile(std::string_view model);

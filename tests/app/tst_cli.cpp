@@ -8,6 +8,7 @@
 #include "engine/roofline.h"
 #include "io/measurements.h"
 #include "io/options.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <QDir>

@@ -4,6 +4,7 @@
 #include "cli_export.h"
 #include "figure/figurerenderer.h"
 #include "io/figure.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <QFile>

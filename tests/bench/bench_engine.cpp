@@ -7,6 +7,7 @@
 #include "llm/llm_analysis.h"
 #include "model/unet.h"
 #include "onnx/onnx_model.h"
+#include "open/analyses.h"
 #include "testpaths.h"
 
 #include <benchmark/benchmark.h>
@@ -63,7 +64,7 @@ void sweepConfigurations(benchmark::State& state)
         devices.push_back(*lib.find(id));
     std::int64_t configs = 0;
     for (auto _ : state) {
-        const auto model = rfx::SweepModel::make(rfx::Config {});
+        const auto model = rfx::sweepModel(rfx::Config {});
         double best = 0;
         for (const rfx::Device& d : devices) {
             for (int bits : { 8, 16, 32, 64 }) {

@@ -3,6 +3,7 @@
 #include "chart/rooflinechart.h"
 #include "figure/figurerenderer.h"
 #include "guitestutils.h"
+#include "open/analyses.h"
 #include "panels/controlpanel.h"
 #include "panels/energyview.h"
 #include "panels/llmcontrols.h"

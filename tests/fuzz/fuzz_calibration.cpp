@@ -4,6 +4,7 @@
 #include "fuzzdevice.h"
 #include "io/calibration_file.h"
 #include "io/report_writer.h"
+#include "open/analyses.h"
 
 #include <cctype>
 #include <cmath>

@@ -5,6 +5,7 @@
 #include "engine/roofline.h"
 #include "fuzzdevice.h"
 #include "io/measurements.h"
+#include "open/analyses.h"
 
 #include <cmath>
 #include <cstddef>

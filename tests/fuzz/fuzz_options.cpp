@@ -9,6 +9,7 @@
 #include "io/llm_options.h"
 #include "io/options.h"
 #include "io/tune_options.h"
+#include "open/analyses.h"
 
 #include <cstddef>
 #include <cstdint>

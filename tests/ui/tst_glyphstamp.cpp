@@ -4,6 +4,7 @@
 // bit where both draw onto nothing, and leave to Qt what only its engine draws.
 #include "chart/summarylayout.h"
 #include "chart/summaryview.h"
+#include "open/analyses.h"
 #include "widgets/elidedlabel.h"
 #include "widgets/glyphstamp.h"
 

@@ -6,6 +6,7 @@
 // the width box on and off again, repainted it: ten boxes on every step of a drag). The text rewritten
 // on every step, composed from glyph images: tst_glyphstamp.cpp.
 #include "chart/rooflinechart.h"
+#include "open/analyses.h"
 #include "panels/controlpanel.h"
 #include "style/cachedmirror.h"
 #include "style/textitem.h"

@@ -1,5 +1,6 @@
 #include "panels/energyview.h"
 
+#include "open/analyses.h"
 #include "style/text.h"
 #include "widgets/checkedspinbox.h"
 

@@ -6,7 +6,7 @@
 #include "llm/llm_phase.h"
 #include "model/networks.h"
 #include "panels/explain_llm.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "panels/controlpanel.h"
 #include "panels/explain.h"
 #include "panels/tourpanel.h"

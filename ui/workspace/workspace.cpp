@@ -1,5 +1,6 @@
 #include "workspace/workspace.h"
 
+#include "open/analyses.h"
 #include "style/text.h"
 
 #include "base/diagnostic.h"

@@ -4,6 +4,7 @@
 #include "engine/sweep.h"
 #include "io/options.h"
 #include "model/unet.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <cmath>
@@ -387,11 +388,11 @@ private slots:
         Config c;
         c.algorithm = ConvAlgorithm::Winograd4;
         std::string error;
-        QVERIFY(!SweepModel::make(c, &error));
+        QVERIFY(!sweepModel(c, &error));
         QCOMPARE(error, std::string("the sweep model covers direct convolution under compulsory or fused traffic"));
         c = Config {};
         c.traffic = TrafficModel::Fused;
-        QVERIFY(SweepModel::make(c, &error));
+        QVERIFY(sweepModel(c, &error));
     }
 };
 

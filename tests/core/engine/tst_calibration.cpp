@@ -2,6 +2,7 @@
 // bound side, checked against least-squares solutions worked by hand on small synthetic sets (its use on
 // a report: tst_calibration_apply).
 #include "engine/calibration.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <tuple>

@@ -3,6 +3,7 @@
 #include "engine/calibration.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 using namespace rfx;

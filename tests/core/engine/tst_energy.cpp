@@ -4,6 +4,7 @@
 #include "engine/tuning.h"
 #include "io/options.h"
 #include "io/tune_writer.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <cmath>

@@ -8,6 +8,7 @@
 #include "engine/sweep.h"
 #include "io/options.h"
 #include "model/unet.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <algorithm>
@@ -123,7 +124,7 @@ private slots:
 
             // The sweep model's closed form equals the engine on every device.
             if (i % 5 == 0) {
-                const std::optional<SweepModel> model = SweepModel::make(c);
+                const std::optional<SweepModel> model = sweepModel(c);
                 check.expect(bool(model), QStringLiteral("sweep model refused: ") + describe(c));
                 for (size_t k = 0; model && k < m_devices.size(); ++k) {
                     const SweepModel::Point p = model->evaluate(SweepModel::ceilings(m_devices[k], c.bits, c.tensorCores), c.batch);

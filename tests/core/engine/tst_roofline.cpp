@@ -6,6 +6,7 @@
 #include "model/unet.h"
 #include "testutils.h"
 #include "core/engine/roofline_nets.h"
+#include "open/analyses.h"
 
 #include <cmath>
 

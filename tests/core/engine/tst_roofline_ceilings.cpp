@@ -6,6 +6,7 @@
 #include "model/unet.h"
 #include "testutils.h"
 #include "core/engine/roofline_nets.h"
+#include "open/analyses.h"
 
 #include <cmath>
 
@@ -89,7 +90,7 @@ private slots:
         }
         QCOMPARE(boundLabel(d.layers[2]), std::string("L3"));
         QCOMPARE(boundLabel(d.layers[3]), std::string("memory"));
-        QVERIFY(conventionsText(rep.config, anyCacheAware(rep)).find("cache-aware") != std::string::npos);
+        QVERIFY(reportConventions(rep.config, anyCacheAware(rep)).find("cache-aware") != std::string::npos);
 
         Config off;
         off.cacheAware = CacheAware::Off;
@@ -99,7 +100,7 @@ private slots:
             QCOMPARE(dram.results[0].layers[size_t(i)].level, MemoryLevel::Dram);
             RFX_COMPARE_REL(dram.results[0].layers[size_t(i)].time, w[i] / 50e9, 1e-12);
         }
-        QVERIFY(conventionsText(off, anyCacheAware(dram)).find("cache-aware") == std::string::npos);
+        QVERIFY(reportConventions(off, anyCacheAware(dram)).find("cache-aware") == std::string::npos);
 
         // A GPU with the same figures: auto leaves it on DRAM; on uses L2 and L3 but not L1 (a GPU file's
         // "cores" are not its SMs, so L1 x cores would be no capacity at all).

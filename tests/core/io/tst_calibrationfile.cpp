@@ -2,6 +2,7 @@
 // field refused with the file, the field and the reason; and the samples a comparison gives the fit.
 #include "io/calibration_file.h"
 #include "io/measurements.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <nlohmann/json.hpp>

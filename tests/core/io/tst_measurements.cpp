@@ -1,6 +1,7 @@
 // Measured timings against the model (core/measurements.h): the three importers on small fixtures
 // (tests/data/measurements), malformed files, and the mapping onto model rows.
 #include "io/measurements.h"
+#include "open/analyses.h"
 #include "testpaths.h"
 #include "testutils.h"
 

@@ -1,6 +1,7 @@
 // Session documents and the Markdown/LaTeX table writers.
 #include "io/report_writer.h"
 #include "io/session.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <QRegularExpression>

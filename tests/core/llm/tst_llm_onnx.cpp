@@ -8,7 +8,7 @@
 #include "llm/llm_onnx.h"
 #include "llm_fixtures.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "onnx/onnx_model.h"
 #include "testpaths.h"
 #include "testutils.h"

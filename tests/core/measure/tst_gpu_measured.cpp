@@ -10,6 +10,7 @@
 #include "io/measurements.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_files.h"
+#include "open/analyses.h"
 #include "testpaths.h"
 #include "testutils.h"
 

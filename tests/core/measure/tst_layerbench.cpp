@@ -7,7 +7,7 @@
 #include "io/measurements.h"
 #include "measure/layer_bench.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "testpaths.h"
 #include "testutils.h"
 

@@ -12,7 +12,8 @@
 #include "engine/roofline.h"
 #include "io/options.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
+#include "open/analyses.h"
+#include "open/build_network.h"
 #include "testutils.h"
 
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "model/networks.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "onnx/onnx_model.h"
 #include "testpaths.h"
 #include "core/onnx/wildmodels.h"

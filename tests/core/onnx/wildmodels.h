@@ -1,7 +1,7 @@
 #pragma once
 // What the tst_onnx_wild* tests share: a wild fixture's path, a model built at a batch and bound
 // values, whether a network's notes say something.
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 #include "testpaths.h"
 
 #include <algorithm>

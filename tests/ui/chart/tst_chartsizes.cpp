@@ -7,6 +7,7 @@
 #include "chart/chartarea.h"
 #include "figure/figurelayout.h"
 #include "figure/figurerenderer.h"
+#include "open/analyses.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 

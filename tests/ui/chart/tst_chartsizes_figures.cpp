@@ -6,6 +6,7 @@
 #include "llm/llm_analysis.h"
 #include "llm/llm_arch.h"
 #include "llm/llm_both.h"
+#include "open/analyses.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 

@@ -4,6 +4,7 @@
 // marker. The page grows with the grid so that each chart keeps a readable size.
 #include "features/exportdialog.h"
 #include "figure/figurerenderer.h"
+#include "open/analyses.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -1,6 +1,7 @@
 // The energy view's Pareto chart takes new points in its series when the layout is the same (a
 // fresh build of every scatter series was a third of the view's update): the chart after an update
 // in place must be the chart a fresh build draws, tooltips included.
+#include "open/analyses.h"
 #include "panels/energycharts.h"
 #include "panels/energyview.h"
 

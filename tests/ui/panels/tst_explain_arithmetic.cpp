@@ -13,7 +13,7 @@
 #include "llm/llm_arch.h"
 #include "llm/llm_both.h"
 #include "llm/llm_phase.h"
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 
 #include <QRegularExpression>
 #include <QTextDocument>

@@ -1,5 +1,6 @@
 // The layer table model: passes QAbstractItemModelTester, shows what the engine computed,
 // sorts by raw numbers and explains itself in tooltips.
+#include "open/analyses.h"
 #include "table/layerfilterproxy.h"
 #include "table/layertablemodel.h"
 #include "testutils.h"

@@ -3,6 +3,7 @@
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "features/measurementsview.h"
+#include "open/analyses.h"
 #include "panels/controlpanel.h"
 #include "panels/devicepicker.h"
 #include "panels/energyview.h"

@@ -2,6 +2,7 @@
 // the ridge, the layer that takes the most time; the marks lie on those items. Its panel is docked
 // beside the charts, not over them.
 #include "chart/chartarea.h"
+#include "open/analyses.h"
 #include "panels/explain.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"

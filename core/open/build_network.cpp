@@ -1,6 +1,6 @@
 // The one way from a configuration to its network, whatever names it: a built-in network, a JSON layer
 // list or an ONNX model. Here rather than in model/ because an ONNX model needs the importer.
-#include "onnx/build_network.h"
+#include "open/build_network.h"
 
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
