@@ -25,18 +25,12 @@ namespace {
 
 std::optional<int> wholeNumber(const std::string& option, const std::string& value, Range range, std::string& error)
 {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-        v = std::stoll(value, &used);
-    } catch (...) {
-        used = 0;
-    }
-    if (used != value.size() || value.empty() || v < range.min || v > range.max) {
+    const std::optional<int> v = parseWholeNumber(value);
+    if (!v || *v < range.min || *v > range.max) {
         error = option + ": must be a whole number from " + formatCount(range.min) + " to " + formatCount(range.max) + ", got '" + value + "'";
         return std::nullopt;
     }
-    return int(v);
+    return v;
 }
 
 } // namespace

@@ -14,15 +14,6 @@ namespace rfx {
 
 namespace {
 
-std::optional<int> parseInt(std::string_view s)
-{
-    int value = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
-        return std::nullopt;
-    return value;
-}
-
 // An option naming one of an enum's words (config.h's tables); the message lists them.
 template <typename E, std::size_t N>
 bool setEnum(const std::string& option, const std::string& value, const EnumWord<E> (&words)[N], E& out, std::string& error)
@@ -102,7 +93,7 @@ OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t
     }
 
     auto setInt = [&](int& target) {
-        if (auto v = parseInt(value)) {
+        if (auto v = parseWholeNumber(value)) {
             target = *v;
             return OptionStatus::Consumed;
         }
@@ -387,7 +378,7 @@ std::string configOptionsHelp()
            "                             (default rtx-2060-super)\n";
 }
 
-std::optional<int> parseWholeNumber(const std::string& text)
+std::optional<int> parseWholeNumber(std::string_view text)
 {
     int v = 0;
     const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

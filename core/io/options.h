@@ -30,7 +30,9 @@ enum class OptionStatus {
 /// "0.8" or "80%" -> 80 (percent of the boost clock, whole percents); nothing if not a number.
 std::optional<int> parseClockPercent(const std::string& text);
 /// The whole text as an int ("12" -> 12, "-5" -> -5); nothing for "", "1.5", "12x" or an overflow.
-std::optional<int> parseWholeNumber(const std::string& text);
+/// The one whole-number reader of the command line and the files' options: every option that takes a
+/// count reads it here (from_chars: no sign but "-", no spaces, no exponent).
+std::optional<int> parseWholeNumber(std::string_view text);
 
 /// "--name=value" -> {"--name", "value"}; anything else -> {arg, nothing}.
 struct SplitOption {
