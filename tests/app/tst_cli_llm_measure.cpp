@@ -187,11 +187,14 @@ private slots:
             return rows;
         };
         const auto firstPass = rowsOf(other);
+        // Two maps compared: both empty (a file that did not open, rows renamed) would compare equal.
+        QVERIFY2(firstPass.size() >= 10, other.c_str());
         const std::vector<std::string> again { "measure", "--llm", "--model", (dir + QStringLiteral("/config.json")).toStdString(), "--prompt",
             "8", "--context", "48", "--quick", "--device", "ryzen-9-5950x", "--output", other, "--keep-fastest" };
         r = cli(again);
         QVERIFY2(r.code == 0, r.err.c_str());
         const auto secondPass = rowsOf(other);
+        QVERIFY(!secondPass.empty());
         QCOMPARE(secondPass.size(), firstPass.size());
         for (const auto& [name, before] : firstPass) {
             const auto& [best, runs] = secondPass.at(name);

@@ -6,6 +6,8 @@
 #include "open/analyses.h"
 #include "testutils.h"
 
+#include <set>
+
 using namespace rfx;
 
 class TestCalibrationApply : public QObject {
@@ -30,6 +32,7 @@ private slots:
         QCOMPARE(applyCalibration(report, c, "cal.json"), 1);
         const DeviceResult& r = report.results[0];
         QCOMPARE(r.calibration, std::string("cal.json"));
+        QVERIFY(r.layers.size() >= 20); // the U-Net's rows: a report without rows would pass the loop
         for (const LayerResult& l : r.layers)
             RFX_COMPARE_REL(l.calibratedTime, 2 * l.time, 1e-12);
         RFX_COMPARE_REL(r.totals.calibratedTime, 2 * r.totals.time, 1e-12);
@@ -72,10 +75,17 @@ private slots:
             c.groups.push_back({ "all", side, 1e-6, 0.5, 10 });
         }
         QCOMPARE(applyCalibration(decode, c, "cal.json"), 1);
-        int attention = 0, blockRows = 0;
+        // Each row's class by its name, written here (not the code's own opClass): the weight products
+        // and the head are matrix rows, the scores and context products attention, the rest (norms,
+        // softmax, RoPE, residuals, the gate's product, the cache write, the embedding's gather) not.
+        const std::set<std::string> products { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj",
+            "down_proj", "lm_head" };
+        int attention = 0, blockRows = 0, matrix = 0;
         for (const LayerResult& l : decode.results[0].layers) {
-            const bool isAttention = l.name.ends_with("attn_scores") || l.name.ends_with("attn_context"); // the softmax: elementwise
-            const bool isMatrix = !isAttention && l.opClass == "matrix";
+            const std::string base = l.name.substr(l.name.find('.') + 1);
+            const bool isAttention = base == "attn_scores" || base == "attn_context"; // the softmax: elementwise
+            const bool isMatrix = products.count(base) > 0;
+            matrix += isMatrix;
             const double runs = l.block.empty() ? 1 : 16;
             QCOMPARE(l.repeats, runs);
             const double overhead = isAttention ? 3e-6 : isMatrix ? 2e-6 : 1e-6, efficiency = isAttention ? 0.2 : isMatrix ? 0.8 : 0.5;
@@ -86,6 +96,7 @@ private slots:
             blockRows += !l.block.empty();
         }
         QCOMPARE(attention, 2);
+        QCOMPARE(matrix, 8);
         QVERIFY(blockRows >= 12);
     }
 

@@ -84,8 +84,20 @@ private slots:
         const LlmSweep sweep = sweepLlm(mistral, *o.analysis, devices, LlmSweepAxis::Batch);
         QVERIFY2(sweep.error.empty(), sweep.error.c_str());
         QCOMPARE(sweep.current, std::int64_t(3));
+        // Each sequence holds a cache of P + G = 1,200 tokens, 2 (K, V) x 32 layers x 8 KV heads x 128 x 2
+        // bytes x 1,200 = 157,286,400 bytes (Mistral-7B's config.json), and its prompt's largest activation,
+        // the MLP's product of gate and up: two inputs and an output of 1,000 x 14,336 x 2 bytes, 86,016,000.
+        // On the RTX 4090's 24 GiB beside 7,241,732,096 x 2 bytes of weights: floor((25,769,803,776 -
+        // 14,483,464,192) / 243,302,400) = floor(46.39) = 46 sequences. On each device the last batch
+        // fits and one sequence more would not. Written here, not taken from the code's largestBatch.
+        const double perSequence = 2.0 * 32 * 8 * 128 * 2 * 1200 + 3.0 * 1000 * 14336 * 2;
+        QCOMPARE(sweep.lines[1].limit, std::int64_t(46));
+        QCOMPARE(std::int64_t(std::floor((24.0 * (1 << 30) - 2 * 7241732096.0) / perSequence)), std::int64_t(46));
         for (size_t d = 0; d < 2; ++d) {
             const LlmSweepLine& line = sweep.lines[d];
+            QVERIFY(!line.points.empty());
+            QVERIFY(line.points.back().memoryBytes <= line.capacity);
+            QVERIFY(line.points.back().memoryBytes + perSequence > line.capacity);
             QCOMPARE(line.limit, o.analysis->figures[d].largestBatch);
             QCOMPARE(line.points.back().x, line.limit);
             QCOMPARE(line.points.front().x, std::int64_t(1));

@@ -53,6 +53,10 @@ private slots:
     // measurement and the calibration know.
     void everyRowHasAKind()
     {
+        // A list that came back empty would check nothing: at least the 24 models docs/language-models.md
+        // lists, each with its rows.
+        QVERIFY(builtinLanguageModels().size() >= 24);
+        int rows = 0;
         for (const LlmArch& a : builtinLanguageModels())
             for (const LlmAttention attention : { LlmAttention::Flash, LlmAttention::Naive })
                 for (const LlmPhase phase : { LlmPhase::Prefill, LlmPhase::Decode }) {
@@ -62,9 +66,12 @@ private slots:
                     s.attention = attention;
                     const LlmPhaseBuild b = buildLlmPhase(m, s, phase, 64);
                     QVERIFY2(b.network, b.error.c_str());
+                    QVERIFY2(b.network->layers.size() >= 5, a.id.c_str());
+                    rows += int(b.network->layers.size());
                     for (const Layer& l : b.network->layers)
                         QVERIFY2(llmRowKind(l) != LlmRowKind::Unknown, (a.id + ": " + l.name).c_str());
                 }
+        QVERIFY(rows > 24 * 4 * 5);
         Layer l;
         l.name = "blk0-31.q_proj";
         QCOMPARE(llmRowKind(l), LlmRowKind::Matrix);
