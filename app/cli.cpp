@@ -245,7 +245,9 @@ std::string wrap(const std::string& text, size_t indent, size_t width, bool inde
 
 void printHelp(std::ostream& out)
 {
-    out << "roofline-cli " << kVersion << ": roofline cost analysis of a convolutional network on GPUs and CPUs.\n\n"
+    out << "roofline-cli " << kVersion << ": where a network's time goes on GPUs and CPUs, layer by layer, and why:\n"
+           "a roofline bound per row for convolutional networks, ONNX models and language models,\n"
+           "served language models planned over devices, this machine measured.\n\n"
         << usage() << "\nCommands (roofline-cli COMMAND --help for one command's options):\n";
     for (const CliCommandSpec& c : registry())
         out << "  " << c.name << std::string(c.name.size() < 27 ? 27 - c.name.size() : 1, ' ') << wrap(c.summary, 29, 72, false);
