@@ -121,7 +121,7 @@ int compareLlmFiles(const std::vector<std::string>& files, const ConfigOptions& 
         const size_t prefillRows = size_t(both.parts.size() > 1 ? both.parts[1].first : 0);
         LlmCheckLine line { file, header->model, header->settings, {}, run.set.noise };
         for (const LlmMeasuredGroup& p : measuredByPhase(run.comparison, both.results.front().layers, prefillRows))
-            line.phase[p.phase == "prefill" ? 0 : 1] = p;
+            line.phase[p.phase == LlmPhase::Prefill ? 0 : 1] = p;
         lines.push_back(std::move(line));
     }
     out << (common.format == "csv" ? checkCsv(lines) : checkTable(lines, calibration));

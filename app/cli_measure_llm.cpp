@@ -23,6 +23,12 @@ namespace rfx {
 
 namespace {
 
+/// "83 % of it reached": the share of a bound a measured time reaches (a time of 0 reaches all of it).
+std::string reached(double bound, double measured)
+{
+    return formatPercent(measured > 0 ? bound / measured : 1) + " of it reached";
+}
+
 std::optional<int> wholeNumber(const std::string& option, const std::string& value, Range range, std::string& error)
 {
     const std::optional<int> v = parseWholeNumber(value);
@@ -52,7 +58,7 @@ void sayProbes(std::ostream& report, const std::vector<CalibrationSample>& probe
     report << "the decode step's weight products by batch (the batch probes; batch " << batch << ": the step measured above):\n";
     for (const auto& [at, times] : byBatch)
         report << "  batch " << std::llround(at) << ": measured " << formatTime(times.first) << " against a bound of "
-               << formatTime(times.second) << " (" << formatPercent(times.second / std::max(times.first, 1e-30)) << " of it reached)\n";
+               << formatTime(times.second) << " (" << reached(times.second, times.first) << ")\n";
 }
 
 } // namespace
@@ -190,26 +196,25 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         double measured[2] = { 0, 0 };
         const size_t prefillRows = size_t(both.parts.size() > 1 ? both.parts[1].first : 0);
         for (const LlmMeasuredGroup& p : measuredByPhase(c, both.results.front().layers, prefillRows))
-            measured[p.phase == "prefill" ? 0 : 1] = p.measured;
+            measured[p.phase == LlmPhase::Prefill ? 0 : 1] = p.measured;
         report << "by kind of row (what a calibration fits per class):\n";
         LlmMeasuredGroup decodeMatrix;
         for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
-            if (g.phase == "decode" && g.group == "matrix")
+            if (g.phase == LlmPhase::Decode && g.group == "matrix")
                 decodeMatrix = g;
-            report << "  " << g.phase << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "
+            report << "  " << llmPhaseName(g.phase) << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "
                    << formatTime(g.measured) << " against a bound of " << formatTime(g.bound) << " ("
-                   << formatPercent(g.bound / std::max(g.measured, 1e-30)) << " of it reached)";
+                   << reached(g.bound, g.measured) << ")";
             if (g.measured > 2 * g.bound) // far under the bound: the kernels' fixed cost shows
                 report << "; " << formatTime(g.beyondPerKernel()) << " a kernel beyond the bound";
             report << "\n";
         }
         const LlmDeviceFigures& f = outcome.analysis->figures.front();
         report << "prefill of " << formatCount(prompt) << " tokens x " << batch << ": measured " << formatTime(measured[0]) << ", bound "
-               << formatTime(f.ttft) << " (" << formatPercent(f.ttft / std::max(measured[0], 1e-30)) << " of it reached)\n"
+               << formatTime(f.ttft) << " (" << reached(f.ttft, measured[0]) << ")\n"
                << "decode step at context " << formatCount(context) << " x " << batch << ": measured " << formatTime(measured[1])
-               << " (" << formatNumber3(batch / std::max(measured[1], 1e-30)) << " tokens/s), bound " << formatTime(f.tpot) << " ("
-               << formatNumber3(f.batchTokensPerSecond) << " tokens/s; " << formatPercent(f.tpot / std::max(measured[1], 1e-30))
-               << " of it reached)\n";
+               << " (" << formatNumber3(measured[1] > 0 ? batch / measured[1] : 0) << " tokens/s), bound " << formatTime(f.tpot) << " ("
+               << formatNumber3(f.batchTokensPerSecond) << " tokens/s; " << reached(f.tpot, measured[1]) << ")\n";
         sayProbes(report, llmProbeSamples(measuredSet, *load.model, s, chosen.front()), decodeMatrix, batch);
     }
     return out ? ExitOk : ExitFailure;

@@ -126,7 +126,7 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::ve
 {
     static const char* kGroups[] = { "matrix", "attention", "elementwise and data" };
     std::vector<LlmMeasuredGroup> groups;
-    for (const char* phase : { "prefill", "decode" })
+    for (const LlmPhase phase : { LlmPhase::Prefill, LlmPhase::Decode })
         for (const char* g : kGroups)
             groups.push_back({ phase, g });
     for (const LayerComparison& m : c.layers) {
@@ -153,11 +153,11 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::ve
     return groups;
 }
 
-MeasurementSet measurementsOfPhase(const MeasurementSet& set, std::string_view phase)
+MeasurementSet measurementsOfPhase(const MeasurementSet& set, LlmPhase phase)
 {
     MeasurementSet out = set;
     out.rows.clear();
-    const std::string prefix = std::string(phase) + ".";
+    const std::string prefix = std::string(llmPhaseName(phase)) + ".";
     for (const Measurement& m : set.rows)
         if (m.name.starts_with(prefix)) {
             out.rows.push_back(m);

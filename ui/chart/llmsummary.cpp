@@ -97,7 +97,7 @@ QString calibratedAndMeasured(const LlmAnalysis& a, size_t device, const std::ve
         for (const LlmMeasuredGroup& g : *measured) {
             if (!(g.measured > 0))
                 continue;
-            const bool prefill = g.phase == "prefill";
+            const bool prefill = g.phase == LlmPhase::Prefill;
             const double predicted = g.calibrated; // of the rows measured, so that a part compares with its part
             const size_t rows = (prefill ? a.prefill : a.decode).results[device].layers.size();
             const QString of = g.rows < int(rows) ? QStringLiteral(", %1 of %2 rows").arg(g.rows).arg(rows) : QString();

@@ -265,7 +265,7 @@ void Workspace::compare()
     }
     Comparison c = m_state.llm.phase == LlmPhase::Both
         ? compareMeasurements(withoutLlmProbes(*m_state.measurements), rows) // the batch probes are the calibration's
-        : compareMeasurements(measurementsOfPhase(*m_state.measurements, llmPhaseName(m_state.llm.phase)), rows);
+        : compareMeasurements(measurementsOfPhase(*m_state.measurements, m_state.llm.phase), rows);
     if (c.mapping == "by name" && !c.layers.empty())
         m_state.comparison = std::move(c);
 }

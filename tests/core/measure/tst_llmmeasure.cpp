@@ -215,7 +215,7 @@ private slots:
         QCOMPARE(groups.size(), size_t(6));
         int rows = 0;
         for (size_t g = 0; g < groups.size(); ++g) {
-            QCOMPARE(groups[g].phase, std::string(g < 3 ? "prefill" : "decode"));
+            QCOMPARE(groups[g].phase, g < 3 ? LlmPhase::Prefill : LlmPhase::Decode);
             QCOMPARE(groups[g].kernels, g % 3 == 0 ? 15.0 : g % 3 == 1 ? 4.0 : 18.0);
             QVERIFY(groups[g].measured > 0 && groups[g].bound > 0);
             rows += groups[g].rows;
