@@ -83,31 +83,26 @@ std::optional<MixedStep> mixedStep(
     return joinStep(settings, device, *decode, prefill ? &*prefill : nullptr, share);
 }
 
-MixedStep joinStep(const ServingSettings& settings, const Device& device, const ServingPhase& decodePhase,
-    const ServingPhase* prefillPhase, double share)
-{
-    LlmSettings s = settings.llm;
-    s.batch = std::max(1, settings.users);
-    const ServingPhase* decode = &decodePhase;
-    const ServingPhase* prefill = share > 0 ? prefillPhase : nullptr;
-    const Config config = llmConfig(s);
-    const double e = elementBytes(config.bits);
-    DeviceResult result = decode->report.results.front();
-    const rows::Ceilings ceil = rows::rowCeilings(result, config);
+namespace {
 
-    MixedStep step;
-    step.prefillTokens = share * s.prompt;
-    // The prefill's rows by name: each joins the decode row of that name.
-    std::map<std::string, size_t> prefillRow;
-    if (prefill)
-        for (size_t i = 0; i < prefill->build.network->layers.size(); ++i)
-            prefillRow.emplace(prefill->build.network->layers[i].name, i);
-    // A mixture's experts: the step's tokens touch at least those the decode touches, and at least the
-    // share of a whole prompt's (the experts touched grow concavely with the tokens, from none).
-    const double weightShare = std::min(1.0, share);
-    const bool calibrated = settings.calibration && settings.calibration->deviceId == device.id;
-    auto addRow = [&](const LayerResult* d, const Layer* dl, const LayerResult* p, const Layer* pl) {
-        const double wd = d ? rowWeightBytes(*dl, e) : 0, wp = p ? rowWeightBytes(*pl, e) : 0;
+/// Joins a decode row and `share` of the prefill row of its name into one row of the step: FLOPs
+/// and activations add, the weights are read once, the engine's bound of the sum (or the calibration's
+/// prediction on the device it is for).
+struct RowJoiner {
+    const ServingSettings& settings;
+    const Device& device;
+    const DeviceResult& result; ///< the decode's, for its ceilings, power model and cache-awareness
+    rows::Ceilings ceil;
+    double bytesPerElement = 2;
+    double share = 0; ///< of a whole prompt's prefill
+    MixedStep& step;
+
+    void add(const LayerResult* d, const Layer* dl, const LayerResult* p, const Layer* pl) const
+    {
+        // A mixture's experts: the step's tokens touch at least those the decode touches, and at least
+        // the share of a whole prompt's (the experts touched grow concavely with the tokens, from none).
+        const double weightShare = std::min(1.0, share);
+        const double wd = d ? rowWeightBytes(*dl, bytesPerElement) : 0, wp = p ? rowWeightBytes(*pl, bytesPerElement) : 0;
         const double weights = std::max(wd, weightShare * wp);
         const double flops = (d ? d->flops : 0) + (p ? share * p->flops : 0);
         const double bytes = (d ? d->bytes - wd : 0) + (p ? share * (p->bytes - wp) : 0) + weights;
@@ -131,17 +126,38 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
         joined.opClass = row.opClass;
         joined.bound = compute > memory ? Bound::Compute : Bound::Memory;
         joined.repeats = row.repeats;
-        if (calibrated) // its products' rows M: the decode's tokens and the prefill share's
-            joined.time = calibratedRowTime(calibrationUse(*settings.calibration, joined),
-                joined, (d ? matrixRowsOf(d->out) : 0) + (p ? share * matrixRowsOf(p->out) : 0));
+        if (settings.calibration && settings.calibration->deviceId == device.id) // M: the decode's and the share's tokens
+            joined.time = calibratedRowTime(calibrationUse(*settings.calibration, joined), joined,
+                (d ? matrixRowsOf(d->out) : 0) + (p ? share * matrixRowsOf(p->out) : 0));
         step.time += joined.time;
         step.energy += rowEnergy(joined, result, 100); // the engine's power model (core/engine/energy.h)
         step.rows.push_back({ row.name, flops, bytes, weights, joined.time });
-    };
+    }
+};
+
+} // namespace
+
+MixedStep joinStep(const ServingSettings& settings, const Device& device, const ServingPhase& decodePhase,
+    const ServingPhase* prefillPhase, double share)
+{
+    LlmSettings s = settings.llm;
+    s.batch = std::max(1, settings.users);
+    const ServingPhase* decode = &decodePhase;
+    const ServingPhase* prefill = share > 0 ? prefillPhase : nullptr;
+    const Config config = llmConfig(s);
+    DeviceResult result = decode->report.results.front(); // a copy: rowCeilings may set its ceilings
+    MixedStep step;
+    step.prefillTokens = share * s.prompt;
+    const RowJoiner join { settings, device, result, rows::rowCeilings(result, config), elementBytes(config.bits),
+        share, step };
+    // The prefill's rows by name: each joins the decode row of that name.
+    std::map<std::string, size_t> prefillRow;
+    if (prefill)
+        for (size_t i = 0; i < prefill->build.network->layers.size(); ++i)
+            prefillRow.emplace(prefill->build.network->layers[i].name, i);
     const std::vector<Layer>& decodeLayers = decode->build.network->layers;
-    const std::vector<LayerResult>& decodeRows = result.layers;
     std::vector<bool> joined(prefill ? prefill->build.network->layers.size() : 0, false);
-    for (size_t i = 0; i < decodeRows.size() && i < decodeLayers.size(); ++i) {
+    for (size_t i = 0; i < result.layers.size() && i < decodeLayers.size(); ++i) {
         const LayerResult* p = nullptr;
         const Layer* pl = nullptr;
         if (auto it = prefillRow.find(decodeLayers[i].name); it != prefillRow.end() && !joined[it->second]) {
@@ -149,12 +165,12 @@ MixedStep joinStep(const ServingSettings& settings, const Device& device, const 
             p = &prefill->report.results.front().layers[it->second];
             pl = &prefill->build.network->layers[it->second];
         }
-        addRow(&decodeRows[i], &decodeLayers[i], p, pl);
+        join.add(&result.layers[i], &decodeLayers[i], p, pl);
     }
     // The prefill's own rows (none in a model's phases; an ONNX graph's two phases may differ).
     for (size_t i = 0; i < joined.size(); ++i)
         if (!joined[i])
-            addRow(nullptr, nullptr, &prefill->report.results.front().layers[i], &prefill->build.network->layers[i]);
+            join.add(nullptr, nullptr, &prefill->report.results.front().layers[i], &prefill->build.network->layers[i]);
     // Tensor parallel: both parts' all-reduces, their bytes added (one set of collectives a step).
     if (s.tensorParallel > 1)
         if (const Interconnect* link = findInterconnect(s.interconnect); link && link->bandwidth > 0)
