@@ -132,20 +132,20 @@ GlyphStamp::Glyphs& GlyphStamp::glyphsOf(Face& f, const QColor& color)
 void GlyphStamp::findPositions(Face& f)
 {
     f.positionsKnown = true;
-    for (int i = 0; i < 64; ++i)
+    for (int i = 0; i < kFractions; ++i)
         f.position[size_t(i)] = quint8(i);
     const QList<quint32> probe = f.raw.glyphIndexesForString(QStringLiteral("o"));
     if (probe.size() != 1 || probe.front() == 0)
         return; // every position drawn on its own: right, at more cost
     // A round glyph differs at every position the engine tells apart; the same image is the same position.
     std::vector<std::pair<int, QImage>> seen;
-    for (int fraction = 0; fraction < 64; ++fraction) {
+    for (int fraction = 0; fraction < kFractions; ++fraction) {
         QImage image(QSize(24, f.height + 8), QImage::Format_ARGB32_Premultiplied);
         image.fill(0);
         QGlyphRun run;
         run.setRawFont(f.raw);
         run.setGlyphIndexes(probe);
-        run.setPositions({ QPointF(4 + fraction / 64.0, std::ceil(f.ascent) + 4) });
+        run.setPositions({ QPointF(4 + fraction / double(kFractions), std::ceil(f.ascent) + 4) });
         QPainter painter(&image);
         painter.setPen(Qt::black);
         painter.drawGlyphRun(QPointF(0, 0), run);
@@ -163,7 +163,7 @@ const GlyphStamp::Glyph& GlyphStamp::glyph(Face& f, Glyphs& cache, quint32 index
     if (!f.positionsKnown)
         findPositions(f);
     fraction = f.position[size_t(fraction)];
-    const quint64 key = (quint64(index) << 6) | quint64(fraction);
+    const quint64 key = (quint64(index) << kFractionBits) | quint64(fraction);
     auto& recent = cache.recent[size_t((index * 4 + quint32(fraction)) & 255)];
     if (recent.second && recent.first == key)
         return *recent.second;
@@ -185,7 +185,7 @@ const GlyphStamp::Glyph& GlyphStamp::glyph(Face& f, Glyphs& cache, quint32 index
     QGlyphRun run;
     run.setRawFont(f.raw);
     run.setGlyphIndexes({ index });
-    run.setPositions({ QPointF(g.left + fraction / 64.0, g.baseline) });
+    run.setPositions({ QPointF(g.left + fraction / double(kFractions), g.baseline) });
     QPainter painter(&image);
     painter.setPen(color);
     painter.drawGlyphRun(QPointF(0, 0), run);
@@ -222,9 +222,9 @@ void GlyphStamp::blend(const Target& target, Face& f, Glyphs& cache, quint32 ind
     // The raster engine's placement (QRasterPaintEngine::drawCachedGlyphs): the glyph image of the
     // pen's sub-pixel fraction at the pen's whole pixel, the baseline rounded. Positions are whole
     // 64ths (the font engine's fixed point).
-    const int fixed = qRound(x * 64);
-    const Glyph& g = glyph(f, cache, index, fixed & 63, color);
-    const int dx = (fixed >> 6) - g.left, dy = qRound(y) - g.baseline;
+    const int fixed = qRound(x * kFractions);
+    const Glyph& g = glyph(f, cache, index, fixed & kFractionMask, color);
+    const int dx = (fixed >> kFractionBits) - g.left, dy = qRound(y) - g.baseline;
     const int x0 = std::max(g.x0, -dx), x1 = std::min(g.x1, target.width - 1 - dx);
     const int y0 = std::max(g.y0, -dy), y1 = std::min(g.y1, target.height - 1 - dy);
     for (int row = y0; row <= y1; ++row) {

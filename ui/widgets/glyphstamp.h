@@ -33,6 +33,11 @@ namespace rfx {
 
 class GlyphStamp {
 public:
+    /// Sub-pixel positions in 64ths of a pixel: the font engine's fixed point (26.6), 6 bits of fraction.
+    static constexpr int kFractionBits = 6;
+    static constexpr int kFractions = 1 << kFractionBits; ///< 64
+    static constexpr int kFractionMask = kFractions - 1; ///< 63
+
     struct Line {
         QList<quint32> glyphs;
         std::vector<double> x; ///< each glyph's pen position from the line's start, pixel
@@ -90,7 +95,7 @@ private:
         std::vector<std::pair<QRgb, std::unique_ptr<Glyphs>>> glyphs; ///< per colour
         /// Per sub-pixel position in 64ths, the first position the raster engine draws alike: it keeps a
         /// few images per glyph (QFontEngine::subPixelPositionFor), and so does the cache.
-        std::array<quint8, 64> position {};
+        std::array<quint8, kFractions> position {};
         bool positionsKnown = false;
     };
     /// Face::position, found by drawing one glyph at each of the 64 positions.
