@@ -25,9 +25,9 @@ std::string sessionToJson(const Session& s)
         { "config_args", args },
         { "devices", s.devices },
         { "view",
-            { { "overlay", s.overlay }, { "convolutions_only", s.filter.convolutionsOnly }, { "top_n", s.filter.topN },
-                { "table_device", s.tableDevice }, { "shared_axes", s.sharedAxes }, { "power_ticks", s.powerTicks },
-                { "layer_labels", s.layerLabels }, { "selected_layer", s.selectedLayer } } },
+            { { "overlay", s.view.overlay }, { "convolutions_only", s.view.filter.convolutionsOnly }, { "top_n", s.view.filter.topN },
+                { "table_device", s.tableDevice }, { "shared_axes", s.view.sharedAxes }, { "power_ticks", s.view.powerTicks },
+                { "layer_labels", s.view.layerLabels }, { "selected_layer", s.selectedLayer } } },
     };
     nlohmann::ordered_json out = doc;
     if (!s.measurements.empty())
@@ -120,7 +120,7 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         const char* key;
         bool* target;
     };
-    for (Flag f : { Flag { "overlay", &s.overlay }, Flag { "convolutions_only", &s.filter.convolutionsOnly } }) {
+    for (Flag f : { Flag { "overlay", &s.view.overlay }, Flag { "convolutions_only", &s.view.filter.convolutionsOnly } }) {
         const json* v = field(*view, f.key, "view.");
         if (!v)
             return std::nullopt;
@@ -137,7 +137,7 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
         error = "view.top_n: must be a whole number from 0 to 9999";
         return std::nullopt;
     }
-    s.filter.topN = int(top->get<long long>());
+    s.view.filter.topN = int(top->get<long long>());
     // Optional: sessions written before a field existed open with its default.
     auto optionalText = [&](const json& obj, const char* key, const std::string& path, const char* what, std::string& target) {
         auto it = obj.find(key);
@@ -163,14 +163,14 @@ std::optional<Session> sessionFromJson(const std::string& text, std::string& err
     };
     if (!optionalText(*view, "table_device", "view.", "a device id", s.tableDevice)
         || !optionalText(*view, "selected_layer", "view.", "a layer's name", s.selectedLayer)
-        || !optionalFlag("shared_axes", s.sharedAxes) || !optionalFlag("power_ticks", s.powerTicks))
+        || !optionalFlag("shared_axes", s.view.sharedAxes) || !optionalFlag("power_ticks", s.view.powerTicks))
         return std::nullopt;
     if (auto it = view->find("layer_labels"); it != view->end()) {
         if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1)) {
             error = "view.layer_labels: must be a share of the time from 0 to 1 (0: no labels)";
             return std::nullopt;
         }
-        s.layerLabels = it->get<double>();
+        s.view.layerLabels = it->get<double>();
     }
     if (!optionalText(doc, "measurements", "", "the path of a measurement file", s.measurements))
         return std::nullopt;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/layerfilter.h"
+#include "io/view_settings.h"
 #include "llm/llm_phase.h"
 #include "model/config.h"
 
@@ -25,12 +25,8 @@ struct BoundInputs {
 struct Session {
     Config config;
     std::vector<std::string> devices;
-    bool overlay = false;
-    LayerFilter filter;
+    ViewSettings view; ///< overlay, shared axes, power ticks, layer labels, the rows shown
     std::string tableDevice; ///< the device whose layers the table shows ("" = the first)
-    bool sharedAxes = false; ///< one chart per device, all on the same ranges
-    bool powerTicks = false; ///< tick labels as powers of ten
-    double layerLabels = 0.05; ///< name the layers taking this share of the time or more; 0: none
     std::string selectedLayer; ///< the selected row's name ("" = none)
     std::string measurements; ///< the imported measurement file ("" = none)
     std::string calibration; ///< the loaded calibration file ("" = none)

@@ -105,11 +105,8 @@ void MainWindow::restoreSettings(const GuiOptions& o)
             devices.clear();
             for (const std::string& id : last->devices)
                 devices.append(qs(id));
-            overlay = overlay || last->overlay;
-            view.sharedAxes = last->sharedAxes;
-            view.powerTicks = last->powerTicks;
-            view.layerLabels = last->layerLabels;
-            view.filter = last->filter;
+            overlay = overlay || last->view.overlay;
+            view = last->view;
             lastLanguageModel = last->llm;
         }
     }

@@ -72,9 +72,9 @@ std::optional<Session> loadLastWork()
     work.config = parsed.config;
     for (const QString& id : settings.value(key(Key::Devices)).toStringList())
         work.devices.push_back(id.toStdString());
-    work.overlay = settings.value(key(Key::Overlay), false).toBool();
-    work.filter.convolutionsOnly = settings.value(key(Key::ConvOnly), false).toBool();
-    work.filter.topN = settings.value(key(Key::TopN), 0).toInt();
+    work.view.overlay = settings.value(key(Key::Overlay), false).toBool();
+    work.view.filter.convolutionsOnly = settings.value(key(Key::ConvOnly), false).toBool();
+    work.view.filter.topN = settings.value(key(Key::TopN), 0).toInt();
     return work;
 }
 

@@ -7,6 +7,7 @@
 #include "io/figure.h"
 #include "io/measurements.h"
 #include "io/session.h"
+#include "io/view_settings.h"
 #include "llm/llm_analysis.h"
 #include "model/config.h"
 
@@ -27,17 +28,6 @@ namespace rfx {
 class WorkCommand;
 
 class OnnxModel;
-
-/// How the work is shown, apart from what is analysed: kept in sessions and figures, and undone as
-/// edits of the configuration are (View menu, the layer table's filter).
-struct ViewSettings {
-    bool overlay = false; ///< every device on one chart (View > Overlay devices on one chart)
-    bool sharedAxes = false; ///< every chart of the grid on the same ranges and unit
-    bool powerTicks = false; ///< tick labels as powers of ten
-    double layerLabels = 0.05; ///< name on the charts the layers that take this share of the time or more; 0: none
-    LayerFilter filter; ///< the rows the table and the charts show
-    bool operator==(const ViewSettings&) const = default;
-};
 
 /// The notes on the work, said beside the devices and counted on the status bar: device files that
 /// could not be used, or only in part (`deviceFiles`), and what the analysis had to assume (`analysis`,

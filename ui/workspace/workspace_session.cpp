@@ -12,11 +12,7 @@ namespace rfx {
 
 void Workspace::showSession(const Session& session)
 {
-    m_state.view.overlay = session.overlay;
-    m_state.view.sharedAxes = session.sharedAxes;
-    m_state.view.powerTicks = session.powerTicks;
-    m_state.view.layerLabels = session.layerLabels;
-    m_state.view.filter = session.filter;
+    m_state.view = session.view;
     m_state.config = session.config;
     m_state.deviceIds.clear();
     for (const std::string& d : session.devices)
@@ -63,11 +59,7 @@ Session sessionOf(const WorkspaceState& w)
     s.config = w.config;
     for (const QString& id : w.deviceIds)
         s.devices.push_back(id.toStdString());
-    s.overlay = w.view.overlay;
-    s.sharedAxes = w.view.sharedAxes;
-    s.powerTicks = w.view.powerTicks;
-    s.layerLabels = w.view.layerLabels;
-    s.filter = w.view.filter;
+    s.view = w.view;
     s.tableDevice = w.tableDevice.toStdString();
     if (w.report && !w.report->results.empty() && w.selectedLayer >= 0
         && w.selectedLayer < int(w.report->results.front().layers.size()))

@@ -19,17 +19,17 @@ private slots:
         s.config.batch = 16;
         s.config.mode = Mode::Training;
         s.devices = { "geforce-mx230", "rtx-2060-super" };
-        s.overlay = true;
-        s.filter = { true, 7 };
+        s.view.overlay = true;
+        s.view.filter = { true, 7 };
         s.tableDevice = "rtx-2060-super";
         std::string error;
         auto back = sessionFromJson(sessionToJson(s), error);
         QVERIFY2(back, error.c_str());
         QVERIFY(*back == s);
         // The whole screen (issue 37 item 1): every view setting, the selection, the files shown.
-        s.sharedAxes = true;
-        s.powerTicks = true;
-        s.layerLabels = 0;
+        s.view.sharedAxes = true;
+        s.view.powerTicks = true;
+        s.view.layerLabels = 0;
         s.selectedLayer = "enc2.conv1";
         s.measurements = "/home/me/runs/unet-128.csv";
         s.calibration = "/home/me/runs/unet-128.calibration.json";
@@ -67,8 +67,8 @@ private slots:
         const auto s = sessionFromJson(old, error);
         QVERIFY2(s, error.c_str());
         QCOMPARE(s->config.batch, 4);
-        QVERIFY(s->overlay && !s->sharedAxes && !s->powerTicks);
-        QCOMPARE(s->layerLabels, 0.05);
+        QVERIFY(s->view.overlay && !s->view.sharedAxes && !s->view.powerTicks);
+        QCOMPARE(s->view.layerLabels, 0.05);
         QVERIFY(s->tableDevice.empty() && s->selectedLayer.empty() && s->measurements.empty() && s->calibration.empty());
         QVERIFY(!s->calibrated);
     }

@@ -205,7 +205,7 @@ private slots:
         QVERIFY(w.chartArea()->overlay());
         QVERIFY(overlay->isChecked());
         // A session and a figure take the view from the workspace.
-        QVERIFY(w.currentSession().overlay);
+        QVERIFY(w.currentSession().view.overlay);
         QVERIFY(w.currentFigure().overlay);
     }
 

@@ -108,7 +108,7 @@ private slots:
             QVERIFY2(w.sessions().save(session, &error), qPrintable(error));
             saved = sessionOf(w.workspace().state());
         }
-        QVERIFY(saved.sharedAxes && saved.powerTicks && saved.layerLabels == 0 && saved.filter.topN == 6);
+        QVERIFY(saved.view.sharedAxes && saved.view.powerTicks && saved.view.layerLabels == 0 && saved.view.filter.topN == 6);
         QCOMPARE(saved.tableDevice, std::string("h100-sxm"));
         QVERIFY(!saved.selectedLayer.empty() && saved.measurements == measured.toStdString() && saved.calibrated);
         MainWindow w(fresh());
