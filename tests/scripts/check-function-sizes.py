@@ -25,7 +25,6 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07); cut thes
     'core/devices/device_loader.cpp:parseDeviceUnguarded': 158,
     'app/cli_measure_llm.cpp:runMeasureLlm': 156,
     'core/model/network_json.cpp:parseSpec': 151,
-    'ui/window/mainwindow_menus.cpp:MainWindow::buildMenus': 151,
     'ui/panels/energycharts.cpp:EnergyCharts::fillPareto': 151,
     'app/cli.cpp:registry': 151,
     'core/io/figure.cpp:figureFromJson': 150,

@@ -114,7 +114,12 @@ protected:
 
 private:
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
-    void buildMenus();
+    void buildMenus(); ///< the menu bar, a menu at a time:
+    void buildFileMenu();
+    void buildEditAndPresetsMenus();
+    void buildToolsMenu();
+    void buildViewMenu();
+    void buildHelpMenu();
     void connectParts();
     /// Shows a session: its work through the workspace, its measurement and calibration files read
     /// (one that cannot be read is said on the status bar).

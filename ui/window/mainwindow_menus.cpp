@@ -37,6 +37,15 @@ namespace rfx {
 
 void MainWindow::buildMenus()
 {
+    buildFileMenu();
+    buildEditAndPresetsMenus();
+    buildToolsMenu();
+    buildViewMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open session\u2026"), QKeySequence::Open, m_sessions, &SessionController::openInteractive);
     file->addAction(tr("Open &model file\u2026"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] { m_opener->chooseAndOpen(); })
@@ -69,7 +78,10 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildEditAndPresetsMenus()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_sessions->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcuts(QKeySequence::Undo); // every binding the platform has (Ctrl+Y and Ctrl+Shift+Z for redo)
@@ -86,7 +98,10 @@ void MainWindow::buildMenus()
     presets->addAction(tr("Energy study (Castro et al. 2018): ResNet-50 training, Titan X Maxwell and Pascal, "
                           "batch 64\u2013256, 1\u20132 GPUs"),
         QKeySequence(tr("Ctrl+3")), this, [this] { loadPreset(2); });
+}
 
+void MainWindow::buildToolsMenu()
+{
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("&Measure this machine\u2026"), this, [this] {
         QString summary;
@@ -119,7 +134,10 @@ void MainWindow::buildMenus()
         box.exec();
     })->setToolTip(tr("Fit how far this machine's kernels fall below the roofline (overhead + bound / efficiency per "
                       "operator class) from the imported measurements, save it, and show calibrated times"));
+}
 
+void MainWindow::buildViewMenu()
+{
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_overlayAction = view->addAction(tr("&Overlay devices on one chart"));
     m_overlayAction->setCheckable(true);
@@ -173,7 +191,10 @@ void MainWindow::buildMenus()
     full->setShortcut(QKeySequence::FullScreen);
     full->setCheckable(true);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+}
 
+void MainWindow::buildHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, [this] { showConventions(this); });
     help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), m_teaching, &Teaching::showTour);
