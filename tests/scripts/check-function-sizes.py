@@ -22,7 +22,6 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07); cut thes
     'ui/table/layertablemodel.cpp:LayerTableModel::data': 183,
     'ui/table/layertablemodel_block.cpp:LayerTableModel::blockData': 172,
     'ui/chart/rooflinechart_labels.cpp:RooflineChart::placeLayerLabels': 162,
-    'core/devices/device_loader.cpp:parseDeviceUnguarded': 158,
     'app/cli_measure_llm.cpp:runMeasureLlm': 156,
     'core/model/network_json.cpp:parseSpec': 151,
     'ui/panels/energycharts.cpp:EnergyCharts::fillPareto': 151,
