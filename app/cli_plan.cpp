@@ -23,11 +23,8 @@ namespace {
 
 std::optional<double> parsePositive(const std::string& text)
 {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v <= 0)
-        return std::nullopt;
-    return v;
+    const std::optional<double> v = parseDecimal(text);
+    return v && *v > 0 ? v : std::nullopt;
 }
 
 /// What plan's command line gives.

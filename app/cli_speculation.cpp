@@ -32,9 +32,9 @@ std::optional<int> takeSpeculationOption(
         options.draft = v;
         return ExitOk;
     }
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    const bool number = !v.empty() && end == v.c_str() + v.size() && std::isfinite(x);
+    const std::optional<double> parsed = parseDecimal(v);
+    const bool number = parsed.has_value();
+    const double x = parsed.value_or(0);
     if (split.name == "--accept") {
         if (!number || x < 0 || x > 1)
             return usageError(err,

@@ -10,19 +10,6 @@
 
 namespace rfx {
 
-namespace {
-
-std::optional<double> parseNumber(const std::string& s)
-{
-    double v = 0;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() || !std::isfinite(v))
-        return std::nullopt;
-    return v;
-}
-
-} // namespace
-
 bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::string& error)
 {
     ConfigOptions options;
@@ -71,7 +58,7 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
         auto takeNumber = [&](double& out) -> bool {
             if (!takeValue())
                 return false;
-            if (auto v = parseNumber(value)) {
+            if (auto v = parseDecimal(value)) {
                 out = *v;
                 return true;
             }

@@ -3,9 +3,9 @@
 
 #include "base/enum_words.h"
 #include "base/number_type.h"
+#include "io/options.h"
 
 #include <cmath>
-#include <cstdlib>
 
 namespace rfx {
 
@@ -153,12 +153,10 @@ std::optional<double> parseDuration(const std::string& text)
         const std::string suffix = u.suffix;
         if (text.size() <= suffix.size() || text.compare(text.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
-        const std::string number = text.substr(0, text.size() - suffix.size());
-        char* end = nullptr;
-        const double v = std::strtod(number.c_str(), &end);
-        if (end != number.c_str() + number.size() || !std::isfinite(v) || v <= 0)
+        const std::optional<double> v = parseDecimal(std::string_view(text).substr(0, text.size() - suffix.size()));
+        if (!v || *v <= 0)
             return std::nullopt;
-        return v * u.seconds;
+        return *v * u.seconds;
     }
     return std::nullopt;
 }

@@ -378,6 +378,15 @@ std::string configOptionsHelp()
            "                             (default rtx-2060-super)\n";
 }
 
+std::optional<double> parseDecimal(std::string_view text)
+{
+    double v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
 std::optional<int> parseWholeNumber(std::string_view text)
 {
     int v = 0;

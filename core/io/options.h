@@ -33,6 +33,9 @@ std::optional<int> parseClockPercent(const std::string& text);
 /// The one whole-number reader of the command line and the files' options: every option that takes a
 /// count reads it here (from_chars: no sign but "-", no spaces, no exponent).
 std::optional<int> parseWholeNumber(std::string_view text);
+/// The one decimal reader beside it: the whole text as a finite number ("0.7", "1e-3"); nothing for "",
+/// "12x", "inf" or "nan".
+std::optional<double> parseDecimal(std::string_view text);
 
 /// "--name=value" -> {"--name", "value"}; anything else -> {arg, nothing}.
 struct SplitOption {
