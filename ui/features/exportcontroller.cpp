@@ -83,7 +83,7 @@ RenderResult ExportController::exportSweep(LlmSweepAxis axis, FigureSpec spec) c
     return renderSweepFigure(*w.llmModel, *w.llmAnalysis, devices, spec);
 }
 
-RenderResult ExportController::exportServing(const ServingFigure& targets, FigureSpec spec) const
+RenderResult ExportController::exportServing(const ServingFigure& targets, FigureSpec spec, const Plan* planned) const
 {
     const WorkspaceState& w = m_workspace->state();
     if (!w.languageModel() || !w.llmModel) {
@@ -97,7 +97,7 @@ RenderResult ExportController::exportServing(const ServingFigure& targets, Figur
     spec.devices.clear();
     for (const Device& d : devices)
         spec.devices.push_back(d.id);
-    return renderServingFigure(*w.llmModel, devices, spec);
+    return renderServingFigure(*w.llmModel, devices, spec, planned);
 }
 
 void ExportController::exportServingInteractive(const ServingFigure& targets)
@@ -130,7 +130,7 @@ void ExportController::exportServingInteractive(const ServingFigure& targets)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureSpec spec = dialog.spec();
-    const RenderResult r = exportServing(targets, spec);
+    const RenderResult r = exportServing(targets, spec, &plan); // planned above, for the same model, devices and targets
     if (!r.ok) {
         QMessageBox::warning(m_window, tr("Cannot export the serving plan"), r.error);
         return;

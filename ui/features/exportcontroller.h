@@ -2,6 +2,7 @@
 
 #include "figure/figurerenderer.h"
 #include "io/figure.h"
+#include "serving/plan.h"
 
 #include <QObject>
 #include <QString>
@@ -33,7 +34,8 @@ public:
     RenderResult exportSweep(LlmSweepAxis axis, FigureSpec spec) const;
     /// The language model's serving plan at `targets` as a figure (the dialog, then the plan's page).
     void exportServingInteractive(const ServingFigure& targets);
-    RenderResult exportServing(const ServingFigure& targets, FigureSpec spec) const;
+    /// `planned`: the plan of these targets on the checked devices, when it is made already.
+    RenderResult exportServing(const ServingFigure& targets, FigureSpec spec, const Plan* planned = nullptr) const;
     void copyChart();
 
 signals:

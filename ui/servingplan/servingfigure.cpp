@@ -7,6 +7,8 @@
 
 #include <QChartView>
 
+#include <optional>
+
 namespace rfx {
 
 PlanSettings servingFigureSettings(const FigureSpec& spec)
@@ -36,7 +38,8 @@ std::unique_ptr<ChartPage> servingPage(const Plan& plan, const PlanSettings& set
         fill, ServingCharts::legendHtml(plan, settings, devices), spec, title, caption);
 }
 
-RenderResult renderServingFigure(const LlmModel& model, const std::vector<Device>& devices, const FigureSpec& spec)
+RenderResult renderServingFigure(
+    const LlmModel& model, const std::vector<Device>& devices, const FigureSpec& spec, const Plan* planned)
 {
     RenderResult r;
     if (!spec.llm || !spec.serving) {
@@ -44,7 +47,10 @@ RenderResult renderServingFigure(const LlmModel& model, const std::vector<Device
         return r;
     }
     const PlanSettings settings = servingFigureSettings(spec);
-    const Plan plan = planServing(model, settings, devices);
+    std::optional<Plan> own;
+    if (!planned)
+        own = planServing(model, settings, devices);
+    const Plan& plan = planned ? *planned : *own;
     if (!plan.error.empty()) {
         r.error = qs(spec.file) + QStringLiteral(": ") + qs(plan.error);
         return r;

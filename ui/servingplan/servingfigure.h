@@ -17,7 +17,9 @@ std::unique_ptr<ChartPage> servingPage(const Plan& plan, const PlanSettings& set
     const FigureSpec& spec, const QString& title, const QString& caption);
 
 /// Plans `model` on `devices` (whose ids are spec.devices) as spec.serving asks and writes spec.file as
-/// renderFigure does: caption (servingCaption), metadata, sidecar.
-RenderResult renderServingFigure(const LlmModel& model, const std::vector<Device>& devices, const FigureSpec& spec);
+/// renderFigure does: caption (servingCaption), metadata, sidecar. `planned`: that plan, made already
+/// (the export dialog's, for its sizes), so it is not made twice.
+RenderResult renderServingFigure(
+    const LlmModel& model, const std::vector<Device>& devices, const FigureSpec& spec, const Plan* planned = nullptr);
 
 } // namespace rfx
