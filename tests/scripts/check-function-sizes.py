@@ -16,7 +16,6 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07); cut thes
     'core/measure/microbench.cpp:runMicrobenchmarks': 296,
     'core/io/figure_args.cpp:parseExportArgs': 219,
     'ui/panels/explain.cpp:explainLayer': 205,
-    'core/io/options.cpp:applyConfigOption': 203,
     'ui/table/layertablemodel.cpp:LayerTableModel::data': 183,
     'ui/table/layertablemodel_block.cpp:LayerTableModel::blockData': 172,
     'ui/chart/rooflinechart_labels.cpp:RooflineChart::placeLayerLabels': 162,
