@@ -13,19 +13,19 @@ namespace rfx {
 
 namespace {
 
-using In = OptionInput<ConfigOptions>;
+using ConfigIn = OptionInput<ConfigOptions>;
 
-UNetParams& unet(const In& in) { return in.target.config.unet; }
-Config& config(const In& in) { return in.target.config; }
+UNetParams& unet(const ConfigIn& in) { return in.target.config.unet; }
+Config& config(const ConfigIn& in) { return in.target.config; }
 
 // The input's size: given, it stays when --model names a network with a published one.
-OptionStatus inputExtent(const In& in, int& out)
+OptionStatus inputExtent(const ConfigIn& in, int& out)
 {
     in.target.inputGiven = true;
     return in.wholeNumber(out);
 }
 
-OptionStatus setModel(const In& in)
+OptionStatus setModel(const ConfigIn& in)
 {
     Config& c = config(in);
     UNetParams& u = c.unet;
@@ -44,7 +44,7 @@ OptionStatus setModel(const In& in)
     return OptionStatus::Consumed;
 }
 
-OptionStatus setBits(const In& in)
+OptionStatus setBits(const ConfigIn& in)
 {
     Config& c = config(in);
     in.target.bitsGiven = true;
@@ -55,7 +55,7 @@ OptionStatus setBits(const In& in)
     return OptionStatus::Consumed;
 }
 
-OptionStatus setClock(const In& in)
+OptionStatus setClock(const ConfigIn& in)
 {
     if (const auto percent = parseClockPercent(in.value)) {
         config(in).clockPercent = *percent;
@@ -76,7 +76,7 @@ std::optional<Assignment> assignment(const std::string& text)
     return Assignment { text.substr(0, eq), text.substr(eq + 1) };
 }
 
-OptionStatus setLayerAlgorithm(const In& in)
+OptionStatus setLayerAlgorithm(const ConfigIn& in)
 {
     const auto a = assignment(in.value);
     const auto algorithm = a ? parseAlgorithm(a->value) : std::nullopt;
@@ -86,7 +86,7 @@ OptionStatus setLayerAlgorithm(const In& in)
     return OptionStatus::Consumed;
 }
 
-OptionStatus setInputValue(const In& in) // NAME=V: a value for a one-element input of an ONNX model
+OptionStatus setInputValue(const ConfigIn& in) // NAME=V: a value for a one-element input of an ONNX model
 {
     const auto a = assignment(in.value);
     const auto v = a ? parseDecimal(a->value) : std::nullopt;
@@ -97,7 +97,7 @@ OptionStatus setInputValue(const In& in) // NAME=V: a value for a one-element in
     return OptionStatus::Consumed;
 }
 
-OptionStatus setDim(const In& in) // NAME=N: an extent for a symbolic dimension of an ONNX model's inputs
+OptionStatus setDim(const ConfigIn& in) // NAME=N: an extent for a symbolic dimension of an ONNX model's inputs
 {
     const auto a = assignment(in.value);
     const auto v = a ? parseWholeNumber(a->value) : std::nullopt;
@@ -111,7 +111,7 @@ OptionStatus setDim(const In& in) // NAME=N: an extent for a symbolic dimension 
     return OptionStatus::Consumed;
 }
 
-OptionStatus setBranch(const In& in) // NODE=then|else: the branch an If on the data takes
+OptionStatus setBranch(const ConfigIn& in) // NODE=then|else: the branch an If on the data takes
 {
     const auto a = assignment(in.value);
     if (!a || (a->value != "then" && a->value != "else"))
@@ -121,7 +121,7 @@ OptionStatus setBranch(const In& in) // NODE=then|else: the branch an If on the 
     return OptionStatus::Consumed;
 }
 
-OptionStatus setDevice(const In& in)
+OptionStatus setDevice(const ConfigIn& in)
 {
     if (in.value.empty())
         return in.fail("--device: expected a device id");
@@ -149,64 +149,64 @@ constexpr OptionSpec<ConfigOptions> kConfigOptions[] = {
     { "--branch", true, setBranch, "--branch NODE=then|else",
       "the branch an ONNX model's If takes where its condition depends on\n"
       "the data (the note about the If names NODE)" },
-    { "--image", true, [](const In& in) {
+    { "--image", true, [](const ConfigIn& in) {
           const OptionStatus s = inputExtent(in, unet(in).height);
           if (s == OptionStatus::Consumed)
               unet(in).width = unet(in).height;
           return s;
       }, "--image N", "square input image, N x N pixels (default 572)" },
-    { "--height", true, [](const In& in) { return inputExtent(in, unet(in).height); },
+    { "--height", true, [](const ConfigIn& in) { return inputExtent(in, unet(in).height); },
       "--height H, --width W", "input image height and width" },
-    { "--width", true, [](const In& in) { return inputExtent(in, unet(in).width); } },
-    { "--in-channels", true, [](const In& in) { return inputExtent(in, unet(in).inChannels); },
+    { "--width", true, [](const ConfigIn& in) { return inputExtent(in, unet(in).width); } },
+    { "--in-channels", true, [](const ConfigIn& in) { return inputExtent(in, unet(in).inChannels); },
       "--in-channels C", "input channels (default 1)" },
-    { "--classes", true, [](const In& in) { return inputExtent(in, unet(in).classes); },
+    { "--classes", true, [](const ConfigIn& in) { return inputExtent(in, unet(in).classes); },
       "--classes K", "output classes (default 2)" },
-    { "--filters", true, [](const In& in) { return in.wholeNumber(unet(in).baseFilters); },
+    { "--filters", true, [](const ConfigIn& in) { return in.wholeNumber(unet(in).baseFilters); },
       "--filters F", "base filters; level d has F * 2^d (default 64)" },
-    { "--depth", true, [](const In& in) { return in.wholeNumber(unet(in).depth); },
+    { "--depth", true, [](const ConfigIn& in) { return in.wholeNumber(unet(in).depth); },
       "--depth D", "number of downsamplings (default 4)" },
-    { "--padding", true, [](const In& in) { return in.word(kPaddingWords, unet(in).padding); },
+    { "--padding", true, [](const ConfigIn& in) { return in.word(kPaddingWords, unet(in).padding); },
       "--padding valid|same", "3x3 convolution padding (default valid)" },
-    { "--stride", true, [](const In& in) { return in.wholeNumber(unet(in).stride); },
+    { "--stride", true, [](const ConfigIn& in) { return in.wholeNumber(unet(in).stride); },
       "--stride S", "downsampling factor per level (default 2)" },
-    { "--downsample", true, [](const In& in) { return in.word(kDownsampleWords, unet(in).downsample); },
+    { "--downsample", true, [](const ConfigIn& in) { return in.word(kDownsampleWords, unet(in).downsample); },
       "--downsample maxpool|strided", "pooling, or a strided first convolution per level" },
-    { "--conv", true, [](const In& in) { return in.word(kConvTypeWords, unet(in).conv); },
+    { "--conv", true, [](const ConfigIn& in) { return in.word(kConvTypeWords, unet(in).conv); },
       "--conv standard|separable", "3x3 convolutions, or depthwise 3x3 + pointwise 1x1" },
-    { "--batch-norm", false, [](const In& in) { unet(in).batchNorm = true; return OptionStatus::Consumed; },
+    { "--batch-norm", false, [](const ConfigIn& in) { unet(in).batchNorm = true; return OptionStatus::Consumed; },
       "--batch-norm", "batch norm after every 3x3 convolution (drops its bias)" },
-    { "--no-batch-norm", false, [](const In& in) { unet(in).batchNorm = false; return OptionStatus::Consumed; } },
-    { "--fusion", false, [](const In& in) { config(in).fusion = true; return OptionStatus::Consumed; },
+    { "--no-batch-norm", false, [](const ConfigIn& in) { unet(in).batchNorm = false; return OptionStatus::Consumed; } },
+    { "--fusion", false, [](const ConfigIn& in) { config(in).fusion = true; return OptionStatus::Consumed; },
       "--fusion", "fuse bias, batch norm and ReLU into the convolution" },
-    { "--no-fusion", false, [](const In& in) { config(in).fusion = false; return OptionStatus::Consumed; } },
-    { "--batch", true, [](const In& in) { return in.wholeNumber(config(in).batch); },
+    { "--no-fusion", false, [](const ConfigIn& in) { config(in).fusion = false; return OptionStatus::Consumed; } },
+    { "--batch", true, [](const ConfigIn& in) { return in.wholeNumber(config(in).batch); },
       "--batch N", "images per batch (default 1)" },
     { "--bits", true, setBits, "--bits 8|16|32|64|file",
       "element size and compute precision (default 32); file: an ONNX\n"
       "model's own (the default for one): each tensor at its stored width,\n"
       "each row on the ceiling of its arithmetic (int8, fp16, fp32)" },
-    { "--tensor-cores", false, [](const In& in) { config(in).tensorCores = true; return OptionStatus::Consumed; },
+    { "--tensor-cores", false, [](const ConfigIn& in) { config(in).tensorCores = true; return OptionStatus::Consumed; },
       "--tensor-cores", "use tensor-core ceilings for convolutions where present" },
-    { "--no-tensor-cores", false, [](const In& in) { config(in).tensorCores = false; return OptionStatus::Consumed; } },
-    { "--mode", true, [](const In& in) { return in.word(kModeWords, config(in).mode); },
+    { "--no-tensor-cores", false, [](const ConfigIn& in) { config(in).tensorCores = false; return OptionStatus::Consumed; } },
+    { "--mode", true, [](const ConfigIn& in) { return in.word(kModeWords, config(in).mode); },
       "--mode inference|training", "forward only, or forward + backward + optimizer step" },
-    { "--optimizer", true, [](const In& in) { return in.word(kOptimizerWords, config(in).optimizer); },
+    { "--optimizer", true, [](const ConfigIn& in) { return in.word(kOptimizerWords, config(in).optimizer); },
       "--optimizer sgd|momentum|adam", "optimizer step in training (default momentum)" },
-    { "--algorithm", true, [](const In& in) { return in.word(kAlgorithmWords, config(in).algorithm); },
+    { "--algorithm", true, [](const ConfigIn& in) { return in.word(kAlgorithmWords, config(in).algorithm); },
       "--algorithm A",
       "convolution algorithm: direct (default), im2col, fft, winograd2,\n"
       "winograd4 (= winograd), or auto (the fastest predicted per layer and\n"
       "device); one that does not apply to a layer is noted, direct is used" },
     { "--layer-algorithm", true, setLayerAlgorithm,
       "--layer-algorithm L=A", "the algorithm of one layer (by row name); repeatable" },
-    { "--traffic", true, [](const In& in) { return in.word(kTrafficWords, config(in).traffic); },
+    { "--traffic", true, [](const ConfigIn& in) { return in.word(kTrafficWords, config(in).traffic); },
       "--traffic T",
       "DRAM traffic model: compulsory (default), fused (elementwise rows\n"
       "fused), naive (no on-chip reuse), tiled (reuse in --onchip-kib)" },
-    { "--onchip-kib", true, [](const In& in) { return in.wholeNumber(config(in).onchipKiB); },
+    { "--onchip-kib", true, [](const ConfigIn& in) { return in.wholeNumber(config(in).onchipKiB); },
       "--onchip-kib N", "on-chip capacity for tiled traffic, KiB (default: the device's L1)" },
-    { "--cache-aware", true, [](const In& in) { return in.word(kCacheAwareWords, config(in).cacheAware); },
+    { "--cache-aware", true, [](const ConfigIn& in) { return in.word(kCacheAwareWords, config(in).cacheAware); },
       "--cache-aware auto|on|off",
       "a row whose inputs, weights and outputs fit a cache runs against\n"
       "that cache's bandwidth: auto (default) for CPUs whose file gives\n"
@@ -214,15 +214,15 @@ constexpr OptionSpec<ConfigOptions> kConfigOptions[] = {
     { "--clock", true, setClock, "--clock F",
       "core clock as a fraction of boost (0.1 to 1, or 80%): compute\n"
       "ceilings scale with it, DRAM bandwidth does not (default 1)" },
-    { "--gpus", true, [](const In& in) { return in.wholeNumber(config(in).gpus); },
+    { "--gpus", true, [](const ConfigIn& in) { return in.wholeNumber(config(in).gpus); },
       "--gpus G", "data-parallel GPUs, each with --batch images (default 1)" },
-    { "--interconnect", true, [](const In& in) { config(in).interconnect = in.value; return OptionStatus::Consumed; },
+    { "--interconnect", true, [](const ConfigIn& in) { config(in).interconnect = in.value; return OptionStatus::Consumed; },
       "--interconnect ID",
       "link for the gradient all-reduce: pcie3-x16 (default), pcie4-x16,\n"
       "pcie5-x16, nvlink1, nvlink2, nvlink3, nvlink4" },
-    { "--no-overlap", false, [](const In& in) { config(in).overlap = false; return OptionStatus::Consumed; },
+    { "--no-overlap", false, [](const ConfigIn& in) { config(in).overlap = false; return OptionStatus::Consumed; },
       "--no-overlap", "all-reduce after the backward pass instead of during it" },
-    { "--overlap", false, [](const In& in) { config(in).overlap = true; return OptionStatus::Consumed; } },
+    { "--overlap", false, [](const ConfigIn& in) { config(in).overlap = true; return OptionStatus::Consumed; } },
     { "--device", true, setDevice, "--device ID",
       "device to analyse; repeat for several; 'all' for every one\n"
       "(default rtx-2060-super)" },

@@ -3,6 +3,7 @@
 
 #include "base/enum_words.h"
 #include "base/number_type.h"
+#include "io/option_table.h"
 #include "io/options.h"
 
 #include <cmath>
@@ -11,104 +12,96 @@ namespace rfx {
 
 std::optional<LlmPhase> parseLlmPhase(const std::string& word) { return parseEnum(kLlmPhaseWords, word); }
 
-OptionStatus applyLlmOption(const std::vector<std::string>& args, std::size_t& i, LlmOptions& o, std::string& error)
+namespace {
+
+using LlmIn = OptionInput<LlmOptions>;
+
+LlmSettings& settings(const LlmIn& in) { return in.target.settings; }
+
+OptionStatus setWeightBits(const LlmIn& in)
 {
-    static const char* const kNames[] = { "--prompt", "--generate", "--context", "--batch", "--kv-bits", "--act-bits",
-        "--tp", "--interconnect", "--weights-bits", "--all-logits", "--attention" };
-    const SplitOption split = splitOption(args[i]);
-    const std::string& name = split.name;
-    bool ours = false;
-    for (const char* n : kNames)
-        ours = ours || name == n;
-    if (!ours)
-        return OptionStatus::NotConfigOption;
-    LlmSettings& s = o.settings;
-    auto fail = [&](std::string message) {
-        error = std::move(message);
-        return OptionStatus::Error;
-    };
-    if (name == "--all-logits") {
-        if (split.value)
-            return fail("--all-logits takes no value");
-        s.allLogits = true;
-        return OptionStatus::Consumed;
-    }
-    std::optional<std::string> value = split.value;
-    if (!value && i + 1 < args.size())
-        value = args[++i];
-    if (!value) {
-        if (name == "--interconnect")
-            return fail("--interconnect: missing value (nvlink4, pcie5-x16, ...)");
-        if (name == "--weights-bits")
-            return fail("--weights-bits: missing value (4, 8, 16, 32 or file)");
-        return fail(name + ": missing value");
-    }
-    const std::string& v = *value;
-    auto number = [&](int& target) {
-        const auto n = parseWholeNumber(v);
-        if (!n)
-            return fail(name + ": expected a whole number, got '" + v + "'");
-        target = *n;
-        return OptionStatus::Consumed;
-    };
-    if (name == "--prompt")
-        return number(s.prompt);
-    if (name == "--generate")
-        return number(s.generate);
-    if (name == "--context")
-        return number(s.context);
-    if (name == "--batch")
-        return number(s.batch);
-    if (name == "--tp")
-        return number(s.tensorParallel);
-    if (name == "--interconnect") {
-        s.interconnect = v;
-        return OptionStatus::Consumed;
-    }
-    if (name == "--attention") {
-        const auto a = parseEnum(kLlmAttentionWords, v);
-        if (!a)
-            return fail("--attention: expected flash or naive, got '" + v + "'");
-        s.attention = *a;
-        o.widthOptions.push_back(name);
-        return OptionStatus::Consumed;
-    }
-    if (name == "--weights-bits") {
-        o.weightsGiven = true;
-        o.widthOptions.push_back(name);
-        if (v == "file")
-            s.weightBits = 0;
-        else if (const auto n = parseWholeNumber(v))
-            s.weightBits = *n;
-        else if (const auto t = parseNumberType(v))
-            s.weightBits = numberBits(*t); // fp8 and int8 weights are both one byte each
-        else if (v == "int4")
-            s.weightBits = 4;
-        else if (v == "mxfp4" || v == "MXFP4")
-            s.weightBits = kMxfp4Bits;
-        else
-            return fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32), mxfp4 or file, got '" + v + "'");
-        return OptionStatus::Consumed;
-    }
-    // A width as a number or an arithmetic type's name: --act-bits fp8, --kv-bits int4.
-    const bool act = name == "--act-bits";
-    int& bits = act ? s.actBits : s.kvBits;
-    if (!act)
-        o.widthOptions.push_back(name);
-    if (const auto n = parseWholeNumber(v)) {
+    LlmSettings& s = settings(in);
+    const std::string& v = in.value;
+    in.target.weightsGiven = true;
+    in.target.widthOptions.push_back(in.name);
+    if (v == "file")
+        s.weightBits = 0;
+    else if (const auto n = parseWholeNumber(v))
+        s.weightBits = *n;
+    else if (const auto t = parseNumberType(v))
+        s.weightBits = numberBits(*t); // fp8 and int8 weights are both one byte each
+    else if (v == "int4")
+        s.weightBits = 4;
+    else if (v == "mxfp4" || v == "MXFP4")
+        s.weightBits = kMxfp4Bits;
+    else
+        return in.fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32), mxfp4 or file, got '" + v + "'");
+    return OptionStatus::Consumed;
+}
+
+// The cache's width as a number or an arithmetic type's name: --kv-bits int4, --kv-bits fp8.
+OptionStatus setKvBits(const LlmIn& in)
+{
+    int& bits = settings(in).kvBits;
+    in.target.widthOptions.push_back(in.name);
+    if (const auto n = parseWholeNumber(in.value))
         bits = *n;
-        if (act)
-            s.actType = NumberType::Unset;
-    } else if (const auto t = parseNumberType(v)) {
+    else if (const auto t = parseNumberType(in.value))
         bits = numberBits(*t);
-        if (act)
-            s.actType = *t;
-    } else if (!act && v == "int4")
+    else if (in.value == "int4")
         bits = 4;
     else
-        return fail(name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32" + std::string(act ? "" : ", int4")
-            + ", got '" + v + "'");
+        return in.fail(in.name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32, int4, got '" + in.value + "'");
     return OptionStatus::Consumed;
+}
+
+// The activations' width, or their arithmetic type (fp8 and bf16 rows run on those ceilings).
+OptionStatus setActBits(const LlmIn& in)
+{
+    LlmSettings& s = settings(in);
+    if (const auto n = parseWholeNumber(in.value)) {
+        s.actBits = *n;
+        s.actType = NumberType::Unset;
+    } else if (const auto t = parseNumberType(in.value)) {
+        s.actBits = numberBits(*t);
+        s.actType = *t;
+    } else
+        return in.fail(in.name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32, got '" + in.value + "'");
+    return OptionStatus::Consumed;
+}
+
+OptionStatus setAttention(const LlmIn& in)
+{
+    const auto a = parseEnum(kLlmAttentionWords, in.value);
+    if (!a)
+        return in.fail("--attention: expected flash or naive, got '" + in.value + "'");
+    settings(in).attention = *a;
+    in.target.widthOptions.push_back(in.name);
+    return OptionStatus::Consumed;
+}
+
+// Their help is each command's own (app/cli.cpp): llm and plan say --prompt in their own words.
+constexpr OptionSpec<LlmOptions> kLlmOptions[] = {
+    { "--prompt", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).prompt); } },
+    { "--generate", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).generate); } },
+    { "--context", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).context); } },
+    { "--batch", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).batch); } },
+    { "--kv-bits", true, setKvBits },
+    { "--act-bits", true, setActBits },
+    { "--tp", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).tensorParallel); } },
+    { .name = "--interconnect", .takesValue = true,
+        .apply = [](const LlmIn& in) { settings(in).interconnect = in.value; return OptionStatus::Consumed; },
+        .missingHint = " (nvlink4, pcie5-x16, ...)" },
+    { .name = "--weights-bits", .takesValue = true, .apply = setWeightBits, .missingHint = " (4, 8, 16, 32 or file)" },
+    { "--all-logits", false, [](const LlmIn& in) { settings(in).allLogits = true; return OptionStatus::Consumed; } },
+    { "--attention", true, setAttention },
+};
+
+} // namespace
+
+OptionStatus applyLlmOption(const std::vector<std::string>& args, std::size_t& i, LlmOptions& o, std::string& error)
+{
+    return applyOption(kLlmOptions, args, i, o, error);
 }
 
 std::vector<std::string> llmSettingsToArgs(const LlmSettings& s)

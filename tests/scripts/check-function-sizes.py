@@ -51,7 +51,6 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07); cut thes
     'app/gui_command_line.cpp:parseGuiOptions': 102,
     'core/io/measurement_formats.cpp:parseNcu': 101,
     'ui/panels/energyview.cpp:EnergyView::EnergyView': 101,
-    'core/io/llm_options.cpp:applyLlmOption': 99,
     'core/engine/calibration.cpp:fitGroup': 98,
     'app/cli_calibrate_throughput.cpp:runCalibrateThroughput': 96,
     'ui/features/thismachine.cpp:measureThisMachine': 93,
