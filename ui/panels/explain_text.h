@@ -1,5 +1,5 @@
 #pragma once
-// Internal to Explain (explain.cpp, explain_formulas.cpp): figures as rich text, and a row's FLOP
+// Internal to Explain (explain.cpp, explain_tour.cpp, explain_formulas.cpp): figures as rich text, and a row's FLOP
 // formula worked with its own extents.
 
 #include "base/format.h"
@@ -11,7 +11,15 @@
 #include <cmath>
 #include <string>
 
+namespace rfx {
+class OnnxModel;
+struct Config;
+}
+
 namespace rfx::explaintext {
+
+/// The batch control is on: off where an ONNX file fixes the batch (ControlPanel::updateEnabled).
+bool batchAdjustable(const Config& c, const OnnxModel* model);
 
 inline QString count(double v) { return qsRich(formatCount(std::int64_t(std::llround(v)))); }
 inline QString dot() { return QStringLiteral("\u00b7"); }
