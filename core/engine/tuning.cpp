@@ -97,49 +97,48 @@ std::vector<int> tuneBatches(int lo, int hi)
     return b;
 }
 
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& r, const NetworkBuilder& build)
+namespace {
+
+// The ranges as the user gave them: each within its limits, low end first.
+std::optional<std::string> checkRanges(const TuneRanges& r)
 {
-    TuneOutcome out;
-    auto range = [&](const char* what, int lo, int hi, Range limit) -> bool {
-        if (lo < limit.min || hi > limit.max || lo > hi) {
-            out.error = std::string(what) + " range must lie within " + std::to_string(limit.min) + ".."
-                + std::to_string(limit.max) + " with the low end first, got " + std::to_string(lo) + ".." + std::to_string(hi);
-            return false;
-        }
-        return true;
+    auto outside = [](const char* what, int lo, int hi, Range limit) -> std::optional<std::string> {
+        if (lo >= limit.min && hi <= limit.max && lo <= hi)
+            return std::nullopt;
+        return std::string(what) + " range must lie within " + std::to_string(limit.min) + ".." + std::to_string(limit.max)
+            + " with the low end first, got " + std::to_string(lo) + ".." + std::to_string(hi);
     };
-    if (!range("batch", r.batchMin, r.batchMax, kBatchRange) || !range("GPU", r.gpusMin, r.gpusMax, { 1, 1024 })
-        || !range("clock (%)", r.clockMin, r.clockMax, kClockRange))
-        return out;
-    if (r.clockStep < 1) {
-        out.error = "clock step must be at least 1 %";
-        return out;
-    }
-    const std::vector<int> batches = tuneBatches(r.batchMin, r.batchMax);
+    if (auto e = outside("batch", r.batchMin, r.batchMax, kBatchRange))
+        return e;
+    if (auto e = outside("GPU", r.gpusMin, r.gpusMax, { 1, 1024 }))
+        return e;
+    if (auto e = outside("clock (%)", r.clockMin, r.clockMax, kClockRange))
+        return e;
+    if (r.clockStep < 1)
+        return "clock step must be at least 1 %";
+    return std::nullopt;
+}
+
+// The clocks from the highest down by the step, the lowest always among them.
+std::vector<int> tuneClocks(const TuneRanges& r)
+{
     std::vector<int> clocks;
     for (int p = r.clockMax; p > r.clockMin; p -= r.clockStep)
         clocks.push_back(p);
     clocks.push_back(r.clockMin);
-    if (batches.size() * clocks.size() * size_t(r.gpusMax - r.gpusMin + 1) > 200'000) {
-        out.error = "the tuning ranges make over 200,000 configurations; narrow them";
-        return out;
-    }
-    if (auto err = validate(config)) {
-        out.error = *err;
-        return out;
-    }
-    out.results.resize(devices.size());
-    for (size_t i = 0; i < devices.size(); ++i)
-        out.results[i].device = devices[i];
+    return clocks;
+}
+
+// Every point of the grid on every device: the network built once a batch, analysed once a clock.
+std::optional<std::string> evaluateGrid(const Config& config, const std::vector<Device>& devices, const TuneRanges& r,
+    const NetworkBuilder& build, const std::vector<int>& batches, const std::vector<int>& clocks, std::vector<TuneResult>& results)
+{
     for (int batch : batches) {
         Config c = config;
         c.batch = batch;
         BuildResult built = build(c);
-        if (!built.network) {
-            out.error = built.error;
-            out.results.clear();
-            return out;
-        }
+        if (!built.network)
+            return built.error;
         for (int clock : clocks) {
             c.clockPercent = clock;
             auto a = analyseWithForward(*built.network, c, devices);
@@ -154,45 +153,81 @@ TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const
                     p.fits = dr.totals.fits;
                     p.memory = dr.totals.memory.total();
                     p.e = energyFigures(dr, c, a->forward[i]);
-                    out.results[i].points.push_back(p);
+                    results[i].points.push_back(p);
                 }
             }
         }
     }
-    for (TuneResult& t : out.results) {
-        std::vector<std::size_t> order;
-        for (std::size_t k = 0; k < t.points.size(); ++k)
-            if (t.points[k].fits)
-                order.push_back(k);
-        // Ties (two GPUs with the all-reduce hidden cost the same energy per image as one) go to the faster.
-        auto better = [&](std::optional<std::size_t>& best, std::size_t k, double (*key)(const TunePoint&)) {
-            if (!best) {
-                best = k;
-                return;
-            }
-            const double a = key(t.points[k]), b = key(t.points[*best]);
-            if (a < b * (1 - 1e-9) || (a <= b * (1 + 1e-9) && t.points[k].e.timePerImage < t.points[*best].e.timePerImage))
-                best = k;
-        };
-        for (std::size_t k : order) {
-            better(t.bestTime, k, [](const TunePoint& p) { return p.e.timePerImage; });
-            better(t.bestEnergy, k, [](const TunePoint& p) { return p.e.energyPerImage; });
-            better(t.bestEdp, k, [](const TunePoint& p) { return p.e.edp; });
+    return std::nullopt;
+}
+
+// The fastest, the least energy and the least energy-delay product among the points that fit, and
+// the Pareto front of time against energy.
+void pickBests(TuneResult& t)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < t.points.size(); ++k)
+        if (t.points[k].fits)
+            order.push_back(k);
+    // Ties (two GPUs with the all-reduce hidden cost the same energy per image as one) go to the faster.
+    auto better = [&](std::optional<std::size_t>& best, std::size_t k, double (*key)(const TunePoint&)) {
+        if (!best) {
+            best = k;
+            return;
         }
-        // Pareto front: by time per image, each point with less energy per image than every faster one.
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            const TunePoint &x = t.points[a], &y = t.points[b];
-            return x.e.timePerImage != y.e.timePerImage ? x.e.timePerImage < y.e.timePerImage
-                                                        : x.e.energyPerImage < y.e.energyPerImage;
-        });
-        double least = std::numeric_limits<double>::infinity();
-        for (std::size_t k : order) {
-            if (t.points[k].e.energyPerImage < least) {
-                t.front.push_back(k);
-                least = t.points[k].e.energyPerImage;
-            }
+        const double a = key(t.points[k]), b = key(t.points[*best]);
+        if (a < b * (1 - 1e-9) || (a <= b * (1 + 1e-9) && t.points[k].e.timePerImage < t.points[*best].e.timePerImage))
+            best = k;
+    };
+    for (std::size_t k : order) {
+        better(t.bestTime, k, [](const TunePoint& p) { return p.e.timePerImage; });
+        better(t.bestEnergy, k, [](const TunePoint& p) { return p.e.energyPerImage; });
+        better(t.bestEdp, k, [](const TunePoint& p) { return p.e.edp; });
+    }
+    // Pareto front: by time per image, each point with less energy per image than every faster one.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const TunePoint &x = t.points[a], &y = t.points[b];
+        return x.e.timePerImage != y.e.timePerImage ? x.e.timePerImage < y.e.timePerImage
+                                                    : x.e.energyPerImage < y.e.energyPerImage;
+    });
+    double least = std::numeric_limits<double>::infinity();
+    for (std::size_t k : order) {
+        if (t.points[k].e.energyPerImage < least) {
+            t.front.push_back(k);
+            least = t.points[k].e.energyPerImage;
         }
     }
+}
+
+} // namespace
+
+TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& r, const NetworkBuilder& build)
+{
+    TuneOutcome out;
+    if (auto e = checkRanges(r)) {
+        out.error = *e;
+        return out;
+    }
+    const std::vector<int> batches = tuneBatches(r.batchMin, r.batchMax);
+    const std::vector<int> clocks = tuneClocks(r);
+    if (batches.size() * clocks.size() * std::size_t(r.gpusMax - r.gpusMin + 1) > 200'000) {
+        out.error = "the tuning ranges make over 200,000 configurations; narrow them";
+        return out;
+    }
+    if (auto e = validate(config)) {
+        out.error = *e;
+        return out;
+    }
+    out.results.resize(devices.size());
+    for (size_t i = 0; i < devices.size(); ++i)
+        out.results[i].device = devices[i];
+    if (auto e = evaluateGrid(config, devices, r, build, batches, clocks, out.results)) {
+        out.error = *e;
+        out.results.clear();
+        return out;
+    }
+    for (TuneResult& t : out.results)
+        pickBests(t);
     return out;
 }
 

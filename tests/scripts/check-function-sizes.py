@@ -69,6 +69,14 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07); cut thes
 }
 
 
+def digit_separator(text, i):
+    """Whether the ' at i separates digits (1'000'000, 0xFF'FF) rather than opening a character literal."""
+    j = i
+    while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "'._"):
+        j -= 1
+    return j < i and text[j].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
+
+
 def code_only(text):
     """The text with comments, strings and character literals blanked (newlines kept)."""
     out = []
@@ -91,6 +99,9 @@ def code_only(text):
             j = n if end < 0 else end + len(m.group(1) if m else '') + 2
             out.append(re.sub(r'[^\n]', ' ', text[i:j]))
             i = j
+        elif c == "'" and digit_separator(text, i):
+            out.append(c)
+            i += 1
         elif c in '"\'':
             j = i + 1
             while j < n and text[j] != c and text[j] != '\n':
