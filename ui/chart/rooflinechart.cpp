@@ -1,6 +1,8 @@
 // The chart itself: its series per device, and the rebuild that fills them from a Report.
 #include "chart/rooflinechart_p.h"
 
+#include "chart/layerlabels.h"
+
 #include "base/format.h"
 #include "chart/chartnavigator.h"
 #include "chart/legendflow.h"
@@ -62,6 +64,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     , m_chart(chart())
     , m_x(new QLogValueAxis)
     , m_y(new QLogValueAxis)
+    , m_layerLabels(std::make_unique<LayerLabels>(m_chart))
 {
     m_chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     // One pass over the background's pixels, the viewport's own fill in the chart's colour: the chart's
@@ -84,49 +87,8 @@ RooflineChart::RooflineChart(QWidget* parent)
     // at nothing, so that layouts ask minimumSizeHint(), the useful minimum, and a size set from
     // outside (setFixedSize) stays.
     m_chart->setMinimumSize(1, 1);
-    for (QLogValueAxis* a : { m_x, m_y }) {
-        a->setBase(10);
-        a->setLabelFormat(QStringLiteral("%g"));
-        a->setMinorTickCount(-1);
-    }
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP/byte)"));
-    m_y->setTitleText(tr("Performance (GFLOP/s)"));
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
-    for (QLogValueAxis* a : { m_x, m_y })
-        setAxisLineWidth(a, 0); // after addAxis(), which gives the axes the theme's pens
-
-    m_selection = new QScatterSeries;
-    m_selection->setName(tr("selected layer"));
-    m_selection->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_selection->setMarkerSize(26);
-    m_selection->setColor(Qt::transparent);
-    m_selection->setBorderColor(darkPalette() ? Qt::white : Qt::black);
-    m_selection->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 2.5));
-    m_chart->addSeries(m_selection);
-    m_selection->attachAxis(m_x);
-    m_selection->attachAxis(m_y);
-
-    m_measuredPoints = new QScatterSeries;
-    m_measuredPoints->setName(tr("measured"));
-    m_measuredPoints->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
-    m_measuredPoints->setMarkerSize(11);
-    m_measuredPoints->setColor(Qt::transparent);
-    m_measuredPoints->setBorderColor(darkPalette() ? Qt::white : Qt::black);
-    m_measuredPoints->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 1.6));
-    m_measuredAbove = new QScatterSeries;
-    m_measuredAbove->setName(tr("measured above the roof (cache, or check units)"));
-    m_measuredAbove->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
-    m_measuredAbove->setMarkerSize(12);
-    m_measuredAbove->setColor(QColor(0xd0, 0x00, 0x00));
-    m_measuredAbove->setBorderColor(QColor(0x80, 0x00, 0x00));
-    for (QScatterSeries* m : { m_measuredPoints, m_measuredAbove }) {
-        m_chart->addSeries(m);
-        m->attachAxis(m_x);
-        m->attachAxis(m_y);
-        m->setVisible(false);
-        m_chart->legend()->markers(m).first()->setVisible(false);
-    }
+    setUpAxes();
+    addSelectionAndMeasured();
 
     setRenderHint(QPainter::Antialiasing);
     // The legend is the chart's own (ChartLegend): Qt's elides its entries in a narrow chart.
@@ -170,73 +132,62 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
 }
 
+// Both axes logarithmic, base 10, their titles; added to the chart, then their lines thinned.
+void RooflineChart::setUpAxes()
+{
+    for (QLogValueAxis* a : { m_x, m_y }) {
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setMinorTickCount(-1);
+    }
+    m_x->setTitleText(tr("Arithmetic intensity (FLOP/byte)"));
+    m_y->setTitleText(tr("Performance (GFLOP/s)"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (QLogValueAxis* a : { m_x, m_y })
+        setAxisLineWidth(a, 0); // after addAxis(), which gives the axes the theme's pens
+}
+
+// The selection's ring and the measured points (hollow diamonds; red above the roof), hidden until used.
+void RooflineChart::addSelectionAndMeasured()
+{
+    m_selection = new QScatterSeries;
+    m_selection->setName(tr("selected layer"));
+    m_selection->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_selection->setMarkerSize(26);
+    m_selection->setColor(Qt::transparent);
+    m_selection->setBorderColor(darkPalette() ? Qt::white : Qt::black);
+    m_selection->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 2.5));
+    m_chart->addSeries(m_selection);
+    m_selection->attachAxis(m_x);
+    m_selection->attachAxis(m_y);
+
+    m_measuredPoints = new QScatterSeries;
+    m_measuredPoints->setName(tr("measured"));
+    m_measuredPoints->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_measuredPoints->setMarkerSize(11);
+    m_measuredPoints->setColor(Qt::transparent);
+    m_measuredPoints->setBorderColor(darkPalette() ? Qt::white : Qt::black);
+    m_measuredPoints->setPen(QPen(darkPalette() ? Qt::white : Qt::black, 1.6));
+    m_measuredAbove = new QScatterSeries;
+    m_measuredAbove->setName(tr("measured above the roof (cache, or check units)"));
+    m_measuredAbove->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_measuredAbove->setMarkerSize(12);
+    m_measuredAbove->setColor(QColor(0xd0, 0x00, 0x00));
+    m_measuredAbove->setBorderColor(QColor(0x80, 0x00, 0x00));
+    for (QScatterSeries* m : { m_measuredPoints, m_measuredAbove }) {
+        m_chart->addSeries(m);
+        m->attachAxis(m_x);
+        m->attachAxis(m_y);
+        m->setVisible(false);
+        m_chart->legend()->markers(m).first()->setVisible(false);
+    }
+}
+
 RooflineChart::~RooflineChart()
 {
     for (DeviceSeries* s : m_series)
         delete s;
-}
-
-void RooflineChart::ensureSeries(size_t count)
-{
-    while (m_series.size() < count) {
-        const int slot = int(m_series.size());
-        auto* s = new DeviceSeries;
-        s->roof = new QLineSeries;
-        s->vectorRoof = new QLineSeries;
-        s->ridge = new QScatterSeries;
-        // A ring, not a layer's shape: layers are solid circles and squares.
-        s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
-        s->ridge->setPointLabelsVisible(false); // the chart's own label, placed clear of points and lines
-        s->roofLabel = new TextItem(m_chart);
-        s->roofLabel->setZValue(20);
-        s->roofLabel->setVisible(false);
-        s->ridgeLabel = new TextItem(m_chart);
-        s->ridgeLabel->setZValue(20);
-        s->ridgeLabel->setVisible(false);
-        s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
-        QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
-        for (QLineSeries*& p : s->precisionRoofs) {
-            p = new QLineSeries;
-            p->setVisible(false);
-            all.append(p);
-        }
-        for (const int v : { 1, 0, 2 }) { // the legend reads L1, L2, L3 (kLevelOf keeps the tiled model's slots)
-            s->levelRoofs[size_t(v)] = new QLineSeries;
-            auto* p = new QScatterSeries;
-            p->setMarkerShape(v == 0 ? QScatterSeries::MarkerShapeTriangle : QScatterSeries::MarkerShapeStar);
-            p->setMarkerSize(9 * m_markerScale);
-            s->levelPoints[size_t(v)] = p;
-            all.append(s->levelRoofs[size_t(v)]);
-            all.append(p);
-        }
-        for (int b = 0; b < kMarks; ++b) {
-            for (int k = 0; k < kBuckets; ++k) {
-                auto* p = new QScatterSeries;
-                p->setMarkerShape(b % 2 == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
-                                                              : QScatterSeries::MarkerShapeRectangle);
-                p->setMarkerSize(kMarkerSize[size_t(k)] * m_markerScale);
-                s->points[size_t(b)][size_t(k)] = p;
-                all.append(p);
-                connect(p, &QScatterSeries::clicked, this,
-                    [this, slot, b, k](const QPointF& pt) { onClicked(pt, slot, b * kBuckets + k); });
-            }
-        }
-        all.append(s->ridge); // after the points: the ring stays visible over them (it is hollow)
-        for (QAbstractSeries* a : all) {
-            m_chart->addSeries(a);
-            a->attachAxis(m_x);
-            a->attachAxis(m_y);
-        }
-        // Keep the selection ring on top.
-        m_chart->removeSeries(m_selection);
-        m_chart->addSeries(m_selection);
-        m_selection->attachAxis(m_x);
-        m_selection->attachAxis(m_y);
-        m_chart->legend()->markers(m_selection).first()->setVisible(false);
-        m_series.push_back(s);
-        dropLineCaches(); // new series: walk the scene again
-    }
 }
 
 void RooflineChart::setReport(const Report& report, const std::vector<int>& devices)

@@ -75,7 +75,7 @@ public:
     /// The layers at or above the label share that no label names for lack of room ("name share",
     /// the device's short name first in an overlay). The plot says "+N more over 5 %" in a corner,
     /// with them in its tooltip; a figure's caption lists them.
-    QStringList unnamedLayers() const { return m_unnamed; }
+    QStringList unnamedLayers() const;
     /// The "+N more" note's box in the chart's coordinates, empty when all are named.
     QRectF moreLabelBox() const;
 
@@ -205,6 +205,8 @@ protected:
 
 private:
     struct DeviceSeries;
+    void setUpAxes();
+    void addSelectionAndMeasured();
     void ensureSeries(size_t count);
     void rebuild(); ///< the whole chart from m_report, in the parts below
     void chooseUnit();
@@ -264,13 +266,9 @@ private:
     void fitTitle(); ///< the title's lines in the forms that fit the width now
     void dropLineCaches();
     std::vector<QRectF> markerRectsInChart() const; ///< markerRects() in the chart item's coordinates
+    /// The layers to name (m_labelShare) handed to m_layerLabels with the room around them.
     void placeLayerLabels(const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
-    /// The box `text` takes in a layer label's `font`, measured by a probe item (the labels' own class)
-    /// once per text and font: a label tried in two lines is laid out only if it goes there.
-    QSizeF layerLabelSize(const QString& text, const QFont& font);
     void drawRoofsOverPoints();
-    void placeMoreNote(std::vector<std::optional<QPointF>>& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names,
-        const std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     void placeTickLabels();
     void placeRidgeLabels(std::vector<QRectF>& obstacles, const std::vector<QLineF>& lines);
     /// The on-screen legend below the plot (figures lay out their own): flowed, never elided.
@@ -353,14 +351,9 @@ private:
     QColor m_labelsColor; ///< the axes' own label colour, while power ticks hide their text
     std::vector<class QGraphicsSimpleTextItem*> m_tickLabels; ///< reused
     double m_labelShare = 0.05; ///< layers at or above this share of time are named (the table bolds them too)
-    std::vector<class QGraphicsSimpleTextItem*> m_layerLabels; ///< reused
-    std::unique_ptr<class QGraphicsSimpleTextItem> m_labelProbe; ///< layerLabelSize()'s, in no scene
-    std::map<QString, QSizeF> m_labelSizes; ///< layerLabelSize()'s, in the probe's font
-    std::vector<class QGraphicsLineItem*> m_layerLeaders; ///< from each label to its point
-    QStringList m_unnamed; ///< unnamedLayers()
+    std::unique_ptr<class LayerLabels> m_layerLabels; ///< the names beside the points that take the most time
     class QGraphicsRectItem* m_roofClip = nullptr; ///< a figure's plot area, clipping m_printRoofs
     std::vector<class QGraphicsPathItem*> m_printRoofs; ///< each device's roof over its points (drawRoofsOverPoints)
-    class QGraphicsSimpleTextItem* m_moreLabel = nullptr; ///< "+N more over 5 %", made when first needed
     int m_cachedItemCount = -1; ///< scene items when cacheGridLines() last walked them
     bool m_linesMoving = true; ///< something that places grid lines changed since the last rebuild
     bool m_zoomed = false;

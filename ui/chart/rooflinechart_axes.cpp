@@ -2,6 +2,8 @@
 // and tick lines (zoom and pan: rooflinechart_view.cpp).
 #include "chart/rooflinechart_p.h"
 
+#include "chart/layerlabels.h"
+
 #include "base/format.h"
 #include "chart/chartnavigator.h"
 #include "style/labelplacer.h"
@@ -301,7 +303,7 @@ void RooflineChart::cacheGridLines()
     QLegend* legend = m_chart->legend();
     for (QGraphicsItem* item : scene()->items())
         if (item->type() == QGraphicsLineItem::Type && item->cacheMode() == QGraphicsItem::NoCache
-            && !legend->isAncestorOf(item) && !std::count(m_layerLeaders.begin(), m_layerLeaders.end(), item))
+            && !legend->isAncestorOf(item) && !m_layerLabels->isLeader(item))
             item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
 }
 

@@ -2,6 +2,8 @@
 // the viewport's pixels. The label placement avoids the lines; the legibility checks read both.
 #include "chart/rooflinechart_p.h"
 
+#include "chart/layerlabels.h"
+
 #include "chart/legendflow.h"
 
 #include <QChart>
@@ -93,19 +95,11 @@ std::vector<QLineF> RooflineChart::leaderLines() const
 {
     const QPointF shift = mapFromScene(m_chart->mapToScene(QPointF(0, 0)));
     std::vector<QLineF> out;
-    for (const QGraphicsLineItem* leader : m_layerLeaders)
-        if (leader->isVisible() && leader->line().length() > 0)
-            out.push_back(leader->line().translated(shift));
+    for (const QLineF& leader : m_layerLabels->leaders())
+        out.push_back(leader.translated(shift));
     return out;
 }
 
-std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const
-{
-    std::vector<std::pair<QString, QRectF>> out;
-    for (const QGraphicsSimpleTextItem* item : m_layerLabels)
-        if (item->isVisible())
-            out.emplace_back(item->text(), QRectF(item->pos(), item->boundingRect().size()));
-    return out;
-}
+std::vector<std::pair<QString, QRectF>> RooflineChart::layerLabels() const { return m_layerLabels->labels(); }
 
 } // namespace rfx

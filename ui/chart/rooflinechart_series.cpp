@@ -34,6 +34,72 @@ namespace rfx {
 
 using namespace chartdetail;
 
+// A device's series, made once per slot and reused: its roofs, ridge and labels, its level ceilings
+// and points, its layer points by bound and share; the selection ring kept above them all.
+void RooflineChart::ensureSeries(size_t count)
+{
+    while (m_series.size() < count) {
+        const int slot = int(m_series.size());
+        auto* s = new DeviceSeries;
+        s->roof = new QLineSeries;
+        s->vectorRoof = new QLineSeries;
+        s->ridge = new QScatterSeries;
+        // A ring, not a layer's shape: layers are solid circles and squares.
+        s->ridge->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        s->ridge->setMarkerSize(kRidgeRingSize * m_markerScale);
+        s->ridge->setPointLabelsVisible(false); // the chart's own label, placed clear of points and lines
+        s->roofLabel = new TextItem(m_chart);
+        s->roofLabel->setZValue(20);
+        s->roofLabel->setVisible(false);
+        s->ridgeLabel = new TextItem(m_chart);
+        s->ridgeLabel->setZValue(20);
+        s->ridgeLabel->setVisible(false);
+        s->ridge->setName(tr("ridge point I* = peak / bandwidth"));
+        QList<QAbstractSeries*> all { s->roof, s->vectorRoof };
+        for (QLineSeries*& p : s->precisionRoofs) {
+            p = new QLineSeries;
+            p->setVisible(false);
+            all.append(p);
+        }
+        for (const int v : { 1, 0, 2 }) { // the legend reads L1, L2, L3 (kLevelOf keeps the tiled model's slots)
+            s->levelRoofs[size_t(v)] = new QLineSeries;
+            auto* p = new QScatterSeries;
+            p->setMarkerShape(v == 0 ? QScatterSeries::MarkerShapeTriangle : QScatterSeries::MarkerShapeStar);
+            p->setMarkerSize(9 * m_markerScale);
+            s->levelPoints[size_t(v)] = p;
+            all.append(s->levelRoofs[size_t(v)]);
+            all.append(p);
+        }
+        for (int b = 0; b < kMarks; ++b) {
+            for (int k = 0; k < kBuckets; ++k) {
+                auto* p = new QScatterSeries;
+                p->setMarkerShape(b % 2 == int(Bound::Memory) ? QScatterSeries::MarkerShapeCircle
+                                                              : QScatterSeries::MarkerShapeRectangle);
+                p->setMarkerSize(kMarkerSize[size_t(k)] * m_markerScale);
+                s->points[size_t(b)][size_t(k)] = p;
+                all.append(p);
+                connect(p, &QScatterSeries::clicked, this,
+                    [this, slot, b, k](const QPointF& pt) { onClicked(pt, slot, b * kBuckets + k); });
+            }
+        }
+        all.append(s->ridge); // after the points: the ring stays visible over them (it is hollow)
+        for (QAbstractSeries* a : all) {
+            m_chart->addSeries(a);
+            a->attachAxis(m_x);
+            a->attachAxis(m_y);
+        }
+        // Keep the selection ring on top.
+        m_chart->removeSeries(m_selection);
+        m_chart->addSeries(m_selection);
+        m_selection->attachAxis(m_x);
+        m_selection->attachAxis(m_y);
+        m_chart->legend()->markers(m_selection).first()->setVisible(false);
+        m_series.push_back(s);
+        dropLineCaches(); // new series: walk the scene again
+    }
+}
+
+
 // The roof, the vector roof and the ridge of one device; true when the vector roof is drawn.
 bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
 {
