@@ -1,7 +1,7 @@
 // Exported figures: valid files of the asked size and resolution, not blank, carrying their
 // provenance; a sidecar reproduces the PNG pixel for pixel (and byte for byte).
-#include "cli.h"
 #include "cli_export.h"
+#include "clirun.h"
 #include "figure/figurerenderer.h"
 #include "io/figure.h"
 #include "open/analyses.h"
@@ -14,23 +14,13 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 
-#include <sstream>
 
 using namespace rfx;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run cli(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err, {});
-    return { code, out.str(), err.str() };
-}
+using test::cli;
+using test::Run;
 
 int colours(const QImage& image)
 {
@@ -54,6 +44,9 @@ class TestExport : public QObject {
     QTemporaryDir m_dir;
 
     QString path(const char* name) const { return m_dir.filePath(QString::fromLatin1(name)); }
+    std::string pathArg(const char* name) const { return path(name).toStdString(); }
+    /// The PNG's embedded description (its caption).
+    QString description(const char* name) const { return QImageReader(path(name)).text(QStringLiteral("Description")); }
 
 private slots:
     void initTestCase()
@@ -65,7 +58,7 @@ private slots:
 
     void pngAtSevenInchesAnd300Dpi()
     {
-        const Run r = cli({ "export", "--png", path("fig.png").toStdString(), "--sidecar" });
+        const Run r = cli({ "export", "--png", pathArg("fig.png"), "--sidecar" });
         QCOMPARE(r.code, 0);
         // 7 in = 2100 px wide; the chart 0.62 x 7 in = 1302 px high, then the legend and the caption
         // as tall as their text at 7.5 pt or more (the laid-out page: 1588 px; the legend's rows are
@@ -91,7 +84,7 @@ private slots:
     void sidecarReproducesThePixels()
     {
         QVERIFY(QFile::exists(path("fig.png.json")));
-        const Run r = cli({ "reproduce", path("fig.png.json").toStdString(), "--output", path("again.png").toStdString() });
+        const Run r = cli({ "reproduce", pathArg("fig.png.json"), "--output", pathArg("again.png") });
         QCOMPARE(r.code, 0);
         const QImage a(path("fig.png")), b(path("again.png"));
         QCOMPARE(a.size(), b.size());
@@ -99,7 +92,7 @@ private slots:
         // In place (the metadata records the file name): byte for byte.
         const QByteArray original = readAll(path("fig.png"));
         QVERIFY(QFile::remove(path("fig.png")));
-        QCOMPARE(cli({ "reproduce", path("fig.png.json").toStdString() }).code, 0);
+        QCOMPARE(cli({ "reproduce", pathArg("fig.png.json") }).code, 0);
         QCOMPARE(readAll(path("fig.png")), original);
     }
 
@@ -108,14 +101,14 @@ private slots:
         QVERIFY(cli({ "export", "--png", "rel.png", "--sidecar", "--width-px", "640", "--height-px", "400" }).code == 0);
         QFile::rename(QStringLiteral("rel.png.json"), path("rel.png.json"));
         QFile::remove(QStringLiteral("rel.png"));
-        const Run r = cli({ "reproduce", path("rel.png.json").toStdString() });
+        const Run r = cli({ "reproduce", pathArg("rel.png.json") });
         QCOMPARE(r.code, 0);
         QCOMPARE(QImage(path("rel.png")).size(), QSize(640, 400));
     }
 
     void transparentPng()
     {
-        QCOMPARE(cli({ "export", "--png", path("t.png").toStdString(), "--transparent", "--width-px", "1600",
+        QCOMPARE(cli({ "export", "--png", pathArg("t.png"), "--transparent", "--width-px", "1600",
                          "--height-px", "1000" })
                      .code,
             0);
@@ -127,7 +120,7 @@ private slots:
 
     void svgIsVectorAndCarriesMetadata()
     {
-        const Run r = cli({ "export", "--svg", path("fig.svg").toStdString(), "--device", "geforce-mx230", "--device",
+        const Run r = cli({ "export", "--svg", pathArg("fig.svg"), "--device", "geforce-mx230", "--device",
             "rtx-2060-super", "--overlay" });
         QCOMPARE(r.code, 0);
         QSvgRenderer svg(path("fig.svg"));
@@ -150,7 +143,7 @@ private slots:
     // a 3.5-inch single-device figure was 275 KB, 189 KB of it empty groups.
     void svgIsCompactAndDrawsTheSame()
     {
-        const Run r = cli({ "export", "--svg", path("small.svg").toStdString(), "--width-in", "3.5" });
+        const Run r = cli({ "export", "--svg", pathArg("small.svg"), "--width-in", "3.5" });
         QCOMPARE(r.code, 0);
         const QByteArray written = readAll(path("small.svg"));
         QVERIFY2(written.size() < 120 * 1024, QByteArray::number(written.size()));
@@ -190,7 +183,7 @@ private slots:
 
     void pdfPageSizeAndMetadata()
     {
-        const Run r = cli({ "export", "--pdf", path("fig.pdf").toStdString(), "--width-in", "3.5" });
+        const Run r = cli({ "export", "--pdf", pathArg("fig.pdf"), "--width-in", "3.5" });
         QCOMPARE(r.code, 0);
         const QByteArray pdf = readAll(path("fig.pdf"));
         QVERIFY(pdf.startsWith("%PDF-"));
@@ -228,11 +221,11 @@ private slots:
     // settings, its sidecar (the model, phase and llm options, no network configuration) reproducing it.
     void aLanguageModelsFigureReproduces()
     {
-        const std::string file = path("llama.png").toStdString();
+        const std::string file = pathArg("llama.png");
         Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--sidecar", "--language-model", "llama-3.1-8b", "--phase",
             "prefill", "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
-        const QString caption = QImageReader(path("llama.png")).text(QStringLiteral("Description"));
+        const QString caption = description("llama.png");
         // The model and its phase, then its settings: not the network's "1x1 -> 1x128256, precision as
         // in the file, inference" (issue 73 item 9), the settings say each tensor's precision.
         QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill. Prompt 1,024"))
@@ -248,23 +241,23 @@ private slots:
         QCOMPARE(spec->llm->settings.prompt, 1024);
         QCOMPARE(spec->llm->settings.kvBits, 8);
         QVERIFY(!readAll(path("llama.png.json")).contains("config_args"));
-        r = cli({ "reproduce", path("llama.png.json").toStdString(), "--output", path("llama-again.png").toStdString() });
+        r = cli({ "reproduce", pathArg("llama.png.json"), "--output", pathArg("llama-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(QImage(path("llama.png")).convertToFormat(QImage::Format_ARGB32)
             == QImage(path("llama-again.png")).convertToFormat(QImage::Format_ARGB32));
         // The decode step draws other rows: another picture.
-        r = cli({ "export", "--png", path("llama-decode.png").toStdString(), "--width-in", "3.5", "--language-model", "llama-3.1-8b",
+        r = cli({ "export", "--png", pathArg("llama-decode.png"), "--width-in", "3.5", "--language-model", "llama-3.1-8b",
             "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY(QImageReader(path("llama-decode.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode")));
+        QVERIFY(description("llama-decode.png").startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode")));
         // Both phases on one chart: the prefill's open marks and the decode step's filled; it reproduces too.
-        r = cli({ "export", "--png", path("llama-both.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+        r = cli({ "export", "--png", pathArg("llama-both.png"), "--width-in", "3.5", "--sidecar", "--language-model",
             "llama-3.1-8b", "--phase", "both", "--batch", "4", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY2(QImageReader(path("llama-both.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill and decode")),
-            qPrintable(QImageReader(path("llama-both.png")).text(QStringLiteral("Description"))));
+        QVERIFY2(description("llama-both.png").startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill and decode")),
+            qPrintable(description("llama-both.png")));
         QVERIFY(readAll(path("llama-both.png.json")).contains("\"phase\": \"both\""));
-        r = cli({ "reproduce", path("llama-both.png.json").toStdString(), "--output", path("llama-both-again.png").toStdString() });
+        r = cli({ "reproduce", pathArg("llama-both.png.json"), "--output", pathArg("llama-both-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(QImage(path("llama-both.png")).convertToFormat(QImage::Format_ARGB32)
             == QImage(path("llama-both-again.png")).convertToFormat(QImage::Format_ARGB32));
@@ -277,7 +270,7 @@ private slots:
                  { { "--language-model", "llama-3.1-8b", "--measurements", "m.csv" }, "--measurements: measured and calibrated rows are a network's" },
                  { { "--language-model", "llama-3.1-8b", "--batch", "0" }, "--batch: must be a whole number from 1 to 65536, got 0" },
                  { { "--language-model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {
-            std::vector<std::string> a { "export", "--png", path("bad.png").toStdString() };
+            std::vector<std::string> a { "export", "--png", pathArg("bad.png") };
             a.insert(a.end(), args.begin(), args.end());
             r = cli(a);
             QCOMPARE(r.code, 2);
@@ -295,7 +288,7 @@ private slots:
     // item 8): the figure stays within a page's text, 9 in, its caption written beside it and said.
     void aTallFiguresCaptionGoesBesideIt()
     {
-        const std::string file = path("tall.png").toStdString();
+        const std::string file = pathArg("tall.png");
         Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device", "h100-sxm",
             "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
         QVERIFY2(r.code == 0, r.err.c_str());
@@ -310,12 +303,12 @@ private slots:
                 && caption.endsWith(QStringLiteral("\n")) && !caption.contains(QChar(0x2060)),
             qPrintable(caption));
         // The metadata keeps it too; one device fits with its caption, and writes no caption file.
-        QVERIFY(QImageReader(path("tall.png")).text(QStringLiteral("Description")).startsWith(QStringLiteral("Llama-3.1 8B")));
-        r = cli({ "export", "--png", path("short.png").toStdString(), "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device", "h100-sxm" });
+        QVERIFY(description("tall.png").startsWith(QStringLiteral("Llama-3.1 8B")));
+        r = cli({ "export", "--png", pathArg("short.png"), "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0 && r.out.find("caption is in") == std::string::npos, r.out.c_str());
         QVERIFY(!QFile::exists(path("short.caption.txt")));
         // A height given is kept, caption and all.
-        r = cli({ "export", "--png", path("given.png").toStdString(), "--width-in", "3.5", "--height-in", "10", "--language-model", "llama-3.1-8b",
+        r = cli({ "export", "--png", pathArg("given.png"), "--width-in", "3.5", "--height-in", "10", "--language-model", "llama-3.1-8b",
             "--device", "h100-sxm", "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
         QVERIFY2(r.code == 0 && r.out.find("caption is in") == std::string::npos, r.out.c_str());
         QCOMPARE(QImage(path("given.png")).height(), 3000);
@@ -323,22 +316,22 @@ private slots:
 
     void aSweepsFigureReproduces()
     {
-        Run r = cli({ "export", "--png", path("sweep.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+        Run r = cli({ "export", "--png", pathArg("sweep.png"), "--width-in", "3.5", "--sidecar", "--language-model",
             "llama-3.1-8b", "--sweep", "context", "--batch", "4", "--device", "h100-sxm", "--device", "rtx-4090" });
         QVERIFY2(r.code == 0, r.err.c_str());
         const QImage image(path("sweep.png"));
         QCOMPARE(image.width(), 1050);
         QVERIFY(colours(image) > 8);
-        const QString caption = QImageReader(path("sweep.png")).text(QStringLiteral("Description"));
+        const QString caption = description("sweep.png");
         QVERIFY2(caption.contains(QStringLiteral("against the context")) && caption.contains(QStringLiteral("batch 4")), qPrintable(caption));
         QVERIFY(readAll(path("sweep.png.json")).contains("\"sweep\": \"context\""));
-        r = cli({ "reproduce", path("sweep.png.json").toStdString(), "--output", path("sweep-again.png").toStdString() });
+        r = cli({ "reproduce", pathArg("sweep.png.json"), "--output", pathArg("sweep-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("sweep-again.png")).convertToFormat(QImage::Format_ARGB32));
-        r = cli({ "export", "--png", path("bad.png").toStdString(), "--sweep", "context" });
+        r = cli({ "export", "--png", pathArg("bad.png"), "--sweep", "context" });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--sweep: only with --language-model") != std::string::npos, r.err.c_str());
-        r = cli({ "export", "--png", path("bad.png").toStdString(), "--language-model", "gpt2", "--sweep", "prompt" });
+        r = cli({ "export", "--png", pathArg("bad.png"), "--language-model", "gpt2", "--sweep", "prompt" });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--sweep: expected context or batch, got 'prompt'") != std::string::npos, r.err.c_str());
     }
@@ -346,21 +339,21 @@ private slots:
     // Issue 74 step 6: the serving plan as a figure from the command line; its sidecar redraws it.
     void aServingPlansFigureReproduces()
     {
-        Run r = cli({ "export", "--png", path("plan.png").toStdString(), "--width-in", "3.5", "--sidecar", "--language-model",
+        Run r = cli({ "export", "--png", pathArg("plan.png"), "--width-in", "3.5", "--sidecar", "--language-model",
             "llama-3.1-8b", "--prompt", "2000", "--generate", "300", "--serving", "--ttft", "500ms", "--tpot", "20ms",
             "--users", "100", "--device", "h100-sxm", "--device", "mi300x" });
         QVERIFY2(r.code == 0, r.err.c_str());
         const QImage image(path("plan.png"));
         QCOMPARE(image.width(), 1050);
         QVERIFY(colours(image) > 8);
-        const QString caption = QImageReader(path("plan.png")).text(QStringLiteral("Description"));
+        const QString caption = description("plan.png");
         QVERIFY2(caption.contains(QStringLiteral("targets TTFT <= 500 ms, TPOT <= 20.0 ms; 100 users at once")),
             qPrintable(caption));
         QVERIFY(readAll(path("plan.png.json")).contains("\"serving\""));
-        r = cli({ "reproduce", path("plan.png.json").toStdString(), "--output", path("plan-again.png").toStdString() });
+        r = cli({ "reproduce", pathArg("plan.png.json"), "--output", pathArg("plan-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("plan-again.png")).convertToFormat(QImage::Format_ARGB32));
-        r = cli({ "export", "--png", path("bad.png").toStdString(), "--serving" });
+        r = cli({ "export", "--png", pathArg("bad.png"), "--serving" });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--serving: only with --language-model") != std::string::npos, r.err.c_str());
     }
@@ -370,20 +363,20 @@ private slots:
         Run r = cli({ "export", "--png", "/nonexistent-dir/x.png" });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("/nonexistent-dir/x.png") != std::string::npos, r.err.c_str());
-        r = cli({ "export", "--png", path("x.png").toStdString(), "--image", "580" });
+        r = cli({ "export", "--png", pathArg("x.png"), "--image", "580" });
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("572 and 588") != std::string::npos);
-        r = cli({ "export", "--png", path("x.png").toStdString(), "--device", "nope" });
+        r = cli({ "export", "--png", pathArg("x.png"), "--device", "nope" });
         QCOMPARE(r.code, 2);
         QVERIFY(!QFile::exists(path("x.png")));
         QFile broken(path("broken.json"));
         QVERIFY(broken.open(QIODevice::WriteOnly));
         broken.write("{\"schema\": 1, \"config_args\": 5}");
         broken.close();
-        r = cli({ "reproduce", path("broken.json").toStdString() });
+        r = cli({ "reproduce", pathArg("broken.json") });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("broken.json: config_args: wrong type") != std::string::npos, r.err.c_str());
-        r = cli({ "reproduce", path("missing.json").toStdString() });
+        r = cli({ "reproduce", pathArg("missing.json") });
         QCOMPARE(r.code, 1);
     }
 };

@@ -383,17 +383,6 @@ private slots:
         QCOMPARE(r.results[0].onchipBytes, 48 * 1024.0);
     }
 
-    void sweepModelSaysWhatItCovers()
-    {
-        Config c;
-        c.algorithm = ConvAlgorithm::Winograd4;
-        std::string error;
-        QVERIFY(!sweepModel(c, &error));
-        QCOMPARE(error, std::string("the sweep model covers direct convolution under compulsory or fused traffic"));
-        c = Config {};
-        c.traffic = TrafficModel::Fused;
-        QVERIFY(sweepModel(c, &error));
-    }
 };
 
 QTEST_GUILESS_MAIN(TestAlgorithms)

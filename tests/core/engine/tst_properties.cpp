@@ -2,7 +2,7 @@
 // failure is reproducible): no NaN or infinity; no row beats its roofline bound; shares add up
 // to 1; FLOPs grow with the batch (exactly linearly) and with the image; bytes halve from 32 to
 // 16 bits; attained never exceeds peak; the largest batch that fits does fit; the closed-form
-// sweep model gives the engine's totals.
+// sweep model gives the engine's totals where it applies, and says where it does not.
 #include "engine/energy.h"
 #include "engine/roofline.h"
 #include "engine/sweep.h"
@@ -207,6 +207,18 @@ private slots:
         qInfo("analysed %d random configurations", analysed);
         QVERIFY(analysed > cases * 9 / 10); // nearly every random configuration is one that works
         QVERIFY2(check.failures == 0, qPrintable(QStringLiteral("%1 failures; first: %2").arg(check.failures).arg(check.first)));
+    }
+
+    void sweepModelSaysWhatItCovers()
+    {
+        Config c;
+        c.algorithm = ConvAlgorithm::Winograd4;
+        std::string error;
+        QVERIFY(!sweepModel(c, &error));
+        QCOMPARE(error, std::string("the sweep model covers direct convolution under compulsory or fused traffic"));
+        c = Config {};
+        c.traffic = TrafficModel::Fused;
+        QVERIFY(sweepModel(c, &error));
     }
 };
 

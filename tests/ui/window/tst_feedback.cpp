@@ -1,6 +1,6 @@
 // Feedback where the eye is: the wheel changes only what the user focused, problems show beside
-// the field and over the charts, files that cannot be used are refused in a dialog that leaves the
-// window on what it shows.
+// the field and over the charts, undo restores a field and the analysis together (a network file
+// that cannot be used: tst_modelopen).
 #include "chart/chartarea.h"
 #include "panels/controlpanel.h"
 #include "panels/llmcontrols.h"
@@ -290,36 +290,6 @@ private slots:
         }
         QCOMPARE(c->config().unet.height, 580);
         QCOMPARE(w.workspace().report()->config.algorithm, ConvAlgorithm::Winograd4);
-    }
-
-    // A malformed network file: a dialog says which file, where and why in words; the selector
-    // stays on the network the charts show, and the broken file is not left in the list.
-    void malformedNetworkFileLeavesTheWindowAsItWas()
-    {
-        MainWindow w(test::freshWindow());
-        QVERIFY(test::showAtDesktopSize(w));
-        ControlPanel* c = w.controls();
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
-        QVERIFY(test::writeFile(path, "{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n"));
-        const int undoSteps = w.sessions().undoStack()->count();
-        w.workspace().openModel(path);
-        QCoreApplication::processEvents();
-        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
-        QVERIFY(box);
-        QVERIFY(box->isVisible());
-        const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
-        QVERIFY2(said.contains(QStringLiteral("bad-syntax.json")), qPrintable(said));
-        QVERIFY2(said.contains(QStringLiteral("line 1, column")), qPrintable(said));
-        QVERIFY2(said.contains(QStringLiteral("field name in double quotes")), qPrintable(said));
-        QVERIFY2(!said.contains(QStringLiteral("json.exception")), qPrintable(said));
-        QCOMPARE(c->networkCombo()->currentData().toString(), QStringLiteral("unet"));
-        QCOMPARE(c->networkCombo()->findData(path), -1);
-        QCOMPARE(c->config().model, std::string("unet"));
-        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
-        QVERIFY(c->imageSpin()->isEnabled()); // the U-Net's controls, not greyed as for a file
-        QCOMPARE(w.sessions().undoStack()->count(), undoSteps); // nothing to undo: nothing changed
-        box->close();
     }
 
     // Presentation mode at 1280 x 720: the charts get the height (the table steps aside, View >

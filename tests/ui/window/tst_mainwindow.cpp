@@ -343,6 +343,17 @@ private slots:
                 colours.insert(image.pixel(x, y));
         QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     }
+
+    void presentationMode()
+    {
+        MainWindow w(fresh());
+        w.show();
+        const qreal before = QApplication::font().pointSizeF();
+        w.teaching().setPresentationMode(true);
+        QCOMPARE(QApplication::font().pointSizeF(), before * 1.5);
+        w.teaching().setPresentationMode(false);
+        QCOMPARE(QApplication::font().pointSizeF(), before);
+    }
 };
 
 

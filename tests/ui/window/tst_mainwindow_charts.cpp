@@ -1,5 +1,6 @@
 // The live window's charts, offscreen: the ceilings drawn, axes that stay put, points and rows
-// selecting each other, the legend, the grid and the overlay, items drawn from caches, the device list.
+// selecting each other, the legend, the grid and the overlay, items drawn from caches, the device list,
+// a chart copied to the clipboard.
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "features/measurementsview.h"
@@ -297,6 +298,22 @@ private slots:
         QCOMPARE(view->model()->rowCount(), nvidia);
         picker->searchField()->clear();
         QVERIFY(view->model()->rowCount() >= 12);
+    }
+
+    void copyChartToClipboard()
+    {
+        MainWindow w(fresh());
+        w.show();
+        QApplication::clipboard()->clear();
+        QAction* copy = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("&Copy chart"))
+                copy = a;
+        QVERIFY(copy);
+        copy->trigger();
+        const QImage image = QApplication::clipboard()->image();
+        QCOMPARE(image.width(), 1400); // 7 in at 200 dpi
+        QVERIFY(image.height() > 800);
     }
 };
 

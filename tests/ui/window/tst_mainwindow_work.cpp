@@ -1,5 +1,4 @@
-// The live window's work, offscreen: choosing networks and algorithms, a broken network file at start,
-// the study presets, imported measurements, measuring this machine, settings kept between runs.
+// The live window's work, offscreen: choosing networks and algorithms, the study presets, imported measurements, measuring this machine, settings kept between runs.
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "features/measurementsview.h"
@@ -157,34 +156,6 @@ private slots:
         w.controls()->onchipSpin()->setValue(48);
         QCOMPARE(w.workspace().report()->config.onchipKiB, 48);
         QCOMPARE(w.workspace().report()->results[0].onchipBytes, 48 * 1024.0);
-    }
-
-    // A window that starts on a network file that cannot be used says why in a dialog (file, place,
-    // reason) and opens on the U-Net with the rest of the configuration, not on an empty window.
-    void startsOnABrokenNetworkFile()
-    {
-        QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("broken.json")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({ "schema": 1, "name": "b", "input": { "channels": 3, "height": 32, "width": 32 },
-                    "layers": [ { "name": "a", "op": "conv", "kernel": 3 } ] })");
-        f.close();
-        GuiOptions o = fresh();
-        o.config.config.model = f.fileName().toStdString();
-        o.config.config.batch = 4;
-        MainWindow w(o);
-        w.show();
-        QCoreApplication::processEvents();
-        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
-        QVERIFY(box);
-        QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")), qPrintable(box->informativeText()));
-        QVERIFY(box->text().contains(QStringLiteral("broken.json")));
-        QVERIFY(w.workspace().report());
-        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
-        QCOMPARE(w.workspace().report()->config.batch, 4);
-        QCOMPARE(w.controls()->networkCombo()->currentData().toString(), QStringLiteral("unet"));
-        QCOMPARE(w.chartArea()->charts().size(), size_t(1));
-        box->close();
     }
 
     void presetTheStudy()

@@ -8,6 +8,7 @@
 #include "testutils.h"
 #include "window/mainwindow.h"
 #include "workspace/modelopener.h"
+#include "workspace/sessioncontroller.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include <QStatusBar>
 #include <QLabel>
 #include <QTableView>
+#include <QUndoStack>
 #include <QUrl>
 
 using namespace rfx;
@@ -229,6 +231,36 @@ private slots:
         QCOMPARE(w.workspace().report()->network, std::string("unet"));
         // The nodes that became rows: 19 Conv, 4 ConvTranspose, 18 Relu, 4 MaxPool, 8 Slice, 4 Concat.
         QCOMPARE(w.workspace().report()->origins.size(), size_t(57));
+    }
+
+    // A malformed network file: a dialog says which file, where and why in words; the selector
+    // stays on the network the charts show, and the broken file is not left in the list.
+    void malformedNetworkFileLeavesTheWindowAsItWas()
+    {
+        MainWindow w(test::freshWindow());
+        QVERIFY(test::showAtDesktopSize(w));
+        ControlPanel* c = w.controls();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad-syntax.json"));
+        QVERIFY(test::writeFile(path, "{\"schema\": 1, \"name\": \"x\", \"layers\": [ {\"op\": \"conv\",, } ]}\n"));
+        const int undoSteps = w.sessions().undoStack()->count();
+        w.workspace().openModel(path);
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
+        QVERIFY2(said.contains(QStringLiteral("bad-syntax.json")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("line 1, column")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("field name in double quotes")), qPrintable(said));
+        QVERIFY2(!said.contains(QStringLiteral("json.exception")), qPrintable(said));
+        QCOMPARE(c->networkCombo()->currentData().toString(), QStringLiteral("unet"));
+        QCOMPARE(c->networkCombo()->findData(path), -1);
+        QCOMPARE(c->config().model, std::string("unet"));
+        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
+        QVERIFY(c->imageSpin()->isEnabled()); // the U-Net's controls, not greyed as for a file
+        QCOMPARE(w.sessions().undoStack()->count(), undoSteps); // nothing to undo: nothing changed
+        box->close();
     }
 };
 

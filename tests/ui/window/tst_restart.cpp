@@ -1,6 +1,8 @@
 // The window reopens as it was (docs/window.md; issue 73 item 3): a language model, its phase and
 // settings come back at the next start with no arguments; a model file named on the command line that
-// cannot be read is said and the last work stays; a network named there is what opens.
+// cannot be read is said and the last work stays; a network named there is what opens, and one that
+// cannot be used is said in a dialog while the U-Net opens with the rest of the configuration.
+#include "chart/chartarea.h"
 #include "panels/controlpanel.h"
 #include "panels/llmcontrols.h"
 #include "window/mainwindow.h"
@@ -137,6 +139,34 @@ private slots:
         w.show();
         QVERIFY(!w.workspace().state().languageModel());
         QCOMPARE(w.workspace().report()->network, std::string("ResNet-50"));
+    }
+
+    // A window that starts on a network file that cannot be used says why in a dialog (file, place,
+    // reason) and opens on the U-Net with the rest of the configuration, not on an empty window.
+    void startsOnABrokenNetworkFile()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({ "schema": 1, "name": "b", "input": { "channels": 3, "height": 32, "width": 32 },
+                    "layers": [ { "name": "a", "op": "conv", "kernel": 3 } ] })");
+        f.close();
+        GuiOptions o = fresh();
+        o.config.config.model = f.fileName().toStdString();
+        o.config.config.batch = 4;
+        MainWindow w(o);
+        w.show();
+        QCoreApplication::processEvents();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
+        QVERIFY(box);
+        QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")), qPrintable(box->informativeText()));
+        QVERIFY(box->text().contains(QStringLiteral("broken.json")));
+        QVERIFY(w.workspace().report());
+        QCOMPARE(w.workspace().report()->config.model, std::string("unet"));
+        QCOMPARE(w.workspace().report()->config.batch, 4);
+        QCOMPARE(w.controls()->networkCombo()->currentData().toString(), QStringLiteral("unet"));
+        QCOMPARE(w.chartArea()->charts().size(), size_t(1));
+        box->close();
     }
 };
 

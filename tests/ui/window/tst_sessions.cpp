@@ -1,5 +1,6 @@
-// Sessions, undo and redo, table export, presentation mode, the chart to the clipboard and the export
-// dialog, in the live window (Explain and the tour: tst_sessions_explain).
+// Sessions, undo and redo, table export and the export dialog, in the live window (Explain and the
+// tour: tst_sessions_explain; presentation mode: tst_mainwindow; the chart to the clipboard:
+// tst_mainwindow_charts).
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "devices/device_loader.h"
@@ -323,33 +324,6 @@ private slots:
         QVERIFY(f.readAll().contains(marker.toUtf8()));
         QVERIFY(!w.exporter().exportTable(path("t.xls"), &error));
         QVERIFY(error.contains(QStringLiteral("unknown table format")));
-    }
-
-    void presentationMode()
-    {
-        MainWindow w(fresh());
-        w.show();
-        const qreal before = QApplication::font().pointSizeF();
-        w.teaching().setPresentationMode(true);
-        QCOMPARE(QApplication::font().pointSizeF(), before * 1.5);
-        w.teaching().setPresentationMode(false);
-        QCOMPARE(QApplication::font().pointSizeF(), before);
-    }
-
-    void copyChartToClipboard()
-    {
-        MainWindow w(fresh());
-        w.show();
-        QApplication::clipboard()->clear();
-        QAction* copy = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text() == QStringLiteral("&Copy chart"))
-                copy = a;
-        QVERIFY(copy);
-        copy->trigger();
-        const QImage image = QApplication::clipboard()->image();
-        QCOMPARE(image.width(), 1400); // 7 in at 200 dpi
-        QVERIFY(image.height() > 800);
     }
 
     void exportDialogSpec()

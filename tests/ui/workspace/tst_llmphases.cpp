@@ -11,6 +11,8 @@
 
 #include "base/format.h"
 #include "engine/calibration.h"
+#include "io/figure.h"
+#include "io/report_writer.h"
 #include "io/measurements.h"
 #include "llm/llm_both.h"
 #include "workspace/workspace.h"
@@ -23,6 +25,15 @@
 #include <algorithm>
 
 using namespace rfx;
+
+namespace {
+bool hasRow(const Report& r, const std::string& name)
+{
+    const auto& rows = r.results.front().layers;
+    return std::any_of(rows.begin(), rows.end(), [&](const LayerResult& l) { return l.name == name; });
+}
+} // namespace
+
 using namespace rfx::test;
 
 class TestLlmPhases : public QObject {
@@ -239,6 +250,47 @@ private slots:
             qPrintable(panes.charts.summaries()[0]->plainText()));
         panes.charts.setCompactSummaries(true);
         QVERIFY2(panes.charts.summaries()[0]->plainText().startsWith(QStringLiteral("TTFT ")), qPrintable(panes.charts.summaries()[0]->plainText()));
+    }
+
+    void aLanguageModelIsShownInBothPhases()
+    {
+        Workspace ws;
+        startWorkspace(ws);
+        QCOMPARE(ws.report()->network, std::string("U-Net"));
+        ws.showModel("llama-3.1-8b");
+        const WorkspaceState& s = ws.state();
+        QVERIFY(s.languageModel());
+        QVERIFY(s.problem.isEmpty());
+        QVERIFY(s.llmAnalysis);
+        QCOMPARE(s.report->results.size(), size_t(2));
+        QVERIFY(hasRow(*s.report, "blk0-31.q_proj"));
+        // The rows shown are the decode step's, the figures the engine's for the same settings.
+        LlmModel llama;
+        llama.arch = *findLanguageModel("llama-3.1-8b");
+        const LlmOutcome direct = analyzeLlm(llama, LlmSettings {}, ws.checkedDevices());
+        QVERIFY(direct.analysis);
+        for (size_t d = 0; d < 2; ++d) {
+            QCOMPARE(s.llmAnalysis->figures[d].tpot, direct.analysis->figures[d].tpot);
+            QCOMPARE(s.llmAnalysis->figures[d].ttft, direct.analysis->figures[d].ttft);
+            QCOMPARE(s.report->results[d].totals.time, direct.analysis->decode.results[d].totals.time);
+        }
+        // 8 B parameters at fp16 are 15 GiB: they fit in an H100's 80 GB, not in an MX230's 2 GB.
+        QVERIFY(s.llmAnalysis->figures[0].fits);
+        QVERIFY(!s.llmAnalysis->figures[1].fits);
+        // A figure exported now states the configuration the phase was analysed under, not the network's.
+        const FigureSpec figure = figureOf(s);
+        QCOMPARE(figure.config, s.report->config);
+        const std::string caption = figureCaption(figure, reportTitle(*s.report), false);
+        QVERIFY2(caption.find("Llama-3.1 8B") != std::string::npos && caption.find("U-Net") == std::string::npos, caption.c_str());
+        // ... and the settings (the sidecar's language_model reproduces the phase through roofline-cli).
+        QVERIFY(figure.llm && *figure.llm == s.llm);
+        QVERIFY2(caption.find("Prompt 512, generate 128 (decode at context 576), batch 1") != std::string::npos, caption.c_str());
+        // The prefill's rows: the whole prompt per row.
+        LlmWork w = s.llm;
+        w.phase = LlmPhase::Prefill;
+        ws.setLlm(w);
+        QCOMPARE(ws.state().report->results[0].totals.time, direct.analysis->prefill.results[0].totals.time);
+        QVERIFY(ws.state().report->results[0].layers[1].flops > 100 * direct.analysis->decode.results[0].layers[1].flops);
     }
 };
 
