@@ -44,6 +44,57 @@ Network measurableLlmPhase(Network phase, const LlmArch& arch)
     return phase;
 }
 
+namespace {
+
+// One measured part: a phase at a batch, and the share of the progress bar it fills.
+struct MeasuredPart {
+    LlmPhase phase;
+    int batch;
+    double from, to;
+};
+
+// The two phases, then the batch probes (llm_probes.h): the decode step's weight products alone at each
+// other batch. Progress: the prefill to 45 %, the decode step to 70 %, the probes the rest.
+std::vector<MeasuredPart> measuredParts(const LlmSettings& settings)
+{
+    std::vector<MeasuredPart> parts { { LlmPhase::Prefill, settings.batch, 0, 0.45 },
+        { LlmPhase::Decode, settings.batch, 0.45, 0.7 } };
+    for (const int b : kLlmProbeBatches)
+        if (b != settings.batch && b <= kMeasureLlmBatchRange.max)
+            parts.push_back({ LlmPhase::Decode, b, 0, 0 });
+    for (size_t i = 2; i < parts.size(); ++i) {
+        parts[i].from = 0.7 + 0.3 * double(i - 2) / double(parts.size() - 2);
+        parts[i].to = 0.7 + 0.3 * double(i - 1) / double(parts.size() - 2);
+    }
+    return parts;
+}
+
+// A part's rows into the whole, named with its prefix, each block row's time for all its blocks; the
+// machine's description from the prefill, the clock after from the last part.
+void appendPart(NetworkMeasurement& all, const NetworkMeasurement& m, const Network& net, const std::string& prefix, bool prefill)
+{
+    for (size_t i = 0; i < m.rows.size() && i < net.layers.size(); ++i) {
+        RowMeasurement r = m.rows[i];
+        r.layer = prefix + r.layer;
+        const double runs = std::max(1.0, net.layers[i].repeats); // one block's run, for all its blocks
+        r.best *= runs;
+        r.median *= runs;
+        r.reorder *= runs;
+        all.rows.push_back(std::move(r));
+    }
+    if (prefill) {
+        all.library = m.library;
+        all.cpu = m.cpu;
+        all.threads = m.threads;
+        all.dataType = m.dataType;
+        all.clockBefore = m.clockBefore;
+    }
+    all.clockAfter = m.clockAfter;
+    all.seconds += m.seconds;
+}
+
+} // namespace
+
 NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings, const LayerBenchOptions& options,
     const LayerBenchProgress& progress)
 {
@@ -58,22 +109,7 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     all.notes = { "a block's row (blk0-15.q_proj) is one block's run times its blocks: each runs the same kernel on the same shapes" };
     all.notes.push_back("probe.bN rows: the decode step's weight products at batch N (batch probes: a calibration learns "
                         "the matrix kernels' efficiency at each batch from them)");
-    // The two phases, then the batch probes (llm_probes.h): the decode step's weight products alone at
-    // each other batch. Progress: the prefill to 45 %, the decode step to 70 %, the probes the rest.
-    struct Part {
-        LlmPhase phase;
-        int batch;
-        double from, to;
-    };
-    std::vector<Part> parts { { LlmPhase::Prefill, settings.batch, 0, 0.45 }, { LlmPhase::Decode, settings.batch, 0.45, 0.7 } };
-    for (const int b : kLlmProbeBatches)
-        if (b != settings.batch && b <= kMeasureLlmBatchRange.max)
-            parts.push_back({ LlmPhase::Decode, b, 0, 0 });
-    for (size_t i = 2; i < parts.size(); ++i) {
-        parts[i].from = 0.7 + 0.3 * double(i - 2) / double(parts.size() - 2);
-        parts[i].to = 0.7 + 0.3 * double(i - 1) / double(parts.size() - 2);
-    }
-    for (const Part& part : parts) {
+    for (const MeasuredPart& part : measuredParts(settings)) {
         const LlmPhase phase = part.phase;
         const bool prefill = phase == LlmPhase::Prefill, probe = part.batch != settings.batch;
         LlmSettings at = settings;
@@ -98,24 +134,7 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
             m.rows.clear();
             return m;
         }
-        for (size_t i = 0; i < m.rows.size() && i < net.layers.size(); ++i) {
-            RowMeasurement r = m.rows[i];
-            r.layer = prefix + r.layer;
-            const double runs = std::max(1.0, net.layers[i].repeats); // one block's run, for all its blocks
-            r.best *= runs;
-            r.median *= runs;
-            r.reorder *= runs;
-            all.rows.push_back(std::move(r));
-        }
-        if (prefill) {
-            all.library = m.library;
-            all.cpu = m.cpu;
-            all.threads = m.threads;
-            all.dataType = m.dataType;
-            all.clockBefore = m.clockBefore;
-        }
-        all.clockAfter = m.clockAfter;
-        all.seconds += m.seconds;
+        appendPart(all, m, net, prefix, prefill);
     }
     all.dramAfter = measureDramReadUnderLoad();
     all.noise = noiseVerdict(all);

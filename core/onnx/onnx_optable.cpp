@@ -12,6 +12,7 @@ namespace rfx::onnximport {
 // transcendental function counts 1; comparisons count 1).
 std::optional<double> elementwiseOps(const std::string& op)
 {
+    // clang-format off: a table, by kind (activations, arithmetic, comparisons, normalizations, ...)
     static const std::map<std::string, double, std::less<>> table {
         { "Relu", 1 }, { "LeakyRelu", 2 }, { "PRelu", 2 }, { "Elu", 3 }, { "Selu", 4 }, { "Sigmoid", 4 },
         { "Tanh", 1 }, { "HardSigmoid", 4 }, { "HardSwish", 5 }, { "Clip", 2 }, { "Erf", 1 }, { "Gelu", 5 },
@@ -29,6 +30,7 @@ std::optional<double> elementwiseOps(const std::string& op)
         { "Atan", 1 }, { "Asin", 1 }, { "Acos", 1 }, { "Tan", 1 }, { "Sinh", 1 }, { "Cosh", 1 }, { "Asinh", 1 },
         { "Acosh", 1 }, { "Atanh", 1 }, { "BitShift", 1 }, { "Celu", 3 }, { "Hardmax", 2 }, { "CumSum", 1 },
     };
+    // clang-format on
     auto it = table.find(op);
     return it == table.end() ? std::nullopt : std::optional<double>(it->second);
 }

@@ -150,25 +150,28 @@ bool feedsOnlyCosAndSin(const std::vector<Scope>& scopes, const std::string& nam
     return read;
 }
 
+// Which node writes each tensor, in the graph and in every subgraph of its nodes.
+void indexProducers(const onnx::GraphProto& g, std::unordered_map<std::string, const onnx::NodeProto*>& producer)
+{
+    for (const auto& n : g.node()) {
+        for (const auto& o : n.output())
+            producer.emplace(o, &n);
+        for (const auto& a : n.attribute()) {
+            if (a.has_g())
+                indexProducers(a.g(), producer);
+            for (const auto& sub : a.graphs())
+                indexProducers(sub, producer);
+        }
+    }
+}
+
 } // namespace
 
 void classifyInitializers(Skeleton& s)
 {
-    std::unordered_map<std::string, const onnx::NodeProto*> producer;
-    std::function<void(const onnx::GraphProto&)> index = [&](const onnx::GraphProto& g) {
-        for (const auto& n : g.node()) {
-            for (const auto& o : n.output())
-                producer.emplace(o, &n);
-            for (const auto& a : n.attribute()) {
-                if (a.has_g())
-                    index(a.g());
-                for (const auto& sub : a.graphs())
-                    index(sub);
-            }
-        }
-    };
     const onnx::GraphProto& main = s.model.graph();
-    index(main);
+    std::unordered_map<std::string, const onnx::NodeProto*> producer;
+    indexProducers(main, producer);
     std::set<std::string, std::less<>> learned;
     // Follows a learned operand back through Cast, Transpose, DequantizeLinear ... to its initializers.
     // Integer initializers count only behind a quantized operator or a DequantizeLinear (an embedding's
