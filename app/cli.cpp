@@ -17,10 +17,12 @@ namespace rfx {
 
 namespace {
 
-constexpr const char* kCommonOptions = "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
-                                       "  --help                     this command's help\n";
+constexpr const char* kCommonOptions
+    = "  --devices-dir DIR          also load device files from DIR (overrides by id)\n"
+      "  --help                     this command's help\n";
 
-int runMeasureEither(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runMeasureEither(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     std::vector<std::string> rest = args;
     if (const auto it = std::find(rest.begin(), rest.end(), "--network"); it != rest.end()) {
@@ -34,7 +36,8 @@ int runMeasureEither(const std::vector<std::string>& args, std::ostream& out, st
     return runMeasure(args, out, err);
 }
 
-int runNetworksCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path&)
+int runNetworksCommand(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path&)
 {
     return runNetworks(args, out, err);
 }
@@ -44,12 +47,14 @@ std::vector<CliCommandSpec>& registry()
     // The built-in commands; registerCliCommand() adds the rest (export, reproduce).
     static std::vector<CliCommandSpec> commands {
         { "analyze", runAnalyze,
-            { "analyze [configuration options] [--calibration CAL.json]", "        [--format table|json|csv|markdown|latex]" },
+            { "analyze [configuration options] [--calibration CAL.json]",
+                "        [--format table|json|csv|markdown|latex]" },
             "per-layer FLOPs, bytes, intensity, bound and time per device",
             "  --calibration CAL.json     add each row's calibrated time (a file from 'calibrate')\n"
             "  --format FORMAT            table (default), json, csv, markdown or latex\n",
             true },
-        { "devices", runDevices, { "devices [--format table|json]" }, "list the device library (shipped and user devices)",
+        { "devices", runDevices, { "devices [--format table|json]" },
+            "list the device library (shipped and user devices)",
             "  --format FORMAT            table (default) or json\n" },
         { "networks", runNetworksCommand, { "networks [--model FILE]... [--format table|json] [--format-help]" },
             "list the built-in networks; --model FILE: describe a model file (its inputs, what binds them, counts, "
@@ -59,10 +64,12 @@ std::vector<CliCommandSpec>& registry()
             "  --format-help              the custom network file format\n" },
         { "llm", runLlm,
             { "llm --model NAME|config.json|DIR|FILE.gguf [--prompt P] [--generate G] [--context C] [--batch B]",
-                "    [--weights-bits 4|mxfp4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention flash|naive] [--all-logits]",
+                "    [--weights-bits 4|mxfp4|8|16|32|file] [--kv-bits N] [--act-bits N|fp8|bf16] [--attention "
+                "flash|naive] [--all-logits]",
                 "    [--tp N] [--interconnect ID] [--device ID]... [--sweep context|batch] [--calibration CAL.json]",
                 "    [--draft MODEL --accept A [--lookahead K]] [--format table|json|csv|markdown|latex]" },
-            "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time to "
+            "a language model's prefill of P prompt tokens and decode at context C for B sequences, per device: time "
+            "to "
             "first token, time per output token, tokens per second, the time for P in and G out, memory (weights, KV "
             "cache, activations) against the device's, the largest batch and context that fit, energy per token, and "
             "every row of both phases. Times are roofline bounds. Models: the built-in ones ('roofline-cli networks'), "
@@ -74,18 +81,22 @@ std::vector<CliCommandSpec>& registry()
             "  --sweep context|batch      the decode step against the context (128, 256, ... tokens) or the batch\n"
             "                             (1, 2, 4, ...) per device, each line ending where memory runs out\n"
             "  --batch B                  sequences decoded together (default 1)\n"
-            "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), mxfp4 (4.25 bits), 8, 16 (default), 32,\n"
+            "  --weights-bits N|file      4 (int4 with an fp16 scale per 128), mxfp4 (4.25 bits), 8, 16 (default), "
+            "32,\n"
             "                             or file: as the weight file stores each tensor (the default for GGUF and\n"
             "                             safetensors; for gpt-oss as published: MXFP4 experts)\n"
-            "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32 (or int4, int8, fp8, fp16, ...)\n"
+            "  --kv-bits N                the KV cache's width: 4, 8, 16 (default) or 32 (or int4, int8, fp8, fp16, "
+            "...)\n"
             "  --act-bits N|TYPE          activations and the matrix rows' arithmetic: 8 (int8), 16 (default, fp16),\n"
             "                             32 (fp32), or a type: fp8 (tensor FP8 ceilings), bf16 (BF16 ceilings)\n"
-            "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through memory)\n"
+            "  --attention flash|naive    FlashAttention (default: scores stay on chip) or naive (scores through "
+            "memory)\n"
             "  --all-logits               prefill computes the logits of every prompt token (default: the last one of\n"
             "                             each sequence, as serving engines do)\n"
             "  --calibration CAL.json     also TTFT and TPOT as this machine's kernels run them (calibrate on a\n"
             "                             measure --llm file; the settings it prints with it)\n"
-            "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary split;\n"
+            "  --tp N                     tensor parallel over N GPUs of each device (heads, MLP and vocabulary "
+            "split;\n"
             "                             two all-reduces a block; memory is per GPU; default 1)\n"
             "  --interconnect ID          the link between them (default nvlink4; 'roofline-cli --help' lists them)\n"
             "  --draft MODEL              speculative decoding: MODEL drafts K tokens a sequence, one step of the\n"
@@ -96,15 +107,18 @@ std::vector<CliCommandSpec>& registry()
             "  --format FORMAT            table (default), json, csv, markdown or latex\n" },
         { "plan", runPlan,
             { "plan --model NAME|config.json|DIR|FILE.gguf [--device ID]... [--prompt P] [--generate G]",
-                "     [--ttft T] [--tpot T] [--users N | --rate R] [--price ID=USD]... [--gpus-per-node N] [--usable-memory F]",
+                "     [--ttft T] [--tpot T] [--users N | --rate R] [--price ID=USD]... [--gpus-per-node N] "
+                "[--usable-memory F]",
                 "     [--chunk N] [--disaggregated [--kv-link ID]] [--draft MODEL --accept A [--lookahead K]]",
                 "     [--calibration CAL.json] [--format table|json|csv|markdown]" },
             "a language model served by continuous batching, in steady state: over each device's tensor parallelism "
             "(1, 2, 4, 8 over its own link), weights at 16, 8 (fp8 where the device has it, else int8) and 4 bits, the "
             "KV cache at 16 and 8, and N users a replica serves, from 1 to the most that fit: the Pareto front of "
             "tokens/s per user against tokens/s per GPU, the configuration with the most tokens/s per GPU within "
-            "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP); energy per token, and cost per million "
-            "tokens where the devices have prices; with --disaggregated, prefill and decode on separate pools beside it. "
+            "--ttft and --tpot, and for a load the GPUs it needs (replicas x TP); energy per token, and cost per "
+            "million "
+            "tokens where the devices have prices; with --disaggregated, prefill and decode on separate pools beside "
+            "it. "
             "Every figure is a roofline bound; with --calibration, its device's calibrated plan beside it",
             "  --model M                  a built-in id (llama-3.1-70b), config.json, a model directory or FILE.gguf\n"
             "  --device ID                a device id, repeatable, or all (default h100-sxm)\n"
@@ -113,7 +127,8 @@ std::vector<CliCommandSpec>& registry()
             "  --users N                  users served at once: the GPUs for them\n"
             "  --rate R                   requests per second: the GPUs for them\n"
             "  --price ID=USD             a GPU-hour of device ID, over its file's price_per_hour_usd; with a price\n"
-            "                             for every device the plan ranks by cost per million tokens (an hour, for a load)\n"
+            "                             for every device the plan ranks by cost per million tokens (an hour, for a "
+            "load)\n"
             "  --gpus-per-node N          the most GPUs a replica spans (default 8)\n"
             "  --usable-memory F          the share of each GPU's memory the engine fills (default 0.9)\n"
             "  --chunk N                  the most prompt tokens a step takes (default 2048)\n"
@@ -149,15 +164,18 @@ std::vector<CliCommandSpec>& registry()
             true },
         { "calibrate", runCalibrate,
             { "calibrate MEASUREMENTS [MORE...] --device ID [configuration options] --output CAL.json|-",
-                "calibrate --measured-tokens-per-s X [--measured-prefill-tokens-per-s Y] --model M [llm options] --device ID "
+                "calibrate --measured-tokens-per-s X [--measured-prefill-tokens-per-s Y] --model M [llm options] "
+                "--device ID "
                 "--output CAL.json|-" },
             "fit how far this machine's kernels fall below the roofline (measured = overhead + bound / efficiency, "
             "per operator class and bound side) from a measurement file of the configured network on --device; "
             "MORE files (measure --network writes them) are analysed in the configuration their header names and "
-            "fitted with it, e.g. resources/networks/calibration-classes.json measured for the pointwise, depthwise and "
+            "fitted with it, e.g. resources/networks/calibration-classes.json measured for the pointwise, depthwise "
+            "and "
             "batch-norm classes; write it as a calibration file. analyze --calibration adds calibrated_time_s. A "
             "measure --llm file is held against the language model and settings its header names (both phases; "
-            "alone); llm --calibration then gives calibrated TTFT and TPOT. --measured-tokens-per-s: a language model's "
+            "alone); llm --calibration then gives calibrated TTFT and TPOT. --measured-tokens-per-s: a language "
+            "model's "
             "calibration from the throughput a benchmark printed at its model, batch, context and device",
             "  --output CAL.json|-        where to write the calibration (- for standard output)\n"
             "  --measured-tokens-per-s X  the generated tokens a second of the whole batch (B / TPOT) measured\n"
@@ -168,7 +186,8 @@ std::vector<CliCommandSpec>& registry()
         { "measure", runMeasureEither,
             { "measure [--quick] [--tdp-w W] [--id ID] [--name NAME] [--output FILE|-]",
                 "measure --network [configuration options] [--quick|--full] [--output FILE|-]",
-                "measure --llm [--model M] [--prompt P] [--context C] [--batch B] [--bits 32|16] [--device ID] [--quick|--full] "
+                "measure --llm [--model M] [--prompt P] [--context C] [--batch B] [--bits 32|16] [--device ID] "
+                "[--quick|--full] "
                 "[--output FILE|-] [--keep-fastest]" },
             "micro-benchmark this machine's CPU (FMA peak per precision, cache and DRAM bandwidth) and write a device "
             "file to the user device folder; --network: run every row of the configured network on this CPU with "
@@ -201,7 +220,8 @@ std::string usageLines(const CliCommandSpec& c, bool first)
         const std::string lead = first ? "usage: " : "       ";
         first = false;
         if (continued)
-            u += lead + std::string(std::string("roofline-cli ").size() + c.name.size() + 1, ' ') + line.substr(line.find_first_not_of(' ')) + "\n";
+            u += lead + std::string(std::string("roofline-cli ").size() + c.name.size() + 1, ' ')
+                + line.substr(line.find_first_not_of(' ')) + "\n";
         else
             u += lead + "roofline-cli " + line + "\n";
     }
@@ -245,13 +265,16 @@ std::string wrap(const std::string& text, size_t indent, size_t width, bool inde
 
 void printHelp(std::ostream& out)
 {
-    out << "roofline-cli " << kVersion << ": where a network's time goes on GPUs and CPUs, layer by layer, and why:\n"
+    out << "roofline-cli " << kVersion
+        << ": where a network's time goes on GPUs and CPUs, layer by layer, and why:\n"
            "a roofline bound per row for convolutional networks, ONNX models and language models,\n"
            "served language models planned over devices, this machine measured.\n\n"
         << usage() << "\nCommands (roofline-cli COMMAND --help for one command's options):\n";
     for (const CliCommandSpec& c : registry())
-        out << "  " << c.name << std::string(c.name.size() < 27 ? 27 - c.name.size() : 1, ' ') << wrap(c.summary, 29, 72, false);
-    const bool anyExport = std::any_of(registry().begin(), registry().end(), [](const CliCommandSpec& c) { return c.exportOptions; });
+        out << "  " << c.name << std::string(c.name.size() < 27 ? 27 - c.name.size() : 1, ' ')
+            << wrap(c.summary, 29, 72, false);
+    const bool anyExport
+        = std::any_of(registry().begin(), registry().end(), [](const CliCommandSpec& c) { return c.exportOptions; });
     out << "\nConfiguration options (analyze, tune, compare, calibrate, measure --network, export):\n"
         << configOptionsHelp() << (anyExport ? "\nExport options (export):\n" + exportOptionsHelp() : std::string())
         << "\nOther options:\n"
@@ -301,7 +324,8 @@ void registerCliCommand(CliCommandSpec spec)
     registry().push_back(std::move(spec));
 }
 
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runCli(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     if (args.empty()) {
         err << usage() << "Try 'roofline-cli --help'.\n";
@@ -326,7 +350,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const CliCommandSpec* c = findCommand(command);
     if (!c)
         return usageError(err, "unknown command '" + command + "'");
-    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() || std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+    if (std::find(rest.begin(), rest.end(), "--help") != rest.end()
+        || std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
         printCommandHelp(out, *c);
         return ExitOk;
     }

@@ -46,11 +46,11 @@ std::string configFailure(const Config& config, const std::string& error);
 bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem::path>& dirs, std::string& error);
 
 /// Loads the shipped, extra and user device folders; prints file problems to `err`.
-DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs,
-    const std::filesystem::path& executableDir, std::ostream& err);
+DeviceLibrary loadCliDevices(
+    const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& executableDir, std::ostream& err);
 
 /// Looks up `ids` ("all" = every device) in `library`; false after printing the unknown id and the known ones.
-bool resolveDevices(const DeviceLibrary& library, const std::vector<std::string>& ids, std::vector<Device>& out,
-    std::ostream& err);
+bool resolveDevices(
+    const DeviceLibrary& library, const std::vector<std::string>& ids, std::vector<Device>& out, std::ostream& err);
 
 } // namespace rfx

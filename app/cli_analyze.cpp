@@ -1,4 +1,5 @@
-// roofline-cli analyze: the per-layer analysis of the configured network on each device, as a table, JSON, CSV, Markdown or LaTeX.
+// roofline-cli analyze: the per-layer analysis of the configured network on each device, as a table, JSON, CSV,
+// Markdown or LaTeX.
 #include "cli_commands.h"
 
 #include "engine/roofline.h"
@@ -9,7 +10,8 @@
 
 namespace rfx {
 
-int runAnalyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runAnalyze(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     CommonOptions common;

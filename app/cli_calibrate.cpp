@@ -18,7 +18,8 @@
 
 namespace rfx {
 
-std::optional<int> takeCalibrationOption(const std::vector<std::string>& args, size_t& i, std::string& file, std::ostream& err)
+std::optional<int> takeCalibrationOption(
+    const std::vector<std::string>& args, size_t& i, std::string& file, std::ostream& err)
 {
     const SplitOption split = splitOption(args[i]);
     if (split.name != "--calibration")
@@ -64,7 +65,8 @@ std::optional<std::vector<std::string>> configurationWords(const std::string& fi
     return std::nullopt;
 }
 
-std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
+std::optional<int> configurationOfMeasurement(
+    const std::string& file, ConfigOptions& options, CommonOptions& common, std::ostream& err)
 {
     bool readable = false;
     const std::optional<std::vector<std::string>> words = configurationWords(file, readable);
@@ -76,12 +78,14 @@ std::optional<int> configurationOfMeasurement(const std::string& file, ConfigOpt
         std::vector<std::string> args = *words;
         for (size_t i = 0; i < args.size(); ++i)
             if (auto code = takeOption(args, i, options, common, "calibrate", err)) {
-                err << "roofline-cli: calibrate: " << file << ": its '# configuration:' line is not one this version reads\n";
+                err << "roofline-cli: calibrate: " << file
+                    << ": its '# configuration:' line is not one this version reads\n";
                 return code;
             }
         return std::nullopt;
     }
-    err << "roofline-cli: calibrate: " << file << ": no '# configuration:' line in its header, so its network is not known: "
+    err << "roofline-cli: calibrate: " << file
+        << ": no '# configuration:' line in its header, so its network is not known: "
            "give it first, with its configuration options, or measure it with roofline-cli measure --network\n";
     return ExitUsage;
 }
@@ -96,8 +100,8 @@ std::ostream* writeCalibration(const Calibration& cal, const std::string& output
     return output == "-" ? &err : &out;
 }
 
-void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std::string& model, const LlmSettings& settings,
-    const std::string& deviceId)
+void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std::string& model,
+    const LlmSettings& settings, const std::string& deviceId)
 {
     if (output == "-")
         return;
@@ -107,7 +111,8 @@ void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std
     report << " --device " << deviceId << " --calibration " << output << "\n";
 }
 
-int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runCalibrate(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     for (const std::string& a : args) // a language model's throughput, measured elsewhere: no file to read
         if (a.starts_with("--measured-tokens-per-s") || a.starts_with("--measured-prefill-tokens-per-s"))
@@ -136,11 +141,15 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
             return *code;
     }
     if (file.empty())
-        return usageError(err, "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS [MORE...] --device ID --output CAL.json)");
+        return usageError(err,
+            "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS [MORE...] --device ID --output "
+            "CAL.json)");
     if (output.empty())
-        return usageError(err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
+        return usageError(
+            err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
     if (options.devices.empty())
-        return usageError(err, "calibrate: --device: which device's roofline the measurements ran on (for this CPU: this-machine)");
+        return usageError(
+            err, "calibrate: --device: which device's roofline the measurements ran on (for this CPU: this-machine)");
     MeasuredRun run;
     std::string llmError;
     const std::optional<LlmMeasureHeader> llm = llmMeasurementOf(file, llmError);
@@ -149,7 +158,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         return ExitUsage;
     }
     if (llm && !extra.empty())
-        return usageError(err, "calibrate: a language model's measurement (measure --llm) is fitted alone: give no other file");
+        return usageError(
+            err, "calibrate: a language model's measurement (measure --llm) is fitted alone: give no other file");
     if (auto code = llm ? compareLlmMeasurementFile(file, *llm, options, common, {}, exeDir, err, run)
                         : compareMeasurementFile(file, options, common, {}, exeDir, err, run))
         return *code;
@@ -165,7 +175,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
     // A fit carries the noise of the runs it is fitted on into every prediction made from it.
     const auto sayNoise = [&err, llm = llm.has_value()](const std::string& measured, const MeasurementSet& its) {
         if (!its.noise.empty())
-            err << "warning: " << measured << ": measured while the machine was noisy, by its own header (\"" << its.noise
+            err << "warning: " << measured << ": measured while the machine was noisy, by its own header (\""
+                << its.noise
                 << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
                 << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
     };
@@ -174,8 +185,9 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
     try {
         cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"), run.probeSamples);
     } catch (const std::invalid_argument& e) {
-        err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": " << c.layers.size()
-            << " of " << set.rows.size() << " measured rows matched a layer of " << run.report.network << ")\n";
+        err << "roofline-cli: calibrate: " << file << ": " << e.what() << " (mapped " << c.mapping << ": "
+            << c.layers.size() << " of " << set.rows.size() << " measured rows matched a layer of "
+            << run.report.network << ")\n";
         return ExitFailure;
     }
     // Further files (the class probes beside a network, README "Calibration"): each analysed in the
@@ -192,7 +204,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
             if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
                 return *code;
             sayNoise(more, other.set);
-            const std::vector<CalibrationSample> itsSamples = calibrationSamples(other.comparison, other.report.results.front());
+            const std::vector<CalibrationSample> itsSamples
+                = calibrationSamples(other.comparison, other.report.results.front());
             samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
             cal.measurements += " + " + more;
         }
@@ -211,8 +224,8 @@ int runCalibrate(const std::vector<std::string>& args, std::ostream& out, std::o
         report << "on the rows fitted (" << fitted.layers.size() << " of " << r.layers.size() << "): measured "
                << formatTime(fitted.measuredTotal) << ", bound " << formatTime(fitted.boundTotal) << " ("
                << formatPercent(fitted.boundTotal / fitted.measuredTotal) << " of it reached), calibrated "
-               << formatTime(fitted.calibratedTotal) << " (" << formatSignedPercent(fitted.calibratedTotal / fitted.measuredTotal - 1)
-               << ")\n";
+               << formatTime(fitted.calibratedTotal) << " ("
+               << formatSignedPercent(fitted.calibratedTotal / fitted.measuredTotal - 1) << ")\n";
     if (!c.unmatched.empty())
         report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
     if (llm)

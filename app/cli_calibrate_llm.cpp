@@ -23,9 +23,9 @@ std::optional<LlmMeasureHeader> llmMeasurementOf(const std::string& file, std::s
     return h;
 }
 
-std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmMeasureHeader& header, const ConfigOptions& options,
-    const CommonOptions& common, const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err,
-    MeasuredRun& run)
+std::optional<int> compareLlmMeasurementFile(const std::string& file, const LlmMeasureHeader& header,
+    const ConfigOptions& options, const CommonOptions& common, const std::string& calibration,
+    const std::filesystem::path& exeDir, std::ostream& err, MeasuredRun& run)
 {
     run.set = loadMeasurements(file);
     for (const Diagnostic& d : run.set.diagnostics)

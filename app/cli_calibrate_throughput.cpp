@@ -13,7 +13,8 @@
 
 namespace rfx {
 
-int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runCalibrateThroughput(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     CommonOptions common;
     LlmOptions llm;
@@ -21,15 +22,19 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
     std::string model, device, output;
     double decodeRate = 0, prefillRate = 0;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyCommonOrLlmOption(args, i, common, llm, err);
+            st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
                 return ExitUsage;
             continue;
         }
         if (!args[i].starts_with("--"))
-            return usageError(err, "calibrate: " + args[i] + ": give a measurement file or --measured-tokens-per-s, not both");
+            return usageError(
+                err, "calibrate: " + args[i] + ": give a measurement file or --measured-tokens-per-s, not both");
         const SplitOption split = splitOption(args[i]);
-        const std::optional<std::string> v = split.value ? split.value : i + 1 < args.size() ? std::optional(args[++i]) : std::nullopt;
+        const std::optional<std::string> v = split.value ? split.value
+            : i + 1 < args.size()                        ? std::optional(args[++i])
+                                                         : std::nullopt;
         if (!v)
             return usageError(err, split.name + ": missing value");
         auto rate = [&](double& into) {
@@ -39,12 +44,16 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
         };
         if (split.name == "--measured-tokens-per-s") {
             if (!rate(decodeRate))
-                return usageError(err, "--measured-tokens-per-s: expected the generated tokens a second of the whole batch, a "
-                                       "positive number, got '" + *v + "'");
+                return usageError(err,
+                    "--measured-tokens-per-s: expected the generated tokens a second of the whole batch, a "
+                    "positive number, got '"
+                        + *v + "'");
         } else if (split.name == "--measured-prefill-tokens-per-s") {
             if (!rate(prefillRate))
-                return usageError(err, "--measured-prefill-tokens-per-s: expected the prompt tokens a second of the whole batch, "
-                                       "a positive number, got '" + *v + "'");
+                return usageError(err,
+                    "--measured-prefill-tokens-per-s: expected the prompt tokens a second of the whole batch, "
+                    "a positive number, got '"
+                        + *v + "'");
         } else if (split.name == "--model")
             model = *v;
         else if (split.name == "--device")
@@ -59,7 +68,8 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
     if (device.empty())
         return usageError(err, "calibrate: --device: which device the throughput was measured on");
     if (output.empty())
-        return usageError(err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
+        return usageError(
+            err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
     LlmLoad load = loadLanguageModel(model);
     if (!load.model) {
         err << "roofline-cli: calibrate: cannot use the language model: " << load.error << "\n";
@@ -101,9 +111,10 @@ int runCalibrateThroughput(const std::vector<std::string>& args, std::ostream& o
            << formatNumber3(f.batchTokensPerSecond) << " tokens/s), TTFT " << formatTime(f.ttft) << "; measured "
            << formatNumber3(decodeRate) << " tokens/s (TPOT " << formatTime(s.batch / decodeRate) << ")";
     if (prefillRate > 0)
-        report << ", prefill " << formatNumber3(prefillRate) << " tokens/s (TTFT " << formatTime(double(s.prompt) * s.batch / prefillRate) << ")";
-    report << "\nefficiency: memory-bound rows " << formatPercent(fit.memoryEfficiency) << " of their roof, compute-bound rows "
-           << formatPercent(fit.computeEfficiency) << "\n";
+        report << ", prefill " << formatNumber3(prefillRate) << " tokens/s (TTFT "
+               << formatTime(double(s.prompt) * s.batch / prefillRate) << ")";
+    report << "\nefficiency: memory-bound rows " << formatPercent(fit.memoryEfficiency)
+           << " of their roof, compute-bound rows " << formatPercent(fit.computeEfficiency) << "\n";
     for (const std::string& n : fit.notes)
         report << "note: " << n << "\n";
     sayHowToApplyLlm(report, output, model, s, cal.deviceId);

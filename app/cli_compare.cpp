@@ -6,7 +6,8 @@
 
 namespace rfx {
 
-int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runCompare(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     CommonOptions common;
@@ -47,7 +48,8 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
     const MeasurementSet& set = run.set;
     out << (common.format == "csv" ? comparisonToCsv(c, r) : comparisonToTable(c, r, set));
     if (common.format != "csv" && !set.noise.empty()) // the file's own verdict on its run, beside its figures
-        out << "note: " << file << " was measured while the machine was noisy, by its own header: " << set.noise << "\n";
+        out << "note: " << file << " was measured while the machine was noisy, by its own header: " << set.noise
+            << "\n";
     return out ? ExitOk : ExitFailure;
 }
 

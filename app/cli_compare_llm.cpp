@@ -21,7 +21,10 @@ struct LlmCheckLine {
     std::string noise; ///< the file's own "# noisy:" verdict on its run, or empty
 };
 
-double errorOf(const LlmMeasuredGroup& g) { return g.calibrated >= 0 && g.measured > 0 ? g.calibrated / g.measured - 1 : NAN; }
+double errorOf(const LlmMeasuredGroup& g)
+{
+    return g.calibrated >= 0 && g.measured > 0 ? g.calibrated / g.measured - 1 : NAN;
+}
 
 std::string checkCsv(const std::vector<LlmCheckLine>& lines)
 {
@@ -29,8 +32,8 @@ std::string checkCsv(const std::vector<LlmCheckLine>& lines)
     o << "file,model,prompt,context,batch,ttft_measured_s,ttft_calibrated_s,ttft_error,ttft_bound_s,tpot_measured_s,"
          "tpot_calibrated_s,tpot_error,tpot_bound_s,tokens_per_s_measured,measured_noisy\n";
     for (const LlmCheckLine& l : lines) {
-        o << csv::field(l.file) << ',' << csv::field(l.model) << ',' << l.settings.prompt << ',' << l.settings.context << ','
-          << l.settings.batch;
+        o << csv::field(l.file) << ',' << csv::field(l.model) << ',' << l.settings.prompt << ',' << l.settings.context
+          << ',' << l.settings.batch;
         for (const LlmMeasuredGroup& g : l.phase) {
             o << ',' << csv::numberField(g.measured) << ',';
             if (g.calibrated >= 0)
@@ -49,12 +52,13 @@ std::string checkTable(const std::vector<LlmCheckLine>& lines, const std::string
 {
     std::ostringstream o;
     const bool calibrated = !calibration.empty();
-    o << (calibrated ? "calibrated with " + calibration + ": " : "") << "the prefill (TTFT) and one decode step (TPOT) measured"
+    o << (calibrated ? "calibrated with " + calibration + ": " : "")
+      << "the prefill (TTFT) and one decode step (TPOT) measured"
       << (calibrated ? ", predicted and the error; the bound" : " against the bound") << "\n";
     char row[256];
-    std::snprintf(row, sizeof row, "%-14s %6s %7s %5s  %9s %10s %8s %9s  %9s %10s %8s %9s\n", "model", "prompt", "context", "batch",
-        "TTFT", calibrated ? "predicted" : "", calibrated ? "error" : "reached", "bound", "TPOT", calibrated ? "predicted" : "",
-        calibrated ? "error" : "reached", "bound");
+    std::snprintf(row, sizeof row, "%-14s %6s %7s %5s  %9s %10s %8s %9s  %9s %10s %8s %9s\n", "model", "prompt",
+        "context", "batch", "TTFT", calibrated ? "predicted" : "", calibrated ? "error" : "reached", "bound", "TPOT",
+        calibrated ? "predicted" : "", calibrated ? "error" : "reached", "bound");
     o << row;
     double worst[2] = { 0, 0 }, worstQuiet[2] = { 0, 0 };
     int noisy = 0;
@@ -64,31 +68,33 @@ std::string checkTable(const std::vector<LlmCheckLine>& lines, const std::string
             const LlmMeasuredGroup& g = l.phase[p];
             cells[p][0] = formatTime(g.measured);
             cells[p][1] = g.calibrated >= 0 ? formatTime(g.calibrated) : "";
-            cells[p][2] = g.calibrated >= 0 ? formatSignedPercent(errorOf(g)) : formatPercent(g.bound / std::max(g.measured, 1e-30));
+            cells[p][2] = g.calibrated >= 0 ? formatSignedPercent(errorOf(g))
+                                            : formatPercent(g.bound / std::max(g.measured, 1e-30));
             if (g.calibrated >= 0 && std::abs(errorOf(g)) > std::abs(worst[p]))
                 worst[p] = errorOf(g);
             if (l.noise.empty() && g.calibrated >= 0 && std::abs(errorOf(g)) > std::abs(worstQuiet[p]))
                 worstQuiet[p] = errorOf(g);
         }
         noisy += !l.noise.empty();
-        std::snprintf(row, sizeof row, "%-14s %6d %7d %5d  %9s %10s %8s %9s  %9s %10s %8s %9s%s\n", l.model.c_str(), l.settings.prompt,
-            l.settings.context, l.settings.batch, cells[0][0].c_str(), cells[0][1].c_str(), cells[0][2].c_str(),
-            formatTime(l.phase[0].bound).c_str(), cells[1][0].c_str(), cells[1][1].c_str(), cells[1][2].c_str(),
-            formatTime(l.phase[1].bound).c_str(), l.noise.empty() ? "" : "  *");
+        std::snprintf(row, sizeof row, "%-14s %6d %7d %5d  %9s %10s %8s %9s  %9s %10s %8s %9s%s\n", l.model.c_str(),
+            l.settings.prompt, l.settings.context, l.settings.batch, cells[0][0].c_str(), cells[0][1].c_str(),
+            cells[0][2].c_str(), formatTime(l.phase[0].bound).c_str(), cells[1][0].c_str(), cells[1][1].c_str(),
+            cells[1][2].c_str(), formatTime(l.phase[1].bound).c_str(), l.noise.empty() ? "" : "  *");
         o << row;
     }
     if (calibrated) {
-        o << "largest error over " << lines.size() << " measurements: TTFT " << formatSignedPercent(worst[0]) << ", TPOT "
-          << formatSignedPercent(worst[1]);
+        o << "largest error over " << lines.size() << " measurements: TTFT " << formatSignedPercent(worst[0])
+          << ", TPOT " << formatSignedPercent(worst[1]);
         if (noisy > 0 && noisy < int(lines.size()))
-            o << "; over the " << lines.size() - size_t(noisy) << " measured quietly: TTFT " << formatSignedPercent(worstQuiet[0])
-              << ", TPOT " << formatSignedPercent(worstQuiet[1]);
+            o << "; over the " << lines.size() - size_t(noisy) << " measured quietly: TTFT "
+              << formatSignedPercent(worstQuiet[0]) << ", TPOT " << formatSignedPercent(worstQuiet[1]);
         o << "\n";
     }
     // Each file's own verdict on its run (measure's "# noisy:" line): an error there is partly the
     // machine's, which a calibration cannot predict.
     if (noisy > 0) {
-        o << "* measured while the machine was noisy, by the file's own header (an error there is partly the machine's; "
+        o << "* measured while the machine was noisy, by the file's own header (an error there is partly the "
+             "machine's; "
              "measure --llm --keep-fastest adds a pass):\n";
         for (const LlmCheckLine& l : lines)
             if (!l.noise.empty())
@@ -108,8 +114,9 @@ int compareLlmFiles(const std::vector<std::string>& files, const ConfigOptions& 
         const std::optional<LlmMeasureHeader> header = llmMeasurementOf(file, error);
         if (!header) {
             err << "roofline-cli: compare: "
-                << (error.empty() ? file + ": not a language model's measurement (its header names no --llm configuration): "
-                                           "several files are compared only when each is a measure --llm file"
+                << (error.empty() ? file
+                               + ": not a language model's measurement (its header names no --llm configuration): "
+                                 "several files are compared only when each is a measure --llm file"
                                   : error)
                 << "\n";
             return ExitUsage;

@@ -6,7 +6,8 @@
 
 namespace rfx {
 
-int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runDevices(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     CommonOptions common;
     for (size_t i = 0; i < args.size(); ++i) {

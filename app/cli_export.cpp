@@ -85,11 +85,13 @@ int reportWritten(const RenderResult& r, const FigureSpec& spec, std::ostream& o
         err << "roofline-cli: cannot write " << r.error.toStdString() << "\n";
         return ExitFailure;
     }
-    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", " << figureSizeText(r.size, spec.format, spec.dpi) << ")"
+    out << "wrote " << spec.file << " (" << formatName(spec.format) << ", "
+        << figureSizeText(r.size, spec.format, spec.dpi) << ")"
         << (spec.sidecar ? ", and " + spec.file + ".json" : std::string()) << "\n";
     if (!r.captionFile.isEmpty())
-        out << "its caption is in " << r.captionFile.toStdString() << ": in the figure it would have made it taller than "
-            << kMaxFigureHeightIn << " in, a page's text (--height-in keeps it in, the charts smaller)\n";
+        out << "its caption is in " << r.captionFile.toStdString()
+            << ": in the figure it would have made it taller than " << kMaxFigureHeightIn
+            << " in, a page's text (--height-in keeps it in, the charts smaller)\n";
     return ExitOk;
 }
 
@@ -138,8 +140,8 @@ AnalysisOutcome analyzeLlmPhase(FigureSpec& spec, const std::vector<Device>& dev
 
 } // namespace
 
-int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs, std::ostream& out, std::ostream& err,
-    const std::filesystem::path& exeDir)
+int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>& dirs, std::ostream& out,
+    std::ostream& err, const std::filesystem::path& exeDir)
 {
     const DeviceLibrary lib = loadCliDevices(dirs, exeDir, err);
     std::vector<Device> devices;
@@ -169,7 +171,8 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
             return ExitUsage;
         }
         const bool known = spec.measuredDevice.empty()
-            || std::any_of(devices.begin(), devices.end(), [&](const Device& d) { return d.id == spec.measuredDevice; });
+            || std::any_of(
+                devices.begin(), devices.end(), [&](const Device& d) { return d.id == spec.measuredDevice; });
         if (!known) {
             err << "roofline-cli: --measured-device " << spec.measuredDevice << ": not one of the figure's devices\n";
             return ExitUsage;
@@ -188,7 +191,8 @@ int drawFigure(const FigureSpec& spec, const std::vector<std::filesystem::path>&
 
 namespace {
 
-int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runExport(
+    const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     std::vector<std::string> args = argsIn;
     std::vector<std::filesystem::path> dirs;
@@ -200,7 +204,6 @@ int runExport(const std::vector<std::string>& argsIn, std::ostream& out, std::os
     return drawFigure(spec, dirs, out, err, exeDir);
 }
 
-
 } // namespace
 
 void registerExportCommands()
@@ -208,8 +211,9 @@ void registerExportCommands()
     registerCliCommand({ "export", runExport,
         { "export (--png|--svg|--pdf) FILE [--width-in 7 --dpi 300 | --width-px W --height-px H] [--overlay]",
             "       [configuration options]",
-            "export (--png|--svg|--pdf) FILE --language-model M [llm options] [--phase decode|prefill|both] [--sweep context|batch]",
-                "       [--serving [--ttft T] [--tpot T] [--users N]]" },
+            "export (--png|--svg|--pdf) FILE --language-model M [llm options] [--phase decode|prefill|both] [--sweep "
+            "context|batch]",
+            "       [--serving [--ttft T] [--tpot T] [--users N]]" },
         "draw the roofline figure as PNG, SVG or PDF, with its provenance (a caption, metadata, and with "
         "--sidecar a .json that reproduces it); the size is said in the format's units",
         "", true, true });

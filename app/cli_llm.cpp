@@ -33,7 +33,8 @@ struct LlmArgs {
 std::optional<int> parseLlmArgs(const std::vector<std::string>& args, LlmArgs& a, std::ostream& err)
 {
     for (size_t i = 0; i < args.size(); ++i) {
-        if (const OptionStatus st = applyCommonOrLlmOption(args, i, a.common, a.llm, err); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyCommonOrLlmOption(args, i, a.common, a.llm, err);
+            st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
                 return ExitUsage;
             continue;
@@ -50,12 +51,14 @@ std::optional<int> parseLlmArgs(const std::vector<std::string>& args, LlmArgs& a
         }
         const SplitOption split = splitOption(args[i]);
         std::optional<std::string> v = split.value;
-        if (!v && i + 1 < args.size() && (split.name == "--model" || split.name == "--sweep" || split.name == "--device"))
+        if (!v && i + 1 < args.size()
+            && (split.name == "--model" || split.name == "--sweep" || split.name == "--device"))
             v = args[++i];
         if (split.name == "--model") {
             if (!v)
-                return usageError(err, "--model: missing value (a built-in language model, config.json, a directory, a .gguf "
-                                       "file or an ONNX decoder)");
+                return usageError(err,
+                    "--model: missing value (a built-in language model, config.json, a directory, a .gguf "
+                    "file or an ONNX decoder)");
             a.model = *v;
         } else if (split.name == "--sweep") {
             a.sweep = v ? parseEnum(kLlmSweepAxisWords, *v) : std::nullopt;
@@ -75,16 +78,19 @@ std::optional<int> parseLlmArgs(const std::vector<std::string>& args, LlmArgs& a
 std::optional<int> checkLlmArgs(LlmArgs& a, std::ostream& err)
 {
     if (a.model.empty())
-        return usageError(err, "llm: --model is required (a built-in language model, see 'roofline-cli networks', "
-                               "a config.json, a model directory, a .gguf file or an ONNX decoder with past keys and values)");
+        return usageError(err,
+            "llm: --model is required (a built-in language model, see 'roofline-cli networks', "
+            "a config.json, a model directory, a .gguf file or an ONNX decoder with past keys and values)");
     const std::string& format = a.common.format;
     if (format != "table" && format != "json" && format != "csv" && format != "markdown" && format != "latex")
-        return usageError(err, "--format: expected table, json, csv, markdown or latex for 'llm', got '" + format + "'");
+        return usageError(
+            err, "--format: expected table, json, csv, markdown or latex for 'llm', got '" + format + "'");
     if (const auto code = finishSpeculation(a.speculation, err))
         return code;
     if (a.speculation.model && (a.sweep || !a.calibration.empty() || (format != "table" && format != "json")))
-        return usageError(err, "--draft: speculative decoding's round is printed with --format table or json, "
-                               "without --sweep and --calibration");
+        return usageError(err,
+            "--draft: speculative decoding's round is printed with --format table or json, "
+            "without --sweep and --calibration");
     if (a.devices.empty())
         a.devices.push_back("h100-sxm");
     return std::nullopt;
@@ -103,7 +109,8 @@ std::optional<int> settleWidths(LlmArgs& a, LlmModel& model, std::ostream& err)
                 "attention's operators); the option is for built-in models, config.json and GGUF" });
     if (s.weightBits == 0 && !llmStoresTypes(model)) {
         err << "roofline-cli: --weights-bits file: " << a.model
-            << " gives no tensor types (a built-in model or a config.json without safetensors beside it); give 4, 8, 16 or 32\n";
+            << " gives no tensor types (a built-in model or a config.json without safetensors beside it); give 4, 8, "
+               "16 or 32\n";
         return ExitUsage;
     }
     if (auto e = validateLlmSettings(s))
@@ -122,7 +129,7 @@ int writeSweep(const LlmArgs& a, const LlmModel& model, const LlmAnalysis& analy
         err << "roofline-cli: " << swept.error << "\n";
         return ExitUsage;
     }
-    out << (format == "json" ? llmSweepToJson(swept, llmSettingsLine(analysis)) + "\n"
+    out << (format == "json"  ? llmSweepToJson(swept, llmSettingsLine(analysis)) + "\n"
             : format == "csv" ? llmSweepToCsv(swept)
                               : llmSweepToTable(swept, llmSettingsLine(analysis)));
     return ExitOk;
@@ -140,27 +147,30 @@ int writeCalibrated(const LlmArgs& a, const LlmAnalysis& analysis, std::ostream&
             return *code;
     out << llmToTable(analysis) << "\ncalibrated (" << a.calibration << "), beside the bounds:\n";
     for (size_t d = 0; d < analysis.figures.size(); ++d) {
-        const double p = calibrated.prefill.results[d].totals.calibratedTime, t = calibrated.decode.results[d].totals.calibratedTime;
+        const double p = calibrated.prefill.results[d].totals.calibratedTime,
+                     t = calibrated.decode.results[d].totals.calibratedTime;
         if (p < 0 || t < 0)
             continue;
         const LlmDeviceFigures& f = analysis.figures[d];
         const double ttft = p + f.prefillLinkTime, tpot = t + f.decodeLinkTime;
-        out << "  " << f.device << ": TTFT " << formatTime(ttft) << " (bound " << formatTime(f.ttft) << "), TPOT " << formatTime(tpot)
-            << " (bound " << formatTime(f.tpot) << "): " << formatNumber3(1 / tpot) << " tokens/s per sequence, "
-            << formatNumber3(a.llm.settings.batch / tpot) << " for the batch\n";
+        out << "  " << f.device << ": TTFT " << formatTime(ttft) << " (bound " << formatTime(f.ttft) << "), TPOT "
+            << formatTime(tpot) << " (bound " << formatTime(f.tpot) << "): " << formatNumber3(1 / tpot)
+            << " tokens/s per sequence, " << formatNumber3(a.llm.settings.batch / tpot) << " for the batch\n";
     }
     return ExitOk;
 }
 
 /// The decode step as rounds: K draft steps and a verification of K + 1 tokens a sequence.
-int writeSpeculative(const LlmArgs& a, const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& chosen,
-    std::ostream& out)
+int writeSpeculative(const LlmArgs& a, const LlmModel& model, const LlmAnalysis& analysis,
+    const std::vector<Device>& chosen, std::ostream& out)
 {
     const Speculation spec = a.speculation.speculation();
     std::vector<SpeculativeRow> rows;
     for (size_t d = 0; d < chosen.size(); ++d)
-        rows.push_back({ chosen[d].id, analysis.figures[d].tpot, speculativeDecode(model, a.llm.settings, spec, chosen[d]) });
-    const std::string draft = a.speculation.model->arch.title.empty() ? a.speculation.draft : a.speculation.model->arch.title;
+        rows.push_back(
+            { chosen[d].id, analysis.figures[d].tpot, speculativeDecode(model, a.llm.settings, spec, chosen[d]) });
+    const std::string draft
+        = a.speculation.model->arch.title.empty() ? a.speculation.draft : a.speculation.model->arch.title;
     if (a.common.format == "json") {
         nlohmann::json j = nlohmann::json::parse(llmToJson(analysis));
         j["speculative"] = speculativeToJson(draft, spec, rows);
@@ -172,7 +182,8 @@ int writeSpeculative(const LlmArgs& a, const LlmModel& model, const LlmAnalysis&
 
 } // namespace
 
-int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runLlm(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     LlmArgs a;
     if (const auto code = parseLlmArgs(args, a, err))
@@ -203,11 +214,11 @@ int runLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (a.speculation.model)
         return writeSpeculative(a, *load.model, analysis, chosen, out);
     const std::string& format = a.common.format;
-    out << (format == "json"           ? llmToJson(analysis) + "\n"
-            : format == "csv"          ? llmToCsv(analysis)
-            : format == "markdown"     ? llmToMarkdown(analysis)
-            : format == "latex"        ? llmToLatex(analysis)
-                                       : llmToTable(analysis));
+    out << (format == "json"       ? llmToJson(analysis) + "\n"
+            : format == "csv"      ? llmToCsv(analysis)
+            : format == "markdown" ? llmToMarkdown(analysis)
+            : format == "latex"    ? llmToLatex(analysis)
+                                   : llmToTable(analysis));
     if (format != "table")
         for (const Diagnostic& n : analysis.notes)
             err << toString(n) << "\n";

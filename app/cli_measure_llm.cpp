@@ -33,7 +33,8 @@ std::optional<int> wholeNumber(const std::string& option, const std::string& val
 {
     const std::optional<int> v = parseWholeNumber(value);
     if (!v || *v < range.min || *v > range.max) {
-        error = option + ": must be a whole number from " + formatCount(range.min) + " to " + formatCount(range.max) + ", got '" + value + "'";
+        error = option + ": must be a whole number from " + formatCount(range.min) + " to " + formatCount(range.max)
+            + ", got '" + value + "'";
         return std::nullopt;
     }
     return v;
@@ -45,7 +46,8 @@ namespace {
 
 // The batch probes' weight products by batch, against their bound: how this machine's matrix kernels
 // stream the same weights at each batch (what a calibration's by-rows efficiency learns).
-void sayProbes(std::ostream& report, const std::vector<CalibrationSample>& probes, const LlmMeasuredGroup& own, int batch)
+void sayProbes(
+    std::ostream& report, const std::vector<CalibrationSample>& probes, const LlmMeasuredGroup& own, int batch)
 {
     std::map<double, std::pair<double, double>> byBatch; // measured, bound
     byBatch[batch] = { own.measured, own.bound };
@@ -55,7 +57,8 @@ void sayProbes(std::ostream& report, const std::vector<CalibrationSample>& probe
     }
     if (probes.empty())
         return;
-    report << "the decode step's weight products by batch (the batch probes; batch " << batch << ": the step measured above):\n";
+    report << "the decode step's weight products by batch (the batch probes; batch " << batch
+           << ": the step measured above):\n";
     for (const auto& [at, times] : byBatch)
         report << "  batch " << std::llround(at) << ": measured " << formatTime(times.first) << " against a bound of "
                << formatTime(times.second) << " (" << reached(times.second, times.first) << ")\n";
@@ -63,7 +66,8 @@ void sayProbes(std::ostream& report, const std::vector<CalibrationSample>& probe
 
 } // namespace
 
-int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runMeasureLlm(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     CommonOptions common;
     std::string model = "llama-3.2-1b", output = "-", device;
@@ -102,13 +106,15 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
             if (value != "32" && value != "16")
                 return usageError(err, "--bits: 32 (fp32) or 16 (bf16, on CPUs with AVX-512), got '" + value + "'");
             bits = std::stoi(value);
-        } else if (!(n = wholeNumber(split.name, value, split.name == "--batch" ? kMeasureLlmBatchRange : Range { 1, 1 << 16 }, error)))
+        } else if (!(n = wholeNumber(split.name, value,
+                         split.name == "--batch" ? kMeasureLlmBatchRange : Range { 1, 1 << 16 }, error)))
             return usageError(err, error);
         else
             (split.name == "--prompt" ? prompt : split.name == "--context" ? context : batch) = *n;
     }
     if (context <= prompt)
-        return usageError(err, "--context: the decode context must be past the prompt (" + std::to_string(prompt) + " tokens), got "
+        return usageError(err,
+            "--context: the decode context must be past the prompt (" + std::to_string(prompt) + " tokens), got "
                 + std::to_string(context) + "; give --context " + std::to_string(prompt + 1) + " or more");
     if (keep && output == "-")
         return usageError(err, "--keep-fastest: give --output FILE, the measurement to keep the fastest rows of");
@@ -119,7 +125,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
     }
     if (load.model->onnx) {
         err << "roofline-cli: measure --llm: " << model
-            << " is an ONNX decoder; its rows are its graph's operators, which measure --llm does not run: give a built-in "
+            << " is an ONNX decoder; its rows are its graph's operators, which measure --llm does not run: give a "
+               "built-in "
                "model, a config.json or a GGUF file\n";
         return ExitUsage;
     }
@@ -151,7 +158,8 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         const DeviceLibrary lib = loadLibrary(common, exeDir, err);
         if (const auto why = ceilingsFirst(lib.find("this-machine"))) {
             err << "roofline-cli: measure: " << *why << "\n";
-            if (const int code = runMeasure(quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {}, err, err))
+            if (const int code
+                = runMeasure(quick ? std::vector<std::string> { "--quick" } : std::vector<std::string> {}, err, err))
                 return code;
         }
         device = "this-machine";
@@ -162,8 +170,9 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         return ExitUsage;
 
     RowProgress progress { err };
-    NetworkMeasurement m = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
-        [&](double fraction, const std::string& row) { return progress(fraction, row); });
+    NetworkMeasurement m
+        = measureLlm(*load.model, s, quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode(),
+            [&](double fraction, const std::string& row) { return progress(fraction, row); });
     progress.finish();
     if (!m.error.empty()) {
         err << "roofline-cli: measure --llm: " << m.error << "\n";
@@ -202,19 +211,21 @@ int runMeasureLlm(const std::vector<std::string>& args, std::ostream& out, std::
         for (const LlmMeasuredGroup& g : measuredByGroup(c, both.results.front().layers, prefillRows)) {
             if (g.phase == LlmPhase::Decode && g.group == "matrix")
                 decodeMatrix = g;
-            report << "  " << llmPhaseName(g.phase) << ", " << g.group << ": " << g.rows << " rows, " << formatCount(std::llround(g.kernels)) << " kernels, "
-                   << formatTime(g.measured) << " against a bound of " << formatTime(g.bound) << " ("
-                   << reached(g.bound, g.measured) << ")";
+            report << "  " << llmPhaseName(g.phase) << ", " << g.group << ": " << g.rows << " rows, "
+                   << formatCount(std::llround(g.kernels)) << " kernels, " << formatTime(g.measured)
+                   << " against a bound of " << formatTime(g.bound) << " (" << reached(g.bound, g.measured) << ")";
             if (g.measured > 2 * g.bound) // far under the bound: the kernels' fixed cost shows
                 report << "; " << formatTime(g.beyondPerKernel()) << " a kernel beyond the bound";
             report << "\n";
         }
         const LlmDeviceFigures& f = outcome.analysis->figures.front();
-        report << "prefill of " << formatCount(prompt) << " tokens x " << batch << ": measured " << formatTime(measured[0]) << ", bound "
-               << formatTime(f.ttft) << " (" << reached(f.ttft, measured[0]) << ")\n"
-               << "decode step at context " << formatCount(context) << " x " << batch << ": measured " << formatTime(measured[1])
-               << " (" << formatNumber3(measured[1] > 0 ? batch / measured[1] : 0) << " tokens/s), bound " << formatTime(f.tpot) << " ("
-               << formatNumber3(f.batchTokensPerSecond) << " tokens/s; " << reached(f.tpot, measured[1]) << ")\n";
+        report << "prefill of " << formatCount(prompt) << " tokens x " << batch << ": measured "
+               << formatTime(measured[0]) << ", bound " << formatTime(f.ttft) << " (" << reached(f.ttft, measured[0])
+               << ")\n"
+               << "decode step at context " << formatCount(context) << " x " << batch << ": measured "
+               << formatTime(measured[1]) << " (" << formatNumber3(measured[1] > 0 ? batch / measured[1] : 0)
+               << " tokens/s), bound " << formatTime(f.tpot) << " (" << formatNumber3(f.batchTokensPerSecond)
+               << " tokens/s; " << reached(f.tpot, measured[1]) << ")\n";
         sayProbes(report, llmProbeSamples(measuredSet, *load.model, s, chosen.front()), decodeMatrix, batch);
     }
     return out ? ExitOk : ExitFailure;

@@ -46,13 +46,15 @@ bool writeMeasurement(const NetworkMeasurement& m, const std::string& csv, const
         if (!r.measured)
             *report << "  not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
     if (m.clockBefore > 0 && m.clockAfter > 0)
-        *report << "clock under load " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
+        *report << "clock under load " << formatSI(m.clockBefore, "Hz") << " before the rows, "
+                << formatSI(m.clockAfter, "Hz") << " after\n";
     if (!m.noise.empty())
         *report << "warning: noisy measurement: " << m.noise << "\n";
     return true;
 }
 
-int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runMeasureNetwork(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     CommonOptions common;
@@ -105,7 +107,8 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
         return *code;
     const LayerBenchOptions bench = quick ? LayerBenchOptions::quickMode() : LayerBenchOptions::fullMode();
     RowProgress progress { err };
-    const NetworkMeasurement m = run.run(bench, [&](double fraction, const std::string& row) { return progress(fraction, row); });
+    const NetworkMeasurement m
+        = run.run(bench, [&](double fraction, const std::string& row) { return progress(fraction, row); });
     progress.finish();
     if (!m.error.empty()) {
         err << "roofline-cli: measure: " << m.error << "\n";
@@ -120,7 +123,8 @@ int runMeasureNetwork(const std::vector<std::string>& args, std::ostream& out, s
     AnalysisOutcome outcome = analyzeConfig(options.config, chosen);
     const MeasurementSet set = parseMeasurements(csv, output == "-" ? "measurement" : output);
     if (outcome.report && set.ok())
-        report << comparisonToTable(compareMeasurements(set, outcome.report->results.front()), outcome.report->results.front(), set);
+        report << comparisonToTable(
+            compareMeasurements(set, outcome.report->results.front()), outcome.report->results.front(), set);
     return out ? ExitOk : ExitFailure;
 }
 

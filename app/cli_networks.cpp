@@ -8,8 +8,8 @@
 #include "io/options.h"
 #include "llm/llm_arch.h"
 #include "model/networks.h"
-#include "open/build_network.h"
 #include "onnx/onnx_model.h"
+#include "open/build_network.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,8 +86,9 @@ int describeModel(const std::string& path, std::ostream& out, std::ostream& err,
                 { "height_bound", in.heightBound }, { "width_bound", in.widthBound } });
         }
         binding = (model->batchBound() ? std::string("the batch from --batch") : model->batchFixedReason()) + "; "
-            + (model->imageBound() ? "the image size from --image (opens at " + std::to_string(model->defaultImageSize()) + ")"
-                                   : model->imageFixedReason());
+            + (model->imageBound()
+                    ? "the image size from --image (opens at " + std::to_string(model->defaultImageSize()) + ")"
+                    : model->imageFixedReason());
     } else {
         inputs = shapeString(net.input);
         binding = "the file fixes the input; the batch from --batch";
@@ -97,8 +98,8 @@ int describeModel(const std::string& path, std::ostream& out, std::ostream& err,
         ops += (ops.empty() ? "" : ", ") + op + " " + std::to_string(count);
     if (json) {
         list.push_back({ { "file", path }, { "name", net.name }, { "inputs", inputsJson }, { "binding", binding },
-            { "params", counts.params }, { "macs", counts.macs }, { "image", c.unet.height }, { "rows", net.layers.size() },
-            { "uncounted_rows", uncounted }, { "operators", operators } });
+            { "params", counts.params }, { "macs", counts.macs }, { "image", c.unet.height },
+            { "rows", net.layers.size() }, { "uncounted_rows", uncounted }, { "operators", operators } });
         return ExitOk;
     }
     out << "model file  " << path << "\n"
@@ -107,7 +108,8 @@ int describeModel(const std::string& path, std::ostream& out, std::ostream& err,
         << "binding     " << binding << "\n"
         << "parameters  " << formatCount(counts.params) << "\n"
         << "GMAC        " << gmacText(counts.macs) << " (batch 1, " << shapeString(net.input) << " in)\n"
-        << "rows        " << net.layers.size() << (uncounted ? ", " + std::to_string(uncounted) + " not counted" : std::string()) << "\n"
+        << "rows        " << net.layers.size()
+        << (uncounted ? ", " + std::to_string(uncounted) + " not counted" : std::string()) << "\n"
         << "operators   " << ops << "\n";
     for (const Diagnostic& d : net.diagnostics)
         out << "note        " << (d.field.empty() ? "" : d.field + ": ") << d.message << "\n";
@@ -169,7 +171,8 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         nameWidth = std::max(nameWidth, int(m.title.size()) + 2);
     }
     table << std::left << std::setw(idWidth) << "model" << std::setw(nameWidth) << "network" << std::setw(16) << "input"
-          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC" << "\n";
+          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC"
+          << "\n";
     for (const ModelInfo& m : builtinModels()) {
         Config c;
         c.model = std::string(m.id);
@@ -189,12 +192,14 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
             if (runsOnMatrixUnits(l.op))
                 macs += forwardFlops(l) / 2;
         }
-        const std::string input = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
-        list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" }, { "input", { m.channels, m.height, m.width } },
-            { "classes", m.classes }, { "params", params }, { "macs", macs } });
+        const std::string input
+            = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
+        list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" },
+            { "input", { m.channels, m.height, m.width } }, { "classes", m.classes }, { "params", params },
+            { "macs", macs } });
         const std::string gmac = gmacText(macs);
-        table << std::left << std::setw(idWidth) << m.id << std::setw(nameWidth) << m.title << std::setw(16) << input << std::right
-              << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
+        table << std::left << std::setw(idWidth) << m.id << std::setw(nameWidth) << m.title << std::setw(16) << input
+              << std::right << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
     }
     // The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.
     int llmWidth = 11, titleWidth = 34;
@@ -203,17 +208,19 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
         titleWidth = std::max(titleWidth, int(a.title.size()) + 2);
     }
     std::ostringstream llms;
-    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(titleWidth) << "language model" << std::setw(16) << "blocks x hidden"
-         << std::right << std::setw(17) << "parameters" << std::setw(10) << "context" << "\n";
+    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(titleWidth) << "language model" << std::setw(16)
+         << "blocks x hidden" << std::right << std::setw(17) << "parameters" << std::setw(10) << "context"
+         << "\n";
     for (const LlmArch& a : builtinLanguageModels()) {
         const std::int64_t params = llmParameterCount(a);
         std::string attention = std::to_string(a.heads) + " heads";
         if (a.kvHeads != a.heads)
             attention += ", " + std::to_string(a.kvHeads) + " KV";
-        nlohmann::json entry = { { "id", a.id }, { "name", a.title }, { "kind", "language model" }, { "family", a.family },
-            { "layers", a.layers }, { "hidden", a.hidden }, { "heads", a.heads }, { "kv_heads", a.kvHeads },
-            { "head_dim", a.headDim }, { "ffn", a.ffn }, { "vocab", a.vocab }, { "context", a.maxContext },
-            { "params", params }, { "published_params", a.publishedParams }, { "source", a.source } };
+        nlohmann::json entry
+            = { { "id", a.id }, { "name", a.title }, { "kind", "language model" }, { "family", a.family },
+                  { "layers", a.layers }, { "hidden", a.hidden }, { "heads", a.heads }, { "kv_heads", a.kvHeads },
+                  { "head_dim", a.headDim }, { "ffn", a.ffn }, { "vocab", a.vocab }, { "context", a.maxContext },
+                  { "params", params }, { "published_params", a.publishedParams }, { "source", a.source } };
         if (a.experts > 0) {
             entry["experts"] = a.experts;
             entry["experts_per_token"] = a.expertsPerToken;
@@ -228,10 +235,12 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
     if (format == "json")
         out << list.dump(2) << "\n";
     else
-        out << table.str() << "GMAC: multiply-accumulates of convolutions and linear layers, forward, batch 1 (1 MAC = 2 FLOP).\n"
+        out << table.str()
+            << "GMAC: multiply-accumulates of convolutions and linear layers, forward, batch 1 (1 MAC = 2 FLOP).\n"
             << "\n"
             << llms.str()
-            << "Language models: 'roofline-cli llm --model ID', or a Hugging Face config.json, a model directory or a GGUF file.\n"
+            << "Language models: 'roofline-cli llm --model ID', or a Hugging Face config.json, a model directory or a "
+               "GGUF file.\n"
             << "Custom networks: --model FILE.json; 'roofline-cli networks --format-help' documents the format.\n"
             << "ONNX models: --model FILE.onnx; 'roofline-cli networks --model FILE.onnx' describes one.\n";
     return ExitOk;

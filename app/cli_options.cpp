@@ -56,8 +56,8 @@ DeviceLibrary loadLibrary(const CommonOptions& common, const std::filesystem::pa
     return loadCliDevices(common.extraDirs, exeDir, err);
 }
 
-std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, ConfigOptions& options, CommonOptions& common,
-    const char* command, std::ostream& err)
+std::optional<int> takeOption(const std::vector<std::string>& args, size_t& i, ConfigOptions& options,
+    CommonOptions& common, const char* command, std::ostream& err)
 {
     std::string error;
     OptionStatus s = applyConfigOption(args, i, options, error);
@@ -79,8 +79,8 @@ std::optional<int> languageModelElsewhere(const std::string& model, std::ostream
     return ExitUsage;
 }
 
-std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common, const std::filesystem::path& exeDir,
-    std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
+std::optional<int> chooseDevices(const ConfigOptions& options, const CommonOptions& common,
+    const std::filesystem::path& exeDir, std::ostream& err, std::vector<Device>& chosen, bool firstOnly)
 {
     if (auto code = languageModelElsewhere(options.config.model, err))
         return code;
@@ -132,8 +132,8 @@ bool takeDevicesDirs(std::vector<std::string>& args, std::vector<std::filesystem
     return true;
 }
 
-DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& exeDir,
-    std::ostream& err)
+DeviceLibrary loadCliDevices(
+    const std::vector<std::filesystem::path>& extraDirs, const std::filesystem::path& exeDir, std::ostream& err)
 {
     DeviceLibrary lib = loadDeviceLibrary(deviceSearchPath(exeDir, extraDirs));
     for (const Diagnostic& d : lib.diagnostics) {
@@ -143,8 +143,8 @@ DeviceLibrary loadCliDevices(const std::vector<std::filesystem::path>& extraDirs
     return lib;
 }
 
-bool resolveDevices(const DeviceLibrary& lib, const std::vector<std::string>& ids, std::vector<Device>& chosen,
-    std::ostream& err)
+bool resolveDevices(
+    const DeviceLibrary& lib, const std::vector<std::string>& ids, std::vector<Device>& chosen, std::ostream& err)
 {
     DeviceLibrary::Choice c = lib.choose(ids);
     if (!c.unknown.empty()) {
@@ -195,8 +195,9 @@ std::string utcNow(const char* format)
     return buf;
 }
 
-std::optional<int> compareMeasurementFile(const std::string& file, const ConfigOptions& options, const CommonOptions& common,
-    const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err, MeasuredRun& run)
+std::optional<int> compareMeasurementFile(const std::string& file, const ConfigOptions& options,
+    const CommonOptions& common, const std::string& calibration, const std::filesystem::path& exeDir, std::ostream& err,
+    MeasuredRun& run)
 {
     run.set = loadMeasurements(file);
     for (const Diagnostic& d : run.set.diagnostics)

@@ -13,8 +13,8 @@
 
 namespace rfx {
 
-int runReproduce(const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err,
-    const std::filesystem::path& exeDir)
+int runReproduce(
+    const std::vector<std::string>& argsIn, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     std::vector<std::string> args = argsIn;
     std::vector<std::filesystem::path> dirs;
@@ -59,7 +59,10 @@ int runReproduce(const std::vector<std::string>& argsIn, std::ostream& out, std:
             spec->format = *f;
     } else if (QFileInfo(QString::fromStdString(spec->file)).isRelative()) {
         // A relative figure path is relative to the sidecar, so a figure folder can be moved whole.
-        spec->file = QFileInfo(QString::fromStdString(sidecar)).dir().filePath(QString::fromStdString(spec->file)).toStdString();
+        spec->file = QFileInfo(QString::fromStdString(sidecar))
+                         .dir()
+                         .filePath(QString::fromStdString(spec->file))
+                         .toStdString();
     }
     spec->sidecar = false;
     return drawFigure(*spec, dirs, out, err, exeDir);

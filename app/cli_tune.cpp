@@ -7,7 +7,8 @@
 
 namespace rfx {
 
-int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+int runTune(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
 {
     ConfigOptions options;
     options.config.mode = Mode::Training; // tuning is about training steps unless --mode says otherwise
@@ -17,7 +18,8 @@ int runTune(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     Objective objective = Objective::Energy;
     for (size_t i = 0; i < args.size(); ++i) {
         std::string error;
-        if (const OptionStatus st = applyTuneOption(args, i, ranges, objective, error); st != OptionStatus::NotConfigOption) {
+        if (const OptionStatus st = applyTuneOption(args, i, ranges, objective, error);
+            st != OptionStatus::NotConfigOption) {
             if (st == OptionStatus::Error)
                 return usageError(err, error);
             continue;

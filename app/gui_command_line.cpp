@@ -53,7 +53,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
         } else if (arg == QLatin1String("--preset")) {
             if (!needValue())
                 return o;
-            const QStringList names { QStringLiteral("classic"), QStringLiteral("study-2022"), QStringLiteral("energy-study") };
+            const QStringList names { QStringLiteral("classic"), QStringLiteral("study-2022"),
+                QStringLiteral("energy-study") };
             o.preset = int(names.indexOf(value));
             if (o.preset < 0) {
                 o.error = QStringLiteral("--preset: expected classic, study-2022 or energy-study, got '%1'").arg(value);
@@ -84,12 +85,14 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             const auto m = re.match(value);
             if (!m.hasMatch() || m.captured(1).toInt() < 320 || m.captured(2).toInt() < 240
                 || m.captured(1).toInt() > 10000 || m.captured(2).toInt() > 10000) {
-                o.error = QStringLiteral("--size: expected WIDTHxHEIGHT between 320x240 and 10000x10000, got '%1'").arg(value);
+                o.error = QStringLiteral("--size: expected WIDTHxHEIGHT between 320x240 and 10000x10000, got '%1'")
+                              .arg(value);
                 return o;
             }
             o.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
         } else if (!arg.startsWith(QLatin1Char('-'))
-            && (arg.endsWith(QLatin1String(".onnx")) || arg.endsWith(QLatin1String(".gguf")) || arg.endsWith(QLatin1String(".safetensors"))
+            && (arg.endsWith(QLatin1String(".onnx")) || arg.endsWith(QLatin1String(".gguf"))
+                || arg.endsWith(QLatin1String(".safetensors"))
                 || (arg.endsWith(QLatin1String(".json")) && !arg.endsWith(QLatin1String(".rfx.json"))))) {
             // roofline-explorer model.onnx (or a language model's .gguf, .safetensors, config.json): as
             // --model, with the file's absolute path.
@@ -102,8 +105,11 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
             }
             o.configGiven = true;
         } else {
-            o.error = arg.startsWith(QLatin1Char('-')) ? QStringLiteral("unknown option '%1'").arg(arg)
-                                                       : QStringLiteral("'%1': the window opens model files (.onnx, .json, .gguf, .safetensors) given on the command line").arg(arg);
+            o.error = arg.startsWith(QLatin1Char('-'))
+                ? QStringLiteral("unknown option '%1'").arg(arg)
+                : QStringLiteral(
+                    "'%1': the window opens model files (.onnx, .json, .gguf, .safetensors) given on the command line")
+                      .arg(arg);
             return o;
         }
     }

@@ -54,7 +54,6 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QString::fromLatin1(rfx::kVersion));
     QApplication::setDesktopFileName(QStringLiteral("io.github.roofline_explorer.RooflineExplorer"));
 
-
     rfx::MainWindow window(options);
     if (!options.screenshot.isEmpty()) {
         // Render the window for the given options, save it and exit (for docs and tests).

@@ -12,7 +12,6 @@
 #include <QRegularExpression>
 #include <QTest>
 
-
 #include <algorithm>
 #include <cstdlib>
 #include <tuple>
@@ -90,7 +89,9 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
     // The live window may still be laying itself out (a step that changed the grid): follow its size,
     // and its range (a live plot two pixels taller gave back a decade it had grown for a marker, after
     // the fresh chart had taken the range from it: 10..1e6 fresh, 10..1e5 live).
-    for (int i = 0; i < 5 && (fresh.size() != live->size() || fresh.xRange() != live->xRange() || fresh.yRange() != live->yRange()); ++i) {
+    for (int i = 0; i < 5
+         && (fresh.size() != live->size() || fresh.xRange() != live->xRange() || fresh.yRange() != live->yRange());
+         ++i) {
         fresh.setFixedSize(live->size());
         fresh.setAxisRange(live->xRange(), live->yRange());
         QCoreApplication::processEvents();
@@ -110,7 +111,8 @@ inline QString chartDiffersFromFresh(RooflineChart* live, const QString& tag)
     a.save(base + QStringLiteral("-live.png"));
     b.save(base + QStringLiteral("-fresh.png"));
     diff.save(base + QStringLiteral("-diff.png"));
-    return QStringLiteral("%1: the live chart differs from a fresh one in %2 of %3 pixels; see %4-{live,fresh,diff}.png")
+    return QStringLiteral(
+        "%1: the live chart differs from a fresh one in %2 of %3 pixels; see %4-{live,fresh,diff}.png")
         .arg(tag)
         .arg(n)
         .arg(a.width() * a.height())

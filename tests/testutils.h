@@ -130,12 +130,15 @@ inline Device roundDevice(double fp32Flops = 10e12, double bandwidth = 100e9)
 } // namespace rfx::test
 
 // Relative comparison for doubles computed along different paths.
-#define RFX_COMPARE_REL(actual, expected, rel)                                                                        \
+#define RFX_COMPARE_REL(actual, expected, rel)                                                                         \
     do {                                                                                                               \
         const double a_ = (actual), e_ = (expected);                                                                   \
-        if (!(std::abs(a_ - e_) <= (rel) * std::abs(e_)))                                                              \
+        if (!(std::abs(a_ - e_) <= (rel)*std::abs(e_)))                                                                \
             QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (rel. tol. %4)")                                     \
-                                 .arg(QString::fromLatin1(#actual)).arg(a_, 0, 'g', 12).arg(e_, 0, 'g', 12).arg(rel))); \
+                                 .arg(QString::fromLatin1(#actual))                                                    \
+                                 .arg(a_, 0, 'g', 12)                                                                  \
+                                 .arg(e_, 0, 'g', 12)                                                                  \
+                                 .arg(rel)));                                                                          \
     } while (0)
 
 namespace rfx {

@@ -31,8 +31,8 @@ std::string toString(const Diagnostic& d)
 
 bool hasErrors(const std::vector<Diagnostic>& diagnostics)
 {
-    return std::any_of(diagnostics.begin(), diagnostics.end(),
-        [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    return std::any_of(
+        diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
 std::string withoutSubject(const std::string& message, const std::string& subject)

@@ -11,8 +11,7 @@ namespace rfx {
 /// one table of them, in its header beside the enum (kPaddingWords, ...): a value's first word is its
 /// name, a later word for the same value an alias parsers also take ("winograd" for winograd4). Names,
 /// parsers and the lists of choices in messages all read the table: the vocabulary is written once.
-template <class E>
-struct EnumWord {
+template <class E> struct EnumWord {
     E value;
     std::string_view word;
     bool alias = false;
@@ -20,8 +19,7 @@ struct EnumWord {
 
 /// The name of `value`: its first word in `words` (tests/core/base/tst_enumwords.cpp checks that every
 /// table names every value; the first word is the fallback).
-template <class E, std::size_t N>
-constexpr std::string_view enumName(const EnumWord<E> (&words)[N], E value)
+template <class E, std::size_t N> constexpr std::string_view enumName(const EnumWord<E> (&words)[N], E value)
 {
     for (const EnumWord<E>& w : words)
         if (w.value == value && !w.alias)
@@ -40,8 +38,7 @@ constexpr std::optional<E> parseEnum(const EnumWord<E> (&words)[N], std::string_
 }
 
 /// The choices for a message: "valid, same"; an alias after its name as "winograd4 (= winograd)".
-template <class E, std::size_t N>
-std::string enumChoices(const EnumWord<E> (&words)[N])
+template <class E, std::size_t N> std::string enumChoices(const EnumWord<E> (&words)[N])
 {
     std::string out;
     for (const EnumWord<E>& w : words) {

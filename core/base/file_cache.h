@@ -34,8 +34,7 @@ inline std::optional<FileStamp> fileStamp(const std::string& path, std::string& 
 /// What was made of a file (parsed network, model), by path, kept while the file's stamp is the
 /// same: a slider step rebuilds the network, and parsing each file once per modification keeps
 /// that fast. Thread-safe; a handful of files per session, so a full cache simply starts over.
-template <typename T>
-class FileCache {
+template <typename T> class FileCache {
 public:
     explicit FileCache(std::size_t capacity = 8)
         : m_capacity(capacity)

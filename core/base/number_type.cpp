@@ -38,7 +38,10 @@ int numberBits(NumberType type)
 
 NumberType numberTypeOfBits(int bits)
 {
-    return bits <= 8 ? NumberType::Int8 : bits <= 16 ? NumberType::Fp16 : bits <= 32 ? NumberType::Fp32 : NumberType::Fp64;
+    return bits <= 8 ? NumberType::Int8
+        : bits <= 16 ? NumberType::Fp16
+        : bits <= 32 ? NumberType::Fp32
+                     : NumberType::Fp64;
 }
 
 std::string_view numberWord(NumberType type)

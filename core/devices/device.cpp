@@ -52,7 +52,10 @@ std::vector<std::string_view> wantedKeys(NumberType type, bool tensor)
 }
 } // namespace
 
-CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor) { return chooseCeiling(d, numberTypeOfBits(bits), tensor); }
+CeilingChoice chooseCeiling(const Device& d, int bits, bool tensor)
+{
+    return chooseCeiling(d, numberTypeOfBits(bits), tensor);
+}
 
 CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
 {
@@ -72,10 +75,11 @@ CeilingChoice chooseCeiling(const Device& d, NumberType type, bool tensor)
         if (auto it = d.peak.find(k); it != d.peak.end()) {
             CeilingChoice c { std::string(k), it->second, {} };
             if (k != keys.front() && k != asked) {
-                c.note = d.name + " has no " + precisionLabel(asked) + " ceiling; using its "
-                    + precisionLabel(k) + " ceiling";
+                c.note = d.name + " has no " + precisionLabel(asked) + " ceiling; using its " + precisionLabel(k)
+                    + " ceiling";
                 // A slow fallback is a finding in itself: the MX230's FP16 runs at 1/64 of its FP32.
-                if (auto fp32 = d.peak.find("fp32"); fp32 != d.peak.end() && it->second > 0 && fp32->second >= 2 * it->second)
+                if (auto fp32 = d.peak.find("fp32");
+                    fp32 != d.peak.end() && it->second > 0 && fp32->second >= 2 * it->second)
                     c.note += ", " + formatNumber3(fp32->second / it->second) + "x slower than its FP32 ceiling ("
                         + formatSI(it->second, "FLOP/s") + " against " + formatSI(fp32->second, "FLOP/s") + ")";
             }

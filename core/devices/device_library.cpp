@@ -106,10 +106,11 @@ DeviceLibrary loadDeviceLibrary(const std::vector<std::filesystem::path>& folder
                 continue;
             }
             idsInFolder.push_back(d.id);
-            auto existing = std::find_if(lib.devices.begin(), lib.devices.end(), [&](const Device& x) { return x.id == d.id; });
+            auto existing
+                = std::find_if(lib.devices.begin(), lib.devices.end(), [&](const Device& x) { return x.id == d.id; });
             if (existing != lib.devices.end()) {
-                lib.diagnostics.push_back({ Severity::Info, d.file, "id",
-                    "overrides device \"" + d.id + "\" from " + existing->file });
+                lib.diagnostics.push_back(
+                    { Severity::Info, d.file, "id", "overrides device \"" + d.id + "\" from " + existing->file });
                 *existing = std::move(d);
             } else {
                 lib.devices.push_back(std::move(d));
@@ -154,8 +155,8 @@ std::filesystem::path userDeviceDir()
 #endif
 }
 
-std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path& executableDir,
-    const std::vector<std::filesystem::path>& extraDirs)
+std::vector<std::filesystem::path> deviceSearchPath(
+    const std::filesystem::path& executableDir, const std::vector<std::filesystem::path>& extraDirs)
 {
     std::vector<std::filesystem::path> dirs { shippedDeviceDir(executableDir) };
     if (auto user = userDeviceDir(); !user.empty())

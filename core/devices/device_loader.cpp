@@ -1,5 +1,5 @@
-#include "base/json_error.h"
 #include "devices/device_loader.h"
+#include "base/json_error.h"
 
 #include "devices/interconnects.h"
 
@@ -11,7 +11,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-
 
 namespace rfx {
 
@@ -126,9 +125,10 @@ private:
     std::vector<Diagnostic> m_diagnostics;
 };
 
-constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year",
-    "cores", "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "l3_gbs", "tdp_w", "idle_w",
-    "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "scale_up_link", "scale_up_gpus", "price_per_hour_usd", "price_source", "sources", "notes" };
+constexpr std::string_view kKnownFields[] = { "schema", "id", "name", "kind", "vendor", "architecture", "year", "cores",
+    "peak", "dram_gbs", "memory_gib", "memory_type", "l1_kib", "l2_mib", "l3_mib", "l1_gbs", "l2_gbs", "l3_gbs",
+    "tdp_w", "idle_w", "base_clock_mhz", "boost_clock_mhz", "launch_overhead_us", "scale_up_link", "scale_up_gpus",
+    "price_per_hour_usd", "price_source", "sources", "notes" };
 
 std::string knownPrecisionList()
 {
@@ -237,18 +237,22 @@ void readMemory(const json& doc, Validator& v, Device& d)
     if (d.l3Bandwidth > 0 && !(d.l3Bytes > 0))
         v.error("l3_gbs", "is given but l3_mib is not: give the L3's size in MiB too, or remove l3_gbs");
     if (d.l3Bandwidth > 0 && d.dramBandwidth > 0 && d.l3Bandwidth < d.dramBandwidth)
-        v.error("l3_gbs", "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
+        v.error("l3_gbs",
+            "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
                 + formatNumber(d.l3Bandwidth / 1e9) + "; is it a per-core or TB/s figure?");
     if (d.l3Bandwidth > 0 && d.l2Bandwidth > 0 && d.l2Bandwidth < d.l3Bandwidth)
-        v.error("l2_gbs", "must be at least l3_gbs (" + formatNumber(d.l3Bandwidth / 1e9) + " GB/s), got "
+        v.error("l2_gbs",
+            "must be at least l3_gbs (" + formatNumber(d.l3Bandwidth / 1e9) + " GB/s), got "
                 + formatNumber(d.l2Bandwidth / 1e9) + "; give the aggregate over all cores, in GB/s");
     // Each level nearer the cores is at least as fast as the one behind it; otherwise a unit slipped
     // (TB/s written as GB/s, or a per-SM figure given for the whole chip).
     if (d.l2Bandwidth > 0 && d.dramBandwidth > 0 && d.l2Bandwidth < d.dramBandwidth)
-        v.error("l2_gbs", "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
+        v.error("l2_gbs",
+            "must be at least dram_gbs (" + formatNumber(d.dramBandwidth / 1e9) + " GB/s), got "
                 + formatNumber(d.l2Bandwidth / 1e9) + "; is it a per-slice or TB/s figure?");
     if (d.l1Bandwidth > 0 && d.l1Bandwidth < std::max(d.l2Bandwidth, d.dramBandwidth))
-        v.error("l1_gbs", "must be at least " + std::string(d.l2Bandwidth > 0 ? "l2_gbs" : "dram_gbs") + " ("
+        v.error("l1_gbs",
+            "must be at least " + std::string(d.l2Bandwidth > 0 ? "l2_gbs" : "dram_gbs") + " ("
                 + formatNumber(std::max(d.l2Bandwidth, d.dramBandwidth) / 1e9) + " GB/s), got "
                 + formatNumber(d.l1Bandwidth / 1e9) + "; give the aggregate over all SMs or cores, in GB/s");
 }
@@ -281,14 +285,18 @@ void readLinkAndPrice(const json& doc, Validator& v, Device& d)
         v.error(doc.contains("scale_up_link") ? "scale_up_gpus" : "scale_up_link",
             "give scale_up_link and scale_up_gpus together: the link that joins the GPUs and how many it joins");
     else if (gpus && (*gpus < 1 || *gpus > 1024 || *gpus != std::floor(*gpus)))
-        v.error("scale_up_gpus", "must be a whole number from 1 to 1,024 (the GPUs the link joins: 8 on an HGX board, 2 over a bridge, 72 in an NVL72 rack)");
+        v.error("scale_up_gpus",
+            "must be a whole number from 1 to 1,024 (the GPUs the link joins: 8 on an HGX board, 2 over a bridge, 72 "
+            "in an NVL72 rack)");
     // A price, where given, says where and when it was quoted: prices move, and a plan's cost is as old as they are.
     d.pricePerHour = v.number(doc, "price_per_hour_usd", 1, false).value_or(0);
     d.priceSource = v.string(doc, "price_source", false).value_or("");
     if (d.pricePerHour > 1000)
-        v.error("price_per_hour_usd", "must be at most 1,000 (US dollars for one GPU or socket an hour), got " + formatNumber(d.pricePerHour));
+        v.error("price_per_hour_usd",
+            "must be at most 1,000 (US dollars for one GPU or socket an hour), got " + formatNumber(d.pricePerHour));
     else if (doc.contains("price_per_hour_usd") && d.priceSource.empty() && !v.failed())
-        v.error("price_source", "give where and when the price was quoted (\"Lambda on-demand, 2026-11\") with price_per_hour_usd");
+        v.error("price_source",
+            "give where and when the price was quoted (\"Lambda on-demand, 2026-11\") with price_per_hour_usd");
 }
 
 /// Where the figures come from: a non-empty list of non-empty strings.

@@ -51,7 +51,7 @@ std::filesystem::path userDeviceDir();
 /// shipped folder, then the user's folder, then `extraDirs` (--devices-dir): a folder named for
 /// one run wins over the user's own files (a measured set's this-machine.json over the one
 /// `measure` wrote), and those over the shipped ones. The CLI and the window both load from this list.
-std::vector<std::filesystem::path> deviceSearchPath(const std::filesystem::path& executableDir,
-    const std::vector<std::filesystem::path>& extraDirs = {});
+std::vector<std::filesystem::path> deviceSearchPath(
+    const std::filesystem::path& executableDir, const std::vector<std::filesystem::path>& extraDirs = {});
 
 } // namespace rfx

@@ -22,7 +22,10 @@ const std::vector<Interconnect>& interconnects()
     return links;
 }
 
-std::string linkDescription(const Interconnect& link) { return link.name + ", " + formatSI(link.bandwidth, "B/s") + " per direction"; }
+std::string linkDescription(const Interconnect& link)
+{
+    return link.name + ", " + formatSI(link.bandwidth, "B/s") + " per direction";
+}
 
 const Interconnect* findInterconnect(std::string_view id)
 {

@@ -38,10 +38,10 @@ const Winograd& winograd(int m)
 {
     static const Winograd f2 { { { 1, 0, -1, 0 }, { 0, 1, 1, 0 }, { 0, -1, 1, 0 }, { 0, 1, 0, -1 } },
         { { 1, 0, 0 }, { 0.5, 0.5, 0.5 }, { 0.5, -0.5, 0.5 }, { 0, 0, 1 } }, { { 1, 1, 1, 0 }, { 0, 1, -1, -1 } } };
-    static const Winograd f4 { { { 4, 0, -5, 0, 1, 0 }, { 0, -4, -4, 1, 1, 0 }, { 0, 4, -4, -1, 1, 0 }, { 0, -2, -1, 2, 1, 0 },
-                                   { 0, 2, -1, -2, 1, 0 }, { 0, 4, 0, -5, 0, 1 } },
-        { { 1.0 / 4, 0, 0 }, { -1.0 / 6, -1.0 / 6, -1.0 / 6 }, { -1.0 / 6, 1.0 / 6, -1.0 / 6 }, { 1.0 / 24, 1.0 / 12, 1.0 / 6 },
-            { 1.0 / 24, -1.0 / 12, 1.0 / 6 }, { 0, 0, 1 } },
+    static const Winograd f4 { { { 4, 0, -5, 0, 1, 0 }, { 0, -4, -4, 1, 1, 0 }, { 0, 4, -4, -1, 1, 0 },
+                                   { 0, -2, -1, 2, 1, 0 }, { 0, 2, -1, -2, 1, 0 }, { 0, 4, 0, -5, 0, 1 } },
+        { { 1.0 / 4, 0, 0 }, { -1.0 / 6, -1.0 / 6, -1.0 / 6 }, { -1.0 / 6, 1.0 / 6, -1.0 / 6 },
+            { 1.0 / 24, 1.0 / 12, 1.0 / 6 }, { 1.0 / 24, -1.0 / 12, 1.0 / 6 }, { 0, 0, 1 } },
         { { 1, 1, 1, 1, 1, 0 }, { 0, 1, -1, 2, -2, 0 }, { 0, 1, 1, 4, 4, 0 }, { 0, 1, -1, 8, -8, 1 } } };
     return m == 2 ? f2 : f4;
 }
@@ -129,7 +129,8 @@ AlgorithmCost convolutionCost(const Layer& l, ConvAlgorithm algorithm)
         const int m = algorithm == ConvAlgorithm::Winograd2 ? 2 : 4;
         if (l.kh != 3 || l.kw != 3 || l.stride != 1 || l.groups != 1) {
             c.applies = false;
-            c.whyNot = std::string("Winograd F(") + (m == 2 ? "2x2" : "4x4") + ",3x3) needs an ungrouped 3x3 kernel at stride 1";
+            c.whyNot = std::string("Winograd F(") + (m == 2 ? "2x2" : "4x4")
+                + ",3x3) needs an ungrouped 3x3 kernel at stride 1";
             return c;
         }
         const double alpha2 = double((m + 2) * (m + 2));
@@ -167,14 +168,15 @@ double tileTrafficElements(double compulsory, double macs, double outputs, doubl
     return std::min(naive, std::max(compulsory, 2 * macs / std::max(b, 1.0) + outputs));
 }
 
-LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements,
-    double l2Elements, bool l2Modelled, bool l1Modelled, double registerTile)
+LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements, double l2Elements,
+    bool l2Modelled, bool l1Modelled, double registerTile)
 {
     LevelTraffic t;
     const double shared = trafficElements(TrafficModel::Tiled, compulsory, macs, outputs, sharedElements);
     t.dram = l2Modelled ? trafficElements(TrafficModel::Tiled, compulsory, macs, outputs, l2Elements) : shared;
     t.l2 = l2Modelled ? std::max(shared, t.dram) : 0;
-    t.l1 = l1Modelled ? std::max(tileTrafficElements(compulsory, macs, outputs, registerTile), std::max(shared, t.dram)) : 0;
+    t.l1 = l1Modelled ? std::max(tileTrafficElements(compulsory, macs, outputs, registerTile), std::max(shared, t.dram))
+                      : 0;
     return t;
 }
 

@@ -84,7 +84,7 @@ struct LevelTraffic {
     double l2 = 0;
     double l1 = 0;
 };
-LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements,
-    double l2Elements, bool l2Modelled, bool l1Modelled, double registerTile);
+LevelTraffic tiledLevelTraffic(double compulsory, double macs, double outputs, double sharedElements, double l2Elements,
+    bool l2Modelled, bool l1Modelled, double registerTile);
 
 } // namespace rfx

@@ -3,8 +3,8 @@
 #include "engine/calibration.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -19,7 +19,6 @@ bool usable(const CalibrationSample& s)
 }
 
 } // namespace
-
 
 namespace {
 
@@ -129,7 +128,8 @@ std::vector<RowsPoint> fitByRows(const std::vector<CalibrationSample>& samples, 
 
 } // namespace
 
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& wholeRows, std::optional<double> parentOverhead, double arithmeticEfficiency)
+CalibrationGroup fitGroup(
+    const std::vector<CalibrationSample>& wholeRows, std::optional<double> parentOverhead, double arithmeticEfficiency)
 {
     const std::vector<CalibrationSample> samples = perRun(wholeRows, arithmeticEfficiency);
     // The overhead from the small rows, the efficiency from the large ones (calibration.h). With both

@@ -142,7 +142,8 @@ struct CalibrationGroup {
     {
         if (const double atRows = efficiencyAtRows(rows); atRows > 0)
             return runs * overhead + boundTime / atRows;
-        return runs * overhead + boundTime / efficiency + (arithmeticEfficiency > 0 ? computeTime / arithmeticEfficiency : 0);
+        return runs * overhead + boundTime / efficiency
+            + (arithmeticEfficiency > 0 ? computeTime / arithmeticEfficiency : 0);
     }
     /// Whether a row of this size lies outside what the fit saw, by more than a factor of two either
     /// way in its side's measure (FLOPs when compute-bound, bytes when memory-bound, of one run: the
@@ -179,7 +180,8 @@ inline constexpr int kMinClassSamples = 3;
 /// toward the memory-bound matrix fit's byRows alone, with its memory-bound matrix samples: the fits
 /// themselves stay those of the rows measured at the configuration (rows that borrow them, the
 /// attention's, run at its batch).
-Calibration fitCalibration(const std::vector<CalibrationSample>& samples, const std::vector<CalibrationSample>& probes = {});
+Calibration fitCalibration(
+    const std::vector<CalibrationSample>& samples, const std::vector<CalibrationSample>& probes = {});
 
 /// Fits one group (the problem above) on the samples given. `lentOverhead`: the overhead to take when
 /// no row is small enough to measure one (the parent class's measured overhead). Not the side's pooled
@@ -187,8 +189,8 @@ Calibration fitCalibration(const std::vector<CalibrationSample>& samples, const 
 /// convolutions remade the error it was to cure.
 /// `arithmeticEfficiency`: a memory-bound group's CalibrationGroup::arithmeticEfficiency (its class's
 /// compute-side efficiency): the samples' arithmetic at that rate is taken off their time before the fit.
-CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples, std::optional<double> lentOverhead = std::nullopt,
-    double arithmeticEfficiency = 0);
+CalibrationGroup fitGroup(const std::vector<CalibrationSample>& samples,
+    std::optional<double> lentOverhead = std::nullopt, double arithmeticEfficiency = 0);
 
 /// How a row's calibrated time was predicted, for the table and the JSON: the group that predicts it
 /// (its class's own, borrowed from its parent, or the side's pooled fit) and whether its size lies

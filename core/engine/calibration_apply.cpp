@@ -46,7 +46,8 @@ CalibrationUse calibrationUse(const Calibration& calibration, const LayerResult&
         // depthwise rows at batch 8 (memory-bound, 8 x 96 x 112 x 112) took the 38 % efficiency of three
         // probe rows of 1 to 3 MB and came out 2.3 times their measured time.
         const std::string_view parent = parentClass(row.opClass);
-        for (const CalibrationGroup* g : { parent.empty() ? nullptr : calibration.ownGroup(parent, row.bound), calibration.ownGroup("all", row.bound) })
+        for (const CalibrationGroup* g : { parent.empty() ? nullptr : calibration.ownGroup(parent, row.bound),
+                 calibration.ownGroup("all", row.bound) })
             if (g && g->overheadSource != OverheadSource::Joint) {
                 use.group = g;
                 break;

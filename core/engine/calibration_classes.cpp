@@ -62,8 +62,8 @@ std::string_view parentClass(std::string_view opClass)
 
 const std::vector<std::string>& calibrationClasses()
 {
-    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix", "attention",
-        "batch_norm", "elementwise", "pool", "data" };
+    static const std::vector<std::string> names { "conv", "conv1x1", "depthwise", "conv_transpose", "matrix",
+        "attention", "batch_norm", "elementwise", "pool", "data" };
     return names;
 }
 
@@ -87,7 +87,10 @@ const CalibrationGroup* Calibration::groupFor(std::string_view opClass, Bound bo
 
 std::string_view overheadSourceName(OverheadSource source) { return enumName(kOverheadSourceWords, source); }
 
-std::optional<OverheadSource> overheadSourceFromName(std::string_view name) { return parseEnum(kOverheadSourceWords, name); }
+std::optional<OverheadSource> overheadSourceFromName(std::string_view name)
+{
+    return parseEnum(kOverheadSourceWords, name);
+}
 
 double matrixRowsOf(const Shape& out)
 {

@@ -224,7 +224,8 @@ MemoryFootprint memoryFootprint(const Network& net, const Config& config)
     // the network input at the width its first reader gives it.
     double inputWidth = e;
     for (const Layer& l : net.layers)
-        if (config.bitsAsInFile && !l.inputs.empty() && l.inputs.front() < 0 && !l.inBits.empty() && l.inBits.front() > 0) {
+        if (config.bitsAsInFile && !l.inputs.empty() && l.inputs.front() < 0 && !l.inBits.empty()
+            && l.inBits.front() > 0) {
             inputWidth = l.inBits.front() / 8.0;
             break;
         }

@@ -69,7 +69,8 @@ struct Analysed {
     Report report;
     std::vector<double> forward; // per device
 };
-std::optional<Analysed> analyseWithForward(const Network& net, const Config& config, const std::vector<Device>& devices);
+std::optional<Analysed> analyseWithForward(
+    const Network& net, const Config& config, const std::vector<Device>& devices);
 
 /// The network analysed as `config` (training or inference) on `devices`, and the energy figures per
 /// device, in device order (open/analyses.h: from a configuration, its network built; `error` when it

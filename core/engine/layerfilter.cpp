@@ -20,8 +20,8 @@ std::vector<bool> visibleLayers(const DeviceResult& d, const LayerFilter& f)
                 order.push_back(i);
         }
         if (order.size() > size_t(f.topN)) {
-            std::stable_sort(order.begin(), order.end(),
-                [&](size_t a, size_t b) { return d.layers[a].time > d.layers[b].time; });
+            std::stable_sort(
+                order.begin(), order.end(), [&](size_t a, size_t b) { return d.layers[a].time > d.layers[b].time; });
             std::fill(visible.begin(), visible.end(), false);
             for (size_t k = 0; k < size_t(f.topN); ++k)
                 visible[order[k]] = true;

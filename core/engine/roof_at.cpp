@@ -23,10 +23,12 @@ RoofAt roofAt(const std::vector<const DeviceResult*>& devices, double intensity,
             if (const double bw = levelBandwidth(d, level); bw > 0) {
                 levels = true; // past its own ridge a level's roofline is the compute roof
                 const bool slope = intensity * bw < P;
-                consider(i, std::min(P, intensity * bw), slope, slope ? std::string(memoryLevelName(level)) + " slope" : "compute roof");
+                consider(i, std::min(P, intensity * bw), slope,
+                    slope ? std::string(memoryLevelName(level)) + " slope" : "compute roof");
             }
         const bool slope = intensity * d.bandwidth < P;
-        consider(i, std::min(P, intensity * d.bandwidth), slope, slope ? (levels ? "DRAM slope" : "memory slope") : "compute roof");
+        consider(i, std::min(P, intensity * d.bandwidth), slope,
+            slope ? (levels ? "DRAM slope" : "memory slope") : "compute roof");
         // The elementwise rows' lower ceiling, drawn from where it meets the DRAM slope.
         const double Pv = d.vectorCeiling.flops;
         if (Pv > 0 && Pv < P * (1 - 1e-9) && intensity * d.bandwidth >= Pv)

@@ -23,7 +23,8 @@ struct RoofAt {
     int device = -1; ///< index into the devices given; -1: the point is above every roof
     double attainable = 0; ///< FLOP/s of that roof at this intensity
     bool memorySlope = false; ///< a slope (DRAM's or a cache level's), not a flat roof
-    std::string roof; ///< "DRAM slope", "L2 slope", "compute roof", "elementwise roof" ("memory slope" with no cache level drawn)
+    std::string roof; ///< "DRAM slope", "L2 slope", "compute roof", "elementwise roof" ("memory slope" with no cache
+                      ///< level drawn)
     bool on = false; ///< above that roof by no more than the tolerance: on it, not under it
 };
 RoofAt roofAt(const std::vector<const DeviceResult*>& devices, double intensity, double flops, double tolerance = 1.0);

@@ -72,7 +72,8 @@ std::string peakShareText(const DeviceResult& d)
     const Totals& t = d.totals;
     const std::string unit = rateUnit(d.ceiling.key);
     if (d.rowCeilings.empty() || !(t.peakShare > 0))
-        return formatPercent(t.peakShare) + " of " + precisionLabel(d.ceiling.key) + " " + formatSI(d.ceiling.flops, unit);
+        return formatPercent(t.peakShare) + " of " + precisionLabel(d.ceiling.key) + " "
+            + formatSI(d.ceiling.flops, unit);
     return formatPercent(t.peakShare) + " of the rows' own ceilings, " + formatSI(t.attained / t.peakShare, unit)
         + " together";
 }
@@ -81,7 +82,8 @@ using namespace rows;
 
 CacheSupply cacheSupply(const DeviceResult& d, double workingSet)
 {
-    return supplyOf(workingSet, d.l1Bandwidth, d.l1Capacity, d.l2Bandwidth, d.l2Capacity, d.l3Bandwidth, d.l3Capacity, d.bandwidth);
+    return supplyOf(
+        workingSet, d.l1Bandwidth, d.l1Capacity, d.l2Bandwidth, d.l2Capacity, d.l3Bandwidth, d.l3Capacity, d.bandwidth);
 }
 
 namespace {
@@ -139,8 +141,8 @@ Report reportOf(const Network& net, const Config& config)
 
 // A device's totals from its rows (time, FLOPs and bytes summed in analyze()): shares, throughput,
 // memory and whether it fits, the ceilings of rows at other precisions, the share of peak.
-void sumUp(DeviceResult& r, const Config& config, const MemoryFootprint& memory, double workspace, double memoryBoundTime,
-    const std::map<std::pair<NumberType, bool>, CeilingChoice>& own)
+void sumUp(DeviceResult& r, const Config& config, const MemoryFootprint& memory, double workspace,
+    double memoryBoundTime, const std::map<std::pair<NumberType, bool>, CeilingChoice>& own)
 {
     const Device& device = r.device;
     Totals& t = r.totals;
@@ -166,12 +168,15 @@ void sumUp(DeviceResult& r, const Config& config, const MemoryFootprint& memory,
     for (const auto& entry : own) {
         const CeilingChoice& c = entry.second; // not a structured binding: clang 14 cannot capture one
         auto same = [&](double flops) { return std::abs(flops - c.flops) <= 1e-9 * c.flops; };
-        const bool used = std::any_of(r.layers.begin(), r.layers.end(), [&](const LayerResult& l) { return l.flops > 0 && same(l.peak); });
+        const bool used = std::any_of(
+            r.layers.begin(), r.layers.end(), [&](const LayerResult& l) { return l.flops > 0 && same(l.peak); });
         if (used && !same(r.ceiling.flops) && !same(r.vectorCeiling.flops)
-            && std::none_of(r.rowCeilings.begin(), r.rowCeilings.end(), [&](const CeilingChoice& o) { return same(o.flops); }))
+            && std::none_of(
+                r.rowCeilings.begin(), r.rowCeilings.end(), [&](const CeilingChoice& o) { return same(o.flops); }))
             r.rowCeilings.push_back(c);
     }
-    std::sort(r.rowCeilings.begin(), r.rowCeilings.end(), [](const CeilingChoice& a, const CeilingChoice& b) { return a.flops > b.flops; });
+    std::sort(r.rowCeilings.begin(), r.rowCeilings.end(),
+        [](const CeilingChoice& a, const CeilingChoice& b) { return a.flops > b.flops; });
     // Rows at several precisions: the share of peak is of the rows' own ceilings together (the FLOPs
     // over the time they take at their own peaks), not of the roof's alone: an fp16 file's fp32 rows on
     // the MX230 made it "147 % of FP16 12.2 GFLOP/s".
@@ -204,7 +209,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
             [&](const Layer& l) { return l.name == layer && runsOnMatrixUnits(l.op); });
         if (!conv)
             report.diagnostics.push_back({ Severity::Warning, "", "layer-algorithm",
-                "no convolution or linear layer named '" + layer + "' in " + net.name + "; its algorithm choice is ignored" });
+                "no convolution or linear layer named '" + layer + "' in " + net.name
+                    + "; its algorithm choice is ignored" });
     }
     const MemoryFootprint memory = memoryFootprint(net, config);
     // Precision as in the file: each row's own arithmetic; the chart's roof is that of the precision
@@ -214,7 +220,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
         std::string said;
         for (const auto& [type, count] : mix.rowsAt)
             said += (said.empty() ? "" : ", ") + std::to_string(count) + " at " + std::string(numberWord(type));
-        report.diagnostics.push_back({ Severity::Info, "", "bits", "precision as in the file: rows run at their own precision (" + said + ")" });
+        report.diagnostics.push_back(
+            { Severity::Info, "", "bits", "precision as in the file: rows run at their own precision (" + said + ")" });
     }
 
     const bool tiled = config.traffic == TrafficModel::Tiled;
@@ -227,7 +234,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
             if (it == own.end()) {
                 CeilingChoice c = chooseCeiling(device, type, matrix && config.tensorCores);
                 c.flops *= config.clockPercent / 100.0;
-                if (!c.note.empty() && std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
+                if (!c.note.empty()
+                    && std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
                         [&](const Diagnostic& d) { return d.message == c.note; }))
                     report.diagnostics.push_back({ Severity::Warning, device.file, "peak", c.note });
                 it = own.emplace(std::make_pair(type, matrix), std::move(c)).first;
@@ -284,8 +292,8 @@ Report analyze(const Network& net, const Config& requested, const std::vector<De
                 lr.peak = ceilingOf(lr.type, runsOnMatrixUnits(row.op)).flops;
             // Memory-bound iff some level's traffic takes longer than the arithmetic; with DRAM alone that is
             // iff the row's intensity lies left of its own ridge (I < P_peak / B).
-            const RowBound b
-                = rowBound(lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak, r.cacheAware ? lr.workingSet : -1);
+            const RowBound b = rowBound(
+                lr.flops, lr.bytes, lr.l2Bytes, lr.l1Bytes, ceil, lr.peak, r.cacheAware ? lr.workingSet : -1);
             lr.bound = (r.bandwidth > 0 && b.memory) ? Bound::Memory : Bound::Compute;
             lr.level = b.level;
             lr.attainable = b.time > 0 ? lr.flops / b.time : 0;
@@ -308,15 +316,16 @@ std::string verdictText(double memoryBoundTimeShare)
 {
     const bool memoryBound = memoryBoundTimeShare >= 0.5;
     const double share = memoryBound ? memoryBoundTimeShare : 1 - memoryBoundTimeShare;
-    return std::string(memoryBound ? "memory-bound: " : "compute-bound: ") + formatPercent(share) + " of time in layers "
-        + (memoryBound ? "left" : "right") + " of the ridge";
+    return std::string(memoryBound ? "memory-bound: " : "compute-bound: ") + formatPercent(share)
+        + " of time in layers " + (memoryBound ? "left" : "right") + " of the ridge";
 }
 
 std::string trafficDescription(const Config& c)
 {
     switch (c.traffic) {
     case TrafficModel::Compulsory:
-        return c.fusion ? "compulsory DRAM traffic per row, elementwise rows fused" : "compulsory DRAM traffic per layer";
+        return c.fusion ? "compulsory DRAM traffic per row, elementwise rows fused"
+                        : "compulsory DRAM traffic per layer";
     case TrafficModel::Fused:
         return "compulsory DRAM traffic per row, elementwise rows fused";
     case TrafficModel::Naive:
@@ -330,14 +339,16 @@ std::string trafficDescription(const Config& c)
 }
 
 namespace {
-constexpr const char* kCacheAwareRule = "cache-aware: a row whose working set (inputs, weights, outputs) fits a cache "
-                                        "level, all cores together, runs against that level's bandwidth, the share the next "
-                                        "smaller level holds against its own";
+constexpr const char* kCacheAwareRule
+    = "cache-aware: a row whose working set (inputs, weights, outputs) fits a cache "
+      "level, all cores together, runs against that level's bandwidth, the share the next "
+      "smaller level holds against its own";
 }
 
 bool anyCacheAware(const Report& report)
 {
-    return std::any_of(report.results.begin(), report.results.end(), [](const DeviceResult& d) { return d.cacheAware; });
+    return std::any_of(
+        report.results.begin(), report.results.end(), [](const DeviceResult& d) { return d.cacheAware; });
 }
 
 std::string timeBoundText(const Config& config, bool cacheAware)
@@ -358,9 +369,9 @@ std::string conventionsText(const Config& config, bool cacheAware, const std::st
             + (config.layerAlgorithms.empty() ? "" : " (some layers their own way)");
     return "FLOP = one floating-point operation, a fused multiply-add counts 2; bytes = " + bytes
         + (config.traffic == TrafficModel::Tiled
-                  ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
-                  : cacheAware ? std::string("; time bound = max(FLOP / peak, bytes / bandwidth); ") + kCacheAwareRule
-                               : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
+                ? "; time bound = max(FLOP / peak, bytes / bandwidth at each modelled level)"
+                : cacheAware ? std::string("; time bound = max(FLOP / peak, bytes / bandwidth); ") + kCacheAwareRule
+                             : "; time bound = max(FLOP / peak, bytes / DRAM bandwidth)")
         + algorithm + (modelConventions.empty() ? std::string() : "; " + modelConventions);
 }
 

@@ -126,7 +126,10 @@ inline double boundTimeOf(const Totals& t) { return t.boundTime >= 0 ? t.boundTi
 
 /// Where a row's point sits on a roofline chart, FLOP/s: its attainable rate, or in a calibrated view
 /// the rate its calibrated time gives (below the roof where kernels fall short of it).
-inline double plottedRate(const LayerResult& l) { return l.boundTime >= 0 && l.time > 0 ? l.flops / l.time : l.attainable; }
+inline double plottedRate(const LayerResult& l)
+{
+    return l.boundTime >= 0 && l.time > 0 ? l.flops / l.time : l.attainable;
+}
 
 /// A row's bound in a word: "compute", "memory" (DRAM), or "L3" / "L2" / "L1" when an inner level binds.
 std::string boundLabel(const LayerResult& row);

@@ -19,7 +19,8 @@ bool usesAlgorithmsOrTraffic(const Config& c)
 }
 } // namespace
 
-std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int64_t& totalParams, std::vector<GemmCost>& gemms)
+std::vector<RowCost> rowCosts(
+    const Network& net, const Config& config, std::int64_t& totalParams, std::vector<GemmCost>& gemms)
 {
     const double e = elementBytes(config.bits);
     const bool training = config.mode == Mode::Training;
@@ -62,8 +63,9 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
     if (training) {
         const OptimizerCostPerParam o = optimizerCostPerParam(config.optimizer);
         const double p = double(totalParams);
-        rows.push_back(RowCost { nullptr, "optimizer (" + std::string(optimizerName(config.optimizer)) + ")",
-            Op::Optimizer, Shape {}, 0, o.flops * p, o.elements * p * e, 1, o.elements * p * e, calibrationClass(Op::Optimizer) });
+        rows.push_back(
+            RowCost { nullptr, "optimizer (" + std::string(optimizerName(config.optimizer)) + ")", Op::Optimizer,
+                Shape {}, 0, o.flops * p, o.elements * p * e, 1, o.elements * p * e, calibrationClass(Op::Optimizer) });
     }
     return rows;
 }
@@ -72,8 +74,8 @@ std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int
 // bandwidth the row's bytes come at. The next smaller level holds its capacity C of W at best: the
 // share C / W comes at its speed, the rest at the level's, so a bound stays a bound where W just
 // misses a cache (U-Net's 33.6 MB rows ran at L3 speed beside a 32 MiB L3, 2.5x "above" DRAM's roof).
-CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2, double l2Capacity, double l3, double l3Capacity,
-    double dram)
+CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2, double l2Capacity, double l3,
+    double l3Capacity, double dram)
 {
     struct Level {
         MemoryLevel level;
@@ -105,8 +107,8 @@ Ceilings rowCeilings(DeviceResult& r, const Config& config)
 {
     const Device& device = r.device;
     const double onchip = config.onchipKiB > 0 ? config.onchipKiB * 1024.0
-        : device.l1Bytes > 0                 ? device.l1Bytes
-                                             : 48 * 1024.0;
+        : device.l1Bytes > 0                   ? device.l1Bytes
+                                               : 48 * 1024.0;
     r.onchipBytes = onchip;
     Ceilings ceil { r.ceiling.flops, r.bandwidth, r.l2Bandwidth, r.l1Bandwidth, onchip, device.l2Bytes };
     if (r.cacheAware) {
@@ -118,13 +120,15 @@ Ceilings rowCeilings(DeviceResult& r, const Config& config)
     return ceil;
 }
 
-RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak, double workingSet)
+RowBound rowBound(
+    double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak, double workingSet)
 {
     RowBound b;
     const double compute = peak > 0 ? flops / peak : 0;
     double memory = c.dram > 0 ? bytes / c.dram : 0;
     if (workingSet >= 0) {
-        const CacheSupply supply = supplyOf(workingSet, c.l1, c.l1Capacity, c.l2, c.l2Capacity, c.l3, c.l3Capacity, c.dram);
+        const CacheSupply supply
+            = supplyOf(workingSet, c.l1, c.l1Capacity, c.l2, c.l2Capacity, c.l3, c.l3Capacity, c.dram);
         b.level = supply.level;
         memory = supply.bandwidth > 0 ? bytes / supply.bandwidth : 0;
     }
@@ -144,15 +148,17 @@ RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, co
 Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings& ceil)
 {
     const bool training = config.mode == Mode::Training;
-    const double passes = training ? 3 : 1; // training: data and weight gradients, each as the forward pass (see layerCost())
+    const double passes
+        = training ? 3 : 1; // training: data and weight gradients, each as the forward pass (see layerCost())
     auto cost = [&](ConvAlgorithm a) {
         const AlgorithmCost& c = r.algorithms[size_t(a)];
         Chosen x;
         x.algorithm = a;
         const double compulsory = r.compulsoryElements + c.extraElements;
         if (config.traffic == TrafficModel::Tiled) {
-            const LevelTraffic t = tiledLevelTraffic(compulsory, c.gemmMacs, r.outputElements, ceil.onchipBytes / e,
-                ceil.l2Bytes / e, ceil.l2 > 0, ceil.l1 > 0, config.tensorCores ? kRegisterTileTensor : kRegisterTileSimt);
+            const LevelTraffic t
+                = tiledLevelTraffic(compulsory, c.gemmMacs, r.outputElements, ceil.onchipBytes / e, ceil.l2Bytes / e,
+                    ceil.l2 > 0, ceil.l1 > 0, config.tensorCores ? kRegisterTileTensor : kRegisterTileSimt);
             x.bytes = passes * t.dram * e;
             x.l2Bytes = passes * t.l2 * e;
             x.l1Bytes = passes * t.l1 * e;
@@ -165,11 +171,13 @@ Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings&
         x.extraBytes = passes * c.extraElements * e;
         return x;
     };
-    auto timeOf = [&](const Chosen& c) { return rowBound(c.flops, c.bytes, c.l2Bytes, c.l1Bytes, ceil, ceil.peak).time; };
+    auto timeOf
+        = [&](const Chosen& c) { return rowBound(c.flops, c.bytes, c.l2Bytes, c.l1Bytes, ceil, ceil.peak).time; };
     if (r.requested == ConvAlgorithm::Auto) {
         Chosen best = cost(ConvAlgorithm::Direct);
         double bestTime = timeOf(best);
-        for (ConvAlgorithm a : { ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2, ConvAlgorithm::Winograd4 }) {
+        for (ConvAlgorithm a :
+            { ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2, ConvAlgorithm::Winograd4 }) {
             if (!r.algorithms[size_t(a)].applies)
                 continue;
             const Chosen c = cost(a);

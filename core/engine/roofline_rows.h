@@ -85,16 +85,17 @@ struct Chosen {
 /// The device-independent costs of every row of `net` under `config` (forward, plus backward and the
 /// optimizer row in training); `totalParams` their parameters, `gemms` the matrix rows' per-algorithm
 /// costs where the configuration asks for algorithms or a non-compulsory traffic model.
-std::vector<RowCost> rowCosts(const Network& net, const Config& config, std::int64_t& totalParams, std::vector<GemmCost>& gemms);
+std::vector<RowCost> rowCosts(
+    const Network& net, const Config& config, std::int64_t& totalParams, std::vector<GemmCost>& gemms);
 
 /// Cache-aware: the smallest level that holds the working set (DRAM when none does) and the bandwidth
 /// the row's bytes come at.
-CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2, double l2Capacity, double l3, double l3Capacity,
-    double dram);
+CacheSupply supplyOf(double workingSet, double l1, double l1Capacity, double l2, double l2Capacity, double l3,
+    double l3Capacity, double dram);
 
 /// A row's bound on one device's ceilings (workingSet < 0: not cache-aware).
-RowBound rowBound(double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak,
-    double workingSet = -1);
+RowBound rowBound(
+    double flops, double bytes, double l2Bytes, double l1Bytes, const Ceilings& c, double peak, double workingSet = -1);
 
 /// A matrix-product row on one device: its algorithm and its costs under the traffic model.
 Chosen choose(const GemmCost& r, const Config& config, double e, const Ceilings& ceil);

@@ -13,8 +13,8 @@ std::optional<SweepModel> SweepModel::make(const Config& base, const NetworkBuil
 {
     // Algorithms (auto is a per-device minimum; workspaces mix fixed and per-image parts) and the
     // naive and tiled traffic models (clamped, so not affine in the batch) have no closed form here.
-    if (base.algorithm != ConvAlgorithm::Direct || !base.layerAlgorithms.empty()
-        || base.traffic == TrafficModel::Naive || base.traffic == TrafficModel::Tiled) {
+    if (base.algorithm != ConvAlgorithm::Direct || !base.layerAlgorithms.empty() || base.traffic == TrafficModel::Naive
+        || base.traffic == TrafficModel::Tiled) {
         if (error)
             *error = "the sweep model covers direct convolution under compulsory or fused traffic";
         return std::nullopt;

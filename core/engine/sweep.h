@@ -26,7 +26,8 @@ public:
     /// are ignored. Nothing if the configuration is not valid, or uses a convolution algorithm other
     /// than direct or the naive or tiled traffic model (`error` says why).
     /// `build` gives the network at batches 1 and 2 (open/analyses.h sweepModel: the opener's).
-    static std::optional<SweepModel> make(const Config& config, const NetworkBuilder& build, std::string* error = nullptr);
+    static std::optional<SweepModel> make(
+        const Config& config, const NetworkBuilder& build, std::string* error = nullptr);
 
     /// A device's ceilings for one precision choice, looked up once per sweep.
     struct Ceilings {

@@ -39,19 +39,25 @@ std::vector<std::string> recommendationReasons(const TuneResult& t, std::size_t 
     auto versus = [&](const TunePoint& q) {
         const double de = q.e.energyPerImage / p.e.energyPerImage - 1, dt = q.e.timePerImage / p.e.timePerImage - 1;
         auto pct = [](double r) {
-            return std::abs(r) < 0.0005 ? std::string("the same") : formatPercent(std::abs(r)) + (r > 0 ? " more" : " less");
+            return std::abs(r) < 0.0005 ? std::string("the same")
+                                        : formatPercent(std::abs(r)) + (r > 0 ? " more" : " less");
         };
-        return formatSI(q.e.energyPerImage, "J") + " per image (" + pct(de) + " energy), " + formatTime(q.e.timePerImage)
-            + " (" + (std::abs(dt) < 0.0005 ? std::string("same time") : formatPercent(std::abs(dt)) + (dt > 0 ? " slower" : " faster")) + ")";
+        return formatSI(q.e.energyPerImage, "J") + " per image (" + pct(de) + " energy), "
+            + formatTime(q.e.timePerImage) + " ("
+            + (std::abs(dt) < 0.0005 ? std::string("same time")
+                                     : formatPercent(std::abs(dt)) + (dt > 0 ? " slower" : " faster"))
+            + ")";
     };
     // Clock.
     if (p.clockPercent < 100) {
         if (const TunePoint* q = find(p.batch, p.gpus, 100))
-            out.push_back("at 100 % clock: " + versus(*q) + ": dynamic power falls as f V^2 while the time stretches less");
+            out.push_back(
+                "at 100 % clock: " + versus(*q) + ": dynamic power falls as f V^2 while the time stretches less");
     } else {
         const TunePoint* lower = nullptr;
         for (const TunePoint& q : t.points)
-            if (q.batch == p.batch && q.gpus == p.gpus && q.clockPercent < 100 && (!lower || q.clockPercent > lower->clockPercent))
+            if (q.batch == p.batch && q.gpus == p.gpus && q.clockPercent < 100
+                && (!lower || q.clockPercent > lower->clockPercent))
                 lower = &q;
         if (lower)
             out.push_back("at " + std::to_string(lower->clockPercent) + " % clock: " + versus(*lower));
@@ -70,8 +76,8 @@ std::vector<std::string> recommendationReasons(const TuneResult& t, std::size_t 
     if (smaller)
         out.push_back("batch " + std::to_string(smaller->batch) + ": " + versus(*smaller));
     if (larger && !larger->fits)
-        out.push_back("batch " + std::to_string(larger->batch) + " needs " + formatMemory(larger->memory) + " per GPU, more than "
-            + formatMemory(t.device.memoryBytes));
+        out.push_back("batch " + std::to_string(larger->batch) + " needs " + formatMemory(larger->memory)
+            + " per GPU, more than " + formatMemory(t.device.memoryBytes));
     else if (larger)
         out.push_back("batch " + std::to_string(larger->batch) + ": " + versus(*larger));
     // GPUs.
@@ -105,8 +111,9 @@ std::optional<std::string> checkRanges(const TuneRanges& r)
     auto outside = [](const char* what, int lo, int hi, Range limit) -> std::optional<std::string> {
         if (lo >= limit.min && hi <= limit.max && lo <= hi)
             return std::nullopt;
-        return std::string(what) + " range must lie within " + std::to_string(limit.min) + ".." + std::to_string(limit.max)
-            + " with the low end first, got " + std::to_string(lo) + ".." + std::to_string(hi);
+        return std::string(what) + " range must lie within " + std::to_string(limit.min) + ".."
+            + std::to_string(limit.max) + " with the low end first, got " + std::to_string(lo) + ".."
+            + std::to_string(hi);
     };
     if (auto e = outside("batch", r.batchMin, r.batchMax, kBatchRange))
         return e;
@@ -131,7 +138,8 @@ std::vector<int> tuneClocks(const TuneRanges& r)
 
 // Every point of the grid on every device: the network built once a batch, analysed once a clock.
 std::optional<std::string> evaluateGrid(const Config& config, const std::vector<Device>& devices, const TuneRanges& r,
-    const NetworkBuilder& build, const std::vector<int>& batches, const std::vector<int>& clocks, std::vector<TuneResult>& results)
+    const NetworkBuilder& build, const std::vector<int>& batches, const std::vector<int>& clocks,
+    std::vector<TuneResult>& results)
 {
     for (int batch : batches) {
         Config c = config;
@@ -201,7 +209,8 @@ void pickBests(TuneResult& t)
 
 } // namespace
 
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& r, const NetworkBuilder& build)
+TuneOutcome tune(
+    const Config& config, const std::vector<Device>& devices, const TuneRanges& r, const NetworkBuilder& build)
 {
     TuneOutcome out;
     if (auto e = checkRanges(r)) {

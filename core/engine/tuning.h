@@ -23,8 +23,8 @@ struct TuneRanges {
     int clockStep = 5;
 };
 enum class Objective { Time, Energy, Edp };
-inline constexpr EnumWord<Objective> kObjectiveWords[] = { { Objective::Time, "time" }, { Objective::Energy, "energy" },
-    { Objective::Edp, "edp" } };
+inline constexpr EnumWord<Objective> kObjectiveWords[]
+    = { { Objective::Time, "time" }, { Objective::Energy, "energy" }, { Objective::Edp, "edp" } };
 std::string_view objectiveName(Objective o); ///< time, energy, edp
 std::optional<Objective> parseObjective(std::string_view s);
 struct TunePoint {
@@ -48,8 +48,8 @@ struct TuneOutcome {
 };
 /// Ranges are checked (message names the range); batch, GPU count and clock of `config` are replaced;
 /// `build` gives the network at each batch (open/analyses.h: the opener's).
-TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges,
-    const NetworkBuilder& build);
+TuneOutcome tune(
+    const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges, const NetworkBuilder& build);
 /// Why point k is where it is, in sentences comparing it with its neighbours in the sweep: the same
 /// point at 100 % clock (or the next lower clock), the next smaller and larger batch (or that it does
 /// not fit), one GPU against two. For the recommendations' reasoning (CLI and window).

@@ -90,24 +90,30 @@ std::string calibrationToJson(const Calibration& c)
         if (!c.groups[i].byRows.empty()) {
             ojson points = ojson::array();
             for (const RowsPoint& p : c.groups[i].byRows)
-                points.push_back(ojson { { "rows", p.rows }, { "efficiency", p.efficiency }, { "samples", p.samples } });
+                points.push_back(
+                    ojson { { "rows", p.rows }, { "efficiency", p.efficiency }, { "samples", p.samples } });
             groups[i]["by_rows"] = points;
         }
     }
     const ojson doc {
         { "schema", kCalibrationSchema },
         { "kind", "roofline-explorer calibration" },
-        { "model", "measured_s = runs x overhead_s + bound_s / efficiency (+ flops / peak / arithmetic_efficiency where a "
-                   "memory-bound fit gives it), per operator class and bound side; runs: a row's kernel runs (a language "
-                   "model's block row: its blocks); class 'all' is a "
-                   "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
-                   "elementwise for batch_norm, matrix for attention) has a fit of its own. overhead_from: 'rows' measured on overhead_rows rows "
-                   "with a bound under 20 us, 'parent' lent by the parent class's, "
-                   "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency; a row more than twice larger takes the parent's or the pooled fit). min_/max_flops "
-                   "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated. by_rows (memory-bound "
-                   "matrix): the efficiency measured at each number of rows M of the products (measure --llm's batch probes), "
-                   "used instead of efficiency and arithmetic_efficiency for a product of M up to twice the last, interpolated "
-                   "in log M" },
+        { "model",
+            "measured_s = runs x overhead_s + bound_s / efficiency (+ flops / peak / arithmetic_efficiency where a "
+            "memory-bound fit gives it), per operator class and bound side; runs: a row's kernel runs (a language "
+            "model's block row: its blocks); class 'all' is a "
+            "side pooled over every class, used where neither a class nor its parent (conv for conv1x1 and depthwise, "
+            "elementwise for batch_norm, matrix for attention) has a fit of its own. overhead_from: 'rows' measured on "
+            "overhead_rows rows "
+            "with a bound under 20 us, 'parent' lent by the parent class's, "
+            "'none' (no row small enough), 'joint' (every row small: fitted with the efficiency; a row more than twice "
+            "larger takes the parent's or the pooled fit). min_/max_flops "
+            "and _bytes: the sizes fitted on; a row more than twice outside them is extrapolated. by_rows "
+            "(memory-bound "
+            "matrix): the efficiency measured at each number of rows M of the products (measure --llm's batch probes), "
+            "used instead of efficiency and arithmetic_efficiency for a product of M up to twice the last, "
+            "interpolated "
+            "in log M" },
         { "device", c.deviceId },
         { "device_name", c.deviceName },
         { "measurements", c.measurements },
@@ -142,7 +148,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
         if (!schema.is_number_integer())
             throw Bad { "schema", "must be a whole number" };
         if (schema.get<long long>() != kCalibrationSchema)
-            throw Bad { "schema", "version " + schema.dump() + " is not supported (this version reads "
+            throw Bad { "schema",
+                "version " + schema.dump() + " is not supported (this version reads "
                     + std::to_string(kCalibrationSchema) + ")" };
         if (text(doc, "kind", "") != "roofline-explorer calibration")
             throw Bad { "kind", "must be \"roofline-explorer calibration\"" };
@@ -190,7 +197,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             f.minBytes = g.contains("min_bytes") ? number(g, "min_bytes", path, 0, 1e30, false) : 0;
             f.maxBytes = g.contains("max_bytes") ? number(g, "max_bytes", path, 0, 1e30, false) : 0;
             if (f.minFlops > f.maxFlops || f.minBytes > f.maxBytes)
-                throw Bad { path + (f.minFlops > f.maxFlops ? "min_flops" : "min_bytes"), "is larger than its maximum" };
+                throw Bad { path + (f.minFlops > f.maxFlops ? "min_flops" : "min_bytes"),
+                    "is larger than its maximum" };
             f.overheadSource = f.overhead > 0 ? OverheadSource::Joint : OverheadSource::None;
             if (g.contains("overhead_from")) {
                 const std::string from = text(g, "overhead_from", path);
@@ -201,7 +209,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
             }
             f.overheadRows = g.contains("overhead_rows") ? int(number(g, "overhead_rows", path, 0, 1e9, false)) : 0;
             // Written since issue 50, by memory-bound fits of classes with a compute-bound fit too.
-            f.arithmeticEfficiency = g.contains("arithmetic_efficiency") ? number(g, "arithmetic_efficiency", path, 0, 1e6, false) : 0;
+            f.arithmeticEfficiency
+                = g.contains("arithmetic_efficiency") ? number(g, "arithmetic_efficiency", path, 0, 1e6, false) : 0;
             // Written since issue 50's batch probes, by a memory-bound matrix fit that measured two Ms or more.
             if (g.contains("by_rows")) {
                 const json& points = g["by_rows"];
@@ -210,7 +219,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
                 for (size_t k = 0; k < points.size(); ++k) {
                     const std::string at = path + "by_rows[" + std::to_string(k) + "].";
                     if (!points[k].is_object())
-                        throw Bad { path + "by_rows[" + std::to_string(k) + "]", "must be an object {rows, efficiency, samples}" };
+                        throw Bad { path + "by_rows[" + std::to_string(k) + "]",
+                            "must be an object {rows, efficiency, samples}" };
                     RowsPoint p;
                     p.rows = number(points[k], "rows", at, 1, kMaxRowsPoint, false);
                     p.efficiency = number(points[k], "efficiency", at, 0, 1e6, true);
@@ -227,7 +237,8 @@ CalibrationLoad parseCalibration(std::string_view textIn, const std::string& fil
         }
         for (Bound b : { Bound::Memory, Bound::Compute })
             if (!c.groupFor("all", b))
-                throw Bad { "groups", std::string("no pooled fit (class \"all\") for ") + std::string(boundName(b))
+                throw Bad { "groups",
+                    std::string("no pooled fit (class \"all\") for ") + std::string(boundName(b))
                         + "-bound rows, which rows of other classes need" };
         c.file = file;
         out.calibration = std::move(c);
@@ -314,27 +325,31 @@ std::string calibrationToTable(const Calibration& c)
     if (!c.measurements.empty())
         o << ", fitted on " << c.measurements;
     o << "\nmodel: measured = runs x overhead + bound / efficiency, per operator class and bound side"
-      << (std::any_of(c.groups.begin(), c.groups.end(), [](const CalibrationGroup& g) { return g.arithmeticEfficiency > 0; })
+      << (std::any_of(
+              c.groups.begin(), c.groups.end(), [](const CalibrationGroup& g) { return g.arithmeticEfficiency > 0; })
                  ? "; memory-bound rows marked * also pay their arithmetic at their class's compute-bound efficiency"
                  : "")
       << "\n";
     char line[260];
-    std::snprintf(line, sizeof line, "%-14s %-7s %4s %-20s %10s %9s %7s  %s\n", "class", "bound", "rows", "overhead", "efficiency",
-        "fit error", "R2 log", "sizes fitted on");
+    std::snprintf(line, sizeof line, "%-14s %-7s %4s %-20s %10s %9s %7s  %s\n", "class", "bound", "rows", "overhead",
+        "efficiency", "fit error", "R2 log", "sizes fitted on");
     o << line;
     for (const CalibrationGroup& g : c.groups) {
         std::snprintf(line, sizeof line, "%-14s %-7s %4d %-20s %10s %9s %7s  %s\n", g.opClass.c_str(),
-            (std::string(boundName(g.bound)) + (g.arithmeticEfficiency > 0 ? "*" : "")).c_str(), g.samples, overheadCell(g).c_str(),
-            formatPercent(g.efficiency).c_str(), g.samples > 0 ? formatPercent(g.rmsError).c_str() : "borrowed",
+            (std::string(boundName(g.bound)) + (g.arithmeticEfficiency > 0 ? "*" : "")).c_str(), g.samples,
+            overheadCell(g).c_str(), formatPercent(g.efficiency).c_str(),
+            g.samples > 0 ? formatPercent(g.rmsError).c_str() : "borrowed",
             g.samples > 1 ? formatNumber3(g.r2).c_str() : "-", rangeCell(g).c_str());
         o << line;
     }
     for (const CalibrationGroup& g : c.groups)
         if (!g.byRows.empty()) {
-            o << g.opClass << " " << boundName(g.bound) << "-bound, by the products' rows M (batch probes; used for M up to "
+            o << g.opClass << " " << boundName(g.bound)
+              << "-bound, by the products' rows M (batch probes; used for M up to "
               << std::llround(2 * g.byRows.back().rows) << "):";
             for (const RowsPoint& p : g.byRows)
-                o << " M " << std::llround(p.rows) << " " << formatPercent(p.efficiency) << (&p == &g.byRows.back() ? "\n" : ",");
+                o << " M " << std::llround(p.rows) << " " << formatPercent(p.efficiency)
+                  << (&p == &g.byRows.back() ? "\n" : ",");
         }
     o << "efficiency: the share of the roofline bound that large rows reach (above 100 %: faster than the bound,\n"
          "as cached tensors are beside a DRAM roof); overhead: measured on the class's rows with a bound under\n"

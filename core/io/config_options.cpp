@@ -61,7 +61,8 @@ OptionStatus setClock(const ConfigIn& in)
         config(in).clockPercent = *percent;
         return OptionStatus::Consumed;
     }
-    return in.fail("--clock: expected a fraction of the boost clock (0.1 to 1) or a percentage (80%), got '" + in.value + "'");
+    return in.fail(
+        "--clock: expected a fraction of the boost clock (0.1 to 1) or a percentage (80%), got '" + in.value + "'");
 }
 
 // NAME=VALUE options: the name before the last '=', never empty; the value after it, or nothing.
@@ -81,7 +82,8 @@ OptionStatus setLayerAlgorithm(const ConfigIn& in)
     const auto a = assignment(in.value);
     const auto algorithm = a ? parseAlgorithm(a->value) : std::nullopt;
     if (!algorithm)
-        return in.fail("--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got '" + in.value + "'");
+        return in.fail(
+            "--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got '" + in.value + "'");
     config(in).layerAlgorithms[a->name] = *algorithm;
     return OptionStatus::Consumed;
 }
@@ -91,7 +93,8 @@ OptionStatus setInputValue(const ConfigIn& in) // NAME=V: a value for a one-elem
     const auto a = assignment(in.value);
     const auto v = a ? parseDecimal(a->value) : std::nullopt;
     if (!v)
-        return in.fail("--input-value: expected INPUT=NUMBER (a value for a one-element input of the model, as 'flag=1'), got '"
+        return in.fail(
+            "--input-value: expected INPUT=NUMBER (a value for a one-element input of the model, as 'flag=1'), got '"
             + in.value + "'");
     config(in).inputValues[a->name] = *v;
     return OptionStatus::Consumed;
@@ -104,8 +107,9 @@ OptionStatus setDim(const ConfigIn& in) // NAME=N: an extent for a symbolic dime
     // At most 2^24, 16,777,216: two extents of 2^31 summed by a Concat wrapped to a negative one in
     // shape inference.
     if (!v || *v < 0 || *v > (1 << 24))
-        return in.fail("--dim: expected NAME=N (a symbolic dimension of the model's inputs, as the model names it, and a "
-                       "whole number from 0 to 16,777,216, as 'sequence_length=128'; 0 for an empty past), got '"
+        return in.fail(
+            "--dim: expected NAME=N (a symbolic dimension of the model's inputs, as the model names it, and a "
+            "whole number from 0 to 16,777,216, as 'sequence_length=128'; 0 for an empty past), got '"
             + in.value + "'");
     config(in).dims[a->name] = *v;
     return OptionStatus::Consumed;
@@ -115,7 +119,8 @@ OptionStatus setBranch(const ConfigIn& in) // NODE=then|else: the branch an If o
 {
     const auto a = assignment(in.value);
     if (!a || (a->value != "then" && a->value != "else"))
-        return in.fail("--branch: expected NODE=then or NODE=else (an If node of the model, as the note about it names it), got '"
+        return in.fail(
+            "--branch: expected NODE=then or NODE=else (an If node of the model, as the note about it names it), got '"
             + in.value + "'");
     config(in).branches[a->name] = a->value == "then";
     return OptionStatus::Consumed;
@@ -231,7 +236,8 @@ constexpr OptionSpec<ConfigOptions> kConfigOptions[] = {
 
 } // namespace
 
-OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& o, std::string& error)
+OptionStatus applyConfigOption(
+    const std::vector<std::string>& args, std::size_t& i, ConfigOptions& o, std::string& error)
 {
     return applyOption(kConfigOptions, args, i, o, error);
 }

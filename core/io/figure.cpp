@@ -12,8 +12,8 @@
 #include "io/llm_json.h"
 #include "io/llm_options.h"
 #include "io/llm_writer.h"
-#include "io/report_writer.h"
 #include "io/options.h"
+#include "io/report_writer.h"
 #include "model/networks.h"
 #include "open/analyses.h"
 
@@ -21,8 +21,8 @@
 
 #include <cctype>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 namespace rfx {
 
@@ -55,7 +55,8 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& s)
     if ((s.widthPx != 0) != (s.heightPx != 0))
         return std::string("give both --width-px and --height-px, or neither");
     if (s.widthPx != 0 && (s.widthPx < kMinPx || s.widthPx > kMaxPx || s.heightPx < kMinPx || s.heightPx > kMaxPx))
-        return "pixel sizes must be between 64 and 20000, got " + std::to_string(s.widthPx) + "x" + std::to_string(s.heightPx);
+        return "pixel sizes must be between 64 and 20000, got " + std::to_string(s.widthPx) + "x"
+            + std::to_string(s.heightPx);
     if (s.devices.empty())
         return std::string("no device given");
     if (!s.measuredDevice.empty() && s.measurements.empty())
@@ -76,10 +77,11 @@ std::string figureSizeText(const FigureSize& z, FigureSpec::Format format, doubl
 {
     char buf[128];
     if (format == FigureSpec::Format::Png)
-        std::snprintf(buf, sizeof buf, "%dx%d px, %g dpi, %.2f x %.2f in", z.widthPx, z.heightPx, dpi, z.widthIn, z.heightIn);
+        std::snprintf(
+            buf, sizeof buf, "%dx%d px, %g dpi, %.2f x %.2f in", z.widthPx, z.heightPx, dpi, z.widthIn, z.heightIn);
     else
-        std::snprintf(buf, sizeof buf, "%.2f x %.2f in, %ld x %ld pt", z.widthIn, z.heightIn, std::lround(z.widthIn * 72),
-            std::lround(z.heightIn * 72));
+        std::snprintf(buf, sizeof buf, "%.2f x %.2f in, %ld x %ld pt", z.widthIn, z.heightIn,
+            std::lround(z.widthIn * 72), std::lround(z.heightIn * 72));
     return buf;
 }
 
@@ -149,10 +151,11 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
         { "generator", std::string("Roofline Explorer ") + kVersion },
         { "config_args", args },
         { "devices", s.devices },
-        { "view", ojson { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes }, { "convolutions_only", s.filter.convolutionsOnly },
-                          { "top_n", s.filter.topN }, { "measurements", s.measurements }, { "measured_device", s.measuredDevice },
-                          { "calibration", s.calibration },
-                          { "tick_style", s.powerTicks ? "power" : "plain" } } },
+        { "view",
+            ojson { { "overlay", s.overlay }, { "shared_axes", s.sharedAxes },
+                { "convolutions_only", s.filter.convolutionsOnly }, { "top_n", s.filter.topN },
+                { "measurements", s.measurements }, { "measured_device", s.measuredDevice },
+                { "calibration", s.calibration }, { "tick_style", s.powerTicks ? "power" : "plain" } } },
         { "export",
             ojson { { "format", formatName(s.format) }, { "file", s.file }, { "width_in", s.widthIn },
                 { "height_in", s.heightIn }, { "dpi", s.dpi }, { "width_px", s.widthPx }, { "height_px", s.heightPx },
@@ -166,7 +169,8 @@ std::string figureToJson(const FigureSpec& s, bool cacheAware)
         if (s.sweep)
             doc["sweep"] = enumName(kLlmSweepAxisWords, *s.sweep);
         if (s.serving)
-            doc["serving"] = ojson { { "ttft_s", s.serving->ttft }, { "tpot_s", s.serving->tpot }, { "users", s.serving->users } };
+            doc["serving"]
+                = ojson { { "ttft_s", s.serving->ttft }, { "tpot_s", s.serving->tpot }, { "users", s.serving->users } };
     }
     return doc.dump(2) + "\n";
 }
@@ -192,8 +196,9 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
                         const std::string& where) -> const nlohmann::json* {
             auto it = obj.find(key);
             const bool numberOk = type == nlohmann::json::value_t::number_float && it != obj.end() && it->is_number();
-            if (it == obj.end() || (!numberOk && it->type() != type
-                                       && !(type == nlohmann::json::value_t::number_integer && it->is_number_integer()))) {
+            if (it == obj.end()
+                || (!numberOk && it->type() != type
+                    && !(type == nlohmann::json::value_t::number_integer && it->is_number_integer()))) {
                 if (error.empty()) // report the first problem, in document order
                     error = where + key + ": " + (it == obj.end() ? "missing" : "wrong type");
                 return nullptr;
@@ -216,7 +221,8 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
         }
         if (auto it = doc.find("serving"); it != doc.end()) {
             if (!s.llm || !it->is_object()) {
-                error = s.llm ? "serving: expected an object of ttft_s, tpot_s and users" : "serving: only with language_model";
+                error = s.llm ? "serving: expected an object of ttft_s, tpot_s and users"
+                              : "serving: only with language_model";
                 return std::nullopt;
             }
             ServingFigure f;
@@ -266,7 +272,8 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
         const auto* hpx = need(*ex, "height_px", T::number_integer, "export.");
         const auto* transparent = need(*ex, "transparent", T::boolean, "export.");
         const auto* caption = need(*ex, "caption", T::boolean, "export.");
-        if (!overlay || !conv || !top || !format || !file || !w || !h || !dpi || !wpx || !hpx || !transparent || !caption)
+        if (!overlay || !conv || !top || !format || !file || !w || !h || !dpi || !wpx || !hpx || !transparent
+            || !caption)
             return std::nullopt;
         s.overlay = overlay->get<bool>();
         // Optional: sidecars written before shared axes existed have no such member.
@@ -284,8 +291,8 @@ std::optional<FigureSpec> figureFromJson(const std::string& text, std::string& e
             }
             s.powerTicks = *it == "power";
         }
-        for (auto [key, field] : { std::pair { "measurements", &s.measurements }, std::pair { "measured_device", &s.measuredDevice },
-                 std::pair { "calibration", &s.calibration } }) {
+        for (auto [key, field] : { std::pair { "measurements", &s.measurements },
+                 std::pair { "measured_device", &s.measuredDevice }, std::pair { "calibration", &s.calibration } }) {
             if (auto it = view->find(key); it != view->end()) {
                 if (!it->is_string()) {
                     error = std::string("view.") + key + ": wrong type";

@@ -59,8 +59,8 @@ struct FigureSpec {
     friend bool operator==(const FigureSpec&, const FigureSpec&) = default;
 };
 
-inline constexpr EnumWord<FigureSpec::Format> kFigureFormatWords[] = { { FigureSpec::Format::Png, "png" },
-    { FigureSpec::Format::Svg, "svg" }, { FigureSpec::Format::Pdf, "pdf" } };
+inline constexpr EnumWord<FigureSpec::Format> kFigureFormatWords[]
+    = { { FigureSpec::Format::Png, "png" }, { FigureSpec::Format::Svg, "svg" }, { FigureSpec::Format::Pdf, "pdf" } };
 std::string_view formatName(FigureSpec::Format f);
 std::optional<FigureSpec::Format> formatFromPath(const std::string& path);
 
@@ -132,8 +132,8 @@ std::optional<std::string> checkFigureSpec(const FigureSpec& spec);
 
 /// Parses `roofline-cli export` arguments: (--png|--svg|--pdf) FILE, --width-in, --height-in, --dpi,
 /// --width-px, --height-px, --overlay, --transparent, --no-caption, --sidecar, --only-convolutions,
-/// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration option;
-/// or a language model's phase: --language-model NAME|FILE [--phase decode|prefill] and roofline-cli llm's
+/// --top N, --shared-axes, --tick-style plain|power, --measurements FILE, --measured-device ID, and every configuration
+/// option; or a language model's phase: --language-model NAME|FILE [--phase decode|prefill] and roofline-cli llm's
 /// options (then no network option but --device), with --sweep context|batch for the sweep's figure,
 /// or --serving [--ttft T] [--tpot T] [--users N] for the serving plan's.
 /// False and `error` on the first problem.

@@ -35,8 +35,9 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
             return false;
         if (st == OptionStatus::Consumed) {
             if (s.llm && given != "--device") {
-                error = given + ": a network's option; a language model's figure takes roofline-cli llm's options "
-                                "(--prompt, --generate, --context, --batch, --weights-bits, --kv-bits, --act-bits, ...)";
+                error = given
+                    + ": a network's option; a language model's figure takes roofline-cli llm's options "
+                      "(--prompt, --generate, --context, --batch, --weights-bits, --kv-bits, --act-bits, ...)";
                 return false;
             }
             continue;
@@ -131,7 +132,8 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 return false;
             const auto phase = parseLlmPhase(value);
             if (!s.llm || !phase) {
-                error = s.llm ? "--phase: expected decode, prefill or both, got '" + value + "'" : "--phase: only with --language-model";
+                error = s.llm ? "--phase: expected decode, prefill or both, got '" + value + "'"
+                              : "--phase: only with --language-model";
                 return false;
             }
             s.llm->phase = *phase;
@@ -140,13 +142,15 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                 return false;
             s.sweep = parseEnum(kLlmSweepAxisWords, value);
             if (!s.llm || !s.sweep) {
-                error = s.llm ? "--sweep: expected context or batch, got '" + value + "'" : "--sweep: only with --language-model";
+                error = s.llm ? "--sweep: expected context or batch, got '" + value + "'"
+                              : "--sweep: only with --language-model";
                 return false;
             }
         } else if (arg == "--ttft" || arg == "--tpot") {
             if (!takeValue())
                 return false;
-            const std::optional<double> t = value == "none" || value == "0" ? std::optional<double>(0) : parseDuration(value);
+            const std::optional<double> t
+                = value == "none" || value == "0" ? std::optional<double>(0) : parseDuration(value);
             if (!t || *t > (arg == "--ttft" ? 3600 : 60)) {
                 error = arg + " " + value + ": give a time above 0 (1s, 200ms, 0.05) or none";
                 return false;
@@ -207,7 +211,8 @@ bool parseExportArgs(const std::vector<std::string>& args, FigureSpec& s, std::s
                                          : std::vector<std::string> { "rtx-2060-super" };
     if (s.llm) {
         if (s.llm->model.empty()) {
-            error = "--language-model: missing value (a built-in language model, config.json, a directory, a .gguf file)";
+            error
+                = "--language-model: missing value (a built-in language model, config.json, a directory, a .gguf file)";
             return false;
         }
         if (!s.measurements.empty() || !s.calibration.empty()) {

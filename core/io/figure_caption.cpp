@@ -41,18 +41,21 @@ std::string figureCaption(const FigureSpec& s, const std::string& reportTitle, b
     std::string settings;
     if (s.llm) {
         settings = llmSettingsText(s.llm->settings, isOnnxFile(s.llm->model));
-        settings = ". " + std::string(1, char(std::toupper(static_cast<unsigned char>(settings[0])))) + settings.substr(1);
+        settings
+            = ". " + std::string(1, char(std::toupper(static_cast<unsigned char>(settings[0])))) + settings.substr(1);
     }
     return reportTitle + settings + ". Devices: " + devices
         + ". FLOP: a multiply-add counts 2; bytes: " + trafficDescription(s.config)
-        + (s.config.algorithm != ConvAlgorithm::Direct ? "; convolutions " + std::string(algorithmName(s.config.algorithm)) : "")
+        + (s.config.algorithm != ConvAlgorithm::Direct
+                ? "; convolutions " + std::string(algorithmName(s.config.algorithm))
+                : "")
         + "; " + timeBoundText(s.config, cacheAware)
         + (s.measurements.empty() ? std::string()
                                   : ". Diamonds: measured (" + std::filesystem::path(s.measurements).filename().string()
-                     + (s.measuredDevice.empty() ? std::string() : ", on " + s.measuredDevice) + ")")
+                    + (s.measuredDevice.empty() ? std::string() : ", on " + s.measuredDevice) + ")")
         + (s.calibration.empty() ? std::string()
                                  : ". Times calibrated with " + std::filesystem::path(s.calibration).filename().string()
-                     + " (points at the calibrated rate)")
+                    + " (points at the calibrated rate)")
         + ". Roofline Explorer " + kVersion;
 }
 
@@ -66,13 +69,17 @@ std::string sweepCaption(const FigureSpec& s, const std::string& modelTitle)
     text[0] = char(std::toupper(static_cast<unsigned char>(text[0])));
     const bool byContext = s.sweep == LlmSweepAxis::Context;
     return modelTitle
-        + (byContext ? ": decode tokens per second per sequence against the context (tokens in each sequence's KV cache), batch "
-                + formatCount(settings.batch)
-                     : ": decode tokens per second per sequence against the whole batch's, batch 1, 2, 4, ... at context "
-                + formatCount(decodeContext(settings)))
+        + (byContext
+                ? ": decode tokens per second per sequence against the context (tokens in each sequence's KV cache), "
+                  "batch "
+                    + formatCount(settings.batch)
+                : ": decode tokens per second per sequence against the whole batch's, batch 1, 2, 4, ... at context "
+                    + formatCount(decodeContext(settings)))
         + ". " + text + ". Devices: " + devices
-        + ". Tokens per second = 1 / TPOT, the roofline bound of one decode step (FLOP: a multiply-add counts 2; bytes: "
-          "compulsory DRAM traffic per layer; time = max(FLOP/peak, bytes/bandwidth)). A line ends where its device's memory "
+        + ". Tokens per second = 1 / TPOT, the roofline bound of one decode step (FLOP: a multiply-add counts 2; "
+          "bytes: "
+          "compulsory DRAM traffic per layer; time = max(FLOP/peak, bytes/bandwidth)). A line ends where its device's "
+          "memory "
           "(weights, KV cache, activations) runs out"
         + (byContext ? " or at the model's longest context" : "") + "; a ring marks the settings' own "
         + (byContext ? "context" : "batch") + ". Roofline Explorer " + kVersion;
@@ -91,8 +98,7 @@ std::string servingCaption(const FigureSpec& s, const std::string& modelTitle)
     if (f.tpot > 0)
         targets += (targets.empty() ? "" : ", ") + std::string("TPOT <= ") + formatTime(f.tpot);
     return modelTitle + " served by continuous batching, " + formatCount(settings.prompt) + " tokens in and "
-        + formatCount(settings.generate) + " out a request"
-        + (targets.empty() ? std::string() : "; targets " + targets)
+        + formatCount(settings.generate) + " out a request" + (targets.empty() ? std::string() : "; targets " + targets)
         + (f.users > 0 ? "; " + formatCount(f.users) + " users at once" : std::string()) + ". Devices: " + devices
         + ". Each device's Pareto front of output tokens/s per GPU against tokens/s per user (1 / TPOT) over tensor "
           "parallelism 1-8 on its own link, weights at 16, 8 (fp8 or int8) and 4 bits, the KV cache at 16 and 8, and "

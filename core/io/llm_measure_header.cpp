@@ -23,8 +23,8 @@ LlmSettings cpuLlmSettings(int prompt, int context, int batch, int bits)
 
 std::vector<std::string> llmMeasureArgs(const std::string& model, const LlmSettings& s)
 {
-    return { "--llm", "--model", model, "--prompt", std::to_string(s.prompt), "--context", std::to_string(decodeContext(s)),
-        "--batch", std::to_string(s.batch), "--bits", std::to_string(s.actBits) };
+    return { "--llm", "--model", model, "--prompt", std::to_string(s.prompt), "--context",
+        std::to_string(decodeContext(s)), "--batch", std::to_string(s.batch), "--bits", std::to_string(s.actBits) };
 }
 
 std::optional<LlmMeasureHeader> llmMeasureHeader(const std::vector<std::string>& args, std::string& error)
@@ -42,7 +42,11 @@ std::optional<LlmMeasureHeader> llmMeasureHeader(const std::vector<std::string>&
             h.model = value;
             continue;
         }
-        int* to = name == "--prompt" ? &prompt : name == "--context" ? &context : name == "--batch" ? &batch : name == "--bits" ? &bits : nullptr;
+        int* to = name == "--prompt" ? &prompt
+            : name == "--context"    ? &context
+            : name == "--batch"      ? &batch
+            : name == "--bits"       ? &bits
+                                     : nullptr;
         std::size_t used = 0;
         int v = 0;
         try {
@@ -51,15 +55,16 @@ std::optional<LlmMeasureHeader> llmMeasureHeader(const std::vector<std::string>&
             used = 0;
         }
         if (!to || used != value.size() || v < 1) {
-            error = "'" + name + " " + value + "' is not an option measure --llm writes (--model, --prompt, --context, --batch, --bits)";
+            error = "'" + name + " " + value
+                + "' is not an option measure --llm writes (--model, --prompt, --context, --batch, --bits)";
             return std::nullopt;
         }
         *to = v;
     }
-    if (h.model.empty() || prompt < 1 || context <= prompt || context > kPromptRange.max || batch < 1 || batch > kLlmBatchRange.max
-        || (bits != 32 && bits != 16)) {
-        error = "its configuration lacks the model, the prompt, a context past the prompt (at most " + std::to_string(kPromptRange.max)
-            + " tokens), the batch or the bits (32 or 16)";
+    if (h.model.empty() || prompt < 1 || context <= prompt || context > kPromptRange.max || batch < 1
+        || batch > kLlmBatchRange.max || (bits != 32 && bits != 16)) {
+        error = "its configuration lacks the model, the prompt, a context past the prompt (at most "
+            + std::to_string(kPromptRange.max) + " tokens), the batch or the bits (32 or 16)";
         return std::nullopt;
     }
     h.settings = cpuLlmSettings(prompt, context, batch, bits);

@@ -35,7 +35,8 @@ OptionStatus setWeightBits(const LlmIn& in)
     else if (v == "mxfp4" || v == "MXFP4")
         s.weightBits = kMxfp4Bits;
     else
-        return in.fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32), mxfp4 or file, got '" + v + "'");
+        return in.fail("--weights-bits: expected 4, 8, 16, 32 (int4, int8, fp8, fp16, bf16, fp32), mxfp4 or file, got '"
+            + v + "'");
     return OptionStatus::Consumed;
 }
 
@@ -51,7 +52,8 @@ OptionStatus setKvBits(const LlmIn& in)
     else if (in.value == "int4")
         bits = 4;
     else
-        return in.fail(in.name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32, int4, got '" + in.value + "'");
+        return in.fail(
+            in.name + ": expected a width in bits or int8, fp8, fp16, bf16, fp32, int4, got '" + in.value + "'");
     return OptionStatus::Consumed;
 }
 
@@ -89,11 +91,20 @@ constexpr OptionSpec<LlmOptions> kLlmOptions[] = {
     { "--kv-bits", true, setKvBits },
     { "--act-bits", true, setActBits },
     { "--tp", true, [](const LlmIn& in) { return in.wholeNumber(settings(in).tensorParallel); } },
-    { .name = "--interconnect", .takesValue = true,
-        .apply = [](const LlmIn& in) { settings(in).interconnect = in.value; return OptionStatus::Consumed; },
+    { .name = "--interconnect",
+        .takesValue = true,
+        .apply =
+            [](const LlmIn& in) {
+                settings(in).interconnect = in.value;
+                return OptionStatus::Consumed;
+            },
         .missingHint = " (nvlink4, pcie5-x16, ...)" },
     { .name = "--weights-bits", .takesValue = true, .apply = setWeightBits, .missingHint = " (4, 8, 16, 32 or file)" },
-    { "--all-logits", false, [](const LlmIn& in) { settings(in).allLogits = true; return OptionStatus::Consumed; } },
+    { "--all-logits", false,
+        [](const LlmIn& in) {
+            settings(in).allLogits = true;
+            return OptionStatus::Consumed;
+        } },
     { "--attention", true, setAttention },
 };
 
@@ -106,11 +117,14 @@ OptionStatus applyLlmOption(const std::vector<std::string>& args, std::size_t& i
 
 std::vector<std::string> llmSettingsToArgs(const LlmSettings& s)
 {
-    std::vector<std::string> a { "--prompt", std::to_string(s.prompt), "--generate", std::to_string(s.generate), "--context",
-        std::to_string(s.context), "--batch", std::to_string(s.batch), "--weights-bits",
-        s.weightBits == 0 ? std::string("file") : s.weightBits == kMxfp4Bits ? std::string("mxfp4") : std::to_string(int(s.weightBits)), "--kv-bits", std::to_string(s.kvBits),
-        "--act-bits", s.actType == NumberType::Unset ? std::to_string(s.actBits) : std::string(numberWord(s.actType)),
-        "--attention", std::string(enumName(kLlmAttentionWords, s.attention)), "--tp", std::to_string(s.tensorParallel),
+    std::vector<std::string> a { "--prompt", std::to_string(s.prompt), "--generate", std::to_string(s.generate),
+        "--context", std::to_string(s.context), "--batch", std::to_string(s.batch), "--weights-bits",
+        s.weightBits == 0                ? std::string("file")
+            : s.weightBits == kMxfp4Bits ? std::string("mxfp4")
+                                         : std::to_string(int(s.weightBits)),
+        "--kv-bits", std::to_string(s.kvBits), "--act-bits",
+        s.actType == NumberType::Unset ? std::to_string(s.actBits) : std::string(numberWord(s.actType)), "--attention",
+        std::string(enumName(kLlmAttentionWords, s.attention)), "--tp", std::to_string(s.tensorParallel),
         "--interconnect", s.interconnect };
     if (s.allLogits)
         a.push_back("--all-logits");

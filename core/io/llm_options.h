@@ -21,7 +21,8 @@ struct LlmOptions {
 };
 
 /// Applies args[i] (and its value) to `options`, as applyConfigOption does.
-OptionStatus applyLlmOption(const std::vector<std::string>& args, std::size_t& i, LlmOptions& options, std::string& error);
+OptionStatus applyLlmOption(
+    const std::vector<std::string>& args, std::size_t& i, LlmOptions& options, std::string& error);
 
 /// The arguments that give `settings` back through applyLlmOption (every option, defaults included).
 std::vector<std::string> llmSettingsToArgs(const LlmSettings& settings);

@@ -32,8 +32,8 @@ MeasurementSet withoutLlmProbes(const MeasurementSet& set)
     return out;
 }
 
-std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings,
-    const Device& device)
+std::vector<CalibrationSample> llmProbeSamples(
+    const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device)
 {
     std::map<int, MeasurementSet> byBatch;
     for (const Measurement& m : set.rows)
@@ -62,7 +62,8 @@ std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const 
     return samples;
 }
 
-LlmProbeSplit splitLlmProbes(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device)
+LlmProbeSplit splitLlmProbes(
+    const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device)
 {
     return { withoutLlmProbes(set), llmProbeSamples(set, model, settings, device) };
 }

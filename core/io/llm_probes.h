@@ -30,8 +30,8 @@ int llmProbeBatch(std::string_view name);
 MeasurementSet withoutLlmProbes(const MeasurementSet& set);
 /// The probe rows as calibration samples: each probed batch's decode step analysed on `device` at that
 /// batch (the file's other settings), its rows matched by name. Empty where the file has none.
-std::vector<CalibrationSample> llmProbeSamples(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings,
-    const Device& device);
+std::vector<CalibrationSample> llmProbeSamples(
+    const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device);
 
 /// A measure --llm file parted as a calibration takes it (the CLI's calibrate and compare, the
 /// window's Calibrate): its two phases' rows, and its probes as samples on `device`.
@@ -39,6 +39,7 @@ struct LlmProbeSplit {
     MeasurementSet rows; ///< withoutLlmProbes
     std::vector<CalibrationSample> probes; ///< llmProbeSamples
 };
-LlmProbeSplit splitLlmProbes(const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device);
+LlmProbeSplit splitLlmProbes(
+    const MeasurementSet& set, const LlmModel& model, const LlmSettings& settings, const Device& device);
 
 } // namespace rfx

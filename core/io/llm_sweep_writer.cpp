@@ -25,18 +25,23 @@ std::string limitText(const LlmSweep& s, const LlmSweepLine& l)
 std::string llmSweepToTable(const LlmSweep& s, const std::string& settingsLine)
 {
     std::ostringstream o;
-    o << "Decode step against the " << (s.axis == LlmSweepAxis::Context ? "context (tokens per sequence in the KV cache)" : "batch (sequences decoded together)")
-      << "; " << settingsLine << "\nTimes are roofline bounds (the best case a kernel can reach), not measurements. * marks the settings' own value.\n";
+    o << "Decode step against the "
+      << (s.axis == LlmSweepAxis::Context ? "context (tokens per sequence in the KV cache)"
+                                          : "batch (sequences decoded together)")
+      << "; " << settingsLine
+      << "\nTimes are roofline bounds (the best case a kernel can reach), not measurements. * marks the settings' own "
+         "value.\n";
     for (const LlmSweepLine& l : s.lines) {
         o << "\n" << l.device << ": " << limitText(s, l) << "\n";
         if (l.points.empty())
             continue;
-        o << std::right << std::setw(10) << axisWord(s) << std::setw(11) << "TPOT" << std::setw(12) << "tok/s" << std::setw(14)
-          << "batch tok/s" << std::setw(12) << "memory" << "\n";
+        o << std::right << std::setw(10) << axisWord(s) << std::setw(11) << "TPOT" << std::setw(12) << "tok/s"
+          << std::setw(14) << "batch tok/s" << std::setw(12) << "memory"
+          << "\n";
         for (const LlmSweepPoint& p : l.points)
-            o << std::setw(9) << formatCount(p.x) << (p.x == s.current ? "*" : " ") << std::setw(11) << formatTime(p.tpot)
-              << std::setw(12) << formatNumber3(p.tokensPerSecond) << std::setw(14) << formatNumber3(p.batchTokensPerSecond)
-              << std::setw(12) << formatMemory(p.memoryBytes) << "\n";
+            o << std::setw(9) << formatCount(p.x) << (p.x == s.current ? "*" : " ") << std::setw(11)
+              << formatTime(p.tpot) << std::setw(12) << formatNumber3(p.tokensPerSecond) << std::setw(14)
+              << formatNumber3(p.batchTokensPerSecond) << std::setw(12) << formatMemory(p.memoryBytes) << "\n";
     }
     return o.str();
 }
@@ -47,8 +52,9 @@ std::string llmSweepToCsv(const LlmSweep& s)
     o << "device," << axisWord(s) << ",tpot_s,tokens_per_s,batch_tokens_per_s,memory_bytes,capacity_bytes\n";
     for (const LlmSweepLine& l : s.lines)
         for (const LlmSweepPoint& p : l.points)
-            o << csv::field(l.device) << "," << p.x << "," << csv::numberField(p.tpot) << "," << csv::numberField(p.tokensPerSecond) << ","
-              << csv::numberField(p.batchTokensPerSecond) << "," << csv::numberField(p.memoryBytes) << "," << csv::numberField(l.capacity) << "\n";
+            o << csv::field(l.device) << "," << p.x << "," << csv::numberField(p.tpot) << ","
+              << csv::numberField(p.tokensPerSecond) << "," << csv::numberField(p.batchTokensPerSecond) << ","
+              << csv::numberField(p.memoryBytes) << "," << csv::numberField(l.capacity) << "\n";
     return o.str();
 }
 
@@ -64,7 +70,8 @@ std::string llmSweepToJson(const LlmSweep& s, const std::string& settingsLine)
         devices.push_back({ { "id", l.device }, { "limit", l.limit }, { "limited_by_model", l.limitedByModel },
             { "capacity_bytes", l.capacity }, { "points", points } });
     }
-    const json doc { { "axis", axisWord(s) }, { "current", s.current }, { "settings", settingsLine }, { "devices", devices } };
+    const json doc { { "axis", axisWord(s) }, { "current", s.current }, { "settings", settingsLine },
+        { "devices", devices } };
     return doc.dump(2);
 }
 

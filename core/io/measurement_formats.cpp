@@ -39,8 +39,8 @@ constexpr double kMaxCount = 1e24; // FLOP or byte: a day at 10 EFLOP/s is 8.6e2
 const char* kTooLongWhy = "is more than 1e6 s (11.6 days) for one layer; is the column in seconds?";
 const char* kTooManyWhy = "is more than 1e24, beyond any one layer's count; is the unit right?";
 
-MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t headerLine, const std::vector<std::string>& header,
-    const std::string& file)
+MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t headerLine,
+    const std::vector<std::string>& header, const std::string& file)
 {
     MeasurementSet set;
     set.format = MeasurementFormat::PlainCsv;
@@ -59,11 +59,11 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
         set.diagnostics.push_back({ Severity::Error, file, where(line) + (field.empty() ? "" : ": " + field), why });
     };
     // roofline-cli measure --network adds best_s, median_s, spread, runs, reorder_s and primitive.
-    int layerCol = -1, timeCol = -1, flopsCol = -1, bytesCol = -1, bestCol = -1, medianCol = -1, spreadCol = -1, runsCol = -1,
-        reorderCol = -1, primitiveCol = -1;
-    const std::pair<const char*, int*> columns[] = { { "layer", &layerCol }, { "time_s", &timeCol }, { "flops", &flopsCol },
-        { "bytes", &bytesCol }, { "best_s", &bestCol }, { "median_s", &medianCol }, { "spread", &spreadCol }, { "runs", &runsCol },
-        { "reorder_s", &reorderCol }, { "primitive", &primitiveCol } };
+    int layerCol = -1, timeCol = -1, flopsCol = -1, bytesCol = -1, bestCol = -1, medianCol = -1, spreadCol = -1,
+        runsCol = -1, reorderCol = -1, primitiveCol = -1;
+    const std::pair<const char*, int*> columns[] = { { "layer", &layerCol }, { "time_s", &timeCol },
+        { "flops", &flopsCol }, { "bytes", &bytesCol }, { "best_s", &bestCol }, { "median_s", &medianCol },
+        { "spread", &spreadCol }, { "runs", &runsCol }, { "reorder_s", &reorderCol }, { "primitive", &primitiveCol } };
     for (size_t i = 0; i < header.size(); ++i) {
         const std::string h = lower(header[i]);
         int* col = nullptr;
@@ -72,7 +72,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
                 col = where;
         if (!col) {
             error(int(headerLine) + 1, header[i],
-                "unknown column; a plain measurement file has layer,time_s[,flops,bytes] (and from roofline-cli measure "
+                "unknown column; a plain measurement file has layer,time_s[,flops,bytes] (and from roofline-cli "
+                "measure "
                 "--network best_s,median_s,spread,runs,reorder_s,primitive)");
             return set;
         }
@@ -83,7 +84,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
         *col = int(i);
     }
     if (layerCol < 0 || timeCol < 0) {
-        error(int(headerLine) + 1, layerCol < 0 ? "layer" : "time_s", "required column is missing (header: layer,time_s[,flops,bytes])");
+        error(int(headerLine) + 1, layerCol < 0 ? "layer" : "time_s",
+            "required column is missing (header: layer,time_s[,flops,bytes])");
         return set;
     }
     std::vector<std::string> f;
@@ -112,7 +114,8 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
             error(line, "time_s", f[size_t(timeCol)] + " " + kTooLongWhy);
         else
             m.time = *time;
-        for (auto [col, target, what] : { std::tuple { flopsCol, &m.flops, "flops" }, std::tuple { bytesCol, &m.bytes, "bytes" } }) {
+        for (auto [col, target, what] :
+            { std::tuple { flopsCol, &m.flops, "flops" }, std::tuple { bytesCol, &m.bytes, "bytes" } }) {
             if (col < 0 || f[size_t(col)].empty())
                 continue;
             const auto v = number(f[size_t(col)], false);
@@ -124,9 +127,9 @@ MeasurementSet parsePlain(const std::vector<std::string_view>& ls, size_t header
                 *target = *v;
         }
         // The network measurement's statistics: seconds (and a ratio, a count) within the same limits.
-        for (auto [col, target, what] : { std::tuple { bestCol, &m.best, "best_s" }, std::tuple { medianCol, &m.median, "median_s" },
-                 std::tuple { spreadCol, &m.spread, "spread" }, std::tuple { runsCol, &m.runs, "runs" },
-                 std::tuple { reorderCol, &m.reorder, "reorder_s" } }) {
+        for (auto [col, target, what] : { std::tuple { bestCol, &m.best, "best_s" },
+                 std::tuple { medianCol, &m.median, "median_s" }, std::tuple { spreadCol, &m.spread, "spread" },
+                 std::tuple { runsCol, &m.runs, "runs" }, std::tuple { reorderCol, &m.reorder, "reorder_s" } }) {
             if (col < 0 || f[size_t(col)].empty())
                 continue;
             const auto v = number(f[size_t(col)], false);
@@ -174,8 +177,8 @@ double byteUnit(const std::string& unit)
     return 0;
 }
 
-MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLine, const std::vector<std::string>& header,
-    const std::string& file)
+MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLine,
+    const std::vector<std::string>& header, const std::string& file)
 {
     MeasurementSet set;
     set.format = MeasurementFormat::NsightCompute;
@@ -187,11 +190,12 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
         const auto it = std::find(header.begin(), header.end(), name);
         return it == header.end() ? -1 : int(it - header.begin());
     };
-    const int id = column("ID"), kernel = column("Kernel Name"), metric = column("Metric Name"), unit = column("Metric Unit"),
-              value = column("Metric Value");
+    const int id = column("ID"), kernel = column("Kernel Name"), metric = column("Metric Name"),
+              unit = column("Metric Unit"), value = column("Metric Value");
     if (id < 0 || kernel < 0 || metric < 0 || unit < 0 || value < 0) {
-        error(int(headerLine) + 1, "", "an Nsight Compute CSV needs the columns ID, Kernel Name, Metric Name, Metric Unit and "
-                                       "Metric Value (ncu --csv, details page)");
+        error(int(headerLine) + 1, "",
+            "an Nsight Compute CSV needs the columns ID, Kernel Name, Metric Name, Metric Unit and "
+            "Metric Value (ncu --csv, details page)");
         return set;
     }
     struct Kernel {
@@ -223,8 +227,8 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
         const std::string& u = f[size_t(unit)];
         auto v = number(f[size_t(value)], true);
         static const std::string flopPrefix = "smsp__sass_thread_inst_executed_op_";
-        const bool wanted = name == "gpu__time_duration.sum" || name == "dram__bytes.sum" || name == "dram__bytes_read.sum"
-            || name == "dram__bytes_write.sum" || name.rfind(flopPrefix, 0) == 0;
+        const bool wanted = name == "gpu__time_duration.sum" || name == "dram__bytes.sum"
+            || name == "dram__bytes_read.sum" || name == "dram__bytes_write.sum" || name.rfind(flopPrefix, 0) == 0;
         if (!wanted)
             continue;
         if (!v || *v < 0) {
@@ -260,7 +264,8 @@ MeasurementSet parseNcu(const std::vector<std::string_view>& ls, size_t headerLi
     }
     for (const Kernel& k : kernels) {
         if (k.time < 0) {
-            error(k.line, k.name, "kernel has no gpu__time_duration.sum (profile with --metrics gpu__time_duration.sum,...)");
+            error(k.line, k.name,
+                "kernel has no gpu__time_duration.sum (profile with --metrics gpu__time_duration.sum,...)");
             continue;
         }
         Measurement m;
@@ -296,7 +301,8 @@ MeasurementSet parseMeasurements(std::string_view text, const std::string& file)
     set.file = file;
     std::vector<std::string> header;
     if (h == ls.size() || !splitCsvLine(ls[h], header)) {
-        set.diagnostics.push_back({ Severity::Error, file, "", h == ls.size() ? "file is empty" : "line " + std::to_string(h + 1) + ": unterminated quoted field" });
+        set.diagnostics.push_back({ Severity::Error, file, "",
+            h == ls.size() ? "file is empty" : "line " + std::to_string(h + 1) + ": unterminated quoted field" });
         return set;
     }
     if (std::find(header.begin(), header.end(), "Metric Name") != header.end())
@@ -315,7 +321,8 @@ MeasurementSet loadMeasurements(const std::filesystem::path& path)
         return set;
     }
     if (size > kMaxMeasurementBytes) {
-        set.diagnostics.push_back({ Severity::Error, set.file, "", "file is " + std::to_string(size) + " bytes; at most 256 MiB" });
+        set.diagnostics.push_back(
+            { Severity::Error, set.file, "", "file is " + std::to_string(size) + " bytes; at most 256 MiB" });
         return set;
     }
     std::ifstream in(path, std::ios::binary);

@@ -40,7 +40,8 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
         error("", "not valid JSON: " + describeJsonError(e));
         return set;
     }
-    const nlohmann::json* events = doc.is_array() ? &doc : (doc.is_object() && doc.contains("traceEvents") ? &doc["traceEvents"] : nullptr);
+    const nlohmann::json* events
+        = doc.is_array() ? &doc : (doc.is_object() && doc.contains("traceEvents") ? &doc["traceEvents"] : nullptr);
     if (!events || !events->is_array()) {
         error("traceEvents", "a PyTorch profiler trace has a \"traceEvents\" list (prof.export_chrome_trace)");
         return set;
@@ -58,7 +59,8 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
         if (!e.is_object() || textMember(e, "ph") != "X" || lower(textMember(e, "cat")) != "cpu_op")
             continue;
         const auto args = e.find("args");
-        if (args == e.end() || !args->is_object() || !args->contains("External id") || !(*args)["External id"].is_number())
+        if (args == e.end() || !args->is_object() || !args->contains("External id")
+            || !(*args)["External id"].is_number())
             continue;
         const auto ts = e.find("ts");
         Measurement m;
@@ -85,7 +87,8 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
             continue;
         }
         const auto args = e.find("args");
-        if (args != e.end() && args->is_object() && args->contains("External id") && (*args)["External id"].is_number()) {
+        if (args != e.end() && args->is_object() && args->contains("External id")
+            && (*args)["External id"].is_number()) {
             if (auto op = opIndex.find((*args)["External id"].get<double>()); op != opIndex.end()) {
                 ops[op->second].m.time += dur->get<double>() * 1e-6;
                 opUsed[op->second] = true;
@@ -105,8 +108,9 @@ MeasurementSet parsePyTorchTrace(std::string_view text, const std::string& file)
     for (Ev& k : kernels)
         set.rows.push_back(std::move(k.m));
     if (set.ok() && set.rows.empty())
-        error("traceEvents", "no GPU kernel events (\"ph\": \"X\", \"cat\": \"kernel\"); was the profiler run with "
-                             "ProfilerActivity.CUDA?");
+        error("traceEvents",
+            "no GPU kernel events (\"ph\": \"X\", \"cat\": \"kernel\"); was the profiler run with "
+            "ProfilerActivity.CUDA?");
     return set;
 }
 

@@ -63,7 +63,8 @@ Comparison compareMeasurements(const MeasurementSet& set, const DeviceResult& r)
         if (lc.referenceKernel.empty() && isReferenceKernel(m.primitive))
             lc.referenceKernel = m.primitive;
     }
-    std::sort(c.layers.begin(), c.layers.end(), [](const LayerComparison& a, const LayerComparison& b) { return a.layer < b.layer; });
+    std::sort(c.layers.begin(), c.layers.end(),
+        [](const LayerComparison& a, const LayerComparison& b) { return a.layer < b.layer; });
     bool calibrated = !c.layers.empty();
     for (LayerComparison& lc : c.layers) {
         const LayerResult& row = r.layers[lc.layer];
@@ -114,8 +115,9 @@ std::vector<CalibrationSample> calibrationSamples(const Comparison& c, const Dev
     for (const LayerComparison& lc : c.layers) {
         const LayerResult& row = r.layers[lc.layer];
         if (lc.measured > 0 && lc.bound > 0)
-            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops, row.bytes, row.repeats,
-                row.peak > 0 ? row.flops / row.peak : 0, row.opClass == "matrix" ? matrixRowsOf(row.out) : 0 });
+            samples.push_back({ row.name, std::string(row.opClass), row.bound, lc.bound, lc.measured, row.flops,
+                row.bytes, row.repeats, row.peak > 0 ? row.flops / row.peak : 0,
+                row.opClass == "matrix" ? matrixRowsOf(row.out) : 0 });
     }
     return samples;
 }
@@ -140,17 +142,18 @@ std::string tensorRoofHint(const Comparison& c, const DeviceResult& r)
     if (!row)
         return {};
     const std::string precision = precisionLabel(numberWord(row->type)); // "FP16", as the chart's subtitle says it
-    return std::to_string(c.withinTensorRoof) + (c.withinTensorRoof == 1 ? " row beats" : " rows beat") + " the " + precision
-        + " roof of the vector units (" + formatSI(row->peak, "FLOP/s") + ") but not the tensor cores' ("
+    return std::to_string(c.withinTensorRoof) + (c.withinTensorRoof == 1 ? " row beats" : " rows beat") + " the "
+        + precision + " roof of the vector units (" + formatSI(row->peak, "FLOP/s") + ") but not the tensor cores' ("
         + formatSI(c.tensorPeak, "FLOP/s") + "): frameworks run " + precision
-        + " matrix work on the tensor cores; compare with --tensor-cores (in the window: Tensor cores for convolutions)";
+        + " matrix work on the tensor cores; compare with --tensor-cores (in the window: Tensor cores for "
+          "convolutions)";
 }
 
 std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const MeasurementSet& set)
 {
     std::ostringstream o;
-    o << set.file << " (" << measurementFormatName(set.format) << ", " << set.rows.size() << " rows), mapped " << c.mapping
-      << " onto " << r.device.name << " (" << r.device.id << ")\n";
+    o << set.file << " (" << measurementFormatName(set.format) << ", " << set.rows.size() << " rows), mapped "
+      << c.mapping << " onto " << r.device.name << " (" << r.device.id << ")\n";
     const bool cal = c.calibratedTotal >= 0;
     char line[320];
     std::snprintf(line, sizeof line, "%-24s %11s %11s %10s %9s", "layer", "measured", "bound", "of bound", "error");
@@ -168,7 +171,8 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
             formatTime(lc.bound).c_str(), formatPercent(lc.efficiency).c_str(), formatSignedPercent(lc.error).c_str());
         o << line;
         if (cal) {
-            std::snprintf(line, sizeof line, " %11s %9s", formatTime(lc.calibrated).c_str(), formatSignedPercent(lc.calibratedError).c_str());
+            std::snprintf(line, sizeof line, " %11s %9s", formatTime(lc.calibrated).c_str(),
+                formatSignedPercent(lc.calibratedError).c_str());
             o << line;
         }
         // Faster than DRAM allows is what a cache does for tensors that stay in it; faster than the compute
@@ -177,15 +181,18 @@ std::string comparisonToTable(const Comparison& c, const DeviceResult& r, const 
         if (lc.beyondSpread && (row.bound == Bound::Compute || row.level == MemoryLevel::Dram))
             o << "  ABOVE THE ROOF by more than its runs' spread (" << formatPercent(lc.spread)
               << (r.device.kind == "cpu" ? "): the ceiling is low, measure the machine again (roofline-cli measure)"
-                                           : "): the ceiling is low, check the device file's figures")
+                                         : "): the ceiling is low, check the device file's figures")
               << (row.bound == Bound::Compute ? "" : ", or its tensors stayed in cache");
         else if (lc.aboveRoof)
-            o << (row.bound == Bound::Compute ? std::string("  ABOVE THE ROOF: check units, the FLOP convention or the ceilings")
+            o << (row.bound == Bound::Compute
+                    ? std::string("  ABOVE THE ROOF: check units, the FLOP convention or the ceilings")
                     : row.level == MemoryLevel::Dram
                     ? std::string("  ABOVE THE ROOF (DRAM): its tensors stayed in cache, or units")
-                    : "  ABOVE THE ROOF (" + std::string(memoryLevelName(row.level)) + "): check the cache ceilings and units");
+                    : "  ABOVE THE ROOF (" + std::string(memoryLevelName(row.level))
+                        + "): check the cache ceilings and units");
         else if (lc.skipsPadding)
-            o << "  within the taps it computes: " << formatPercent(1 - row.usefulShare) << " of them read zero padding";
+            o << "  within the taps it computes: " << formatPercent(1 - row.usefulShare)
+              << " of them read zero padding";
         if (!lc.referenceKernel.empty())
             o << "  REFERENCE KERNEL: " << lc.referenceKernel << " is not what a framework runs";
         if (cal && row.calibrationExtrapolated)
@@ -237,16 +244,17 @@ std::string comparisonToCsv(const Comparison& c, const DeviceResult& r)
         std::string sources;
         for (const std::string& src : lc.sources)
             sources += (sources.empty() ? "" : ";") + src;
-        s += quote(r.layers[lc.layer].name) + ',' + num(lc.measured) + ',' + num(lc.bound) + ',' + num(lc.efficiency) + ','
-            + num(lc.error) + ',' + (lc.aboveRoof ? "true" : "false") + ',' + (lc.measuredFlops >= 0 ? num(lc.measuredFlops) : "")
-            + ',' + (lc.measuredBytes >= 0 ? num(lc.measuredBytes) : "") + ',' + quote(sources);
+        s += quote(r.layers[lc.layer].name) + ',' + num(lc.measured) + ',' + num(lc.bound) + ',' + num(lc.efficiency)
+            + ',' + num(lc.error) + ',' + (lc.aboveRoof ? "true" : "false") + ','
+            + (lc.measuredFlops >= 0 ? num(lc.measuredFlops) : "") + ','
+            + (lc.measuredBytes >= 0 ? num(lc.measuredBytes) : "") + ',' + quote(sources);
         s += cal ? ',' + num(lc.calibrated) + ',' + num(lc.calibratedError) + '\n' : "\n";
     }
     if (cal) // the network's total, named so that no layer can be mistaken for it
         s += "(total)," + num(c.measuredTotal) + ',' + num(c.boundTotal) + ','
             + num(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0) + ','
-            + num(c.boundTotal > 0 ? c.measuredTotal / c.boundTotal - 1 : 0) + ",false,,,," + num(c.calibratedTotal) + ','
-            + num(c.measuredTotal > 0 ? c.calibratedTotal / c.measuredTotal - 1 : 0) + '\n';
+            + num(c.boundTotal > 0 ? c.measuredTotal / c.boundTotal - 1 : 0) + ",false,,,," + num(c.calibratedTotal)
+            + ',' + num(c.measuredTotal > 0 ? c.calibratedTotal / c.measuredTotal - 1 : 0) + '\n';
     return s;
 }
 

@@ -17,8 +17,7 @@ namespace rfx {
 
 /// What a table's setter is handed: the option as given, its value ("" for a flag), the options it
 /// sets, and the readers every option shares, each with the one message for its kind of value.
-template <typename Target>
-struct OptionInput {
+template <typename Target> struct OptionInput {
     const std::string& name;
     const std::string& value;
     Target& target;
@@ -37,8 +36,7 @@ struct OptionInput {
         }
         return fail(name + ": expected a whole number, got '" + value + "'");
     }
-    template <typename E, std::size_t N>
-    OptionStatus word(const EnumWord<E> (&words)[N], E& out) const
+    template <typename E, std::size_t N> OptionStatus word(const EnumWord<E> (&words)[N], E& out) const
     {
         if (const auto v = parseEnum(words, value)) {
             out = *v;
@@ -49,8 +47,7 @@ struct OptionInput {
 };
 
 /// One option of a table.
-template <typename Target>
-struct OptionSpec {
+template <typename Target> struct OptionSpec {
     std::string_view name; ///< "--filters"
     bool takesValue; ///< false: a flag ("--fusion"), which refuses "--fusion=..."
     OptionStatus (*apply)(const OptionInput<Target>&);
@@ -66,7 +63,8 @@ OptionStatus applyOption(const OptionSpec<Target> (&table)[N], const std::vector
     Target& target, std::string& error)
 {
     const SplitOption split = splitOption(args[i]);
-    const auto* spec = std::find_if(std::begin(table), std::end(table), [&](const auto& s) { return s.name == split.name; });
+    const auto* spec
+        = std::find_if(std::begin(table), std::end(table), [&](const auto& s) { return s.name == split.name; });
     if (spec == std::end(table))
         return OptionStatus::NotConfigOption;
     std::string value;
@@ -88,15 +86,15 @@ OptionStatus applyOption(const OptionSpec<Target> (&table)[N], const std::vector
 
 /// The table's help, an option a line (more where its help has them), indented by two spaces, the
 /// help in a column at 29 characters.
-template <typename Target, std::size_t N>
-std::string optionsHelp(const OptionSpec<Target> (&table)[N])
+template <typename Target, std::size_t N> std::string optionsHelp(const OptionSpec<Target> (&table)[N])
 {
     constexpr std::size_t kColumn = 27; // after the two spaces
     std::string out;
     for (const OptionSpec<Target>& s : table) {
         if (s.usage.empty())
             continue;
-        out += "  " + std::string(s.usage) + std::string(std::max<std::size_t>(2, kColumn - std::min(kColumn, s.usage.size())), ' ');
+        out += "  " + std::string(s.usage)
+            + std::string(std::max<std::size_t>(2, kColumn - std::min(kColumn, s.usage.size())), ' ');
         for (std::size_t at = 0; at <= s.help.size();) {
             const std::size_t end = std::min(s.help.find('\n', at), s.help.size());
             if (at > 0)

@@ -46,14 +46,15 @@ std::vector<std::string> configToArgs(const Config& c)
         "--filters", std::to_string(u.baseFilters), "--depth", std::to_string(u.depth), "--padding",
         std::string(paddingName(u.padding)), "--stride", std::to_string(u.stride), "--downsample",
         std::string(downsampleName(u.downsample)), "--conv", std::string(convTypeName(u.conv)), "--batch",
-        std::to_string(c.batch), "--bits", c.bitsAsInFile ? std::string("file") : std::to_string(c.bits), "--mode", std::string(modeName(c.mode)),
-        "--optimizer", std::string(optimizerName(c.optimizer)) };
+        std::to_string(c.batch), "--bits", c.bitsAsInFile ? std::string("file") : std::to_string(c.bits), "--mode",
+        std::string(modeName(c.mode)), "--optimizer", std::string(optimizerName(c.optimizer)) };
     a.push_back(u.batchNorm ? "--batch-norm" : "--no-batch-norm");
     a.push_back(c.fusion ? "--fusion" : "--no-fusion");
     a.push_back(c.tensorCores ? "--tensor-cores" : "--no-tensor-cores");
-    a.insert(a.end(), { "--algorithm", std::string(algorithmName(c.algorithm)), "--traffic", std::string(trafficName(c.traffic)),
-                          "--onchip-kib", std::to_string(c.onchipKiB), "--clock", std::to_string(c.clockPercent) + "%",
-                          "--gpus", std::to_string(c.gpus), "--interconnect", c.interconnect });
+    a.insert(a.end(),
+        { "--algorithm", std::string(algorithmName(c.algorithm)), "--traffic", std::string(trafficName(c.traffic)),
+            "--onchip-kib", std::to_string(c.onchipKiB), "--clock", std::to_string(c.clockPercent) + "%", "--gpus",
+            std::to_string(c.gpus), "--interconnect", c.interconnect });
     a.push_back(c.overlap ? "--overlap" : "--no-overlap");
     if (c.cacheAware != CacheAware::Auto) // written only when chosen: files from before it read the same
         a.insert(a.end(), { "--cache-aware", std::string(cacheAwareName(c.cacheAware)) });

@@ -45,8 +45,8 @@ struct SplitOption {
 SplitOption splitOption(const std::string& arg);
 
 /// Applies args[i] (and its value) to `options`.
-OptionStatus applyConfigOption(const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options,
-    std::string& error);
+OptionStatus applyConfigOption(
+    const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options, std::string& error);
 
 /// The command-line arguments that reproduce `config` through applyConfigOption (every option,
 /// defaults included), e.g. {"--height", "572", "--width", "572", ...}. Used to store and restore

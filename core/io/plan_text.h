@@ -40,7 +40,8 @@ std::string markdownRow(const std::string& name, const DevicePlan& d);
 
 /// The device planned at calibrated times (Plan::calibrated), beside its bound `bound`: its best, what it
 /// is of the bound's, the GPUs for the load, its disaggregated best where planned, and its front.
-std::string calibratedTable(const DevicePlan& bound, const DevicePlan& calibrated, const Plan& plan, const PlanSettings& s);
+std::string calibratedTable(
+    const DevicePlan& bound, const DevicePlan& calibrated, const Plan& plan, const PlanSettings& s);
 nlohmann::json calibratedJson(const DevicePlan& calibrated, const Plan& plan);
 
 /// The disaggregated half of a device's table: its best beside the aggregated best, and its front.

@@ -14,15 +14,9 @@ namespace rfx {
 
 namespace plantext {
 
-std::string gb(double bytes)
-{
-    return formatNumber3(bytes / 1e9) + " GB";
-}
+std::string gb(double bytes) { return formatNumber3(bytes / 1e9) + " GB"; }
 
-std::string rate(double perSecond)
-{
-    return formatNumber3(perSecond);
-}
+std::string rate(double perSecond) { return formatNumber3(perSecond); }
 
 std::string loadText(const PlanSettings& s)
 {
@@ -48,12 +42,12 @@ std::string frontTable(const std::vector<FrontRow>& rows, int width)
         width = std::max(width, int(r.label.size()));
     std::string o;
     char line[320];
-    std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s\n", width, "configuration", "tok/s/user", "tok/s/GPU",
-        "TPOT", "TTFT");
+    std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s\n", width, "configuration", "tok/s/user",
+        "tok/s/GPU", "TPOT", "TTFT");
     o += line;
     for (const FrontRow& r : rows) {
-        std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s%s\n", width, r.label.c_str(), rate(r.perUser).c_str(),
-            rate(r.perGpu).c_str(), formatTime(r.tpot).c_str(), formatTime(r.ttft).c_str(),
+        std::snprintf(line, sizeof line, "    %-*s %12s %12s %10s %10s%s\n", width, r.label.c_str(),
+            rate(r.perUser).c_str(), rate(r.perGpu).c_str(), formatTime(r.tpot).c_str(), formatTime(r.ttft).c_str(),
             r.meets ? "" : "  (misses a target)");
         o += line;
     }
@@ -95,16 +89,16 @@ nlohmann::json pointJson(const PlanPoint& p)
     using nlohmann::json;
     const ServingPoint& v = p.point;
     return json { { "device", p.device }, { "tensor_parallel", p.tensorParallel }, { "weights_bits", p.weightBits },
-        { "lookahead", p.lookahead },
-        { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits }, { "users", v.users },
-        { "tpot_s", v.tpot }, { "ttft_s", v.ttft }, { "tokens_per_s_per_user", v.userTokensPerSecond },
-        { "tokens_per_s_per_replica", v.replicaTokensPerSecond }, { "tokens_per_s_per_gpu", v.gpuTokensPerSecond },
-        { "requests_per_s_per_replica", v.requestsPerSecond }, { "prefill_tokens_per_step", v.step.prefillTokens },
-        { "prefill_chunk_tokens", v.chunk }, { "prefill_steps", v.prefillSteps },
-        { "memory_bytes_per_gpu", v.memoryBytes }, { "weights_bytes_per_gpu", v.weightsBytes },
-        { "kv_bytes_per_gpu", v.kvBytes }, { "activation_bytes_per_gpu", v.activationBytes },
-        { "usable_bytes_per_gpu", v.usableBytes }, { "meets_targets", p.meets }, { "replicas", p.replicas },
-        { "gpus", p.gpus }, { "energy_per_token_j", v.energyPerToken }, { "price_per_hour_usd", p.pricePerHour },
+        { "lookahead", p.lookahead }, { "arithmetic", std::string(numberWord(p.arithmetic)) }, { "kv_bits", p.kvBits },
+        { "users", v.users }, { "tpot_s", v.tpot }, { "ttft_s", v.ttft },
+        { "tokens_per_s_per_user", v.userTokensPerSecond }, { "tokens_per_s_per_replica", v.replicaTokensPerSecond },
+        { "tokens_per_s_per_gpu", v.gpuTokensPerSecond }, { "requests_per_s_per_replica", v.requestsPerSecond },
+        { "prefill_tokens_per_step", v.step.prefillTokens }, { "prefill_chunk_tokens", v.chunk },
+        { "prefill_steps", v.prefillSteps }, { "memory_bytes_per_gpu", v.memoryBytes },
+        { "weights_bytes_per_gpu", v.weightsBytes }, { "kv_bytes_per_gpu", v.kvBytes },
+        { "activation_bytes_per_gpu", v.activationBytes }, { "usable_bytes_per_gpu", v.usableBytes },
+        { "meets_targets", p.meets }, { "replicas", p.replicas }, { "gpus", p.gpus },
+        { "energy_per_token_j", v.energyPerToken }, { "price_per_hour_usd", p.pricePerHour },
         { "cost_per_million_tokens_usd", p.costPerMillion }, { "cost_per_hour_usd", p.costPerHour } };
 }
 
@@ -119,8 +113,8 @@ std::string pointsCsv(const DevicePlan& d, bool disaggregated, const std::string
           << csv::numberField(p.point.tpot) << ',' << csv::numberField(p.point.ttft) << ','
           << csv::numberField(p.point.userTokensPerSecond) << ',' << csv::numberField(p.point.gpuTokensPerSecond) << ','
           << csv::numberField(p.point.replicaTokensPerSecond) << ',' << csv::numberField(p.point.memoryBytes) << ','
-          << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ','
-          << p.replicas << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
+          << (front ? 1 : 0) << ',' << (d.best && *d.best == i ? 1 : 0) << ',' << (p.meets ? 1 : 0) << ',' << p.replicas
+          << ',' << p.gpus << ',' << csv::numberField(p.point.energyPerToken) << ','
           << csv::numberField(p.costPerMillion) << ',' << p.lookahead << (disaggregated ? ",aggregated,,,,," : "")
           << end << '\n';
     }
@@ -150,7 +144,6 @@ std::string markdownRow(const std::string& name, const DevicePlan& d)
 } // namespace plantext
 
 using namespace plantext;
-
 
 std::string planHeadline(const Plan& plan, const PlanSettings& s)
 {
@@ -281,8 +274,9 @@ std::string planToCsv(const Plan& plan)
          "s_per_gpu,"
          "tokens_per_s_per_replica,memory_bytes_per_gpu,on_front,best,meets_targets,replicas,gpus,energy_per_token_j,"
          "cost_per_million_tokens_usd,lookahead"
-      << (plan.disaggregated ? ",mode,prefill_tensor_parallel,prefill_batch,kv_transfer_s,prefill_replicas,decode_replicas"
-                             : "")
+      << (plan.disaggregated
+                 ? ",mode,prefill_tensor_parallel,prefill_batch,kv_transfer_s,prefill_replicas,decode_replicas"
+                 : "")
       << (plan.calibrated.empty() ? "" : ",times") << '\n';
     const std::string bound = plan.calibrated.empty() ? "" : ",bound";
     for (const DevicePlan& d : plan.devices)

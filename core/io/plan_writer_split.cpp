@@ -14,10 +14,7 @@ namespace rfx::plantext {
 
 namespace {
 
-std::string gpus(int n)
-{
-    return formatCount(n) + (n == 1 ? " GPU" : " GPUs");
-}
+std::string gpus(int n) { return formatCount(n) + (n == 1 ? " GPU" : " GPUs"); }
 
 std::string replicas(int n, int tp, const char* pool)
 {

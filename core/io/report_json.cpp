@@ -93,7 +93,6 @@ ojson deviceJson(const Device& d)
     return j;
 }
 
-
 } // namespace
 
 std::string configToJson(const Config& config) { return configJson(config).dump(); }
@@ -174,7 +173,8 @@ std::string reportToJson(const Report& r, int indent)
             dev["l3_bandwidth"] = d.l3Bandwidth;
         dev["cache_aware"] = d.cacheAware;
         if (d.cacheAware)
-            dev["cache_capacity_bytes"] = ojson { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
+            dev["cache_capacity_bytes"]
+                = ojson { { "l1", d.l1Capacity }, { "l2", d.l2Capacity }, { "l3", d.l3Capacity } };
         for (const LayerResult& l : d.layers)
             layers.push_back(layerJson(l, d, r));
         const Totals& t = d.totals;
@@ -189,12 +189,10 @@ std::string reportToJson(const Report& r, int indent)
             { "peak_share", t.peakShare },
             { "memory_bound_time_share", t.memoryBoundTimeShare },
             { "memory_bytes", t.memory.total() },
-            { "memory", ojson {
-                { "weights", t.memory.weights },
-                { "gradients", t.memory.gradients },
-                { "optimizer_state", t.memory.optimizerState },
-                { "activations", t.memory.activations },
-                { "workspace", t.memory.workspace } } },
+            { "memory",
+                ojson { { "weights", t.memory.weights }, { "gradients", t.memory.gradients },
+                    { "optimizer_state", t.memory.optimizerState }, { "activations", t.memory.activations },
+                    { "workspace", t.memory.workspace } } },
             { "capacity_bytes", t.capacity },
             { "fits", t.fits },
             { "largest_batch", t.largestBatch },
@@ -213,14 +211,15 @@ std::string reportToJson(const Report& r, int indent)
         totals["images_per_joule"] = e.imagesPerJoule;
         totals["average_power_w"] = e.averagePower;
         totals["flops_per_joule"] = e.flopsPerJoule;
-        results.push_back(ojson { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
+        results.push_back(
+            ojson { { "device", dev }, { "layers", layers }, { "totals", totals }, { "verdict", d.verdict } });
     }
     ojson diagnostics = ojson::array();
     for (const Diagnostic& d : r.diagnostics)
-        diagnostics.push_back(ojson { { "severity", severityName(d.severity) }, { "file", d.file }, { "field", d.field },
-            { "message", d.message } });
-    ojson network { { "name", r.network }, { "input_shape", shapeJson(r.input) }, { "output_shape", shapeJson(r.output) },
-        { "convolutions", r.convolutions } };
+        diagnostics.push_back(ojson { { "severity", severityName(d.severity) }, { "file", d.file },
+            { "field", d.field }, { "message", d.message } });
+    ojson network { { "name", r.network }, { "input_shape", shapeJson(r.input) },
+        { "output_shape", shapeJson(r.output) }, { "convolutions", r.convolutions } };
     if (!r.origins.empty())
         network["uncounted_rows"] = r.uncountedRows;
     if (r.storedParameters >= 0) { // an imported model: what the rows count and what the file stores

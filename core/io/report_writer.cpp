@@ -15,9 +15,6 @@ namespace rfx {
 
 namespace {
 
-
-
-
 // Pads to `width`; numbers are never cut (a column simply grows), only names are (see fitName).
 std::string pad(const std::string& s, size_t width, bool right)
 {
@@ -47,7 +44,6 @@ std::string uncountedNote(const Report& r)
 
 } // namespace
 
-
 std::string energyLine(const DeviceResult& d, const Config& c)
 {
     Config one = c;
@@ -55,7 +51,8 @@ std::string energyLine(const DeviceResult& d, const Config& c)
     const EnergyFigures e = energyFigures(d, one, 0);
     return "energy " + formatSI(e.energy, "J") + " per batch (" + formatSI(e.energyPerImage, "J") + " per image, "
         + formatNumber3(e.averagePower) + " W average, " + formatNumber3(e.flopsPerJoule / 1e9) + " GFLOP/s per W, "
-        + formatNumber3(e.imagesPerJoule) + " images/J" + (c.clockPercent != 100 ? ", at " + std::to_string(c.clockPercent) + " % clock" : "") + ")";
+        + formatNumber3(e.imagesPerJoule) + " images/J"
+        + (c.clockPercent != 100 ? ", at " + std::to_string(c.clockPercent) + " % clock" : "") + ")";
 }
 
 namespace {
@@ -65,8 +62,9 @@ namespace {
 bool onTensorCores(const Report& r)
 {
     const auto tensor = [](const CeilingChoice& c) { return c.key.starts_with("tensor_"); };
-    return std::any_of(r.results.begin(), r.results.end(),
-        [&](const DeviceResult& d) { return tensor(d.ceiling) || std::any_of(d.rowCeilings.begin(), d.rowCeilings.end(), tensor); });
+    return std::any_of(r.results.begin(), r.results.end(), [&](const DeviceResult& d) {
+        return tensor(d.ceiling) || std::any_of(d.rowCeilings.begin(), d.rowCeilings.end(), tensor);
+    });
 }
 } // namespace
 
@@ -75,10 +73,13 @@ std::string reportTitle(const Report& r)
     const Config& c = r.config;
     // An image HxWxC; other ranks as their extents without the batch ([N, 1000] -> "1000").
     auto extents = [](const Shape& s) {
-        return s.rank == 4 ? std::to_string(s.h) + "x" + std::to_string(s.w) + "x" + std::to_string(s.c) : shapeNoBatch(s);
+        return s.rank == 4 ? std::to_string(s.h) + "x" + std::to_string(s.w) + "x" + std::to_string(s.c)
+                           : shapeNoBatch(s);
     };
-    return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", " + (c.bitsAsInFile ? std::string("precision as in the file") : std::to_string(c.bits) + "-bit") + ", "
-        + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "") + (c.tensorCores && onTensorCores(r) ? ", tensor cores" : "");
+    return r.network + " " + extents(r.input) + " -> " + extents(r.output) + ", batch " + std::to_string(c.batch) + ", "
+        + (c.bitsAsInFile ? std::string("precision as in the file") : std::to_string(c.bits) + "-bit") + ", "
+        + std::string(modeName(c.mode)) + (c.fusion ? ", fused" : "")
+        + (c.tensorCores && onTensorCores(r) ? ", tensor cores" : "");
 }
 
 const std::vector<TableFormat>& tableFormats()
@@ -148,35 +149,43 @@ std::string networkTotalsLine(const Report& r)
         if (other > 1e-9 * d.totals.flops)
             line += " + " + formatSI(other, unit) + " other";
     }
-    return line + " \u00b7 " + formatBytes(d.totals.bytes) + " moved \u00b7 peak memory " + formatMemory(d.totals.memory.total());
+    return line + " \u00b7 " + formatBytes(d.totals.bytes) + " moved \u00b7 peak memory "
+        + formatMemory(d.totals.memory.total());
 }
 
 std::string reportToCsv(const Report& r)
 {
     // A calibration adds a column, and a "(total)" line per device with the network's bound and
     // calibrated times (op "total"), so that a reader never sums it by mistake with the rows.
-    const bool calibrated = std::any_of(r.results.begin(), r.results.end(), [](const DeviceResult& d) { return d.totals.calibratedTime >= 0; });
-    std::string s = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
-                    "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j";
+    const bool calibrated = std::any_of(
+        r.results.begin(), r.results.end(), [](const DeviceResult& d) { return d.totals.calibratedTime >= 0; });
+    std::string s
+        = "device,layer,op,n,c,h,w,params,flops,bytes,intensity,peak_flops,attainable_flops,bound,time_s,share,"
+          "algorithm,workspace_bytes,extra_bytes,bound_level,l2_bytes,l1_bytes,energy_j";
     s += calibrated ? ",calibrated_time_s\n" : "\n";
     for (const DeviceResult& d : r.results) {
         for (const LayerResult& l : d.layers) {
             s += csv::field(d.device.id) + ',' + csv::field(l.name) + ',' + std::string(opName(l.op)) + ','
                 + std::to_string(l.out.n) + ',' + std::to_string(l.out.c) + ',' + std::to_string(l.out.h) + ','
-                + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + csv::exactField(l.flops) + ',' + csv::exactField(l.bytes)
-                + ',' + csv::exactField(l.intensity) + ',' + csv::exactField(l.peak) + ',' + csv::exactField(l.attainable) + ','
-                + std::string(boundName(l.bound)) + ',' + csv::exactField(boundTimeOf(l)) + ',' + csv::exactField(l.share) + ','
-                + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ',' + csv::exactField(l.workspace)
-                + ',' + csv::exactField(l.extraBytes) + ',' + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "")
-                + ',' + (d.l2Bandwidth > 0 ? csv::exactField(l.l2Bytes) : "") + ',' + (d.l1Bandwidth > 0 ? csv::exactField(l.l1Bytes) : "") + ','
+                + std::to_string(l.out.w) + ',' + std::to_string(l.params) + ',' + csv::exactField(l.flops) + ','
+                + csv::exactField(l.bytes) + ',' + csv::exactField(l.intensity) + ',' + csv::exactField(l.peak) + ','
+                + csv::exactField(l.attainable) + ',' + std::string(boundName(l.bound)) + ','
+                + csv::exactField(boundTimeOf(l)) + ',' + csv::exactField(l.share) + ','
+                + (runsOnMatrixUnits(l.op) ? std::string(algorithmName(l.algorithm)) : std::string()) + ','
+                + csv::exactField(l.workspace) + ',' + csv::exactField(l.extraBytes) + ','
+                + (l.bound == Bound::Memory ? std::string(memoryLevelName(l.level)) : "") + ','
+                + (d.l2Bandwidth > 0 ? csv::exactField(l.l2Bytes) : "") + ','
+                + (d.l1Bandwidth > 0 ? csv::exactField(l.l1Bytes) : "") + ','
                 + csv::exactField(rowEnergy(l, d, r.config.clockPercent));
             s += !calibrated ? "\n" : l.calibratedTime >= 0 ? ',' + csv::exactField(l.calibratedTime) + '\n' : ",\n";
         }
         if (calibrated) {
             const Totals& t = d.totals;
-            s += csv::field(d.device.id) + ",(total),total,,,,," + std::to_string(t.params) + ',' + csv::exactField(t.flops) + ','
-                + csv::exactField(t.bytes) + ',' + csv::exactField(t.intensity) + ',' + csv::exactField(d.ceiling.flops) + ',' + csv::exactField(t.attained) + ",," + csv::exactField(boundTimeOf(t))
-                + ",1,,,,,,,," + (t.calibratedTime >= 0 ? csv::exactField(t.calibratedTime) : "") + '\n';
+            s += csv::field(d.device.id) + ",(total),total,,,,," + std::to_string(t.params) + ','
+                + csv::exactField(t.flops) + ',' + csv::exactField(t.bytes) + ',' + csv::exactField(t.intensity) + ','
+                + csv::exactField(d.ceiling.flops) + ',' + csv::exactField(t.attained) + ",,"
+                + csv::exactField(boundTimeOf(t)) + ",1,,,,,,,,"
+                + (t.calibratedTime >= 0 ? csv::exactField(t.calibratedTime) : "") + '\n';
         }
     }
     return s;
@@ -209,39 +218,46 @@ std::string reportToTable(const Report& r)
     o << reportTitle(r) << "\n"
       << r.convolutions << " convolutions, " << parametersPhrase(r) << uncountedNote(r) << "\n"
       << "FLOP: a multiply-add counts 2. Bytes: " << trafficDescription(r.config) << "."
-      << (anyCacheAware(r) ? "\nTime: roofline bound, cache-aware: a row whose inputs, weights and outputs fit a cache level (all\n"
-                             "cores together) runs at that level's bandwidth, named in the bound column (--cache-aware off: DRAM's).\n"
+      << (anyCacheAware(r) ? "\nTime: roofline bound, cache-aware: a row whose inputs, weights and outputs fit a cache "
+                             "level (all\n"
+                             "cores together) runs at that level's bandwidth, named in the bound column (--cache-aware "
+                             "off: DRAM's).\n"
                            : " Time: roofline bound.\n");
     const bool algorithms = r.config.algorithm != ConvAlgorithm::Direct || !r.config.layerAlgorithms.empty();
     // Column widths: sum + separators = 98, fits a 100-column terminal.
-    const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8, wShare = 6;
+    const size_t wName = 21, wShape = 13, wParams = 10, wFlop = 10, wBytes = 9, wI = 7, wBound = 7, wTime = 8,
+                 wShare = 6;
     for (const DeviceResult& d : r.results) {
-        o << "\n"
-          << d.device.name << " (" << d.device.id << "): " << ceilingsLine(d) << "\n";
-        o << pad("layer", wName, false) << ' ' << pad("output CxHxW", wShape, true) << ' ' << pad("params", wParams, true)
-          << ' ' << pad("FLOP", wFlop, true) << ' ' << pad("bytes", wBytes, true) << ' ' << pad("FLOP/B", wI, true) << ' '
-          << pad("bound", wBound, true) << ' ' << pad("time", wTime, true) << ' ' << pad("share", wShare, true) << "\n";
+        o << "\n" << d.device.name << " (" << d.device.id << "): " << ceilingsLine(d) << "\n";
+        o << pad("layer", wName, false) << ' ' << pad("output CxHxW", wShape, true) << ' '
+          << pad("params", wParams, true) << ' ' << pad("FLOP", wFlop, true) << ' ' << pad("bytes", wBytes, true) << ' '
+          << pad("FLOP/B", wI, true) << ' ' << pad("bound", wBound, true) << ' ' << pad("time", wTime, true) << ' '
+          << pad("share", wShare, true) << "\n";
         for (const LayerResult& l : d.layers) {
             o << pad(fitName(l.name, wName), wName, false) << ' ' << pad(shapeNoBatch(l.out), wShape, true) << ' '
-              << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' ' << pad(formatSI(l.flops, "FLOP"), wFlop, true)
-              << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' ' << pad(formatNumber3(l.intensity), wI, true) << ' '
-              << pad(boundLabel(l), wBound, true) << ' ' << pad(formatTime(boundTimeOf(l)), wTime, true) << ' '
-              << pad(formatPercent(l.share), wShare, true);
+              << pad(l.params ? formatCount(l.params) : "-", wParams, true) << ' '
+              << pad(formatSI(l.flops, "FLOP"), wFlop, true) << ' ' << pad(formatBytes(l.bytes), wBytes, true) << ' '
+              << pad(formatNumber3(l.intensity), wI, true) << ' ' << pad(boundLabel(l), wBound, true) << ' '
+              << pad(formatTime(boundTimeOf(l)), wTime, true) << ' ' << pad(formatPercent(l.share), wShare, true);
             if (d.l2Bandwidth > 0 && l.l2Bytes > 0 && l.l2Bytes != l.bytes && l.flops > 0)
                 o << "  I(L2) " << formatNumber3(l.flops / l.l2Bytes);
             if (d.l1Bandwidth > 0 && l.l1Bytes > 0 && l.l1Bytes != l.bytes && l.flops > 0)
                 o << "  I(L1) " << formatNumber3(l.flops / l.l1Bytes);
             if (l.calibratedTime >= 0)
-                o << "  calibrated " << formatTime(l.calibratedTime) << (l.calibrationExtrapolated ? " (extrapolated)" : "");
+                o << "  calibrated " << formatTime(l.calibratedTime)
+                  << (l.calibrationExtrapolated ? " (extrapolated)" : "");
             if (algorithms && runsOnMatrixUnits(l.op))
-                o << "  " << algorithmName(l.algorithm) << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? "" : " (" + l.algorithmNote + ")");
+                o << "  " << algorithmName(l.algorithm)
+                  << (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? ""
+                                                                                     : " (" + l.algorithmNote + ")");
             o << "\n";
         }
         const Totals& t = d.totals;
-        o << pad("total", wName, false) << ' ' << pad("", wShape, true) << ' ' << pad(formatCount(t.params), wParams, true)
-          << ' ' << pad(formatSI(t.flops, "FLOP"), wFlop, true) << ' ' << pad(formatBytes(t.bytes), wBytes, true) << ' '
-          << pad(formatNumber3(t.intensity), wI, true) << ' ' << pad("", wBound, true) << ' '
-          << pad(formatTime(t.time), wTime, true) << ' ' << pad("100 %", wShare, true) << "\n";
+        o << pad("total", wName, false) << ' ' << pad("", wShape, true) << ' '
+          << pad(formatCount(t.params), wParams, true) << ' ' << pad(formatSI(t.flops, "FLOP"), wFlop, true) << ' '
+          << pad(formatBytes(t.bytes), wBytes, true) << ' ' << pad(formatNumber3(t.intensity), wI, true) << ' '
+          << pad("", wBound, true) << ' ' << pad(formatTime(t.time), wTime, true) << ' ' << pad("100 %", wShare, true)
+          << "\n";
         o << "time " << formatTime(t.time) << " per batch, " << formatNumber3(t.throughput) << " images/s; attained "
           << formatSI(t.attained, rateUnit(d.ceiling.key)) << " = " << peakShareText(d) << "\n";
         o << "memory " << formatMemory(t.memory.total()) << " of " << formatMemory(t.capacity) << ": "
@@ -288,6 +304,5 @@ std::string devicesToTable(const std::vector<Device>& devices)
         o << "* from a user device folder\n";
     return o.str();
 }
-
 
 } // namespace rfx

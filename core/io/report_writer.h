@@ -6,7 +6,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-#include <vector>
 
 namespace rfx {
 
@@ -19,7 +18,6 @@ std::string reportToCsv(const Report& report);
 
 /// A table for people, in human units, fitting a 100-column terminal.
 std::string reportToTable(const Report& report);
-
 
 /// The layer table and summary of every device as Markdown (a table per device) or LaTeX (a booktabs
 /// table per device, with a caption stating the configuration and conventions).

@@ -1,5 +1,5 @@
-#include "base/json_error.h"
 #include "io/session.h"
+#include "base/json_error.h"
 
 #include "io/json_config.h"
 
@@ -25,8 +25,9 @@ std::string sessionToJson(const Session& s)
         { "config_args", args },
         { "devices", s.devices },
         { "view",
-            { { "overlay", s.view.overlay }, { "convolutions_only", s.view.filter.convolutionsOnly }, { "top_n", s.view.filter.topN },
-                { "table_device", s.tableDevice }, { "shared_axes", s.view.sharedAxes }, { "power_ticks", s.view.powerTicks },
+            { { "overlay", s.view.overlay }, { "convolutions_only", s.view.filter.convolutionsOnly },
+                { "top_n", s.view.filter.topN }, { "table_device", s.tableDevice },
+                { "shared_axes", s.view.sharedAxes }, { "power_ticks", s.view.powerTicks },
                 { "layer_labels", s.view.layerLabels }, { "selected_layer", s.selectedLayer } } },
     };
     nlohmann::ordered_json out = doc;
@@ -159,7 +160,8 @@ bool readView(const json& doc, Session& s, std::string& error)
         const char* key;
         bool* target;
     };
-    for (Flag f : { Flag { "overlay", &s.view.overlay }, Flag { "convolutions_only", &s.view.filter.convolutionsOnly } }) {
+    for (Flag f :
+        { Flag { "overlay", &s.view.overlay }, Flag { "convolutions_only", &s.view.filter.convolutionsOnly } }) {
         const json* v = field(*view, f.key, "view.", error);
         if (!v)
             return false;

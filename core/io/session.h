@@ -20,8 +20,8 @@ struct BoundInputs {
 };
 
 /// The user's work as a document (.rfx.json, with a schema version): what is analysed and how it is
-/// shown, so that opening it shows the same screen. Fields after `tableDevice` are optional in the file (sessions written
-/// before them open with their defaults).
+/// shown, so that opening it shows the same screen. Fields after `tableDevice` are optional in the file (sessions
+/// written before them open with their defaults).
 struct Session {
     Config config;
     std::vector<std::string> devices;

@@ -7,8 +7,7 @@ namespace rfx {
 namespace {
 
 // "A..B" or "A" -> {A, B}; false if malformed.
-template <typename T, typename Parse>
-bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
+template <typename T, typename Parse> bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
 {
     const size_t dots = text.find("..");
     const auto a = parse(dots == std::string::npos ? text : text.substr(0, dots));
@@ -22,8 +21,8 @@ bool parseRange(const std::string& text, T& lo, T& hi, Parse parse)
 
 } // namespace
 
-OptionStatus applyTuneOption(const std::vector<std::string>& args, std::size_t& i, TuneRanges& ranges, Objective& objective,
-    std::string& error)
+OptionStatus applyTuneOption(
+    const std::vector<std::string>& args, std::size_t& i, TuneRanges& ranges, Objective& objective, std::string& error)
 {
     const SplitOption split = splitOption(args[i]);
     const std::string& name = split.name;

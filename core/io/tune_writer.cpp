@@ -14,7 +14,6 @@ namespace rfx {
 
 namespace {
 
-
 std::string joules(double j) { return formatSI(j, "J"); }
 
 std::string relative(double a, double b, const char* less, const char* more)
@@ -25,14 +24,17 @@ std::string relative(double a, double b, const char* less, const char* more)
     return formatPercent(std::abs(r)) + " " + (r < 0 ? less : more);
 }
 
-bool onFront(const TuneResult& t, std::size_t k) { return std::find(t.front.begin(), t.front.end(), k) != t.front.end(); }
+bool onFront(const TuneResult& t, std::size_t k)
+{
+    return std::find(t.front.begin(), t.front.end(), k) != t.front.end();
+}
 
 } // namespace
 
 std::string tunePointLabel(const TunePoint& p)
 {
-    return "batch " + std::to_string(p.batch) + " x " + std::to_string(p.gpus) + (p.gpus == 1 ? " GPU" : " GPUs") + " at "
-        + std::to_string(p.clockPercent) + " % clock";
+    return "batch " + std::to_string(p.batch) + " x " + std::to_string(p.gpus) + (p.gpus == 1 ? " GPU" : " GPUs")
+        + " at " + std::to_string(p.clockPercent) + " % clock";
 }
 
 std::string recommendationText(const TuneResult& t, Objective objective)
@@ -45,15 +47,17 @@ std::string recommendationText(const TuneResult& t, Objective objective)
     auto line = [&](const char* what, const TunePoint& p, bool chosen) {
         std::string s = std::string(chosen ? "* " : "  ") + what + ": " + tunePointLabel(p) + ": "
             + formatTime(p.e.timePerImage) + " and " + joules(p.e.energyPerImage) + " per image, "
-            + formatNumber3(p.e.averagePower) + " W per GPU, " + formatNumber3(p.e.flopsPerJoule / 1e9) + " GFLOP/s per W";
+            + formatNumber3(p.e.averagePower) + " W per GPU, " + formatNumber3(p.e.flopsPerJoule / 1e9)
+            + " GFLOP/s per W";
         if (p.gpus > 1)
             s += ", speed-up " + formatNumber3(p.e.speedup) + " (" + formatPercent(p.e.efficiency) + " efficiency)";
         return s + "\n";
     };
     std::string s = line("least time", fastest, objective == Objective::Time);
     s += line("least energy", frugal, objective == Objective::Energy);
-    s += "    vs least time: " + relative(frugal.e.energyPerImage, fastest.e.energyPerImage, "less energy", "more energy")
-        + ", " + relative(frugal.e.timePerImage, fastest.e.timePerImage, "faster", "slower") + "\n";
+    s += "    vs least time: "
+        + relative(frugal.e.energyPerImage, fastest.e.energyPerImage, "less energy", "more energy") + ", "
+        + relative(frugal.e.timePerImage, fastest.e.timePerImage, "faster", "slower") + "\n";
     s += line("least energy x delay", balanced, objective == Objective::Edp);
     // Why: the recommended point against its neighbours in the sweep.
     const std::optional<std::size_t> chosen = t.best(objective);
@@ -75,7 +79,8 @@ std::string tuneToTable(const TuneOutcome& o, const Config& c, Objective objecti
             << ". Energy: GPU boards only.\n";
     for (const TuneResult& t : o.results) {
         const auto fitting = std::count_if(t.points.begin(), t.points.end(), [](const TunePoint& p) { return p.fits; });
-        out << "\n" << t.device.name << " (" << t.device.id << "): " << fitting << " of " << t.points.size()
+        out << "\n"
+            << t.device.name << " (" << t.device.id << "): " << fitting << " of " << t.points.size()
             << " configurations fit in " << formatMemory(t.device.memoryBytes) << "\n";
         out << recommendationText(t, objective);
         if (t.front.empty())
@@ -103,26 +108,27 @@ std::string tuneToJson(const TuneOutcome& o, const Config& c, const TuneRanges& 
         json points = json::array();
         for (std::size_t k = 0; k < t.points.size(); ++k) {
             const TunePoint& p = t.points[k];
-            points.push_back({ { "batch", p.batch }, { "gpus", p.gpus }, { "clock", p.clockPercent / 100.0 },
-                { "fits", p.fits }, { "memory_bytes", p.memory }, { "step_time_s", p.e.stepTime },
-                { "step_energy_j", p.e.stepEnergy }, { "time_per_image_s", p.e.timePerImage },
-                { "energy_per_image_j", p.e.energyPerImage }, { "images_per_joule", p.e.imagesPerJoule },
-                { "average_power_w", p.e.averagePower }, { "flops_per_joule", p.e.flopsPerJoule },
-                { "all_reduce_s", p.e.allReduceTime }, { "exposed_all_reduce_s", p.e.exposedTime },
-                { "speedup", p.e.speedup }, { "efficiency", p.e.efficiency }, { "edp_js", p.e.edp },
-                { "on_front", onFront(t, k) } });
+            points.push_back(
+                { { "batch", p.batch }, { "gpus", p.gpus }, { "clock", p.clockPercent / 100.0 }, { "fits", p.fits },
+                    { "memory_bytes", p.memory }, { "step_time_s", p.e.stepTime }, { "step_energy_j", p.e.stepEnergy },
+                    { "time_per_image_s", p.e.timePerImage }, { "energy_per_image_j", p.e.energyPerImage },
+                    { "images_per_joule", p.e.imagesPerJoule }, { "average_power_w", p.e.averagePower },
+                    { "flops_per_joule", p.e.flopsPerJoule }, { "all_reduce_s", p.e.allReduceTime },
+                    { "exposed_all_reduce_s", p.e.exposedTime }, { "speedup", p.e.speedup },
+                    { "efficiency", p.e.efficiency }, { "edp_js", p.e.edp }, { "on_front", onFront(t, k) } });
         }
         auto index = [](const std::optional<std::size_t>& i) { return i ? json(*i) : json(nullptr); };
         devices.push_back({ { "device", t.device.id }, { "name", t.device.name }, { "points", points },
-            { "front", t.front },
-            { "recommended", index(t.best(objective)) },
-            { "least_time", index(t.bestTime) }, { "least_energy", index(t.bestEnergy) }, { "least_edp", index(t.bestEdp) } });
+            { "front", t.front }, { "recommended", index(t.best(objective)) }, { "least_time", index(t.bestTime) },
+            { "least_energy", index(t.bestEnergy) }, { "least_edp", index(t.bestEdp) } });
     }
     json doc { { "objective", objectiveName(objective) },
-        { "ranges", { { "batch", { r.batchMin, r.batchMax } }, { "gpus", { r.gpusMin, r.gpusMax } },
-                        { "clock", { r.clockMin / 100.0, r.clockMax / 100.0 } }, { "clock_step", r.clockStep / 100.0 } } },
+        { "ranges",
+            { { "batch", { r.batchMin, r.batchMax } }, { "gpus", { r.gpusMin, r.gpusMax } },
+                { "clock", { r.clockMin / 100.0, r.clockMax / 100.0 } }, { "clock_step", r.clockStep / 100.0 } } },
         { "config", json::parse(configToJson(c)) },
-        { "power_model", "P = idle + (TDP - idle) x [0.7 u_compute f max(f, knee)^2 + 0.3 u_dram]; knee = base / boost clock" },
+        { "power_model",
+            "P = idle + (TDP - idle) x [0.7 u_compute f max(f, knee)^2 + 0.3 u_dram]; knee = base / boost clock" },
         { "results", devices } };
     return doc.dump(2) + "\n";
 }
@@ -134,11 +140,14 @@ std::string tuneToCsv(const TuneOutcome& o)
     for (const TuneResult& t : o.results)
         for (std::size_t k = 0; k < t.points.size(); ++k) {
             const TunePoint& p = t.points[k];
-            s += t.device.id + ',' + std::to_string(p.batch) + ',' + std::to_string(p.gpus) + ',' + csv::exactField(p.clockPercent / 100.0)
-                + ',' + (p.fits ? "true" : "false") + ',' + csv::exactField(p.memory) + ',' + csv::exactField(p.e.stepTime) + ','
-                + csv::exactField(p.e.stepEnergy) + ',' + csv::exactField(p.e.timePerImage) + ',' + csv::exactField(p.e.energyPerImage) + ','
-                + csv::exactField(p.e.imagesPerJoule) + ',' + csv::exactField(p.e.averagePower) + ',' + csv::exactField(p.e.speedup) + ','
-                + csv::exactField(p.e.efficiency) + ',' + csv::exactField(p.e.edp) + ',' + (onFront(t, k) ? "true" : "false") + '\n';
+            s += t.device.id + ',' + std::to_string(p.batch) + ',' + std::to_string(p.gpus) + ','
+                + csv::exactField(p.clockPercent / 100.0) + ',' + (p.fits ? "true" : "false") + ','
+                + csv::exactField(p.memory) + ',' + csv::exactField(p.e.stepTime) + ','
+                + csv::exactField(p.e.stepEnergy) + ',' + csv::exactField(p.e.timePerImage) + ','
+                + csv::exactField(p.e.energyPerImage) + ',' + csv::exactField(p.e.imagesPerJoule) + ','
+                + csv::exactField(p.e.averagePower) + ',' + csv::exactField(p.e.speedup) + ','
+                + csv::exactField(p.e.efficiency) + ',' + csv::exactField(p.e.edp) + ','
+                + (onFront(t, k) ? "true" : "false") + '\n';
         }
     return s;
 }

@@ -1,5 +1,6 @@
 // Hugging Face config.json: the keys of the llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3,
-// phi3, gemma2, gemma3, gpt_oss, llama4 and gpt2 families (transformers' configuration classes name them; their defaults are transformers').
+// phi3, gemma2, gemma3, gpt_oss, llama4 and gpt2 families (transformers' configuration classes name them; their
+// defaults are transformers').
 #include "llm/llm_files.h"
 #include "llm/llm_phase.h"
 
@@ -29,10 +30,12 @@ struct Reader {
         const auto it = j.find(key);
         if (it == j.end() || it->is_null()) {
             if (fallback < 0)
-                error = file + ": " + key + ": missing; a " + family() + " config.json gives it (copy the model's config.json from its Hub page)";
+                error = file + ": " + key + ": missing; a " + family()
+                    + " config.json gives it (copy the model's config.json from its Hub page)";
             return int(std::max(0LL, fallback));
         }
-        if (!it->is_number_integer() && !(it->is_number_float() && it->get<double>() == std::floor(it->get<double>()))) {
+        if (!it->is_number_integer()
+            && !(it->is_number_float() && it->get<double>() == std::floor(it->get<double>()))) {
             error = file + ": " + key + ": must be a whole number, got " + it->dump();
             return 0;
         }
@@ -105,14 +108,16 @@ bool unnestTextDecoder(json& j, std::string& family, const std::string& file, st
     };
     static const Nested nested[] = {
         { "gemma3", "gemma3_text", "Gemma 3",
-            { { "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 }, { "num_hidden_layers", 26 },
-                { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, { "head_dim", 256 }, { "max_position_embeddings", 131072 },
-                { "sliding_window", 4096 }, { "sliding_window_pattern", 6 }, { "tie_word_embeddings", true } } },
+            { { "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },
+                { "num_hidden_layers", 26 }, { "num_attention_heads", 8 }, { "num_key_value_heads", 4 },
+                { "head_dim", 256 }, { "max_position_embeddings", 131072 }, { "sliding_window", 4096 },
+                { "sliding_window_pattern", 6 }, { "tie_word_embeddings", true } } },
         { "llama4", "llama4_text", "Llama 4",
-            { { "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 }, { "intermediate_size_mlp", 16384 },
-                { "num_hidden_layers", 48 }, { "num_attention_heads", 40 }, { "num_key_value_heads", 8 }, { "head_dim", 128 },
-                { "max_position_embeddings", 131072 }, { "num_experts_per_tok", 1 }, { "num_local_experts", 16 },
-                { "interleave_moe_layer_step", 1 }, { "attention_chunk_size", 8192 }, { "tie_word_embeddings", false } } },
+            { { "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 },
+                { "intermediate_size_mlp", 16384 }, { "num_hidden_layers", 48 }, { "num_attention_heads", 40 },
+                { "num_key_value_heads", 8 }, { "head_dim", 128 }, { "max_position_embeddings", 131072 },
+                { "num_experts_per_tok", 1 }, { "num_local_experts", 16 }, { "interleave_moe_layer_step", 1 },
+                { "attention_chunk_size", 8192 }, { "tie_word_embeddings", false } } },
     };
     for (const Nested& n : nested) {
         if (family != n.multimodal && family != n.textOnly)
@@ -121,8 +126,11 @@ bool unnestTextDecoder(json& j, std::string& family, const std::string& file, st
         if (family == n.multimodal) {
             const auto t = j.find("text_config");
             if (t == j.end() || !t->is_object()) {
-                error = file + ": text_config: " + (t == j.end() ? std::string("missing") : "must be an object, got " + t->dump().substr(0, 40))
-                    + "; a " + n.name + " config.json holds the text decoder's keys there (copy the model's config.json from its Hub page)";
+                error = file + ": text_config: "
+                    + (t == j.end() ? std::string("missing") : "must be an object, got " + t->dump().substr(0, 40))
+                    + "; a " + n.name
+                    + " config.json holds the text decoder's keys there (copy the model's config.json from its Hub "
+                      "page)";
                 return false;
             }
             text = *t;
@@ -269,13 +277,16 @@ void readLatent(Reader& r, const json& j, LlmArch& a)
         const auto method = j.find("topk_method");
         a.routerBias = method != j.end() && method->is_string() && method->get<std::string>() == "noaux_tc";
         if (r.integer("moe_layer_freq", 1) != 1 && r.error.empty())
-            r.error = r.file + ": moe_layer_freq: only 1 (every layer past first_k_dense_replace a mixture of experts) is modelled yet";
+            r.error = r.file
+                + ": moe_layer_freq: only 1 (every layer past first_k_dense_replace a mixture of experts) is modelled "
+                  "yet";
     }
 }
 
 /// The config.json as one object naming a known architecture (its text decoder where nested), or
 /// `error`; the family it names.
-std::optional<json> readDocument(std::string_view text, const std::string& file, std::string& family, std::string& error)
+std::optional<json> readDocument(
+    std::string_view text, const std::string& file, std::string& family, std::string& error)
 {
     json j;
     try {
@@ -290,7 +301,9 @@ std::optional<json> readDocument(std::string_view text, const std::string& file,
     }
     const auto mt = j.find("model_type");
     if (mt == j.end() || !mt->is_string()) {
-        error = file + ": model_type: missing; it names the architecture (llama, llama4, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v3, phi3, gemma2, gemma3, gpt_oss, gpt2)";
+        error = file
+            + ": model_type: missing; it names the architecture (llama, llama4, mistral, mixtral, qwen2, qwen3, "
+              "qwen3_moe, deepseek_v3, phi3, gemma2, gemma3, gpt_oss, gpt2)";
         return std::nullopt;
     }
     family = mt->get<std::string>();
@@ -311,7 +324,8 @@ std::optional<json> readDocument(std::string_view text, const std::string& file,
         known = known || f == family;
     if (!known) {
         error = file + ": model_type: \"" + family
-            + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, "
+            + "\" is not an architecture the tool knows; it reads llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, "
+              "deepseek_v2, "
               "deepseek_v3, phi3, gemma2, gemma3, gpt_oss, llama4 and gpt2 "
               "(a fine-tune of one of these keeps its model_type)";
         return std::nullopt;
@@ -350,7 +364,8 @@ LlmLoad parseHfConfig(std::string_view text, const std::string& file)
         readExperts(r, j, a, family, file);
         if (latent)
             readLatent(r, j, a);
-        const bool slides = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && family != "llama4" && !latent)
+        const bool slides
+            = (family != "qwen2" && family != "qwen3" && family != "qwen3_moe" && family != "llama4" && !latent)
             || r.boolean("use_sliding_window", false);
         if (slides && a.slidingPeriod > 0)
             a.slidingWindow = r.integer("sliding_window", 0);

@@ -24,8 +24,7 @@ Config llmConfig(const LlmSettings& s)
 namespace {
 
 /// The most sequences (or tokens) `fits(n)` accepts, n in [1, limit]; 0 when 1 does not fit.
-template <class F>
-std::int64_t largest(std::int64_t limit, F fits)
+template <class F> std::int64_t largest(std::int64_t limit, F fits)
 {
     if (!fits(1))
         return 0;
@@ -42,7 +41,8 @@ std::int64_t largest(std::int64_t limit, F fits)
 
 } // namespace
 
-LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std::vector<Device>& devices, bool generation)
+LlmOutcome analyzeLlm(
+    const LlmModel& model, const LlmSettings& asked, const std::vector<Device>& devices, bool generation)
 {
     LlmOutcome out;
     // An ONNX decoder's graph stores its cache and weights at its own widths: the figures use those.
@@ -55,17 +55,16 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
     // Past max_position_embeddings the model was never trained: its figures would be a cost without a model.
     const std::int64_t maxContext = model.arch.maxContext;
     const std::string name = model.arch.title.empty() ? model.arch.id : model.arch.title;
-    const std::string limit = name + " reads at most " + formatCount(maxContext)
-        + " tokens (max_position_embeddings)";
+    const std::string limit = name + " reads at most " + formatCount(maxContext) + " tokens (max_position_embeddings)";
     if (maxContext > 0 && settings.context > maxContext) {
         out.error = "--context " + formatCount(settings.context) + ": longer than " + limit + "; give at most "
             + formatCount(maxContext);
         return out;
     }
     if (maxContext > 0 && std::int64_t(settings.prompt) + settings.generate > maxContext) {
-        out.error = "--prompt " + formatCount(settings.prompt) + " and --generate " + formatCount(settings.generate) + ": "
-            + formatCount(std::int64_t(settings.prompt) + settings.generate) + " tokens in all, longer than " + limit
-            + "; ask for fewer tokens in all";
+        out.error = "--prompt " + formatCount(settings.prompt) + " and --generate " + formatCount(settings.generate)
+            + ": " + formatCount(std::int64_t(settings.prompt) + settings.generate) + " tokens in all, longer than "
+            + limit + "; ask for fewer tokens in all";
         return out;
     }
     const LlmPhaseBuild prefill = buildLlmPhase(model, settings, LlmPhase::Prefill, settings.prompt);
@@ -102,8 +101,9 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
             a.parameters += l.storedParams;
     }
     // The experts a token does not use, as the model's shape counts them (a file's count is its tensors').
-    a.activeParameters = model.onnx ? a.parameters
-                                    : a.parameters - (llmParameterCount(model.arch) - llmActiveParameterCount(model.arch));
+    a.activeParameters = model.onnx
+        ? a.parameters
+        : a.parameters - (llmParameterCount(model.arch) - llmActiveParameterCount(model.arch));
     if (!model.onnx) {
         a.experts = model.arch.experts;
         a.expertsPerToken = model.arch.expertsPerToken;
@@ -117,7 +117,9 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
     // A ceiling a device lacks (fp8 rows on an A100: its tensor FP16) is said once, from either phase.
     for (const Report* r : { &a.prefill, &a.decode })
         for (const Diagnostic& d : r->diagnostics)
-            if (d.field == "peak" && std::none_of(a.notes.begin(), a.notes.end(), [&](const Diagnostic& n) { return n.message == d.message; }))
+            if (d.field == "peak" && std::none_of(a.notes.begin(), a.notes.end(), [&](const Diagnostic& n) {
+                    return n.message == d.message;
+                }))
                 a.notes.push_back(d);
 
     // the generation's decode steps at contexts P+1 .. P+G
@@ -165,13 +167,13 @@ LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& asked, const std
         f.capacity = devices[d].memoryBytes;
         f.fits = f.capacity > 0 && f.memoryBytes <= f.capacity;
         const double actPerSequence = f.activationBytes / settings.batch;
-        f.largestBatch = largest(kLlmBatchRange.max, [&](std::int64_t b) {
-            return f.weightsBytes + double(b) * (perSequence + actPerSequence) <= f.capacity;
-        });
+        f.largestBatch = largest(kLlmBatchRange.max,
+            [&](std::int64_t b) { return f.weightsBytes + double(b) * (perSequence + actPerSequence) <= f.capacity; });
         // a file that does not say what the model was trained for: the longest prompt the tool takes
         const std::int64_t contextLimit = arch.maxContext > 0 ? arch.maxContext : kPromptRange.max;
         f.largestContext = largest(contextLimit, [&](std::int64_t c) {
-            return f.weightsBytes + settings.batch * kvCacheBytes(arch, c, settings.kvBits) * kvShare + f.activationBytes
+            return f.weightsBytes + settings.batch * kvCacheBytes(arch, c, settings.kvBits) * kvShare
+                + f.activationBytes
                 <= f.capacity;
         });
         f.contextLimitedByModel = arch.maxContext > 0 && f.largestContext == contextLimit;

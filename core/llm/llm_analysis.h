@@ -69,7 +69,8 @@ struct LlmOutcome {
 /// in min(context, window)).
 /// `generation` false: generationTime is left 0 and its decode steps not analysed (the window, which
 /// shows TTFT, TPOT and tokens per second, saves the 17 decode analyses of a slider step).
-LlmOutcome analyzeLlm(const LlmModel& model, const LlmSettings& settings, const std::vector<Device>& devices, bool generation = true);
+LlmOutcome analyzeLlm(
+    const LlmModel& model, const LlmSettings& settings, const std::vector<Device>& devices, bool generation = true);
 
 /// The configuration an LLM phase is analysed under: the activations' bits, each row's own width
 /// (Config::bitsAsInFile), tensor cores where the device has them.

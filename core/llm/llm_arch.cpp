@@ -8,11 +8,11 @@ namespace rfx {
 
 std::string_view llmTensorName(LlmTensor t)
 {
-    static constexpr std::string_view names[] = { "attn_norm", "q_proj", "k_proj", "v_proj", "qkv_proj",
-        "o_proj", "post_attn_norm", "mlp_norm", "gate_proj", "up_proj", "gate_up_proj", "down_proj",
-        "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj", "experts.down_proj", "q_norm", "k_norm",
-        "q_a_proj", "q_a_norm", "q_b_proj", "kv_a_proj", "kv_a_norm", "kv_b_proj", "shared_experts.gate_proj",
-        "shared_experts.up_proj", "shared_experts.down_proj", "sinks" };
+    static constexpr std::string_view names[]
+        = { "attn_norm", "q_proj", "k_proj", "v_proj", "qkv_proj", "o_proj", "post_attn_norm", "mlp_norm", "gate_proj",
+              "up_proj", "gate_up_proj", "down_proj", "post_mlp_norm", "router", "experts.gate_proj", "experts.up_proj",
+              "experts.down_proj", "q_norm", "k_norm", "q_a_proj", "q_a_norm", "q_b_proj", "kv_a_proj", "kv_a_norm",
+              "kv_b_proj", "shared_experts.gate_proj", "shared_experts.up_proj", "shared_experts.down_proj", "sinks" };
     static_assert(std::size(names) == kLlmTensorCount);
     return names[int(t)];
 }
@@ -29,8 +29,8 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
         // queries: h -> qLora, its norm, qLora -> H (nope + rope); or h -> H (nope + rope). Keys and
         // values: h -> kvLora + rope, the latent's norm, kvLora -> H (nope + v); output H v -> h.
         const I H = a.heads, qk = I(a.qkNope) + a.qkRope;
-        attn = (a.qLora > 0 ? h * a.qLora + a.qLora + I(a.qLora) * H * qk : h * H * qk) + h * (I(a.kvLora) + a.qkRope) + a.kvLora
-            + I(a.kvLora) * H * (I(a.qkNope) + a.vHeadDim) + H * a.vHeadDim * h;
+        attn = (a.qLora > 0 ? h * a.qLora + a.qLora + I(a.qLora) * H * qk : h * H * qk) + h * (I(a.kvLora) + a.qkRope)
+            + a.kvLora + I(a.kvLora) * H * (I(a.qkNope) + a.vHeadDim) + H * a.vHeadDim * h;
     }
     if (a.qkvBias || a.allBiases)
         attn += q + 2 * kv;
@@ -44,8 +44,8 @@ std::int64_t parameters(const LlmArch& a, int expertsCounted)
     const I dense = matrices * h * f + (a.allBiases ? f + h : 0);
     // a mixture: the experts counted, the shared ones, the router (and its bias per expert)
     const I fe = a.expertWidth(), expertBias = a.expertBiases ? (matrices - 1) * fe + h : 0; // gate, up: f_e; down: h
-    const I moe = (matrices * h * fe) * (I(expertsCounted) + a.sharedExperts) + expertBias * expertsCounted + h * a.experts
-        + (a.routerBias ? a.experts : 0);
+    const I moe = (matrices * h * fe) * (I(expertsCounted) + a.sharedExperts) + expertBias * expertsCounted
+        + h * a.experts + (a.routerBias ? a.experts : 0);
     I moeLayers = 0;
     for (int l = 0; l < a.layers; ++l)
         moeLayers += a.moe(l) ? 1 : 0;
@@ -90,8 +90,7 @@ std::optional<std::string> validateArch(const LlmArch& a)
         return "num_local_experts: must be a whole number from 0 to 4096, got " + std::to_string(a.experts);
     if (a.experts > 0 && (a.expertsPerToken < 1 || a.expertsPerToken > a.experts))
         return "num_experts_per_tok: must be from 1 to the number of experts (num_local_experts or num_experts: "
-            + std::to_string(a.experts) + "), got "
-            + std::to_string(a.expertsPerToken);
+            + std::to_string(a.experts) + "), got " + std::to_string(a.expertsPerToken);
     if (a.experts > 0 && (a.expertFfn < 0 || a.expertFfn > (1 << 22)))
         return "moe_intermediate_size: must be a whole number from 1 to " + std::to_string(1 << 22) + ", got "
             + std::to_string(a.expertFfn);
@@ -110,10 +109,11 @@ std::optional<std::string> validateArch(const LlmArch& a)
             { "qk_rope_head_dim", a.qkRope, 4096 }, { "v_head_dim", a.vHeadDim, 4096 } };
         for (const Field& f : latent)
             if (f.value < 1 || f.value > f.max)
-                return std::string(f.key) + ": must be a whole number from 1 to " + std::to_string(f.max) + " for latent attention, got "
-                    + std::to_string(f.value);
+                return std::string(f.key) + ": must be a whole number from 1 to " + std::to_string(f.max)
+                    + " for latent attention, got " + std::to_string(f.value);
         if (a.qLora < 0 || a.qLora > (1 << 16))
-            return "q_lora_rank: must be 0 (none) or a whole number up to " + std::to_string(1 << 16) + ", got " + std::to_string(a.qLora);
+            return "q_lora_rank: must be 0 (none) or a whole number up to " + std::to_string(1 << 16) + ", got "
+                + std::to_string(a.qLora);
     }
     return std::nullopt;
 }
@@ -123,9 +123,10 @@ std::string llmFamilyName(std::string_view family)
     struct Name {
         std::string_view prefix, name;
     };
-    static constexpr Name names[] = { { "llama", "Llama (Meta)" }, { "mistral", "Mistral (Mistral AI)" },
-        { "mixtral", "Mistral (Mistral AI)" }, { "qwen", "Qwen (Alibaba)" }, { "deepseek", "DeepSeek" },
-        { "phi", "Phi (Microsoft)" }, { "gemma", "Gemma (Google)" }, { "gpt_oss", "gpt-oss (OpenAI)" }, { "gpt2", "GPT-2 (OpenAI)" } };
+    static constexpr Name names[]
+        = { { "llama", "Llama (Meta)" }, { "mistral", "Mistral (Mistral AI)" }, { "mixtral", "Mistral (Mistral AI)" },
+              { "qwen", "Qwen (Alibaba)" }, { "deepseek", "DeepSeek" }, { "phi", "Phi (Microsoft)" },
+              { "gemma", "Gemma (Google)" }, { "gpt_oss", "gpt-oss (OpenAI)" }, { "gpt2", "GPT-2 (OpenAI)" } };
     for (const Name& n : names)
         if (family.starts_with(n.prefix))
             return std::string(n.name);

@@ -23,7 +23,8 @@ enum class LlmNorm { Rms, Layer };
 struct LlmArch {
     std::string id; ///< "llama-2-7b"; a file's: its file name
     std::string title; ///< "Llama-2 7B (Meta, 2023)"
-    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt_oss, gpt2
+    std::string family; ///< Hugging Face model_type: llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, phi3, gemma2,
+                        ///< gemma3, gpt_oss, gpt2
     std::string source; ///< where the figures come from (a config.json on the Hub, a paper)
     std::int64_t publishedParams = 0; ///< the parameter count its publisher gives (0: none)
     int layers = 0; ///< num_hidden_layers
@@ -44,13 +45,17 @@ struct LlmArch {
     LlmMlp mlp = LlmMlp::SwiGlu;
     LlmNorm norm = LlmNorm::Rms;
     int normsPerBlock = 2; ///< 2 (before attention and MLP); Gemma-2 also normalizes after each (4)
-    bool qkNorm = false; ///< an RMSNorm over each head's query and key before the rotary embedding (Qwen3's q_norm, k_norm)
+    bool qkNorm
+        = false; ///< an RMSNorm over each head's query and key before the rotary embedding (Qwen3's q_norm, k_norm)
     int experts = 0; ///< num_local_experts (num_experts: Qwen3-MoE; 0: a dense MLP)
     int expertsPerToken = 0; ///< num_experts_per_tok (top-k)
     int expertFfn = 0; ///< moe_intermediate_size: one expert's intermediate features (0: intermediate_size, Mixtral)
-    int sharedExperts = 0; ///< n_shared_experts: experts every token goes through besides its top k (DeepSeek), each expertWidth() wide
-    int denseLayers = 0; ///< first_k_dense_replace: the first layers keep a dense MLP of `ffn` features (DeepSeek-V3: 3)
-    bool routerBias = false; ///< a bias per expert added to the router's scores (DeepSeek-V3's e_score_correction_bias, gpt-oss's router)
+    int sharedExperts = 0; ///< n_shared_experts: experts every token goes through besides its top k (DeepSeek), each
+                           ///< expertWidth() wide
+    int denseLayers
+        = 0; ///< first_k_dense_replace: the first layers keep a dense MLP of `ffn` features (DeepSeek-V3: 3)
+    bool routerBias = false; ///< a bias per expert added to the router's scores (DeepSeek-V3's e_score_correction_bias,
+                             ///< gpt-oss's router)
     bool expertBiases = false; ///< each expert's projections carry biases (gpt-oss)
     /// A learned logit per head that each query's softmax also normalizes against, attending to nothing
     /// (gpt-oss's sinks): one parameter per head and layer.
@@ -84,7 +89,10 @@ struct LlmArch {
     /// features (Llama 4 Maverick: interleave_moe_layer_step 2; 1: every layer past denseLayers).
     int moeStep = 1;
 
-    bool slides(int layer) const { return slidingWindow > 0 && (slidingPeriod <= 1 || (layer + 1) % slidingPeriod != 0); }
+    bool slides(int layer) const
+    {
+        return slidingWindow > 0 && (slidingPeriod <= 1 || (layer + 1) % slidingPeriod != 0);
+    }
     /// One expert's intermediate features.
     int expertWidth() const { return expertFfn > 0 ? expertFfn : ffn; }
     /// Layer `layer` routes its tokens to experts (a mixture past the first denseLayers layers).
@@ -97,9 +105,35 @@ struct LlmArch {
 
 /// The weight tensors of one block a file may store at its own width, and the model's outside them.
 enum class LlmTensor {
-    AttnNorm, Q, K, V, Qkv, O, PostAttnNorm, MlpNorm, Gate, Up, GateUp, Down, PostMlpNorm,
-    Router, ExpertGate, ExpertUp, ExpertDown, QNorm, KNorm,
-    QA, QANorm, QB, KvA, KvANorm, KvB, SharedGate, SharedUp, SharedDown, Sinks,
+    AttnNorm,
+    Q,
+    K,
+    V,
+    Qkv,
+    O,
+    PostAttnNorm,
+    MlpNorm,
+    Gate,
+    Up,
+    GateUp,
+    Down,
+    PostMlpNorm,
+    Router,
+    ExpertGate,
+    ExpertUp,
+    ExpertDown,
+    QNorm,
+    KNorm,
+    QA,
+    QANorm,
+    QB,
+    KvA,
+    KvANorm,
+    KvB,
+    SharedGate,
+    SharedUp,
+    SharedDown,
+    Sinks,
     Count
 };
 inline constexpr int kLlmTensorCount = int(LlmTensor::Count);

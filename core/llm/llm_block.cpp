@@ -23,15 +23,15 @@ void Builder::block(int first, const std::string& prefix, double repeats, bool s
         attention(first, prefix, repeats, slides);
     if (a.normsPerBlock >= 4)
         norm(prefix + "post_attn_norm", h, repeats, normBytes(first, LlmTensor::PostAttnNorm, normParams, repeats));
-    add(prefix + "attn_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h), act, 1,
-        0, 0, repeats);
+    add(prefix + "attn_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h),
+        act, 1, 0, 0, repeats);
     norm(prefix + "mlp_norm", h, repeats, normBytes(first, LlmTensor::MlpNorm, normParams, repeats));
     mlp(first, prefix, repeats, moe);
     collective(double(B * T * h) * act / 8.0, repeats, true); // the MLP's partial sums
     if (a.normsPerBlock >= 4)
         norm(prefix + "post_mlp_norm", h, repeats, normBytes(first, LlmTensor::PostMlpNorm, normParams, repeats));
-    add(prefix + "mlp_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h), act, 1, 0,
-        0, repeats);
+    add(prefix + "mlp_residual", Op::Eltwise, { { tokens(B, T, h), act }, { tokens(B, T, h), act } }, tokens(B, T, h),
+        act, 1, 0, 0, repeats);
 }
 
 void Builder::mlp(int first, const std::string& prefix, double repeats, bool moe)
@@ -69,32 +69,38 @@ void Builder::mlp(int first, const std::string& prefix, double repeats, bool moe
         if (a.sharedExperts > 0) { // every token through them too, as a dense MLP of S x f_e features
             const std::int64_t fs = std::int64_t(a.sharedExperts) * fe;
             const double ps = double(h) * double(fs);
-            matmul(prefix + "shared_experts.gate_proj", T, h, fs, ps, tensorBytes(first, LlmTensor::SharedGate, ps, repeats, shareF),
-                repeats, false);
-            matmul(prefix + "shared_experts.up_proj", T, h, fs, ps, tensorBytes(first, LlmTensor::SharedUp, ps, repeats, shareF),
-                repeats, false);
-            add(prefix + "shared_experts.act", Op::Eltwise, { { tokens(B, T, fs), act }, { tokens(B, T, fs), act } }, tokens(B, T, fs),
-                act, glu, 0, 0, repeats);
-            matmul(prefix + "shared_experts.down_proj", T, fs, h, ps, tensorBytes(first, LlmTensor::SharedDown, ps, repeats, shareF),
-                repeats, false);
+            matmul(prefix + "shared_experts.gate_proj", T, h, fs, ps,
+                tensorBytes(first, LlmTensor::SharedGate, ps, repeats, shareF), repeats, false);
+            matmul(prefix + "shared_experts.up_proj", T, h, fs, ps,
+                tensorBytes(first, LlmTensor::SharedUp, ps, repeats, shareF), repeats, false);
+            add(prefix + "shared_experts.act", Op::Eltwise, { { tokens(B, T, fs), act }, { tokens(B, T, fs), act } },
+                tokens(B, T, fs), act, glu, 0, 0, repeats);
+            matmul(prefix + "shared_experts.down_proj", T, fs, h, ps,
+                tensorBytes(first, LlmTensor::SharedDown, ps, repeats, shareF), repeats, false);
         }
     } else if (a.mlp == LlmMlp::Gelu) {
-        const double p1 = double(h * f) + (a.allBiases ? double(f) : 0), p2 = double(f * h) + (a.allBiases ? double(h) : 0);
-        matmul(prefix + "fc", T, h, f, p1, tensorBytes(first, LlmTensor::Up, p1, repeats, shareF), repeats, a.allBiases);
+        const double p1 = double(h * f) + (a.allBiases ? double(f) : 0),
+                     p2 = double(f * h) + (a.allBiases ? double(h) : 0);
+        matmul(
+            prefix + "fc", T, h, f, p1, tensorBytes(first, LlmTensor::Up, p1, repeats, shareF), repeats, a.allBiases);
         add(prefix + "gelu", Op::Eltwise, { { tokens(B, T, f), act } }, tokens(B, T, f), act, kGeluOps, 0, 0, repeats);
-        matmul(prefix + "proj", T, f, h, p2, tensorBytes(first, LlmTensor::Down, p2, repeats, shareF), repeats, a.allBiases);
+        matmul(prefix + "proj", T, f, h, p2, tensorBytes(first, LlmTensor::Down, p2, repeats, shareF), repeats,
+            a.allBiases);
     } else {
         const double p = double(h * f);
         if (a.fusedGateUp)
-            matmul(prefix + "gate_up_proj", T, h, 2 * f, 2 * p, tensorBytes(first, LlmTensor::GateUp, 2 * p, repeats, shareF),
-                repeats, false);
+            matmul(prefix + "gate_up_proj", T, h, 2 * f, 2 * p,
+                tensorBytes(first, LlmTensor::GateUp, 2 * p, repeats, shareF), repeats, false);
         else {
-            matmul(prefix + "gate_proj", T, h, f, p, tensorBytes(first, LlmTensor::Gate, p, repeats, shareF), repeats, false);
-            matmul(prefix + "up_proj", T, h, f, p, tensorBytes(first, LlmTensor::Up, p, repeats, shareF), repeats, false);
+            matmul(prefix + "gate_proj", T, h, f, p, tensorBytes(first, LlmTensor::Gate, p, repeats, shareF), repeats,
+                false);
+            matmul(
+                prefix + "up_proj", T, h, f, p, tensorBytes(first, LlmTensor::Up, p, repeats, shareF), repeats, false);
         }
-        add(prefix + "act_mul", Op::Eltwise, { { tokens(B, T, f), act }, { tokens(B, T, f), act } }, tokens(B, T, f), act,
-            glu, 0, 0, repeats);
-        matmul(prefix + "down_proj", T, f, h, p, tensorBytes(first, LlmTensor::Down, p, repeats, shareF), repeats, false);
+        add(prefix + "act_mul", Op::Eltwise, { { tokens(B, T, f), act }, { tokens(B, T, f), act } }, tokens(B, T, f),
+            act, glu, 0, 0, repeats);
+        matmul(
+            prefix + "down_proj", T, f, h, p, tensorBytes(first, LlmTensor::Down, p, repeats, shareF), repeats, false);
     }
 }
 

@@ -16,7 +16,8 @@ void appendRows(DeviceResult& to, const DeviceResult& from, const std::string& p
         to.layers.push_back(std::move(r));
     }
     for (const CeilingChoice& c : from.rowCeilings)
-        if (std::none_of(to.rowCeilings.begin(), to.rowCeilings.end(), [&](const CeilingChoice& k) { return k.key == c.key; }))
+        if (std::none_of(
+                to.rowCeilings.begin(), to.rowCeilings.end(), [&](const CeilingChoice& k) { return k.key == c.key; }))
             to.rowCeilings.push_back(c);
 }
 
@@ -28,7 +29,8 @@ Report bothPhases(const LlmAnalysis& a)
     r.network = a.model + " prefill and decode";
     r.parts = { { "prefill", 0 }, { "decode", 0 } };
     for (const Diagnostic& d : a.prefill.diagnostics)
-        if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic& k) { return k.message == d.message; }))
+        if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                [&](const Diagnostic& k) { return k.message == d.message; }))
             r.diagnostics.push_back(d);
     for (size_t i = 0; i < r.results.size() && i < a.prefill.results.size(); ++i) {
         const DeviceResult& p = a.prefill.results[i];
@@ -52,7 +54,9 @@ Report bothPhases(const LlmAnalysis& a)
             : 0;
         t.memory = p.totals.memory; // the prefill's activations are the larger
         // Calibrated phases (the window's and the CLI's calibration, applied to each): their sum.
-        t.calibratedTime = p.totals.calibratedTime >= 0 && d.totals.calibratedTime >= 0 ? p.totals.calibratedTime + d.totals.calibratedTime : -1;
+        t.calibratedTime = p.totals.calibratedTime >= 0 && d.totals.calibratedTime >= 0
+            ? p.totals.calibratedTime + d.totals.calibratedTime
+            : -1;
         out.calibration = d.calibration;
         out.verdict = verdictText(t.memoryBoundTimeShare);
         r.parts[1].first = int(p.layers.size()); // the same rows on every device

@@ -10,8 +10,14 @@
 
 namespace rfx::llmrows {
 
-inline Shape tokens(std::int64_t batch, std::int64_t t, std::int64_t features) { return Shape { batch, t, features, 1, 3 }; }
-inline Shape heads(std::int64_t batch, std::int64_t h, std::int64_t t, std::int64_t d) { return Shape { batch, h, t, d, 4 }; }
+inline Shape tokens(std::int64_t batch, std::int64_t t, std::int64_t features)
+{
+    return Shape { batch, t, features, 1, 3 };
+}
+inline Shape heads(std::int64_t batch, std::int64_t h, std::int64_t t, std::int64_t d)
+{
+    return Shape { batch, h, t, d, 4 };
+}
 
 struct In {
     Shape shape;
@@ -22,8 +28,15 @@ struct In {
 class Builder {
 public:
     Builder(const LlmModel& m, const LlmSettings& s, LlmPhase p, int c)
-        : a(m.arch), model(m), settings(s), phase(p), B(s.batch), T(p == LlmPhase::Prefill ? s.prompt : s.decodeTokens),
-          context(c), act(s.actBits), N(std::max(1, s.tensorParallel))
+        : a(m.arch)
+        , model(m)
+        , settings(s)
+        , phase(p)
+        , B(s.batch)
+        , T(p == LlmPhase::Prefill ? s.prompt : s.decodeTokens)
+        , context(c)
+        , act(s.actBits)
+        , N(std::max(1, s.tensorParallel))
     {
         net.name = a.title.empty() ? a.id : a.title;
         net.name += std::string(" ") + std::string(llmPhaseName(phase));
@@ -90,7 +103,8 @@ public:
         l.opsPerElement = opsPerElement;
         l.storedParams = std::int64_t(std::llround(params * repeats));
         l.weightBytes = weightRead;
-        l.weightBits = std::uint8_t(std::clamp(int(std::lround(settings.weightBits == 0 ? 16 : settings.weightBits)), 1, 64));
+        l.weightBits
+            = std::uint8_t(std::clamp(int(std::lround(settings.weightBits == 0 ? 16 : settings.weightBits)), 1, 64));
         l.computeBits = std::uint8_t(computeBits > 0 ? computeBits : act);
         if (computeBits <= 0)
             l.computeType = settings.actType;
@@ -112,8 +126,8 @@ public:
     void matmul(const std::string& name, std::int64_t rows, std::int64_t in, std::int64_t out, double params,
         double bytes, double repeats, bool bias)
     {
-        add(name, Op::MatMul, { { tokens(B, rows, in), act } }, tokens(B, rows, out), act, 2.0 * double(in) + (bias ? 1 : 0),
-            params, bytes, repeats);
+        add(name, Op::MatMul, { { tokens(B, rows, in), act } }, tokens(B, rows, out), act,
+            2.0 * double(in) + (bias ? 1 : 0), params, bytes, repeats);
     }
 
     double tensorBytes(int block, LlmTensor t, double params, double repeats, double share = 1)

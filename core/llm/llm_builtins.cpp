@@ -54,14 +54,14 @@ void addGptAndLlama(std::vector<LlmArch>& v)
     v.push_back(llama("llama-3.1-70b", "Llama-3.1 70B (Meta, 2024)",
         "huggingface.co/meta-llama/Llama-3.1-70B config.json", 70'553'706'496, 80, 8192, 64, 8, 28672, 128256, 131072));
     { // tied embeddings: 1,235,814,400 (16 blocks of 60,821,504, the 262,668,288 embedding once, the final norm)
-        LlmArch a = llama("llama-3.2-1b", "Llama-3.2 1B (Meta, 2024)", "huggingface.co/meta-llama/Llama-3.2-1B config.json",
-            1'235'814'400, 16, 2048, 32, 8, 8192, 128256, 131072);
+        LlmArch a = llama("llama-3.2-1b", "Llama-3.2 1B (Meta, 2024)",
+            "huggingface.co/meta-llama/Llama-3.2-1B config.json", 1'235'814'400, 16, 2048, 32, 8, 8192, 128256, 131072);
         a.tiedEmbeddings = true;
         v.push_back(a);
     }
-    v.push_back(llama("llama-3.1-405b", "Llama-3.1 405B (Meta, 2024)",
-        "huggingface.co/meta-llama/Llama-3.1-405B config.json", 405'853'388'800, 126, 16384, 128, 8, 53248, 128256,
-        131072));
+    v.push_back(
+        llama("llama-3.1-405b", "Llama-3.1 405B (Meta, 2024)", "huggingface.co/meta-llama/Llama-3.1-405B config.json",
+            405'853'388'800, 126, 16384, 128, 8, 53248, 128256, 131072));
 }
 
 // Mistral's sliding window, Mixtral's experts, Qwen2.5's q/k/v biases.
@@ -69,7 +69,8 @@ void addMistralAndQwen2(std::vector<LlmArch>& v)
 {
     {
         LlmArch a = llama("mistral-7b", "Mistral-7B v0.1 (Mistral AI, 2023; sliding window 4096)",
-            "huggingface.co/mistralai/Mistral-7B-v0.1 config.json", 7'241'732'096, 32, 4096, 32, 8, 14336, 32000, 32768);
+            "huggingface.co/mistralai/Mistral-7B-v0.1 config.json", 7'241'732'096, 32, 4096, 32, 8, 14336, 32000,
+            32768);
         a.family = "mistral";
         a.slidingWindow = 4096;
         v.push_back(a);
@@ -84,8 +85,8 @@ void addMistralAndQwen2(std::vector<LlmArch>& v)
         v.push_back(a);
     }
     { // tied embeddings, q/k/v biases: 494,032,768 ("0.49 B" on its model card)
-        LlmArch a = llama("qwen2.5-0.5b", "Qwen2.5 0.5B (Alibaba, 2024)", "huggingface.co/Qwen/Qwen2.5-0.5B config.json",
-            494'032'768, 24, 896, 14, 2, 4864, 151936, 32768);
+        LlmArch a = llama("qwen2.5-0.5b", "Qwen2.5 0.5B (Alibaba, 2024)",
+            "huggingface.co/Qwen/Qwen2.5-0.5B config.json", 494'032'768, 24, 896, 14, 2, 4864, 151936, 32768);
         a.family = "qwen2";
         a.qkvBias = a.tiedEmbeddings = true;
         v.push_back(a);
@@ -121,10 +122,11 @@ void addQwen3(std::vector<LlmArch>& v)
         return a;
     };
     // model card: "Number of Parameters: 8.2B" (8,190,735,360 by the config)
-    v.push_back(qwen3("qwen3-8b", "Qwen3-8B", "Qwen3 8B (Alibaba, 2025)", 8'190'735'360, 36, 4096, 32, 8, 12288, false));
+    v.push_back(
+        qwen3("qwen3-8b", "Qwen3-8B", "Qwen3 8B (Alibaba, 2025)", 8'190'735'360, 36, 4096, 32, 8, 12288, false));
     { // model card: "30.5B in total and 3.3B activated"; 128 experts of 768, 8 a token, no shared expert
-        LlmArch a = qwen3("qwen3-30b-a3b", "Qwen3-30B-A3B", "Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8)", 30'532'122'624, 48, 2048, 32, 4,
-            6144, false);
+        LlmArch a = qwen3("qwen3-30b-a3b", "Qwen3-30B-A3B", "Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8)",
+            30'532'122'624, 48, 2048, 32, 4, 6144, false);
         a.family = "qwen3_moe";
         a.experts = 128;
         a.expertsPerToken = 8;
@@ -132,8 +134,8 @@ void addQwen3(std::vector<LlmArch>& v)
         v.push_back(a);
     }
     { // model card: "235B in total and 22B activated"; 128 experts of 1,536, 8 a token
-        LlmArch a = qwen3("qwen3-235b-a22b", "Qwen3-235B-A22B", "Qwen3 235B-A22B (Alibaba, 2025; 128 experts, top 8)", 235'093'634'560, 94, 4096,
-            64, 4, 12288, false);
+        LlmArch a = qwen3("qwen3-235b-a22b", "Qwen3-235B-A22B", "Qwen3 235B-A22B (Alibaba, 2025; 128 experts, top 8)",
+            235'093'634'560, 94, 4096, 64, 4, 12288, false);
         a.family = "qwen3_moe";
         a.experts = 128;
         a.expertsPerToken = 8;
@@ -147,9 +149,10 @@ void addDeepSeek(std::vector<LlmArch>& v)
     { // model card: "671B total parameters with 37B activated for each token" (the 14 B of its next-token
       // prediction module, in the Hub's 685 B, are not counted); latent attention, 256 routed experts of
       // 2,048 with one shared, top 8, the first 3 layers dense. 671,026,419,200 worked by hand in tst_llm_today.
-        LlmArch a = llama("deepseek-v3", "DeepSeek-V3 (DeepSeek, 2024; latent attention, 256 experts + 1 shared, top 8)",
-            "huggingface.co/deepseek-ai/DeepSeek-V3 config.json; arXiv:2412.19437", 671'026'419'200, 61, 7168, 128, 1, 18432,
-            129280, 163840);
+        LlmArch a
+            = llama("deepseek-v3", "DeepSeek-V3 (DeepSeek, 2024; latent attention, 256 experts + 1 shared, top 8)",
+                "huggingface.co/deepseek-ai/DeepSeek-V3 config.json; arXiv:2412.19437", 671'026'419'200, 61, 7168, 128,
+                1, 18432, 129280, 163840);
         a.family = "deepseek_v3";
         a.qLora = 1536;
         a.kvLora = 512;
@@ -172,8 +175,8 @@ void addPhiAndGemma2(std::vector<LlmArch>& v)
 {
     {
         LlmArch a = llama("phi-3-mini", "Phi-3-mini 4k (Microsoft, 2024; 3.8 B)",
-            "huggingface.co/microsoft/Phi-3-mini-4k-instruct config.json", 3'821'079'552, 32, 3072, 32, 32, 8192,
-            32064, 4096);
+            "huggingface.co/microsoft/Phi-3-mini-4k-instruct config.json", 3'821'079'552, 32, 3072, 32, 32, 8192, 32064,
+            4096);
         a.family = "phi3";
         a.fusedQkv = a.fusedGateUp = true;
         a.slidingWindow = 2047;
@@ -201,12 +204,15 @@ void addLlama4(std::vector<LlmArch>& v)
     // other from layer 1 (Maverick, dense layers of 16,384 between); three layers in four attend within
     // chunks of 8,192 tokens, the fourth to the whole context. The query and key L2 norms have no weights.
     for (const auto& [id, title, experts, step, context, count] :
-        { std::tuple { "llama-4-scout", "Llama-4 Scout 17B-16E (Meta, 2025; text decoder, 16 experts + 1 shared, top 1)", 16, 1, 10485760,
+        { std::tuple { "llama-4-scout",
+              "Llama-4 Scout 17B-16E (Meta, 2025; text decoder, 16 experts + 1 shared, top 1)", 16, 1, 10485760,
               std::int64_t(107'769'861'120) },
-            std::tuple { "llama-4-maverick", "Llama-4 Maverick 17B-128E (Meta, 2025; text decoder, 128 experts + 1 shared, top 1)", 128,
-                2, 1048576, std::int64_t(400'711'848'960) } }) {
+            std::tuple { "llama-4-maverick",
+                "Llama-4 Maverick 17B-128E (Meta, 2025; text decoder, 128 experts + 1 shared, top 1)", 128, 2, 1048576,
+                std::int64_t(400'711'848'960) } }) {
         LlmArch a = llama(id, title,
-            std::string("huggingface.co/meta-llama/") + (experts == 16 ? "Llama-4-Scout-17B-16E" : "Llama-4-Maverick-17B-128E") + " config.json",
+            std::string("huggingface.co/meta-llama/")
+                + (experts == 16 ? "Llama-4-Scout-17B-16E" : "Llama-4-Maverick-17B-128E") + " config.json",
             count, 48, 5120, 40, 8, 16384, 202048, context);
         a.family = "llama4";
         a.headDim = 128;
@@ -229,10 +235,13 @@ void addGptOss(std::vector<LlmArch>& v)
     // table): experts with biases, 4 a token, a router with a bias, attention with biases and a sink per
     // head, sliding windows of 128 on every other layer from layer 0; the experts published in MXFP4.
     for (const auto& [id, title, layers, experts, count] :
-        { std::tuple { "gpt-oss-20b", "gpt-oss-20b (OpenAI, 2025; 32 experts, top 4, MXFP4)", 24, 32, std::int64_t(20'914'757'184) },
-            std::tuple { "gpt-oss-120b", "gpt-oss-120b (OpenAI, 2025; 128 experts, top 4, MXFP4)", 36, 128, std::int64_t(116'829'156'672) } }) {
-        LlmArch a = llama(id, title, std::string("huggingface.co/openai/") + id + " config.json; arXiv:2508.10925 Table 1", count,
-            layers, 2880, 64, 8, 2880, 201088, 131072);
+        { std::tuple { "gpt-oss-20b", "gpt-oss-20b (OpenAI, 2025; 32 experts, top 4, MXFP4)", 24, 32,
+              std::int64_t(20'914'757'184) },
+            std::tuple { "gpt-oss-120b", "gpt-oss-120b (OpenAI, 2025; 128 experts, top 4, MXFP4)", 36, 128,
+                std::int64_t(116'829'156'672) } }) {
+        LlmArch a
+            = llama(id, title, std::string("huggingface.co/openai/") + id + " config.json; arXiv:2508.10925 Table 1",
+                count, layers, 2880, 64, 8, 2880, 201088, 131072);
         a.family = "gpt_oss";
         a.headDim = 64;
         a.qkvBias = a.oBias = a.attentionSinks = a.expertBiases = a.routerBias = a.activeWithoutEmbedding = true;
@@ -258,18 +267,19 @@ void addGemma3(std::vector<LlmArch>& v)
         int layers, hidden, heads, kvHeads, headDim, ffn, vocab, context, window;
     };
     static constexpr Gemma3 gemma3[] = {
-        { "gemma-3-1b", "Gemma-3 1B (Google, 2025; 5 local layers to 1 global)", "gemma-3-1b-pt", 999'885'952, 26, 1152, 4, 1,
-            256, 6912, 262144, 32768, 512 },
-        { "gemma-3-4b", "Gemma-3 4B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-4b-pt", 3'880'263'168,
-            34, 2560, 8, 4, 256, 10240, 262208, 131072, 1024 },
+        { "gemma-3-1b", "Gemma-3 1B (Google, 2025; 5 local layers to 1 global)", "gemma-3-1b-pt", 999'885'952, 26, 1152,
+            4, 1, 256, 6912, 262144, 32768, 512 },
+        { "gemma-3-4b", "Gemma-3 4B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-4b-pt",
+            3'880'263'168, 34, 2560, 8, 4, 256, 10240, 262208, 131072, 1024 },
         { "gemma-3-12b", "Gemma-3 12B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-12b-pt",
             11'766'034'176, 48, 3840, 16, 8, 256, 15360, 262208, 131072, 1024 },
         { "gemma-3-27b", "Gemma-3 27B (Google, 2025; text decoder, 5 local layers to 1 global)", "gemma-3-27b-pt",
             27'009'346'304, 62, 5376, 32, 16, 128, 21504, 262208, 131072, 1024 },
     };
     for (const Gemma3& g : gemma3) {
-        LlmArch a = llama(g.id, g.title, std::string("huggingface.co/google/") + g.hub + " config.json; arXiv:2503.19786 Table 1",
-            g.params, g.layers, g.hidden, g.heads, g.kvHeads, g.ffn, g.vocab, g.context);
+        LlmArch a = llama(g.id, g.title,
+            std::string("huggingface.co/google/") + g.hub + " config.json; arXiv:2503.19786 Table 1", g.params,
+            g.layers, g.hidden, g.heads, g.kvHeads, g.ffn, g.vocab, g.context);
         a.family = "gemma3";
         a.headDim = g.headDim;
         a.tiedEmbeddings = a.qkNorm = true;

@@ -35,14 +35,16 @@ CalibrationGroup allGroup(Bound side, double efficiency, int samples)
 
 } // namespace
 
-ThroughputFit calibrationFromThroughput(const LlmAnalysis& a, size_t device, double decodeTokensPerS, double prefillTokensPerS)
+ThroughputFit calibrationFromThroughput(
+    const LlmAnalysis& a, size_t device, double decodeTokensPerS, double prefillTokensPerS)
 {
     ThroughputFit fit;
     if (device >= a.figures.size() || device >= a.decode.results.size() || device >= a.prefill.results.size()) {
         fit.error = "no such device in the analysis";
         return fit;
     }
-    if (!(decodeTokensPerS > 0) || !std::isfinite(decodeTokensPerS) || prefillTokensPerS < 0 || !std::isfinite(prefillTokensPerS)) {
+    if (!(decodeTokensPerS > 0) || !std::isfinite(decodeTokensPerS) || prefillTokensPerS < 0
+        || !std::isfinite(prefillTokensPerS)) {
         fit.error = "a throughput must be a positive number of tokens a second";
         return fit;
     }
@@ -50,9 +52,11 @@ ThroughputFit calibrationFromThroughput(const LlmAnalysis& a, size_t device, dou
     const double batch = a.settings.batch;
     // The measured phases less what the rows do not hold (tensor parallelism's all-reduces over the link).
     const double decode = batch / decodeTokensPerS - f.decodeLinkTime;
-    const double prefill = prefillTokensPerS > 0 ? double(a.settings.prompt) * batch / prefillTokensPerS - f.prefillLinkTime : 0;
+    const double prefill
+        = prefillTokensPerS > 0 ? double(a.settings.prompt) * batch / prefillTokensPerS - f.prefillLinkTime : 0;
     if (!(decode > 0) || (prefillTokensPerS > 0 && !(prefill > 0))) {
-        fit.error = "the measured time is shorter than the all-reduces over the link alone: check the throughput and --tp";
+        fit.error
+            = "the measured time is shorter than the all-reduces over the link alone: check the throughput and --tp";
         return fit;
     }
     const Sides d = sidesOf(a.decode, device), p = sidesOf(a.prefill, device);
@@ -66,34 +70,40 @@ ThroughputFit calibrationFromThroughput(const LlmAnalysis& a, size_t device, dou
             solved = invMemory > 0 && invCompute > 0;
         }
         if (!solved)
-            fit.notes.push_back("the two throughputs do not fit one memory and one compute efficiency (the prefill's rows are "
-                                "as memory-bound as the decode's, or one phase ran relatively much faster): fitted on the "
-                                "decode alone, one efficiency for both sides");
+            fit.notes.push_back(
+                "the two throughputs do not fit one memory and one compute efficiency (the prefill's rows are "
+                "as memory-bound as the decode's, or one phase ran relatively much faster): fitted on the "
+                "decode alone, one efficiency for both sides");
     }
     if (!solved) {
         invMemory = invCompute = decode / (d.memory + d.compute);
         if (prefillTokensPerS <= 0)
-            fit.notes.push_back("fitted on the decode alone: one efficiency for both sides; the prefill's calibrated time "
-                                "is a guess (give --measured-prefill-tokens-per-s too)");
+            fit.notes.push_back(
+                "fitted on the decode alone: one efficiency for both sides; the prefill's calibrated time "
+                "is a guess (give --measured-prefill-tokens-per-s too)");
     }
     fit.memoryEfficiency = 1 / invMemory;
     fit.computeEfficiency = 1 / invCompute;
     if (const double beyond = std::max(fit.memoryEfficiency, fit.computeEfficiency); beyond > kThroughputBeyondBound) {
         // Caches beat a DRAM roof by a fraction, never by this much: a unit (tokens of one sequence
         // against the batch's, prompt against generated) or a setting is not what was measured.
-        fit.error = "the measured throughput is " + formatNumber3(beyond) + " times what the roofline's bound allows on "
-            + f.device + ": check that it is the whole batch's generated tokens a second, and that the model, its widths, the "
+        fit.error = "the measured throughput is " + formatNumber3(beyond)
+            + " times what the roofline's bound allows on " + f.device
+            + ": check that it is the whole batch's generated tokens a second, and that the model, its widths, the "
               "batch and the context are those it was measured at";
         return fit;
     }
     if (fit.memoryEfficiency > 1.05 || fit.computeEfficiency > 1.05)
-        fit.notes.push_back("faster than the roofline's bound (" + formatPercent(std::max(fit.memoryEfficiency, fit.computeEfficiency))
-            + " of it): check that the throughput is the whole batch's tokens a second, and that the model, its widths, the batch "
+        fit.notes.push_back("faster than the roofline's bound ("
+            + formatPercent(std::max(fit.memoryEfficiency, fit.computeEfficiency))
+            + " of it): check that the throughput is the whole batch's tokens a second, and that the model, its "
+              "widths, the batch "
               "and the context are those it was measured at");
     Calibration c;
     c.deviceId = f.device;
     const int samples = prefillTokensPerS > 0 ? 2 : 1;
-    c.groups = { allGroup(Bound::Compute, fit.computeEfficiency, samples), allGroup(Bound::Memory, fit.memoryEfficiency, samples) };
+    c.groups = { allGroup(Bound::Compute, fit.computeEfficiency, samples),
+        allGroup(Bound::Memory, fit.memoryEfficiency, samples) };
     fit.calibration = std::move(c);
     return fit;
 }

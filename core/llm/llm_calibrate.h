@@ -35,6 +35,7 @@ struct ThroughputFit {
 /// `analysis` at the model, settings and device (index `device`) the throughputs were measured at;
 /// decodeTokensPerS: generated tokens a second over the whole batch (B / TPOT), > 0;
 /// prefillTokensPerS: prompt tokens a second over the batch (P x B / TTFT), 0 when not measured.
-ThroughputFit calibrationFromThroughput(const LlmAnalysis& analysis, size_t device, double decodeTokensPerS, double prefillTokensPerS);
+ThroughputFit calibrationFromThroughput(
+    const LlmAnalysis& analysis, size_t device, double decodeTokensPerS, double prefillTokensPerS);
 
 } // namespace rfx

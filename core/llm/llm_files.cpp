@@ -128,8 +128,10 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     for (std::string_view f : kHfFamilies)
         known = known || f == arch;
     if (!known)
-        return { std::nullopt, file + ": general.architecture: \"" + arch
-                + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, qwen3, "
+        return { std::nullopt,
+            file + ": general.architecture: \"" + arch
+                + "\" is not an architecture the tool knows; it reads llama (also Mistral and Mixtral files), qwen2, "
+                  "qwen3, "
                   "qwen3moe, deepseek2 (DeepSeek-V2 and V3), gpt-oss, llama4, phi3, gemma2, gemma3 and gpt2" };
     std::string missing;
     auto number = [&](const std::string& key, double fallback = -1) {
@@ -173,8 +175,10 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.denseLayers = clampInt(number("leading_dense_block_count", 0));
     }
     if (!missing.empty())
-        return { std::nullopt, file + ": " + missing + ": missing from the metadata; the converter that wrote the file "
-                                                       "should give it (convert the model again with a current llama.cpp)" };
+        return { std::nullopt,
+            file + ": " + missing
+                + ": missing from the metadata; the converter that wrote the file "
+                  "should give it (convert the model again with a current llama.cpp)" };
     std::set<std::string> names;
     for (const StoredTensor& t : g->tensors)
         names.insert(t.name);
@@ -201,7 +205,8 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
     }
     if (arch == "deepseek2") {
         // DeepSeek-V3's router adds a bias per expert (exp_probs_b); V2's does not
-        a.routerBias = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".exp_probs_b.bias"); });
+        a.routerBias = std::any_of(
+            names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".exp_probs_b.bias"); });
         a.family = a.routerBias ? "deepseek_v3" : "deepseek_v2";
     } else if (arch == "qwen3moe")
         a.family = "qwen3_moe";
@@ -210,7 +215,10 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         // local layers attending within chunks of 8,192 tokens, every fourth layer global (set in its code;
         // a sliding_window of 0 in the file turns the chunks off)
         a.moeStep = clampInt(number("interleave_moe_layer_step", 1));
-        a.sharedExperts = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".ffn_gate_shexp.weight"); }) ? 1 : 0;
+        a.sharedExperts = std::any_of(names.begin(), names.end(),
+                              [](const std::string& n) { return n.ends_with(".ffn_gate_shexp.weight"); })
+            ? 1
+            : 0;
         const bool off = g->numbers.count(arch + ".attention.sliding_window") > 0 && a.slidingWindow == 0;
         a.chunkedAttention = !off;
         a.slidingWindow = off ? 0 : 8192;
@@ -225,8 +233,7 @@ LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& f
         a.routerBias = names.count("blk.0.ffn_gate_inp.bias") > 0;
         a.activeWithoutEmbedding = true;
         a.slidingPeriod = 2;
-    }
-    else if (a.experts > 0)
+    } else if (a.experts > 0)
         a.family = "mixtral";
     if (auto e = validateArch(a))
         return { std::nullopt, file + ": " + *e };
@@ -278,8 +285,10 @@ LlmLoad loadLanguageModel(const std::string& spec)
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
         if (!fs::exists(p / "config.json"))
-            return { std::nullopt, spec + ": the directory holds no config.json; a Hugging Face model directory has one "
-                                          "beside its .safetensors files" };
+            return { std::nullopt,
+                spec
+                    + ": the directory holds no config.json; a Hugging Face model directory has one "
+                      "beside its .safetensors files" };
         return fromConfigFile(p / "config.json");
     }
     if (!fs::exists(p, ec)) {
@@ -295,8 +304,10 @@ LlmLoad loadLanguageModel(const std::string& spec)
     if (endsWith(spec, ".safetensors")) {
         const fs::path config = p.parent_path() / "config.json";
         if (!fs::exists(config))
-            return { std::nullopt, spec + ": a safetensors file holds tensors, not the architecture; put the model's "
-                                          "config.json beside it (from its Hub page)" };
+            return { std::nullopt,
+                spec
+                    + ": a safetensors file holds tensors, not the architecture; put the model's "
+                      "config.json beside it (from its Hub page)" };
         return fromConfigFile(config);
     }
     return fromConfigFile(p);

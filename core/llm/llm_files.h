@@ -25,8 +25,8 @@ LlmLoad loadLanguageModel(const std::string& spec);
 bool isLanguageModelSpec(std::string_view spec);
 
 /// The Hugging Face model_type values the reader knows.
-inline constexpr std::string_view kHfFamilies[] = { "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phi3",
-    "gemma2", "gemma3", "gpt_oss", "llama4", "gpt2" };
+inline constexpr std::string_view kHfFamilies[] = { "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe",
+    "phi3", "gemma2", "gemma3", "gpt_oss", "llama4", "gpt2" };
 
 /// A GGUF stream of `size` bytes as a model (what loadLanguageModel does with a .gguf file).
 LlmLoad readGgufModel(std::istream& in, std::uint64_t size, const std::string& file);

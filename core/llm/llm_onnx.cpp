@@ -31,8 +31,9 @@ void readConfigBeside(const fs::path& model, LlmArch& a)
         return nlohmann::json::parse(in, nullptr, false); // a damaged file beside the model is not the model's fault
     };
     auto number = [](const nlohmann::json& j, const char* key) {
-        return j.is_object() && j.contains(key) && j[key].is_number_integer() ? int(std::clamp<std::int64_t>(j[key].get<std::int64_t>(), 0, 1 << 30))
-                                                                               : 0;
+        return j.is_object() && j.contains(key) && j[key].is_number_integer()
+            ? int(std::clamp<std::int64_t>(j[key].get<std::int64_t>(), 0, 1 << 30))
+            : 0;
     };
     const nlohmann::json genai = read(model.parent_path() / "genai_config.json");
     if (genai.is_object() && genai.contains("model")) {
@@ -63,17 +64,24 @@ LlmLoad readOnnxDecoder(const std::string& path)
         return { std::nullopt, load.error };
     const std::optional<OnnxDecoderDims>& d = load.model->decoder();
     if (!d)
-        return { std::nullopt, path + ": not a decoder with past keys and values (no rank-4 inputs named past..., as "
-                                      "Optimum and ONNX Runtime GenAI export them), so it has no decode phase; analyse "
-                                      "it with 'roofline-cli analyze --model " + path + "'" };
+        return { std::nullopt,
+            path
+                + ": not a decoder with past keys and values (no rank-4 inputs named past..., as "
+                  "Optimum and ONNX Runtime GenAI export them), so it has no decode phase; analyse "
+                  "it with 'roofline-cli analyze --model "
+                + path + "'" };
     if (d->past.empty())
-        return { std::nullopt, path + ": input '" + d->pastInputs.front() + "': the cache's length (extent 2) is fixed "
-                   "in the file or has no name; the context sets it, so export the decoder with a named symbolic past "
-                   "sequence length (dynamic_axes {2: \"past_sequence_length\"})" };
+        return { std::nullopt,
+            path + ": input '" + d->pastInputs.front()
+                + "': the cache's length (extent 2) is fixed "
+                  "in the file or has no name; the context sets it, so export the decoder with a named symbolic past "
+                  "sequence length (dynamic_axes {2: \"past_sequence_length\"})" };
     if (d->sequence.empty())
-        return { std::nullopt, path + ": the new tokens' extent (extent 1 of input_ids) is fixed in the file or has no "
-                                      "name; the prompt and the decode step set it, so export the decoder with a named "
-                                      "symbolic sequence length" };
+        return { std::nullopt,
+            path
+                + ": the new tokens' extent (extent 1 of input_ids) is fixed in the file or has no "
+                  "name; the prompt and the decode step set it, so export the decoder with a named "
+                  "symbolic sequence length" };
     LlmModel m;
     m.file = path;
     m.onnx = load.model;
@@ -94,8 +102,9 @@ LlmPhaseBuild buildOnnxPhase(const LlmModel& model, const LlmSettings& settings,
 {
     LlmPhaseBuild out;
     if (settings.tensorParallel > 1) {
-        out.error = "--tp " + std::to_string(settings.tensorParallel) + ": an ONNX decoder is one GPU's graph; tensor "
-                                                                      "parallelism needs the model's config.json or GGUF";
+        out.error = "--tp " + std::to_string(settings.tensorParallel)
+            + ": an ONNX decoder is one GPU's graph; tensor "
+              "parallelism needs the model's config.json or GGUF";
         return out;
     }
     const OnnxDecoderDims& d = *model.onnx->decoder();

@@ -27,7 +27,8 @@ std::string blockSetName(const std::vector<int>& b)
     for (size_t i = 1; i < b.size(); ++i)
         even = even && b[i] - b[i - 1] == step;
     if (even)
-        return std::to_string(b.front()) + "-" + std::to_string(b.back()) + (step > 1 ? "/" + std::to_string(step) : "");
+        return std::to_string(b.front()) + "-" + std::to_string(b.back())
+            + (step > 1 ? "/" + std::to_string(step) : "");
     std::string s;
     int runs = 0;
     for (size_t i = 0; i < b.size(); ++i) {
@@ -102,8 +103,8 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         const double table = b.weightBytes(s, double(a.maxContext) * double(h));
         b.resident += table;
         const double rows = double(T);
-        b.add("position_embedding", Op::Eltwise, { { llmrows::tokens(B, T, h), act } }, llmrows::tokens(B, T, h), act, 1,
-            double(a.maxContext) * double(h), table * std::min(1.0, rows / a.maxContext), 1);
+        b.add("position_embedding", Op::Eltwise, { { llmrows::tokens(B, T, h), act } }, llmrows::tokens(B, T, h), act,
+            1, double(a.maxContext) * double(h), table * std::min(1.0, rows / a.maxContext), 1);
     }
 
     // identical blocks (the same storage, the same attention window) become one set of rows
@@ -145,8 +146,8 @@ LlmPhaseBuild buildLlmPhase(const LlmModel& model, const LlmSettings& settings, 
         const double bytes = b.weightBytes(s, params, 1.0 / N);
         if (!a.tiedEmbeddings)
             b.resident += bytes;
-        b.add("lm_head", Op::MatMul, { { llmrows::tokens(B, scored, h), act } }, llmrows::tokens(B, scored, vocab), act, 2.0 * double(h),
-            a.tiedEmbeddings ? 0 : params, bytes, 1);
+        b.add("lm_head", Op::MatMul, { { llmrows::tokens(B, scored, h), act } }, llmrows::tokens(B, scored, vocab), act,
+            2.0 * double(h), a.tiedEmbeddings ? 0 : params, bytes, 1);
         b.collective(double(B) * double(scored) * double(a.vocab) * act / 8.0, 1, false);
     }
     // A pass reads each weight and each cached key and value once: between two runs that read the same

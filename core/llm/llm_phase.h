@@ -18,9 +18,10 @@ enum class LlmPhase { Prefill, Decode, Both };
 /// attention writes the scores, reads them for the softmax, writes the probabilities and reads them for
 /// the product with V (three rows), and computes every score of the causal square in prefill.
 enum class LlmAttention { Flash, Naive };
-inline constexpr EnumWord<LlmPhase> kLlmPhaseWords[] = { { LlmPhase::Prefill, "prefill" }, { LlmPhase::Decode, "decode" },
-    { LlmPhase::Both, "both" } };
-inline constexpr EnumWord<LlmAttention> kLlmAttentionWords[] = { { LlmAttention::Flash, "flash" }, { LlmAttention::Naive, "naive" } };
+inline constexpr EnumWord<LlmPhase> kLlmPhaseWords[]
+    = { { LlmPhase::Prefill, "prefill" }, { LlmPhase::Decode, "decode" }, { LlmPhase::Both, "both" } };
+inline constexpr EnumWord<LlmAttention> kLlmAttentionWords[]
+    = { { LlmAttention::Flash, "flash" }, { LlmAttention::Naive, "naive" } };
 std::string_view llmPhaseName(LlmPhase p); ///< "prefill", "decode", "both"
 std::string_view llmAttentionName(LlmAttention a); ///< "flash", "naive"
 
@@ -30,7 +31,8 @@ struct LlmSettings {
     int generate = 128; ///< G
     int context = 0; ///< the decode context C a TPOT is quoted at; 0: P + G / 2 (the generation's middle)
     int batch = 1; ///< B sequences decoded together
-    double weightBits = 16; ///< 32, 16, 8, 4 (int4 carries an fp16 scale per 128 weights) or kMxfp4Bits; 0: as in the file
+    double weightBits
+        = 16; ///< 32, 16, 8, 4 (int4 carries an fp16 scale per 128 weights) or kMxfp4Bits; 0: as in the file
     int kvBits = 16; ///< the KV cache's element width: 32, 16, 8 or 4
     int actBits = 16; ///< activations' width and the matrix rows' arithmetic: 32, 16 or 8
     /// The arithmetic where the width does not say it: fp8 (8 bits; tensor FP8, not INT8) or bf16 (16 bits;
@@ -82,7 +84,8 @@ bool llmStoresTypes(const LlmModel& model);
 inline constexpr double kRmsNormOps = 4; ///< square, sum, scale by 1/rms, scale by the weight
 inline constexpr double kLayerNormOps = 7; ///< sum, subtract the mean, square, sum, scale, weight, bias
 inline constexpr double kRopeOps = 3; ///< x cos + rotate(x) sin, per element of q and k
-inline constexpr double kSoftmaxOps = 5; ///< max, subtract, exp, sum, divide per score (the 1/sqrt(d) scale is folded into q)
+inline constexpr double kSoftmaxOps
+    = 5; ///< max, subtract, exp, sum, divide per score (the 1/sqrt(d) scale is folded into q)
 inline constexpr double kSiluMulOps = 5; ///< SiLU(g) = g / (1 + exp(-g)): 4, times u: 1
 inline constexpr double kGeluOps = 8; ///< the tanh approximation
 inline constexpr double kGeluMulOps = 9; ///< GeGLU: GELU(g) x u

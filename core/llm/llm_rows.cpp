@@ -15,7 +15,8 @@ LlmRowKind llmRowKind(const Layer& row)
     if (last.ends_with("norm"))
         return LlmRowKind::Norm;
     // q_absorb, v_absorb: latent attention's decode step through kv_b_proj's two halves
-    if (last.ends_with("_proj") || last.ends_with("_absorb") || last == "fc" || last == "proj" || last == "lm_head" || last == "router")
+    if (last.ends_with("_proj") || last.ends_with("_absorb") || last == "fc" || last == "proj" || last == "lm_head"
+        || last == "router")
         return LlmRowKind::Matrix;
     if (last == "rope")
         return LlmRowKind::Rope;

@@ -24,11 +24,12 @@ enum class LlmRowKind {
     Combine, ///< a mixture of experts' weighted sum of its experts' outputs
     Unknown, ///< not a row the builder makes (an ONNX decoder's own rows)
 };
-inline constexpr EnumWord<LlmRowKind> kLlmRowKindWords[] = { { LlmRowKind::Gather, "gather" }, { LlmRowKind::Norm, "norm" },
-    { LlmRowKind::Matrix, "matrix" }, { LlmRowKind::Rope, "rope" }, { LlmRowKind::CacheWrite, "cache_write" },
-    { LlmRowKind::Attention, "attention" }, { LlmRowKind::Scores, "scores" }, { LlmRowKind::Softmax, "softmax" },
-    { LlmRowKind::Context, "context" }, { LlmRowKind::Residual, "residual" }, { LlmRowKind::GatedActivation, "gated_activation" },
-    { LlmRowKind::Activation, "activation" }, { LlmRowKind::Combine, "combine" }, { LlmRowKind::Unknown, "unknown" } };
+inline constexpr EnumWord<LlmRowKind> kLlmRowKindWords[] = { { LlmRowKind::Gather, "gather" },
+    { LlmRowKind::Norm, "norm" }, { LlmRowKind::Matrix, "matrix" }, { LlmRowKind::Rope, "rope" },
+    { LlmRowKind::CacheWrite, "cache_write" }, { LlmRowKind::Attention, "attention" }, { LlmRowKind::Scores, "scores" },
+    { LlmRowKind::Softmax, "softmax" }, { LlmRowKind::Context, "context" }, { LlmRowKind::Residual, "residual" },
+    { LlmRowKind::GatedActivation, "gated_activation" }, { LlmRowKind::Activation, "activation" },
+    { LlmRowKind::Combine, "combine" }, { LlmRowKind::Unknown, "unknown" } };
 
 /// The kind of a row of buildLlmPhase's, from its name's last part ("blk0-31.q_proj": q_proj).
 LlmRowKind llmRowKind(const Layer& row);

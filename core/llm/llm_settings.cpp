@@ -15,10 +15,7 @@ namespace rfx {
 std::string_view llmPhaseName(LlmPhase p) { return enumName(kLlmPhaseWords, p); }
 std::string_view llmAttentionName(LlmAttention a) { return enumName(kLlmAttentionWords, a); }
 
-int decodeContext(const LlmSettings& s)
-{
-    return s.context > 0 ? s.context : s.prompt + s.generate / 2;
-}
+int decodeContext(const LlmSettings& s) { return s.context > 0 ? s.context : s.prompt + s.generate / 2; }
 
 std::optional<std::string> validateLlmSettings(const LlmSettings& s)
 {
@@ -40,8 +37,9 @@ std::optional<std::string> validateLlmSettings(const LlmSettings& s)
     if (s.weightBits != 0 && s.weightBits != 4 && s.weightBits != kMxfp4Bits && s.weightBits != 8 && s.weightBits != 16
         && s.weightBits != 32)
         return "--weights-bits: must be 4, mxfp4, 8, 16, 32 or \"file\" (as the weight file stores them), got "
-            + (s.weightBits == std::floor(s.weightBits) && std::abs(s.weightBits) < 1e9 ? std::to_string(std::int64_t(s.weightBits))
-                                                                                     : formatNumber3(s.weightBits));
+            + (s.weightBits == std::floor(s.weightBits) && std::abs(s.weightBits) < 1e9
+                    ? std::to_string(std::int64_t(s.weightBits))
+                    : formatNumber3(s.weightBits));
     if (s.kvBits != 4 && s.kvBits != 8 && s.kvBits != 16 && s.kvBits != 32)
         return "--kv-bits: must be 4, 8, 16 or 32, got " + std::to_string(s.kvBits);
     if (s.actBits != 8 && s.actBits != 16 && s.actBits != 32)
@@ -70,7 +68,8 @@ bool llmStoresTypes(const LlmModel& model) { return model.storage || model.onnx 
 double kvCacheBytes(const LlmArch& a, std::int64_t tokens, int kvBits)
 {
     double total = 0;
-    const double perToken = a.kvElementsPerToken() * kvBits / 8.0; // keys and values, or latent attention's latent and rotary key
+    const double perToken
+        = a.kvElementsPerToken() * kvBits / 8.0; // keys and values, or latent attention's latent and rotary key
     for (int l = 0; l < a.layers; ++l)
         total += perToken * double(a.slides(l) ? std::min<std::int64_t>(tokens, a.slidingWindow) : tokens);
     return total;
@@ -96,7 +95,8 @@ std::optional<std::string> tensorParallelError(const LlmArch& a, int gpus)
     if (a.experts == 0 && a.ffn % gpus != 0)
         return "its MLP's " + std::to_string(a.ffn) + " intermediate features do not divide among " + n + " GPUs";
     if (a.experts > 0 && a.expertWidth() % gpus != 0)
-        return "its experts' " + std::to_string(a.expertWidth()) + " intermediate features do not divide among " + n + " GPUs";
+        return "its experts' " + std::to_string(a.expertWidth()) + " intermediate features do not divide among " + n
+            + " GPUs";
     return std::nullopt;
 }
 
@@ -106,8 +106,8 @@ std::optional<LlmSettingsFix> llmSettingsFix(const LlmArch& a, const LlmSettings
     const std::int64_t tokens = std::int64_t(s.prompt) + s.generate;
     if (a.maxContext > 0 && tokens > a.maxContext) {
         LlmSettingsFix fix { "prompt",
-            name + " reads at most " + formatCount(a.maxContext) + " tokens: a prompt of " + formatCount(s.prompt) + " and "
-                + formatCount(s.generate) + " generated make " + formatCount(tokens) + ".",
+            name + " reads at most " + formatCount(a.maxContext) + " tokens: a prompt of " + formatCount(s.prompt)
+                + " and " + formatCount(s.generate) + " generated make " + formatCount(tokens) + ".",
             {} };
         if (a.maxContext - s.generate >= kPromptRange.min)
             fix.values.push_back(int(a.maxContext - s.generate));

@@ -17,34 +17,75 @@ struct Suffix {
 
 // Hugging Face (llama-style, Phi-3, Gemma-2, Mixtral, GPT-2) and GGUF (llama.cpp) names of a block's tensors.
 constexpr Suffix kSuffixes[] = {
-    { "input_layernorm", LlmTensor::AttnNorm }, { "self_attn.q_proj", LlmTensor::Q }, { "self_attn.k_proj", LlmTensor::K },
-    { "self_attn.v_proj", LlmTensor::V }, { "self_attn.qkv_proj", LlmTensor::Qkv }, { "self_attn.o_proj", LlmTensor::O },
-    { "pre_feedforward_layernorm", LlmTensor::MlpNorm }, { "post_feedforward_layernorm", LlmTensor::PostMlpNorm },
-    { "mlp.gate_proj", LlmTensor::Gate }, { "mlp.up_proj", LlmTensor::Up }, { "mlp.gate_up_proj", LlmTensor::GateUp },
-    { "mlp.down_proj", LlmTensor::Down }, { "block_sparse_moe.gate", LlmTensor::Router },
-    { "self_attn.q_norm", LlmTensor::QNorm }, { "self_attn.k_norm", LlmTensor::KNorm }, { "mlp.gate", LlmTensor::Router },
-    { "self_attn.sinks", LlmTensor::Sinks }, { "mlp.router", LlmTensor::Router }, { "attn_sinks", LlmTensor::Sinks },
-    { "ln_1", LlmTensor::AttnNorm }, { "attn.c_attn", LlmTensor::Qkv }, { "attn.c_proj", LlmTensor::O },
-    { "ln_2", LlmTensor::MlpNorm }, { "mlp.c_fc", LlmTensor::Up }, { "mlp.c_proj", LlmTensor::Down },
+    { "input_layernorm", LlmTensor::AttnNorm },
+    { "self_attn.q_proj", LlmTensor::Q },
+    { "self_attn.k_proj", LlmTensor::K },
+    { "self_attn.v_proj", LlmTensor::V },
+    { "self_attn.qkv_proj", LlmTensor::Qkv },
+    { "self_attn.o_proj", LlmTensor::O },
+    { "pre_feedforward_layernorm", LlmTensor::MlpNorm },
+    { "post_feedforward_layernorm", LlmTensor::PostMlpNorm },
+    { "mlp.gate_proj", LlmTensor::Gate },
+    { "mlp.up_proj", LlmTensor::Up },
+    { "mlp.gate_up_proj", LlmTensor::GateUp },
+    { "mlp.down_proj", LlmTensor::Down },
+    { "block_sparse_moe.gate", LlmTensor::Router },
+    { "self_attn.q_norm", LlmTensor::QNorm },
+    { "self_attn.k_norm", LlmTensor::KNorm },
+    { "mlp.gate", LlmTensor::Router },
+    { "self_attn.sinks", LlmTensor::Sinks },
+    { "mlp.router", LlmTensor::Router },
+    { "attn_sinks", LlmTensor::Sinks },
+    { "ln_1", LlmTensor::AttnNorm },
+    { "attn.c_attn", LlmTensor::Qkv },
+    { "attn.c_proj", LlmTensor::O },
+    { "ln_2", LlmTensor::MlpNorm },
+    { "mlp.c_fc", LlmTensor::Up },
+    { "mlp.c_proj", LlmTensor::Down },
     // GGUF
-    { "attn_norm", LlmTensor::AttnNorm }, { "attn_q", LlmTensor::Q }, { "attn_k", LlmTensor::K }, { "attn_v", LlmTensor::V },
-    { "attn_qkv", LlmTensor::Qkv }, { "attn_output", LlmTensor::O }, { "post_attention_norm", LlmTensor::PostAttnNorm },
-    { "attn_post_norm", LlmTensor::PostAttnNorm }, { "ffn_norm", LlmTensor::MlpNorm },
-    { "post_ffw_norm", LlmTensor::PostMlpNorm }, { "ffn_gate", LlmTensor::Gate }, { "ffn_up", LlmTensor::Up },
-    { "ffn_down", LlmTensor::Down }, { "ffn_gate_inp", LlmTensor::Router }, { "ffn_gate_exps", LlmTensor::ExpertGate },
-    { "ffn_up_exps", LlmTensor::ExpertUp }, { "ffn_down_exps", LlmTensor::ExpertDown },
-    { "attn_q_norm", LlmTensor::QNorm }, { "attn_k_norm", LlmTensor::KNorm },
+    { "attn_norm", LlmTensor::AttnNorm },
+    { "attn_q", LlmTensor::Q },
+    { "attn_k", LlmTensor::K },
+    { "attn_v", LlmTensor::V },
+    { "attn_qkv", LlmTensor::Qkv },
+    { "attn_output", LlmTensor::O },
+    { "post_attention_norm", LlmTensor::PostAttnNorm },
+    { "attn_post_norm", LlmTensor::PostAttnNorm },
+    { "ffn_norm", LlmTensor::MlpNorm },
+    { "post_ffw_norm", LlmTensor::PostMlpNorm },
+    { "ffn_gate", LlmTensor::Gate },
+    { "ffn_up", LlmTensor::Up },
+    { "ffn_down", LlmTensor::Down },
+    { "ffn_gate_inp", LlmTensor::Router },
+    { "ffn_gate_exps", LlmTensor::ExpertGate },
+    { "ffn_up_exps", LlmTensor::ExpertUp },
+    { "ffn_down_exps", LlmTensor::ExpertDown },
+    { "attn_q_norm", LlmTensor::QNorm },
+    { "attn_k_norm", LlmTensor::KNorm },
     // DeepSeek's latent attention and shared experts: Hugging Face's names, then llama.cpp's (deepseek2,
     // whose newer conversions split kv_b into its key and value halves)
-    { "self_attn.q_a_proj", LlmTensor::QA }, { "self_attn.q_a_layernorm", LlmTensor::QANorm },
-    { "self_attn.q_b_proj", LlmTensor::QB }, { "self_attn.kv_a_proj_with_mqa", LlmTensor::KvA },
-    { "self_attn.kv_a_layernorm", LlmTensor::KvANorm }, { "self_attn.kv_b_proj", LlmTensor::KvB },
-    { "mlp.shared_experts.gate_proj", LlmTensor::SharedGate }, { "mlp.shared_experts.up_proj", LlmTensor::SharedUp },
-    { "mlp.shared_experts.down_proj", LlmTensor::SharedDown }, { "mlp.gate.e_score_correction_bias", LlmTensor::Router },
-    { "attn_q_a", LlmTensor::QA }, { "attn_q_a_norm", LlmTensor::QANorm }, { "attn_q_b", LlmTensor::QB },
-    { "attn_kv_a_mqa", LlmTensor::KvA }, { "attn_kv_a_norm", LlmTensor::KvANorm }, { "attn_kv_b", LlmTensor::KvB },
-    { "attn_k_b", LlmTensor::KvB }, { "attn_v_b", LlmTensor::KvB }, { "ffn_gate_shexp", LlmTensor::SharedGate },
-    { "ffn_up_shexp", LlmTensor::SharedUp }, { "ffn_down_shexp", LlmTensor::SharedDown }, { "exp_probs_b", LlmTensor::Router },
+    { "self_attn.q_a_proj", LlmTensor::QA },
+    { "self_attn.q_a_layernorm", LlmTensor::QANorm },
+    { "self_attn.q_b_proj", LlmTensor::QB },
+    { "self_attn.kv_a_proj_with_mqa", LlmTensor::KvA },
+    { "self_attn.kv_a_layernorm", LlmTensor::KvANorm },
+    { "self_attn.kv_b_proj", LlmTensor::KvB },
+    { "mlp.shared_experts.gate_proj", LlmTensor::SharedGate },
+    { "mlp.shared_experts.up_proj", LlmTensor::SharedUp },
+    { "mlp.shared_experts.down_proj", LlmTensor::SharedDown },
+    { "mlp.gate.e_score_correction_bias", LlmTensor::Router },
+    { "attn_q_a", LlmTensor::QA },
+    { "attn_q_a_norm", LlmTensor::QANorm },
+    { "attn_q_b", LlmTensor::QB },
+    { "attn_kv_a_mqa", LlmTensor::KvA },
+    { "attn_kv_a_norm", LlmTensor::KvANorm },
+    { "attn_kv_b", LlmTensor::KvB },
+    { "attn_k_b", LlmTensor::KvB },
+    { "attn_v_b", LlmTensor::KvB },
+    { "ffn_gate_shexp", LlmTensor::SharedGate },
+    { "ffn_up_shexp", LlmTensor::SharedUp },
+    { "ffn_down_shexp", LlmTensor::SharedDown },
+    { "exp_probs_b", LlmTensor::Router },
 };
 
 void add(LlmTensorBytes& t, double bytes, const std::string& type)
@@ -75,8 +116,8 @@ int blockOf(std::string_view name, std::string_view& rest)
 
 } // namespace
 
-void addStoredTensor(LlmStorage& s, std::string_view name, double bytes, std::int64_t elements, const std::string& type,
-    int layers)
+void addStoredTensor(
+    LlmStorage& s, std::string_view name, double bytes, std::int64_t elements, const std::string& type, int layers)
 {
     // Gemma 3's multimodal checkpoints: the text decoder under language_model. (transformers 4.50) or
     // model.language_model. (4.52 on), the vision encoder and its projector beside it, not the decoder's
@@ -126,7 +167,8 @@ void addStoredTensor(LlmStorage& s, std::string_view name, double bytes, std::in
                 add(s.blocks[size_t(block)][size_t(int(role))], bytes, type);
             return;
         }
-        // Llama's post_attention_layernorm is its MLP norm; Gemma-2's (which has pre_feedforward_layernorm) follows attention
+        // Llama's post_attention_layernorm is its MLP norm; Gemma-2's (which has pre_feedforward_layernorm) follows
+        // attention
         if (rest == "post_attention_layernorm") {
             auto& b = s.blocks[size_t(block)];
             add(b[size_t(int(LlmTensor::MlpNorm))], bytes, type);

@@ -72,10 +72,11 @@ LlmSweep sweepLlm(const LlmModel& model, const LlmAnalysis& a, const std::vector
             p.tokensPerSecond = p.tpot > 0 ? 1 / p.tpot : 0;
             p.batchTokensPerSecond = p.tokensPerSecond * s.batch;
             // The memory as analyzeLlm's largest batch and context count it.
-            const double perSequence = kvCacheBytes(arch, std::int64_t(settings.prompt) + settings.generate, settings.kvBits) * step.kvShare;
-            p.memoryBytes = byContext
-                ? f.weightsBytes + settings.batch * kvCacheBytes(arch, x, settings.kvBits) * step.kvShare + f.activationBytes
-                : f.weightsBytes + double(x) * (perSequence + f.activationBytes / settings.batch);
+            const double perSequence
+                = kvCacheBytes(arch, std::int64_t(settings.prompt) + settings.generate, settings.kvBits) * step.kvShare;
+            p.memoryBytes = byContext ? f.weightsBytes
+                    + settings.batch * kvCacheBytes(arch, x, settings.kvBits) * step.kvShare + f.activationBytes
+                                      : f.weightsBytes + double(x) * (perSequence + f.activationBytes / settings.batch);
             line.points.push_back(p);
         }
     }

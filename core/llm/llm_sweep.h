@@ -12,7 +12,8 @@ namespace rfx {
 /// What a sweep varies: the decode context (tokens per sequence in the KV cache) at the settings'
 /// batch, or the batch at the settings' decode context.
 enum class LlmSweepAxis { Context, Batch };
-inline constexpr EnumWord<LlmSweepAxis> kLlmSweepAxisWords[] = { { LlmSweepAxis::Context, "context" }, { LlmSweepAxis::Batch, "batch" } };
+inline constexpr EnumWord<LlmSweepAxis> kLlmSweepAxisWords[]
+    = { { LlmSweepAxis::Context, "context" }, { LlmSweepAxis::Batch, "batch" } };
 
 /// One decode step at one value of the swept setting, on one device (bounds, as the analysis').
 struct LlmSweepPoint {
@@ -46,6 +47,7 @@ struct LlmSweep {
 /// up to the largest value any device holds, with the settings' own value and each device's largest
 /// one; each line ends where its device's memory runs out (the analysis' largestContext or
 /// largestBatch). Each point is a decode step built and analysed as analyzeLlm's TPOT is.
-LlmSweep sweepLlm(const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices, LlmSweepAxis axis);
+LlmSweep sweepLlm(
+    const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices, LlmSweepAxis axis);
 
 } // namespace rfx

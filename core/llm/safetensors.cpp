@@ -25,8 +25,8 @@ int safetensorsDtypeBits(std::string_view d)
     return 0;
 }
 
-std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::uint64_t fileSize, const std::string& file,
-    std::string& error)
+std::optional<std::vector<StoredTensor>> readSafetensors(
+    std::istream& in, std::uint64_t fileSize, const std::string& file, std::string& error)
 {
     error.clear();
     constexpr std::uint64_t kMaxHeader = 100'000'000; // the format's own limit
@@ -54,7 +54,8 @@ std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::
     try {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        error = file + ": its header is not valid JSON (" + describeJsonError(e) + "): the file is damaged or not a safetensors file";
+        error = file + ": its header is not valid JSON (" + describeJsonError(e)
+            + "): the file is damaged or not a safetensors file";
         return std::nullopt;
     }
     if (!j.is_object()) {
@@ -70,7 +71,8 @@ std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::
         if (!t.is_object() || !t.contains("dtype") || !t["dtype"].is_string() || !t.contains("shape")
             || !t["shape"].is_array() || !t.contains("data_offsets") || !t["data_offsets"].is_array()
             || t["data_offsets"].size() != 2) {
-            error = where + "needs dtype (a string), shape (a list) and data_offsets ([begin, end]): the header is damaged";
+            error = where
+                + "needs dtype (a string), shape (a list) and data_offsets ([begin, end]): the header is damaged";
             return std::nullopt;
         }
         StoredTensor s;
@@ -78,7 +80,8 @@ std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::
         s.type = t["dtype"].get<std::string>();
         const int bits = safetensorsDtypeBits(s.type);
         if (bits == 0) {
-            error = where + "dtype: \"" + s.type + "\" is not a safetensors dtype the tool knows (F32, F16, BF16, F8_E4M3, I8, ...)";
+            error = where + "dtype: \"" + s.type
+                + "\" is not a safetensors dtype the tool knows (F32, F16, BF16, F8_E4M3, I8, ...)";
             return std::nullopt;
         }
         double elements = 1;
@@ -98,8 +101,9 @@ std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::
         }
         const auto begin = o[0].get<std::uint64_t>(), end = o[1].get<std::uint64_t>();
         if (begin > end || end > dataSize) {
-            error = where + "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "] lie outside the file's "
-                + std::to_string(dataSize) + " bytes of data: the file is truncated or damaged";
+            error = where + "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end)
+                + "] lie outside the file's " + std::to_string(dataSize)
+                + " bytes of data: the file is truncated or damaged";
             return std::nullopt;
         }
         const double expected = elements * bits / 8;

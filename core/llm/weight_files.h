@@ -46,8 +46,8 @@ std::optional<GgufFile> readGguf(std::istream& in, std::uint64_t fileSize, const
 /// safetensors: an 8-byte little-endian header length N (at most 100,000,000, the format's own limit),
 /// N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}, "__metadata__": {...}}, then the
 /// data; each tensor's end - begin must be its elements x its dtype's size and lie inside the file.
-std::optional<std::vector<StoredTensor>> readSafetensors(std::istream& in, std::uint64_t fileSize, const std::string& file,
-    std::string& error);
+std::optional<std::vector<StoredTensor>> readSafetensors(
+    std::istream& in, std::uint64_t fileSize, const std::string& file, std::string& error);
 /// Bits per element of a safetensors dtype (F16 16, F8_E4M3 8, F4 4, ...); 0 for one the format does not have.
 int safetensorsDtypeBits(std::string_view dtype);
 

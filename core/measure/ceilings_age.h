@@ -15,6 +15,7 @@ inline constexpr double kClockDrift = 0.03;
 /// in words, or nothing: no device `id` yet (`mine` null), or `clockNow` (the clock under load, Hz; 0:
 /// not known) more than kClockDrift from the clock they were measured at (a bound from another clock is
 /// no bound). The one rule of `roofline-cli measure --network` and the window's Measure this network.
-std::optional<std::string> ceilingsOutOfDate(const Device* mine, double clockNow, const std::string& id = "this-machine");
+std::optional<std::string> ceilingsOutOfDate(
+    const Device* mine, double clockNow, const std::string& id = "this-machine");
 
 } // namespace rfx

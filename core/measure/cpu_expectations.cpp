@@ -48,7 +48,8 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
         if (f == 0x17 && (in(0x30, 0x3F) || in(0x60, 0x7F) || in(0x90, 0xAF)))
             return CycleFigures { "AMD Zen 2", 32, 16, 64, 32, 32,
                 "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater Processors (pub. 56305), "
-                "2.11-2.12", 5 };
+                "2.11-2.12",
+                5 };
         // Zen 3: two 256-bit FMA pipes, two 256-bit loads a cycle, 32 B/cycle from L2 and from L3.
         if (f == 0x19 && (in(0x00, 0x0F) || in(0x20, 0x2F) || in(0x40, 0x5F)))
             return CycleFigures { "AMD Zen 3", 32, 16, 64, 32, 32,
@@ -64,14 +65,15 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
         if (f == 0x1A && (in(0x00, 0x1F) || in(0x40, 0x4F)))
             return CycleFigures { "AMD Zen 5", 64, 32, 128, 64, 32,
                 "AMD Software Optimization Guide for the AMD Zen5 Microarchitecture (pub. 58455), 2.11-2.12; "
-                "AMD, 'Zen 5', Hot Chips 2024", 4 };
+                "AMD, 'Zen 5', Hot Chips 2024",
+                4 };
         return std::nullopt;
     }
     if (cpu.vendor == "GenuineIntel" && f == 6) {
         // Server cores with two 512-bit FMA units (Xeon Gold 6000 and Platinum; some smaller Xeons have
         // one, and then measure half), two 64-byte loads a cycle, 64 B/cycle from L2. Their L3 is a mesh
         // with no per-cycle figure.
-        const char* name = m == 0x55 ? "Intel Skylake-SP / Cascade Lake"
+        const char* name = m == 0x55   ? "Intel Skylake-SP / Cascade Lake"
             : (m == 0x6A || m == 0x6C) ? "Intel Ice Lake-SP"
             : m == 0x8F                ? "Intel Sapphire Rapids"
             : m == 0xCF                ? "Intel Emerald Rapids"
@@ -80,7 +82,8 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
         if (name)
             return CycleFigures { name, 64, 32, 128, 64, 0,
                 "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), cache parameters of "
-                "the Skylake Server, Ice Lake and Golden Cove microarchitectures", 4 };
+                "the Skylake Server, Ice Lake and Golden Cove microarchitectures",
+                4 };
     }
     return std::nullopt;
 }
@@ -88,7 +91,8 @@ std::optional<CycleFigures> cycleFiguresFor(const CpuIdentity& cpu)
 ExpectedFigures expectedFigures(const CycleFigures& c, int cores, double clockHz)
 {
     const double k = double(cores) * clockHz;
-    return ExpectedFigures { c.fp32Flop * k, c.fp64Flop * k, c.int8Ops() * k, c.l1Bytes * k, c.l2Bytes * k, c.l3Bytes * k };
+    return ExpectedFigures { c.fp32Flop * k, c.fp64Flop * k, c.int8Ops() * k, c.l1Bytes * k, c.l2Bytes * k,
+        c.l3Bytes * k };
 }
 
 } // namespace rfx

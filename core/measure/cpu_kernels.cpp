@@ -15,11 +15,11 @@
 // and oneDNN's convolutions ran "above the roof"). Unrolled, the array becomes registers; the empty asm
 // makes every accumulator opaque after each round, so no compiler folds the chains away.
 #define RFX_UNROLL _Pragma("GCC unroll 32")
-#define RFX_KEEP_IN_REGISTERS(a, n)                                                                                        \
-    do {                                                                                                                   \
-        RFX_UNROLL                                                                                                         \
-        for (int k_ = 0; k_ < (n); ++k_)                                                                                   \
-            asm volatile("" : "+v"(a[k_]));                                                                                \
+#define RFX_KEEP_IN_REGISTERS(a, n)                                                                                    \
+    do {                                                                                                               \
+        RFX_UNROLL                                                                                                     \
+        for (int k_ = 0; k_ < (n); ++k_)                                                                               \
+            asm volatile("" : "+v"(a[k_]));                                                                            \
     } while (0)
 
 namespace rfx::cpu {
@@ -198,8 +198,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) double vnni512(long iters
 }
 #endif
 
-template <typename T>
-double fmaScalar(long iters)
+template <typename T> double fmaScalar(long iters)
 {
     T a[kChains];
     for (int k = 0; k < kChains; ++k)
@@ -230,7 +229,6 @@ double sumScalar(const double* p, std::size_t n, long reps)
 }
 
 } // namespace
-
 
 Isa detectIsa()
 {

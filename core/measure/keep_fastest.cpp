@@ -22,15 +22,18 @@ std::string keepFastest(NetworkMeasurement& m, const MeasurementSet& earlier, in
         const auto it = byName.find(r.layer);
         if (it == byName.end() && llmProbeBatch(r.layer) > 0) // a file measure --llm wrote before its batch probes
             return earlier.file + ": has no row '" + r.layer
-                + "': it was measured before measure --llm ran its batch probes; give another --output, or remove the file to "
+                + "': it was measured before measure --llm ran its batch probes; give another --output, or remove the "
+                  "file to "
                   "start again";
         if (it == byName.end())
             return earlier.file + ": has no row '" + r.layer
-                + "': it is not a measurement of this configuration; give another --output, or remove the file to start again";
+                + "': it is not a measurement of this configuration; give another --output, or remove the file to "
+                  "start again";
         const Measurement& e = *it->second;
         if (!(e.best > 0) || !(e.median > 0) || e.runs < 1)
             return earlier.file + ": line " + std::to_string(e.line) + ": row '" + r.layer
-                + "' has no best_s, median_s or runs: it is not a file roofline-cli measure wrote; give another --output";
+                + "' has no best_s, median_s or runs: it is not a file roofline-cli measure wrote; give another "
+                  "--output";
     }
     for (RowMeasurement& r : m.rows) {
         if (!r.measured)

@@ -21,8 +21,8 @@ namespace {
 double streamWeightTarget(const MicrobenchResult& machine)
 {
     const double l3 = machine.l3Usable > 0 ? machine.l3Usable : machine.l3Bytes;
-    double bytes = std::clamp(4 * std::max(l3, machine.l2Bytes * std::max(1, machine.threads)), 256.0 * 1024 * 1024,
-        1024.0 * 1024 * 1024);
+    double bytes = std::clamp(
+        4 * std::max(l3, machine.l2Bytes * std::max(1, machine.threads)), 256.0 * 1024 * 1024, 1024.0 * 1024 * 1024);
     if (machine.memoryBytes > 0)
         bytes = std::min(bytes, machine.memoryBytes / 8);
     return bytes;
@@ -82,12 +82,13 @@ std::vector<std::string> kernelRateLines(const MicrobenchResult& r)
     std::vector<std::string> lines;
     const MicrobenchResult::KernelRates& k = r.kernels;
     if (k.matrixFlops > 0)
-        lines.push_back("oneDNN's " + k.matrixKernel + ", a 3x3 convolution of 512 channels: " + formatSI(k.matrixFlops, "FLOP/s") + ", "
+        lines.push_back("oneDNN's " + k.matrixKernel
+            + ", a 3x3 convolution of 512 channels: " + formatSI(k.matrixFlops, "FLOP/s") + ", "
             + (k.fp32Chains > 0 ? "now the FP32 peak (the FMA chains reached " + formatSI(k.fp32Chains, "FLOP/s") + ")"
                                 : formatPercent(k.matrixFlops / r.fp32.best) + " of the FP32 peak"));
     if (k.streamBytes > 0)
-        lines.push_back("oneDNN's " + k.streamKernel + " over " + formatSI(k.streamWeightBytes, "B") + " of weights: "
-            + formatSI(k.streamBytes, "B/s") + ", "
+        lines.push_back("oneDNN's " + k.streamKernel + " over " + formatSI(k.streamWeightBytes, "B")
+            + " of weights: " + formatSI(k.streamBytes, "B/s") + ", "
             + (k.dramStreams > 0 ? "now the DRAM roof (the streams reached " + formatSI(k.dramStreams, "B/s") + ")"
                                  : formatPercent(k.streamBytes / r.dram.best) + " of the DRAM roof"));
     return lines;

@@ -12,11 +12,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <thread>
-
 
 namespace rfx {
 
@@ -53,7 +52,8 @@ std::optional<dnnl::memory::data_type> dataType(int bits, std::string& why)
         const auto isa = unsigned(dnnl::get_effective_cpu_isa()), avx512 = unsigned(dnnl::cpu_isa::avx512_core);
         if ((isa & avx512) == avx512)
             return dnnl::memory::data_type::bf16;
-        why = "16-bit numbers are measured as bf16, which oneDNN runs on CPUs with AVX-512 only; this CPU has not: use --bits 32";
+        why = "16-bit numbers are measured as bf16, which oneDNN runs on CPUs with AVX-512 only; this CPU has not: use "
+              "--bits 32";
         return std::nullopt;
     }
     if (bits == 8) {
@@ -62,11 +62,13 @@ std::optional<dnnl::memory::data_type> dataType(int bits, std::string& why)
         const auto isa = unsigned(dnnl::get_effective_cpu_isa()), avx2 = unsigned(dnnl::cpu_isa::avx2);
         if ((isa & avx2) == avx2)
             return dnnl::memory::data_type::u8;
-        why = "8-bit numbers are measured as int8, which oneDNN runs on CPUs with AVX2 or newer; this CPU has not: use --bits 32";
+        why = "8-bit numbers are measured as int8, which oneDNN runs on CPUs with AVX2 or newer; this CPU has not: use "
+              "--bits 32";
         return std::nullopt;
     }
-    why = std::to_string(bits) + "-bit numbers are not measured: oneDNN runs f32, bf16 (AVX-512) and int8 (AVX2) on CPUs "
-                                 "(--bits 32, 16 or 8)";
+    why = std::to_string(bits)
+        + "-bit numbers are not measured: oneDNN runs f32, bf16 (AVX-512) and int8 (AVX2) on CPUs "
+          "(--bits 32, 16 or 8)";
     return std::nullopt;
 }
 
@@ -90,8 +92,8 @@ int executionsFor(double once, double minSeconds)
 // One round of a row: warm-up runs, then timed runs until `runs` or `budget` seconds, appended to
 // `samples`; false when cancelled. `count` (executions a timed run averages) is found in the first
 // round and kept.
-bool sampleRow(onednn::PreparedRow& r, dnnl::stream& s, int warmups, int runs, double budget, double minRunSeconds, int& count,
-    std::vector<double>& samples, const std::function<bool()>& goOn)
+bool sampleRow(onednn::PreparedRow& r, dnnl::stream& s, int warmups, int runs, double budget, double minRunSeconds,
+    int& count, std::vector<double>& samples, const std::function<bool()>& goOn)
 {
     const auto start = Clock::now();
     double once = 1e300;
@@ -148,8 +150,8 @@ double reorderSeconds(onednn::PreparedRow& r, dnnl::stream& s)
 // to warm up and three times timed (each run at least `minRunSeconds`), and the best run decides.
 // A layout oneDNN refuses is passed over; when every one is refused the last reason is thrown.
 // Nothing is returned when cancelled.
-std::optional<onednn::PreparedRow> fastestLayout(const Layer& l, const dnnl::engine& engine, dnnl::stream& s, dnnl::memory::data_type type,
-    const std::string& onnxOp, double minRunSeconds, const std::function<bool()>& goOn)
+std::optional<onednn::PreparedRow> fastestLayout(const Layer& l, const dnnl::engine& engine, dnnl::stream& s,
+    dnnl::memory::data_type type, const std::string& onnxOp, double minRunSeconds, const std::function<bool()>& goOn)
 {
     const std::vector<onednn::Layout> layouts = onednn::layoutsToTry(l);
     if (layouts.size() == 1)
@@ -195,11 +197,12 @@ std::string noiseVerdict(const NetworkMeasurement& m)
 {
     std::string why;
     if (m.clockBefore > 0 && m.clockAfter > 0 && std::abs(m.clockAfter / m.clockBefore - 1) > 0.03)
-        why = "the clock moved from " + formatSI(m.clockBefore, "Hz") + " to " + formatSI(m.clockAfter, "Hz") + " during the measurement";
+        why = "the clock moved from " + formatSI(m.clockBefore, "Hz") + " to " + formatSI(m.clockAfter, "Hz")
+            + " during the measurement";
     // The memory bus another tenant loads: the clock does not see it, the memory-bound rows do.
     if (m.dramBefore > 0 && m.dramAfter > 0 && std::abs(m.dramAfter / m.dramBefore - 1) > 0.10)
-        why += std::string(why.empty() ? "" : "; ") + "the memory's read bandwidth moved from " + formatSI(m.dramBefore, "B/s") + " to "
-            + formatSI(m.dramAfter, "B/s") + " during the measurement";
+        why += std::string(why.empty() ? "" : "; ") + "the memory's read bandwidth moved from "
+            + formatSI(m.dramBefore, "B/s") + " to " + formatSI(m.dramAfter, "B/s") + " during the measurement";
     // How far the medians sit above the best runs, weighted by time: the rows that take the time
     // decide whether the total can be trusted (the slowest run alone says little: one interrupt).
     double total = 0, above = 0;
@@ -226,7 +229,8 @@ std::optional<std::string> measurementRefusal(const Config& config)
     return std::nullopt;
 }
 
-NetworkMeasurement measureNetwork(const Network& net, const Config& config, const LayerBenchOptions& o, const LayerBenchProgress& progress)
+NetworkMeasurement measureNetwork(
+    const Network& net, const Config& config, const LayerBenchOptions& o, const LayerBenchProgress& progress)
 {
     NetworkMeasurement m;
     const dnnl::version_t* v = dnnl::version();
@@ -247,7 +251,9 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
         return m;
     }
     const auto type = dataType(config.bits, m.error);
-    m.dataType = *type == dnnl::memory::data_type::f32 ? "f32" : *type == dnnl::memory::data_type::bf16 ? "bf16" : "int8 (u8 activations, s8 weights)";
+    m.dataType = *type == dnnl::memory::data_type::f32 ? "f32"
+        : *type == dnnl::memory::data_type::bf16       ? "bf16"
+                                                       : "int8 (u8 activations, s8 weights)";
     try {
         dnnl::engine engine(dnnl::engine::kind::cpu, 0);
         dnnl::stream stream(engine);
@@ -268,7 +274,10 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
                 const Layer& l = net.layers[i];
                 RowMeasurement& row = rows[i];
                 auto goOn = [&] {
-                    return !progress || progress((double(round) * double(count) + double(i) + 0.5) / (double(rounds) * double(count)), l.name);
+                    return !progress
+                        || progress(
+                            (double(round) * double(count) + double(i) + 0.5) / (double(rounds) * double(count)),
+                            l.name);
                 };
                 if (!goOn()) {
                     m.cancelled = true;
@@ -278,23 +287,28 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
                     continue; // skipped, or not run
                 if (round > 0 && since(start) > o.totalBudgetSeconds)
                     break; // the rounds so far stand
-                const std::string onnxOp = l.origin >= 0 && size_t(l.origin) < net.origins.size() ? net.origins[size_t(l.origin)].onnxOp : "";
+                const std::string onnxOp = l.origin >= 0 && size_t(l.origin) < net.origins.size()
+                    ? net.origins[size_t(l.origin)].onnxOp
+                    : "";
                 if (round == 0) {
                     row.layer = l.name;
                     row.op = std::string(opName(l.op));
                     const double need = onednn::rowBytes(l, config.bits / 8.0);
                     if (since(start) > o.totalBudgetSeconds) {
-                        row.skipped = "the measurement's time budget (" + formatTime(o.totalBudgetSeconds) + ") was used up";
+                        row.skipped
+                            = "the measurement's time budget (" + formatTime(o.totalBudgetSeconds) + ") was used up";
                         continue;
                     }
                     if (need > limit) {
-                        row.skipped = "needs " + formatMemory(need) + " of buffers, more than the " + formatMemory(limit) + " a row may use";
+                        row.skipped = "needs " + formatMemory(need) + " of buffers, more than the "
+                            + formatMemory(limit) + " a row may use";
                         continue;
                     }
                 }
                 try {
-                    std::optional<onednn::PreparedRow> r = round == 0 ? fastestLayout(l, engine, stream, *type, onnxOp, o.minRunSeconds, goOn)
-                                                                      : onednn::prepareRow(l, engine, *type, onnxOp, layouts[i]);
+                    std::optional<onednn::PreparedRow> r = round == 0
+                        ? fastestLayout(l, engine, stream, *type, onnxOp, o.minRunSeconds, goOn)
+                        : onednn::prepareRow(l, engine, *type, onnxOp, layouts[i]);
                     if (!r) {
                         m.cancelled = true;
                         break;
@@ -303,7 +317,8 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
                         row.primitive = r->name;
                         layouts[i] = r->layout;
                     }
-                    if (!sampleRow(*r, stream, o.warmups, runsPerRound, budgetPerRound, o.minRunSeconds, executions[i], samples[i], goOn))
+                    if (!sampleRow(*r, stream, o.warmups, runsPerRound, budgetPerRound, o.minRunSeconds, executions[i],
+                            samples[i], goOn))
                         m.cancelled = true;
                     else if (round == 0)
                         row.reorder = reorderSeconds(*r, stream);
@@ -340,17 +355,19 @@ NetworkMeasurement measureNetwork(const Network& net, const Config& config, cons
     return m;
 }
 
-std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector<std::string>& configArgs, const std::string& date)
+std::string networkMeasurementCsv(
+    const NetworkMeasurement& m, const std::vector<std::string>& configArgs, const std::string& date)
 {
     std::ostringstream o;
     o.precision(6);
-    o << "# Measured by roofline-cli " << m.command << " with " << m.library << ", " << m.dataType << ", on " << m.cpu << " ("
-      << m.threads << " threads), " << date << "\n";
+    o << "# Measured by roofline-cli " << m.command << " with " << m.library << ", " << m.dataType << ", on " << m.cpu
+      << " (" << m.threads << " threads), " << date << "\n";
     if (m.clockBefore > 0 && m.clockAfter > 0)
-        o << "# clock under load: " << formatSI(m.clockBefore, "Hz") << " before the rows, " << formatSI(m.clockAfter, "Hz") << " after\n";
+        o << "# clock under load: " << formatSI(m.clockBefore, "Hz") << " before the rows, "
+          << formatSI(m.clockAfter, "Hz") << " after\n";
     if (m.dramBefore > 0 && m.dramAfter > 0)
-        o << "# memory read under load: " << formatSI(m.dramBefore, "B/s") << " before the rows, " << formatSI(m.dramAfter, "B/s")
-          << " after\n";
+        o << "# memory read under load: " << formatSI(m.dramBefore, "B/s") << " before the rows, "
+          << formatSI(m.dramAfter, "B/s") << " after\n";
     if (!m.noise.empty())
         o << "# noisy: " << m.noise << "\n";
     o << "# configuration:";
@@ -369,8 +386,8 @@ std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector
             o << "# not run: " << r.layer << " (" << r.op << "): " << r.skipped << "\n";
             continue;
         }
-        o << csv::field(r.layer) << ',' << (m.timeIsBest ? r.best : r.median) << ',' << r.best << ',' << r.median << ',' << r.spread << ',' << r.runs << ','
-          << r.reorder << ',' << csv::field(r.primitive) << "\n";
+        o << csv::field(r.layer) << ',' << (m.timeIsBest ? r.best : r.median) << ',' << r.best << ',' << r.median << ','
+          << r.spread << ',' << r.runs << ',' << r.reorder << ',' << csv::field(r.primitive) << "\n";
     }
     return o.str();
 }

@@ -90,8 +90,8 @@ std::optional<std::string> measurementRefusal(const Config& config);
 
 /// Runs every row of `network` (built for `config`) alone on this CPU with oneDNN at the
 /// configuration's precision (32 bits: f32; 16: bf16 where the CPU has it; 8: int8, u8 activations and
-/// s8 weights with f32 bias, where the CPU has AVX2; 64 is refused with a message). Inference rows only: training is refused. Rows oneDNN cannot run are listed
-/// with the reason.
+/// s8 weights with f32 bias, where the CPU has AVX2; 64 is refused with a message). Inference rows only: training is
+/// refused. Rows oneDNN cannot run are listed with the reason.
 NetworkMeasurement measureNetwork(const Network& network, const Config& config, const LayerBenchOptions& options,
     const LayerBenchProgress& progress = {});
 
@@ -105,6 +105,7 @@ std::string noiseVerdict(const NetworkMeasurement& m);
 /// (tool, library, CPU, threads, date, the configuration's arguments), then
 /// layer,time_s,best_s,median_s,spread,runs,reorder_s,primitive with time_s the median; rows not
 /// measured are comment lines with the reason.
-std::string networkMeasurementCsv(const NetworkMeasurement& m, const std::vector<std::string>& configArgs, const std::string& date);
+std::string networkMeasurementCsv(
+    const NetworkMeasurement& m, const std::vector<std::string>& configArgs, const std::string& date);
 
 } // namespace rfx

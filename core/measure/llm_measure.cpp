@@ -71,7 +71,8 @@ std::vector<MeasuredPart> measuredParts(const LlmSettings& settings)
 
 // A part's rows into the whole, named with its prefix, each block row's time for all its blocks; the
 // machine's description from the prefill, the clock after from the last part.
-void appendPart(NetworkMeasurement& all, const NetworkMeasurement& m, const Network& net, const std::string& prefix, bool prefill)
+void appendPart(
+    NetworkMeasurement& all, const NetworkMeasurement& m, const Network& net, const std::string& prefix, bool prefill)
 {
     for (size_t i = 0; i < m.rows.size() && i < net.layers.size(); ++i) {
         RowMeasurement r = m.rows[i];
@@ -106,9 +107,11 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     // this project's Zen 5 VM the medians of the decode step at batch 1 came out at 115, 165 and
     // 110 ms at contexts whose bounds differ by 2 %; their fastest runs at 102, 117 and 97 ms.
     all.timeIsBest = true;
-    all.notes = { "a block's row (blk0-15.q_proj) is one block's run times its blocks: each runs the same kernel on the same shapes" };
-    all.notes.push_back("probe.bN rows: the decode step's weight products at batch N (batch probes: a calibration learns "
-                        "the matrix kernels' efficiency at each batch from them)");
+    all.notes = { "a block's row (blk0-15.q_proj) is one block's run times its blocks: each runs the same kernel on "
+                  "the same shapes" };
+    all.notes.push_back(
+        "probe.bN rows: the decode step's weight products at batch N (batch probes: a calibration learns "
+        "the matrix kernels' efficiency at each batch from them)");
     for (const MeasuredPart& part : measuredParts(settings)) {
         const LlmPhase phase = part.phase;
         const bool prefill = phase == LlmPhase::Prefill, probe = part.batch != settings.batch;
@@ -127,9 +130,11 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
         const std::string prefix = probe ? llmProbePrefix(part.batch) : std::string(llmPhaseName(phase)) + ".";
         LayerBenchOptions partOptions = options;
         partOptions.memoryProbe = false;
-        NetworkMeasurement m = measureNetwork(net, llmConfig(at), partOptions, [&](double fraction, const std::string& row) {
-            return !progress || progress(part.from + fraction * (part.to - part.from), row.empty() ? row : prefix + row);
-        });
+        NetworkMeasurement m
+            = measureNetwork(net, llmConfig(at), partOptions, [&](double fraction, const std::string& row) {
+                  return !progress
+                      || progress(part.from + fraction * (part.to - part.from), row.empty() ? row : prefix + row);
+              });
         if (!m.error.empty() || m.cancelled) {
             m.rows.clear();
             return m;
@@ -141,7 +146,8 @@ NetworkMeasurement measureLlm(const LlmModel& model, const LlmSettings& settings
     return all;
 }
 
-std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
+std::vector<LlmMeasuredGroup> measuredByGroup(
+    const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
 {
     static const char* kGroups[] = { "matrix", "attention", "elementwise and data" };
     std::vector<LlmMeasuredGroup> groups;
@@ -157,9 +163,9 @@ std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& c, const std::ve
         const LlmRowKind kind = llmRowKind(named);
         // the softmax with the elementwise rows, as the calibration fits it (its 14 % of the bound had
         // pulled the two products' fit from 27 % and 67 % to 22 %: issue 50)
-        const size_t g = kind == LlmRowKind::Matrix                                                          ? 0
+        const size_t g = kind == LlmRowKind::Matrix                                                      ? 0
             : kind == LlmRowKind::Scores || kind == LlmRowKind::Context || kind == LlmRowKind::Attention ? 1
-                                                                                                           : 2;
+                                                                                                         : 2;
         LlmMeasuredGroup& to = groups[(m.layer < prefillRows ? 0 : 3) + g];
         ++to.rows;
         to.kernels += std::max(1.0, r.repeats);
@@ -185,7 +191,8 @@ MeasurementSet measurementsOfPhase(const MeasurementSet& set, LlmPhase phase)
     return out;
 }
 
-std::vector<LlmMeasuredGroup> measuredByPhase(const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
+std::vector<LlmMeasuredGroup> measuredByPhase(
+    const Comparison& c, const std::vector<LayerResult>& rows, size_t prefillRows)
 {
     std::vector<LlmMeasuredGroup> phases;
     for (const LlmMeasuredGroup& g : measuredByGroup(c, rows, prefillRows)) {

@@ -42,13 +42,14 @@ struct LlmMeasuredGroup {
 };
 /// The groups of a comparison against bothPhases' rows (`rows`, `prefillRows` of them the prefill's),
 /// in the order prefill then decode, matrix, attention, the rest; groups with no measured row left out.
-std::vector<LlmMeasuredGroup> measuredByGroup(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
+std::vector<LlmMeasuredGroup> measuredByGroup(
+    const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
 /// A measure --llm file's rows of one phase (decode), named as that phase's own report names them
 /// ("decode.blk0-15.q_proj" -> "blk0-15.q_proj"); the other phase's rows left out.
 MeasurementSet measurementsOfPhase(const MeasurementSet& set, LlmPhase phase);
 /// The same per phase (group "all"): the measured prefill and decode step against TTFT's and TPOT's
 /// bounds (over the rows measured) and, where the comparison was calibrated, their prediction.
-std::vector<LlmMeasuredGroup> measuredByPhase(const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
-
+std::vector<LlmMeasuredGroup> measuredByPhase(
+    const Comparison& comparison, const std::vector<LayerResult>& rows, size_t prefillRows);
 
 } // namespace rfx

@@ -18,7 +18,8 @@ double measureDramReadUnderLoad()
     const int threads = std::max(1, machine.threads);
     // Four times the last level the topology gives these CPUs (not a VM's CPUID, which may give its
     // host's whole socket: a probe taken twice a measurement must be quick, about 0.1 s here).
-    double footprint = std::clamp(4 * std::max(machine.l3Bytes, machine.l2Bytes * threads), 256.0 * 1024 * 1024, 1024.0 * 1024 * 1024);
+    double footprint = std::clamp(
+        4 * std::max(machine.l3Bytes, machine.l2Bytes * threads), 256.0 * 1024 * 1024, 1024.0 * 1024 * 1024);
     if (machine.memoryBytes > 0)
         footprint = std::min(footprint, machine.memoryBytes / 8);
     const std::size_t n = std::max<std::size_t>(128, std::size_t(footprint / threads / sizeof(double)) / 128 * 128);
@@ -36,7 +37,8 @@ double measureDramReadUnderLoad()
     cpu::parallel(threads, [&](int t) { std::fill(sets[size_t(t)].get(), sets[size_t(t)].get() + n, 1.0); });
     double best = 0;
     for (int k = 0; k < 4; ++k) {
-        const double seconds = cpu::parallel(threads, [&](int t) { sink = sink + cpu::sumKernel(isa, sets[size_t(t)].get(), n, 1); });
+        const double seconds
+            = cpu::parallel(threads, [&](int t) { sink = sink + cpu::sumKernel(isa, sets[size_t(t)].get(), n, 1); });
         if (k > 0 && seconds > 0)
             best = std::max(best, double(n) * sizeof(double) * threads / seconds);
     }

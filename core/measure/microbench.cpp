@@ -31,7 +31,6 @@ using namespace cpu;
 
 std::atomic<double> g_sink { 0 }; // results land here so that no kernel is optimised away
 
-
 } // namespace
 
 const char* const kSuspectAdvice
@@ -136,10 +135,12 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
     // The vector units' clock: every thread runs the FMA units at their full rate (the clock a licence
     // sets follows what they run; on a Xeon the licence holds for about 2 ms after), then times
     // kLatencyChains dependent chains, each link the FMA latency: links x latency / time.
-    const long warmIters
-        = vectorClock ? roundsLasting(std::max(0.005, o.secondsPerTest / 4), [&](long n) { return fmaKernel(isa, true, n); }) : 0;
-    const long latencyIters
-        = vectorClock ? roundsLasting(std::max(0.002, o.secondsPerTest / 10), [&](long n) { return fmaLatencyKernel(isa, n); }) : 0;
+    const long warmIters = vectorClock
+        ? roundsLasting(std::max(0.005, o.secondsPerTest / 4), [&](long n) { return fmaKernel(isa, true, n); })
+        : 0;
+    const long latencyIters = vectorClock
+        ? roundsLasting(std::max(0.002, o.secondsPerTest / 10), [&](long n) { return fmaLatencyKernel(isa, n); })
+        : 0;
     auto measureVectorClock = [&]() -> bool {
         if (!vectorClock)
             return true;
@@ -161,7 +162,8 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
     };
 
     // The clock under load, on every thread at once; what each ceiling should reach at it.
-    const long clockIters = canMeasureClock() ? roundsLasting(o.secondsPerTest, [](long n) { return clockKernel(n); }) : 0;
+    const long clockIters
+        = canMeasureClock() ? roundsLasting(o.secondsPerTest, [](long n) { return clockKernel(n); }) : 0;
     auto measureClock = [&]() -> bool {
         if (!clockIters)
             return true;
@@ -173,7 +175,8 @@ std::optional<MicrobenchResult> runMicrobenchmarks(const MicrobenchOptions& o, c
             return false;
         // Measured again: kept if quieter, or as quiet and faster (the best of the rounds counts, as
         // for the ceilings; a clock timed while something shared the core reads low).
-        if (r.measuredClockHz > 0 && (f->occupancy < r.clockOccupancy || (f->occupancy <= r.clockOccupancy && f->best <= r.measuredClockHz)))
+        if (r.measuredClockHz > 0
+            && (f->occupancy < r.clockOccupancy || (f->occupancy <= r.clockOccupancy && f->best <= r.measuredClockHz)))
             return true;
         r.measuredClockHz = f->best;
         r.clockOccupancy = f->occupancy;

@@ -40,8 +40,8 @@ struct MicrobenchOptions {
     int threads = 0; ///< 0: every hardware thread
     double secondsPerTest = 0.25; ///< target duration of one repeat of one test
     int repeats = 5;
-    double dramBytes
-        = 0; ///< the DRAM tests' footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter of RAM at most)
+    double dramBytes = 0; ///< the DRAM tests' footprint, byte (0: 4 x the last-level cache, 256 MiB to 2 GiB, a quarter
+                          ///< of RAM at most)
     /// The same machine's earlier ceilings (its this-machine device file), FLOP/s and byte/s at the
     /// clock given; 0 = none. A new figure far under the earlier one at the same clock is measured again.
     struct Earlier {
@@ -94,7 +94,8 @@ struct MicrobenchResult {
     /// clock by more than 3 % (a wrong latency in the table; then said), else the integer clock.
     double expectationClockHz() const
     {
-        return vectorClockHz > 0 && measuredClockHz > 0 && vectorClockHz <= 1.03 * measuredClockHz ? vectorClockHz : measuredClockHz;
+        return vectorClockHz > 0 && measuredClockHz > 0 && vectorClockHz <= 1.03 * measuredClockHz ? vectorClockHz
+                                                                                                   : measuredClockHz;
     }
     /// Whether the vector units' clock is under the integer clock by more than 3 % (said with the figures).
     bool vectorClockLower() const { return expectationClockHz() < measuredClockHz / 1.03; }
@@ -173,8 +174,8 @@ std::optional<MicrobenchResult> runMicrobenchmarks(
 
 /// Runs the ceiling probes (buildCeilingProbes: a 3x3 convolution and a matrix-vector product over
 /// weights four times the last-level cache, 256 MiB to 1 GiB, an eighth of the memory at most) with
-/// oneDNN at f32 on every thread (four times the usable L3 where measured), timed as `measure --network` times rows (quick: its quick mode), and
-/// gives their rates from their fastest runs; zeros where oneDNN cannot run them.
+/// oneDNN at f32 on every thread (four times the usable L3 where measured), timed as `measure --network` times rows
+/// (quick: its quick mode), and gives their rates from their fastest runs; zeros where oneDNN cannot run them.
 MicrobenchResult::KernelRates measureKernelRates(const MicrobenchResult& machine, bool quick);
 
 /// Raises `r`'s FP32 peak to the kernels' matrix rate and its DRAM bandwidth to their streaming rate

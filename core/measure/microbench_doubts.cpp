@@ -57,8 +57,8 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
               const std::string rate
                   = perCycle == std::round(perCycle) ? std::to_string(long(perCycle)) : formatNumber3(perCycle);
               std::string text = std::string(figure) + " " + formatSI(f.best, unit) + " is " + formatPercent(share)
-                  + " of what " + cores + " of " + on + " do at the measured " + expectationClockText(r)
-                  + " (" + rate + " " + perCycleUnit + ": " + formatSI(expected, unit) + ")";
+                  + " of what " + cores + " of " + on + " do at the measured " + expectationClockText(r) + " (" + rate
+                  + " " + perCycleUnit + ": " + formatSI(expected, unit) + ")";
               const bool suspect = share < suspectBelow;
               text += suspect ? ", after measuring it again: suspect." + why
                               : std::string(", after measuring it again: ") + usual;
@@ -87,8 +87,9 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     // this core (a chain of 4-cycle links on a 3-cycle core reads a third fast). The integer clock stands.
     if (r.vectorClockHz > 1.03 * r.measuredClockHz && r.measuredClockHz > 0)
         doubts.push_back({ "vector clock", false,
-            "The vector units' FMA chains ran at " + formatSI(r.vectorClockHz, "Hz") + " at " + std::to_string(c0.fmaLatency)
-                + " cycles a link, above the clock under load (" + formatSI(r.measuredClockHz, "Hz")
+            "The vector units' FMA chains ran at " + formatSI(r.vectorClockHz, "Hz") + " at "
+                + std::to_string(c0.fmaLatency) + " cycles a link, above the clock under load ("
+                + formatSI(r.measuredClockHz, "Hz")
                 + "): that latency is not this core's; the expected figures are at the clock under load." });
     disturbed("FP32", r.fp32, "FLOP/s");
     disturbed("FP64", r.fp64, "FLOP/s");
@@ -97,8 +98,10 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     disturbed("L2", r.l2, "B/s");
     disturbed("L3", r.l3, "B/s");
     disturbed("DRAM", r.dram, "B/s");
-    againstCycle("FP32", r.fp32, r.expected.fp32, c.fp32Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
-    againstCycle("FP64", r.fp64, r.expected.fp64, c.fp64Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
+    againstCycle(
+        "FP32", r.fp32, r.expected.fp32, c.fp32Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
+    againstCycle(
+        "FP64", r.fp64, r.expected.fp64, c.fp64Flop, "FLOP/cycle", "FLOP/s", kCeilingBands.compute, oneFma, "");
     againstCycle("int8", r.int8, r.expected.int8, c.int8Ops(), "OP/cycle", "OP/s", kCeilingBands.compute, oneFma, "");
     againstCycle("L1", r.l1, r.expected.l1, c.l1Bytes, "B/cycle", "B/s", kCeilingBands.l1, "",
         "the sums reach 75-100 % of the documented load width (a Zen 3 77 %, a Zen 5 96 %).");
@@ -114,13 +117,15 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
             double expected;
             const char* unit;
         };
-        for (const Above& a : { Above { "FP32", r.fp32, r.expected.fp32, "FLOP/s" }, Above { "FP64", r.fp64, r.expected.fp64, "FLOP/s" },
-                 Above { "int8", r.int8, r.expected.int8, "OP/s" }, Above { "L1", r.l1, r.expected.l1, "B/s" } })
+        for (const Above& a :
+            { Above { "FP32", r.fp32, r.expected.fp32, "FLOP/s" }, Above { "FP64", r.fp64, r.expected.fp64, "FLOP/s" },
+                Above { "int8", r.int8, r.expected.int8, "OP/s" }, Above { "L1", r.l1, r.expected.l1, "B/s" } })
             if (a.expected > 0 && a.f.best > kCeilingBands.above * a.expected) {
                 doubts.push_back({ "clock", true,
                     "The clock under load, " + expectationClockText(r) + ", is too low for " + a.figure + " "
                         + formatSI(a.f.best, a.unit) + " (" + formatPercent(a.f.best / a.expected) + " of what " + cores
-                        + " of " + on + " do at it): it was measured while something shared the core: suspect, and every "
+                        + " of " + on
+                        + " do at it): it was measured while something shared the core: suspect, and every "
                           "expected figure with it." });
                 break;
             }
@@ -135,8 +140,8 @@ std::vector<MicrobenchResult::Doubt> ceilingDoubts(const MicrobenchResult& r, co
     // The same machine's earlier measurement, scaled to this run's clock.
     const double scale = earlier.clockHz > 0 && r.measuredClockHz > 0 ? r.measuredClockHz / earlier.clockHz : 1;
     auto againstEarlier = [&](const char* figure, const BenchFigure& f, double before, const char* unit) {
-        if (!(f.best > 0) || !(before > 0) || earlier.cores != r.cores || f.best >= kCeilingBands.earlier * before * scale
-            || said(figure))
+        if (!(f.best > 0) || !(before > 0) || earlier.cores != r.cores
+            || f.best >= kCeilingBands.earlier * before * scale || said(figure))
             return;
         doubts.push_back({ figure, true,
             std::string(figure) + " " + formatSI(f.best, unit) + " is " + formatPercent(f.best / (before * scale))

@@ -33,12 +33,14 @@ std::string microbenchDeviceJson(
         notes << ", int8 " << r.int8.spread * 100 << " %";
     notes << ".";
     if (r.dramRead.best > 0 && r.dramTriad.best > 0)
-        notes << " DRAM is the faster of a read stream (" << formatSI(r.dramRead.best, "B/s") << ") and the STREAM triad ("
-              << formatSI(r.dramTriad.best, "B/s") << ", 24 B an element counted; the bus moves 32 with the write's allocate):"
+        notes << " DRAM is the faster of a read stream (" << formatSI(r.dramRead.best, "B/s")
+              << ") and the STREAM triad (" << formatSI(r.dramTriad.best, "B/s")
+              << ", 24 B an element counted; the bus moves 32 with the write's allocate):"
               << " a row that reads its weights and writes little gets the read stream's rate.";
     if (r.kernels.fp32Chains > 0)
-        notes << " FP32 is oneDNN's 3x3 convolution (" << r.kernels.matrixKernel << ", 512 channels on 28 x 28, no padding) at "
-              << formatSI(r.fp32.best, "FLOP/s") << ", faster than the FMA chains' " << formatSI(r.kernels.fp32Chains, "FLOP/s")
+        notes << " FP32 is oneDNN's 3x3 convolution (" << r.kernels.matrixKernel
+              << ", 512 channels on 28 x 28, no padding) at " << formatSI(r.fp32.best, "FLOP/s")
+              << ", faster than the FMA chains' " << formatSI(r.kernels.fp32Chains, "FLOP/s")
               << ": a ceiling is what no kernel of this machine beats.";
     if (r.kernels.dramStreams > 0)
         notes << " DRAM is oneDNN's matrix-vector product (" << r.kernels.streamKernel << ") streaming "
@@ -57,8 +59,9 @@ std::string microbenchDeviceJson(
         notes << ".";
     }
     if (r.vectorClockLower())
-        notes << " The vector units ran at " << formatSI(r.vectorClockHz, "Hz") << " under load (dependent FMA chains of "
-              << r.perCycle->fmaLatency << " cycles a link), under the integer clock of " << formatSI(r.measuredClockHz, "Hz")
+        notes << " The vector units ran at " << formatSI(r.vectorClockHz, "Hz")
+              << " under load (dependent FMA chains of " << r.perCycle->fmaLatency
+              << " cycles a link), under the integer clock of " << formatSI(r.measuredClockHz, "Hz")
               << ": the figures are held against that clock.";
     if (r.l3Usable > 0 && r.l3Bytes > 0)
         notes << " l3_mib is the largest working set that still read at L3 speed, of the " << r.l3Bytes / (1024 * 1024)

@@ -98,15 +98,9 @@ double cpuClockHz()
 
 } // namespace
 
-std::string cpuModelName()
-{
-    return cpuModel();
-}
+std::string cpuModelName() { return cpuModel(); }
 
-double physicalMemoryBytes()
-{
-    return sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE);
-}
+double physicalMemoryBytes() { return sysconfBytes(_SC_PHYS_PAGES) * sysconfBytes(_SC_PAGESIZE); }
 
 double raplPackageWatts()
 {

@@ -45,7 +45,10 @@ std::string measurementDate()
     return date;
 }
 
-std::string NetworkRun::csv(const NetworkMeasurement& m) const { return networkMeasurementCsv(m, configToArgs(config), measurementDate()); }
+std::string NetworkRun::csv(const NetworkMeasurement& m) const
+{
+    return networkMeasurementCsv(m, configToArgs(config), measurementDate());
+}
 
 std::optional<std::string> ceilingsFirst(const Device* mine, const std::string& id)
 {
@@ -54,8 +57,8 @@ std::optional<std::string> ceilingsFirst(const Device* mine, const std::string& 
 
 std::string measuredLine(const NetworkMeasurement& m)
 {
-    return std::to_string(m.measuredCount()) + " of " + std::to_string(m.rows.size()) + " rows measured with " + m.library
-        + " (" + m.dataType + ", " + std::to_string(m.threads) + " threads) in " + formatTime(m.seconds);
+    return std::to_string(m.measuredCount()) + " of " + std::to_string(m.rows.size()) + " rows measured with "
+        + m.library + " (" + m.dataType + ", " + std::to_string(m.threads) + " threads) in " + formatTime(m.seconds);
 }
 
 } // namespace rfx

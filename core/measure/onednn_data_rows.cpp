@@ -21,12 +21,19 @@ struct EltwiseKind {
 const std::map<std::string, EltwiseKind>& eltwiseByOnnxOp()
 {
     static const std::map<std::string, EltwiseKind> kinds {
-        { "Relu", { algorithm::eltwise_relu } }, { "LeakyRelu", { algorithm::eltwise_relu, 0.01f } },
-        { "Sigmoid", { algorithm::eltwise_logistic } }, { "Tanh", { algorithm::eltwise_tanh } },
-        { "Exp", { algorithm::eltwise_exp } }, { "Sqrt", { algorithm::eltwise_sqrt } }, { "Abs", { algorithm::eltwise_abs } },
-        { "Elu", { algorithm::eltwise_elu, 1.f } }, { "HardSwish", { algorithm::eltwise_hardswish } },
-        { "Clip", { algorithm::eltwise_clip, 0.f, 6.f } }, { "Neg", { algorithm::eltwise_linear, -1.f, 0.f } },
-        { "Reciprocal", { algorithm::eltwise_pow, 1.f, -1.f } }, { "com.microsoft:Gelu", { algorithm::eltwise_gelu_erf } },
+        { "Relu", { algorithm::eltwise_relu } },
+        { "LeakyRelu", { algorithm::eltwise_relu, 0.01f } },
+        { "Sigmoid", { algorithm::eltwise_logistic } },
+        { "Tanh", { algorithm::eltwise_tanh } },
+        { "Exp", { algorithm::eltwise_exp } },
+        { "Sqrt", { algorithm::eltwise_sqrt } },
+        { "Abs", { algorithm::eltwise_abs } },
+        { "Elu", { algorithm::eltwise_elu, 1.f } },
+        { "HardSwish", { algorithm::eltwise_hardswish } },
+        { "Clip", { algorithm::eltwise_clip, 0.f, 6.f } },
+        { "Neg", { algorithm::eltwise_linear, -1.f, 0.f } },
+        { "Reciprocal", { algorithm::eltwise_pow, 1.f, -1.f } },
+        { "com.microsoft:Gelu", { algorithm::eltwise_gelu_erf } },
         { "com.microsoft:FastGelu", { algorithm::eltwise_gelu_tanh } },
         // x cos + rotate(x) sin: each element of q and k read and written once, as a linear pass does
         { "com.microsoft:RotaryEmbedding", { algorithm::eltwise_linear, 1.f, 0.f } },
@@ -36,15 +43,16 @@ const std::map<std::string, EltwiseKind>& eltwiseByOnnxOp()
 
 const std::map<std::string, algorithm>& binaryByOnnxOp()
 {
-    static const std::map<std::string, algorithm> kinds { { "Add", algorithm::binary_add }, { "Sub", algorithm::binary_sub },
-        { "Mul", algorithm::binary_mul }, { "Div", algorithm::binary_div } };
+    static const std::map<std::string, algorithm> kinds { { "Add", algorithm::binary_add },
+        { "Sub", algorithm::binary_sub }, { "Mul", algorithm::binary_mul }, { "Div", algorithm::binary_div } };
     return kinds;
 }
 
 PreparedRow eltwise(const Layer& l, const engine& eng, dt type, EltwiseKind kind, Layout layout)
 {
     const memory::desc data = activations(dimsOf(l.out), type, layout);
-    const eltwise_forward::primitive_desc pd(eltwise_forward::desc(prop_kind::forward_inference, kind.alg, data, kind.alpha, kind.beta), eng);
+    const eltwise_forward::primitive_desc pd(
+        eltwise_forward::desc(prop_kind::forward_inference, kind.alg, data, kind.alpha, kind.beta), eng);
     PreparedRow r;
     r.primitive = eltwise_forward(pd);
     r.name = std::string("eltwise (") + pd.impl_info_str() + ")";
@@ -100,7 +108,8 @@ PreparedRow pooling(const Layer& l, const engine& eng, dt type, Layout layout)
 PreparedRow batchNorm(const Layer& l, const engine& eng, dt type, Layout layout)
 {
     const memory::desc data = activations(dimsOf(l.out), type, layout), channel = plain({ l.out.c }, dt::f32);
-    const auto flags = normalization_flags::use_global_stats | normalization_flags::use_scale | normalization_flags::use_shift;
+    const auto flags
+        = normalization_flags::use_global_stats | normalization_flags::use_scale | normalization_flags::use_shift;
     const batch_normalization_forward::primitive_desc pd(
         batch_normalization_forward::desc(prop_kind::forward_inference, data, 1e-5f, flags), eng);
     PreparedRow r;
@@ -159,7 +168,8 @@ PreparedRow elementwise(const Layer& l, const engine& eng, dt type, const std::s
         return gatedActivation(l, eng, type, onnxOp == "llm:GeluMul");
     if (const auto it = binaryByOnnxOp().find(onnxOp); it != binaryByOnnxOp().end())
         return binaryOp(l, eng, type, it->second, layout);
-    throw Unsupported { "no oneDNN primitive for " + (onnxOp.empty() ? std::string("this elementwise row") : "ONNX " + onnxOp) };
+    throw Unsupported { "no oneDNN primitive for "
+        + (onnxOp.empty() ? std::string("this elementwise row") : "ONNX " + onnxOp) };
 }
 
 } // namespace rfx::onednn

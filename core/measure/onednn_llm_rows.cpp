@@ -24,7 +24,8 @@ memory::dims rowsOfFeatures(const Shape& s)
 PreparedRow layerNorm(const Layer& l, const engine& eng, dt type, bool shift)
 {
     const memory::desc data = plain(rowsOfFeatures(l.out), type);
-    const auto flags = shift ? normalization_flags::use_scale | normalization_flags::use_shift : normalization_flags::use_scale;
+    const auto flags
+        = shift ? normalization_flags::use_scale | normalization_flags::use_shift : normalization_flags::use_scale;
     const layer_normalization_forward::primitive_desc pd(
         layer_normalization_forward::desc(prop_kind::forward_inference, data, 1e-5f, flags), eng);
     PreparedRow r;

@@ -147,15 +147,18 @@ Window windowOf(const Layer& l, const Shape& in, bool transposed)
 {
     if (in.rank < 3 || in.rank > 5 || in.rank != l.out.rank)
         throw Unsupported { "input of rank " + std::to_string(in.rank) + " (1 to 3 spatial extents are run)" };
-    const std::vector<std::int64_t> all[3] = { { in.d, in.h, in.w }, { l.out.d, l.out.h, l.out.w }, { l.kd, l.kh, l.kw } };
-    const size_t spatial = size_t(in.rank - 2), first = in.rank == 3 ? 1 : 3 - spatial; // rank 3: [N, C, L] keeps L in h
+    const std::vector<std::int64_t> all[3]
+        = { { in.d, in.h, in.w }, { l.out.d, l.out.h, l.out.w }, { l.kd, l.kh, l.kw } };
+    const size_t spatial = size_t(in.rank - 2),
+                 first = in.rank == 3 ? 1 : 3 - spatial; // rank 3: [N, C, L] keeps L in h
     Window w;
     for (size_t i = first; i < first + spatial; ++i) {
         const std::int64_t inExt = all[0][i], outExt = all[1][i], k = all[2][i];
         w.kernel.push_back(k);
         w.strides.push_back(l.stride);
         w.padL.push_back(l.padding);
-        w.padR.push_back(transposed ? (inExt - 1) * l.stride + k - l.padding - outExt : (outExt - 1) * l.stride + k - inExt - l.padding);
+        w.padR.push_back(transposed ? (inExt - 1) * l.stride + k - l.padding - outExt
+                                    : (outExt - 1) * l.stride + k - inExt - l.padding);
     }
     return w;
 }
@@ -171,8 +174,8 @@ namespace {
 
 // An argument in the format the primitive chose. When that is not the plain layout, the reorder
 // from (or, for the output, back to) the plain layout is kept to be timed.
-memory argument(const memory::desc& chosen, const memory::dims& dims, dt type, const engine& eng, std::vector<Reorder>& reorders,
-    bool output = false)
+memory argument(const memory::desc& chosen, const memory::dims& dims, dt type, const engine& eng,
+    std::vector<Reorder>& reorders, bool output = false)
 {
     memory inPrimitive = filled(chosen, eng);
     const memory::desc user = plain(dims, type);
@@ -186,8 +189,10 @@ memory argument(const memory::desc& chosen, const memory::dims& dims, dt type, c
     return inPrimitive;
 }
 
-bool hasEpilogue(const Layer& l, Op op) { return std::find(l.epilogue.begin(), l.epilogue.end(), op) != l.epilogue.end(); }
-
+bool hasEpilogue(const Layer& l, Op op)
+{
+    return std::find(l.epilogue.begin(), l.epilogue.end(), op) != l.epilogue.end();
+}
 
 memory::dims weightDims(const Layer& l, const Shape& in, const Window& w)
 {
@@ -217,14 +222,15 @@ PreparedRow convolution(const Layer& l, const engine& eng, dt type, bool transpo
     const Window w = windowOf(l, in, transposed);
     const memory::dims src = dimsOf(in), dst = dimsOf(l.out), wei = weightDims(l, in, w), bias { l.out.c };
     const bool withBias = hasEpilogue(l, Op::Bias);
-    const auto s = chosenByLibrary(src, type), wd = chosenByLibrary(wei, weightType(type)), b = chosenByLibrary(bias, biasType(type)),
-               d = chosenByLibrary(dst, type);
+    const auto s = chosenByLibrary(src, type), wd = chosenByLibrary(wei, weightType(type)),
+               b = chosenByLibrary(bias, biasType(type)), d = chosenByLibrary(dst, type);
     PreparedRow r;
     memory::desc srcDesc, weiDesc, dstDesc;
     // The same for both: a descriptor with or without bias, the primitive, its chosen formats.
     auto make = [&]<typename Forward>(Forward*, algorithm alg, const char* kind) {
-        const auto desc = withBias ? typename Forward::desc(prop_kind::forward_inference, alg, s, wd, b, d, w.strides, w.padL, w.padR)
-                                   : typename Forward::desc(prop_kind::forward_inference, alg, s, wd, d, w.strides, w.padL, w.padR);
+        const auto desc = withBias
+            ? typename Forward::desc(prop_kind::forward_inference, alg, s, wd, b, d, w.strides, w.padL, w.padR)
+            : typename Forward::desc(prop_kind::forward_inference, alg, s, wd, d, w.strides, w.padL, w.padR);
         const typename Forward::primitive_desc pd(desc, fusedAttributes(l), eng);
         r.primitive = Forward(pd);
         r.name = std::string(kind) + " (" + pd.impl_info_str() + ")";
@@ -242,7 +248,6 @@ PreparedRow convolution(const Layer& l, const engine& eng, dt type, bool transpo
     return r;
 }
 
-
 PreparedRow innerProduct(const Layer& l, const engine& eng, dt type)
 {
     // A linear layer on [N, C, H, W] (flattened) or [N, F]: M x K times K x N.
@@ -250,11 +255,11 @@ PreparedRow innerProduct(const Layer& l, const engine& eng, dt type)
     const std::int64_t m = l.out.elements() / n, k = l.inShapes.at(0).elements() / m;
     const memory::dims src { m, k }, wei { n, k }, dst { m, n }, bias { n };
     const bool withBias = hasEpilogue(l, Op::Bias);
-    const auto desc = withBias ? inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
-                                     chosenByLibrary(wei, weightType(type)), chosenByLibrary(bias, biasType(type)),
-                                     chosenByLibrary(dst, type))
-                               : inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
-                                     chosenByLibrary(wei, weightType(type)), chosenByLibrary(dst, type));
+    const auto desc = withBias
+        ? inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
+            chosenByLibrary(wei, weightType(type)), chosenByLibrary(bias, biasType(type)), chosenByLibrary(dst, type))
+        : inner_product_forward::desc(prop_kind::forward_inference, chosenByLibrary(src, type),
+            chosenByLibrary(wei, weightType(type)), chosenByLibrary(dst, type));
     const inner_product_forward::primitive_desc pd(desc, fusedAttributes(l), eng);
     PreparedRow r;
     r.primitive = inner_product_forward(pd);
@@ -274,12 +279,14 @@ PreparedRow matrixProduct(const Layer& l, const engine& eng, dt type)
     const std::int64_t k = std::int64_t(l.opsPerElement / 2), n = lastExtent(l.out);
     if (k < 1 || n < 1)
         throw Unsupported { "the matrix product's inner extent is not known" };
-    const std::int64_t b = l.inShapes.size() > 1 && l.inShapes[1].elements() > k * n ? l.inShapes[1].elements() / (k * n) : 1;
+    const std::int64_t b
+        = l.inShapes.size() > 1 && l.inShapes[1].elements() > k * n ? l.inShapes[1].elements() / (k * n) : 1;
     const std::int64_t m = l.out.elements() / (b * n);
     const memory::dims src = b > 1 ? memory::dims { b, m, k } : memory::dims { m, k };
     const memory::dims wei = b > 1 ? memory::dims { b, k, n } : memory::dims { k, n };
     const memory::dims dst = b > 1 ? memory::dims { b, m, n } : memory::dims { m, n };
-    const matmul::primitive_desc pd(matmul::desc(plain(src, type), chosenByLibrary(wei, weightType(type)), plain(dst, type)), eng);
+    const matmul::primitive_desc pd(
+        matmul::desc(plain(src, type), chosenByLibrary(wei, weightType(type)), plain(dst, type)), eng);
     PreparedRow r;
     r.primitive = matmul(pd);
     r.name = std::string("matmul (") + pd.impl_info_str() + ")";
@@ -296,15 +303,6 @@ PreparedRow matrixProduct(const Layer& l, const engine& eng, dt type)
     }
     return r;
 }
-
-
-
-
-
-
-
-
-
 
 PreparedRow prepare(const Layer& l, const engine& eng, dt type, const std::string& onnxOp, Layout layout)
 {

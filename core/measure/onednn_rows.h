@@ -71,7 +71,8 @@ std::string layoutName(Layout layout, size_t rank);
 /// ran at 7 % of its bound, concat along channels copies 256-byte pieces); plain alone otherwise.
 /// Compute rows choose their own formats (format_tag::any) and are run once.
 std::vector<Layout> layoutsToTry(const Layer& layer);
-dnnl::memory::desc activations(const dnnl::memory::dims& dims, dnnl::memory::data_type type, Layout layout = Layout::ChannelsLast);
+dnnl::memory::desc activations(
+    const dnnl::memory::dims& dims, dnnl::memory::data_type type, Layout layout = Layout::ChannelsLast);
 dnnl::memory::desc chosenByLibrary(const dnnl::memory::dims& dims, dnnl::memory::data_type type);
 /// Small pseudo-random values in [-0.5, 0.5), the same on every run; `constant` >= 0 fills that value.
 void fill(const dnnl::memory& m, float constant = -1);
@@ -90,8 +91,8 @@ PreparedRow pooling(const Layer& layer, const dnnl::engine& engine, dnnl::memory
 PreparedRow batchNorm(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, Layout layout);
 /// ReLU, bias and add rows, and imported elementwise rows whose ONNX operator is one eltwise or
 /// binary algorithm.
-PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp,
-    Layout layout);
+PreparedRow elementwise(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type,
+    const std::string& onnxOp, Layout layout);
 /// A language model's rows (onednn_llm_rows.cpp): RMS or layer norm (`shift`: the layer norm's bias)
 /// over the last extent; the softmax over the last extent; SiLU (or GELU) of the first input times
 /// the second.
@@ -109,7 +110,7 @@ double rowBytes(const Layer& layer, double elementBytes);
 /// rows choose theirs); throws Unsupported. `onnxOp` names the imported operator of elementwise
 /// rows ("Sigmoid"), empty for built-in rows. A data row's name ends in its layout
 /// ("pooling (jit:avx512_core) on nChw16c").
-PreparedRow prepareRow(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type, const std::string& onnxOp,
-    Layout layout = Layout::ChannelsLast);
+PreparedRow prepareRow(const Layer& layer, const dnnl::engine& engine, dnnl::memory::data_type type,
+    const std::string& onnxOp, Layout layout = Layout::ChannelsLast);
 
 } // namespace rfx::onednn

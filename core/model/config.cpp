@@ -26,17 +26,18 @@ std::optional<std::string> validate(const Config& c)
         return "unknown model '" + c.model + "' (available: " + names + ", or a network file FILE.json)";
     }
     const UNetParams& u = c.unet;
-    for (auto err : { checkRange("image height", u.height, kImageRange), checkRange("image width", u.width, kImageRange),
-             checkRange("input channels", u.inChannels, kChannelRange), checkRange("classes", u.classes, kClassRange),
-             checkRange("base filters", u.baseFilters, kFilterRange), checkRange("depth", u.depth, kDepthRange),
-             checkRange("stride", u.stride, kStrideRange), checkRange("batch", c.batch, kBatchRange) }) {
+    for (auto err :
+        { checkRange("image height", u.height, kImageRange), checkRange("image width", u.width, kImageRange),
+            checkRange("input channels", u.inChannels, kChannelRange), checkRange("classes", u.classes, kClassRange),
+            checkRange("base filters", u.baseFilters, kFilterRange), checkRange("depth", u.depth, kDepthRange),
+            checkRange("stride", u.stride, kStrideRange), checkRange("batch", c.batch, kBatchRange) }) {
         if (err)
             return err;
     }
     // Channel counts grow as filters * 2^depth; keep them within 64-bit arithmetic comfortably.
     if (static_cast<long long>(u.baseFilters) << u.depth > (1LL << 20))
-        return "base filters * 2^depth must not exceed 1048576 channels, got " + std::to_string(u.baseFilters)
-            + " * 2^" + std::to_string(u.depth);
+        return "base filters * 2^depth must not exceed 1048576 channels, got " + std::to_string(u.baseFilters) + " * 2^"
+            + std::to_string(u.depth);
     if (auto err = checkRange("core clock (% of boost)", c.clockPercent, kClockRange))
         return err;
     if (auto err = checkRange("GPU count", c.gpus, kGpuRange))

@@ -17,13 +17,14 @@ enum class TrafficModel { Compulsory, Fused, Naive, Tiled };
 /// cache bandwidths), on (every device with them), off (DRAM for every row).
 enum class CacheAware { Auto, On, Off };
 
-inline constexpr EnumWord<ConvAlgorithm> kAlgorithmWords[] = { { ConvAlgorithm::Direct, "direct" },
-    { ConvAlgorithm::Im2col, "im2col" }, { ConvAlgorithm::Fft, "fft" }, { ConvAlgorithm::Winograd2, "winograd2" },
-    { ConvAlgorithm::Winograd4, "winograd4" }, { ConvAlgorithm::Winograd4, "winograd", true }, { ConvAlgorithm::Auto, "auto" } };
+inline constexpr EnumWord<ConvAlgorithm> kAlgorithmWords[]
+    = { { ConvAlgorithm::Direct, "direct" }, { ConvAlgorithm::Im2col, "im2col" }, { ConvAlgorithm::Fft, "fft" },
+          { ConvAlgorithm::Winograd2, "winograd2" }, { ConvAlgorithm::Winograd4, "winograd4" },
+          { ConvAlgorithm::Winograd4, "winograd", true }, { ConvAlgorithm::Auto, "auto" } };
 inline constexpr EnumWord<TrafficModel> kTrafficWords[] = { { TrafficModel::Compulsory, "compulsory" },
     { TrafficModel::Fused, "fused" }, { TrafficModel::Naive, "naive" }, { TrafficModel::Tiled, "tiled" } };
-inline constexpr EnumWord<CacheAware> kCacheAwareWords[] = { { CacheAware::Auto, "auto" }, { CacheAware::On, "on" },
-    { CacheAware::Off, "off" } };
+inline constexpr EnumWord<CacheAware> kCacheAwareWords[]
+    = { { CacheAware::Auto, "auto" }, { CacheAware::On, "on" }, { CacheAware::Off, "off" } };
 
 std::string_view algorithmName(ConvAlgorithm a); ///< direct, im2col, fft, winograd2, winograd4, auto
 std::optional<ConvAlgorithm> parseAlgorithm(std::string_view s); ///< also "winograd" = winograd4
@@ -39,13 +40,13 @@ enum class Mode { Inference, Training };
 enum class Optimizer { Sgd, Momentum, Adam };
 
 inline constexpr EnumWord<Padding> kPaddingWords[] = { { Padding::Valid, "valid" }, { Padding::Same, "same" } };
-inline constexpr EnumWord<Downsample> kDownsampleWords[] = { { Downsample::MaxPool, "maxpool" },
-    { Downsample::Strided, "strided" } };
-inline constexpr EnumWord<ConvType> kConvTypeWords[] = { { ConvType::Standard, "standard" },
-    { ConvType::Separable, "separable" } };
+inline constexpr EnumWord<Downsample> kDownsampleWords[]
+    = { { Downsample::MaxPool, "maxpool" }, { Downsample::Strided, "strided" } };
+inline constexpr EnumWord<ConvType> kConvTypeWords[]
+    = { { ConvType::Standard, "standard" }, { ConvType::Separable, "separable" } };
 inline constexpr EnumWord<Mode> kModeWords[] = { { Mode::Inference, "inference" }, { Mode::Training, "training" } };
-inline constexpr EnumWord<Optimizer> kOptimizerWords[] = { { Optimizer::Sgd, "sgd" }, { Optimizer::Momentum, "momentum" },
-    { Optimizer::Adam, "adam" } };
+inline constexpr EnumWord<Optimizer> kOptimizerWords[]
+    = { { Optimizer::Sgd, "sgd" }, { Optimizer::Momentum, "momentum" }, { Optimizer::Adam, "adam" } };
 
 /// The U-Net builder's parameters (DESIGN.md "U-Net builder"). Defaults are the classic
 /// Ronneberger et al. 2015 network: 572x572x1 in, 2 classes, 64 base filters, depth 4.

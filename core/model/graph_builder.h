@@ -30,7 +30,8 @@ public:
     {
         const Shape s = shapeOf(in);
         if (groups < 1 || s.c % groups != 0 || cout % groups != 0)
-            fail(name, "groups " + std::to_string(groups) + " must divide the input channels (" + std::to_string(s.c)
+            fail(name,
+                "groups " + std::to_string(groups) + " must divide the input channels (" + std::to_string(s.c)
                     + ") and the output channels (" + std::to_string(cout) + ")");
         Layer l = single(name, Op::Conv, in);
         l.kh = l.kw = k;
@@ -67,7 +68,8 @@ public:
     {
         const Shape s = shapeOf(in);
         if (2 * pad > k)
-            fail(name, "padding " + std::to_string(pad) + " is more than half the " + std::to_string(k) + "x"
+            fail(name,
+                "padding " + std::to_string(pad) + " is more than half the " + std::to_string(k) + "x"
                     + std::to_string(k) + " window");
         Layer l = single(name, op, in);
         l.kh = l.kw = k;
@@ -98,7 +100,8 @@ public:
     int add(const std::string& name, int a, int b)
     {
         if (!(shapeOf(a) == shapeOf(b)))
-            fail(name, "adds tensors of different shapes, " + shapeString(shapeOf(a)) + " and " + shapeString(shapeOf(b)));
+            fail(name,
+                "adds tensors of different shapes, " + shapeString(shapeOf(a)) + " and " + shapeString(shapeOf(b)));
         Layer l;
         l.name = name;
         l.op = Op::Add;
@@ -118,7 +121,9 @@ public:
         for (int i : inputs) {
             const Shape& s = shapeOf(i);
             if (s.n != out.n || s.h != out.h || s.w != out.w)
-                fail(name, "joins maps of different sizes, " + shapeString(shapeOf(inputs.front())) + " and " + shapeString(s));
+                fail(name,
+                    "joins maps of different sizes, " + shapeString(shapeOf(inputs.front())) + " and "
+                        + shapeString(s));
             out.c += s.c;
             l.inputs.push_back(i);
             l.inShapes.push_back(s);
@@ -153,8 +158,10 @@ private:
     static std::int64_t extent(const std::string& name, std::int64_t s, int k, int stride, int pad)
     {
         if (s + 2 * pad < k)
-            fail(name, "the map has shrunk to " + std::to_string(s) + (s == 1 ? " pixel" : " pixels") + ", smaller than the " + std::to_string(k) + "x"
-                    + std::to_string(k) + " window" + (pad ? " even with padding" : "") + "; use a larger image");
+            fail(name,
+                "the map has shrunk to " + std::to_string(s) + (s == 1 ? " pixel" : " pixels") + ", smaller than the "
+                    + std::to_string(k) + "x" + std::to_string(k) + " window" + (pad ? " even with padding" : "")
+                    + "; use a larger image");
         return (s + 2 * pad - k) / stride + 1;
     }
 
@@ -169,7 +176,8 @@ private:
         const double weights = layer.op == Op::Linear ? double(o.c) * double(in.c) * double(in.h) * double(in.w)
                                                       : double(o.c) * double(in.c) * layer.kh * layer.kw;
         if (o.h > (1 << 24) || o.w > (1 << 24) || o.c > (1 << 24) || elements > 1e15 || weights > 1e15)
-            fail(layer.name, "the tensor grows too large (" + shapeString(o) + "); these sizes are beyond what the tool models");
+            fail(layer.name,
+                "the tensor grows too large (" + shapeString(o) + "); these sizes are beyond what the tool models");
         m_net.layers.push_back(std::move(layer));
         return static_cast<int>(m_net.layers.size()) - 1;
     }
@@ -178,8 +186,7 @@ private:
     Network m_net;
 };
 
-template <typename F>
-BuildResult guarded(F&& build)
+template <typename F> BuildResult guarded(F&& build)
 {
     BuildResult r;
     try {

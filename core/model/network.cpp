@@ -41,6 +41,9 @@ std::vector<std::pair<Op, const char*>> epilogueOps(bool bias, bool batchNorm, b
     return ops;
 }
 
-bool runsOnMatrixUnits(Op op) { return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear || op == Op::MatMul; }
+bool runsOnMatrixUnits(Op op)
+{
+    return op == Op::Conv || op == Op::ConvTranspose || op == Op::Linear || op == Op::MatMul;
+}
 
 } // namespace rfx

@@ -32,7 +32,17 @@ struct Shape {
 std::string shapeString(const Shape& s);
 
 enum class Op {
-    Conv, ConvTranspose, MaxPool, Concat, Bias, BatchNorm, ReLU, Optimizer, Linear, AvgPool, Add,
+    Conv,
+    ConvTranspose,
+    MaxPool,
+    Concat,
+    Bias,
+    BatchNorm,
+    ReLU,
+    Optimizer,
+    Linear,
+    AvgPool,
+    Add,
     // Rows of imported models (core/onnx/onnx_ops.cpp); their FLOPs are Layer::opsPerElement per output element.
     MatMul, ///< a (batched) matrix product: opsPerElement = 2 K
     Eltwise, ///< elementwise arithmetic, activations, normalizations, softmax
@@ -45,8 +55,8 @@ enum class Op {
 inline constexpr EnumWord<Op> kOpWords[] = { { Op::Conv, "conv" }, { Op::ConvTranspose, "conv_transpose" },
     { Op::MaxPool, "maxpool" }, { Op::Concat, "concat" }, { Op::Bias, "bias" }, { Op::BatchNorm, "batchnorm" },
     { Op::ReLU, "relu" }, { Op::Optimizer, "optimizer" }, { Op::Linear, "linear" }, { Op::AvgPool, "avgpool" },
-    { Op::Add, "add" }, { Op::MatMul, "matmul" }, { Op::Eltwise, "eltwise" }, { Op::Reduce, "reduce" }, { Op::Copy, "copy" },
-    { Op::Uncounted, "uncounted" } };
+    { Op::Add, "add" }, { Op::MatMul, "matmul" }, { Op::Eltwise, "eltwise" }, { Op::Reduce, "reduce" },
+    { Op::Copy, "copy" }, { Op::Uncounted, "uncounted" } };
 std::string_view opName(Op op);
 /// Convolutions and matrix products run against the (tensor-core) matrix ceiling; every other row
 /// against the vector one.

@@ -43,9 +43,10 @@ struct SpecError {
 
 const std::map<std::string, Op, std::less<>>& opsByName()
 {
-    static const std::map<std::string, Op, std::less<>> ops { { "conv", Op::Conv }, { "conv_transpose", Op::ConvTranspose },
-        { "linear", Op::Linear }, { "maxpool", Op::MaxPool }, { "avgpool", Op::AvgPool }, { "relu", Op::ReLU },
-        { "batchnorm", Op::BatchNorm }, { "bias", Op::Bias }, { "add", Op::Add }, { "concat", Op::Concat } };
+    static const std::map<std::string, Op, std::less<>> ops { { "conv", Op::Conv },
+        { "conv_transpose", Op::ConvTranspose }, { "linear", Op::Linear }, { "maxpool", Op::MaxPool },
+        { "avgpool", Op::AvgPool }, { "relu", Op::ReLU }, { "batchnorm", Op::BatchNorm }, { "bias", Op::Bias },
+        { "add", Op::Add }, { "concat", Op::Concat } };
     return ops;
 }
 
@@ -56,8 +57,8 @@ std::int64_t wholeNumber(const json& j, const std::string& where, const char* fi
             + std::to_string(hi) + ", got " + j.dump() };
     const double v = j.get<double>();
     if (v < double(lo) || v > double(hi))
-        throw SpecError { where + field + ": must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got "
-            + j.dump() };
+        throw SpecError { where + field + ": must be from " + std::to_string(lo) + " to " + std::to_string(hi)
+            + ", got " + j.dump() };
     return static_cast<std::int64_t>(v);
 }
 
@@ -95,7 +96,8 @@ NetworkSpec parseSpec(std::string_view text, const std::string& file)
     spec.name = doc["name"].get<std::string>();
 
     if (!doc.contains("input") || !doc["input"].is_object())
-        throw SpecError { at + "input: missing or not an object like {\"channels\": 3, \"height\": 224, \"width\": 224}" };
+        throw SpecError { at
+            + "input: missing or not an object like {\"channels\": 3, \"height\": 224, \"width\": 224}" };
     const json& in = doc["input"];
     for (const char* f : { "channels", "height", "width" })
         if (!in.contains(f))
@@ -142,10 +144,12 @@ NetworkSpec parseSpec(std::string_view text, const std::string& file)
         std::vector<std::string> allowed { "name", "op", "inputs" };
         switch (s.op) {
         case Op::Conv:
-            allowed.insert(allowed.end(), { "out_channels", "kernel", "stride", "padding", "groups", "bias", "batch_norm", "relu" });
+            allowed.insert(allowed.end(),
+                { "out_channels", "kernel", "stride", "padding", "groups", "bias", "batch_norm", "relu" });
             break;
         case Op::ConvTranspose:
-            allowed.insert(allowed.end(), { "out_channels", "kernel", "stride", "padding", "bias", "batch_norm", "relu" });
+            allowed.insert(
+                allowed.end(), { "out_channels", "kernel", "stride", "padding", "bias", "batch_norm", "relu" });
             break;
         case Op::Linear:
             allowed.insert(allowed.end(), { "out_features", "bias", "relu" });
@@ -183,12 +187,15 @@ NetworkSpec parseSpec(std::string_view text, const std::string& file)
                 throw SpecError { where + "kernel: missing" };
             s.kernel = int(wholeNumber(l["kernel"], where, "kernel", 1, 1024));
             const bool poolLike = s.op != Op::Conv; // pools and transposed convolutions step by their window by default
-            s.stride = l.contains("stride") ? int(wholeNumber(l["stride"], where, "stride", 1, 1024)) : (poolLike ? s.kernel : 1);
+            s.stride = l.contains("stride") ? int(wholeNumber(l["stride"], where, "stride", 1, 1024))
+                                            : (poolLike ? s.kernel : 1);
             s.padding = l.contains("padding") ? int(wholeNumber(l["padding"], where, "padding", 0, 1024)) : 0;
         }
         if (l.contains("groups"))
             s.groups = int(wholeNumber(l["groups"], where, "groups", 1, 1 << 20));
-        s.bias = !(needsChannels || s.op == Op::Linear) ? false : (l.contains("bias") ? boolean(l["bias"], where, "bias") : true);
+        s.bias = !(needsChannels || s.op == Op::Linear)
+            ? false
+            : (l.contains("bias") ? boolean(l["bias"], where, "bias") : true);
         if (l.contains("batch_norm"))
             s.batchNorm = boolean(l["batch_norm"], where, "batch_norm");
         if (l.contains("relu"))
@@ -268,7 +275,8 @@ BuildResult buildFromSpec(const NetworkSpec& spec, const std::string& file, int 
             } catch (const BuildError& e) {
                 // "conv2: the map has shrunk..." -> "file: layers[3] (conv2): the map has shrunk..."
                 const std::string prefix = s.name + ": ";
-                throw BuildError { where + ": " + (e.message.starts_with(prefix) ? e.message.substr(prefix.size()) : e.message) };
+                throw BuildError { where + ": "
+                    + (e.message.starts_with(prefix) ? e.message.substr(prefix.size()) : e.message) };
             }
         }
         return b.take();

@@ -2,7 +2,6 @@
 // configuration into its network, built in or from a file, is onnx/build_network.cpp: it needs the importer).
 #include "model/networks.h"
 
-
 namespace rfx {
 
 const std::vector<ModelInfo>& builtinModels()
@@ -31,6 +30,9 @@ const ModelInfo* findModel(std::string_view id)
 
 bool isOnnxFile(std::string_view model) { return model.size() > 5 && model.ends_with(".onnx"); }
 
-bool isNetworkFile(std::string_view model) { return (model.size() > 5 && model.ends_with(".json")) || isOnnxFile(model); }
+bool isNetworkFile(std::string_view model)
+{
+    return (model.size() > 5 && model.ends_with(".json")) || isOnnxFile(model);
+}
 
 } // namespace rfx

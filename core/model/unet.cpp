@@ -34,13 +34,11 @@ std::optional<int> convExtent(int s, int stride, Padding pad, std::string* reaso
     return (s - kKernel) / stride + 1;
 }
 
-std::string levelName(int d, int depth)
-{
-    return d == depth ? std::string("bottom") : "enc" + std::to_string(d + 1);
-}
+std::string levelName(int d, int depth) { return d == depth ? std::string("bottom") : "enc" + std::to_string(d + 1); }
 
 // A level's two 3x3 convolutions (the first with the level's stride): the extent after them.
-std::optional<int> levelExtent(int s, int firstStride, const UNetParams& p, std::string* reason, const std::string& level)
+std::optional<int> levelExtent(
+    int s, int firstStride, const UNetParams& p, std::string* reason, const std::string& level)
 {
     const auto a = convExtent(s, firstStride, p.padding, reason, level + ".conv1");
     return a ? convExtent(*a, 1, p.padding, reason, level + ".conv2") : std::nullopt;
@@ -81,8 +79,8 @@ std::optional<int> unetOutputExtent(int extent, const UNetParams& p, std::string
         if (s > skip[static_cast<size_t>(d)]) {
             if (reason)
                 *reason = level + ": the up-sampled map (" + std::to_string(s)
-                    + " pixels) is larger than the skip connection it joins (" + std::to_string(skip[static_cast<size_t>(d)])
-                    + " pixels)";
+                    + " pixels) is larger than the skip connection it joins ("
+                    + std::to_string(skip[static_cast<size_t>(d)]) + " pixels)";
             return std::nullopt;
         }
         const auto out = levelExtent(s, 1, p, reason, level);
@@ -185,10 +183,7 @@ public:
     }
 
 private:
-    const Shape& shapeOf(int idx) const
-    {
-        return idx < 0 ? m_net.input : m_net.layers[static_cast<size_t>(idx)].out;
-    }
+    const Shape& shapeOf(int idx) const { return idx < 0 ? m_net.input : m_net.layers[static_cast<size_t>(idx)].out; }
 
     int push(Layer layer)
     {
@@ -209,7 +204,9 @@ private:
         l.kh = l.kw = k;
         l.stride = stride;
         l.groups = groups;
-        l.padding = pad == Padding::Same ? (k - 1) / 2 : 0; // PyTorch's padding=1 for 3 x 3 (extra on the right where stride 2 needs it)
+        l.padding = pad == Padding::Same
+            ? (k - 1) / 2
+            : 0; // PyTorch's padding=1 for 3 x 3 (extra on the right where stride 2 needs it)
         auto extent = [&](std::int64_t s) -> std::int64_t {
             if (pad == Padding::Same)
                 return s / stride;
@@ -307,7 +304,8 @@ BuildResult buildUNet(const UNetParams& p, int batch, bool fusion)
                 r.error += "; nearest " + std::string(what) + "s that work: " + std::to_string(n.below) + " and "
                     + std::to_string(n.above);
             else if (n.below || n.above)
-                r.error += "; nearest " + std::string(what) + " that works: " + std::to_string(n.below ? n.below : n.above);
+                r.error
+                    += "; nearest " + std::string(what) + " that works: " + std::to_string(n.below ? n.below : n.above);
             else
                 r.error += "; no " + std::string(what) + " up to " + std::to_string(kImageRange.max)
                     + " works with these settings: lower the depth or the stride";

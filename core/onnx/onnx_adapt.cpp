@@ -89,7 +89,8 @@ void adaptGraph(onnx::GraphProto& g, int version)
 void adaptOpsets(onnx::ModelProto& m, const std::string& file, std::vector<Diagnostic>& warnings)
 {
     if (m.opset_import_size() == 0)
-        throw ImportError(file + ": opset_import: the model names no operator set (not an ONNX model, or a damaged one)");
+        throw ImportError(
+            file + ": opset_import: the model names no operator set (not an ONNX model, or a damaged one)");
     const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
     int onnxVersion = 0;
     for (auto& op : *m.mutable_opset_import()) {
@@ -99,7 +100,8 @@ void adaptOpsets(onnx::ModelProto& m, const std::string& file, std::vector<Diagn
             op.set_domain("");
         if (op.version() < 1)
             throw ImportError(file + ": opset_import: version " + std::to_string(op.version()) + " of "
-                + (op.domain().empty() ? std::string("the ONNX opset") : "'" + op.domain() + "'") + " is not a version");
+                + (op.domain().empty() ? std::string("the ONNX opset") : "'" + op.domain() + "'")
+                + " is not a version");
         auto it = known.find(op.domain());
         if (it == known.end() || op.version() <= it->second.second)
             continue;

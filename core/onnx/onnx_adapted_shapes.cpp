@@ -65,7 +65,8 @@ Outputs split(const Context& c)
             sizes.push_back(std::max<std::int64_t>(0, std::min(chunk, extent - i * chunk)));
     }
     if (int(sizes.size()) != pieces)
-        throw ImportError("split: " + std::to_string(sizes.size()) + " sizes for " + std::to_string(pieces) + " outputs");
+        throw ImportError(
+            "split: " + std::to_string(sizes.size()) + " sizes for " + std::to_string(pieces) + " outputs");
     Outputs out;
     for (auto size : sizes) {
         Dims d = *in;
@@ -87,7 +88,8 @@ Outputs pad(const Context& c)
         for (size_t i = 0; i < in->size(); ++i)
             axes.push_back(std::int64_t(i));
     if (!validAxes(axes, in->size()) || pads->data.size() != 2 * axes.size())
-        throw ImportError("pads: " + std::to_string(pads->data.size()) + " values for " + std::to_string(axes.size()) + " axes");
+        throw ImportError(
+            "pads: " + std::to_string(pads->data.size()) + " values for " + std::to_string(axes.size()) + " axes");
     Dims out = *in;
     for (size_t i = 0; i < axes.size(); ++i)
         out[size_t(axes[i])] += std::int64_t(pads->data[i]) + std::int64_t(pads->data[i + axes.size()]);
@@ -122,8 +124,9 @@ Outputs resize(const Context& c)
             ratio = policy == "not_larger" ? std::min(ratio, r) : std::max(ratio, r);
         }
         for (size_t i = 0; i < axes.size(); ++i)
-            out[size_t(axes[i])] = policy == "stretch" ? std::int64_t(sizes->data[i])
-                                                       : std::int64_t(std::round(ratio * double((*in)[size_t(axes[i])])));
+            out[size_t(axes[i])] = policy == "stretch"
+                ? std::int64_t(sizes->data[i])
+                : std::int64_t(std::round(ratio * double((*in)[size_t(axes[i])])));
     } else if (scales && scales->data.size() == axes.size()) {
         for (size_t i = 0; i < axes.size(); ++i)
             out[size_t(axes[i])] = std::int64_t(std::floor(double((*in)[size_t(axes[i])]) * scales->data[i]));
@@ -202,7 +205,8 @@ Outputs centerCropPad(const Context& c)
         for (size_t i = 0; i < shape->data.size(); ++i)
             axes.push_back(std::int64_t(i));
     if (!validAxes(axes, in->size()) || axes.size() != shape->data.size())
-        throw ImportError("shape: " + std::to_string(shape->data.size()) + " sizes for " + std::to_string(axes.size()) + " axes");
+        throw ImportError(
+            "shape: " + std::to_string(shape->data.size()) + " sizes for " + std::to_string(axes.size()) + " axes");
     Dims out = *in;
     for (size_t i = 0; i < axes.size(); ++i)
         out[size_t(axes[i])] = std::int64_t(shape->data[i]);
@@ -213,9 +217,9 @@ Outputs centerCropPad(const Context& c)
 
 bool sameShapeAsInput(const std::string& op)
 {
-    return op == "Gelu" || op == "Mish" || op == "GroupNormalization" || op == "RMSNormalization" || op == "RotaryEmbedding"
-        || op == "SimplifiedLayerNormalization"
-        || op == "BitwiseNot" || op == "DequantizeLinear" || op == "QuantizeLinear" || op == "Swish";
+    return op == "Gelu" || op == "Mish" || op == "GroupNormalization" || op == "RMSNormalization"
+        || op == "RotaryEmbedding" || op == "SimplifiedLayerNormalization" || op == "BitwiseNot"
+        || op == "DequantizeLinear" || op == "QuantizeLinear" || op == "Swish";
 }
 
 Outputs adaptedShapes(const onnx::NodeProto& n, const TypeMap& types, const DataMap& data, const Shapes& s)

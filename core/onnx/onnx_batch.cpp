@@ -15,13 +15,13 @@ namespace {
 
 // Calls f on the matching numbers of networks that share a structure; false as soon as the structure
 // differs (rows, operators, inputs, names, notes) or f says no.
-template <typename F>
-bool zip(const Network& a, const Network& b, Network* out, F&& f, bool checkStructure = true)
+template <typename F> bool zip(const Network& a, const Network& b, Network* out, F&& f, bool checkStructure = true)
 {
     if (a.layers.size() != b.layers.size())
         return false;
-    if (checkStructure && (a.layers.size() != b.layers.size() || a.name != b.name || a.input.rank != b.input.rank
-        || a.origins.size() != b.origins.size() || a.diagnostics.size() != b.diagnostics.size()))
+    if (checkStructure
+        && (a.layers.size() != b.layers.size() || a.name != b.name || a.input.rank != b.input.rank
+            || a.origins.size() != b.origins.size() || a.diagnostics.size() != b.diagnostics.size()))
         return false;
     for (size_t i = 0; checkStructure && i < a.diagnostics.size(); ++i)
         if (a.diagnostics[i].message != b.diagnostics[i].message || a.diagnostics[i].field != b.diagnostics[i].field)
@@ -35,9 +35,12 @@ bool zip(const Network& a, const Network& b, Network* out, F&& f, bool checkStru
     for (size_t i = 0; i < a.layers.size(); ++i) {
         const Layer &x = a.layers[i], &y = b.layers[i];
         Layer* o = out ? &out->layers[i] : nullptr;
-        if (checkStructure && (x.name != y.name || x.op != y.op || x.inputs != y.inputs || x.epilogue != y.epilogue || x.origin != y.origin
-            || x.inShapes.size() != y.inShapes.size() || x.stride != y.stride || x.padding != y.padding || x.groups != y.groups
-            || x.storedParams != y.storedParams || x.inBits != y.inBits || x.outBits != y.outBits || x.computeBits != y.computeBits || x.computeType != y.computeType))
+        if (checkStructure
+            && (x.name != y.name || x.op != y.op || x.inputs != y.inputs || x.epilogue != y.epilogue
+                || x.origin != y.origin || x.inShapes.size() != y.inShapes.size() || x.stride != y.stride
+                || x.padding != y.padding || x.groups != y.groups || x.storedParams != y.storedParams
+                || x.inBits != y.inBits || x.outBits != y.outBits || x.computeBits != y.computeBits
+                || x.computeType != y.computeType))
             return false;
         for (size_t k = 0; k < x.inShapes.size(); ++k)
             if (!shape(x.inShapes[k], y.inShapes[k], o ? &o->inShapes[k] : nullptr))
@@ -49,7 +52,8 @@ bool zip(const Network& a, const Network& b, Network* out, F&& f, bool checkStru
         if (o) {
             o->kh = int(ko[0]), o->kw = int(ko[1]), o->kd = int(ko[2]);
         }
-        if (!shape(x.out, y.out, o ? &o->out : nullptr) || !f(x.opsPerElement, y.opsPerElement, o ? &o->opsPerElement : nullptr)
+        if (!shape(x.out, y.out, o ? &o->out : nullptr)
+            || !f(x.opsPerElement, y.opsPerElement, o ? &o->opsPerElement : nullptr)
             || !f(x.repeats, y.repeats, o ? &o->repeats : nullptr))
             return false;
     }
@@ -94,21 +98,24 @@ std::optional<Network> BatchLine::at(int batch) const
         return std::nullopt;
     Network out = low;
     const std::int64_t span = highBatch - lowBatch, step = batch - lowBatch;
-    const bool whole = zip(low, high, &out, [&](auto x, auto y, auto* o) {
-        using T = std::remove_cv_t<std::remove_pointer_t<decltype(o)>>;
-        if constexpr (std::is_integral_v<T>) {
-            const std::int64_t rise = std::int64_t(y) - std::int64_t(x);
-            if ((rise * step) % span != 0)
-                return false; // an extent that would not be whole: infer instead
-            const std::int64_t v = std::int64_t(x) + rise * step / span;
-            if (v < 0)
-                return false;
-            *o = T(v);
-        } else {
-            *o = T(double(x) + (double(y) - double(x)) * double(step) / double(span));
-        }
-        return true;
-    }, false); // the structure was compared when the line was learnt
+    const bool whole = zip(
+        low, high, &out,
+        [&](auto x, auto y, auto* o) {
+            using T = std::remove_cv_t<std::remove_pointer_t<decltype(o)>>;
+            if constexpr (std::is_integral_v<T>) {
+                const std::int64_t rise = std::int64_t(y) - std::int64_t(x);
+                if ((rise * step) % span != 0)
+                    return false; // an extent that would not be whole: infer instead
+                const std::int64_t v = std::int64_t(x) + rise * step / span;
+                if (v < 0)
+                    return false;
+                *o = T(v);
+            } else {
+                *o = T(double(x) + (double(y) - double(x)) * double(step) / double(span));
+            }
+            return true;
+        },
+        false); // the structure was compared when the line was learnt
     if (!whole)
         return std::nullopt;
     return out;

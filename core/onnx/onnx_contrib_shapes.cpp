@@ -30,8 +30,8 @@ Outputs contribAttention(const Context& c)
     bool cacheLayout = false; // MultiHeadAttention's key given as [B, H, L, d]: nothing is appended
     if (k && v && k->size() == 3 && v->size() == 3) {
         if ((*k)[2] % kvHeads != 0 || (*v)[2] % kvHeads != 0)
-            throw ImportError("kv_num_heads: " + std::to_string(kvHeads) + " does not divide the key's " + std::to_string((*k)[2])
-                + " features");
+            throw ImportError("kv_num_heads: " + std::to_string(kvHeads) + " does not divide the key's "
+                + std::to_string((*k)[2]) + " features");
         headSize = (*k)[2] / kvHeads;
         vHeadSize = (*v)[2] / kvHeads;
         newKeys = (*k)[1];
@@ -111,9 +111,9 @@ Outputs contribShapes(const onnx::NodeProto& n, const TypeMap& types, const Data
             copy.clear_attribute();
             inputs({ 0, 3 })(copy);
         });
-    static const char* sameShape[] = { "Gelu", "FastGelu", "BiasGelu", "QuickGelu", "QLinearSigmoid", "QLinearLeakyRelu",
-        "SkipLayerNormalization", "SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization", "BiasAdd",
-        "RotaryEmbedding" };
+    static const char* sameShape[]
+        = { "Gelu", "FastGelu", "BiasGelu", "QuickGelu", "QLinearSigmoid", "QLinearLeakyRelu", "SkipLayerNormalization",
+              "SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization", "BiasAdd", "RotaryEmbedding" };
     if (std::any_of(std::begin(sameShape), std::end(sameShape), [&](const char* k) { return op == k; }) && c.dims(0)) {
         Outputs out(size_t(std::max(1, n.output_size())));
         out[0] = tensorType(c.elemType(0), *c.dims(0));

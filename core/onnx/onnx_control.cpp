@@ -93,7 +93,8 @@ double roughWork(const onnx::NodeProto& n, const Shapes& s)
     return outputs;
 }
 
-void ShapeWalker::linkOutput(const std::string& from, const std::string& to, const onnx::TypeProto* type, std::vector<Step>& out)
+void ShapeWalker::linkOutput(
+    const std::string& from, const std::string& to, const onnx::TypeProto* type, std::vector<Step>& out)
 {
     if (to.empty())
         return;
@@ -107,7 +108,8 @@ void ShapeWalker::linkOutput(const std::string& from, const std::string& to, con
     out.push_back(Step { nullptr, 0, 1, {}, from, to });
 }
 
-void ShapeWalker::controlFlow(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::controlFlow(
+    const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     if (n.op_type() == "If")
         ifNode(n, label, repeats, scope, out);
@@ -117,7 +119,8 @@ void ShapeWalker::controlFlow(const onnx::NodeProto& n, int label, double repeat
         scanNode(n, label, repeats, scope, out);
 }
 
-void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::ifNode(
+    const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     const onnx::GraphProto* branches[] = { graphAttr(n, "then_branch"), graphAttr(n, "else_branch") };
     const char* names[] = { "then", "else" };
@@ -135,8 +138,8 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
         chosen = bound->second ? 0 : 1;
         m_branchesUsed.insert(ifName);
         m_s.notes.push_back({ Severity::Info, m_file, nodeLabel(n, label),
-            std::string("its condition is not known before the run; the '") + names[chosen] + "' branch is counted, as --branch "
-                + ifName + "=" + names[chosen] + " chooses" });
+            std::string("its condition is not known before the run; the '") + names[chosen]
+                + "' branch is counted, as --branch " + ifName + "=" + names[chosen] + " chooses" });
     } else {
         if (std::find(m_s.openIfs.begin(), m_s.openIfs.end(), ifName) == m_s.openIfs.end())
             m_s.openIfs.push_back(ifName);
@@ -168,15 +171,18 @@ void ShapeWalker::ifNode(const onnx::NodeProto& n, int label, double repeats, co
         auto inputDims = m_s.dims.find(input);
         const bool flag = oneInput && inputDims != m_s.dims.end() && product(inputDims->second) == 1;
         const std::string what = flag ? "it depends on the value of " + decides
-            : decides == "values computed at run time" ? "it depends on " + decides
-                                                       : "it depends on the data of " + decides + ", not on a value set before the run";
+            : decides == "values computed at run time"
+            ? "it depends on " + decides
+            : "it depends on the data of " + decides + ", not on a value set before the run";
         const std::string choose = flag
             ? "Bind the input's value to choose: --input-value " + input + "=1 (then) or " + input + "=0 (else)"
-            : "Choose the branch by the node: --branch " + ifName + "=then or --branch " + ifName + "=else (in the window: Model inputs)";
+            : "Choose the branch by the node: --branch " + ifName + "=then or --branch " + ifName
+                + "=else (in the window: Model inputs)";
         m_s.notes.push_back({ Severity::Warning, m_file, nodeLabel(n, label),
-            "its condition '" + n.input(0) + "' is not known before the run (" + what + "); the heavier branch, '" + names[chosen]
-                + "' (about " + count(work[chosen]) + " operations against "
-                + (work[1 - chosen] < 0 ? std::string("a branch whose shapes do not work here") : count(work[1 - chosen]))
+            "its condition '" + n.input(0) + "' is not known before the run (" + what + "); the heavier branch, '"
+                + names[chosen] + "' (about " + count(work[chosen]) + " operations against "
+                + (work[1 - chosen] < 0 ? std::string("a branch whose shapes do not work here")
+                                        : count(work[1 - chosen]))
                 + "), is counted. " + choose });
     }
     const onnx::GraphProto& g = *branches[chosen];
@@ -190,7 +196,8 @@ void ShapeWalker::noteUnusedBranches()
     for (const auto& [name, then] : m_branches)
         if (!m_branchesUsed.count(name))
             m_s.notes.push_back({ Severity::Warning, m_file, "--branch " + name,
-                "the model has no If named '" + name + "' whose condition depends on the data; the choice is not used" });
+                "the model has no If named '" + name
+                    + "' whose condition depends on the data; the choice is not used" });
 }
 
 std::string ShapeWalker::decidingInput(const std::string& tensor) const
@@ -221,17 +228,19 @@ std::string ShapeWalker::decidingInput(const std::string& tensor) const
     return s;
 }
 
-void ShapeWalker::loopNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::loopNode(
+    const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     const onnx::GraphProto* body = graphAttr(n, "body");
     if (!body || body->input_size() < 2 || body->output_size() < 1 || body->input_size() != n.input_size())
-        throw ImportError(m_file + ": " + nodeLabel(n, label) + ": the body does not match the Loop's inputs (iteration, "
-            + "condition and the loop-carried values)");
+        throw ImportError(m_file + ": " + nodeLabel(n, label)
+            + ": the body does not match the Loop's inputs (iteration, " + "condition and the loop-carried values)");
     const int carried = n.input_size() - 2;
     // Run trip by trip where every value it reads is known (an index list that a scripted exporter builds):
     // its outputs' values and extents, which the walk of its body below cannot give when they grow each trip.
     std::vector<std::optional<Value>> values = evaluateNode(n, ShapeWalker::scope());
-    const bool evaluated = !values.empty() && std::all_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
+    const bool evaluated
+        = !values.empty() && std::all_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); });
     double trips = 1;
     bool tripsKnown = false;
     const std::string& m = n.input(0);
@@ -244,7 +253,8 @@ void ShapeWalker::loopNode(const onnx::NodeProto& n, int label, double repeats, 
                 "counted for its trip count of " + count(trips) + "; its condition may end it sooner at run time" });
     } else {
         m_s.notes.push_back({ Severity::Warning, m_file, nodeLabel(n, label),
-            "its trip count is not known before the run" + std::string(m.empty() ? "" : " (it depends on " + decidingInput(m) + ")")
+            "its trip count is not known before the run"
+                + std::string(m.empty() ? "" : " (it depends on " + decidingInput(m) + ")")
                 + "; its body is counted once. Bind the input's value to count it (--input-value NAME=N)" });
     }
     std::vector<Step> steps;
@@ -280,7 +290,8 @@ void ShapeWalker::storeIteration(const std::string& name)
     m_s.values[name] = std::move(zero);
 }
 
-void ShapeWalker::scanNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::scanNode(
+    const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     // Scan-8 has a batch axis first and the sequence second, and sequence_lens as input 0; from 9 on,
     // neither (the sequence axis is scan_input_axes', 0 by default).
@@ -290,7 +301,8 @@ void ShapeWalker::scanNode(const onnx::NodeProto& n, int label, double repeats, 
     const int scans = int(intAttr(n, "num_scan_inputs", 0));
     const int states = n.input_size() - first - scans;
     if (!body || scans < 1 || states < 0 || body->input_size() != n.input_size() - first)
-        throw ImportError(m_file + ": " + nodeLabel(n, label) + ": the body does not match the Scan's states and scan inputs");
+        throw ImportError(
+            m_file + ": " + nodeLabel(n, label) + ": the body does not match the Scan's states and scan inputs");
     const auto* inAxes = attribute(n, "scan_input_axes");
     const auto* outAxes = attribute(n, "scan_output_axes");
     std::int64_t length = -1, batch = 1;
@@ -305,11 +317,14 @@ void ShapeWalker::scanNode(const onnx::NodeProto& n, int label, double repeats, 
             batch = d->second[0];
         onnx::TypeProto slice = batched ? restacked(*t, 0, kRemove) : *t; // one batch element
         if (k >= states) {
-            const std::int64_t axis = batched ? 0 : inAxes && inAxes->ints_size() > k - states ? inAxes->ints(k - states) : 0;
+            const std::int64_t axis = batched                ? 0
+                : inAxes && inAxes->ints_size() > k - states ? inAxes->ints(k - states)
+                                                             : 0;
             const auto& sd = batched ? std::vector<std::int64_t>(d->second.begin() + 1, d->second.end()) : d->second;
             const std::int64_t at = axis < 0 ? axis + std::int64_t(sd.size()) : axis;
             if (at < 0 || at >= std::int64_t(sd.size()))
-                throw ImportError(m_file + ": " + nodeLabel(n, label) + ": scan_input_axes: outside the input's dimensions");
+                throw ImportError(
+                    m_file + ": " + nodeLabel(n, label) + ": scan_input_axes: outside the input's dimensions");
             if (length < 0)
                 length = sd[size_t(at)];
             slice = restacked(slice, at, kRemove);

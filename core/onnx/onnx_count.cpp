@@ -32,8 +32,8 @@ void convolution(const onnx::NodeProto& n, Layer& l, const CountContext& c, int 
         throw ImportError(c.file + ": " + c.where + ": the weight's shape is unknown");
     const auto& w = c.dims(n.input(weight));
     if (int(w.size()) != in.rank)
-        throw ImportError(c.file + ": " + c.where + ": the weight has rank " + std::to_string(w.size()) + ", the input rank "
-            + std::to_string(in.rank));
+        throw ImportError(c.file + ": " + c.where + ": the weight has rank " + std::to_string(w.size())
+            + ", the input rank " + std::to_string(in.rank));
     const size_t k = w.size() == 5 ? 3 : 2;
     l.kd = int(w.size() == 5 ? w[2] : 1);
     l.kh = int(w.size() > k ? w[k] : 1);
@@ -48,8 +48,8 @@ void convolution(const onnx::NodeProto& n, Layer& l, const CountContext& c, int 
     // ONNX's shape function does not compare the channels: a wrong weight would count silently.
     const std::int64_t expected = transposed ? w[0] : w[1] * l.groups;
     if (expected != in.c)
-        throw ImportError(c.file + ": " + c.where + ": the weight '" + n.input(weight) + "' expects " + std::to_string(expected)
-            + " input channels, the input has " + std::to_string(in.c));
+        throw ImportError(c.file + ": " + c.where + ": the weight '" + n.input(weight) + "' expects "
+            + std::to_string(expected) + " input channels, the input has " + std::to_string(in.c));
 }
 
 // A matrix product whose contracted extent K is the first operand's last (a MatMul, MatMulInteger,
@@ -173,7 +173,8 @@ bool contribAttentionRow(const onnx::NodeProto& n, Layer& l, const CountContext&
     const double kvHeads = gqa ? double(intAttr(n, "kv_num_heads", 0)) : heads;
     if (q.size() != 3 || heads <= 0 || kvHeads <= 0 || n.output_size() < 1)
         return false;
-    const std::vector<std::int64_t>* present = n.output_size() > 1 && !n.output(1).empty() ? &c.dims(n.output(1)) : nullptr;
+    const std::vector<std::int64_t>* present
+        = n.output_size() > 1 && !n.output(1).empty() ? &c.dims(n.output(1)) : nullptr;
     const double queries = double(q[1]), batch = double(q[0]);
     const double outFeatures = double(l.out.elements()) / std::max(1.0, batch * queries);
     const double dv = outFeatures / heads;
@@ -187,8 +188,9 @@ bool contribAttentionRow(const onnx::NodeProto& n, Layer& l, const CountContext&
         dk = k.size() == 4 ? double(k[3]) : k.size() == 3 ? double(k[2]) / kvHeads : dk;
     }
     const bool causal = gqa || intAttr(n, "unidirectional", 0) != 0;
-    const double pairs = causal ? causalPairs(queries, std::max(0.0, keys - queries), gqa ? intAttr(n, "local_window_size", -1) : -1)
-                                : queries * keys;
+    const double pairs = causal
+        ? causalPairs(queries, std::max(0.0, keys - queries), gqa ? intAttr(n, "local_window_size", -1) : -1)
+        : queries * keys;
     double flops = batch * heads * pairs * (2 * dk + 1 + 5 + 2 * dv);
     if (gqa && intAttr(n, "do_rotary", 0) != 0)
         flops += 3 * batch * queries * (heads + kvHeads) * dk;
@@ -204,9 +206,18 @@ bool contrib(const onnx::NodeProto& n, Layer& l, const CountContext& c)
     // Gelu: x/2 (1 + erf(x/sqrt 2)) = 5 FLOPs an element; BiasGelu adds its bias first (6); FastGelu,
     // x/2 (1 + tanh(c (x + 0.044715 x^3))), 9; QuickGelu, x sigmoid(1.702 x), 6 (a sigmoid is 4).
     static const std::map<std::string, double, std::less<>> elementwise {
-        { "Gelu", 5 }, { "BiasGelu", 6 }, { "FastGelu", 9 }, { "QuickGelu", 6 }, { "QLinearAdd", 1 }, { "QLinearMul", 1 },
-        { "QLinearSigmoid", 4 }, { "QLinearLeakyRelu", 2 }, { "SkipLayerNormalization", 8 },
-        { "SimplifiedLayerNormalization", 4 }, { "SkipSimplifiedLayerNormalization", 5 }, { "BiasAdd", 1 },
+        { "Gelu", 5 },
+        { "BiasGelu", 6 },
+        { "FastGelu", 9 },
+        { "QuickGelu", 6 },
+        { "QLinearAdd", 1 },
+        { "QLinearMul", 1 },
+        { "QLinearSigmoid", 4 },
+        { "QLinearLeakyRelu", 2 },
+        { "SkipLayerNormalization", 8 },
+        { "SimplifiedLayerNormalization", 4 },
+        { "SkipSimplifiedLayerNormalization", 5 },
+        { "BiasAdd", 1 },
     };
     if (auto it = elementwise.find(op); it != elementwise.end()) {
         l.op = Op::Eltwise;
@@ -308,12 +319,13 @@ bool countRow(const onnx::NodeProto& n, Layer& l, const CountContext& c)
         // (Mean, LogSum); 2 K when each input is transformed first (L1, L2, SumSquare, LogSumExp).
         const double k = double(in.elements()) / double(std::max<std::int64_t>(1, l.out.elements()));
         l.op = Op::Reduce;
-        l.opsPerElement = (op == "ReduceMean" || op == "ReduceLogSum") ? k
+        l.opsPerElement = (op == "ReduceMean" || op == "ReduceLogSum")                                     ? k
             : (op == "ReduceL1" || op == "ReduceL2" || op == "ReduceSumSquare" || op == "ReduceLogSumExp") ? 2 * k
-                                                                                                        : k - 1;
+                                                                                                           : k - 1;
         return true;
     }
-    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "LpPool") {
+    if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool"
+        || op == "LpPool") {
         const bool global = op.starts_with("Global");
         l.op = op == "MaxPool" || op == "GlobalMaxPool" ? Op::MaxPool : Op::AvgPool;
         const auto* k = attribute(n, "kernel_shape");

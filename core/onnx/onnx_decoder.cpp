@@ -21,7 +21,10 @@ std::string lower(std::string_view s)
     return out;
 }
 
-bool symbolic(const std::string& extent) { return extent.empty() || !std::isdigit(static_cast<unsigned char>(extent[0])); }
+bool symbolic(const std::string& extent)
+{
+    return extent.empty() || !std::isdigit(static_cast<unsigned char>(extent[0]));
+}
 /// A symbolic extent with a name --dim can bind ("?": the file gives none).
 bool named(const std::string& extent) { return symbolic(extent) && extent != "?"; }
 
@@ -37,8 +40,8 @@ std::optional<OnnxDecoderDims> recognizeDecoder(const std::vector<OnnxInput>& in
             continue;
         if (!firstPast)
             firstPast = &in;
-        else if (in.dims[1] != firstPast->dims[1] || in.dims[2] != firstPast->dims[2] || in.dims[3] != firstPast->dims[3]
-            || in.bits != firstPast->bits)
+        else if (in.dims[1] != firstPast->dims[1] || in.dims[2] != firstPast->dims[2]
+            || in.dims[3] != firstPast->dims[3] || in.bits != firstPast->bits)
             continue; // not the same cache (a cross-attention's encoder keys, Whisper's): the first kind is counted
         d.pastInputs.push_back(in.name);
     }
@@ -74,7 +77,8 @@ std::optional<OnnxDecoderDims> recognizeDecoder(const std::vector<OnnxInput>& in
             && in.dims[1] != d.sequence && in.dims[1] != d.past)
             d.total = in.dims[1];
     for (const OnnxInput& in : inputs)
-        if (!in.floating && in.dims.size() <= 1 && std::all_of(in.dims.begin(), in.dims.end(), [](const std::string& e) { return e == "1"; })
+        if (!in.floating && in.dims.size() <= 1
+            && std::all_of(in.dims.begin(), in.dims.end(), [](const std::string& e) { return e == "1"; })
             && lower(in.name).find("use_cache") != std::string::npos)
             d.cacheFlag = in.name;
     return d;

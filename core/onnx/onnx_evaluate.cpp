@@ -39,8 +39,8 @@ Result Eval::unary()
     const Value* a = in(0);
     if (!isTensor(a))
         return {};
-    const bool keepsType = m_op == "Neg" || m_op == "Abs" || m_op == "Floor" || m_op == "Ceil" || m_op == "Round" || m_op == "Sign"
-        || m_op == "Relu" || m_op == "Identity";
+    const bool keepsType = m_op == "Neg" || m_op == "Abs" || m_op == "Floor" || m_op == "Ceil" || m_op == "Round"
+        || m_op == "Sign" || m_op == "Relu" || m_op == "Identity";
     auto v = make(a->dims, m_op == "Not" || m_op == "IsNaN" || m_op == "IsInf" || (keepsType && a->integer));
     if (!v)
         return {};
@@ -86,7 +86,9 @@ Result Eval::nary()
     if (!known)
         return {};
     const std::vector<const Value*>& ins = *known;
-    if (ins.empty() || (m_op != "Min" && m_op != "Max" && m_op != "Sum" && m_op != "Mean" && ins.size() != (m_op == "Where" ? 3u : 2u)))
+    if (ins.empty()
+        || (m_op != "Min" && m_op != "Max" && m_op != "Sum" && m_op != "Mean"
+            && ins.size() != (m_op == "Where" ? 3u : 2u)))
         return {};
     const auto dims = broadcastDims(ins);
     if (!dims)
@@ -198,10 +200,12 @@ const Eval::Table& Eval::table()
             for (const char* op : ops)
                 m.emplace(op, method);
         };
-        add(&Eval::unary, { "Neg", "Abs", "Floor", "Ceil", "Round", "Sign", "Relu", "Not", "Sqrt", "Reciprocal", "Exp", "Log", "IsNaN",
-                              "IsInf", "Identity" });
-        add(&Eval::nary, { "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Min", "Max", "Sum", "Mean", "Equal", "Less", "Greater",
-                             "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where" });
+        add(&Eval::unary,
+            { "Neg", "Abs", "Floor", "Ceil", "Round", "Sign", "Relu", "Not", "Sqrt", "Reciprocal", "Exp", "Log",
+                "IsNaN", "IsInf", "Identity" });
+        add(&Eval::nary,
+            { "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Min", "Max", "Sum", "Mean", "Equal", "Less", "Greater",
+                "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where" });
         add(&Eval::cast, { "Cast", "CastLike" });
         add(&Eval::shapeOps, { "Constant", "Shape", "Size" });
         add(&Eval::reshapeOps, { "Reshape", "Flatten", "Squeeze", "Unsqueeze", "ConstantOfShape" });
@@ -219,8 +223,9 @@ const Eval::Table& Eval::table()
         add(&Eval::nonZero, { "NonZero" });
         add(&Eval::trilu, { "Trilu" });
         add(&Eval::oneHot, { "OneHot" });
-        add(&Eval::sequenceOps, { "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceAt", "SequenceErase",
-                                    "SequenceLength", "ConcatFromSequence", "SplitToSequence" });
+        add(&Eval::sequenceOps,
+            { "SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceAt", "SequenceErase", "SequenceLength",
+                "ConcatFromSequence", "SplitToSequence" });
         add(&Eval::ifNode, { "If" });
         add(&Eval::loopNode, { "Loop" });
         return m;
@@ -249,7 +254,8 @@ std::vector<std::optional<Value>> evaluateNode(const onnx::NodeProto& node, cons
         return {};
     Result r = Eval(node, scope).run();
     for (auto& v : r)
-        if (v && !v->sequence && (v->data.size() > kMaxComputedElements || std::int64_t(v->data.size()) != product(v->dims)))
+        if (v && !v->sequence
+            && (v->data.size() > kMaxComputedElements || std::int64_t(v->data.size()) != product(v->dims)))
             v.reset();
     r.resize(size_t(node.output_size()));
     return r;

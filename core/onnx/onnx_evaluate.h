@@ -64,8 +64,7 @@ std::optional<Value> gathered(const Value& a, const std::vector<Dims>& picks);
 std::optional<Dims> broadcastDims(const std::vector<const Value*>& ins);
 
 // For each output element (row-major over `out`), the flat index into `v` under broadcasting.
-template <typename F>
-void forEachBroadcast(const Dims& out, const std::vector<const Value*>& ins, F f)
+template <typename F> void forEachBroadcast(const Dims& out, const std::vector<const Value*>& ins, F f)
 {
     const size_t rank = out.size(), k = ins.size();
     std::vector<Dims> strides(k, Dims(rank, 0));
@@ -215,6 +214,5 @@ private:
     const ValueScope& m_s;
     const std::string& m_op;
 };
-
 
 } // namespace rfx::onnximport::evaluation

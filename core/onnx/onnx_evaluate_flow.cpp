@@ -132,7 +132,8 @@ Result Eval::sequenceOps()
 
 // Runs a subgraph with values: its inputs bound, each node evaluated in order in a scope of its own over
 // the enclosing one; its outputs' values, or nothing when one is not computable.
-static std::optional<std::vector<Value>> runGraph(const onnx::GraphProto& g, const std::vector<Value>& inputs, const ValueScope& outer)
+static std::optional<std::vector<Value>> runGraph(
+    const onnx::GraphProto& g, const std::vector<Value>& inputs, const ValueScope& outer)
 {
     if (int(inputs.size()) != g.input_size())
         return std::nullopt;
@@ -195,7 +196,8 @@ Result Eval::ifNode()
 Result Eval::loopNode()
 {
     const onnx::GraphProto* body = graphAttribute(m_n, "body");
-    if (!body || m_n.input_size() < 2 || body->input_size() != m_n.input_size() || body->output_size() < m_n.input_size() - 1)
+    if (!body || m_n.input_size() < 2 || body->input_size() != m_n.input_size()
+        || body->output_size() < m_n.input_size() - 1)
         return {};
     std::int64_t trips = kMaxEvaluatedTrips + 1;
     if (has(0)) {

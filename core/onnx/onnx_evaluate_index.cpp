@@ -198,9 +198,11 @@ Result Eval::scatterND()
         for (std::int64_t e = 0; e < sliceSize; ++e) {
             double& x = v->data[size_t(at + e)];
             const double u = upd->data[size_t(s * sliceSize + e)];
-            x = reduction == "add" ? x + u : reduction == "mul" ? x * u : reduction == "max" ? std::max(x, u)
-                : reduction == "min"                                                          ? std::min(x, u)
-                                                                                              : u;
+            x = reduction == "add"   ? x + u
+                : reduction == "mul" ? x * u
+                : reduction == "max" ? std::max(x, u)
+                : reduction == "min" ? std::min(x, u)
+                                     : u;
         }
     }
     return one(std::move(v));
@@ -241,7 +243,10 @@ Result Eval::reduce()
     auto v = make(dims, a->integer && m_op != "ReduceMean");
     if (!v)
         return {};
-    const double start = m_op == "ReduceProd" ? 1 : m_op == "ReduceMin" ? INFINITY : m_op == "ReduceMax" ? -INFINITY : 0;
+    const double start = m_op == "ReduceProd" ? 1
+        : m_op == "ReduceMin"                 ? INFINITY
+        : m_op == "ReduceMax"                 ? -INFINITY
+                                              : 0;
     v->data.assign(size_t(product(kept)), start);
     std::vector<std::int64_t> count(v->data.size(), 0);
     const Dims ks = stridesOf(kept);
@@ -252,7 +257,10 @@ Result Eval::reduce()
             if (!reduced[size_t(d)])
                 at += index[size_t(d)] * ks[size_t(d)];
         double& r = v->data[size_t(at)];
-        r = m_op == "ReduceProd" ? r * x : m_op == "ReduceMin" ? std::min(r, x) : m_op == "ReduceMax" ? std::max(r, x) : r + x;
+        r = m_op == "ReduceProd"  ? r * x
+            : m_op == "ReduceMin" ? std::min(r, x)
+            : m_op == "ReduceMax" ? std::max(r, x)
+                                  : r + x;
         ++count[size_t(at)];
         for (std::int64_t d = rank; d-- > 0;) {
             if (++index[size_t(d)] < a->dims[size_t(d)])

@@ -21,7 +21,8 @@ Result Eval::shapeOps()
         if (const auto* a = attribute(m_n, "value_float"))
             return one(Value { {}, { double(a->f()) }, false });
         if (const auto* a = attribute(m_n, "value_floats"))
-            return one(Value { { a->floats_size() }, std::vector<double>(a->floats().begin(), a->floats().end()), false });
+            return one(
+                Value { { a->floats_size() }, std::vector<double>(a->floats().begin(), a->floats().end()), false });
         return {};
     }
     // Shape and Size need the extents only.
@@ -244,7 +245,8 @@ Result Eval::split()
         for (std::int64_t i = 0, left = extent; i < parts; ++i, left -= each)
             sizes->push_back(std::clamp<std::int64_t>(left, 0, each));
     }
-    if (std::int64_t(sizes->size()) != m_n.output_size() || (m_s.budget && (*m_s.budget -= std::int64_t(a->data.size())) < 0))
+    if (std::int64_t(sizes->size()) != m_n.output_size()
+        || (m_s.budget && (*m_s.budget -= std::int64_t(a->data.size())) < 0))
         return {};
     return many(pieces(*a, axis, *sizes));
 }
@@ -306,7 +308,8 @@ Result Eval::expandTile()
         auto v = make(*dims, a->integer);
         if (!v)
             return {};
-        forEachBroadcast(*dims, { a }, [&](const std::vector<std::int64_t>& at) { v->data.push_back(a->data[size_t(at[0])]); });
+        forEachBroadcast(
+            *dims, { a }, [&](const std::vector<std::int64_t>& at) { v->data.push_back(a->data[size_t(at[0])]); });
         return one(std::move(v));
     }
     // Tile: repeats per axis.
@@ -335,8 +338,8 @@ Result Eval::expandTile()
 Result Eval::range()
 {
     const Value *s = in(0), *l = in(1), *d = in(2);
-    if (!isTensor(s) || !isTensor(l) || !isTensor(d) || s->data.size() != 1 || l->data.size() != 1 || d->data.size() != 1
-        || d->data[0] == 0)
+    if (!isTensor(s) || !isTensor(l) || !isTensor(d) || s->data.size() != 1 || l->data.size() != 1
+        || d->data.size() != 1 || d->data[0] == 0)
         return {};
     const double count = std::max(0.0, std::ceil((l->data[0] - s->data[0]) / d->data[0]));
     if (!(count <= double(kMaxComputedElements)))

@@ -82,7 +82,8 @@ void normalizeGraph(onnx::ModelProto& model, const std::string& file, std::vecto
 void classifyInitializers(Skeleton& skeleton);
 /// onnx_params.cpp: an Info note when the exporter folded batch norm into the convolutions (no
 /// BatchNormalization node, convolution weights renamed as folded constants).
-void noteFoldedBatchNorm(const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings);
+void noteFoldedBatchNorm(
+    const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings);
 
 /// One node to translate, in order: the main graph's nodes, with the nodes of the control flow's chosen
 /// branches and bodies spliced in after the node that runs them (onnx_control.cpp).
@@ -112,7 +113,8 @@ struct Shapes {
 
 /// Binds the inputs' symbolic extents (OnnxInput) and infers every tensor's shape with ONNX's own
 /// shape inference, evaluating shape computations in between until every shape is known.
-Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file);
+Shapes inferShapes(
+    const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file);
 
 /// Turns the nodes into rows (onnx_ops.cpp): counted operators by the conventions of onnx_ops.h,
 /// metadata and constant computations as nothing, unknown operators as uncounted rows.
@@ -141,10 +143,12 @@ std::shared_ptr<const OnnxModel> finishModel(onnx::ModelProto&& model, const std
 /// Why `tensor`'s shape is not known (read by `node`, or null), in words: not numbers, an operand whose
 /// value only the run gives (a Slice's starts, a Resize's scales, a Loop's iteration number), or no
 /// shape function.
-std::string unknownShapeReason(const std::string& tensor, const onnx::NodeProto* node, const Skeleton& skeleton, const Shapes& shapes);
+std::string unknownShapeReason(
+    const std::string& tensor, const onnx::NodeProto* node, const Skeleton& skeleton, const Shapes& shapes);
 /// A tensor's element width in bits: a folded DequantizeLinear output's (`folded`: its input's), else
 /// the type the walk found; 0 where unknown.
-std::uint8_t tensorBits(const std::string& tensor, const Shapes& shapes, const std::unordered_map<std::string, std::uint8_t>& folded);
+std::uint8_t tensorBits(
+    const std::string& tensor, const Shapes& shapes, const std::unordered_map<std::string, std::uint8_t>& folded);
 /// What a row's precision is read from: the model, its shapes and the folded DequantizeLinear outputs
 /// (their widths, and their arithmetic: int8, or fp8 for float8 inputs).
 struct RowTypes {
@@ -158,8 +162,8 @@ struct RowTypes {
 /// QLinearConv, ConvInteger) runs at int8, one whose activations are float8 at fp8; a floating-point
 /// row at its widest floating-point tensor (bfloat16: bf16, not fp16); weights stored narrower
 /// (MatMulNBits' 4 bits) are widened on the fly and do not set it.
-void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live, const std::set<std::string>& weights,
-    const std::string& out, const RowTypes& types);
+void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live,
+    const std::set<std::string>& weights, const std::string& out, const RowTypes& types);
 
 // onnx_skeleton.cpp: the steps of finishModel before the inputs are described.
 /// IR versions 3 to 11 (and newer, with a warning): read as IR 8 by ONNX 1.12's checker.
@@ -223,7 +227,8 @@ Outputs missingShapes(const onnx::NodeProto& node, const TypeMap& types, const D
 Outputs recurrentShapes(const onnx::NodeProto& node, const TypeMap& types, const DataMap& data, const Shapes& shapes);
 /// Einsum's FLOPs: 2 per combination of its letters' indices with two or more operands (a multiply and an
 /// add), 1 with one (a sum); -1 when the equation cannot be read.
-double einsumFlops(const onnx::NodeProto& node, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims);
+double einsumFlops(
+    const onnx::NodeProto& node, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims);
 /// Operators new since 17 whose output has their first input's shape (Gelu, GroupNormalization, ...).
 bool sameShapeAsInput(const std::string& op);
 

@@ -115,7 +115,8 @@ Outputs recurrentShapes(const onnx::NodeProto& n, const TypeMap& types, const Da
     const int type = c.elemType(0);
     Outputs out(size_t(n.output_size()));
     if (!out.empty())
-        out[0] = tensorType(type, batchFirst ? Dims { batch, seq, directions, hidden } : Dims { seq, directions, batch, hidden });
+        out[0] = tensorType(
+            type, batchFirst ? Dims { batch, seq, directions, hidden } : Dims { seq, directions, batch, hidden });
     for (size_t i = 1; i < out.size() && i < 3; ++i)
         out[i] = tensorType(type, batchFirst ? Dims { batch, directions, hidden } : Dims { directions, batch, hidden });
     return out;
@@ -152,7 +153,8 @@ Outputs missingShapes(const onnx::NodeProto& n, const TypeMap& types, const Data
     return {};
 }
 
-double einsumFlops(const onnx::NodeProto& n, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims)
+double einsumFlops(
+    const onnx::NodeProto& n, const std::function<const std::vector<std::int64_t>&(const std::string&)>& dims)
 {
     const auto e = parseEinsum(n, [&](int i) { return &dims(n.input(i)); });
     if (!e)

@@ -121,7 +121,8 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
                 throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " is "
                     + std::to_string(dim.dim_value()) + "; extents must be positive (or symbolic)"
                     + (dim.dim_value() == 0 ? ": an empty input leaves nothing to count" : ""));
-            d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param()) : std::to_string(dim.dim_value()));
+            d.dims.push_back(symbolic ? (dim.dim_param().empty() ? std::string("?") : dim.dim_param())
+                                      : std::to_string(dim.dim_value()));
             if (!symbolic)
                 continue;
             // A name the exporter gave says what it is ("batch", "N", "sequence", "height"); otherwise the
@@ -146,7 +147,8 @@ std::vector<OnnxInput> describeInputs(const Skeleton& s, const std::string& file
                 d.widthBound = true;
                 d.widthAt.push_back(i);
             } else
-                throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " ('" + d.dims.back()
+                throw ImportError(file + ": input '" + in.name() + "': extent " + std::to_string(i) + " ('"
+                    + d.dims.back()
                     + "') is symbolic, and no control sets it (the batch sets extent 0, the image size the height and "
                       "width: extents 2 and 3 of an image, 3 and 4 of a video)");
         }
@@ -196,10 +198,12 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
         std::string why = e.what();
         std::replace(why.begin(), why.end(), '\n', ' ');
         why.erase(std::unique(why.begin(), why.end(), [](char a, char b) { return a == ' ' && b == ' '; }), why.end());
-        std::string words = "the model breaks ONNX's rules, so it cannot be analysed (a damaged file, or one its exporter wrote "
-                            "wrongly; re-export it, or run onnx.checker.check_model on it to see where)";
+        std::string words
+            = "the model breaks ONNX's rules, so it cannot be analysed (a damaged file, or one its exporter wrote "
+              "wrongly; re-export it, or run onnx.checker.check_model on it to see where)";
         if (why.find("topologically sorted") != std::string::npos)
-            words = "a node reads a tensor that no node before it produces (a cycle, a node out of order, or a tensor that no "
+            words = "a node reads a tensor that no node before it produces (a cycle, a node out of order, or a tensor "
+                    "that no "
                     "node produces), so the graph cannot be followed";
         throw ImportError(file + ": " + words + ". ONNX's checker says: " + why);
     }
@@ -207,12 +211,12 @@ std::shared_ptr<const OnnxModel> onnximport::finishModel(onnx::ModelProto&& mode
     impl->inputs = describeInputs(impl->skeleton, file);
     impl->decoder = recognizeDecoder(impl->inputs);
     for (const OnnxInput& in : impl->inputs)
-        impl->skeleton.zeroSized = impl->skeleton.zeroSized || std::find(in.dims.begin(), in.dims.end(), "0") != in.dims.end();
+        impl->skeleton.zeroSized
+            = impl->skeleton.zeroSized || std::find(in.dims.begin(), in.dims.end(), "0") != in.dims.end();
     impl->parameters = countParameters(impl->skeleton);
     impl->weightBytes = countWeightBytes(impl->skeleton);
     return std::make_shared<OnnxModel>(std::move(impl)); // probes the image size (throws ImportError)
 }
-
 
 OnnxModel::OnnxModel(std::unique_ptr<Impl> impl)
     : m(std::move(impl))
@@ -228,8 +232,8 @@ OnnxModel::OnnxModel(std::unique_ptr<Impl> impl)
         if (probe.network) {
             m->defaultImage = size;
             const auto& dims = m->inputs.front().dims;
-            if (!imageBound() && dims.size() == 4 && std::isdigit(static_cast<unsigned char>(dims[2][0])) && dims[2].size() < 6
-                && std::stoi(dims[2]) >= kImageRange.min && std::stoi(dims[2]) <= kImageRange.max)
+            if (!imageBound() && dims.size() == 4 && std::isdigit(static_cast<unsigned char>(dims[2][0]))
+                && dims[2].size() < 6 && std::stoi(dims[2]) >= kImageRange.min && std::stoi(dims[2]) <= kImageRange.max)
                 m->defaultImage = std::stoi(dims[2]); // what the file fixes, for the controls to show
             return;
         }
@@ -248,7 +252,8 @@ int OnnxModel::fixedBatch() const
     if (batchBound())
         return 0;
     const auto& dims = m->inputs.front().dims;
-    if (dims.size() < 2 || dims[0].empty() || dims[0].size() > 6 || !std::all_of(dims[0].begin(), dims[0].end(), ::isdigit))
+    if (dims.size() < 2 || dims[0].empty() || dims[0].size() > 6
+        || !std::all_of(dims[0].begin(), dims[0].end(), ::isdigit))
         return 1;
     return std::max(1, std::stoi(dims[0]));
 }
@@ -270,7 +275,8 @@ bool OnnxModel::batchBound() const
 
 bool OnnxModel::imageBound() const
 {
-    return std::any_of(m->inputs.begin(), m->inputs.end(), [](const OnnxInput& i) { return i.heightBound || i.widthBound; });
+    return std::any_of(
+        m->inputs.begin(), m->inputs.end(), [](const OnnxInput& i) { return i.heightBound || i.widthBound; });
 }
 
 namespace {
@@ -284,10 +290,17 @@ std::string fixedReason(const OnnxModel& model, const char* what)
 }
 } // namespace
 
-std::string OnnxModel::batchFixedReason() const { return batchBound() ? std::string() : fixedReason(*this, "the batch"); }
-std::string OnnxModel::imageFixedReason() const { return imageBound() ? std::string() : fixedReason(*this, "the image size"); }
+std::string OnnxModel::batchFixedReason() const
+{
+    return batchBound() ? std::string() : fixedReason(*this, "the batch");
+}
+std::string OnnxModel::imageFixedReason() const
+{
+    return imageBound() ? std::string() : fixedReason(*this, "the image size");
+}
 
-std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> OnnxModel::outputExtents(const Config& config) const
+std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> OnnxModel::outputExtents(
+    const Config& config) const
 {
     const Shapes shapes = inferShapes(m->skeleton, m->inputs, config, m->file);
     std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> out;
@@ -336,8 +349,10 @@ BuildResult OnnxModel::build(const Config& given) const
         if (m->decoder && !m->decoder->past.empty() && !given.dims.count(m->decoder->past))
             net.diagnostics.push_back({ Severity::Info, m->file, "input '" + m->decoder->pastInputs.front() + "'",
                 "a decoder with past keys and values: analysed as a prefill of "
-                    + std::to_string(c.dims.count(m->decoder->sequence) ? c.dims.at(m->decoder->sequence) : config.unet.height)
-                    + " tokens from an empty cache (--dim " + m->decoder->past + "=N binds the cached tokens); 'roofline-cli "
+                    + std::to_string(
+                        c.dims.count(m->decoder->sequence) ? c.dims.at(m->decoder->sequence) : config.unet.height)
+                    + " tokens from an empty cache (--dim " + m->decoder->past
+                    + "=N binds the cached tokens); 'roofline-cli "
                       "llm --model FILE' gives its prefill and decode, the KV cache and the memory" });
         net.storedParameters = m->parameters;
         net.fixedBatch = fixedBatch();
@@ -354,9 +369,9 @@ BuildResult OnnxModel::build(const Config& given) const
     } catch (const ImportError& e) {
         r.error = e.what();
     } catch (const std::exception& e) { // onnx::InferenceError, ValidationError: ONNX's words after the tool's
-        r.error = m->file + ": the model cannot be analysed at this configuration (batch " + std::to_string(config.batch)
-            + ", image " + std::to_string(config.unet.height) + " x " + std::to_string(config.unet.width)
-            + "); try other sizes. ONNX says: " + e.what();
+        r.error = m->file + ": the model cannot be analysed at this configuration (batch "
+            + std::to_string(config.batch) + ", image " + std::to_string(config.unet.height) + " x "
+            + std::to_string(config.unet.width) + "); try other sizes. ONNX says: " + e.what();
     }
     m->recent.emplace_front(key, r);
     if (m->recent.size() > 8)

@@ -99,7 +99,8 @@ public:
     /// The graph outputs' names and extents at this configuration, an output's extents absent when not
     /// known (tests/core/onnx/tst_onnx_conformance holds them against ONNX's own test data); throws
     /// std::runtime_error with the reason when shapes cannot be inferred.
-    std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> outputExtents(const Config& config) const;
+    std::vector<std::pair<std::string, std::optional<std::vector<std::int64_t>>>> outputExtents(
+        const Config& config) const;
 
     /// The network for this configuration: shapes inferred with the configuration's batch and image
     /// size, one or more rows per counted node. Recent configurations are cached.

@@ -14,8 +14,16 @@ namespace {
 std::optional<std::int64_t> defaultAxis(const std::string& op)
 {
     static const std::pair<const char*, std::int64_t> defaults[] = {
-        { "LayerNormalization", -1 }, { "Softmax", -1 }, { "LogSoftmax", -1 }, { "Hardmax", -1 }, { "TopK", -1 },
-        { "Gather", 0 }, { "GatherElements", 0 }, { "Split", 0 }, { "ArgMax", 0 }, { "ArgMin", 0 },
+        { "LayerNormalization", -1 },
+        { "Softmax", -1 },
+        { "LogSoftmax", -1 },
+        { "Hardmax", -1 },
+        { "TopK", -1 },
+        { "Gather", 0 },
+        { "GatherElements", 0 },
+        { "Split", 0 },
+        { "ArgMax", 0 },
+        { "ArgMin", 0 },
         { "Flatten", 1 },
     };
     for (const auto& [name, axis] : defaults)
@@ -75,10 +83,12 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
         // An absent axis takes the operator's default, which the shape functions index by just as
         // unchecked: LayerNormalization's -1 on a rank-0 input is a SEGV inside libonnx (fuzz_onnx, CI).
         if (const auto d = defaultAxis(op); d
-            && std::none_of(n.attribute().begin(), n.attribute().end(), [](const auto& a) { return a.name() == "axis"; })) {
+            && std::none_of(
+                n.attribute().begin(), n.attribute().end(), [](const auto& a) { return a.name() == "axis"; })) {
             const std::int64_t hi = op == "Flatten" ? r + 1 : r;
             if (*d < -hi || *d >= hi)
-                fail("axis: the default " + std::to_string(*d) + " is outside the input's " + std::to_string(r) + " dimensions");
+                fail("axis: the default " + std::to_string(*d) + " is outside the input's " + std::to_string(r)
+                    + " dimensions");
         }
         for (const auto& a : n.attribute()) {
             const std::int64_t hi = op == "Flatten" ? r + 1 : op == "OneHot" ? r + 1 : growing ? r + a.ints_size() : r;
@@ -88,7 +98,8 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
             if (a.name() == "axes")
                 for (auto v : a.ints())
                     if (!inRange(v))
-                        fail("axes: " + std::to_string(v) + " is outside the input's " + std::to_string(r) + " dimensions");
+                        fail("axes: " + std::to_string(v) + " is outside the input's " + std::to_string(r)
+                            + " dimensions");
             if (a.name() == "perm") {
                 std::vector<bool> seen(size_t(r), false);
                 bool ok = a.ints_size() == r;
@@ -109,14 +120,16 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
             return it == s.values.end() ? -1 : long(it->second.data.size());
         };
         const bool adapted = n.domain() == kAdaptedDomain; // opset-18 Pad and Resize take axes: checked by their shapes
-        if ((op == "Tile" && length(1) >= 0 && length(1) != r) || (op == "Pad" && !adapted && length(1) >= 0 && length(1) != 2 * r)
+        if ((op == "Tile" && length(1) >= 0 && length(1) != r)
+            || (op == "Pad" && !adapted && length(1) >= 0 && length(1) != 2 * r)
             || (op == "Resize" && !adapted && ((length(2) > 0 && length(2) != r) || (length(3) > 0 && length(3) != r)))
             || (op == "Upsample" && length(1) >= 0 && length(1) != r))
             fail("an operand's length does not match the input's " + std::to_string(r) + " dimensions");
     }
     static const char* convPool[] = { "Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool",
         "GlobalMaxPool", "GlobalLpPool", "ConvInteger", "QLinearConv", "MaxRoiPool", "MaxUnpool" };
-    if (std::find_if(std::begin(convPool), std::end(convPool), [&](const char* c) { return op == c; }) == std::end(convPool))
+    if (std::find_if(std::begin(convPool), std::end(convPool), [&](const char* c) { return op == c; })
+        == std::end(convPool))
         return;
     auto rankOf = [&](int input) -> int {
         if (input >= n.input_size())
@@ -134,12 +147,13 @@ void checkNode(const onnx::NodeProto& n, int index, const Shapes& s, const std::
         return;
     for (const auto& a : n.attribute()) {
         const int expected = a.name() == "pads" ? 2 * (rank - 2)
-            : (a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations" || a.name() == "output_padding"
-                  || a.name() == "output_shape")
+            : (a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations"
+                  || a.name() == "output_padding" || a.name() == "output_shape")
             ? rank - 2
             : -1;
         if (expected >= 0 && a.ints_size() != expected)
-            fail(a.name() + ": " + std::to_string(a.ints_size()) + " values for " + std::to_string(rank - 2) + " spatial dimensions");
+            fail(a.name() + ": " + std::to_string(a.ints_size()) + " values for " + std::to_string(rank - 2)
+                + " spatial dimensions");
     }
 }
 

@@ -18,8 +18,7 @@ namespace {
 bool isStandardDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
 // Every subgraph of a node (If's branches, Loop's and Scan's bodies).
-template <typename F>
-void forEachSubgraph(onnx::NodeProto& n, F&& f)
+template <typename F> void forEachSubgraph(onnx::NodeProto& n, F&& f)
 {
     for (auto& a : *n.mutable_attribute()) {
         if (a.has_g())
@@ -77,7 +76,8 @@ struct FunctionKey {
 // references (ref_attr_name) replaced by the call's attributes, or where the call gives none, by the
 // function's default (attribute_proto); with neither the attribute is left out and the operator's own
 // default applies, as ONNX's function inliner does. Nested calls are expanded by the caller.
-std::vector<onnx::NodeProto> expandCall(const onnx::FunctionProto& f, const onnx::NodeProto& call, const std::string& prefix)
+std::vector<onnx::NodeProto> expandCall(
+    const onnx::FunctionProto& f, const onnx::NodeProto& call, const std::string& prefix)
 {
     const std::map<std::string, onnx::AttributeProto> defaults = attributeDefaults(f);
     std::unordered_map<std::string, std::string> rename;
@@ -143,7 +143,8 @@ void inlineFunctions(onnx::ModelProto& m, const std::string& file)
                 return;
             }
             if (level > 16 || ++calls > 100000)
-                throw ImportError(file + ": functions: '" + n.op_type() + "' expands without end (a function that calls itself?)");
+                throw ImportError(
+                    file + ": functions: '" + n.op_type() + "' expands without end (a function that calls itself?)");
             const std::string prefix = (n.name().empty() ? n.op_type() + "_" + std::to_string(calls) : n.name()) + "/";
             for (const auto& inner : expandCall(*it->second, n, prefix))
                 add(inner, level + 1);
@@ -159,7 +160,8 @@ void inlineFunctions(onnx::ModelProto& m, const std::string& file)
     // graph does not).
     for (const auto& f : m.functions())
         for (const auto& o : f.opset_import())
-            if (std::none_of(m.opset_import().begin(), m.opset_import().end(), [&](const auto& x) { return x.domain() == o.domain(); }))
+            if (std::none_of(m.opset_import().begin(), m.opset_import().end(),
+                    [&](const auto& x) { return x.domain() == o.domain(); }))
                 *m.add_opset_import() = o;
     m.clear_functions();
 }
@@ -372,7 +374,8 @@ void normalizeGraph(onnx::ModelProto& model, const std::string& file, std::vecto
         model.set_ir_version(4);
     if (sortAll(*model.mutable_graph()))
         warnings.push_back({ Severity::Info, file, "graph",
-            "the nodes were not in topological order (as some converters write them); they were sorted, as runtimes do" });
+            "the nodes were not in topological order (as some converters write them); they were sorted, as runtimes "
+            "do" });
 }
 
 } // namespace rfx::onnximport

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 
 namespace rfx::onnximport {
 
@@ -61,7 +61,8 @@ public:
         }
         for (const auto& [iname, init] : m_s.initializers)
             if (!m_sources.count(iname))
-                m_sources[iname] = Source { Source::Constant, -1, isParameter(m_s, iname) ? std::set<std::string> { iname } : std::set<std::string> {} };
+                m_sources[iname] = Source { Source::Constant, -1,
+                    isParameter(m_s, iname) ? std::set<std::string> { iname } : std::set<std::string> {} };
         for (const Step& st : m_shapes.steps) {
             if (st.node) {
                 m_step = &st;
@@ -79,7 +80,8 @@ public:
             const auto& [count, firstNode] = seen;
             m_net.diagnostics.push_back({ Severity::Warning, m_file, firstNode,
                 reason + "; its row moves its inputs and outputs, with 0 FLOPs"
-                    + (count > 1 ? " (and so do " + std::to_string(count - 1) + " more nodes like it)" : std::string()) });
+                    + (count > 1 ? " (and so do " + std::to_string(count - 1) + " more nodes like it)"
+                                 : std::string()) });
         }
         if (m_net.layers.empty())
             throw ImportError(m_file + ": no node reads the network's input; nothing to analyse");
@@ -103,8 +105,9 @@ private:
             // Zero where the model has an empty input by design, or where --dim made one (a decoder's
             // past of nothing at prefill).
             if (d < 0 || (d == 0 && !m_s.zeroSized && !zeroBound()))
-                throw ImportError(m_file + ": " + where + ": '" + tensor + "' has extent " + std::to_string(d) + " in dimension "
-                    + std::to_string(i) + " at this configuration (extents must be positive; is the image too small?)");
+                throw ImportError(m_file + ": " + where + ": '" + tensor + "' has extent " + std::to_string(d)
+                    + " in dimension " + std::to_string(i)
+                    + " at this configuration (extents must be positive; is the image too small?)");
             p *= double(d);
         }
         if (p > 1e15) {
@@ -121,7 +124,10 @@ private:
 
     Shape shapeOf(const std::string& tensor, const std::string& where) { return toShape(dims(tensor, where)); }
 
-    std::string unknownShape(const std::string& tensor) const { return unknownShapeReason(tensor, m_node, m_s, m_shapes); }
+    std::string unknownShape(const std::string& tensor) const
+    {
+        return unknownShapeReason(tensor, m_node, m_s, m_shapes);
+    }
 
     // Parameters a row reads: the float initializers behind its constant inputs, each credited once.
     std::int64_t creditWeights(const onnx::NodeProto& n, const std::set<std::string, std::less<>>* skip = nullptr)
@@ -147,7 +153,8 @@ private:
 
     std::string uniqueName(const onnx::NodeProto& n, int index)
     {
-        std::string base = m_step->scope + (n.name().empty() ? n.op_type() + "_" + std::to_string(index) : shortName(n.name()));
+        std::string base
+            = m_step->scope + (n.name().empty() ? n.op_type() + "_" + std::to_string(index) : shortName(n.name()));
         std::string name = base;
         for (int k = 2; !m_names.insert(name).second; ++k)
             name = base + "#" + std::to_string(k);
@@ -167,7 +174,8 @@ private:
 
     // An elementwise row after a matrix row: a separate row, or (fusion) part of the producer.
     // `internal`: the node's own bias, which the producer's output always feeds alone.
-    bool fuse(const std::string& input, Op op, const char* suffix, std::int64_t params, const std::string& output, bool internal = false)
+    bool fuse(const std::string& input, Op op, const char* suffix, std::int64_t params, const std::string& output,
+        bool internal = false)
     {
         if (!m_config.fusion)
             return false;
@@ -240,8 +248,9 @@ private:
         if (produced.size() > 1 && op == "Split") {
             l.out = l.inShapes.front(); // all the pieces together
         }
-        const CountContext context { [&](const std::string& t) -> const std::vector<std::int64_t>& { return dims(t, where); },
-            m_file, where };
+        const CountContext context {
+            [&](const std::string& t) -> const std::vector<std::int64_t>& { return dims(t, where); }, m_file, where
+        };
         if (!countRow(n, l, context)) {
             std::string reason = !standard ? "operator of domain '" + n.domain() + "', which the tool does not know"
                                            : "operator " + op + " is not counted by the tool";
@@ -263,12 +272,14 @@ private:
         if (const MatrixOperands operands = matrixOperands(n); operands.weight >= 0) {
             // The weight is the main row's; the bias becomes its own row, as in the built-in networks.
             std::set<std::string, std::less<>> biasSet;
-            const std::string bias = operands.bias >= 0 && n.input_size() > operands.bias ? n.input(operands.bias) : std::string();
+            const std::string bias
+                = operands.bias >= 0 && n.input_size() > operands.bias ? n.input(operands.bias) : std::string();
             if (!bias.empty() && m_sources.count(bias) && m_sources[bias].kind == Source::Constant)
                 biasSet.insert(m_sources[bias].weights.begin(), m_sources[bias].weights.end());
             l.storedParams = creditWeights(n, &biasSet);
             if (op == "MatMulNBits") { // the N x K weights, whatever their packing in bytes
-                l.storedParams = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
+                l.storedParams
+                    = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
                 // what a run reads: the packed weights as stored, their scales and zero points
                 double bytes = 0;
                 for (int i : { 1, 2, 3 })
@@ -302,12 +313,12 @@ private:
             push(std::move(b), n, produced);
             return;
         }
-        l.storedParams = l.op == Op::BatchNorm ? creditWeights(n, &m_s.statistics)
-                                               : creditWeights(n);
+        l.storedParams = l.op == Op::BatchNorm ? creditWeights(n, &m_s.statistics) : creditWeights(n);
         // An embedding reads the table's rows its indices pick (each output element one table element),
         // at most the whole table: a decode step's token reads one row, not the vocabulary.
         if (op == "Gather" && n.input_size() > 0 && intAttr(n, "axis", 0) == 0)
-            if (auto table = m_s.initializers.find(n.input(0)); table != m_s.initializers.end() && isParameter(m_s, n.input(0)))
+            if (auto table = m_s.initializers.find(n.input(0));
+                table != m_s.initializers.end() && isParameter(m_s, n.input(0)))
                 l.weightBytes = double(std::min<std::int64_t>(table->second.elements, l.out.elements()))
                     * elementBits(table->second.dataType) / 8.0;
         if ((l.op == Op::ReLU || l.op == Op::BatchNorm) && live.size() == 1
@@ -318,8 +329,8 @@ private:
 
     std::uint8_t bitsOf(const std::string& tensor) const { return tensorBits(tensor, m_shapes, m_widths); }
 
-    void setWidths(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live, const std::set<std::string>& weights,
-        const std::string& out)
+    void setWidths(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live,
+        const std::set<std::string>& weights, const std::string& out)
     {
         setRowPrecision(l, n, live, weights, out, { m_s, m_shapes, m_widths, m_foldedTypes });
     }
@@ -366,15 +377,19 @@ private:
     std::set<std::string> m_names;
     const Step* m_step = nullptr; ///< the step being translated
     const onnx::NodeProto* m_node = nullptr; ///< the node being translated
-    std::unordered_map<std::string, std::vector<const onnx::NodeProto*>> m_readers; ///< built when a DequantizeLinear asks
+    std::unordered_map<std::string, std::vector<const onnx::NodeProto*>>
+        m_readers; ///< built when a DequantizeLinear asks
     std::map<std::string, std::pair<int, std::string>> m_uncounted; ///< reason -> nodes, the first one's label
-    std::unordered_map<std::string, std::uint8_t> m_widths; ///< widths of folded DequantizeLinear outputs (their input's)
-    std::unordered_map<std::string, NumberType> m_foldedTypes; ///< and their arithmetic (int8, or fp8 for float8 inputs)
+    std::unordered_map<std::string, std::uint8_t>
+        m_widths; ///< widths of folded DequantizeLinear outputs (their input's)
+    std::unordered_map<std::string, NumberType>
+        m_foldedTypes; ///< and their arithmetic (int8, or fp8 for float8 inputs)
 };
 
 } // namespace
 
-Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file, const std::string& name)
+Network translate(const Skeleton& skeleton, const Shapes& shapes, const Config& config, const std::string& file,
+    const std::string& name)
 {
     return Translator(skeleton, shapes, config, file).run(name);
 }

@@ -12,7 +12,8 @@ namespace rfx::onnximport {
 // transcendental function counts 1; comparisons count 1).
 std::optional<double> elementwiseOps(const std::string& op)
 {
-    // clang-format off: a table, by kind (activations, arithmetic, comparisons, normalizations, ...)
+    // A table, by kind (activations, arithmetic, comparisons, normalizations, ...):
+    // clang-format off
     static const std::map<std::string, double, std::less<>> table {
         { "Relu", 1 }, { "LeakyRelu", 2 }, { "PRelu", 2 }, { "Elu", 3 }, { "Selu", 4 }, { "Sigmoid", 4 },
         { "Tanh", 1 }, { "HardSigmoid", 4 }, { "HardSwish", 5 }, { "Clip", 2 }, { "Erf", 1 }, { "Gelu", 5 },
@@ -37,34 +38,48 @@ std::optional<double> elementwiseOps(const std::string& op)
 
 bool isFree(const std::string& op)
 {
-    return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" || op == "Dropout"
-        || op == "Shape" || op == "Size" || op == "Constant" || op == "ConstantOfShape";
+    return op == "Reshape" || op == "Flatten" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity"
+        || op == "Dropout" || op == "Shape" || op == "Size" || op == "Constant" || op == "ConstantOfShape";
 }
 
 bool isDataMovement(const std::string& op)
 {
-    return op == "Split" || op == "Slice" || op == "Pad" || op == "Transpose" || op == "Gather" || op == "GatherElements"
-        || op == "Expand" || op == "Tile" || op == "Cast" || op == "DepthToSpace" || op == "SpaceToDepth" || op == "ScatterND"
-        || op == "GatherND" || op == "CastLike" || op == "ScatterElements" || op == "Scatter" || op == "Col2Im"
-        || op == "CenterCropPad" || op == "ReverseSequence" || op == "Compress" || op == "OneHot" || op == "Trilu"
-        || op == "EyeLike";
+    return op == "Split" || op == "Slice" || op == "Pad" || op == "Transpose" || op == "Gather"
+        || op == "GatherElements" || op == "Expand" || op == "Tile" || op == "Cast" || op == "DepthToSpace"
+        || op == "SpaceToDepth" || op == "ScatterND" || op == "GatherND" || op == "CastLike" || op == "ScatterElements"
+        || op == "Scatter" || op == "Col2Im" || op == "CenterCropPad" || op == "ReverseSequence" || op == "Compress"
+        || op == "OneHot" || op == "Trilu" || op == "EyeLike";
 }
 
 int elementBits(int t)
 {
     using T = onnx::TensorProto;
     switch (t) {
-    case T::DOUBLE: case T::INT64: case T::UINT64: case T::COMPLEX64:
+    case T::DOUBLE:
+    case T::INT64:
+    case T::UINT64:
+    case T::COMPLEX64:
         return 64;
-    case T::FLOAT: case T::INT32: case T::UINT32:
+    case T::FLOAT:
+    case T::INT32:
+    case T::UINT32:
         return 32;
-    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16:
+    case T::FLOAT16:
+    case T::BFLOAT16:
+    case T::INT16:
+    case T::UINT16:
         return 16;
-    case T::INT8: case T::UINT8: case T::BOOL:
+    case T::INT8:
+    case T::UINT8:
+    case T::BOOL:
         return 8;
-    case 17: case 18: case 19: case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
+    case 17:
+    case 18:
+    case 19:
+    case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
         return 8;
-    case 21: case 22: // UINT4, INT4 (IR 10)
+    case 21:
+    case 22: // UINT4, INT4 (IR 10)
     case 23: // FLOAT4E2M1 (IR 11)
         return 4;
     case T::COMPLEX128:
@@ -92,10 +107,16 @@ NumberType arithmeticType(int t)
         return NumberType::Fp16;
     case T::BFLOAT16:
         return NumberType::Bf16;
-    case 17: case 18: case 19: case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
+    case 17:
+    case 18:
+    case 19:
+    case 20: // FLOAT8E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ (IR 9)
     case 23: // FLOAT4E2M1 (IR 11): no FP4 ceiling in any device file; the next one up
         return NumberType::Fp8;
-    case T::INT8: case T::UINT8: case 21: case 22: // INT4, UINT4 (IR 10): the next one up
+    case T::INT8:
+    case T::UINT8:
+    case 21:
+    case 22: // INT4, UINT4 (IR 10): the next one up
         return NumberType::Int8;
     default:
         return NumberType::Unset;
@@ -141,7 +162,6 @@ std::string shortName(const std::string& name)
     return out.empty() ? name : out;
 }
 
-
 std::string conventionsOfImport()
 {
     return "ONNX operators: Conv, ConvTranspose, Gemm and MatMul count 2 FLOP a multiply-add (ConvTranspose at its "
@@ -158,6 +178,5 @@ std::string conventionsOfImport()
            "operators) whatever their size, and other floating-point initializers of more than one element, each "
            "once, without BatchNormalization's running statistics, steering operands and quantization scales";
 }
-
 
 } // namespace rfx::onnximport

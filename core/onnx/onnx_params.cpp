@@ -26,16 +26,36 @@ using Table = std::map<std::string, std::vector<int>, std::less<>>;
 const Table& learnedOperands()
 {
     static const Table t {
-        { "Conv", { 1, 2 } }, { "ConvTranspose", { 1, 2 } }, { "DeformConv", { 1, 3 } }, { "Gemm", { 0, 1, 2 } },
-        { "MatMul", { 0, 1 } }, { "BatchNormalization", { 1, 2 } }, { "InstanceNormalization", { 1, 2 } },
-        { "LayerNormalization", { 1, 2 } }, { "GroupNormalization", { 1, 2 } }, { "RMSNormalization", { 1 } },
-        { "PRelu", { 1 } }, { "LSTM", { 1, 2, 3, 7 } }, { "GRU", { 1, 2, 3 } }, { "RNN", { 1, 2, 3 } },
-        { "Gather", { 0 } }, { "ConvInteger", { 1 } }, { "MatMulInteger", { 0, 1 } }, { "QLinearConv", { 3, 8 } },
-        { "QLinearMatMul", { 0, 3 } }, { "DequantizeLinear", { 0 } },
+        { "Conv", { 1, 2 } },
+        { "ConvTranspose", { 1, 2 } },
+        { "DeformConv", { 1, 3 } },
+        { "Gemm", { 0, 1, 2 } },
+        { "MatMul", { 0, 1 } },
+        { "BatchNormalization", { 1, 2 } },
+        { "InstanceNormalization", { 1, 2 } },
+        { "LayerNormalization", { 1, 2 } },
+        { "GroupNormalization", { 1, 2 } },
+        { "RMSNormalization", { 1 } },
+        { "PRelu", { 1 } },
+        { "LSTM", { 1, 2, 3, 7 } },
+        { "GRU", { 1, 2, 3 } },
+        { "RNN", { 1, 2, 3 } },
+        { "Gather", { 0 } },
+        { "ConvInteger", { 1 } },
+        { "MatMulInteger", { 0, 1 } },
+        { "QLinearConv", { 3, 8 } },
+        { "QLinearMatMul", { 0, 3 } },
+        { "DequantizeLinear", { 0 } },
         // com.microsoft
-        { "QGemm", { 0, 3, 6 } }, { "MatMulNBits", { 1, 5 } }, { "FusedConv", { 1, 2 } }, { "FusedMatMul", { 0, 1 } },
-        { "FusedGemm", { 0, 1, 2 } }, { "SkipLayerNormalization", { 2, 3, 4 } }, { "BiasGelu", { 1 } },
-        { "SimplifiedLayerNormalization", { 1 } }, { "SkipSimplifiedLayerNormalization", { 2 } },
+        { "QGemm", { 0, 3, 6 } },
+        { "MatMulNBits", { 1, 5 } },
+        { "FusedConv", { 1, 2 } },
+        { "FusedMatMul", { 0, 1 } },
+        { "FusedGemm", { 0, 1, 2 } },
+        { "SkipLayerNormalization", { 2, 3, 4 } },
+        { "BiasGelu", { 1 } },
+        { "SimplifiedLayerNormalization", { 1 } },
+        { "SkipSimplifiedLayerNormalization", { 2 } },
     };
     return t;
 }
@@ -44,16 +64,30 @@ const Table& learnedOperands()
 const Table& steeringOperands()
 {
     static const Table t {
-        { "BatchNormalization", { 3, 4 } }, { "Resize", { 1, 2, 3 } }, { "Upsample", { 1 } }, { "Clip", { 1, 2 } },
-        { "Pad", { 2, 3 } }, { "QuantizeLinear", { 1, 2 } }, { "DequantizeLinear", { 1, 2 } },
-        { "QLinearConv", { 1, 2, 4, 5, 6, 7 } }, { "QLinearMatMul", { 1, 2, 4, 5, 6, 7 } }, { "ConvInteger", { 2, 3 } },
-        { "MatMulInteger", { 2, 3 } }, { "QGemm", { 1, 2, 4, 5, 7, 8 } }, { "MatMulNBits", { 2, 3, 4 } },
+        { "BatchNormalization", { 3, 4 } },
+        { "Resize", { 1, 2, 3 } },
+        { "Upsample", { 1 } },
+        { "Clip", { 1, 2 } },
+        { "Pad", { 2, 3 } },
+        { "QuantizeLinear", { 1, 2 } },
+        { "DequantizeLinear", { 1, 2 } },
+        { "QLinearConv", { 1, 2, 4, 5, 6, 7 } },
+        { "QLinearMatMul", { 1, 2, 4, 5, 6, 7 } },
+        { "ConvInteger", { 2, 3 } },
+        { "MatMulInteger", { 2, 3 } },
+        { "QGemm", { 1, 2, 4, 5, 7, 8 } },
+        { "MatMulNBits", { 2, 3, 4 } },
         // rotary embeddings' cos and sin tables (computed from the positions, not learned): ONNX's
         // RotaryEmbedding takes them at 1 and 2, ONNX Runtime's at 2 and 3 (position ids are integers)
-        { "RotaryEmbedding", { 1, 2, 3 } }, { "GroupQueryAttention", { 7, 8 } },
-        { "QLinearAdd", { 1, 2, 4, 5, 6, 7 } }, { "QLinearMul", { 1, 2, 4, 5, 6, 7 } }, { "QLinearSigmoid", { 1, 2, 3, 4 } },
-        { "QLinearLeakyRelu", { 1, 2, 3, 4 } }, { "QLinearGlobalAveragePool", { 1, 2, 3, 4 } },
-        { "QLinearConcat", { 0, 1 } }, { "DynamicQuantizeLSTM", { 9, 10, 11, 12 } },
+        { "RotaryEmbedding", { 1, 2, 3 } },
+        { "GroupQueryAttention", { 7, 8 } },
+        { "QLinearAdd", { 1, 2, 4, 5, 6, 7 } },
+        { "QLinearMul", { 1, 2, 4, 5, 6, 7 } },
+        { "QLinearSigmoid", { 1, 2, 3, 4 } },
+        { "QLinearLeakyRelu", { 1, 2, 3, 4 } },
+        { "QLinearGlobalAveragePool", { 1, 2, 3, 4 } },
+        { "QLinearConcat", { 0, 1 } },
+        { "DynamicQuantizeLSTM", { 9, 10, 11, 12 } },
     };
     return t;
 }
@@ -61,14 +95,14 @@ const Table& steeringOperands()
 // Operators a weight passes through unchanged in what it holds.
 bool passesWeight(const std::string& op)
 {
-    return op == "Cast" || op == "CastLike" || op == "Transpose" || op == "Reshape" || op == "Identity" || op == "Squeeze"
-        || op == "Unsqueeze" || op == "Flatten" || op == "DequantizeLinear";
+    return op == "Cast" || op == "CastLike" || op == "Transpose" || op == "Reshape" || op == "Identity"
+        || op == "Squeeze" || op == "Unsqueeze" || op == "Flatten" || op == "DequantizeLinear";
 }
 
 bool quantized(const std::string& op)
 {
-    return op == "ConvInteger" || op == "MatMulInteger" || op == "QLinearConv" || op == "QLinearMatMul" || op == "DequantizeLinear"
-        || op == "QGemm" || op == "MatMulNBits" || op == "DynamicQuantizeLSTM";
+    return op == "ConvInteger" || op == "MatMulInteger" || op == "QLinearConv" || op == "QLinearMatMul"
+        || op == "DequantizeLinear" || op == "QGemm" || op == "MatMulNBits" || op == "DynamicQuantizeLSTM";
 }
 
 // Who reads each value, graph by graph (sibling branches may reuse a name for different values): the
@@ -125,15 +159,17 @@ bool feedsOnlyCosAndSin(const std::vector<Scope>& scopes, const std::string& nam
     for (const Scope& scope : scopes) {
         std::function<bool(const std::string&, int)> reachesOnlyTables = [&](const std::string& value, int depth) {
             auto it = scope.direct.find(value);
-            if (depth > 12 || scope.handedOut.count(value) || it == scope.direct.end() || (depth > 0 && scope.readInside.count(value)))
+            if (depth > 12 || scope.handedOut.count(value) || it == scope.direct.end()
+                || (depth > 0 && scope.readInside.count(value)))
                 return false;
             for (const onnx::NodeProto* n : it->second) {
                 if (--budget < 0)
                     return false;
                 if (n->op_type() == "Cos" || n->op_type() == "Sin")
                     continue;
-                if (n->output_size() == 0 || std::any_of(n->attribute().begin(), n->attribute().end(),
-                                                  [](const auto& a) { return a.has_g() || a.graphs_size() > 0; }))
+                if (n->output_size() == 0
+                    || std::any_of(n->attribute().begin(), n->attribute().end(),
+                        [](const auto& a) { return a.has_g() || a.graphs_size() > 0; }))
                     return false;
                 for (const auto& o : n->output())
                     if (!o.empty() && !reachesOnlyTables(o, depth + 1))
@@ -196,7 +232,8 @@ void classifyInitializers(Skeleton& s)
                         s.statistics.insert(n.input(i));
             if (n.op_type() == "MatMulNBits" && n.input_size() > 1)
                 if (auto packed = s.initializers.find(n.input(1)); packed != s.initializers.end())
-                    packed->second.packedWeights = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
+                    packed->second.packedWeights
+                        = std::max<std::int64_t>(0, intAttr(n, "N", 0)) * std::max<std::int64_t>(0, intAttr(n, "K", 0));
             if (auto it = learnedOperands().find(n.op_type()); it != learnedOperands().end())
                 for (int i : it->second)
                     if (i < n.input_size())
@@ -225,7 +262,8 @@ void classifyInitializers(Skeleton& s)
     collectScopes(main, scopes);
     // A vector only: a matrix into Cos and Sin (Fourier features, x W) may be learned.
     for (const auto& [name, init] : s.initializers)
-        if (init.floating && init.elements > 1 && std::count_if(init.dims.begin(), init.dims.end(), [](std::int64_t d) { return d > 1; }) == 1
+        if (init.floating && init.elements > 1
+            && std::count_if(init.dims.begin(), init.dims.end(), [](std::int64_t d) { return d > 1; }) == 1
             && !s.statistics.count(name) && feedsOnlyCosAndSin(scopes, name))
             s.statistics.insert(name);
     for (const auto& [name, init] : s.initializers) {
@@ -240,7 +278,8 @@ void classifyInitializers(Skeleton& s)
 // exporter in eval mode: the folded weights become new constants named "onnx::Conv_<n>"; TensorFlow
 // converters keep "BatchNorm" or "bn" in the folded weights' names). The counts then lack batch
 // norm's scale and shift and its rows, which users compare with published counts: say so.
-void noteFoldedBatchNorm(const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings)
+void noteFoldedBatchNorm(
+    const onnx::GraphProto& g, const Skeleton& s, const std::string& file, std::vector<Diagnostic>& warnings)
 {
     auto lower = [](std::string v) {
         std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -260,7 +299,8 @@ void noteFoldedBatchNorm(const onnx::GraphProto& g, const Skeleton& s, const std
         const std::string l = lower(w);
         const bool renamed = w.rfind("onnx::Conv_", 0) == 0;
         const bool named = l.find("batchnorm") != std::string::npos || l.find("batch_norm") != std::string::npos
-            || l.find("/bn") != std::string::npos || l.find(".bn") != std::string::npos || l.find("_bn") != std::string::npos;
+            || l.find("/bn") != std::string::npos || l.find(".bn") != std::string::npos
+            || l.find("_bn") != std::string::npos;
         if (renamed || named) {
             ++folded;
             if (example.empty())

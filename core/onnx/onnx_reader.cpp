@@ -51,7 +51,6 @@ private:
     bool m_cancelled = false;
 };
 
-
 } // namespace
 
 OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
@@ -61,9 +60,11 @@ OnnxLoad parseOnnxModel(std::string_view bytes, const std::string& file)
         if (bytes.empty())
             throw ImportError(file + ": the file is empty");
         onnx::ModelProto model;
-        google::protobuf::io::ArrayInputStream stream(bytes.data(), int(std::min<std::size_t>(bytes.size(), kMaxOnnxFileBytes)));
+        google::protobuf::io::ArrayInputStream stream(
+            bytes.data(), int(std::min<std::size_t>(bytes.size(), kMaxOnnxFileBytes)));
         if (bytes.size() > kMaxOnnxFileBytes || !skimModel(stream, model))
-            throw ImportError(file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+            throw ImportError(
+                file + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
         out.model = finishModel(std::move(model), file);
     } catch (const std::exception& e) {
         out.error = e.what();
@@ -95,7 +96,8 @@ OnnxLoad loadOnnxModel(const std::string& path, const LoadProgress& progress)
         if (stream.cancelled())
             throw ImportError(path + ": opening was cancelled");
         if (!parsed)
-            throw ImportError(path + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
+            throw ImportError(
+                path + ": not an ONNX model (not a valid protobuf message: another format, or truncated)");
         out.model = finishModel(std::move(model), path);
     } catch (const std::exception& e) {
         out.error = e.what();

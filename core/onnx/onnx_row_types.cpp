@@ -7,7 +7,8 @@
 
 namespace rfx::onnximport {
 
-std::uint8_t tensorBits(const std::string& tensor, const Shapes& shapes, const std::unordered_map<std::string, std::uint8_t>& folded)
+std::uint8_t tensorBits(
+    const std::string& tensor, const Shapes& shapes, const std::unordered_map<std::string, std::uint8_t>& folded)
 {
     if (auto it = folded.find(tensor); it != folded.end())
         return it->second;
@@ -20,8 +21,8 @@ std::uint8_t tensorBits(const std::string& tensor, const Shapes& shapes, const s
 // QLinearConv, ConvInteger) runs at int8, one whose activations are float8 (QDQ folded too) at fp8;
 // a floating-point row at its widest floating-point tensor (bfloat16: bf16, not fp16);
 // weights stored narrower (MatMulNBits' 4 bits) are widened on the fly and do not set it.
-void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live, const std::set<std::string>& weights,
-    const std::string& out, const RowTypes& types)
+void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::string>& live,
+    const std::set<std::string>& weights, const std::string& out, const RowTypes& types)
 {
     const Shapes& shapes = types.shapes;
     const auto& folded = types.folded;
@@ -55,7 +56,8 @@ void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::
         ? (shapes.elemTypes.count(live.front()) && !isFloatingType(shapes.elemTypes.at(live.front())))
         : folded.count(live.front()) > 0;
     NumberType type = NumberType::Unset; // the arithmetic's type, where its width alone does not say it
-    if (runsOnMatrixUnits(l.op) || n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger" || n.op_type().starts_with("QLinear")) {
+    if (runsOnMatrixUnits(l.op) || n.op_type() == "ConvInteger" || n.op_type() == "MatMulInteger"
+        || n.op_type().starts_with("QLinear")) {
         l.computeBits = integerActivation ? std::uint8_t(8) : activation;
         if (auto f = live.empty() ? foldedTypes.end() : foldedTypes.find(live.front()); f != foldedTypes.end())
             type = f->second; // a folded float8 DequantizeLinear: an fp8 row
@@ -72,10 +74,10 @@ void setRowPrecision(Layer& l, const onnx::NodeProto& n, const std::vector<std::
         l.computeType = type;
 }
 
-
 // Why a tensor's shape is not known, in words: not numbers, an operand whose value only the run gives
 // (a Slice's starts, a Resize's scales, a Loop's iteration number), or no shape function.
-std::string unknownShapeReason(const std::string& tensor, const onnx::NodeProto* node, const Skeleton& skeleton, const Shapes& shapes)
+std::string unknownShapeReason(
+    const std::string& tensor, const onnx::NodeProto* node, const Skeleton& skeleton, const Shapes& shapes)
 {
     const std::string what = "the shape of '" + tensor + "' ";
     auto kind = shapes.unmodelled.find(tensor);
@@ -84,7 +86,8 @@ std::string unknownShapeReason(const std::string& tensor, const onnx::NodeProto*
     if (node) {
         for (const auto& in : node->input())
             if (auto k = shapes.unmodelled.find(in); k != shapes.unmodelled.end())
-                return "it reads '" + in + "', " + k->second + ", which the tool does not model (it counts tensors of numbers)";
+                return "it reads '" + in + "', " + k->second
+                    + ", which the tool does not model (it counts tensors of numbers)";
         for (const auto& in : node->input())
             if (!in.empty() && !shapes.dims.count(in))
                 return what + "depends on '" + in + "', whose shape depends on values computed at run time";
@@ -93,13 +96,14 @@ std::string unknownShapeReason(const std::string& tensor, const onnx::NodeProto*
         // elements qualify; a window function: its length).
         static const char* valueShaped[] = { "NonZero", "Unique", "HannWindow", "HammingWindow", "BlackmanWindow",
             "ConstantOfShape", "Range", "MelWeightMatrix" };
-        const bool fromValues = std::any_of(std::begin(valueShaped), std::end(valueShaped),
-            [&](const char* op) { return node->op_type() == op; });
+        const bool fromValues = std::any_of(
+            std::begin(valueShaped), std::end(valueShaped), [&](const char* op) { return node->op_type() == op; });
         for (int i = fromValues ? 0 : 1; i < node->input_size(); ++i) {
             const std::string& in = node->input(i);
             if (in.empty() || shapes.values.count(in))
                 continue;
-            const bool fed = std::find(skeleton.realInputs.begin(), skeleton.realInputs.end(), in) != skeleton.realInputs.end();
+            const bool fed
+                = std::find(skeleton.realInputs.begin(), skeleton.realInputs.end(), in) != skeleton.realInputs.end();
             auto d = shapes.dims.find(in);
             const bool bindable = fed && d != shapes.dims.end() && product(d->second) == 1;
             return what + "depends on the " + (fromValues ? "values" : "value") + " of '" + in + "', "

@@ -75,7 +75,8 @@ inline bool validAxes(const Dims& axes, size_t rank)
 }
 
 // A node's outputs by another schema's shape function (the copy's op_type and attributes set by `edit`).
-inline Outputs delegated(const Context& c, const char* op, int version, const std::function<void(onnx::NodeProto&)>& edit)
+inline Outputs delegated(
+    const Context& c, const char* op, int version, const std::function<void(onnx::NodeProto&)>& edit)
 {
     const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, version, "");
     if (!schema || !schema->has_type_and_shape_inference_function())

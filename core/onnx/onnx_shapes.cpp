@@ -100,7 +100,8 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
             auto d = m_s.dims.find(in.name());
             if (d != m_s.dims.end() && product(d->second) == 1) {
                 const int type = t.tensor_type().elem_type();
-                Value v { d->second, { bound->second }, type != onnx::TensorProto::FLOAT && type != onnx::TensorProto::DOUBLE
+                Value v { d->second, { bound->second },
+                    type != onnx::TensorProto::FLOAT && type != onnx::TensorProto::DOUBLE
                         && type != onnx::TensorProto::FLOAT16 && type != onnx::TensorProto::BFLOAT16 };
                 m_computed.push_back(valueTensor(in.name(), v));
                 m_dataOf[in.name()] = &m_computed.back();
@@ -131,13 +132,15 @@ void ShapeWalker::bindInputs(const std::vector<OnnxInput>& inputs, const Config&
     }
 }
 
-void ShapeWalker::walk(const onnx::GraphProto& g, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::walk(
+    const onnx::GraphProto& g, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     for (int i = 0; i < g.node_size(); ++i)
         node(g.node(i), i, mainIndex < 0 ? i : mainIndex, repeats, scope, out);
 }
 
-void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out)
+void ShapeWalker::node(
+    const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out)
 {
     // Each node's own shape function from ONNX's schema registry (onnx::InferenceContextImpl), after the
     // checks its inputs need, then its value when it is a shape computation, which the next nodes' shape
@@ -152,7 +155,8 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
     }
     out.push_back(Step { &n, label, repeats, scope, {}, {} });
     auto version = m_opsets.find(domain);
-    const onnx::OpSchema* schema = version == m_opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+    const onnx::OpSchema* schema
+        = version == m_opsets.end() ? nullptr : onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
     bool typed = false;
     const bool recurrent = domain.empty() && (n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN");
     if (recurrent) {
@@ -191,7 +195,8 @@ void ShapeWalker::node(const onnx::NodeProto& n, int index, int label, double re
                     setType(n.output(o), *t);
         typed = true;
     }
-    if (std::any_of(n.output().begin(), n.output().end(), [&](const std::string& o) { return !o.empty() && !m_s.dims.count(o); })) {
+    if (std::any_of(n.output().begin(), n.output().end(),
+            [&](const std::string& o) { return !o.empty() && !m_s.dims.count(o); })) {
         const Outputs more = missingShapes(n, m_typeOf, m_dataOf, m_s);
         for (size_t o = 0; o < more.size() && o < size_t(n.output_size()); ++o)
             if (more[o] && !n.output(int(o)).empty() && !m_s.dims.count(n.output(int(o))))
@@ -350,8 +355,8 @@ void ShapeWalker::storeValues(const onnx::NodeProto& n, std::vector<std::optiona
                 onnx::TypeProto t;
                 const auto known = m_s.elemTypes.find(name);
                 t.mutable_tensor_type()->set_elem_type(known != m_s.elemTypes.end() ? known->second
-                        : v.integer                                             ? int(onnx::TensorProto::INT64)
-                                                                                : int(onnx::TensorProto::FLOAT));
+                        : v.integer                                                 ? int(onnx::TensorProto::INT64)
+                                                                                    : int(onnx::TensorProto::FLOAT));
                 auto* shape = t.mutable_tensor_type()->mutable_shape();
                 for (auto e : v.dims)
                     shape->add_dim()->set_dim_value(e);
@@ -364,7 +369,8 @@ void ShapeWalker::storeValues(const onnx::NodeProto& n, std::vector<std::optiona
     }
 }
 
-Shapes inferShapes(const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
+Shapes inferShapes(
+    const Skeleton& skeleton, const std::vector<OnnxInput>& inputs, const Config& config, const std::string& file)
 {
     Shapes s;
     ShapeWalker walker(skeleton, file, s);

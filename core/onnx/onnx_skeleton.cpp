@@ -30,7 +30,8 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
         Initializer info;
         for (auto d : t.dims()) {
             if (d < 0)
-                throw ImportError(file + ": initializer '" + t.name() + "': extent " + std::to_string(d) + " is negative");
+                throw ImportError(
+                    file + ": initializer '" + t.name() + "': extent " + std::to_string(d) + " is negative");
             info.dims.push_back(d);
             info.elements = d != 0 && info.elements > (std::int64_t(1) << 50) / d ? -1 : info.elements * d;
             if (info.elements < 0)
@@ -78,7 +79,8 @@ Skeleton makeSkeleton(onnx::ModelProto&& model, const std::string& file, std::ve
         warnings.push_back({ present ? Severity::Info : Severity::Warning, file, "initializer",
             "the weights are external data in '" + externalData + "'"
                 + (present ? std::string("; only their shapes are needed, so it is not read")
-                           : std::string(", which is missing: only their shapes are needed, so the model opens without it")) });
+                           : std::string(
+                               ", which is missing: only their shapes are needed, so the model opens without it")) });
     }
     return s;
 }
@@ -91,13 +93,15 @@ void checkAttributes(const onnx::GraphProto& g, const std::string& file)
     for (int i = 0; i < g.node_size(); ++i) {
         const onnx::NodeProto& n = g.node(i);
         for (const auto& a : n.attribute()) {
-            if (std::find_if(std::begin(positive), std::end(positive), [&](const char* p) { return a.name() == p; }) == std::end(positive))
+            if (std::find_if(std::begin(positive), std::end(positive), [&](const char* p) { return a.name() == p; })
+                == std::end(positive))
                 continue;
             bool ok = a.type() != onnx::AttributeProto::INT || a.i() > 0;
             for (auto v : a.ints())
                 ok = ok && v > 0 && v < (std::int64_t(1) << 31);
             if (!ok || (a.type() == onnx::AttributeProto::INT && a.i() >= (std::int64_t(1) << 31)))
-                throw ImportError(file + ": " + nodeLabel(n, i) + ": " + a.name() + ": every value must be a positive whole number");
+                throw ImportError(
+                    file + ": " + nodeLabel(n, i) + ": " + a.name() + ": every value must be a positive whole number");
         }
         for (const auto& a : n.attribute())
             if (a.name() == "pads")
@@ -119,8 +123,9 @@ void readIrVersion(onnx::ModelProto& model, const std::string& file, std::vector
         throw ImportError(file + ": ir_version: the model names no IR version (" + std::to_string(ir)
             + "); every ONNX file has one, so this one is damaged or not an ONNX model. Re-export it");
     if (ir < 3)
-        throw ImportError(file + ": ir_version " + std::to_string(ir) + ": files of IR versions 1 and 2 (2017) name no operator "
-            "sets and are not read; convert it with onnx.version_converter or re-export it");
+        throw ImportError(file + ": ir_version " + std::to_string(ir)
+            + ": files of IR versions 1 and 2 (2017) name no operator "
+              "sets and are not read; convert it with onnx.version_converter or re-export it");
     if (ir > newestKnown)
         warnings.push_back({ Severity::Info, file, "ir_version",
             "IR version " + std::to_string(ir) + " is newer than the tool knows (up to " + std::to_string(newestKnown)

@@ -51,7 +51,10 @@ Kind inner(Kind k, int field)
     }
 }
 
-bool isTensorData(int field) { return field == 4 || field == 5 || field == 6 || field == 7 || field == 9 || field == 10 || field == 11; }
+bool isTensorData(int field)
+{
+    return field == 4 || field == 5 || field == 6 || field == 7 || field == 9 || field == 10 || field == 11;
+}
 
 // Copies one message of kind `k` (up to the stream's current limit) to `out`, leaving out the data of
 // large tensors. False on a malformed stream.

@@ -12,9 +12,7 @@ namespace rfx::onnximport {
 
 namespace {
 
-
-template <typename T>
-bool fromRaw(const std::string& raw, std::vector<double>& out)
+template <typename T> bool fromRaw(const std::string& raw, std::vector<double>& out)
 {
     if (raw.size() % sizeof(T) != 0)
         return false;
@@ -93,39 +91,43 @@ bool readValue(const onnx::TensorProto& t, Value& v)
     bool ok = true;
     switch (t.data_type()) {
     case T::INT64:
-        ok = raw ? fromRaw<std::int64_t>(t.raw_data(), v.data) : (v.data.assign(t.int64_data().begin(), t.int64_data().end()), true);
+        ok = raw ? fromRaw<std::int64_t>(t.raw_data(), v.data)
+                 : (v.data.assign(t.int64_data().begin(), t.int64_data().end()), true);
         break;
     case T::INT32:
     case T::INT16:
     case T::INT8:
     case T::UINT8:
     case T::BOOL:
-        ok = raw ? (t.data_type() == T::INT32 ? fromRaw<std::int32_t>(t.raw_data(), v.data)
-                       : t.data_type() == T::INT16 ? fromRaw<std::int16_t>(t.raw_data(), v.data)
-                       : t.data_type() == T::INT8  ? fromRaw<std::int8_t>(t.raw_data(), v.data)
-                                                   : fromRaw<std::uint8_t>(t.raw_data(), v.data))
+        ok = raw ? (t.data_type() == T::INT32    ? fromRaw<std::int32_t>(t.raw_data(), v.data)
+                     : t.data_type() == T::INT16 ? fromRaw<std::int16_t>(t.raw_data(), v.data)
+                     : t.data_type() == T::INT8  ? fromRaw<std::int8_t>(t.raw_data(), v.data)
+                                                 : fromRaw<std::uint8_t>(t.raw_data(), v.data))
                  : (v.data.assign(t.int32_data().begin(), t.int32_data().end()), true);
         break;
     case T::UINT16:
-        ok = raw ? fromRaw<std::uint16_t>(t.raw_data(), v.data) : (v.data.assign(t.int32_data().begin(), t.int32_data().end()), true);
+        ok = raw ? fromRaw<std::uint16_t>(t.raw_data(), v.data)
+                 : (v.data.assign(t.int32_data().begin(), t.int32_data().end()), true);
         break;
     case T::UINT32:
     case T::UINT64:
-        ok = raw ? (t.data_type() == T::UINT32 ? fromRaw<std::uint32_t>(t.raw_data(), v.data) : fromRaw<std::uint64_t>(t.raw_data(), v.data))
+        ok = raw ? (t.data_type() == T::UINT32 ? fromRaw<std::uint32_t>(t.raw_data(), v.data)
+                                               : fromRaw<std::uint64_t>(t.raw_data(), v.data))
                  : (v.data.assign(t.uint64_data().begin(), t.uint64_data().end()), true);
         break;
     case T::FLOAT:
-        ok = raw ? fromRaw<float>(t.raw_data(), v.data) : (v.data.assign(t.float_data().begin(), t.float_data().end()), true);
+        ok = raw ? fromRaw<float>(t.raw_data(), v.data)
+                 : (v.data.assign(t.float_data().begin(), t.float_data().end()), true);
         break;
     case T::DOUBLE:
-        ok = raw ? fromRaw<double>(t.raw_data(), v.data) : (v.data.assign(t.double_data().begin(), t.double_data().end()), true);
+        ok = raw ? fromRaw<double>(t.raw_data(), v.data)
+                 : (v.data.assign(t.double_data().begin(), t.double_data().end()), true);
         break;
     default:
         return false;
     }
     return ok && std::int64_t(v.data.size()) == count;
 }
-
 
 std::int64_t product(const std::vector<std::int64_t>& dims) { return productOrMinusOne(dims); }
 

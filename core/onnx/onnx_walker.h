@@ -18,7 +18,8 @@ public:
     void noteUnusedBranches();
     /// Walks `graph`'s nodes in order, appending what to translate to `out`; `mainIndex` is the main
     /// graph's node that runs a subgraph (-1: the main graph itself).
-    void walk(const onnx::GraphProto& graph, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out);
+    void walk(
+        const onnx::GraphProto& graph, int mainIndex, double repeats, const std::string& scope, std::vector<Step>& out);
 
     void setType(const std::string& name, const onnx::TypeProto& type);
     const onnx::TypeProto* typeOf(const std::string& name) const;
@@ -26,7 +27,8 @@ public:
     const std::string& file() const { return m_file; }
 
 private:
-    void node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void node(const onnx::NodeProto& n, int index, int label, double repeats, const std::string& scope,
+        std::vector<Step>& out);
     /// A one-element input where ONNX's shape function insists on a scalar (kScalarInputs in
     /// onnx_shapes.cpp), seen by that function as a scalar; restoreScalars puts the original back.
     struct ScalarStandIn {
@@ -49,14 +51,18 @@ private:
     /// A Loop's iteration number as 0 while its body is walked for rows.
     void storeIteration(const std::string& name);
     /// onnx_control.cpp: If, Loop and Scan.
-    void controlFlow(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void controlFlow(
+        const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
     void ifNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
-    void loopNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
-    void scanNode(const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void loopNode(
+        const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
+    void scanNode(
+        const onnx::NodeProto& n, int label, double repeats, const std::string& scope, std::vector<Step>& out);
     /// The graph inputs that a tensor's value depends on, in words ("input 'flag'").
     std::string decidingInput(const std::string& tensor) const;
     /// A subgraph's output becomes the node's: its type (or `type`, when given) and a link.
-    void linkOutput(const std::string& from, const std::string& to, const onnx::TypeProto* type, std::vector<Step>& out);
+    void linkOutput(
+        const std::string& from, const std::string& to, const onnx::TypeProto* type, std::vector<Step>& out);
 
     const Skeleton& m_skeleton;
     const std::string& m_file;

@@ -49,7 +49,8 @@ BuildResult buildNetwork(const Config& configIn)
     std::string names;
     for (const ModelInfo& m : builtinModels())
         names += (names.empty() ? "" : ", ") + std::string(m.id);
-    return { std::nullopt, "unknown model '" + config.model + "' (available: " + names + ", or a network file FILE.json or FILE.onnx)" };
+    return { std::nullopt,
+        "unknown model '" + config.model + "' (available: " + names + ", or a network file FILE.json or FILE.onnx)" };
 }
 
 } // namespace rfx

@@ -102,7 +102,8 @@ struct RowJoiner {
         // A mixture's experts: the step's tokens touch at least those the decode touches, and at least
         // the share of a whole prompt's (the experts touched grow concavely with the tokens, from none).
         const double weightShare = std::min(1.0, share);
-        const double wd = d ? rowWeightBytes(*dl, bytesPerElement) : 0, wp = p ? rowWeightBytes(*pl, bytesPerElement) : 0;
+        const double wd = d ? rowWeightBytes(*dl, bytesPerElement) : 0,
+                     wp = p ? rowWeightBytes(*pl, bytesPerElement) : 0;
         const double weights = std::max(wd, weightShare * wp);
         const double flops = (d ? d->flops : 0) + (p ? share * p->flops : 0);
         const double bytes = (d ? d->bytes - wd : 0) + (p ? share * (p->bytes - wp) : 0) + weights;
@@ -126,7 +127,8 @@ struct RowJoiner {
         joined.opClass = row.opClass;
         joined.bound = compute > memory ? Bound::Compute : Bound::Memory;
         joined.repeats = row.repeats;
-        if (settings.calibration && settings.calibration->deviceId == device.id) // M: the decode's and the share's tokens
+        if (settings.calibration
+            && settings.calibration->deviceId == device.id) // M: the decode's and the share's tokens
             joined.time = calibratedRowTime(calibrationUse(*settings.calibration, joined), joined,
                 (d ? matrixRowsOf(d->out) : 0) + (p ? share * matrixRowsOf(p->out) : 0));
         step.time += joined.time;

@@ -15,10 +15,7 @@ using namespace planning;
 
 namespace {
 
-double gb(double bytes)
-{
-    return bytes / 1e9;
-}
+double gb(double bytes) { return bytes / 1e9; }
 
 /// A steady state as the plan holds it: within the targets or not, the replicas and GPUs for the
 /// load, its cost at `price` a GPU-hour.
@@ -101,9 +98,8 @@ std::vector<size_t> frontOf(const std::vector<double>& perUser, const std::vecto
     std::vector<size_t> order(perUser.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return perUser[a] != perUser[b] ? perUser[a] > perUser[b] : perGpu[a] > perGpu[b];
-    });
+    std::sort(order.begin(), order.end(),
+        [&](size_t a, size_t b) { return perUser[a] != perUser[b] ? perUser[a] > perUser[b] : perGpu[a] > perGpu[b]; });
     std::vector<size_t> front;
     double most = 0;
     for (size_t i : order)

@@ -125,8 +125,8 @@ void refineSplitBest(const LlmModel& model, const PlanSettings& settings, const 
     int above = 0;
     for (const SplitPoint& p : d.split)
         if (p.pools.decode.tensorParallel == tp && p.weightBits == b.weightBits && p.arithmetic == b.arithmetic
-            && p.kvBits == b.kvBits && p.pools.decode.lookahead == b.pools.decode.lookahead
-            && p.pools.decode.users > n && (above == 0 || p.pools.decode.users < above))
+            && p.kvBits == b.kvBits && p.pools.decode.lookahead == b.pools.decode.lookahead && p.pools.decode.users > n
+            && (above == 0 || p.pools.decode.users < above))
             above = p.pools.decode.users;
     const Widths w = widthsOf(b.weightBits, b.arithmetic);
     const int lookahead = b.pools.decode.lookahead;
@@ -155,7 +155,8 @@ void refineSplitBest(const LlmModel& model, const PlanSettings& settings, const 
 }
 
 /// Why no split point is best: what to relax.
-std::string noSplitMeets(const DevicePlan& d, const PlanSettings& settings, const Search& search, const std::string& modelTitle)
+std::string noSplitMeets(
+    const DevicePlan& d, const PlanSettings& settings, const Search& search, const std::string& modelTitle)
 {
     const std::string who = "no disaggregated configuration of the " + d.name;
     if (d.split.empty())

@@ -19,10 +19,7 @@ std::vector<Widths> widthsFor(const LlmModel& model, const Device& d)
         { 4, 16, NumberType::Fp16 } };
 }
 
-Widths widthsOf(double weightBits, NumberType type)
-{
-    return { weightBits, weightBits == 8 ? 8 : 16, type };
-}
+Widths widthsOf(double weightBits, NumberType type) { return { weightBits, weightBits == 8 ? 8 : 16, type }; }
 
 std::vector<int> kvBitsFor(const LlmModel& model)
 {

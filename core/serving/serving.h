@@ -135,8 +135,8 @@ ServingOutcome servingPoint(const LlmModel& model, const ServingSettings& settin
 /// configuration; a disaggregated prefill pool's batch).
 std::optional<ServingPhase> servingDecode(
     const LlmModel& model, const ServingSettings& settings, const Device& device, std::string* error = nullptr);
-std::optional<ServingPhase> servingPrefill(const LlmModel& model, const ServingSettings& settings,
-    const Device& device, std::string* error = nullptr, int prompts = 1);
+std::optional<ServingPhase> servingPrefill(const LlmModel& model, const ServingSettings& settings, const Device& device,
+    std::string* error = nullptr, int prompts = 1);
 
 /// The draft's decode step of `settings.users` sequences beside the target's (settings.speculation's draft,
 /// at the target's widths and context, split as ServingPoint::draftTensorParallel says).

@@ -42,10 +42,7 @@ class TestCli : public QObject {
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
 private slots:
-    void initTestCase()
-    {
-        test::isolateCli(m_home);
-    }
+    void initTestCase() { test::isolateCli(m_home); }
 
     void defaultTable()
     {
@@ -144,10 +141,10 @@ private slots:
         QVERIFY(contains(r.err, "--algorithm"));
         r = cli({ "networks" });
         QCOMPARE(r.code, 0);
-        QVERIFY(contains(
-            r.out, "resnet50             ResNet-50 (torchvision)                3x224x224          25,557,032      4.09"));
-        QVERIFY(contains(
-            r.out, "calibration-classes  Calibration classes (1x1, dw, BN, FC)  64x56x56           30,720,192      0.65"));
+        QVERIFY(contains(r.out,
+            "resnet50             ResNet-50 (torchvision)                3x224x224          25,557,032      4.09"));
+        QVERIFY(contains(r.out,
+            "calibration-classes  Calibration classes (1x1, dw, BN, FC)  64x56x56           30,720,192      0.65"));
         r = cli({ "networks", "--format-help" });
         QCOMPARE(r.code, 0);
         QVERIFY(contains(r.out, "\"schema\": 1"));
@@ -247,7 +244,8 @@ private slots:
                         && contains(r.err, "Try 'roofline-cli analyze --help'."),
                     r.err.c_str());
         } else if (!args.isEmpty()) // an unknown command: every command's usage
-            QVERIFY2(contains(r.err, "roofline-cli tune [") && contains(r.err, "Try 'roofline-cli --help'."), r.err.c_str());
+            QVERIFY2(
+                contains(r.err, "roofline-cli tune [") && contains(r.err, "Try 'roofline-cli --help'."), r.err.c_str());
     }
 
     void helpAndVersion()
@@ -341,8 +339,6 @@ private slots:
         QVERIFY(p.readAllStandardError().contains("572 and 588"));
     }
 };
-
-
 
 QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -30,10 +30,7 @@ class TestCliDevices : public QObject {
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
 private slots:
-    void initTestCase()
-    {
-        test::isolateCli(m_home);
-    }
+    void initTestCase() { test::isolateCli(m_home); }
 
     void allDevices()
     {
@@ -110,12 +107,14 @@ private slots:
                   "\"sources\": [\"a test\"]}");
         };
         write(userDir + QStringLiteral("/h100-sxm.json"), "From the user folder", "100");
-        const auto removed = qScopeGuard([&] { QFile::remove(userDir + QStringLiteral("/h100-sxm.json")); }); // the other tests' folder
+        const auto removed = qScopeGuard(
+            [&] { QFile::remove(userDir + QStringLiteral("/h100-sxm.json")); }); // the other tests' folder
         write(extra.filePath(QStringLiteral("h100-sxm.json")), "From the run's folder", "200");
         Run r = cli({ "devices" });
         QVERIFY2(r.code == 0 && contains(r.out, "From the user folder") && r.err.empty(), (r.out + r.err).c_str());
         r = cli({ "devices", "--devices-dir", extra.path().toStdString() });
-        QVERIFY2(r.code == 0 && contains(r.out, "From the run's folder") && !contains(r.out, "From the user folder") && r.err.empty(),
+        QVERIFY2(r.code == 0 && contains(r.out, "From the run's folder") && !contains(r.out, "From the user folder")
+                && r.err.empty(),
             (r.out + r.err).c_str());
     }
 

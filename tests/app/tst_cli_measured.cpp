@@ -39,10 +39,7 @@ class TestCliMeasured : public QObject {
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
 private slots:
-    void initTestCase()
-    {
-        test::isolateCli(m_home);
-    }
+    void initTestCase() { test::isolateCli(m_home); }
 
     // roofline-cli compare: a measurement file against the model, and a file that cannot be read.
     void compare()
@@ -75,7 +72,8 @@ private slots:
         QVERIFY2(contains(r.out, "  FP32 peak      ") && contains(r.out, "  DRAM triad     "), r.out.c_str());
         // The library's own kernels beside them, each the ceiling where it beat the chains and streams (issue 72).
         QVERIFY2(contains(r.out, "  oneDNN's convolution (") && contains(r.out, "a 3x3 convolution of 512 channels: ")
-                && contains(r.out, "the FP32 peak") && contains(r.out, " of weights: ") && contains(r.out, "the DRAM roof"),
+                && contains(r.out, "the FP32 peak") && contains(r.out, " of weights: ")
+                && contains(r.out, "the DRAM roof"),
             r.out.c_str());
         QVERIFY(contains(r.out, "wrote " + file + " (device id mine)"));
         const DeviceLoad load = loadDeviceFile(file);
@@ -199,7 +197,8 @@ private slots:
                 [&](const auto& g) { return g["class"] == row["calibrated_by"] && g["bound"] == row["bound"]; });
             QVERIFY2(by != doc["groups"].end(), row.dump().c_str());
             RFX_COMPARE_REL(row["calibrated_time_s"].get<double>(),
-                (*by)["overhead_s"].get<double>() + row["time_s"].get<double>() / (*by)["efficiency"].get<double>(), 1e-9);
+                (*by)["overhead_s"].get<double>() + row["time_s"].get<double>() / (*by)["efficiency"].get<double>(),
+                1e-9);
             extrapolated += row["calibration_extrapolated"].get<bool>();
             sum += row["calibrated_time_s"].get<double>();
         }
@@ -213,7 +212,8 @@ private slots:
         r = cli(
             { "analyze", "--image", "128", "--padding", "same", "--device", "rtx-2060-super", "--calibration", cal });
         QVERIFY2(contains(r.out, "calibrated with " + cal + ": "), r.out.c_str());
-        // The rows fitted on lie inside their own sizes; batch 4's are said to extrapolate, row by row and under the totals.
+        // The rows fitted on lie inside their own sizes; batch 4's are said to extrapolate, row by row and under the
+        // totals.
         QVERIFY2(!contains(r.out, "extrapolated"), r.out.c_str());
         r = cli({ "analyze", "--image", "128", "--padding", "same", "--batch", "4", "--device", "rtx-2060-super",
             "--calibration", cal });

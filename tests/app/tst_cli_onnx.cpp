@@ -38,10 +38,7 @@ class TestCliOnnx : public QObject {
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
 private slots:
-    void initTestCase()
-    {
-        test::isolateCli(m_home);
-    }
+    void initTestCase() { test::isolateCli(m_home); }
 
     // ONNX models through every command that takes a configuration; bad files exit 2 with the file,
     // node and field named.
@@ -170,8 +167,6 @@ private slots:
         QVERIFY2(contains(r.err, "the file is 3072 MiB; protobuf reads ONNX files under 2 GiB"), r.err.c_str());
     }
 };
-
-
 
 QTEST_GUILESS_MAIN(TestCliOnnx)
 #include "tst_cli_onnx.moc"

@@ -115,7 +115,8 @@ private slots:
         for (const nlohmann::json& p : j["devices"][0]["points"])
             drafted += p["lookahead"].get<int>() == 4;
         QVERIFY(drafted > 5 && drafted < int(j["devices"][0]["points"].size()));
-        const test::Run t = test::cli({ "plan", "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--accept", "0.7" });
+        const test::Run t
+            = test::cli({ "plan", "--model", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--accept", "0.7" });
         QCOMPARE(t.code, 0);
         QVERIFY(contains(t.out, "Speculative decoding weighed against plain decoding: draft Llama-3.2 1B"));
         QVERIFY(contains(t.out, ", draft K = 4 "));
@@ -160,11 +161,12 @@ private slots:
         const test::Run md = test::cli(args);
         QCOMPARE(md.code, 0);
         QVERIFY(contains(md.out, "| NVIDIA H100 SXM5 80 GB, calibrated (" + cal + ") | TP "));
-        const test::Run other = test::cli(
-            { "plan", "--model", "llama-3.1-8b", "--device", "mi300x", "--calibration", cal });
+        const test::Run other
+            = test::cli({ "plan", "--model", "llama-3.1-8b", "--device", "mi300x", "--calibration", cal });
         QCOMPARE(other.code, 2);
-        QVERIFY2(contains(other.err, "the calibration is for 'h100-sxm', which is not among the devices planned for "
-                                     "(add --device h100-sxm)"),
+        QVERIFY2(contains(other.err,
+                     "the calibration is for 'h100-sxm', which is not among the devices planned for "
+                     "(add --device h100-sxm)"),
             other.err.c_str());
         const test::Run missing = test::cli({ "plan", "--model", "llama-3.1-8b", "--calibration", "nowhere.json" });
         QCOMPARE(missing.code, 2);

@@ -63,7 +63,8 @@ std::vector<HeldOut> heldOutTable(const std::string& m)
             { m + "mobilenetv2-b1.csv", "--model", ROOFLINE_TEST_SOURCE_DIR "/tests/data/onnx/mobilenetv2.onnx" } },
         { "VGG-16 224, batch 1", { m + "vgg16-b1.csv", "--model", "vgg16" } },
         { "MobileNetV2 224, batch 8",
-            { m + "mobilenetv2-b8.csv", "--model", ROOFLINE_TEST_SOURCE_DIR "/tests/data/onnx/mobilenetv2.onnx", "--batch", "8" } },
+            { m + "mobilenetv2-b8.csv", "--model", ROOFLINE_TEST_SOURCE_DIR "/tests/data/onnx/mobilenetv2.onnx",
+                "--batch", "8" } },
         { "U-Net 128 separable, batch 1",
             { m + "unet128-separable-b1.csv", "--image", "128", "--padding", "same", "--conv", "separable" } },
     };
@@ -125,7 +126,8 @@ void checkMeasurementSet(const std::string& m, const std::string& deviceId, size
         QVERIFY2(r.code == 0, r.err.c_str());
         // each file fitted on whose header says its run was noisy is named in a warning, and only those
         for (const std::string& f : files)
-            QCOMPARE(contains(r.err, "warning: " + f + ": measured while the machine was noisy"), contains(readAll(f), "\n# noisy: "));
+            QCOMPARE(contains(r.err, "warning: " + f + ": measured while the machine was noisy"),
+                contains(readAll(f), "\n# noisy: "));
         const auto derived = nlohmann::json::parse(readAll(out))["groups"],
                    expected = nlohmann::json::parse(readAll(m + shipped))["groups"];
         QCOMPARE(derived.size(), expected.size());
@@ -138,10 +140,11 @@ void checkMeasurementSet(const std::string& m, const std::string& deviceId, size
     const std::string noisy = dir.filePath(QStringLiteral("noisy-classes.csv")).toStdString();
     std::ofstream(noisy) << "# noisy: the clock moved from 3.00 GHz to 3.50 GHz during the measurement\n"
                          << readAll(m + "calibration-classes-b1.csv");
-    const Run withNoisy = cli({ "calibrate", m + "unet128-same-b1.csv", noisy, "--image", "128", "--padding", "same", "--output", "-", "--device",
-        deviceId, "--devices-dir", m + "device" });
+    const Run withNoisy = cli({ "calibrate", m + "unet128-same-b1.csv", noisy, "--image", "128", "--padding", "same",
+        "--output", "-", "--device", deviceId, "--devices-dir", m + "device" });
     QVERIFY2(withNoisy.code == 0
-            && contains(withNoisy.err, "warning: " + noisy + ": measured while the machine was noisy, by its own header (\"the clock moved"),
+            && contains(withNoisy.err,
+                "warning: " + noisy + ": measured while the machine was noisy, by its own header (\"the clock moved"),
         withNoisy.err.c_str());
     const std::string unet = m + deviceId + "-unet128.cal.json", classes = m + deviceId + "-unet128-classes.cal.json";
     for (const HeldOut& c : cases)
@@ -155,8 +158,8 @@ void checkMeasurementSet(const std::string& m, const std::string& deviceId, size
             QVERIFY2(r.code == 0, r.err.c_str());
             QVERIFY2(contains(r.out, c.bound), r.out.c_str());
             QVERIFY2(contains(r.out, expected + " against the measured total"), (expected + "\n" + r.out).c_str());
-            QVERIFY2(!contains(r.out, "did not map")
-                    && (aboveTheRoof.count(c.label) || !contains(r.out, "ABOVE THE ROOF")),
+            QVERIFY2(
+                !contains(r.out, "did not map") && (aboveTheRoof.count(c.label) || !contains(r.out, "ABOVE THE ROOF")),
                 (c.label + "\n" + r.out).c_str());
         }
 }
@@ -166,18 +169,20 @@ void checkMeasurementSet(const std::string& m, const std::string& deviceId, size
 /// table: | prompt | context | batch | TTFT measured | calibrated (error) | bound | TPOT measured |
 /// calibrated (error) | bound |, each file named MODEL-pP-cC-bB.csv. The calibration is re-derived from
 /// its file, and every cell of the table is what `compare FILES... --calibration` computes.
-void checkLanguageModelSet(const std::string& m, const std::string& model, const std::string& deviceId, const std::string& fittedOn,
-    size_t expectedRows)
+void checkLanguageModelSet(const std::string& m, const std::string& model, const std::string& deviceId,
+    const std::string& fittedOn, size_t expectedRows)
 {
     const std::vector<std::string> device { "--device", deviceId, "--devices-dir", m + "device" };
     QTemporaryDir dir;
-    const std::string shipped = m + model + ".cal.json", derived = dir.filePath(QStringLiteral("cal.json")).toStdString();
+    const std::string shipped = m + model + ".cal.json",
+                      derived = dir.filePath(QStringLiteral("cal.json")).toStdString();
     std::vector<std::string> args { "calibrate", m + fittedOn, "--output", derived };
     args.insert(args.end(), device.begin(), device.end());
     Run r = cli(args);
     QVERIFY2(r.code == 0, r.err.c_str());
     // fitted on the file's own language-model options (its '# configuration:' line), as shipped
-    const auto derivedJson = nlohmann::json::parse(readAll(derived)), shippedJson = nlohmann::json::parse(readAll(shipped));
+    const auto derivedJson = nlohmann::json::parse(readAll(derived)),
+               shippedJson = nlohmann::json::parse(readAll(shipped));
     QCOMPARE(derivedJson["fitted_on"].get<std::string>(), shippedJson["fitted_on"].get<std::string>());
     QVERIFY(derivedJson["fitted_on"].get<std::string>().starts_with("--llm --model " + model + " --prompt "));
     const auto mine = derivedJson["groups"], theirs = shippedJson["groups"];
@@ -188,9 +193,11 @@ void checkLanguageModelSet(const std::string& m, const std::string& model, const
         RFX_COMPARE_REL(mine[i].value("overhead_s", 0.0) + 1, theirs[i].value("overhead_s", 0.0) + 1, 1e-9);
         // the efficiency by batch its batch probes give (a file measured before them has none)
         QCOMPARE(mine[i].contains("by_rows"), theirs[i].contains("by_rows"));
-        for (size_t k = 0; mine[i].contains("by_rows") && k < std::max(mine[i]["by_rows"].size(), theirs[i]["by_rows"].size()); ++k) {
+        for (size_t k = 0;
+             mine[i].contains("by_rows") && k < std::max(mine[i]["by_rows"].size(), theirs[i]["by_rows"].size()); ++k) {
             QCOMPARE(mine[i]["by_rows"][k]["rows"], theirs[i]["by_rows"][k]["rows"]);
-            RFX_COMPARE_REL(mine[i]["by_rows"][k]["efficiency"].get<double>(), theirs[i]["by_rows"][k]["efficiency"].get<double>(), 1e-6);
+            RFX_COMPARE_REL(mine[i]["by_rows"][k]["efficiency"].get<double>(),
+                theirs[i]["by_rows"][k]["efficiency"].get<double>(), 1e-6);
         }
     }
     std::map<std::string, std::vector<std::string>> table; // "pP-cC-bB" -> the row's cells after the first three
@@ -228,11 +235,13 @@ void checkLanguageModelSet(const std::string& m, const std::string& model, const
         QCOMPARE(f.size(), size_t(15));
         // the file's own verdict on its run, a column
         QCOMPARE(f[14], std::string(contains(readAll(m + model + "-" + key + ".csv"), "\n# noisy: ") ? "1" : "0"));
-        const std::vector<std::string> computed { formatTime(cell(f[5])), formatTime(cell(f[6])) + " (" + formatSignedPercent(cell(f[7])) + ")",
-            formatTime(cell(f[8])), formatTime(cell(f[9])), formatTime(cell(f[10])) + " (" + formatSignedPercent(cell(f[11])) + ")",
+        const std::vector<std::string> computed { formatTime(cell(f[5])),
+            formatTime(cell(f[6])) + " (" + formatSignedPercent(cell(f[7])) + ")", formatTime(cell(f[8])),
+            formatTime(cell(f[9])), formatTime(cell(f[10])) + " (" + formatSignedPercent(cell(f[11])) + ")",
             formatTime(cell(f[12])) };
         for (size_t i = 0; i < computed.size(); ++i)
-            QVERIFY2(computed[i] == cells[i], (key + ": " + computed[i] + " where the README says " + cells[i]).c_str());
+            QVERIFY2(
+                computed[i] == cells[i], (key + ": " + computed[i] + " where the README says " + cells[i]).c_str());
     }
 }
 
@@ -243,10 +252,7 @@ class TestCliShipped : public QObject {
     QTemporaryDir m_home; // an empty user device folder, so the developer's own devices do not leak in
 
 private slots:
-    void initTestCase()
-    {
-        test::isolateCli(m_home);
-    }
+    void initTestCase() { test::isolateCli(m_home); }
 
     // The shipped measurement of the AVX-512 EPYC (Zen 5; resources/measurements/README.md).
     void shippedMeasurementMatchesTheReadme()
@@ -259,15 +265,15 @@ private slots:
     // of the 16 MiB L3 (its README says so); no U-Net row is above its roof.
     void zen2MeasurementMatchesTheReadme()
     {
-        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen2-2vcpu/", "epyc-zen2-2vcpu-vm", 2,
-            { "ResNet-50 224, batch 1" });
+        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen2-2vcpu/", "epyc-zen2-2vcpu-vm",
+            2, { "ResNet-50 224, batch 1" });
     }
 
     // And on the AVX2-only EPYC with Zen 3 cores (family 19h model 01h; resources/measurements/epyc-zen3-2vcpu).
     void zen3MeasurementMatchesTheReadme()
     {
-        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen3-2vcpu/", "epyc-zen3-2vcpu-vm", 2,
-            {});
+        checkMeasurementSet(
+            ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen3-2vcpu/", "epyc-zen3-2vcpu-vm", 2, {});
     }
 
     // An Intel Xeon Ice Lake-SP VM (family 6 model 6Ah; resources/measurements/xeon-icelake-2vcpu, issue 72),
@@ -276,8 +282,8 @@ private slots:
     // VGG-16 is not (+23 %, the README's analysis: the files' own noise, not the rows' shapes).
     void xeonMeasurementMatchesTheReadme()
     {
-        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/xeon-icelake-2vcpu/", "xeon-icelake-2vcpu-vm", 2,
-            { "VGG-16 224, batch 1" });
+        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/xeon-icelake-2vcpu/",
+            "xeon-icelake-2vcpu-vm", 2, { "VGG-16 224, batch 1" });
     }
 
     // This Zen 5 two days later at 3.4 GHz, with the probes' tiny rows, MobileNetV2 at batch 8 and a
@@ -285,8 +291,8 @@ private slots:
     // batch 8 ran above their DRAM roof from the L3 (its README says which).
     void zen5MeasurementMatchesTheReadme()
     {
-        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen5-2vcpu/", "epyc-zen5-2vcpu-vm", 7,
-            { "MobileNetV2 224, batch 8" });
+        checkMeasurementSet(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen5-2vcpu/", "epyc-zen5-2vcpu-vm",
+            7, { "MobileNetV2 224, batch 8" });
     }
 
     // Llama-3.2 1B measured on this Zen 5 at prompts 64 and 128, contexts 128 to 2,048 and batches 1 to 8
@@ -306,11 +312,13 @@ private slots:
             "epyc-zen4-2vcpu-vm-llm", "llama-3.2-1b-p128-c1024-b2.csv", 14);
         // fitted with its batch probes: the weight products' efficiency at batches 1, 2, 4 and 8 (at 16
         // they are compute-bound), which its README quotes
-        const auto cal = nlohmann::json::parse(readAll(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen4-2vcpu-llm/llama-3.2-1b.cal.json"));
+        const auto cal = nlohmann::json::parse(
+            readAll(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/epyc-zen4-2vcpu-llm/llama-3.2-1b.cal.json"));
         std::string points;
         for (const auto& g : cal["groups"])
             for (const auto& p : g.value("by_rows", nlohmann::json::array()))
-                points += g["class"].get<std::string>() + " M " + std::to_string(p["rows"].get<int>()) + " " + formatPercent(p["efficiency"].get<double>()) + "; ";
+                points += g["class"].get<std::string>() + " M " + std::to_string(p["rows"].get<int>()) + " "
+                    + formatPercent(p["efficiency"].get<double>()) + "; ";
         QCOMPARE(points, std::string("matrix M 1 67 %; matrix M 2 52 %; matrix M 4 69 %; matrix M 8 58 %; "));
     }
 };

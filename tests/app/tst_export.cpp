@@ -14,7 +14,6 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 
-
 using namespace rfx;
 
 namespace {
@@ -98,7 +97,8 @@ private slots:
 
     void reproduceWithoutOutputWritesBesideTheSidecar()
     {
-        QVERIFY(cli({ "export", "--png", "rel.png", "--sidecar", "--width-px", "640", "--height-px", "400" }).code == 0);
+        QVERIFY(
+            cli({ "export", "--png", "rel.png", "--sidecar", "--width-px", "640", "--height-px", "400" }).code == 0);
         QFile::rename(QStringLiteral("rel.png.json"), path("rel.png.json"));
         QFile::remove(QStringLiteral("rel.png"));
         const Run r = cli({ "reproduce", pathArg("rel.png.json") });
@@ -108,9 +108,9 @@ private slots:
 
     void transparentPng()
     {
-        QCOMPARE(cli({ "export", "--png", pathArg("t.png"), "--transparent", "--width-px", "1600",
-                         "--height-px", "1000" })
-                     .code,
+        QCOMPARE(
+            cli({ "export", "--png", pathArg("t.png"), "--transparent", "--width-px", "1600", "--height-px", "1000" })
+                .code,
             0);
         const QImage image(path("t.png"));
         QCOMPARE(image.size(), QSize(1600, 1000)); // 5.3 in at 300 dpi: a chart, not a squeezed sliver
@@ -147,13 +147,15 @@ private slots:
         QCOMPARE(r.code, 0);
         const QByteArray written = readAll(path("small.svg"));
         QVERIFY2(written.size() < 120 * 1024, QByteArray::number(written.size()));
-        QVERIFY(!QRegularExpression(QStringLiteral("<g\\b[^>]*>\\s*</g>")).match(QString::fromUtf8(written)).hasMatch());
+        QVERIFY(
+            !QRegularExpression(QStringLiteral("<g\\b[^>]*>\\s*</g>")).match(QString::fromUtf8(written)).hasMatch());
         // Groups that enclose nothing, nested as QSvgGenerator writes them, go; what is drawn stays.
-        const QByteArray nested = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">\n"
-                                  "<g fill=\"none\" stroke=\"black\"><g stroke=\"red\" ></g>\n"
-                                  "<g stroke=\"blue\"><g fill=\"red\">\n</g>\n</g>\n"
-                                  "<rect x=\"10\" y=\"10\" width=\"50\" height=\"50\" stroke=\"green\" fill=\"yellow\"/>\n"
-                                  "</g>\n</svg>\n";
+        const QByteArray nested
+            = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">\n"
+              "<g fill=\"none\" stroke=\"black\"><g stroke=\"red\" ></g>\n"
+              "<g stroke=\"blue\"><g fill=\"red\">\n</g>\n</g>\n"
+              "<rect x=\"10\" y=\"10\" width=\"50\" height=\"50\" stroke=\"green\" fill=\"yellow\"/>\n"
+              "</g>\n</svg>\n";
         const QByteArray compact = compactSvg(nested);
         QVERIFY(!compact.contains("red") && !compact.contains("blue"));
         QVERIFY(compact.contains("<rect") && compact.contains("stroke=\"black\""));
@@ -222,15 +224,17 @@ private slots:
     void aLanguageModelsFigureReproduces()
     {
         const std::string file = pathArg("llama.png");
-        Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--sidecar", "--language-model", "llama-3.1-8b", "--phase",
-            "prefill", "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
+        Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--sidecar", "--language-model", "llama-3.1-8b",
+            "--phase", "prefill", "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
         const QString caption = description("llama.png");
         // The model and its phase, then its settings: not the network's "1x1 -> 1x128256, precision as
         // in the file, inference" (issue 73 item 9), the settings say each tensor's precision.
         QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill. Prompt 1,024"))
-                && !caption.contains(QStringLiteral("precision as in the file")) && !caption.contains(QStringLiteral("->"))
-                && caption.contains(QStringLiteral("Prompt 1,024, generate 128 (decode at context 1,088), batch 4; weights fp16, KV cache 8-bit"))
+                && !caption.contains(QStringLiteral("precision as in the file"))
+                && !caption.contains(QStringLiteral("->"))
+                && caption.contains(QStringLiteral(
+                    "Prompt 1,024, generate 128 (decode at context 1,088), batch 4; weights fp16, KV cache 8-bit"))
                 && caption.contains(QStringLiteral("Devices: h100-sxm.")),
             qPrintable(caption));
         std::string error;
@@ -246,15 +250,16 @@ private slots:
         QVERIFY(QImage(path("llama.png")).convertToFormat(QImage::Format_ARGB32)
             == QImage(path("llama-again.png")).convertToFormat(QImage::Format_ARGB32));
         // The decode step draws other rows: another picture.
-        r = cli({ "export", "--png", pathArg("llama-decode.png"), "--width-in", "3.5", "--language-model", "llama-3.1-8b",
-            "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
+        r = cli({ "export", "--png", pathArg("llama-decode.png"), "--width-in", "3.5", "--language-model",
+            "llama-3.1-8b", "--prompt", "1024", "--batch", "4", "--kv-bits", "fp8", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(description("llama-decode.png").startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode")));
         // Both phases on one chart: the prefill's open marks and the decode step's filled; it reproduces too.
         r = cli({ "export", "--png", pathArg("llama-both.png"), "--width-in", "3.5", "--sidecar", "--language-model",
             "llama-3.1-8b", "--phase", "both", "--batch", "4", "--device", "h100-sxm" });
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY2(description("llama-both.png").startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill and decode")),
+        QVERIFY2(
+            description("llama-both.png").startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) prefill and decode")),
             qPrintable(description("llama-both.png")));
         QVERIFY(readAll(path("llama-both.png.json")).contains("\"phase\": \"both\""));
         r = cli({ "reproduce", pathArg("llama-both.png.json"), "--output", pathArg("llama-both-again.png") });
@@ -266,9 +271,12 @@ private slots:
         for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
                  { { "--language-model", "llama-3.1-8b", "--bits", "8" }, "--bits: a network's option" },
                  { { "--phase", "decode" }, "--phase: only with --language-model" },
-                 { { "--language-model", "llama-3.1-8b", "--phase", "all" }, "--phase: expected decode, prefill or both, got 'all'" },
-                 { { "--language-model", "llama-3.1-8b", "--measurements", "m.csv" }, "--measurements: measured and calibrated rows are a network's" },
-                 { { "--language-model", "llama-3.1-8b", "--batch", "0" }, "--batch: must be a whole number from 1 to 65536, got 0" },
+                 { { "--language-model", "llama-3.1-8b", "--phase", "all" },
+                     "--phase: expected decode, prefill or both, got 'all'" },
+                 { { "--language-model", "llama-3.1-8b", "--measurements", "m.csv" },
+                     "--measurements: measured and calibrated rows are a network's" },
+                 { { "--language-model", "llama-3.1-8b", "--batch", "0" },
+                     "--batch: must be a whole number from 1 to 65536, got 0" },
                  { { "--language-model", "no-such-model" }, "cannot use the language model: no-such-model" } }) {
             std::vector<std::string> a { "export", "--png", pathArg("bad.png") };
             a.insert(a.end(), args.begin(), args.end());
@@ -289,8 +297,8 @@ private slots:
     void aTallFiguresCaptionGoesBesideIt()
     {
         const std::string file = pathArg("tall.png");
-        Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device", "h100-sxm",
-            "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
+        Run r = cli({ "export", "--png", file, "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device",
+            "h100-sxm", "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
         QVERIFY2(r.code == 0, r.err.c_str());
         const QImage image(path("tall.png"));
         QVERIFY(!image.isNull());
@@ -299,17 +307,19 @@ private slots:
         const QString captionFile = path("tall.caption.txt");
         QVERIFY2(r.out.find("its caption is in " + captionFile.toStdString()) != std::string::npos, r.out.c_str());
         const QString caption = QString::fromUtf8(readAll(captionFile));
-        QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode. Prompt 512")) && caption.contains(QStringLiteral("Devices: h100-sxm, rtx-4090, ryzen-9-5950x"))
+        QVERIFY2(caption.startsWith(QStringLiteral("Llama-3.1 8B (Meta, 2024) decode. Prompt 512"))
+                && caption.contains(QStringLiteral("Devices: h100-sxm, rtx-4090, ryzen-9-5950x"))
                 && caption.endsWith(QStringLiteral("\n")) && !caption.contains(QChar(0x2060)),
             qPrintable(caption));
         // The metadata keeps it too; one device fits with its caption, and writes no caption file.
         QVERIFY(description("tall.png").startsWith(QStringLiteral("Llama-3.1 8B")));
-        r = cli({ "export", "--png", pathArg("short.png"), "--width-in", "3.5", "--language-model", "llama-3.1-8b", "--device", "h100-sxm" });
+        r = cli({ "export", "--png", pathArg("short.png"), "--width-in", "3.5", "--language-model", "llama-3.1-8b",
+            "--device", "h100-sxm" });
         QVERIFY2(r.code == 0 && r.out.find("caption is in") == std::string::npos, r.out.c_str());
         QVERIFY(!QFile::exists(path("short.caption.txt")));
         // A height given is kept, caption and all.
-        r = cli({ "export", "--png", pathArg("given.png"), "--width-in", "3.5", "--height-in", "10", "--language-model", "llama-3.1-8b",
-            "--device", "h100-sxm", "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
+        r = cli({ "export", "--png", pathArg("given.png"), "--width-in", "3.5", "--height-in", "10", "--language-model",
+            "llama-3.1-8b", "--device", "h100-sxm", "--device", "rtx-4090", "--device", "ryzen-9-5950x" });
         QVERIFY2(r.code == 0 && r.out.find("caption is in") == std::string::npos, r.out.c_str());
         QCOMPARE(QImage(path("given.png")).height(), 3000);
     }
@@ -323,11 +333,13 @@ private slots:
         QCOMPARE(image.width(), 1050);
         QVERIFY(colours(image) > 8);
         const QString caption = description("sweep.png");
-        QVERIFY2(caption.contains(QStringLiteral("against the context")) && caption.contains(QStringLiteral("batch 4")), qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("against the context")) && caption.contains(QStringLiteral("batch 4")),
+            qPrintable(caption));
         QVERIFY(readAll(path("sweep.png.json")).contains("\"sweep\": \"context\""));
         r = cli({ "reproduce", pathArg("sweep.png.json"), "--output", pathArg("sweep-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("sweep-again.png")).convertToFormat(QImage::Format_ARGB32));
+        QVERIFY(image.convertToFormat(QImage::Format_ARGB32)
+            == QImage(path("sweep-again.png")).convertToFormat(QImage::Format_ARGB32));
         r = cli({ "export", "--png", pathArg("bad.png"), "--sweep", "context" });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--sweep: only with --language-model") != std::string::npos, r.err.c_str());
@@ -352,7 +364,8 @@ private slots:
         QVERIFY(readAll(path("plan.png.json")).contains("\"serving\""));
         r = cli({ "reproduce", pathArg("plan.png.json"), "--output", pathArg("plan-again.png") });
         QVERIFY2(r.code == 0, r.err.c_str());
-        QVERIFY(image.convertToFormat(QImage::Format_ARGB32) == QImage(path("plan-again.png")).convertToFormat(QImage::Format_ARGB32));
+        QVERIFY(image.convertToFormat(QImage::Format_ARGB32)
+            == QImage(path("plan-again.png")).convertToFormat(QImage::Format_ARGB32));
         r = cli({ "export", "--png", pathArg("bad.png"), "--serving" });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("--serving: only with --language-model") != std::string::npos, r.err.c_str());

@@ -10,9 +10,9 @@ class TestGuiOptions : public QObject {
 private slots:
     void configurationOptions()
     {
-        const GuiOptions o = parseGuiOptions({ QStringLiteral("--image"), QStringLiteral("128"), QStringLiteral("--padding=same"),
-            QStringLiteral("--device"), QStringLiteral("h100-sxm"), QStringLiteral("--overlay"), QStringLiteral("--size"),
-            QStringLiteral("1200x800") });
+        const GuiOptions o = parseGuiOptions({ QStringLiteral("--image"), QStringLiteral("128"),
+            QStringLiteral("--padding=same"), QStringLiteral("--device"), QStringLiteral("h100-sxm"),
+            QStringLiteral("--overlay"), QStringLiteral("--size"), QStringLiteral("1200x800") });
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QVERIFY(o.configGiven);
         QCOMPARE(o.config.config.unet.height, 128);
@@ -37,8 +37,10 @@ private slots:
         QTest::newRow("unknown") << QStringList { QStringLiteral("--colour") } << "unknown option '--colour'";
         QTest::newRow("bad bits value") << QStringList { QStringLiteral("--bits"), QStringLiteral("x") }
                                         << "--bits: expected a whole number, got 'x'";
-        QTest::newRow("screenshot without file") << QStringList { QStringLiteral("--screenshot") } << "--screenshot: missing value";
-        QTest::newRow("bad size") << QStringList { QStringLiteral("--size"), QStringLiteral("big") } << "--size: expected WIDTHxHEIGHT";
+        QTest::newRow("screenshot without file")
+            << QStringList { QStringLiteral("--screenshot") } << "--screenshot: missing value";
+        QTest::newRow("bad size") << QStringList { QStringLiteral("--size"), QStringLiteral("big") }
+                                  << "--size: expected WIDTHxHEIGHT";
         QTest::newRow("tiny size") << QStringList { QStringLiteral("--size=10x10") } << "--size: expected WIDTHxHEIGHT";
     }
     void errors()

@@ -5,20 +5,20 @@
 #include "guitestutils.h"
 #include "open/analyses.h"
 #include "panels/controlpanel.h"
+#include "panels/energycharts.h"
 #include "panels/energyview.h"
 #include "panels/llmcontrols.h"
-#include "panels/energycharts.h"
 #include "servingplan/servingcharts.h"
 #include "servingplan/servingtable.h"
 #include "testutils.h"
 #include "window/mainwindow.h"
 
+#include <QChartView>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QSlider>
 #include <QSpinBox>
-#include <QChartView>
 #include <QTableView>
 #include <QTableWidget>
 
@@ -56,7 +56,8 @@ private slots:
         QSpinBox* batch = w.controls()->batchSpin();
         QCOMPARE(w.chartArea()->charts().size(), size_t(4));
         int value = 1;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             value = value % 48 + 1;
             batch->setValue(value);
             repaintChartsAndTable(w);
@@ -77,7 +78,8 @@ private slots:
         QSpinBox* batch = w.controls()->llmControls()->batchSpin();
         QCOMPARE(w.chartArea()->charts().size(), size_t(4));
         int value = 1;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             value = value % 48 + 1;
             batch->setValue(value);
             repaintChartsAndTable(w);
@@ -105,10 +107,12 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.workspace().report()->network, std::string(model.endsWith(QLatin1String(".onnx")) ? "resnet50" : "ResNet-50"));
+        QCOMPARE(w.workspace().report()->network,
+            std::string(model.endsWith(QLatin1String(".onnx")) ? "resnet50" : "ResNet-50"));
         QSpinBox* batch = w.controls()->batchSpin();
         int value = 1;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             value = value % 48 + 1;
             batch->setValue(value);
             repaintChartsAndTable(w);
@@ -124,7 +128,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSlider* slider = w.controls()->batchSlider();
         int value = 1;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             value = value == 1 ? 2 : 1;
             slider->setValue(value);
         }
@@ -136,9 +141,7 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QBENCHMARK {
-            repaintChartsAndTable(w);
-        }
+        QBENCHMARK { repaintChartsAndTable(w); }
     }
 
     void repaintOneChart()
@@ -148,9 +151,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         RooflineChart* c = w.chartArea()->charts()[0];
-        QBENCHMARK {
-            c->viewport()->repaint();
-        }
+        QBENCHMARK { c->viewport()->repaint(); }
     }
 
     void repaintTable()
@@ -159,9 +160,7 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QBENCHMARK {
-            w.table()->viewport()->repaint();
-        }
+        QBENCHMARK { w.table()->viewport()->repaint(); }
     }
 
     // DESIGN.md budget: a 300-dpi, 7-inch-wide PNG in under 0.5 s.
@@ -172,9 +171,7 @@ private slots:
         FigureSpec spec;
         spec.devices = { "rtx-2060-super" };
         spec.file = QDir::temp().filePath(QStringLiteral("rfx-bench.png")).toStdString();
-        QBENCHMARK {
-            QVERIFY(renderFigure(report, spec).ok);
-        }
+        QBENCHMARK { QVERIFY(renderFigure(report, spec).ok); }
         QFile::remove(QString::fromStdString(spec.file));
     }
 
@@ -192,7 +189,8 @@ private slots:
             devices.push_back(d.device);
         Config c = w.workspace().report()->config;
         c.mode = Mode::Training;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             c.batch = c.batch == 1 ? 2 : 1;
             w.energyView()->setInputs(c, devices);
             w.energyView()->flush();
@@ -207,7 +205,8 @@ private slots:
         for (const QString& d : m_devices)
             devices.push_back(rfx::test::shippedDevice(qPrintable(d)));
         Config c;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             c.batch = c.batch == 1 ? 2 : 1;
             AnalysisOutcome out = analyzeConfig(c, devices);
             QVERIFY(out.report);
@@ -232,7 +231,8 @@ private slots:
         ServingCharts::PointTexts texts;
         const QStringList names { QStringLiteral("H100 SXM5"), QStringLiteral("MI300X"), QStringLiteral("A100 SXM4"),
             QStringLiteral("L40S") };
-        QBENCHMARK {
+        QBENCHMARK
+        {
             ServingCharts::fill(view->chart(), plan, s, names, texts);
             fillServingTable(&table, plan, names);
             view->repaint();
@@ -246,7 +246,8 @@ private slots:
         const PlanSettings s = servingSettings();
         const std::vector<Device> devices = servingDevices();
         const LlmModel model = test::builtinModel("llama-3.1-70b");
-        QBENCHMARK {
+        QBENCHMARK
+        {
             const Plan plan = planServing(model, s, devices);
             QVERIFY(plan.devices.size() == 4);
         }

@@ -67,7 +67,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (rfx::Measurement& m : unnamed.rows)
         m.name = "row";
     const rfx::Comparison byOrder = rfx::compareMeasurements(unnamed, result);
-    if (showsNonNumber(rfx::comparisonToTable(byOrder, result, unnamed)) || showsNonNumber(rfx::comparisonToCsv(byOrder, result)))
+    if (showsNonNumber(rfx::comparisonToTable(byOrder, result, unnamed))
+        || showsNonNumber(rfx::comparisonToCsv(byOrder, result)))
         __builtin_trap();
     return 0;
 }

@@ -9,7 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const rfx::OnnxLoad load = rfx::parseOnnxModel(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.onnx");
+    const rfx::OnnxLoad load
+        = rfx::parseOnnxModel(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.onnx");
     if (!load.model) {
         if (load.error.empty())
             __builtin_trap(); // a refused model must say why

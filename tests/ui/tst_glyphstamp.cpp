@@ -16,8 +16,8 @@
 #include <QStaticText>
 #include <QStyle>
 #include <QTextBlock>
-#include <QTextLayout>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QtTest>
 
 #include <algorithm>
@@ -49,7 +49,6 @@ int largestDifference(const QImage& a, const QImage& b)
     return largest;
 }
 
-
 void settle()
 {
     for (int i = 0; i < 4; ++i) {
@@ -71,9 +70,11 @@ private slots:
     void stampedTextIsQtsText()
     {
         GlyphStamp stamp;
-        const QStringList texts { QStringLiteral("957 us"), QStringLiteral("12.3 GFLOP"), QStringLiteral("1\u00d764\u00d7128\u00d7128"),
-            QStringLiteral("\u25e2 memory"), QStringLiteral("\u25ac compute"), QStringLiteral("\u26a0 uncounted"), QStringLiteral("\u2013"),
-            QStringLiteral("up.block_4/conv3x3 jq"), QStringLiteral("AV To Wy"), QStringLiteral("0.0123 \u00b7 45.6\u00a0MB") };
+        const QStringList texts { QStringLiteral("957 us"), QStringLiteral("12.3 GFLOP"),
+            QStringLiteral("1\u00d764\u00d7128\u00d7128"), QStringLiteral("\u25e2 memory"),
+            QStringLiteral("\u25ac compute"), QStringLiteral("\u26a0 uncounted"), QStringLiteral("\u2013"),
+            QStringLiteral("up.block_4/conv3x3 jq"), QStringLiteral("AV To Wy"),
+            QStringLiteral("0.0123 \u00b7 45.6\u00a0MB") };
         int inked = 0;
         for (const bool bold : { false, true }) {
             QFont font = unshapedFont();
@@ -86,7 +87,8 @@ private slots:
                 qt.prepare(QTransform(), font);
                 QCOMPARE(line->width, qt.size().width());
                 QCOMPARE(double(stamp.lineHeight(font)), qt.size().height());
-                QImage expected(QSize(int(std::ceil(qt.size().width() + 4)), int(std::ceil(qt.size().height()))), QImage::Format_ARGB32_Premultiplied);
+                QImage expected(QSize(int(std::ceil(qt.size().width() + 4)), int(std::ceil(qt.size().height()))),
+                    QImage::Format_ARGB32_Premultiplied);
                 expected.fill(0);
                 QPainter p(&expected);
                 p.setFont(font);
@@ -118,10 +120,12 @@ private slots:
         doc.setDocumentMargin(0);
         doc.setDefaultFont(unshapedFont());
         doc.setTextWidth(260);
-        doc.setHtml(QStringLiteral("<b>1.94\u00a0ms</b> per batch of\u00a08 \u00b7 4,120\u00a0images/\u2060s \u00b7 attained 61.2 TFLOP/s = 43 %<br>"
-                                   "<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory 12 GB of 8 GB \u2192 \u5c42<br>"
-                                   "<i>memory-bound: 71 % of the time in rows left of the ridge</i>"
-                                   "<p>\u26a0 calibrated with zen5.json</p>"));
+        doc.setHtml(QStringLiteral(
+            "<b>1.94\u00a0ms</b> per batch of\u00a08 \u00b7 4,120\u00a0images/\u2060s \u00b7 attained 61.2 TFLOP/s = "
+            "43 %<br>"
+            "<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory 12 GB of 8 GB \u2192 \u5c42<br>"
+            "<i>memory-bound: 71 % of the time in rows left of the ridge</i>"
+            "<p>\u26a0 calibrated with zen5.json</p>"));
         QCOMPARE(doc.blockCount(), 2); // a second block, lower in the document
         QVERIFY(doc.size().height() > 3 * QFontMetrics(unshapedFont()).height()); // it wrapped
         const QSize size(280, int(std::ceil(doc.size().height())) + 4);
@@ -163,7 +167,8 @@ private slots:
                 for (const DeviceResult& d : analysis.report->results)
                     htmls << summaryHtml(d, c) << summaryHeadline(d, c);
             }
-        QVERIFY(std::any_of(htmls.begin(), htmls.end(), [](const QString& h) { return h.contains(QStringLiteral("does not fit")); }));
+        QVERIFY(std::any_of(
+            htmls.begin(), htmls.end(), [](const QString& h) { return h.contains(QStringLiteral("does not fit")); }));
         const QFont font = unshapedFont();
         GlyphStamp stamp;
         int lines = 0;
@@ -215,8 +220,9 @@ private slots:
             QCOMPARE(largestDifference(drawn, expected), 0);
         }
         // What it does not read.
-        for (const QString& html : { QStringLiteral("a <a href=\"#x\">link</a>"), QStringLiteral("two  spaces"), QStringLiteral("&nbsp;"),
-                 QStringLiteral("<b>open"), QStringLiteral("tab\there"), QStringLiteral("\u0645\u0631\u062d\u0628\u0627") })
+        for (const QString& html : { QStringLiteral("a <a href=\"#x\">link</a>"), QStringLiteral("two  spaces"),
+                 QStringLiteral("&nbsp;"), QStringLiteral("<b>open"), QStringLiteral("tab\there"),
+                 QStringLiteral("\u0645\u0631\u062d\u0628\u0627") })
             QVERIFY2(!SummaryLayout().setHtml(html, font, stamp), qPrintable(html));
     }
 
@@ -234,7 +240,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         for (const QString& value : { QStringLiteral("1.94"), QStringLiteral("2.07") }) {
             summary->setHtml(QStringLiteral("<b>%1\u00a0ms</b> per batch of\u00a08 \u00b7 <i>memory-bound</i> "
-                                            "<span style=\"color:#d00000\">\u26a0 does not fit</span>").arg(value));
+                                            "<span style=\"color:#d00000\">\u26a0 does not fit</span>")
+                                 .arg(value));
             line->setText(QStringLiteral("U-Net 572x572x1, batch 8 \u00b7 %1 GFLOP").arg(value));
             settle();
             const QImage shown = window.grab().toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
@@ -248,8 +255,8 @@ private slots:
             summary->document()->documentLayout()->draw(&p, context);
             p.resetTransform();
             p.setFont(unshapedFont(line->font()));
-            line->style()->drawItemText(&p, line->contentsRect().translated(line->pos()), int(line->alignment()), line->palette(), true, line->text(),
-                line->foregroundRole());
+            line->style()->drawItemText(&p, line->contentsRect().translated(line->pos()), int(line->alignment()),
+                line->palette(), true, line->text(), line->foregroundRole());
             p.end();
             const int largest = largestDifference(shown, expected);
             QVERIFY2(largest >= 0 && largest <= 8, qPrintable(QString::number(largest)));

@@ -54,7 +54,8 @@ Difference compare(const QImage& a, const QImage& b)
     for (int y = 0; y < a.height(); ++y)
         for (int x = 0; x < a.width(); ++x) {
             const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-            d.largest = std::max({ d.largest, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q)) });
+            d.largest = std::max({ d.largest, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                std::abs(qBlue(p) - qBlue(q)) });
             d.inked += p != qRgb(255, 255, 255);
         }
     return d;
@@ -95,7 +96,6 @@ void settle()
 }
 } // namespace
 
-
 class TestRepaint : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -130,7 +130,8 @@ private slots:
         item->setBrush(QColor(0xd0, 0, 0));
         const QImage red = render(scene);
         QVERIFY(compare(red, plainText(QStringLiteral("1000 GFLOP/s"), QColor(0xd0, 0, 0))).largest <= 8);
-        QVERIFY(compare(red, plainText(QStringLiteral("1000 GFLOP/s"), Qt::black)).largest > 60); // not the black image kept
+        QVERIFY(compare(red, plainText(QStringLiteral("1000 GFLOP/s"), Qt::black)).largest
+            > 60); // not the black image kept
         QFont bigger = item->font();
         bigger.setPointSizeF(bigger.pointSizeF() * 1.5);
         item->setFont(bigger);
@@ -231,7 +232,8 @@ private slots:
         settle();
         QVERIFY(!panel.widthSpin()->isEnabled()); // square: the width box is off
         PaintCount paints;
-        for (QSpinBox* box : { panel.batchSpin(), panel.imageSpin(), panel.widthSpin(), panel.onchipSpin(), panel.gpusSpin() })
+        for (QSpinBox* box :
+            { panel.batchSpin(), panel.imageSpin(), panel.widthSpin(), panel.onchipSpin(), panel.gpusSpin() })
             paints.watch(box);
         for (int batch : { 2, 3, 4 }) {
             panel.batchSpin()->setValue(batch);

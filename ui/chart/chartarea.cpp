@@ -1,7 +1,7 @@
 #include "chart/chartarea.h"
 
-#include "chart/rooflinechart.h"
 #include "chart/llmsummary.h"
+#include "chart/rooflinechart.h"
 #include "chart/summaryview.h"
 #include "measure/llm_measure.h"
 #include "style/style.h"
@@ -39,7 +39,6 @@ ChartArea::ChartArea(QWidget* parent)
     m_empty->setAlignment(Qt::AlignCenter);
     m_grid->addWidget(m_empty, 0, 0);
 }
-
 
 ChartArea::Pane ChartArea::makePane()
 {
@@ -94,7 +93,8 @@ void ChartArea::setReport(std::shared_ptr<const Report> shared, const Comparison
         m_panes[0].chart->setReport(shared, all, shown, m_measuredDevice);
     } else {
         for (size_t i = 0; i < devices; ++i)
-            m_panes[i].chart->setReport(shared, { int(i) }, int(i) == m_measuredDevice ? shown : nullptr, m_measuredDevice);
+            m_panes[i].chart->setReport(
+                shared, { int(i) }, int(i) == m_measuredDevice ? shown : nullptr, m_measuredDevice);
         applySharedAxes();
     }
     fillSummaries();
@@ -120,20 +120,24 @@ void ChartArea::fillSummaries(bool shrink)
     std::vector<LlmMeasuredGroup> measured;
     if (llm && m_measuredDevice >= 0 && size_t(m_measuredDevice) < devices && !m_measured.layers.empty()) {
         const auto& rows = report.results[size_t(m_measuredDevice)].layers;
-        const size_t prefillRows = m_llmPhase == LlmPhase::Both ? size_t(report.parts.size() > 1 ? report.parts[1].first : 0)
-            : m_llmPhase == LlmPhase::Prefill                   ? rows.size()
-                                                                : 0;
+        const size_t prefillRows = m_llmPhase == LlmPhase::Both
+            ? size_t(report.parts.size() > 1 ? report.parts[1].first : 0)
+            : m_llmPhase == LlmPhase::Prefill ? rows.size()
+                                              : 0;
         measured = measuredByPhase(m_measured, rows, prefillRows);
     }
     auto fullForm = [&](size_t i) {
         return llm ? llmSummaryHtml(*m_llm, i, m_llmPhase, int(i) == m_measuredDevice ? &measured : nullptr)
                    : summaryHtml(report.results[i], report.config);
     };
-    auto headline = [&](size_t i) { return llm ? llmSummaryHeadline(*m_llm, i) : summaryHeadline(report.results[i], report.config); };
+    auto headline = [&](size_t i) {
+        return llm ? llmSummaryHeadline(*m_llm, i) : summaryHeadline(report.results[i], report.config);
+    };
     auto line = [&](size_t i, bool compact) {
         const std::string& n = report.results[i].device.name;
         const QString name = (compact ? shortDeviceName(n) : QString::fromStdString(n)).toHtmlEscaped();
-        return QStringLiteral("%1<b>%2</b>: %3").arg(i ? QStringLiteral("<br>") : QString(), name, compact ? headline(i) : fullForm(i));
+        return QStringLiteral("%1<b>%2</b>: %3")
+            .arg(i ? QStringLiteral("<br>") : QString(), name, compact ? headline(i) : fullForm(i));
     };
     if (m_overlay && devices > 0) {
         QString full, compact;
@@ -177,7 +181,8 @@ QSize ChartArea::usefulMinimum(bool compact) const
     int summary = 0;
     const std::vector<QString>& forms = compact ? m_compactSummaries : m_fullSummaries;
     for (size_t i = 0; i < m_shown; ++i)
-        summary = std::max(summary, i < forms.size() ? m_panes[i].summary->heightFor(forms[i]) : m_panes[i].summary->height());
+        summary = std::max(
+            summary, i < forms.size() ? m_panes[i].summary->heightFor(forms[i]) : m_panes[i].summary->height());
     const int spacing = m_grid->spacing();
     const int banner = m_banner->isVisible() ? m_banner->sizeHint().height() + 4 : 0;
     return QSize(columns * chart.width() + (columns - 1) * spacing,
@@ -240,8 +245,9 @@ void ChartArea::setProblem(const QString& message, const QString& shown)
 {
     m_empty->setWordWrap(true);
     if (message.isEmpty() || m_shown == 0)
-        m_empty->setText(message.isEmpty() ? tr("Check one or more devices in the Devices panel to see their rooflines.")
-                                           : tr("This configuration does not work:\n%1").arg(message));
+        m_empty->setText(message.isEmpty()
+                ? tr("Check one or more devices in the Devices panel to see their rooflines.")
+                : tr("This configuration does not work:\n%1").arg(message));
     const bool stale = !message.isEmpty() && m_shown > 0;
     if (stale) {
         // A warning strip in the palette's tooltip colours (light and dark themes alike).
@@ -249,11 +255,12 @@ void ChartArea::setProblem(const QString& message, const QString& shown)
         pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
         pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
         m_banner->setPalette(pal);
-        m_banner->setText(QStringLiteral("<b>%1</b> %2<br>%3")
-                              .arg(tr("\u26a0 Not updated:"), message.toHtmlEscaped(),
-                                  shown.isEmpty() ? tr("The charts and summaries show the last configuration that worked.")
-                                                  : tr("The charts and summaries show the last configuration that worked (%1).")
-                                                        .arg(shown.toHtmlEscaped())));
+        m_banner->setText(
+            QStringLiteral("<b>%1</b> %2<br>%3")
+                .arg(tr("\u26a0 Not updated:"), message.toHtmlEscaped(),
+                    shown.isEmpty() ? tr("The charts and summaries show the last configuration that worked.")
+                                    : tr("The charts and summaries show the last configuration that worked (%1).")
+                                          .arg(shown.toHtmlEscaped())));
     }
     m_banner->setVisible(stale);
 }

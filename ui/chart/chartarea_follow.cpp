@@ -6,7 +6,6 @@
 #include "style/text.h"
 #include "workspace/workspace.h"
 
-
 namespace rfx {
 
 void ChartArea::follow(Workspace* workspace)

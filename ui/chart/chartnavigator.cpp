@@ -48,7 +48,8 @@ ChartNavigator::Range ChartNavigator::zoomedAbout(QPointF at, double factor) con
     // In log space the point under the cursor stays where it is.
     auto zoom = [factor](double lo, double hi, double c) {
         const double l = std::log10(c);
-        return std::pair { std::pow(10.0, l - (l - std::log10(lo)) / factor), std::pow(10.0, l + (std::log10(hi) - l) / factor) };
+        return std::pair { std::pow(10.0, l - (l - std::log10(lo)) / factor),
+            std::pow(10.0, l + (std::log10(hi) - l) / factor) };
     };
     const auto [xlo, xhi] = zoom(r.xlo, r.xhi, v.x());
     const auto [ylo, yhi] = zoom(r.ylo, r.yhi, v.y());

@@ -44,7 +44,8 @@ void LayerLabels::place(std::vector<Wanted> wanted, const Room& room)
     std::vector<QString> names;
     for (size_t i = 0; i < wanted.size(); ++i) {
         boxes.emplace_back(spots[i].value_or(QPointF()), m_items[i]->boundingRect().size());
-        names.push_back(wanted[i].device.isEmpty() ? wanted[i].text : wanted[i].device + QStringLiteral(": ") + wanted[i].text);
+        names.push_back(
+            wanted[i].device.isEmpty() ? wanted[i].text : wanted[i].device + QStringLiteral(": ") + wanted[i].text);
     }
     placeMoreNote(spots, boxes, names, room);
     show(wanted, spots);
@@ -85,8 +86,8 @@ std::vector<LabelRequest> LayerLabels::styleItems(const std::vector<Wanted>& wan
 // 25 %": both phases' rows on one chart named nothing at 7 inches), around the labels already placed.
 // Returns, for each label still without a spot, its name broken after each dot (empty where that
 // breaks nothing), for the further-out rings to try.
-std::vector<QString> LayerLabels::tryTwoLines(const std::vector<Wanted>& wanted,
-    const std::vector<LabelRequest>& requests, const Room& room, Spots& spots)
+std::vector<QString> LayerLabels::tryTwoLines(
+    const std::vector<Wanted>& wanted, const std::vector<LabelRequest>& requests, const Room& room, Spots& spots)
 {
     std::vector<QString> stackedText(spots.size());
     for (size_t i = 0; i < spots.size(); ++i) {
@@ -140,17 +141,22 @@ void LayerLabels::tryFurtherOut(const std::vector<Wanted>& wanted, const std::ve
         const QRectF start(anchor - QPointF(own, own), QSizeF(2 * own, 2 * own));
         auto meets = [&](const QLineF& l) {
             QPointF at;
-            return mine.intersects(l, &at) == QLineF::BoundedIntersection && QLineF(at, anchor).length() > own && QLineF(at, l.p1()).length() > own;
+            return mine.intersects(l, &at) == QLineF::BoundedIntersection && QLineF(at, anchor).length() > own
+                && QLineF(at, l.p1()).length() > own;
         };
-        auto aroundItsPoint = [&](const QRectF& o) { return o.width() <= 2 * own && o.height() <= 2 * own && overlaps(o, start); };
+        auto aroundItsPoint
+            = [&](const QRectF& o) { return o.width() <= 2 * own && o.height() <= 2 * own && overlaps(o, start); };
         // Only what lies within the hairline's own box can meet it: the plot's other markers are passed
         // over by one rectangle test each (this runs for every spot tried, on every slider step).
         const QRectF reach = QRectF(mine.p1(), mine.p2()).normalized().adjusted(-2, -2, 2, 2);
         auto near = [&](const QRectF& r) { return r.intersects(reach); };
-        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) { return near(b) && crosses(mine, b.adjusted(-1, -1, 1, 1)); })
-            && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) { return crosses(l, box.adjusted(-1, -1, 1, 1)) || meets(l); })
-            && std::none_of(obstacles.begin(), obstacles.end(),
-                [&](const QRectF& o) { return near(o) && !aroundItsPoint(o) && crosses(mine, o.adjusted(-1, -1, 1, 1)); });
+        return std::none_of(labelBoxes.begin(), labelBoxes.end(), [&](const QRectF& b) {
+            return near(b) && crosses(mine, b.adjusted(-1, -1, 1, 1));
+        }) && std::none_of(leaders.begin(), leaders.end(), [&](const QLineF& l) {
+            return crosses(l, box.adjusted(-1, -1, 1, 1)) || meets(l);
+        }) && std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) {
+            return near(o) && !aroundItsPoint(o) && crosses(mine, o.adjusted(-1, -1, 1, 1));
+        });
     };
     const std::vector<double> rings { 12, 24, 40, 60, 85, 115, 150 };
     for (size_t i = 0; i < spots.size(); ++i) {
@@ -176,7 +182,8 @@ void LayerLabels::tryFurtherOut(const std::vector<Wanted>& wanted, const std::ve
 // first corner of the plot free of points, lines and labels (bottom right first, where no point lies
 // under the roof's far end), the layers in its tooltip. Where every corner holds a label, the labels of
 // the least time under the note give way to it and are counted too.
-void LayerLabels::placeMoreNote(Spots& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names, const Room& room)
+void LayerLabels::placeMoreNote(
+    Spots& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names, const Room& room)
 {
     auto unnamed = [&] {
         QStringList out;

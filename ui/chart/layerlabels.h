@@ -72,11 +72,12 @@ private:
     using Spots = std::vector<std::optional<QPointF>>;
     void ensureItems(std::size_t count);
     std::vector<LabelRequest> styleItems(const std::vector<Wanted>& wanted, const Room& room);
-    std::vector<QString> tryTwoLines(const std::vector<Wanted>& wanted, const std::vector<LabelRequest>& requests,
-        const Room& room, Spots& spots);
+    std::vector<QString> tryTwoLines(
+        const std::vector<Wanted>& wanted, const std::vector<LabelRequest>& requests, const Room& room, Spots& spots);
     void tryFurtherOut(const std::vector<Wanted>& wanted, const std::vector<LabelRequest>& requests,
         const std::vector<QString>& byDots, const Room& room, Spots& spots);
-    void placeMoreNote(Spots& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names, const Room& room);
+    void placeMoreNote(
+        Spots& spots, const std::vector<QRectF>& boxes, const std::vector<QString>& names, const Room& room);
     void show(const std::vector<Wanted>& wanted, const Spots& spots);
     /// The box `text` takes in `font`, measured by a probe item (the labels' own class) once per text
     /// and font: a label tried in two lines is laid out only if it goes there.

@@ -12,8 +12,8 @@ namespace {
 
 bool isMarker(LegendSwatch s)
 {
-    return s == LegendSwatch::Circle || s == LegendSwatch::Square || s == LegendSwatch::Triangle || s == LegendSwatch::Star
-        || s == LegendSwatch::Diamond || s == LegendSwatch::OpenCircle;
+    return s == LegendSwatch::Circle || s == LegendSwatch::Square || s == LegendSwatch::Triangle
+        || s == LegendSwatch::Star || s == LegendSwatch::Diamond || s == LegendSwatch::OpenCircle;
 }
 
 // A dash-dot-dot period is 12 pen widths (2.4 units here): a 2-unit swatch showed it as dash-dot, the
@@ -27,7 +27,8 @@ constexpr int kTextFlags = Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap;
 
 } // namespace
 
-std::vector<LegendBox> flowLegend(const std::vector<LegendEntry>& entries, const QFont& font, double unit, const QRectF& area)
+std::vector<LegendBox> flowLegend(
+    const std::vector<LegendEntry>& entries, const QFont& font, double unit, const QRectF& area)
 {
     const QFontMetricsF fm(font);
     const double gap = fm.height() * 0.9, line = fm.height() * 1.25, pad = 4, spacing = 4;
@@ -62,8 +63,8 @@ double legendHeight(const std::vector<LegendEntry>& entries, const QFont& font, 
     return boxes.empty() ? 0 : bottom + 4;
 }
 
-void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std::vector<LegendBox>& boxes, const QFont& font,
-    double unit, const QColor& textColor)
+void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std::vector<LegendBox>& boxes,
+    const QFont& font, double unit, const QColor& textColor)
 {
     using S = LegendSwatch;
     p.save();
@@ -121,10 +122,12 @@ ChartLegend::ChartLegend(QGraphicsItem* parent)
 
 bool ChartLegend::set(const std::vector<LegendEntry>& entries, const QFont& font, const QColor& textColor, double width)
 {
-    const bool same = width == m_width && font == m_font && textColor == m_textColor && entries.size() == m_entries.size()
-        && std::equal(entries.begin(), entries.end(), m_entries.begin(), [](const LegendEntry& a, const LegendEntry& b) {
-               return a.text == b.text && a.color == b.color && a.swatch == b.swatch;
-           });
+    const bool same = width == m_width && font == m_font && textColor == m_textColor
+        && entries.size() == m_entries.size()
+        && std::equal(
+            entries.begin(), entries.end(), m_entries.begin(), [](const LegendEntry& a, const LegendEntry& b) {
+                return a.text == b.text && a.color == b.color && a.swatch == b.swatch;
+            });
     if (same)
         return false;
     prepareGeometryChange();
@@ -154,7 +157,8 @@ QRectF ChartLegend::boundingRect() const { return QRectF(0, 0, m_width, m_height
 
 void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    m_cache.paint(painter, boundingRect(), [this](QPainter* p) { paintLegend(*p, m_entries, m_boxes, m_font, m_unit, m_textColor); });
+    m_cache.paint(painter, boundingRect(),
+        [this](QPainter* p) { paintLegend(*p, m_entries, m_boxes, m_font, m_unit, m_textColor); });
 }
 
 } // namespace rfx

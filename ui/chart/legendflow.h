@@ -18,7 +18,19 @@ class QPainter;
 
 namespace rfx {
 
-enum class LegendSwatch { Line, Dashed, DashDot, DashDotDot, Dotted, Circle, Square, Triangle, Star, Diamond, OpenCircle };
+enum class LegendSwatch {
+    Line,
+    Dashed,
+    DashDot,
+    DashDotDot,
+    Dotted,
+    Circle,
+    Square,
+    Triangle,
+    Star,
+    Diamond,
+    OpenCircle
+};
 
 struct LegendEntry {
     QColor color;
@@ -34,11 +46,12 @@ struct LegendBox {
 
 /// Lays the entries out in `area` (its height is ignored: rows are added as needed) with `font`;
 /// `unit` is the swatch size (a marker's side; a line is twice as long).
-std::vector<LegendBox> flowLegend(const std::vector<LegendEntry>& entries, const QFont& font, double unit, const QRectF& area);
+std::vector<LegendBox> flowLegend(
+    const std::vector<LegendEntry>& entries, const QFont& font, double unit, const QRectF& area);
 /// The height flowLegend needs at `width`, with a small margin below.
 double legendHeight(const std::vector<LegendEntry>& entries, const QFont& font, double unit, double width);
-void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std::vector<LegendBox>& boxes, const QFont& font,
-    double unit, const QColor& textColor);
+void paintLegend(QPainter& p, const std::vector<LegendEntry>& entries, const std::vector<LegendBox>& boxes,
+    const QFont& font, double unit, const QColor& textColor);
 
 /// The chart's on-screen legend: one graphics item below the plot that paints the flowed entries.
 class ChartLegend : public QGraphicsItem {

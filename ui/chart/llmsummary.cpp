@@ -23,7 +23,8 @@ constexpr const char* kActivationsColour = "#2e9b5b";
 QString doesNotFit(const QString& what)
 {
     // The sign and its words on one line ("⚠" ended a line, "does not fit" began the next).
-    return QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0\u00a0%1</b></span>").arg(QString(what).replace(QLatin1Char(' '), QChar(0x00a0)));
+    return QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0\u00a0%1</b></span>")
+        .arg(QString(what).replace(QLatin1Char(' '), QChar(0x00a0)));
 }
 // The memory's parts as a bar of block characters (drawn by the summaries' own text path, so it
 // scales with them): 32 cells, each 1/32 of the device's memory; weights, KV cache and activations
@@ -80,7 +81,8 @@ struct CalibratedTimes {
 CalibratedTimes calibratedTimes(const LlmAnalysis& a, size_t device)
 {
     const LlmDeviceFigures& f = a.figures[device];
-    if (!(device < a.prefill.results.size() && device < a.decode.results.size() && a.prefill.results[device].totals.calibratedTime >= 0
+    if (!(device < a.prefill.results.size() && device < a.decode.results.size()
+            && a.prefill.results[device].totals.calibratedTime >= 0
             && a.decode.results[device].totals.calibratedTime >= 0))
         return {};
     return { true, a.prefill.results[device].totals.calibratedTime + f.prefillLinkTime,
@@ -101,63 +103,76 @@ QString calibratedAndMeasured(const LlmAnalysis& a, size_t device, const std::ve
             const double predicted = g.calibrated; // of the rows measured, so that a part compares with its part
             const size_t rows = (prefill ? a.prefill : a.decode).results[device].layers.size();
             const QString of = g.rows < int(rows) ? QStringLiteral(", %1 of %2 rows").arg(g.rows).arg(rows) : QString();
-            said << (predicted > 0 ? QStringLiteral("%1 %2 (calibrated %3, %4%5)")
-                                      .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"), qsRich(formatTime(g.measured, true)),
-                                          qsRich(formatTime(predicted, true)), qsRich(formatSignedPercent(predicted / g.measured - 1, true)), of)
-                                : QStringLiteral("%1 %2 (%3 of the bound reached%4)")
-                                      .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"), qsRich(formatTime(g.measured, true)),
-                                          qsRich(formatPercent(g.bound / g.measured)), of));
+            said << (predicted > 0
+                    ? QStringLiteral("%1 %2 (calibrated %3, %4%5)")
+                          .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"),
+                              qsRich(formatTime(g.measured, true)), qsRich(formatTime(predicted, true)),
+                              qsRich(formatSignedPercent(predicted / g.measured - 1, true)), of)
+                    : QStringLiteral("%1 %2 (%3 of the bound reached%4)")
+                          .arg(prefill ? QStringLiteral("TTFT") : QStringLiteral("TPOT"),
+                              qsRich(formatTime(g.measured, true)), qsRich(formatPercent(g.bound / g.measured)), of));
         }
     }
     if (!said.isEmpty())
         return QStringLiteral("<br>measured: %1").arg(said.join(QStringLiteral(" \u00b7 ")));
     if (calibrated)
         return QStringLiteral("<br>calibrated (%1): TTFT %2 \u00b7 TPOT %3 \u00b7 %4 tokens/s per sequence")
-            .arg(qsRich(a.decode.results[device].calibration), qsRich(formatTime(ttft, true)), qsRich(formatTime(tpot, true)),
-                qsRich(formatNumber3(tpot > 0 ? 1 / tpot : 0)));
+            .arg(qsRich(a.decode.results[device].calibration), qsRich(formatTime(ttft, true)),
+                qsRich(formatTime(tpot, true)), qsRich(formatNumber3(tpot > 0 ? 1 / tpot : 0)));
     return QString();
 }
 
 } // namespace
 
-QString llmSummaryHtml(const LlmAnalysis& a, size_t device, LlmPhase shown, const std::vector<LlmMeasuredGroup>* measured)
+QString llmSummaryHtml(
+    const LlmAnalysis& a, size_t device, LlmPhase shown, const std::vector<LlmMeasuredGroup>* measured)
 {
     const LlmDeviceFigures& f = a.figures[device];
     const LlmSettings& s = a.settings;
     // Beside a calibrated or measured line, the first one says it is the bound.
     const QString beside = calibratedAndMeasured(a, device, measured);
-    const QString speed = QStringLiteral("%7<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for the batch of %6")
-                              .arg(qsRich(formatTime(f.ttft, true)), qsRich(formatTime(f.tpot, true)), qsRich(formatCount(a.context)),
-                                  qsRich(formatNumber3(f.tokensPerSecond)), qsRich(formatNumber3(f.batchTokensPerSecond)), qsRich(formatCount(s.batch)),
-                                  beside.isEmpty() ? QString() : QStringLiteral("bound: "))
+    const QString speed
+        = QStringLiteral("%7<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> at context %3 \u00b7 %4 tokens/s per sequence, %5 for "
+                         "the batch of %6")
+              .arg(qsRich(formatTime(f.ttft, true)), qsRich(formatTime(f.tpot, true)), qsRich(formatCount(a.context)),
+                  qsRich(formatNumber3(f.tokensPerSecond)), qsRich(formatNumber3(f.batchTokensPerSecond)),
+                  qsRich(formatCount(s.batch)), beside.isEmpty() ? QString() : QStringLiteral("bound: "))
         + beside;
     auto part = [](const char* colour, const QString& text) {
         return QStringLiteral("<span style=\"color:%1\">\u25a0</span>\u00a0%2").arg(QLatin1String(colour), text);
     };
-    const QString parts = part(kWeightsColour, QStringLiteral("weights %1").arg(qsRich(formatMemory(f.weightsBytes)))) + QStringLiteral(", ")
-        + part(kKvColour, QStringLiteral("KV cache %1").arg(qsRich(formatMemory(f.kvBytes)))) + QStringLiteral(", ")
+    const QString parts = part(kWeightsColour, QStringLiteral("weights %1").arg(qsRich(formatMemory(f.weightsBytes))))
+        + QStringLiteral(", ") + part(kKvColour, QStringLiteral("KV cache %1").arg(qsRich(formatMemory(f.kvBytes))))
+        + QStringLiteral(", ")
         + part(kActivationsColour, QStringLiteral("activations %1").arg(qsRich(formatMemory(f.activationBytes))));
     const QString context = f.largestContext > 0
-        ? QStringLiteral("context %1%2").arg(qsRich(formatCount(f.largestContext)), f.contextLimitedByModel ? QStringLiteral(" (the model's limit)") : QString())
+        ? QStringLiteral("context %1%2")
+              .arg(qsRich(formatCount(f.largestContext)),
+                  f.contextLimitedByModel ? QStringLiteral(" (the model's limit)") : QString())
         : QString();
     QString memory;
     if (f.fits) {
         memory = QStringLiteral("memory %1 of %2: %3 (fits; up to batch %4, %5)")
-                     .arg(qsRich(formatMemory(f.memoryBytes)), qsRich(formatMemory(f.capacity)), parts, qsRich(formatCount(f.largestBatch)), context);
+                     .arg(qsRich(formatMemory(f.memoryBytes)), qsRich(formatMemory(f.capacity)), parts,
+                         qsRich(formatCount(f.largestBatch)), context);
     } else {
         memory = QStringLiteral("%1 memory %2 of %3: %4; %5")
-                     .arg(doesNotFit(QStringLiteral("does not fit:")), qsRich(formatMemory(f.memoryBytes)), qsRich(formatMemory(f.capacity)), parts,
-                         f.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qsRich(formatCount(f.largestBatch)))
-                                            : QStringLiteral("not even batch 1 fits"));
+                     .arg(doesNotFit(QStringLiteral("does not fit:")), qsRich(formatMemory(f.memoryBytes)),
+                         qsRich(formatMemory(f.capacity)), parts,
+                         f.largestBatch > 0
+                             ? QStringLiteral("largest batch that fits: %1").arg(qsRich(formatCount(f.largestBatch)))
+                             : QStringLiteral("not even batch 1 fits"));
     }
     // the shown phase's verdict, or both phases' (each its own: the prefill's is not the decode's)
     QStringList verdicts;
     for (const LlmPhase p : { LlmPhase::Prefill, LlmPhase::Decode }) {
         const Report& phase = p == LlmPhase::Prefill ? a.prefill : a.decode;
         if ((shown == p || shown == LlmPhase::Both) && device < phase.results.size())
-            verdicts << QStringLiteral("%1: %2").arg(qsRich(std::string(llmPhaseName(p))), qsRich(phase.results[device].verdict));
+            verdicts << QStringLiteral("%1: %2").arg(
+                qsRich(std::string(llmPhaseName(p))), qsRich(phase.results[device].verdict));
     }
-    const QString verdict = verdicts.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(verdicts.join(QStringLiteral("; ")));
+    const QString verdict
+        = verdicts.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(verdicts.join(QStringLiteral("; ")));
     const QString bar = memoryBar(f);
     return speed + QStringLiteral("<br>") + (bar.isEmpty() ? QString() : bar + QStringLiteral(" ")) + memory + verdict;
 }
@@ -170,7 +185,8 @@ QString llmSummaryHeadline(const LlmAnalysis& a, size_t device)
     const CalibratedTimes c = calibratedTimes(a, device);
     const double ttft = c.calibrated ? c.ttft : f.ttft, tpot = c.calibrated ? c.tpot : f.tpot;
     return QStringLiteral("%5<b>TTFT %1</b> \u00b7 <b>TPOT %2</b> \u00b7 %3 tokens/s%4")
-        .arg(qsRich(formatTime(ttft, true)), qsRich(formatTime(tpot, true)), qsRich(formatNumber3(tpot > 0 ? 1 / tpot : f.tokensPerSecond)),
+        .arg(qsRich(formatTime(ttft, true)), qsRich(formatTime(tpot, true)),
+            qsRich(formatNumber3(tpot > 0 ? 1 / tpot : f.tokensPerSecond)),
             f.fits ? QString() : QStringLiteral(" \u00b7 ") + doesNotFit(QStringLiteral("does not fit")),
             c.calibrated ? QStringLiteral("calibrated ") : QString());
 }

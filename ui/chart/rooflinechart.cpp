@@ -11,24 +11,24 @@
 #include "widgets/pointhover.h"
 
 #include <QApplication>
-#include <QScopedValueRollback>
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
+#include <QGradient>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
-#include <QGradient>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
+#include <QScopedValueRollback>
 #include <QTextDocument>
 #include <QToolTip>
 
@@ -38,7 +38,6 @@
 namespace rfx {
 
 using namespace chartdetail;
-
 
 namespace {
 // The one colour a brush paints everywhere, if it does (a solid brush, or a gradient whose stops agree).
@@ -125,8 +124,10 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_readout = new TextItem(m_readoutBack);
     m_readout->setBrush(darkPalette() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
     m_navigator = new ChartNavigator(
-        this, [this] { return viewRange(); }, [this](const ChartNavigator::Range& r) { setView(r); }, [this] { resetView(); });
-    m_hover = new PointHover(this, [this] { return hoverableSeries(); }, [this](const PointHover::Hit& hit) { return tooltipFor(hit); });
+        this, [this] { return viewRange(); }, [this](const ChartNavigator::Range& r) { setView(r); },
+        [this] { resetView(); });
+    m_hover = new PointHover(
+        this, [this] { return hoverableSeries(); }, [this](const PointHover::Hit& hit) { return tooltipFor(hit); });
     ensureSeries(1);
     m_chart->legend()->markers(m_selection).first()->setVisible(false);
     m_baseFonts = { m_chart->titleFont(), m_chart->legend()->font(), m_x->labelsFont(), m_x->titleFont() };
@@ -195,13 +196,14 @@ void RooflineChart::setReport(const Report& report, const std::vector<int>& devi
     setReport(report, devices, m_measuredDevice >= 0 ? &m_measured : nullptr, m_measuredDevice);
 }
 
-void RooflineChart::setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice)
+void RooflineChart::setReport(
+    const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice)
 {
     setReport(std::make_shared<const Report>(report), devices, measured, measuredDevice);
 }
 
-void RooflineChart::setReport(std::shared_ptr<const Report> report, const std::vector<int>& devices, const Comparison* measured,
-    int measuredDevice)
+void RooflineChart::setReport(std::shared_ptr<const Report> report, const std::vector<int>& devices,
+    const Comparison* measured, int measuredDevice)
 {
     if (devices != m_devices)
         m_sticky = false; // a different device set gets fresh axes
@@ -286,7 +288,8 @@ void RooflineChart::rebuild()
                 setVisibleIf(p, false);
             for (QLegendMarker* m : m_chart->legend()->markers())
                 if (m->series() == s->roof || m->series() == s->ridge || m->series() == s->vectorRoof
-                    || std::find(s->precisionRoofs.begin(), s->precisionRoofs.end(), m->series()) != s->precisionRoofs.end()
+                    || std::find(s->precisionRoofs.begin(), s->precisionRoofs.end(), m->series())
+                        != s->precisionRoofs.end()
                     || std::find(s->levelRoofs.begin(), s->levelRoofs.end(), m->series()) != s->levelRoofs.end()
                     || std::find(s->levelPoints.begin(), s->levelPoints.end(), m->series()) != s->levelPoints.end())
                     m->setVisible(false);

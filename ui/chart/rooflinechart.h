@@ -13,9 +13,9 @@
 #include <QStringList>
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <map>
-#include <cmath>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -43,7 +43,8 @@ public:
     /// Shows the devices `devices` (indices into report.results). Replaces series points in place.
     void setReport(const Report& report, const std::vector<int>& devices);
     /// The same with measured timings for report.results[measuredDevice] (null: none): one rebuild.
-    void setReport(const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice);
+    void setReport(
+        const Report& report, const std::vector<int>& devices, const Comparison* measured, int measuredDevice);
     /// The same, holding the window's report itself (shared, not copied: a slider step copied it per chart).
     void setReport(std::shared_ptr<const Report> report, const std::vector<int>& devices, const Comparison* measured,
         int measuredDevice);
@@ -108,9 +109,9 @@ public:
     QRectF plotArea() const; ///< in the view's coordinates
     /// For figure checks, in the viewport's pixels: every visible marker's box, the legend's box
     /// (legendVisible()), and the pixel sizes of the point labels drawn (ridge labels).
-/// For tests: the selection ring's box in the viewport (empty when nothing is selected).
+    /// For tests: the selection ring's box in the viewport (empty when nothing is selected).
     QRectF selectionRect() const;
-        std::vector<QRectF> markerRects() const;
+    std::vector<QRectF> markerRects() const;
     bool legendVisible() const;
     QRectF legendRect() const;
     std::vector<double> pointLabelPixelSizes() const;

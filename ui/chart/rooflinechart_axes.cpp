@@ -11,20 +11,20 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
@@ -149,7 +149,8 @@ void RooflineChart::fitToData()
         xmax = std::max(xmax, d.ridge * 10);
         if (n == 1 && d.ridge > 0) { // its ring, and room above it for "ridge 16.0 FLOP/B" (placeRidgeLabels)
             const double ring = kRidgeRingSize * m_markerScale / 2;
-            m_marks.push_back({ d.ridge, d.ceiling.flops / m_scale, ring, ring + 4 + QFontMetricsF(m_x->labelsFont()).height() + 1 });
+            m_marks.push_back(
+                { d.ridge, d.ceiling.flops / m_scale, ring, ring + 4 + QFontMetricsF(m_x->labelsFont()).height() + 1 });
         }
         for (double b : { d.l2Bandwidth, d.l1Bandwidth, d.l3Bandwidth })
             if (b > 0)
@@ -166,7 +167,8 @@ void RooflineChart::fitToData()
             xmin = std::min(xmin, l.intensity);
             xmax = std::max(xmax, l.intensity);
             ymin = std::min(ymin, plottedRate(l) / m_scale);
-            m_marks.push_back({ l.intensity, plottedRate(l) / m_scale, kMarkerSize[size_t(bucketOf(l.share))] * m_markerScale / 2 });
+            m_marks.push_back(
+                { l.intensity, plottedRate(l) / m_scale, kMarkerSize[size_t(bucketOf(l.share))] * m_markerScale / 2 });
             for (double q : { l.l2Bytes, l.l1Bytes })
                 if (q > 0) {
                     xmax = std::max(xmax, l.flops / q);
@@ -195,7 +197,6 @@ void RooflineChart::fitToData()
         xmin = 0.01, xmax = 1e4, ymin = 1, ymax = 1e5;
     }
     updateAxes(xmin, xmax, ymin, ymax);
-
 }
 
 void RooflineChart::updateAxes(double xmin, double xmax, double ymin, double ymax)

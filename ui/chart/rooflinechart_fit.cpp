@@ -75,7 +75,8 @@ void RooflineChart::placeTickLabels()
             if (!(a->min() > 0) || !(a->max() > a->min()) || !(a->base() > 1))
                 continue; // no range yet: nothing to label (and log10(0) is no integer)
             const double step = std::log10(a->base());
-            const int first = int(std::ceil(std::log10(a->min()) / step - 1e-9)), last = int(std::floor(std::log10(a->max()) / step + 1e-9));
+            const int first = int(std::ceil(std::log10(a->min()) / step - 1e-9)),
+                      last = int(std::floor(std::log10(a->max()) / step + 1e-9));
             std::vector<double> centres, extents;
             std::vector<int> index;
             QStringList texts;
@@ -91,7 +92,8 @@ void RooflineChart::placeTickLabels()
                 } else {
                     text = tickText(v);
                 }
-                const QPointF at = m_chart->mapToPosition(vertical ? QPointF(m_x->min(), v) : QPointF(v, m_y->min()), m_series.front()->roof);
+                const QPointF at = m_chart->mapToPosition(
+                    vertical ? QPointF(m_x->min(), v) : QPointF(v, m_y->min()), m_series.front()->roof);
                 centres.push_back(vertical ? at.y() : at.x());
                 extents.push_back(vertical ? fm.height() : fm.horizontalAdvance(text));
                 index.push_back(k);
@@ -102,7 +104,8 @@ void RooflineChart::placeTickLabels()
             std::vector<int> shifted(index.size());
             for (size_t i = 0; i < index.size(); ++i)
                 shifted[i] = ((index[i] % 1000) + 1000) % 1000; // non-negative, multiples preserved below 1000
-            const int stride = labelStride(centres, extents, shifted, vertical ? fm.height() * 0.3 : fm.horizontalAdvance(QStringLiteral("00")));
+            const int stride = labelStride(
+                centres, extents, shifted, vertical ? fm.height() * 0.3 : fm.horizontalAdvance(QStringLiteral("00")));
             for (size_t i = 0; i < centres.size(); ++i) {
                 if (shifted[i] % stride != 0)
                     continue;
@@ -149,15 +152,18 @@ void RooflineChart::fitAxisTitles()
     const QString unit = axisUnit();
     // Called on every step (the unit may change with the bits): nothing to do unless the plot, the
     // unit, the type or the colour changed.
-    const QString key = QStringLiteral("%1 %2 %3 %4 %5 ").arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height()).arg(unit)
+    const QString key
+        = QStringLiteral("%1 %2 %3 %4 %5 ").arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height()).arg(unit)
         + QString::number(m_fontGeneration) + QLatin1Char(' ') + QString::number(m_x->titleBrush().color().rgba())
         + QString::number(yLabelWidth()) + (axisTitlesShown() ? QLatin1Char('1') : QLatin1Char('0'));
     if (key == m_axisTitlesKey)
         return;
     m_axisTitlesKey = key;
-    const QString x = firstThatFits({ tr("Arithmetic intensity (FLOP/byte)"), tr("Intensity (FLOP/byte)"), tr("FLOP/byte"), tr("FLOP/B") },
+    const QString x = firstThatFits(
+        { tr("Arithmetic intensity (FLOP/byte)"), tr("Intensity (FLOP/byte)"), tr("FLOP/byte"), tr("FLOP/B") },
         QFontMetricsF(m_x->titleFont()), plot.width() - 12);
-    const QString y = firstThatFits({ tr("Performance (%1)").arg(unit), unit }, QFontMetricsF(m_y->titleFont()), plot.height() - 12);
+    const QString y = firstThatFits(
+        { tr("Performance (%1)").arg(unit), unit }, QFontMetricsF(m_y->titleFont()), plot.height() - 12);
     if (m_x->titleText() != x)
         m_x->setTitleText(x); // kept on the axis too (invisible there), for whoever asks it
     if (m_y->titleText() != y)
@@ -199,7 +205,8 @@ double RooflineChart::yLabelWidth() const
     // The decades around the axis' ends too (its ends are a hair beyond them), so that the frame does
     // not move when a zoom labels other ticks; the one past the last drawn is counted as "%g" wrote
     // it ("1e+06"), as it always was, so the plot keeps its place.
-    const int lo = int(std::floor(std::log10(std::max(m_y->min(), 1e-30)) - 1e-9)), hi = int(std::ceil(std::log10(std::max(m_y->max(), 1e-30)) + 1e-9));
+    const int lo = int(std::floor(std::log10(std::max(m_y->min(), 1e-30)) - 1e-9)),
+              hi = int(std::ceil(std::log10(std::max(m_y->max(), 1e-30)) + 1e-9));
     const int lastDrawn = int(std::floor(std::log10(std::max(m_y->max(), 1e-30)) + 1e-4));
     for (int e = lo; e <= hi && hi - lo < 60; ++e) {
         const double v = std::pow(10.0, e);
@@ -307,7 +314,8 @@ QSize RooflineChart::minimumSizeHint() const
     const double plotW = 14 * line, plotH = 5 * line;
     const double left = 4 + titles.height() + 6 + yLabels + 6;
     const double w = plotW + left + 4 + ticks.horizontalAdvance(QStringLiteral("10000")) / 2;
-    const double legend = legendHeight(entries, m_chart->legend()->font(), std::round(QFontMetricsF(m_chart->legend()->font()).height() * 0.7), w - 8);
+    const double legend = legendHeight(
+        entries, m_chart->legend()->font(), std::round(QFontMetricsF(m_chart->legend()->font()).height() * 0.7), w - 8);
     // The title's lines as fitTitle() would fit them at this width (a name over its figures, a note
     // in small type), not as now shown: fitted to the width now, the minimum followed the grid's
     // cells, and the grid's choice of columns followed the minimum (sixteen devices at 1920 x 1080
@@ -328,11 +336,13 @@ void RooflineChart::placeRidgeLabels(std::vector<QRectF>& obstacles, const std::
 {
     const QRectF plot = m_chart->plotArea();
     const QFont font = m_x->labelsFont();
-    const QColor color = m_print ? QColor(0x11, 0x11, 0x11) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
+    const QColor color
+        = m_print ? QColor(0x11, 0x11, 0x11) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x11, 0x11, 0x11));
     for (size_t slot = 0; slot < m_series.size(); ++slot) {
         DeviceSeries* s = m_series[slot];
         QGraphicsSimpleTextItem* label = s->ridgeLabel;
-        if (slot >= m_devices.size() || label->text().isEmpty() || !s->ridge->isVisible() || s->ridge->count() == 0 || plot.width() <= 0) {
+        if (slot >= m_devices.size() || label->text().isEmpty() || !s->ridge->isVisible() || s->ridge->count() == 0
+            || plot.width() <= 0) {
             setVisibleIf(label, false);
             continue;
         }
@@ -364,7 +374,9 @@ void RooflineChart::placeRidgeLabels(std::vector<QRectF>& obstacles, const std::
             const double gap = 4;
             const QPointF top(at.x() - size.width() / 2, at.y() - r - gap - size.height());
             const QRectF topBox(top, size);
-            if (plot.contains(topBox) && std::none_of(others.begin(), others.end(), [&](const QRectF& o) { return o.intersects(topBox.adjusted(-2, -2, 2, 2)); })
+            if (plot.contains(topBox)
+                && std::none_of(others.begin(), others.end(),
+                    [&](const QRectF& o) { return o.intersects(topBox.adjusted(-2, -2, 2, 2)); })
                 && std::none_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, topBox); }))
                 spot = top;
             else

@@ -11,27 +11,27 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <cstring>
+#include <optional>
 
 namespace rfx {
 
@@ -63,7 +63,8 @@ void RooflineChart::placeRoofLabels()
         if (label->brush().color() != color)
             label->setBrush(color);
         const QSizeF size = label->boundingRect().size();
-        const QPointF end = m_chart->mapToPosition(QPointF(m_zoomed ? m_view.xhi : shownXhi(), d.ceiling.flops / m_scale), m_series[slot]->roof);
+        const QPointF end = m_chart->mapToPosition(
+            QPointF(m_zoomed ? m_view.xhi : shownXhi(), d.ceiling.flops / m_scale), m_series[slot]->roof);
         const QPointF ridge = m_chart->mapToPosition(QPointF(d.ridge, d.ceiling.flops / m_scale), m_series[slot]->roof);
         // Candidates: above the roof from its right end leftwards to the ridge, then below it.
         std::vector<QPointF> spots;
@@ -79,7 +80,8 @@ void RooflineChart::placeRoofLabels()
             if (!plot.contains(box) || at.x() < leftX - 0.5)
                 continue;
             auto hits = [&](const QRectF& r) { return overlaps(r, box.adjusted(-2, -2, 2, 2)); };
-            if (std::any_of(markers.begin(), markers.end(), hits) || std::any_of(placedBoxes.begin(), placedBoxes.end(), hits)
+            if (std::any_of(markers.begin(), markers.end(), hits)
+                || std::any_of(placedBoxes.begin(), placedBoxes.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), [&](const QLineF& l) { return crosses(l, box); }))
                 continue;
             chosen = at;
@@ -126,16 +128,20 @@ void RooflineChart::placeLayerLabels(const std::vector<QRectF>& obstacles, const
             const auto visible = visibleLayers(d, m_filter);
             std::vector<size_t> top;
             for (size_t i = 0; i < d.layers.size(); ++i)
-                if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0 && plottedRate(d.layers[i]) > 0)
+                if (visible[i] && d.layers[i].share >= m_labelShare && d.layers[i].intensity > 0
+                    && plottedRate(d.layers[i]) > 0)
                     top.push_back(i);
-            std::sort(top.begin(), top.end(), [&](size_t a, size_t b) { return d.layers[a].share > d.layers[b].share; });
-            const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(140) : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x22, 0x22, 0x22));
+            std::sort(
+                top.begin(), top.end(), [&](size_t a, size_t b) { return d.layers[a].share > d.layers[b].share; });
+            const QColor color = m_devices.size() > 1 ? deviceColor(slot).darker(140)
+                                                      : (dark() ? QColor(0xee, 0xee, 0xee) : QColor(0x22, 0x22, 0x22));
             for (size_t i : top) {
                 const LayerResult& l = d.layers[i];
-                const QPointF at = m_chart->mapToPosition(QPointF(l.intensity, plottedRate(l) / m_scale), m_series[slot]->roof);
+                const QPointF at
+                    = m_chart->mapToPosition(QPointF(l.intensity, plottedRate(l) / m_scale), m_series[slot]->roof);
                 if (plot.contains(at))
-                    wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color, l.share,
-                        m_devices.size() > 1 ? shortDeviceName(d.device.name) : QString() });
+                    wanted.push_back({ QStringLiteral("%1 %2").arg(qs(l.name), qs(formatPercent(l.share))), at, color,
+                        l.share, m_devices.size() > 1 ? shortDeviceName(d.device.name) : QString() });
             }
         }
     }

@@ -8,19 +8,19 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
@@ -54,7 +54,8 @@ void RooflineChart::drawMeasured(size_t slot, const DeviceResult& d)
     m_measuredRows[0].clear();
     m_measuredRows[1].clear();
     size_t used = 0;
-    const QColor joinColor = m_devices.size() > 1 ? deviceColor(slot) : (dark() ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x55, 0x55, 0x55));
+    const QColor joinColor
+        = m_devices.size() > 1 ? deviceColor(slot) : (dark() ? QColor(0xbb, 0xbb, 0xbb) : QColor(0x55, 0x55, 0x55));
     for (size_t row = 0; row < m_measured.layers.size(); ++row) {
         const LayerComparison& lc = m_measured.layers[row];
         if (lc.layer >= d.layers.size() || lc.measured <= 0)

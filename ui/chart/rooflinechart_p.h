@@ -30,7 +30,8 @@ constexpr int kMarks = 4;
 // The inner memory levels a device may draw a ceiling for, in their series' slots: the tiled model's
 // L2 and L1 (with their own traffic points), and the cache-aware model's L3 as well.
 constexpr int kLevels = 3;
-constexpr int kPrecisionRoofs = 3; ///< other precisions' roofs drawn per device (fp64, fp32, int8 beside fp16: three at most)
+constexpr int kPrecisionRoofs
+    = 3; ///< other precisions' roofs drawn per device (fp64, fp32, int8 beside fp16: three at most)
 constexpr std::array<MemoryLevel, kLevels> kLevelOf { MemoryLevel::L2, MemoryLevel::L1, MemoryLevel::L3 };
 inline QString levelName(size_t v) { return QString::fromLatin1(memoryLevelName(kLevelOf[v]).data()); }
 // Line styles: L2 dash-dot, L1 dots, L3 dash-dot-dot.
@@ -80,8 +81,7 @@ inline QString qh(const std::string& s) { return QString::fromStdString(s).toHtm
 // Series properties are set only when they change, so that a live update does not ask the chart
 // to lay out again what did not move. (Legend markers are always set: their isVisible() reports
 // the drawn item, not the requested state.)
-template <typename T>
-inline void setVisibleIf(T* item, bool visible)
+template <typename T> inline void setVisibleIf(T* item, bool visible)
 {
     if (item->isVisible() != visible)
         item->setVisible(visible);
@@ -134,7 +134,6 @@ inline void setColorsIf(QScatterSeries* series, const QColor& fill, const QColor
         series->setBorderColor(border);
 }
 
-
 } // namespace rfx::chartdetail
 
 namespace rfx {
@@ -148,7 +147,8 @@ struct RooflineChart::DeviceSeries {
     QGraphicsSimpleTextItem* roofLabel = nullptr; ///< the roof's value at its right end (placeRoofLabels)
     QGraphicsSimpleTextItem* ridgeLabel = nullptr; ///< "ridge 16 FLOP/B" beside the ring (placeRidgeLabels)
     std::array<std::array<QScatterSeries*, chartdetail::kBuckets>, chartdetail::kMarks> points {}; // [mark][bucket]
-    std::array<std::array<std::vector<int>, chartdetail::kBuckets>, chartdetail::kMarks> layers; // layer index per point
+    std::array<std::array<std::vector<int>, chartdetail::kBuckets>, chartdetail::kMarks>
+        layers; // layer index per point
     // Hierarchical roofline (tiled traffic model, where the device gives L2 / L1 bandwidths): one ceiling
     // and one point per matrix-product row at each inner level, at the row's own performance.
     std::array<QLineSeries*, chartdetail::kLevels> levelRoofs {}; // [0] L2, [1] L1, [2] L3 (kLevelOf)

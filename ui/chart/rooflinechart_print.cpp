@@ -9,10 +9,6 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsPathItem>
@@ -20,9 +16,13 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
@@ -154,12 +154,16 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
         for (const QLineSeries* p : m_series[slot]->precisionRoofs)
             if (p->isVisible() && !precisions.contains(p->name())) {
                 precisions << p->name();
-                items.push_back({ p->pen().color(), overlay ? shortDeviceName(m_report->results[size_t(m_devices[slot])].device.name)
-                                          + QStringLiteral(": ") + p->name() : p->name(), Swatch::Dotted });
+                items.push_back({ p->pen().color(),
+                    overlay ? shortDeviceName(m_report->results[size_t(m_devices[slot])].device.name)
+                            + QStringLiteral(": ") + p->name()
+                            : p->name(),
+                    Swatch::Dotted });
             }
     if (!vector.isEmpty())
         items.push_back({ overlay ? QColor(0x44, 0x44, 0x44) : vectorColor,
-            overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector), Swatch::Dashed });
+            overlay ? tr("dashed: %1 roof, in each device's colour").arg(vector) : tr("%1 roof").arg(vector),
+            Swatch::Dashed });
     if (overlay) { // one entry for every device's cache slopes, as for the vector roofs above
         QStringList levels;
         for (const size_t v : { size_t(1), size_t(0), size_t(2) })
@@ -170,7 +174,8 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
                 }
         if (!levels.isEmpty())
             items.push_back({ QColor(0x44, 0x44, 0x44),
-                tr("dotted and dash-dotted: %1 ceilings, in each device's colour").arg(levels.join(QStringLiteral(", "))),
+                tr("dotted and dash-dotted: %1 ceilings, in each device's colour")
+                    .arg(levels.join(QStringLiteral(", "))),
                 Swatch::DashDot });
     }
     if (!overlay && !m_series.empty() && !m_devices.empty()) {
@@ -181,7 +186,8 @@ std::vector<RooflineChart::LegendItem> RooflineChart::legendItems() const
             const Swatch swatch = v == 1 ? Swatch::Dotted : v == 0 ? Swatch::DashDot : Swatch::DashDotDot; // kLevelPen
             items.push_back({ s->levelRoofs[v]->pen().color(), s->levelRoofs[v]->name(), swatch });
             if (s->levelPoints[v]->count() > 0)
-                items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(), v == 0 ? Swatch::Triangle : Swatch::Star });
+                items.push_back({ s->levelPoints[v]->color(), s->levelPoints[v]->name(),
+                    v == 0 ? Swatch::Triangle : Swatch::Star });
         }
     }
     const QColor grey(0x66, 0x66, 0x66);

@@ -23,8 +23,8 @@ std::vector<QLineF> RooflineChart::roofLinesInChart() const
     std::vector<QLineF> out;
     for (size_t slot = 0; slot < m_devices.size() && slot < m_series.size(); ++slot) {
         const DeviceSeries* s = m_series[slot];
-        for (QLineSeries* line : { s->roof, s->vectorRoof, s->levelRoofs[0], s->levelRoofs[1], s->levelRoofs[2], s->precisionRoofs[0],
-                 s->precisionRoofs[1], s->precisionRoofs[2] }) {
+        for (QLineSeries* line : { s->roof, s->vectorRoof, s->levelRoofs[0], s->levelRoofs[1], s->levelRoofs[2],
+                 s->precisionRoofs[0], s->precisionRoofs[1], s->precisionRoofs[2] }) {
             if (!line->isVisible())
                 continue;
             const QList<QPointF> pts = line->points();
@@ -60,7 +60,9 @@ std::vector<std::pair<QString, QRectF>> RooflineChart::textBoxes() const
     std::vector<std::pair<QString, QRectF>> out;
     if (!scene())
         return out;
-    auto toView = [this](const QGraphicsItem* item, const QRectF& r) { return mapFromScene(item->mapToScene(r)).boundingRect(); };
+    auto toView = [this](const QGraphicsItem* item, const QRectF& r) {
+        return mapFromScene(item->mapToScene(r)).boundingRect();
+    };
     for (QGraphicsItem* item : scene()->items()) {
         bool shown = item->isVisible();
         for (QGraphicsItem* p = item->parentItem(); p && shown; p = p->parentItem())

@@ -27,7 +27,8 @@ QString RooflineChart::readoutText(double intensity, double flops) const
     // The roof over this point (core/engine/roof_at.h); within 3 pixels under a roof is on it (a
     // point drawn on its roof, under a cursor a pixel above the line, is not "not attainable").
     const QRectF plot = m_chart->plotArea();
-    const double tolerance = plot.height() > 0 && m_y->max() > m_y->min() ? std::pow(m_y->max() / m_y->min(), 3.0 / plot.height()) : 1.0;
+    const double tolerance
+        = plot.height() > 0 && m_y->max() > m_y->min() ? std::pow(m_y->max() / m_y->min(), 3.0 / plot.height()) : 1.0;
     std::vector<const DeviceResult*> drawn;
     for (int idx : m_devices)
         drawn.push_back(&m_report->results[size_t(idx)]);
@@ -42,7 +43,8 @@ QString RooflineChart::readoutText(double intensity, double flops) const
         return at.on ? tr("%1: on %2's %3 (%4)").arg(where, device, roof, value)
                      : tr("%1: under %2's %3 (%4 there)").arg(where, device, roof, value);
     }
-    return at.on ? tr("%1: on the %2 (%3)").arg(where, roof, value) : tr("%1: under the %2 (%3 there)").arg(where, roof, value);
+    return at.on ? tr("%1: on the %2 (%3)").arg(where, roof, value)
+                 : tr("%1: under the %2 (%3 there)").arg(where, roof, value);
 }
 
 QString RooflineChart::readoutShown() const { return m_readoutBack->isVisible() ? m_readout->text() : QString(); }

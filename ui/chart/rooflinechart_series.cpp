@@ -10,19 +10,19 @@
 #include <QAbstractGraphicsShapeItem>
 #include <QApplication>
 #include <QChart>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
@@ -99,7 +99,6 @@ void RooflineChart::ensureSeries(size_t count)
     }
 }
 
-
 // The roof, the vector roof and the ridge of one device; true when the vector roof is drawn.
 bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
 {
@@ -115,8 +114,10 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
     replaceIf(s->roof, QList<QPointF> { QPointF(left, left * B), QPointF(d.ridge, P), QPointF(right, P) });
     if (s->roof->pen() != QPen(color, 2.2))
         s->roof->setPen(QPen(color, 2.2));
-    setNameIf(s->roof, QStringLiteral("%1: %2, ridge %3").arg(shortDeviceName(d.device.name),
-                           qs(formatSI(d.ceiling.flops, rateUnit())), qs(formatNumber3(d.ridge))));
+    setNameIf(s->roof,
+        QStringLiteral("%1: %2, ridge %3")
+            .arg(
+                shortDeviceName(d.device.name), qs(formatSI(d.ceiling.flops, rateUnit())), qs(formatNumber3(d.ridge))));
     const bool showVector = Pv > 0 && std::abs(Pv - P) > 1e-9 * P;
     setVisibleIf(s->vectorRoof, showVector);
     if (showVector) {
@@ -140,7 +141,9 @@ bool RooflineChart::drawRoofs(size_t slot, const DeviceResult& d)
         const QPen dotted(color, 1.5, Qt::DotLine);
         if (line->pen() != dotted)
             line->setPen(dotted);
-        setNameIf(line, tr("%1 %2 (rows at their own precision)").arg(qs(precisionLabel(c.key)), qs(formatSI(c.flops, rfx::rateUnit(c.key)))));
+        setNameIf(line,
+            tr("%1 %2 (rows at their own precision)")
+                .arg(qs(precisionLabel(c.key)), qs(formatSI(c.flops, rfx::rateUnit(c.key)))));
     }
     replaceIf(s->ridge, QList<QPointF> { QPointF(d.ridge, P) });
     setColorsIf(s->ridge, Qt::transparent, color);
@@ -200,7 +203,6 @@ void RooflineChart::drawLevels(size_t slot, const DeviceResult& d)
         setColorsIf(p, c.lighter(dark() ? 100 : 130), c.darker(140));
         setNameIf(p, tr("%1 intensity").arg(level));
     }
-
 }
 
 // The layer points of one device, by bound and size bucket; returns the rows a log axis cannot show.
@@ -239,14 +241,18 @@ int RooflineChart::drawPoints(size_t slot, const DeviceResult& d)
             // In a figure, a white edge: at 3.5 in the compute-bound squares along the roof touched and
             // merged into one bar; each stays a square.
             // An open mark is its colour's ring or frame, transparent inside.
-            const QColor border = open ? c : m_print ? QColor(Qt::white) : overlay ? c.darker(bound == Bound::Memory ? 160 : 130) : c.darker(130);
+            const QColor border = open ? c
+                : m_print              ? QColor(Qt::white)
+                : overlay              ? c.darker(bound == Bound::Memory ? 160 : 130)
+                                       : c.darker(130);
             const QColor fill = open ? QColor(Qt::transparent) : c;
             setColorsIf(p, fill, border);
             setLightMarkerIf(p, fill, border);
             const QString name = bound == Bound::Memory ? tr("memory-bound") : tr("compute-bound");
-            setNameIf(p, open && parts.size() >= 2 ? QStringLiteral("%1, %2").arg(qs(parts[0].name), name)
-                    : !open && parts.size() >= 2   ? QStringLiteral("%1, %2").arg(qs(parts[1].name), name)
-                                                   : name);
+            setNameIf(p,
+                open && parts.size() >= 2        ? QStringLiteral("%1, %2").arg(qs(parts[0].name), name)
+                    : !open && parts.size() >= 2 ? QStringLiteral("%1, %2").arg(qs(parts[1].name), name)
+                                                 : name);
         }
     }
     return hidden;
@@ -278,8 +284,9 @@ void RooflineChart::skipInvisibleMarkers()
     std::vector<quint64> signature;
     for (QAbstractSeries* a : m_chart->series())
         if (const auto* p = qobject_cast<const QScatterSeries*>(a))
-            signature.insert(signature.end(), { quint64(p->count()), quint64(p->lightMarker().cacheKey()), quint64(p->color().rgba()),
-                                                  quint64(p->borderColor().rgba()), quint64(p->pen().color().rgba()) });
+            signature.insert(signature.end(),
+                { quint64(p->count()), quint64(p->lightMarker().cacheKey()), quint64(p->color().rgba()),
+                    quint64(p->borderColor().rgba()), quint64(p->pen().color().rgba()) });
     if (signature == m_markerSignature)
         return;
     m_markerSignature = std::move(signature);

@@ -45,7 +45,9 @@ void RooflineChart::updateTitle(int hidden)
         const QString full = qs(d.device.name).toHtmlEscaped(), brief = shortDeviceName(d.device.name).toHtmlEscaped();
         const QString core = QStringLiteral("%1 %2, %3%4")
                                  .arg(qs(precisionLabel(d.ceiling.key)), qs(formatSI(d.ceiling.flops, rateUnit())),
-                                     m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 && d.l3Bandwidth <= 0 ? QString() : QStringLiteral("DRAM "),
+                                     m_print && d.l2Bandwidth <= 0 && d.l1Bandwidth <= 0 && d.l3Bandwidth <= 0
+                                         ? QString()
+                                         : QStringLiteral("DRAM "),
                                      qs(formatSI(d.bandwidth, "B/s")));
         QString figures = core;
         if (d.l3Bandwidth > 0)
@@ -59,7 +61,8 @@ void RooflineChart::updateTitle(int hidden)
         // The figures in plain weight in every form: the print style's title font is bold, and a form
         // that left them in it gave one chart of a figure bold figures beside its neighbours' plain.
         const QString plain = QStringLiteral("<span style=\"font-weight:normal\">%1</span>");
-        const QString oneLine = QStringLiteral("<b>%1</b> %2").arg(name, plain.arg(QStringLiteral("\u2014 ") + figures));
+        const QString oneLine
+            = QStringLiteral("<b>%1</b> %2").arg(name, plain.arg(QStringLiteral("\u2014 ") + figures));
         // One line; else the name over the figures (fitHtmlLines takes the first form that fits).
         // A narrow chart (a figure's grid cell, a small window) keeps the peak and DRAM figures, on two
         // lines if need be; the cache ceilings are in the legend with their figures (all five stacked
@@ -84,13 +87,17 @@ void RooflineChart::updateTitle(int hidden)
     for (size_t slot = 0; slot < n && !m_print; ++slot)
         if (const DeviceResult& d = m_report->results[size_t(m_devices[slot])]; d.timesCalibrated) {
             const QString cal = QString::fromStdString(d.calibration).toHtmlEscaped();
-            lines.push_back({ tr("<small>points at calibrated times (%1)</small>").arg(cal), tr("<small>calibrated times</small>") });
+            lines.push_back({ tr("<small>points at calibrated times (%1)</small>").arg(cal),
+                tr("<small>calibrated times</small>") });
             break;
         }
     if (hidden > 0 && n > 0 && !m_print) {
         const int rows = hidden / int(std::max<size_t>(n, 1));
-        lines.push_back({ tr("<small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>", "", rows),
-            tr("<small>%n zero-FLOP row(s) not plotted</small>", "", rows), tr("<small>%n row(s) not plotted</small>", "", rows) });
+        lines.push_back(
+            { tr("<small>%n zero-FLOP row(s) (data movement: concat, copies; uncounted operators) not plotted</small>",
+                  "", rows),
+                tr("<small>%n zero-FLOP row(s) not plotted</small>", "", rows),
+                tr("<small>%n row(s) not plotted</small>", "", rows) });
     }
     m_titleLines = std::move(lines);
     fitTitle();

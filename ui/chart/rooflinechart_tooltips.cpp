@@ -8,19 +8,19 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QPen>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QResizeEvent>
 #include <QPainter>
+#include <QPen>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QTextDocument>
 #include <QToolTip>
@@ -68,19 +68,20 @@ QString RooflineChart::layerTooltip(size_t slot, int layer) const
     const LayerResult& l = d.layers[size_t(layer)];
     QString text = QStringLiteral("<b>%1</b> (%2) on %3<br>output %4<br>FLOPs %5<br>bytes %6<br>"
                                   "intensity %7 FLOP/B (ridge %8)<br>attainable %9<br>time %10 (%11), %12-bound")
-                       .arg(qh(l.name), qh(std::string(opName(l.op))), qh(d.device.name),
-                           qh(shapeString(l.out)), qh(formatSI(l.flops, "FLOP")), qh(formatBytes(l.bytes)),
-                           qh(formatNumber3(l.intensity)), qh(formatNumber3(l.peak / d.bandwidth)),
-                           qh(formatSI(l.attainable, rateUnit())), qh(formatTime(l.time, true)), qh(formatPercent(l.share)),
-                           qh(boundLabel(l)));
+                       .arg(qh(l.name), qh(std::string(opName(l.op))), qh(d.device.name), qh(shapeString(l.out)),
+                           qh(formatSI(l.flops, "FLOP")), qh(formatBytes(l.bytes)), qh(formatNumber3(l.intensity)),
+                           qh(formatNumber3(l.peak / d.bandwidth)), qh(formatSI(l.attainable, rateUnit())),
+                           qh(formatTime(l.time, true)), qh(formatPercent(l.share)), qh(boundLabel(l)));
     if (l.boundTime >= 0) // a calibrated view: the time above is the calibration's
         text += QStringLiteral("<br>calibrated (%1): roofline bound %2, %3 of the roof")
                     .arg(qh(d.calibration), qh(formatTime(l.boundTime, true)),
                         qh(formatPercent(l.time > 0 ? l.boundTime / l.time : 0)));
     if (l.l2Bytes > 0 && l.flops > 0)
-        text += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B").arg(qh(formatBytes(l.l2Bytes)), qh(formatNumber3(l.flops / l.l2Bytes)));
+        text += QStringLiteral("<br>L2: %1, intensity %2 FLOP/B")
+                    .arg(qh(formatBytes(l.l2Bytes)), qh(formatNumber3(l.flops / l.l2Bytes)));
     if (l.l1Bytes > 0 && l.flops > 0)
-        text += QStringLiteral("<br>L1: %1, intensity %2 FLOP/B").arg(qh(formatBytes(l.l1Bytes)), qh(formatNumber3(l.flops / l.l1Bytes)));
+        text += QStringLiteral("<br>L1: %1, intensity %2 FLOP/B")
+                    .arg(qh(formatBytes(l.l1Bytes)), qh(formatNumber3(l.flops / l.l1Bytes)));
     return text;
 }
 
@@ -92,9 +93,9 @@ QString RooflineChart::levelTooltip(size_t slot, int layer, int level) const
     const double bw = levelBandwidth(d, kLevelOf[size_t(level)]);
     return tr("<b>%1</b> at %2 on %3<br>output %4<br>FLOPs %5<br>traffic %6, intensity %7 FLOP/B<br>"
               "this level alone would allow %8; %9-bound, time %10")
-        .arg(qh(l.name), levelName(size_t(level)),
-            qh(d.device.name), qh(shapeString(l.out)), qh(formatSI(l.flops, "FLOP")), qh(formatBytes(q)),
-            qh(formatNumber3(l.flops / q)), qh(formatSI(std::min(l.peak, l.flops / q * bw), rateUnit())), qh(boundLabel(l)),
+        .arg(qh(l.name), levelName(size_t(level)), qh(d.device.name), qh(shapeString(l.out)),
+            qh(formatSI(l.flops, "FLOP")), qh(formatBytes(q)), qh(formatNumber3(l.flops / q)),
+            qh(formatSI(std::min(l.peak, l.flops / q * bw), rateUnit())), qh(boundLabel(l)),
             qh(formatTime(l.time, true)));
 }
 
@@ -109,11 +110,11 @@ QString RooflineChart::measuredTooltip(size_t comparisonRow) const
     const double q = lc.measuredBytes > 0 ? lc.measuredBytes : l.bytes;
     QString text = tr("<b>%1</b> measured on %2<br>output %3<br>FLOPs %4%5<br>bytes %6%7<br>intensity %8 FLOP/B<br>"
                       "achieved %9<br>measured %10, bound %11 (%12 of the bound reached)")
-                       .arg(qh(l.name), qh(d.device.name), qh(shapeString(l.out)),
-                           qh(formatSI(f, "FLOP")), lc.measuredFlops >= 0 ? tr(" (measured)") : tr(" (model)"),
-                           qh(formatBytes(q)), lc.measuredBytes > 0 ? tr(" (measured)") : tr(" (model)"),
-                           qh(formatNumber3(f / q)), qh(formatSI(f / lc.measured, rateUnit())),
-                           qh(formatTime(lc.measured, true)), qh(formatTime(lc.bound, true)), qh(formatPercent(lc.efficiency)));
+                       .arg(qh(l.name), qh(d.device.name), qh(shapeString(l.out)), qh(formatSI(f, "FLOP")),
+                           lc.measuredFlops >= 0 ? tr(" (measured)") : tr(" (model)"), qh(formatBytes(q)),
+                           lc.measuredBytes > 0 ? tr(" (measured)") : tr(" (model)"), qh(formatNumber3(f / q)),
+                           qh(formatSI(f / lc.measured, rateUnit())), qh(formatTime(lc.measured, true)),
+                           qh(formatTime(lc.bound, true)), qh(formatPercent(lc.efficiency)));
     if (lc.aboveRoof)
         text += tr("<br><b>faster than the roofline allows</b>: check the file's units, the FLOP convention "
                    "(an FMA counted once) or the row mapping");

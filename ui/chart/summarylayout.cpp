@@ -32,7 +32,8 @@ bool SummaryLayout::read(const QString& html)
         // Spaces HTML would fold (two in a row, at a line's start or end) are QTextDocument's to fold.
         const bool space = c == QLatin1Char(' ');
         const QChar before = m_text.isEmpty() ? QChar(kLineBreak) : m_text.back();
-        if ((space && (before == QLatin1Char(' ') || before == QChar(kLineBreak))) || (c == QChar(kLineBreak) && before == QLatin1Char(' ')))
+        if ((space && (before == QLatin1Char(' ') || before == QChar(kLineBreak)))
+            || (c == QChar(kLineBreak) && before == QLatin1Char(' ')))
             return false;
         if (c != QChar(kLineBreak) && (c.isSpace() && !space && c != QChar(QChar::Nbsp)))
             return false; // a tab or a newline: folded too
@@ -53,7 +54,8 @@ bool SummaryLayout::read(const QString& html)
             if (tag == QLatin1String("b") || tag == QLatin1String("i")) {
                 (tag == QLatin1String("b") ? s.bold : s.italic) = true;
                 stack.emplace_back(s, styleIndex(s));
-            } else if (tag.startsWith(colorSpan) && tag.size() == colorSpan.size() + 7 && tag.endsWith(QLatin1Char('"'))) {
+            } else if (tag.startsWith(colorSpan) && tag.size() == colorSpan.size() + 7
+                && tag.endsWith(QLatin1Char('"'))) {
                 s.color = QColor(QLatin1Char('#') + tag.mid(colorSpan.size(), 6));
                 if (!s.color.isValid())
                     return false;
@@ -72,11 +74,11 @@ bool SummaryLayout::read(const QString& html)
             const qsizetype close = html.indexOf(QLatin1Char(';'), i);
             const QString entity = close < 0 ? QString() : html.mid(i, close - i + 1);
             const QChar decoded = entity == QLatin1String("&amp;") ? QChar(u'&')
-                : entity == QLatin1String("&lt;")                   ? QChar(u'<')
-                : entity == QLatin1String("&gt;")                   ? QChar(u'>')
-                : entity == QLatin1String("&quot;")                 ? QChar(u'"')
-                : entity == QLatin1String("&#39;")                  ? QChar(u'\'')
-                                                                    : QChar();
+                : entity == QLatin1String("&lt;")                  ? QChar(u'<')
+                : entity == QLatin1String("&gt;")                  ? QChar(u'>')
+                : entity == QLatin1String("&quot;")                ? QChar(u'"')
+                : entity == QLatin1String("&#39;")                 ? QChar(u'\'')
+                                                                   : QChar();
             if (decoded.isNull() || !append(decoded))
                 return false;
             i = close;
@@ -157,7 +159,8 @@ double SummaryLayout::overhang(int i) const
     return it->second;
 }
 
-int SummaryLayout::fillLine(int start, double width, bool anywhere, const std::vector<bool>& breakBefore, double* textWidth) const
+int SummaryLayout::fillLine(
+    int start, double width, bool anywhere, const std::vector<bool>& breakBefore, double* textWidth) const
 {
     // QTextLine::layout_helper's greedy fill: a word (up to the next break opportunity or breakable
     // space; a single character when breaking anywhere) joins the line if the line's text, the spaces

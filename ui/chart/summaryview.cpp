@@ -28,14 +28,16 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
     QString memory;
     if (t.fits) {
         memory = QStringLiteral("memory %1 of %2 (fits; up to batch\u00a0%3)")
-                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))), unbroken(qsEscaped(formatMemory(t.capacity))),
-                         qsEscaped(formatCount(t.largestBatch)));
+                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))),
+                         unbroken(qsEscaped(formatMemory(t.capacity))), qsEscaped(formatCount(t.largestBatch)));
     } else {
         memory = QStringLiteral("<span style=\"color:#d00000\"><b>\u26a0 does not fit:</b></span> memory %1 of %2; "
                                 "%3")
-                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))), unbroken(qsEscaped(formatMemory(t.capacity))),
-                         t.largestBatch > 0 ? QStringLiteral("largest batch that fits: %1").arg(qsEscaped(formatCount(t.largestBatch)))
-                                            : QStringLiteral("not even batch 1 fits"));
+                     .arg(unbroken(qsEscaped(formatMemory(t.memory.total()))),
+                         unbroken(qsEscaped(formatMemory(t.capacity))),
+                         t.largestBatch > 0
+                             ? QStringLiteral("largest batch that fits: %1").arg(qsEscaped(formatCount(t.largestBatch)))
+                             : QStringLiteral("not even batch 1 fits"));
     }
     // The energy of the step on one GPU, beside the memory it needs (core/engine/energy.h has the power model).
     memory += QStringLiteral(" \u00b7 ") + unbroken(qsEscaped(energyLine(d, config)));
@@ -59,7 +61,8 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
                                : QString())
         : QString();
     // The share of peak in the table's and the reports' words (peakShareText, core/engine/roofline.h).
-    return QStringLiteral("<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5<br>%6<br><i>%7</i>%8")
+    return QStringLiteral(
+        "<b>%1</b> per batch of\u00a0%2 \u00b7 %3\u00a0images/\u2060s \u00b7 attained %4 = %5<br>%6<br><i>%7</i>%8")
         .arg(unbroken(qsEscaped(formatTime(t.time, true))))
         .arg(qsEscaped(formatCount(config.batch)))
         .arg(unbroken(qsEscaped(formatNumber3(t.throughput))), unbroken(qsEscaped(formatSI(t.attained, unit))),
@@ -69,8 +72,9 @@ QString summaryHtml(const DeviceResult& d, const Config& config)
 QString summaryHeadline(const DeviceResult& d, const Config& config)
 {
     const Totals& t = d.totals;
-    const QString fits = t.fits ? QString()
-                                : QStringLiteral(" \u00b7 <span style=\"color:#d00000\"><b>\u26a0 does not fit</b></span>");
+    const QString fits = t.fits
+        ? QString()
+        : QStringLiteral(" \u00b7 <span style=\"color:#d00000\"><b>\u26a0 does not fit</b></span>");
     // One line where the window is short of room: the share alone ("62.0 % of peak"); the tooltip holds
     // the whole summary, with the share in peakShareText's words.
     // Calibrated, it says so: the time is the calibrated one, as on the chart (the bound is in the
@@ -78,7 +82,8 @@ QString summaryHeadline(const DeviceResult& d, const Config& config)
     return QStringLiteral("%5<b>%1</b> per batch of\u00a0%2 \u00b7 %3 of peak%4")
         .arg(unbroken(qsEscaped(formatTime(t.time, true))))
         .arg(config.batch)
-        .arg(unbroken(qsEscaped(formatPercent(t.peakShare))), fits, d.timesCalibrated ? QStringLiteral("calibrated ") : QString());
+        .arg(unbroken(qsEscaped(formatPercent(t.peakShare))), fits,
+            d.timesCalibrated ? QStringLiteral("calibrated ") : QString());
 }
 
 } // namespace rfx
@@ -184,7 +189,8 @@ bool SummaryText::paintStamped(QPainter& painter, const QColor& text)
     // Rewritten on every slider step: its glyphs through the raster engine's per-pixel path were a
     // fifth of the step (callgrind, bench_ui); composed from cached glyph images, the same pixels.
     // Summaries SummaryLayout reads are drawn from it; anything else from the document's layout.
-    if (m_stampRefused || painter.device()->devicePixelRatio() != 1.0 || painter.paintEngine()->type() != QPaintEngine::Raster
+    if (m_stampRefused || painter.device()->devicePixelRatio() != 1.0
+        || painter.paintEngine()->type() != QPaintEngine::Raster
         || painter.transform().type() > QTransform::TxTranslate)
         return false;
     if (m_image.size() != size() || m_imageColor != text.rgba()) {

@@ -44,10 +44,11 @@ void AnalysisLine::showWork(const WorkspaceState& s)
         return;
     }
     QString status = QStringLiteral("%1 \u00b7 %2").arg(qs(reportTitle(r)), qs(networkTotalsLine(r)));
-    setToolTip(tr("%1\n%2 convolutions, analysed in %5. Totals per batch of %3 on %4: a MAC is a multiply-add of a convolution "
-                  "or matrix product (2 FLOP); 'other' is the elementwise, pooling and normalisation work; bytes "
-                  "are the DRAM traffic under the traffic model; peak memory is weights, activations, gradients "
-                  "and optimizer state at their largest.")
+    setToolTip(tr(
+        "%1\n%2 convolutions, analysed in %5. Totals per batch of %3 on %4: a MAC is a multiply-add of a convolution "
+        "or matrix product (2 FLOP); 'other' is the elementwise, pooling and normalisation work; bytes "
+        "are the DRAM traffic under the traffic model; peak memory is weights, activations, gradients "
+        "and optimizer state at their largest.")
                    .arg(qs(reportTitle(r)))
                    .arg(r.convolutions)
                    .arg(r.config.batch)
@@ -69,9 +70,11 @@ void AnalysisLine::showLanguageModel(const WorkspaceState& s)
     const QString model = qs(a.model).section(QStringLiteral(" ("), 0, 0);
     const QString phase = s.llm.phase == LlmPhase::Prefill ? tr("prefill of %1 tokens").arg(qs(formatCount(t.prompt)))
         : s.llm.phase == LlmPhase::Decode                  ? tr("decode at context %1").arg(qs(formatCount(a.context)))
-                                                           : tr("prefill of %1 tokens and decode at context %2").arg(qs(formatCount(t.prompt)), qs(formatCount(a.context)));
+                                                           : tr("prefill of %1 tokens and decode at context %2")
+                                                .arg(qs(formatCount(t.prompt)), qs(formatCount(a.context)));
     setText(tr("%1 \u00b7 %2, batch %3 \u00b7 %4 \u00b7 %5 parameters")
-                .arg(model, phase, qs(formatCount(t.batch)), qs(llmPrecisionText(t)), qs(formatSI(double(a.parameters), ""))));
+                .arg(model, phase, qs(formatCount(t.batch)), qs(llmPrecisionText(t)),
+                    qs(formatSI(double(a.parameters), ""))));
     setToolTip(tr("%1: %2").arg(qs(a.model), qs(llmSettingsLine(a))));
     showNotes(s);
 }
@@ -83,8 +86,10 @@ void AnalysisLine::showNotes(const WorkspaceState& s)
     const WorkNotes& notes = s.notes;
     const int count = notes.count();
     m_notes->setVisible(count > 0);
-    m_notes->setText(QStringLiteral("<a href=\"#notes\">%1</a>").arg(count == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(count)));
-    m_notes->setToolTip(tr("Show them in the Devices panel:\n%1").arg((notes.deviceFiles + notes.analysis).join(QLatin1Char('\n'))));
+    m_notes->setText(QStringLiteral("<a href=\"#notes\">%1</a>")
+                         .arg(count == 1 ? tr("\u26a0 1 note") : tr("\u26a0 %1 notes").arg(count)));
+    m_notes->setToolTip(
+        tr("Show them in the Devices panel:\n%1").arg((notes.deviceFiles + notes.analysis).join(QLatin1Char('\n'))));
 }
 
 } // namespace rfx

@@ -43,8 +43,9 @@ bool CalibrationView::open(const QString& path, QString* error)
         for (const Diagnostic& d : load.diagnostics)
             lines << qs(toString(d));
         if (error)
-            *error = tr("%1 is not a calibration file the app reads:\n%2\n\nCalibration files come from Tools \u25b8 Calibrate "
-                        "from the measurements or roofline-cli calibrate.")
+            *error = tr(
+                "%1 is not a calibration file the app reads:\n%2\n\nCalibration files come from Tools \u25b8 Calibrate "
+                "from the measurements or roofline-cli calibrate.")
                          .arg(path, lines.join(QLatin1Char('\n')));
         return false;
     }
@@ -69,7 +70,8 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
     const Comparison c = compareMeasurements(set, r);
     Calibration cal;
     try {
-        cal = calibrateFrom(c, r, report.config, set.configuration, set.file, QDate::currentDate().toString(Qt::ISODate).toStdString(), probes);
+        cal = calibrateFrom(c, r, report.config, set.configuration, set.file,
+            QDate::currentDate().toString(Qt::ISODate).toStdString(), probes);
     } catch (const std::invalid_argument& e) {
         if (error)
             *error = tr("%1: %2 (%3 of %4 measured rows matched a layer of %5)")
@@ -103,14 +105,16 @@ bool CalibrationView::calibrate(const MeasurementSet& set, const Report& report,
                       "size or network to see the calibrated prediction's error on work it was not fitted on.")
                        .arg(path, qs(calibrationToTable(cal)))
                        .arg(back.layers.size())
-                       .arg(qs(formatTime(back.measuredTotal)), qs(formatTime(back.boundTotal)), qs(formatTime(back.calibratedTotal)));
+                       .arg(qs(formatTime(back.measuredTotal)), qs(formatTime(back.boundTotal)),
+                           qs(formatTime(back.calibratedTotal)));
         if (c.mapping == "by order") // another network's or configuration's measurement fits, and means nothing
             *summary = tr("Warning: the measured rows' names are not the layers of %1, so they were mapped by order. "
                           "Check that the measurement is of this configuration.\n\n")
                            .arg(qs(report.network))
                 + *summary;
         if (!set.noise.empty()) // the run's noise goes into every prediction of the fit
-            *summary = tr("Warning: %1 was measured while the machine was noisy, by its own header (\u201c%2\u201d): the fit "
+            *summary = tr("Warning: %1 was measured while the machine was noisy, by its own header (\u201c%2\u201d): "
+                          "the fit "
                           "carries that into every prediction. Measure it again when the machine is quiet.\n\n")
                            .arg(QFileInfo(qs(set.file)).fileName(), qs(set.noise))
                 + *summary;
@@ -143,7 +147,8 @@ QString CalibrationView::defaultPath(const QString& deviceId)
     const std::filesystem::path devices = userDeviceDir();
     const QString folder = devices.empty() ? QDir::home().filePath(QStringLiteral(".roofline-explorer-calibrations"))
                                            : qs((devices.parent_path() / "calibrations").string());
-    return QDir(folder).filePath(QStringLiteral("%1-%2.cal.json").arg(deviceId, QDate::currentDate().toString(Qt::ISODate)));
+    return QDir(folder).filePath(
+        QStringLiteral("%1-%2.cal.json").arg(deviceId, QDate::currentDate().toString(Qt::ISODate)));
 }
 
 void CalibrationView::updateAction()
@@ -151,7 +156,8 @@ void CalibrationView::updateAction()
     m_toggle->setEnabled(m_calibration.has_value());
     m_toggle->setToolTip(m_calibration
             ? tr("Show times calibrated to %1's measured kernels (%2) instead of the roofline bound")
-                  .arg(qs(m_calibration->deviceName.empty() ? m_calibration->deviceId : m_calibration->deviceName), file())
+                  .arg(qs(m_calibration->deviceName.empty() ? m_calibration->deviceId : m_calibration->deviceName),
+                      file())
             : tr("No calibration yet: Tools \u25b8 Calibrate from the measurements, or File \u25b8 Open calibration"));
 }
 

@@ -44,7 +44,6 @@ public:
     /// The file the calibration came from, or empty.
     QString file() const;
 
-
     /// Where Tools > Calibrate proposes to save: the user data folder's calibrations/DEVICE-DATE.cal.json.
     static QString defaultPath(const QString& deviceId);
 

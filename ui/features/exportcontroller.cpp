@@ -4,10 +4,10 @@
 
 #include "features/exportdialog.h"
 #include "figure/figurerenderer.h"
+#include "io/report_writer.h"
 #include "servingplan/servingfigure.h"
 #include "style/style.h"
 #include "sweep/sweepfigure.h"
-#include "io/report_writer.h"
 #include "workspace/windowsettings.h"
 #include "workspace/workspace.h"
 
@@ -32,7 +32,8 @@ ExportController::ExportController(Workspace* workspace, std::function<FigureSpe
 void ExportController::exportChartInteractive()
 {
     if (!m_workspace->report() || m_workspace->report()->results.empty()) {
-        QMessageBox::information(m_window, tr("Export chart"), tr("Check a device first: there is no chart to export."));
+        QMessageBox::information(
+            m_window, tr("Export chart"), tr("Check a device first: there is no chart to export."));
         return;
     }
     const QString dir = lastExportDirectory();
@@ -51,7 +52,8 @@ void ExportController::exportChartInteractive()
         spec.llm = view.llm;
         return spec;
     };
-    dialog.setMeasure([this, withView](const FigureSpec& s) { return figureSize(*m_workspace->report(), withView(s)); });
+    dialog.setMeasure(
+        [this, withView](const FigureSpec& s) { return figureSize(*m_workspace->report(), withView(s)); });
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureSpec spec = withView(dialog.spec());
@@ -61,8 +63,9 @@ void ExportController::exportChartInteractive()
         return;
     }
     setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
-    emit statusMessage(r.captionFile.isEmpty() ? tr("Exported %1").arg(qs(spec.file))
-                                               : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
+    emit statusMessage(r.captionFile.isEmpty()
+            ? tr("Exported %1").arg(qs(spec.file))
+            : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
         8000);
 }
 
@@ -130,7 +133,8 @@ void ExportController::exportServingInteractive(const ServingFigure& targets)
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureSpec spec = dialog.spec();
-    const RenderResult r = exportServing(targets, spec, &plan); // planned above, for the same model, devices and targets
+    const RenderResult r
+        = exportServing(targets, spec, &plan); // planned above, for the same model, devices and targets
     if (!r.ok) {
         QMessageBox::warning(m_window, tr("Cannot export the serving plan"), r.error);
         return;
@@ -143,18 +147,22 @@ void ExportController::exportSweepInteractive(LlmSweepAxis axis)
 {
     const WorkspaceState& w = m_workspace->state();
     if (!w.languageModel() || !w.llmAnalysis || w.llmAnalysis->figures.empty()) {
-        QMessageBox::information(m_window, tr("Export sweep"), tr("Choose a language model and check a device first: there is no sweep to export."));
+        QMessageBox::information(m_window, tr("Export sweep"),
+            tr("Choose a language model and check a device first: there is no sweep to export."));
         return;
     }
-    const QString name = axis == LlmSweepAxis::Context ? QStringLiteral("context-sweep.png") : QStringLiteral("batch-sweep.png");
+    const QString name
+        = axis == LlmSweepAxis::Context ? QStringLiteral("context-sweep.png") : QStringLiteral("batch-sweep.png");
     ExportDialog dialog(QDir(lastExportDirectory()).filePath(name), m_window);
-    dialog.setWindowTitle(axis == LlmSweepAxis::Context ? tr("Export the context sweep") : tr("Export the batch sweep"));
+    dialog.setWindowTitle(
+        axis == LlmSweepAxis::Context ? tr("Export the context sweep") : tr("Export the batch sweep"));
     dialog.setMeasure([this, axis, &w](FigureSpec s) {
         const std::vector<Device> devices = m_workspace->checkedDevices();
         s.llm = w.llm;
         s.sweep = axis;
         const LlmSweep sweep = sweepLlm(*w.llmModel, *w.llmAnalysis, devices, axis);
-        return sweepPage(sweep, sweepDeviceNames(devices), s, QString(), qs(sweepCaption(s, w.llmAnalysis->model)))->size();
+        return sweepPage(sweep, sweepDeviceNames(devices), s, QString(), qs(sweepCaption(s, w.llmAnalysis->model)))
+            ->size();
     });
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -165,8 +173,9 @@ void ExportController::exportSweepInteractive(LlmSweepAxis axis)
         return;
     }
     setLastExportDirectory(QFileInfo(qs(spec.file)).absolutePath());
-    emit statusMessage(r.captionFile.isEmpty() ? tr("Exported %1").arg(qs(spec.file))
-                                               : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
+    emit statusMessage(r.captionFile.isEmpty()
+            ? tr("Exported %1").arg(qs(spec.file))
+            : tr("Exported %1, its caption in %2").arg(qs(spec.file), QFileInfo(r.captionFile).fileName()),
         8000);
 }
 
@@ -200,15 +209,16 @@ bool ExportController::exportTable(const QString& path, QString* error)
 void ExportController::exportTableInteractive()
 {
     const QString dir = lastExportDirectory();
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")),
-        [] {
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export table"), QDir(dir).filePath(QStringLiteral("roofline.csv")), [] {
             // CSV first (the default file name's), then the others, each with its suffixes.
             QStringList filters;
             for (const TableFormat& f : tableFormats()) {
                 QStringList globs;
                 for (const std::string& s : f.suffixes)
                     globs << QStringLiteral("*.") + QString::fromStdString(s);
-                const QString filter = QStringLiteral("%1 (%2)").arg(QString::fromStdString(f.description), globs.join(QLatin1Char(' ')));
+                const QString filter = QStringLiteral("%1 (%2)").arg(
+                    QString::fromStdString(f.description), globs.join(QLatin1Char(' ')));
                 f.name == "csv" ? filters.prepend(filter) : filters.append(filter);
             }
             return filters.join(QStringLiteral(";;"));

@@ -11,8 +11,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSignalBlocker>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -146,7 +146,8 @@ void ExportDialog::updateEnabled()
     m_width->setEnabled(mode == 0);
     m_widthPx->setEnabled(mode < 0);
     m_heightPx->setEnabled(mode < 0);
-    const bool raster = formatFromPath(m_file->text().toStdString()).value_or(FigureSpec::Format::Png) == FigureSpec::Format::Png;
+    const bool raster
+        = formatFromPath(m_file->text().toStdString()).value_or(FigureSpec::Format::Png) == FigureSpec::Format::Png;
     m_dpi->setEnabled(raster);
     updateSize();
 }

@@ -30,7 +30,8 @@ bool MeasurementsView::import(const QString& path, QString* error)
             if (lines.size() < 8)
                 lines << qs(toString(d));
         if (error)
-            *error = tr("%1 is not a measurement file the app reads:\n%2\n\nFormats: a plain CSV with layer,time_s[,flops,bytes]; "
+            *error = tr("%1 is not a measurement file the app reads:\n%2\n\nFormats: a plain CSV with "
+                        "layer,time_s[,flops,bytes]; "
                         "ncu --csv (details page); a PyTorch profiler trace (export_chrome_trace).")
                          .arg(path, lines.join(QLatin1Char('\n')));
         return false;
@@ -56,12 +57,14 @@ void MeasurementsView::show(const WorkspaceState& state)
     QStringList tip;
     for (size_t i = 0; i < c.unmatched.size() && i < 30; ++i)
         tip << qs(c.unmatched[i]);
-    QString text = tip.isEmpty() ? tr("Every measured row mapped to a layer") : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n')));
+    QString text = tip.isEmpty() ? tr("Every measured row mapped to a layer")
+                                 : tr("Did not map:\n%1").arg(tip.join(QLatin1Char('\n')));
     const std::string hint = tensorRoofHint(c, state.report->results[size_t(state.tableDeviceIndex)]);
     if (!hint.empty())
         text = qs(hint) + QStringLiteral("\n\n") + text;
     if (state.measurements && !state.measurements->noise.empty())
-        text = tr("Measured while the machine was noisy, by the file's own header: %1").arg(qs(state.measurements->noise))
+        text = tr("Measured while the machine was noisy, by the file's own header: %1")
+                   .arg(qs(state.measurements->noise))
             + QStringLiteral("\n\n") + text;
     // The whole line first: at 1280 px beside the analysis line it is cut short.
     m_label->setToolTip(m_status + QStringLiteral("\n\n") + text);

@@ -44,11 +44,13 @@ LlmSettings measurableLlmSettings(const LlmSettings& shown)
 std::optional<QString> languageModelMeasurementRefusal(const LlmModel& model, const LlmSettings& shown)
 {
     if (model.onnx)
-        return QObject::tr("%1 is an ONNX decoder: its rows are its graph's operators, which this measurement does not run. "
-                           "Open a built-in model, a config.json or a GGUF file of it to measure its layers.")
+        return QObject::tr(
+            "%1 is an ONNX decoder: its rows are its graph's operators, which this measurement does not run. "
+            "Open a built-in model, a config.json or a GGUF file of it to measure its layers.")
             .arg(qs(model.arch.id));
     if (shown.batch > kMeasureLlmBatchRange.max)
-        return QObject::tr("A batch of %1 sequences is more than this CPU measurement runs (up to %2): set the batch to %2 or fewer.")
+        return QObject::tr(
+            "A batch of %1 sequences is more than this CPU measurement runs (up to %2): set the batch to %2 or fewer.")
             .arg(shown.batch)
             .arg(kMeasureLlmBatchRange.max);
     const LlmSettings s = measurableLlmSettings(shown);
@@ -59,8 +61,8 @@ std::optional<QString> languageModelMeasurementRefusal(const LlmModel& model, co
     return std::nullopt;
 }
 
-QString measureThisLanguageModel(QWidget* parent, const LlmModel& model, const std::string& spec, const LlmSettings& shown,
-    const LayerBenchOptions& options, QString* summary)
+QString measureThisLanguageModel(QWidget* parent, const LlmModel& model, const std::string& spec,
+    const LlmSettings& shown, const LayerBenchOptions& options, QString* summary)
 {
     auto say = [&](const QString& text) {
         if (summary)
@@ -84,19 +86,17 @@ QString measureThisLanguageModel(QWidget* parent, const LlmModel& model, const s
         return {};
     }
     const std::string csv = networkMeasurementCsv(m, llmMeasureArgs(spec, s), measurementDate());
-    const QString stem = QStringLiteral("%1-p%2-c%3-b%4")
-                             .arg(modelStem(spec))
-                             .arg(s.prompt)
-                             .arg(s.context)
-                             .arg(s.batch);
+    const QString stem
+        = QStringLiteral("%1-p%2-c%3-b%4").arg(modelStem(spec)).arg(s.prompt).arg(s.context).arg(s.batch);
     QString saved;
     const QString path = saveMeasurement(m, csv, stem, &saved);
     if (path.isEmpty()) {
         say(saved);
         return {};
     }
-    say(QObject::tr("Measured at prompt %1, context %2, batch %3, %4 throughout, attention as two matrix products and a softmax "
-                    "(the window now shows these settings, both phases).\n\n%5")
+    say(QObject::tr(
+        "Measured at prompt %1, context %2, batch %3, %4 throughout, attention as two matrix products and a softmax "
+        "(the window now shows these settings, both phases).\n\n%5")
             .arg(s.prompt)
             .arg(s.context)
             .arg(s.batch)

@@ -19,8 +19,8 @@ namespace rfx {
 /// cancel, written atomically to the user's measurement folder. Returns the file written, or empty
 /// (refused, cancelled: nothing written, or failed; `summary` then says why); on success `summary`
 /// says how many rows ran, at which settings, and which did not run, and why.
-QString measureThisLanguageModel(QWidget* parent, const LlmModel& model, const std::string& spec, const LlmSettings& shown,
-    const LayerBenchOptions& options, QString* summary = nullptr);
+QString measureThisLanguageModel(QWidget* parent, const LlmModel& model, const std::string& spec,
+    const LlmSettings& shown, const LayerBenchOptions& options, QString* summary = nullptr);
 
 /// The settings a CPU runs the window's at (cpuLlmSettings): its prompt, decode context and batch,
 /// bf16 where its activations are 16 bits wide and this CPU has bf16 arithmetic, fp32 otherwise;

@@ -12,6 +12,7 @@ namespace rfx {
 /// dialog that can cancel, and writes the device file "this-machine.json" to the user device folder
 /// (atomically). `tdpWatts` <= 0 asks for it. Returns the device id written, or empty (cancelled or
 /// failed; `summary` then says why); on success `summary` lists the measured ceilings.
-QString measureThisMachine(QWidget* parent, const MicrobenchOptions& options, double tdpWatts, QString* summary = nullptr);
+QString measureThisMachine(
+    QWidget* parent, const MicrobenchOptions& options, double tdpWatts, QString* summary = nullptr);
 
 } // namespace rfx

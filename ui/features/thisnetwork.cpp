@@ -30,7 +30,8 @@ QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBe
         return {};
     }
     NetworkMeasurement m;
-    const bool finished = runWithProgress(parent, QObject::tr("Measure this network"), QObject::tr("Running the network's rows on this CPU"),
+    const bool finished = runWithProgress(parent, QObject::tr("Measure this network"),
+        QObject::tr("Running the network's rows on this CPU"),
         [&](const ProgressReport& report) { m = run.run(options, report); });
     if (!finished || m.cancelled) {
         say(QObject::tr("Measuring cancelled; nothing written"));
@@ -51,7 +52,9 @@ QString saveMeasurement(const NetworkMeasurement& m, const std::string& csv, con
             *summary = text;
     };
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    const QString path = QDir(measurementFolder()).filePath(QStringLiteral("%1-%2.csv").arg(stem, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    const QString path
+        = QDir(measurementFolder())
+              .filePath(QStringLiteral("%1-%2.csv").arg(stem, now.toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     QDir().mkpath(measurementFolder());
     QSaveFile out(path); // atomic
     if (!out.open(QIODevice::WriteOnly) || out.write(csv.c_str(), qint64(csv.size())) < 0 || !out.commit()) {

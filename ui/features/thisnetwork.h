@@ -13,7 +13,8 @@ namespace rfx {
 /// progress dialog that can cancel, written atomically as a plain measurement CSV in the user's
 /// measurement folder. Returns the file written, or empty (refused, cancelled: nothing written, or
 /// failed; `summary` then says why); on success `summary` says how many rows ran and which did not, and why.
-QString measureThisNetwork(QWidget* parent, const NetworkRun& run, const LayerBenchOptions& options, QString* summary = nullptr);
+QString measureThisNetwork(
+    QWidget* parent, const NetworkRun& run, const LayerBenchOptions& options, QString* summary = nullptr);
 
 /// A measurement's CSV written atomically to the user's measurement folder as STEM-yyyyMMdd-HHmmss.csv
 /// (measureThisNetwork, measureThisLanguageModel); `summary` says how many rows ran and which did not,

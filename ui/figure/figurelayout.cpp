@@ -25,7 +25,6 @@ namespace {
 
 constexpr double kPointsPerLogical = 72.0 / kLogicalPerInch;
 
-
 double fontPixels(const QFont& f) { return f.pixelSize() > 0 ? f.pixelSize() : f.pointSizeF() / kPointsPerLogical; }
 
 } // namespace
@@ -42,7 +41,9 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
     m_title = qs(figureTitle(report, spec));
     // A word joiner after each hyphen, as the summaries keep units whole: the wrap broke a device id
     // ("geforce-" / "mx230"). Invisible; the metadata keeps the caption as written.
-    m_caption = spec.caption ? qs(figureCaption(spec, figureTitle(report, spec), anyCacheAware(report))).replace(QStringLiteral("-"), QStringLiteral("-\u2060")) : QString();
+    m_caption = spec.caption ? qs(figureCaption(spec, figureTitle(report, spec), anyCacheAware(report)))
+                                   .replace(QStringLiteral("-"), QStringLiteral("-\u2060"))
+                             : QString();
     const int columns = figureColumns(charts, planned.widthIn);
     const double cellW = m_width / columns;
     for (int i = 0; i < charts; ++i) {
@@ -60,7 +61,8 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
             shown.push_back(i);
         // Laid out near its final size before it gets data: Qt Charts elides tick labels laid out
         // in a tiny default-sized view and does not always lay them out again.
-        chart->resize(int(std::lround(cellW)), int(std::lround(cellHeightIn(cellW / kLogicalPerInch) * kLogicalPerInch)));
+        chart->resize(
+            int(std::lround(cellW)), int(std::lround(cellHeightIn(cellW / kLogicalPerInch) * kLogicalPerInch)));
         if (measured && (spec.overlay || measured->device == i))
             chart->setMeasured(measured->device, measured->comparison);
         chart->setReport(report, shown);
@@ -84,13 +86,17 @@ FigureLayout::FigureLayout(const Report& report, const FigureSpec& spec, const s
                 if (unnamed.isEmpty())
                     continue;
                 const QString list = unnamed.join(QStringLiteral(", "));
-                groups << (spec.overlay || m_charts.size() == 1 ? list : shortDeviceName(report.results[i].device.name) + QStringLiteral(": ") + list);
+                groups << (spec.overlay || m_charts.size() == 1
+                        ? list
+                        : shortDeviceName(report.results[i].device.name) + QStringLiteral(": ") + list);
             }
             QString wanted = base;
             if (!groups.isEmpty()) {
-                const QString note = QStringLiteral(". Over %1 % of the time, not named on the plots for lack of room: %2")
-                                         .arg(QString::number(m_charts.front()->layerLabelShare() * 100, 'g', 3), groups.join(QStringLiteral("; ")))
-                                         .replace(QStringLiteral("-"), QStringLiteral("-\u2060"));
+                const QString note
+                    = QStringLiteral(". Over %1 % of the time, not named on the plots for lack of room: %2")
+                          .arg(QString::number(m_charts.front()->layerLabelShare() * 100, 'g', 3),
+                              groups.join(QStringLiteral("; ")))
+                          .replace(QStringLiteral("-"), QStringLiteral("-\u2060"));
                 const qsizetype stamp = wanted.lastIndexOf(QStringLiteral(". Roofline Explorer"));
                 wanted.insert(stamp >= 0 ? stamp : wanted.size(), note);
             }
@@ -279,7 +285,9 @@ FigureGeometry FigureLayout::geometry() const
 {
     FigureGeometry g;
     const double k = kPointsPerLogical;
-    auto toPage = [k](QRectF r, QPointF origin) { return QRectF((r.x() + origin.x()) * k, (r.y() + origin.y()) * k, r.width() * k, r.height() * k); };
+    auto toPage = [k](QRectF r, QPointF origin) {
+        return QRectF((r.x() + origin.x()) * k, (r.y() + origin.y()) * k, r.width() * k, r.height() * k);
+    };
     g.widthPt = m_width * k;
     g.heightPt = m_height * k;
     double smallest = INFINITY;

@@ -6,14 +6,14 @@
 #include "figure/figurelayout.h"
 #include "io/report_writer.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
-#include <QBuffer>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -21,8 +21,6 @@
 namespace rfx {
 
 namespace {
-
-
 
 } // namespace
 
@@ -85,7 +83,8 @@ static std::optional<FigureLayout::Measured> measuredFor(const Report& report, c
             if (report.results[i].device.id == spec.measuredDevice)
                 device = int(i);
         if (device < 0) {
-            *error = QStringLiteral("--measured-device %1: not one of the figure's devices").arg(qs(spec.measuredDevice));
+            *error
+                = QStringLiteral("--measured-device %1: not one of the figure's devices").arg(qs(spec.measuredDevice));
             return std::nullopt;
         }
     }
@@ -166,7 +165,8 @@ RenderResult writeFigure(const FigurePage& page, const FigureSpec& spec, const Q
         image.setDotsPerMeterY(int(std::lround(dpm)));
         image.setText(QStringLiteral("Title"), page.title());
         image.setText(QStringLiteral("Description"), caption);
-        image.setText(QStringLiteral("Software"), QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
+        image.setText(
+            QStringLiteral("Software"), QStringLiteral("Roofline Explorer %1").arg(QString::fromLatin1(kVersion)));
         image.setText(QStringLiteral("roofline-explorer"), json);
         QImageWriter writer(&out, "png");
         if (!writer.write(image)) {

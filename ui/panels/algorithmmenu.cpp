@@ -5,8 +5,8 @@
 
 namespace rfx {
 
-QMenu* layerAlgorithmMenu(const Report* report, const Config& config, int layer, const std::function<void(const Config&)>& apply,
-    QWidget* parent)
+QMenu* layerAlgorithmMenu(const Report* report, const Config& config, int layer,
+    const std::function<void(const Config&)>& apply, QWidget* parent)
 {
     if (!report || report->results.empty())
         return nullptr;
@@ -19,7 +19,8 @@ QMenu* layerAlgorithmMenu(const Report* report, const Config& config, int layer,
     menu->addSection(QObject::tr("Algorithm for %1").arg(QString::fromStdString(name)));
     auto* group = new QActionGroup(menu);
     const auto own = config.layerAlgorithms.find(name);
-    QAction* global = menu->addAction(QObject::tr("As the global setting (%1)").arg(QString::fromUtf8(algorithmName(config.algorithm).data())));
+    QAction* global = menu->addAction(
+        QObject::tr("As the global setting (%1)").arg(QString::fromUtf8(algorithmName(config.algorithm).data())));
     global->setCheckable(true);
     global->setChecked(own == config.layerAlgorithms.end());
     group->addAction(global);

@@ -9,8 +9,8 @@
 #include "panels/llmcontrols.h"
 #include "panels/modelinputs.h"
 #include "widgets/checkedspinbox.h"
-#include "widgets/sliderbox.h"
 #include "widgets/problemnote.h"
+#include "widgets/sliderbox.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -44,7 +44,6 @@ int bitsIndex(int bits)
 }
 } // namespace
 
-
 ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent)
 {
@@ -65,7 +64,8 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_problem = new ProblemNote(this);
     connect(m_problem, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("llm:"))) { // a language model's fix: "llm:prompt:130944"
-            m_llm->applyFix(link.section(QLatin1Char(':'), 1, 1).toStdString(), link.section(QLatin1Char(':'), 2, 2).toInt());
+            m_llm->applyFix(
+                link.section(QLatin1Char(':'), 1, 1).toStdString(), link.section(QLatin1Char(':'), 2, 2).toInt());
             return;
         }
         const int size = link.toInt();
@@ -198,16 +198,17 @@ void ControlPanel::updateEnabled()
     const bool file = isNetworkFile(m_config.model);
     for (QWidget* w : m_unetOnly) {
         w->setEnabled(unet);
-        setToolTipIf(w, unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
-                             : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
+        setToolTipIf(w,
+            unet ? w->toolTip().section(QStringLiteral("\n\n"), 0, 0)
+                 : w->toolTip().section(QStringLiteral("\n\n"), 0, 0) + tr("\n\nShapes the U-Net only."));
     }
     // An ONNX model: the image size and the batch apply where the file leaves them symbolic; where it
     // fixes them, the control is off and its tooltip says why.
     const std::shared_ptr<const OnnxModel> onnx = isOnnxFile(m_config.model) ? m_model : nullptr;
     const bool image = onnx ? onnx->imageBound() : !file;
     const QString imageWhy = onnx && !image ? QString::fromStdString(onnx->imageFixedReason())
-        : file && !onnx                    ? tr("the network file fixes its input")
-                                           : QString();
+        : file && !onnx                     ? tr("the network file fixes its input")
+                                            : QString();
     for (QWidget* w : m_inputControls) {
         const bool channelsOrClasses = w == m_inChannels || w == m_classes;
         const bool on = channelsOrClasses ? !file : image;
@@ -216,7 +217,8 @@ void ControlPanel::updateEnabled()
         w->setEnabled(on && (w != m_widthSpin || m_config.unet.height != m_config.unet.width));
         QString tip = w->toolTip().section(QStringLiteral("\n\n"), 0, 0);
         if (!on && file)
-            tip += QStringLiteral("\n\n") + (channelsOrClasses ? tr("The model file fixes it.") : tr("Off: %1.").arg(imageWhy));
+            tip += QStringLiteral("\n\n")
+                + (channelsOrClasses ? tr("The model file fixes it.") : tr("Off: %1.").arg(imageWhy));
         else if (on && onnx && !channelsOrClasses && onnx->inputs().front().dims.size() <= 3)
             tip += QStringLiteral("\n\n") + tr("For this model (a sequence input) the height is the sequence length.");
         setToolTipIf(w, tip);
@@ -240,7 +242,8 @@ void ControlPanel::updateEnabled()
     if (onnx && !image && !onnx->inputs().empty() && onnx->inputs().front().dims.size() >= 4) {
         const std::vector<std::string>& dims = onnx->inputs().front().dims;
         auto extent = [](const std::string& d) {
-            return !d.empty() && std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) && d.size() < 9
+            return !d.empty() && std::all_of(d.begin(), d.end(), [](char ch) { return ch >= '0' && ch <= '9'; })
+                    && d.size() < 9
                 ? std::stoi(d)
                 : 0;
         };
@@ -321,7 +324,8 @@ void ControlPanel::emitChanged()
     const int oldHeight = m_config.unet.height;
     readWidgets();
     // A dragged image-size slider snaps to the nearest size that works; typed sizes are explained instead.
-    if (sender() == m_imageSlider && m_config.model == "unet" && m_config.unet.height != oldHeight && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
+    if (sender() == m_imageSlider && m_config.model == "unet" && m_config.unet.height != oldHeight
+        && !unetOutputExtent(m_config.unet.height, m_config.unet)) {
         if (const int snapped = snappedExtent(m_config.unet.height, oldHeight, m_config.unet)) {
             m_config.unet.height = snapped;
             if (m_square->isChecked())
@@ -334,7 +338,8 @@ void ControlPanel::emitChanged()
 
 void ControlPanel::showProblem(const QString& message, const QList<int>& suggestions, bool chartsStale)
 {
-    QString html = QStringLiteral("<b>%1</b><br>%2").arg(tr("This configuration does not work:"), message.toHtmlEscaped());
+    QString html
+        = QStringLiteral("<b>%1</b><br>%2").arg(tr("This configuration does not work:"), message.toHtmlEscaped());
     if (!suggestions.isEmpty()) {
         html += QStringLiteral("<br>");
         for (int s : suggestions)
@@ -348,7 +353,8 @@ void ControlPanel::showProblem(const QString& message, const QList<int>& suggest
 
 void ControlPanel::showLanguageModelProblem(const LlmSettingsFix& fix, bool chartsStale)
 {
-    QString html = QStringLiteral("<b>%1</b><br>%2").arg(tr("These settings do not work:"), QString::fromStdString(fix.message).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><br>%2")
+                       .arg(tr("These settings do not work:"), QString::fromStdString(fix.message).toHtmlEscaped());
     if (!fix.values.empty()) {
         html += QStringLiteral("<br>");
         for (int v : fix.values)

@@ -22,7 +22,8 @@ void ControlPanel::follow(Workspace* workspace)
         if (parts & Workspace::Analysis)
             showWork(s);
     });
-    connect(this, &ControlPanel::configChanged, workspace, [this, workspace](const Config& c) { workspace->setConfig(c, drag()); });
+    connect(this, &ControlPanel::configChanged, workspace,
+        [this, workspace](const Config& c) { workspace->setConfig(c, drag()); });
     connect(this, &ControlPanel::modelChosen, workspace, &Workspace::showModel);
     connect(workspace, &Workspace::networkFileRefused, this, [this, workspace](const QString& path) {
         // The workspace went back to what it showed; the selector forgets the file (the window says why).

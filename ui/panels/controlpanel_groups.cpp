@@ -15,25 +15,26 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QStandardItemModel>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
 #include <algorithm>
 #include <cmath>
 
 namespace rfx {
 
-QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax, const QString& what,
-    const QString& tip, bool powersOfTwo)
+QWidget* ControlPanel::sliderRow(QSlider*& slider, QSpinBox*& spin, int min, int max, int sliderMax,
+    const QString& what, const QString& tip, bool powersOfTwo)
 {
     slider = new QSlider(Qt::Horizontal);
     spin = typedBox(what);
-    return sliderBoxRow(slider, spin, min, max, sliderMax, powersOfTwo, tip, &m_updating, this, [this] { emitChanged(); });
+    return sliderBoxRow(
+        slider, spin, min, max, sliderMax, powersOfTwo, tip, &m_updating, this, [this] { emitChanged(); });
 }
 
 QWidget* ControlPanel::buildInputGroup()
@@ -45,7 +46,8 @@ QWidget* ControlPanel::buildInputGroup()
     f1->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_network = new QComboBox;
     for (const ModelInfo& m : builtinModels())
-        m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())), QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
+        m_network->addItem(QString::fromUtf8(m.title.data(), qsizetype(m.title.size())),
+            QString::fromUtf8(m.id.data(), qsizetype(m.id.size())));
     m_network->insertSeparator(m_network->count());
     // A heading over them (issue 73 item 9: the list ran from ResNet-152 into Llama with a line between):
     // bold, neither selectable nor enabled, no model id.
@@ -91,10 +93,11 @@ QWidget* ControlPanel::buildInputGroup()
     }
     m_network->insertSeparator(m_network->count());
     m_network->addItem(tr("Open model file…"), QStringLiteral("@open"));
-    m_network->setToolTip(tr("The network to analyse: the U-Net (all its controls below), the published AlexNet, "
-                             "VGG-16 and ResNets at their ImageNet input, your own ONNX model (.onnx, any "
-                             "framework's export) or a JSON layer list (roofline-cli networks --format-help); "
-                             "or a language model (Llama, Mistral, Qwen, ...): prefill and decode, with its own controls"));
+    m_network->setToolTip(
+        tr("The network to analyse: the U-Net (all its controls below), the published AlexNet, "
+           "VGG-16 and ResNets at their ImageNet input, your own ONNX model (.onnx, any "
+           "framework's export) or a JSON layer list (roofline-cli networks --format-help); "
+           "or a language model (Llama, Mistral, Qwen, ...): prefill and decode, with its own controls"));
     connect(m_network, &QComboBox::activated, this, [this](int) { networkChosen(); });
     WholeText::keep(m_network);
     f1->addRow(tr("Network"), m_network);
@@ -161,9 +164,9 @@ QWidget* ControlPanel::buildInputGroup()
              static_cast<QWidget*>(m_padding), static_cast<QWidget*>(m_downsample), static_cast<QWidget*>(m_conv),
              static_cast<QWidget*>(m_batchNorm) })
         m_unetOnly.append(w);
-    for (QWidget* w : { static_cast<QWidget*>(m_imageSlider), static_cast<QWidget*>(m_imageSpin),
-             static_cast<QWidget*>(m_square), static_cast<QWidget*>(m_widthSpin), static_cast<QWidget*>(m_inChannels),
-             static_cast<QWidget*>(m_classes) })
+    for (QWidget* w :
+        { static_cast<QWidget*>(m_imageSlider), static_cast<QWidget*>(m_imageSpin), static_cast<QWidget*>(m_square),
+            static_cast<QWidget*>(m_widthSpin), static_cast<QWidget*>(m_inChannels), static_cast<QWidget*>(m_classes) })
         m_inputControls.append(w);
     // Every row but the selector's: hidden while a language model is shown (its own controls then).
     for (int row = 1; row < f1->rowCount(); ++row)
@@ -205,9 +208,10 @@ QWidget* ControlPanel::buildRunGroup()
     // An imported model: its own precision (each tensor at its stored width, each row on the ceiling of
     // its arithmetic) is the default; unchecked, the slider sets every tensor and row.
     m_bitsAsInFile = new QCheckBox(tr("As in the model file"));
-    m_bitsAsInFile->setToolTip(tr("Each tensor moves bytes at the width the file stores (fp16, int8, 4-bit weights) and "
-                                  "each row runs on the ceiling of its own arithmetic (a quantized convolution at int8). "
-                                  "Off: the Bits slider sets every tensor and row."));
+    m_bitsAsInFile->setToolTip(
+        tr("Each tensor moves bytes at the width the file stores (fp16, int8, 4-bit weights) and "
+           "each row runs on the ceiling of its own arithmetic (a quantized convolution at int8). "
+           "Off: the Bits slider sets every tensor and row."));
     f2->addRow(QString(), m_bitsAsInFile);
     connect(m_bitsAsInFile, &QCheckBox::toggled, this, [this] {
         if (!m_updating)
@@ -246,29 +250,32 @@ QWidget* ControlPanel::buildAlgorithmGroup()
             QT_TR_NOOP("auto (fastest per layer)") };
         m_algorithm->addItem(tr(labels[int(a)]), int(a));
     }
-    m_algorithm->setToolTip(tr("How every convolution is computed (a layer's own choice, set from the table's context "
-                               "menu, wins). im2col: same FLOPs, a lowered matrix written and read. FFT: transforms and "
-                               "complex products, stride 1. Winograd: 2.25\u00d7 or 4\u00d7 fewer products for 3\u00d73 "
-                               "stride-1 layers, transformed tensors in memory. Where one does not apply, the layer is "
-                               "computed direct and the table says why."));
+    m_algorithm->setToolTip(
+        tr("How every convolution is computed (a layer's own choice, set from the table's context "
+           "menu, wins). im2col: same FLOPs, a lowered matrix written and read. FFT: transforms and "
+           "complex products, stride 1. Winograd: 2.25\u00d7 or 4\u00d7 fewer products for 3\u00d73 "
+           "stride-1 layers, transformed tensors in memory. Where one does not apply, the layer is "
+           "computed direct and the table says why."));
     f3->addRow(tr("Convolution"), m_algorithm);
     m_traffic = new QComboBox;
     m_traffic->addItem(tr("compulsory (each tensor once)"), int(TrafficModel::Compulsory));
     m_traffic->addItem(tr("fused elementwise"), int(TrafficModel::Fused));
     m_traffic->addItem(tr("naive (no on-chip reuse)"), int(TrafficModel::Naive));
     m_traffic->addItem(tr("tiled (reuse on chip)"), int(TrafficModel::Tiled));
-    m_traffic->setToolTip(tr("DRAM bytes charged to each row. Compulsory: inputs and weights read once, outputs written "
-                             "once. Fused: bias, batch norm and ReLU fused into the convolution. Naive: both operands of "
-                             "every multiply-add from DRAM. Tiled: reuse within the on-chip capacity below "
-                             "(2 MACs / b, b = \u221a(capacity / 3))."));
+    m_traffic->setToolTip(
+        tr("DRAM bytes charged to each row. Compulsory: inputs and weights read once, outputs written "
+           "once. Fused: bias, batch norm and ReLU fused into the convolution. Naive: both operands of "
+           "every multiply-add from DRAM. Tiled: reuse within the on-chip capacity below "
+           "(2 MACs / b, b = \u221a(capacity / 3))."));
     f3->addRow(tr("DRAM traffic"), m_traffic);
     m_onchip = typedBox(tr("on-chip capacity (KiB)"));
     m_onchip->setRange(kOnchipRange.min, kOnchipRange.max);
     m_onchip->setSuffix(tr(" KiB"));
     m_onchip->setSpecialValueText(tr("device L1 / shared"));
     m_onchip->setKeyboardTracking(false);
-    m_onchip->setToolTip(tr("On-chip memory a tile of the tiled model must fit in (shared memory or cache per SM or "
-                            "core). 0: each device's own L1/shared-memory size. Try 48 KiB for a classic shared memory."));
+    m_onchip->setToolTip(
+        tr("On-chip memory a tile of the tiled model must fit in (shared memory or cache per SM or "
+           "core). 0: each device's own L1/shared-memory size. Try 48 KiB for a classic shared memory."));
     f3->addRow(tr("On-chip"), m_onchip);
     m_cacheAware = new QComboBox;
     m_cacheAware->addItem(tr("auto (CPUs)"), int(CacheAware::Auto));
@@ -302,7 +309,8 @@ QWidget* ControlPanel::buildScalingGroup()
     f4->addRow(tr("GPUs"), m_gpus);
     m_interconnect = new QComboBox;
     for (const Interconnect& l : interconnects()) {
-        m_interconnect->addItem(tr("%1 (%2)").arg(QString::fromStdString(l.name), QString::fromStdString(formatSI(l.bandwidth, "B/s"))),
+        m_interconnect->addItem(
+            tr("%1 (%2)").arg(QString::fromStdString(l.name), QString::fromStdString(formatSI(l.bandwidth, "B/s"))),
             QString::fromStdString(l.id));
         m_interconnect->setItemData(m_interconnect->count() - 1, QString::fromStdString(l.source), Qt::ToolTipRole);
     }

@@ -7,11 +7,11 @@
 
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
-#include <QStyle>
 #include <QListView>
+#include <QListWidget>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace rfx {
@@ -39,7 +39,8 @@ DevicePicker::DevicePicker(QWidget* parent)
     m_view->setUniformItemSizes(true);
     layout->addWidget(m_search);
     layout->addWidget(m_view, 1);
-    auto* hint = new QLabel(tr("Check any number of devices: one chart each, or all on one chart (View \u25b8 Overlay)."));
+    auto* hint
+        = new QLabel(tr("Check any number of devices: one chart each, or all on one chart (View \u25b8 Overlay)."));
     hint->setWordWrap(true);
     layout->addWidget(hint);
     m_notesTitle->setVisible(false);
@@ -127,7 +128,8 @@ void DevicePicker::setNotes(const QStringList& deviceFileProblems, const QString
         parts.append(deviceFileProblems.size() == 1 ? tr("1 device file problem")
                                                     : tr("%1 device file problems").arg(deviceFileProblems.size()));
     if (!analysisNotes.isEmpty())
-        parts.append(analysisNotes.size() == 1 ? tr("1 note on the analysis") : tr("%1 notes on the analysis").arg(analysisNotes.size()));
+        parts.append(analysisNotes.size() == 1 ? tr("1 note on the analysis")
+                                               : tr("%1 notes on the analysis").arg(analysisNotes.size()));
     m_notesTitle->setText(QStringLiteral("<b>%1</b>").arg(parts.join(QStringLiteral(", "))));
     m_notesTitle->setVisible(count > 0);
     m_notes->setVisible(count > 0);

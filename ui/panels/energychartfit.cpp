@@ -40,7 +40,8 @@ double labelsWidth(const QAbstractAxis* axis)
     const QFontMetricsF fm(axis->labelsFont());
     double widest = fm.horizontalAdvance(QStringLiteral("8000"));
     if (const auto* log = qobject_cast<const QLogValueAxis*>(axis))
-        widest = std::max(fm.horizontalAdvance(QString::number(log->max(), 'g', 4)), fm.horizontalAdvance(QString::number(log->min(), 'g', 3)));
+        widest = std::max(fm.horizontalAdvance(QString::number(log->max(), 'g', 4)),
+            fm.horizontalAdvance(QString::number(log->min(), 'g', 3)));
     return widest + 8;
 }
 } // namespace
@@ -108,7 +109,8 @@ void fit(QChart* chart)
         if (!log || !log->property(kBatchAxis).toBool() || !(log->min() > 0) || !(log->max() > log->min()))
             continue;
         const double ticks = std::max(1.0, std::log2(log->max() / log->min()));
-        const double label = advance(log->labelsFont(), QString::number(std::exp2(std::floor(std::log2(log->max()))), 'g', 4)) + 10;
+        const double label
+            = advance(log->labelsFont(), QString::number(std::exp2(std::floor(std::log2(log->max()))), 'g', 4)) + 10;
         const int base = plotWidth / ticks >= label ? 2 : 4;
         if (int(log->base()) != base)
             log->setBase(base);

@@ -1,5 +1,5 @@
-#include "panels/energychartfit.h"
 #include "panels/energycharts.h"
+#include "panels/energychartfit.h"
 #include "style/chartpointlabels.h"
 #include "style/style.h"
 #include "style/text.h"
@@ -31,20 +31,21 @@ QString shortName(const Device& d) { return shortDeviceName(d.name); }
 QString tunePointText(const QString& device, const TunePoint& p)
 {
     QString text = EnergyCharts::tr("<b>%1</b><br>batch %2 per GPU \u00d7 %3 GPU(s) at %4 % clock<br>"
-                                  "step %5, %6 J<br>per image %7, %8<br>average power %9 W per GPU")
+                                    "step %5, %6 J<br>per image %7, %8<br>average power %9 W per GPU")
                        .arg(device.toHtmlEscaped())
                        .arg(p.batch)
                        .arg(p.gpus)
                        .arg(p.clockPercent)
-                       .arg(QString::fromStdString(formatTime(p.e.stepTime, true)), QString::fromStdString(formatNumber3(p.e.stepEnergy)),
+                       .arg(QString::fromStdString(formatTime(p.e.stepTime, true)),
+                           QString::fromStdString(formatNumber3(p.e.stepEnergy)),
                            QString::fromStdString(formatTime(p.e.timePerImage, true)),
                            QString::fromStdString(formatSI(p.e.energyPerImage, "J")),
                            QString::fromStdString(formatNumber3(p.e.averagePower)));
     if (!p.fits)
-        text += EnergyCharts::tr("<br><b>does not fit</b>: %1 per GPU").arg(QString::fromStdString(formatBytes(p.memory)));
+        text += EnergyCharts::tr("<br><b>does not fit</b>: %1 per GPU")
+                    .arg(QString::fromStdString(formatBytes(p.memory)));
     return text;
 }
-
 
 // Log axis over [lo, hi] padded to whole decades' halves, so points are never on the frame.
 QLogValueAxis* logAxis(const QStringList& title, double lo, double hi, int base = 10)
@@ -114,7 +115,8 @@ QString EnergyCharts::legendEntry(const QString& mark, const QColor& color, cons
     // (Qt's rich text keeps no span together: the spaces inside an entry are non-breaking.)
     const QString nb = QStringLiteral("&nbsp;");
     return QStringLiteral("<span style=\"color:%1\">%2</span>%3%4")
-        .arg(color.name(), mark.toHtmlEscaped().replace(QLatin1Char(' '), nb), nb, text.toHtmlEscaped().replace(QLatin1Char(' '), nb));
+        .arg(color.name(), mark.toHtmlEscaped().replace(QLatin1Char(' '), nb), nb,
+            text.toHtmlEscaped().replace(QLatin1Char(' '), nb));
 }
 
 QString EnergyCharts::legendHtml(const TuneOutcome& byBatch)
@@ -219,7 +221,8 @@ void EnergyCharts::fillScaling(QChart* chart, const TuneOutcome& o, int batch, P
     applyFontScale(chart);
 }
 
-void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts)
+void EnergyCharts::fillPareto(
+    QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts)
 {
     // What to draw, per series in the order they are added: each device's cloud of configurations,
     // its Pareto front and its recommended point. A clear and fresh series cost a third of the
@@ -292,7 +295,8 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
             for (std::size_t k : t.front)
                 note(texts, series, t.device, t.points[k], tr("<br>on the Pareto front"));
         } else {
-            note(texts, series, t.device, t.points[*t.best(objective)], tr("<br>recommended for %1").arg(objectiveText));
+            note(
+                texts, series, t.device, t.points[*t.best(objective)], tr("<br>recommended for %1").arg(objectiveText));
         }
     };
     auto range = [](QAbstractAxis* a, bool log, double lo, double hi) {
@@ -356,7 +360,8 @@ void EnergyCharts::fillPareto(QChart* chart, const TuneOutcome& tune, Objective 
         noteSeries(series, spec);
         all.push_back(series);
     }
-    const QStringList xTitle { tr("ms per image"), tr("ms/image"), tr("ms") }, yTitle { tr("mJ per image"), tr("mJ/image"), tr("mJ") };
+    const QStringList xTitle { tr("ms per image"), tr("ms/image"), tr("ms") },
+        yTitle { tr("mJ per image"), tr("mJ/image"), tr("mJ") };
     QAbstractAxis* x = xLog ? static_cast<QAbstractAxis*>(logAxis(xTitle, xlo, xhi)) : valueAxis(xTitle, 0, 1);
     QAbstractAxis* y = yLog ? static_cast<QAbstractAxis*>(logAxis(yTitle, ylo, yhi)) : valueAxis(yTitle, 0, 1);
     range(x, xLog, xlo, xhi);

@@ -59,7 +59,8 @@ public:
 
     static void fillEnergy(QChart* chart, const TuneOutcome& byBatch, PointTexts& texts);
     static void fillScaling(QChart* chart, const TuneOutcome& byGpus, int batch, PointTexts& texts);
-    static void fillPareto(QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts);
+    static void fillPareto(
+        QChart* chart, const TuneOutcome& tune, Objective objective, const QString& objectiveText, PointTexts& texts);
 };
 
 } // namespace rfx

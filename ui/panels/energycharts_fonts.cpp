@@ -1,11 +1,11 @@
 // The energy charts' type: each chart keeps the fonts it was made with (base fonts) and takes the
 // presentation scale from them, never from fonts already scaled; the views they sit in.
+#include "base/format.h"
 #include "panels/energychartfit.h"
 #include "panels/energycharts.h"
 #include "style/chartpointlabels.h"
 #include "style/style.h"
 #include "style/text.h"
-#include "base/format.h"
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -44,7 +44,8 @@ BaseFonts baseFonts(const QChart* chart)
 {
     const QVariantList stored = chart->property("rfxBaseFonts").toList();
     if (stored.size() == 5)
-        return { stored[0].value<QFont>(), stored[1].value<QFont>(), stored[2].value<QFont>(), stored[3].value<QFont>(), stored[4].value<QFont>() };
+        return { stored[0].value<QFont>(), stored[1].value<QFont>(), stored[2].value<QFont>(), stored[3].value<QFont>(),
+            stored[4].value<QFont>() };
     QChart c;
     QValueAxis a;
     QLineSeries s;

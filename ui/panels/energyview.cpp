@@ -31,13 +31,13 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScatterSeries>
-#include <QSplitter>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QSvgGenerator>
 #include <QTextBrowser>
-#include <QValueAxis>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -63,10 +63,12 @@ EnergyView::EnergyView(QWidget* parent)
         connect(s, &QSpinBox::valueChanged, this, &EnergyView::schedule);
         return s;
     };
-    m_batchMin = spin(kBatchRange.min, kBatchRange.max, 1, QString(), tr("Smallest batch per GPU swept (then powers of two)"), tr("batch"));
+    m_batchMin = spin(kBatchRange.min, kBatchRange.max, 1, QString(),
+        tr("Smallest batch per GPU swept (then powers of two)"), tr("batch"));
     m_batchMax = spin(kBatchRange.min, kBatchRange.max, 256, QString(), tr("Largest batch per GPU swept"), tr("batch"));
     m_gpusMax = spin(1, 64, 8, QString(), tr("GPU counts swept: 1 to this"), tr("number of GPUs"));
-    m_clockMin = spin(kClockRange.min, kClockRange.max, 50, tr(" %"), tr("Lowest core clock swept, in 5 % steps up to 100 %"), tr("clock (%)"));
+    m_clockMin = spin(kClockRange.min, kClockRange.max, 50, tr(" %"),
+        tr("Lowest core clock swept, in 5 % steps up to 100 %"), tr("clock (%)"));
     m_objective = new QComboBox;
     m_objective->addItem(tr("least energy"), int(Objective::Energy));
     m_objective->addItem(tr("least time"), int(Objective::Time));
@@ -98,15 +100,14 @@ EnergyView::EnergyView(QWidget* parent)
     grid->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
     m_energyView = EnergyCharts::makeView({ tr("Energy per image against batch"), tr("Energy per image") });
-    m_scalingView = EnergyCharts::makeView({ tr("Step time and energy against GPU count"), tr("Time (solid), energy (dashed)") });
+    m_scalingView
+        = EnergyCharts::makeView({ tr("Step time and energy against GPU count"), tr("Time (solid), energy (dashed)") });
     m_paretoView = EnergyCharts::makeView({ tr("Time against energy per image (Pareto front)"), tr("Pareto front") });
     for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
-        new PointHover(
-            v, PointHover::allSeries(v),
-            [this](const PointHover::Hit& hit) {
-                const auto it = m_pointText.find(hit.series);
-                return it != m_pointText.end() ? it->second.text(hit.index) : QString();
-            });
+        new PointHover(v, PointHover::allSeries(v), [this](const PointHover::Hit& hit) {
+            const auto it = m_pointText.find(hit.series);
+            return it != m_pointText.end() ? it->second.text(hit.index) : QString();
+        });
     row->addWidget(m_energyView);
     row->addWidget(m_scalingView);
     row->addWidget(m_paretoView);
@@ -142,7 +143,8 @@ EnergyView::EnergyView(QWidget* parent)
             QStringLiteral("energy.png"), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
         QString error;
         if (!path.isEmpty() && !exportCharts(path, &error))
-            m_text->setHtml(QStringLiteral("<p style='color:#b00'>%1</p>").arg(error.toHtmlEscaped()) + recommendationsHtml());
+            m_text->setHtml(
+                QStringLiteral("<p style='color:#b00'>%1</p>").arg(error.toHtmlEscaped()) + recommendationsHtml());
     });
 
     m_timer.setSingleShot(true);
@@ -276,13 +278,16 @@ void EnergyView::update()
         byGpus.clockMin = byGpus.clockMax = m_config.clockPercent;
         m_byBatch = tune(m_config, m_devices, byBatch);
         m_byGpus = tune(m_config, m_devices, byGpus);
-        m_error = qs(!m_tune.error.empty() ? m_tune.error : !m_byBatch.error.empty() ? m_byBatch.error : m_byGpus.error);
+        m_error = qs(!m_tune.error.empty() ? m_tune.error
+                : !m_byBatch.error.empty() ? m_byBatch.error
+                                           : m_byGpus.error);
         if (m_error.isEmpty()) {
             if (auto c = optimalClock(m_config, m_devices.front(), m_clockMin->value()))
                 m_optimal = c->percent;
             EnergyCharts::fillEnergy(m_energyView->chart(), m_byBatch, m_pointText);
             EnergyCharts::fillScaling(m_scalingView->chart(), m_byGpus, m_config.batch, m_pointText);
-            EnergyCharts::fillPareto(m_paretoView->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
+            EnergyCharts::fillPareto(
+                m_paretoView->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
         }
     }
     if (!m_error.isEmpty()) {
@@ -295,16 +300,17 @@ void EnergyView::update()
     }
     const Interconnect* link = findInterconnect(m_config.interconnect);
     m_legend->setText(EnergyCharts::legendHtml(m_byBatch));
-    m_caption->setText(tr("%1, %2-bit %3; batch per GPU; %4 clock unless swept; %5 GPU(s) over %6%7. Power: idle + "
-                          "compute share \u00d7 utilisation \u00d7 f\u00b7V\u00b2 + DRAM share \u00d7 utilisation "
-                          "(README \u201cEnergy, clocks and multi-GPU\u201d); GPU boards only. Batches that do not fit "
-                          "in memory: hollow markers, and left out of the Pareto chart. Roofline Explorer %8")
-                           .arg(qs(m_config.model), QString::number(m_config.bits),
-                               m_config.mode == Mode::Training ? tr("training") : tr("inference"),
-                               QStringLiteral("%1 %").arg(m_config.clockPercent), QString::number(m_config.gpus),
-                               link ? qs(link->name) : qs(m_config.interconnect),
-                               m_config.overlap ? tr(", all-reduce overlapped") : tr(", all-reduce after the backward pass"),
-                               QString::fromLatin1(kVersion)));
+    m_caption->setText(
+        tr("%1, %2-bit %3; batch per GPU; %4 clock unless swept; %5 GPU(s) over %6%7. Power: idle + "
+           "compute share \u00d7 utilisation \u00d7 f\u00b7V\u00b2 + DRAM share \u00d7 utilisation "
+           "(README \u201cEnergy, clocks and multi-GPU\u201d); GPU boards only. Batches that do not fit "
+           "in memory: hollow markers, and left out of the Pareto chart. Roofline Explorer %8")
+            .arg(qs(m_config.model), QString::number(m_config.bits),
+                m_config.mode == Mode::Training ? tr("training") : tr("inference"),
+                QStringLiteral("%1 %").arg(m_config.clockPercent), QString::number(m_config.gpus),
+                link ? qs(link->name) : qs(m_config.interconnect),
+                m_config.overlap ? tr(", all-reduce overlapped") : tr(", all-reduce after the backward pass"),
+                QString::fromLatin1(kVersion)));
     m_text->setHtml(recommendationsHtml());
     fitLabelHeights();
 }
@@ -334,7 +340,8 @@ QString EnergyView::recommendationsHtml() const
                                    qs(formatSI(p.e.energyPerImage, "J")), qs(formatNumber3(p.e.averagePower)),
                                    qs(formatNumber3(p.e.flopsPerJoule / 1e9)));
             if (p.gpus > 1)
-                line += tr(", speed-up %1 (%2 efficiency)").arg(qs(formatNumber3(p.e.speedup)), qs(formatPercent(p.e.efficiency)));
+                line += tr(", speed-up %1 (%2 efficiency)")
+                            .arg(qs(formatNumber3(p.e.speedup)), qs(formatPercent(p.e.efficiency)));
             html += o == objective ? QStringLiteral("<li>\u2605 %1 <i>(recommended)</i></li>").arg(line)
                                    : QStringLiteral("<li>%1</li>").arg(line);
         }

@@ -7,8 +7,8 @@
 #include <QStringList>
 #include <QTimer>
 
-#include <map>
 #include <QWidget>
+#include <map>
 
 class QChart;
 class QChartView;
@@ -26,7 +26,8 @@ class Workspace;
 /// against GPU count; the Pareto chart of time against energy per image over the swept batches, GPU
 /// counts and clocks, with the least time, least energy and least energy-delay configurations marked
 /// and their reasons in words. Inputs come from the workspace it follows (or setInputs); the sweep
-/// ranges and the objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per 40 ms.
+/// ranges and the objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per
+/// 40 ms.
 class EnergyView : public QWidget {
     Q_OBJECT
 public:

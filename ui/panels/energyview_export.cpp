@@ -1,12 +1,12 @@
 // The energy view's charts exported as one figure (PNG, SVG or PDF) with its caption.
-#include "panels/energyview.h"
-#include "style/text.h"
-#include "widgets/checkedspinbox.h"
-#include "panels/energychartfit.h"
-#include "panels/energycharts.h"
 #include "base/format.h"
 #include "base/version.h"
 #include "io/tune_writer.h"
+#include "panels/energychartfit.h"
+#include "panels/energycharts.h"
+#include "panels/energyview.h"
+#include "style/text.h"
+#include "widgets/checkedspinbox.h"
 #include "widgets/pointhover.h"
 #include <QChart>
 #include <QChartView>
@@ -26,13 +26,13 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScatterSeries>
-#include <QSplitter>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QSvgGenerator>
 #include <QTextBrowser>
-#include <QValueAxis>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 

@@ -70,33 +70,42 @@ QString costLines(const RowView& v)
     const double out = double(l->out.elements());
     const double runs = l->repeats > 0 ? l->repeats : 1;
     html += QStringLiteral("<p><b>FLOPs</b> = %1 = %2%3</p>")
-                .arg(flopFormula(*l), timesRuns(*l, qsRich(formatSI(forwardFlops(*l) / runs, "FLOP")), qsRich(formatSI(forwardFlops(*l), "FLOP"))),
+                .arg(flopFormula(*l),
+                    timesRuns(*l, qsRich(formatSI(forwardFlops(*l) / runs, "FLOP")),
+                        qsRich(formatSI(forwardFlops(*l), "FLOP"))),
                     training ? QStringLiteral(" forward; with the backward pass (%1) the row counts %2")
                                    .arg(l->op == Op::Conv || l->op == Op::ConvTranspose
-                                            ? QStringLiteral("data and weight gradients, each as many FLOPs")
-                                            : QStringLiteral("the same FLOPs again"),
+                                           ? QStringLiteral("data and weight gradients, each as many FLOPs")
+                                           : QStringLiteral("the same FLOPs again"),
                                        qsRich(formatSI(r.flops, "FLOP")))
                              : QString());
-    const QString backward = training ? QStringLiteral(" forward; %1 with the backward pass").arg(qsRich(formatBytes(r.bytes))) : QString();
-    if (const QString each = bytesArithmetic(*l, e, c.bitsAsInFile); !each.isEmpty()) // its tensors' own widths, or its runs
+    const QString backward = training
+        ? QStringLiteral(" forward; %1 with the backward pass").arg(qsRich(formatBytes(r.bytes)))
+        : QString();
+    if (const QString each = bytesArithmetic(*l, e, c.bitsAsInFile);
+        !each.isEmpty()) // its tensors' own widths, or its runs
         html += QStringLiteral("<p><b>Bytes</b> = %1%2</p>").arg(each, backward);
     else
-        html += QStringLiteral("<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
+        html += QStringLiteral(
+            "<p><b>Bytes</b> = (inputs %1 + weights %2 + outputs %3 elements) %4 %5 B = <b>%6</b>%7</p>")
                     .arg(count(in), count(params), count(out), dot())
                     .arg(e)
                     .arg(qsRich(formatBytes((in + params + out) * e)), backward);
     // The formulas above are direct convolution under compulsory traffic; say what the row really counts.
-    const bool otherAlgorithm = runsOnMatrixUnits(l->op) && (r.algorithm != ConvAlgorithm::Direct || !r.algorithmNote.empty());
-    const bool otherTraffic = runsOnMatrixUnits(l->op) && (c.traffic == TrafficModel::Naive || c.traffic == TrafficModel::Tiled);
+    const bool otherAlgorithm
+        = runsOnMatrixUnits(l->op) && (r.algorithm != ConvAlgorithm::Direct || !r.algorithmNote.empty());
+    const bool otherTraffic
+        = runsOnMatrixUnits(l->op) && (c.traffic == TrafficModel::Naive || c.traffic == TrafficModel::Tiled);
     if (otherAlgorithm) {
         const QString how = r.algorithmNote.empty() || r.algorithmNote.starts_with("auto")
-            ? QStringLiteral("Computed <b>%1</b>%2").arg(qsRich(std::string(algorithmName(r.algorithm))),
-                  r.algorithmNote.empty() ? QString() : QStringLiteral(" (the fastest predicted on this device)"))
+            ? QStringLiteral("Computed <b>%1</b>%2")
+                  .arg(qsRich(std::string(algorithmName(r.algorithm))),
+                      r.algorithmNote.empty() ? QString() : QStringLiteral(" (the fastest predicted on this device)"))
             : QStringLiteral("<b>%1</b>").arg(qsRich(r.algorithmNote));
         html += QStringLiteral("<p>%1: the row counts <b>%2</b> and <b>%3</b> instead (extra traffic %4, "
                                "workspace %5).</p>")
-                    .arg(how, qsRich(formatSI(r.flops, "FLOP")), qsRich(formatBytes(r.bytes)), qsRich(formatBytes(r.extraBytes)),
-                        qsRich(formatBytes(r.workspace)));
+                    .arg(how, qsRich(formatSI(r.flops, "FLOP")), qsRich(formatBytes(r.bytes)),
+                        qsRich(formatBytes(r.extraBytes)), qsRich(formatBytes(r.workspace)));
     }
     if (otherTraffic)
         html += QStringLiteral("<p>Traffic model: <b>%1</b>: %2 of DRAM traffic for this row.</p>")
@@ -119,22 +128,22 @@ QString intensityLine(const RowView& v)
     const bool matrix = runsOnMatrixUnits(r.op);
     const CeilingChoice& roof = matrix ? d.ceiling : d.vectorCeiling;
     const char* rate = rateUnit(roof.key);
-    const QString roofName = QStringLiteral("the <b>%1 roof</b> (%2%3)")
-                                 .arg(matrix ? QStringLiteral("matrix") : QStringLiteral("vector"),
-                                     qsRich(precisionLabel(roof.key)),
-                                     !matrix && std::abs(d.vectorCeiling.flops - d.ceiling.flops) > 1e-9 * d.ceiling.flops
-                                         ? QStringLiteral(", the chart's dashed roof")
-                                         : QString());
+    const QString roofName
+        = QStringLiteral("the <b>%1 roof</b> (%2%3)")
+              .arg(matrix ? QStringLiteral("matrix") : QStringLiteral("vector"), qsRich(precisionLabel(roof.key)),
+                  !matrix && std::abs(d.vectorCeiling.flops - d.ceiling.flops) > 1e-9 * d.ceiling.flops
+                      ? QStringLiteral(", the chart's dashed roof")
+                      : QString());
     html += QStringLiteral("<p><b>Intensity</b> I = FLOPs / bytes = %1 FLOP/B. This row runs under %7; its ridge is "
                            "I* = P / B = %2 / %3 = %4 FLOP/B, so I %5 I*: <b>%6</b>.</p>")
-                .arg(qsRich(formatNumber3(r.intensity)), qsRich(formatSI(r.peak, rate)), qsRich(formatSI(rowBandwidth, "B/s")),
-                    qsRich(formatNumber3(ridge)),
+                .arg(qsRich(formatNumber3(r.intensity)), qsRich(formatSI(r.peak, rate)),
+                    qsRich(formatSI(rowBandwidth, "B/s")), qsRich(formatNumber3(ridge)),
                     r.intensity < ridge ? QStringLiteral("&lt;") : QStringLiteral("\u2265"),
                     innerLevel && d.cacheAware ? QStringLiteral("memory-bound, on the %1 slope (below)")
                                                      .arg(qsRich(std::string(memoryLevelName(r.level))))
-                    : innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
-                                     .arg(qsRich(std::string(memoryLevelName(r.level))))
-                               : qsRich(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
+                        : innerLevel ? QStringLiteral("DRAM alone would not bound it, but the %1 ceiling does (below)")
+                                           .arg(qsRich(std::string(memoryLevelName(r.level))))
+                                     : qsRich(std::string(boundName(r.bound))) + QStringLiteral("-bound"),
                     roofName);
     return html;
 }
@@ -158,24 +167,31 @@ QString cacheAwareTime(const RowView& v)
               .arg(qsRich(formatBytes(r.workingSet)),
                   r.level == MemoryLevel::Dram ? QStringLiteral(", more than any cache holds") : QStringLiteral(""),
                   r.level == MemoryLevel::Dram ? QStringLiteral("DRAM's %1").arg(qsRich(formatSI(d.bandwidth, "B/s")))
-                                               : QStringLiteral("the %1's %2").arg(qsRich(std::string(memoryLevelName(r.level))),
-                                                   qsRich(formatSI(levelBandwidth(d, r.level), "B/s"))))
+                                               : QStringLiteral("the %1's %2")
+                                                     .arg(qsRich(std::string(memoryLevelName(r.level))),
+                                                         qsRich(formatSI(levelBandwidth(d, r.level), "B/s"))))
         : QStringLiteral("<p><b>Cache-aware</b>: its working set (inputs, weights, outputs) is %1, which the %2 "
                          "holds (%3, all cores together): its bytes come at the %2's %4, not DRAM's %5.</p>")
-              .arg(qsRich(formatBytes(r.workingSet)), qsRich(std::string(memoryLevelName(r.level))), qsRich(formatBytes(capacity)),
-                  qsRich(formatSI(levelBandwidth(d, r.level), "B/s")), qsRich(formatSI(d.bandwidth, "B/s")));
+              .arg(qsRich(formatBytes(r.workingSet)), qsRich(std::string(memoryLevelName(r.level))),
+                  qsRich(formatBytes(capacity)), qsRich(formatSI(levelBandwidth(d, r.level), "B/s")),
+                  qsRich(formatSI(d.bandwidth, "B/s")));
     if (supply.innerShare > 0)
-        html += QStringLiteral("<p>The %1 holds %2 of it at best, so that share comes at the %1's %3: "
-                               "B = 1 / (%2 / %3 + %4 / %5) = %6.</p>")
-                    .arg(qsRich(std::string(memoryLevelName(supply.inner))), qsRich(formatPercent(supply.innerShare)),
-                        qsRich(formatSI(levelBandwidth(d, supply.inner), "B/s")), qsRich(formatPercent(1 - supply.innerShare)),
-                        qsRich(formatSI(r.level == MemoryLevel::Dram ? d.bandwidth : levelBandwidth(d, r.level), "B/s")),
-                        qsRich(formatSI(bw, "B/s")));
-    html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B%6) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
-                .arg(qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
-                    qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)),
-                    supply.innerShare > 0 ? QString() // the B just worked out
-                                          : QStringLiteral("<sub>%1</sub>").arg(qsRich(std::string(memoryLevelName(r.level)))));
+        html
+            += QStringLiteral("<p>The %1 holds %2 of it at best, so that share comes at the %1's %3: "
+                              "B = 1 / (%2 / %3 + %4 / %5) = %6.</p>")
+                   .arg(qsRich(std::string(memoryLevelName(supply.inner))), qsRich(formatPercent(supply.innerShare)),
+                       qsRich(formatSI(levelBandwidth(d, supply.inner), "B/s")),
+                       qsRich(formatPercent(1 - supply.innerShare)),
+                       qsRich(formatSI(r.level == MemoryLevel::Dram ? d.bandwidth : levelBandwidth(d, r.level), "B/s")),
+                       qsRich(formatSI(bw, "B/s")));
+    html
+        += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B%6) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
+               .arg(qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(bw > 0 ? r.bytes / bw : 0, true)),
+                   qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)),
+                   qsRich(formatTime(d.totals.time, true)),
+                   supply.innerShare > 0
+                       ? QString() // the B just worked out
+                       : QStringLiteral("<sub>%1</sub>").arg(qsRich(std::string(memoryLevelName(r.level)))));
     return html;
 }
 
@@ -195,16 +211,19 @@ QString levelsTime(const RowView& v)
         if (q <= 0 || bw <= 0)
             continue;
         const QString name = level == 0 ? QStringLiteral("L2") : QStringLiteral("L1");
-        levels += QStringLiteral(", %1 %2 (I = %3, ceiling %4)")
-                      .arg(name, qsRich(formatBytes(q)), qsRich(formatNumber3(r.flops / q)), qsRich(formatSI(bw, "B/s")));
+        levels
+            += QStringLiteral(", %1 %2 (I = %3, ceiling %4)")
+                   .arg(name, qsRich(formatBytes(q)), qsRich(formatNumber3(r.flops / q)), qsRich(formatSI(bw, "B/s")));
         terms << qsRich(formatTime(q / bw, true));
         formula << QStringLiteral("Q<sub>%1</sub> / B<sub>%1</sub>").arg(name);
     }
-    html += levels + QStringLiteral(". Each level nearer the cores carries what the tiling of the level inside it "
-                                    "cannot keep: shared memory sets the L2 traffic, the register tile the L1 traffic.</p>");
+    html += levels
+        + QStringLiteral(". Each level nearer the cores carries what the tiling of the level inside it "
+                         "cannot keep: shared memory sets the L2 traffic, the register tile the L1 traffic.</p>");
     html += QStringLiteral("<p><b>Time</b> = max(%1) = max(%2) = <b>%3</b> (%4-bound), %5 of the network's %6.</p>")
-                .arg(formula.join(QStringLiteral(", ")), terms.join(QStringLiteral(", ")), qsRich(formatTime(r.time, true)),
-                    qsRich(boundLabel(r)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)));
+                .arg(formula.join(QStringLiteral(", ")), terms.join(QStringLiteral(", ")),
+                    qsRich(formatTime(r.time, true)), qsRich(boundLabel(r)), qsRich(formatPercent(r.share)),
+                    qsRich(formatTime(d.totals.time, true)));
     return html;
 }
 
@@ -220,7 +239,8 @@ QString timeLines(const RowView& v)
     QString html;
     html += QStringLiteral("<p><b>Time</b> = max(F / P, Q / B) = max(%1, %2) = <b>%3</b>, %4 of the network's %5.</p>")
                 .arg(qsRich(formatTime(r.flops / r.peak, true)), qsRich(formatTime(r.bytes / d.bandwidth, true)),
-                    qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)), qsRich(formatTime(d.totals.time, true)));
+                    qsRich(formatTime(r.time, true)), qsRich(formatPercent(r.share)),
+                    qsRich(formatTime(d.totals.time, true)));
     return html;
 }
 
@@ -248,15 +268,16 @@ QStringList convolutionMoves(const RowView& v, const OnnxModel* model)
         moves << QStringLiteral("Its channel counts, fixed by this network, set its intensity: a wider layer would "
                                 "raise it.");
     else {
-        const bool hasTensor = std::any_of(d.device.peak.begin(), d.device.peak.end(),
-            [](const auto& p) { return p.first.starts_with("tensor_"); });
+        const bool hasTensor = std::any_of(
+            d.device.peak.begin(), d.device.peak.end(), [](const auto& p) { return p.first.starts_with("tensor_"); });
         QStringList higher;
         if (hasTensor && !c.tensorCores)
             higher << QStringLiteral("<b>tensor cores</b> (Run \u25b8 Tensor cores)");
         if (c.bits > 8)
             higher << QStringLiteral("<b>fewer bits</b> where the lower precision runs faster");
         higher << QStringLiteral("a faster device");
-        moves << QStringLiteral("It is compute-bound: only a higher roof helps: %1.").arg(higher.join(QStringLiteral(", ")));
+        moves << QStringLiteral("It is compute-bound: only a higher roof helps: %1.")
+                     .arg(higher.join(QStringLiteral(", ")));
     }
     return moves;
 }
@@ -289,8 +310,9 @@ QStringList moves(const RowView& v, int layer, const OnnxModel* model)
                      .arg(host, qsRich(formatBytes(r.bytes)));
     }
     if (c.bits > 8)
-        moves << QStringLiteral("<b>Fewer bits</b> (%1 \u2192 %2) halve its bytes: every point moves right by 2\u00d7, and "
-                                "the roof rises where the device runs %2-bit faster.")
+        moves << QStringLiteral(
+            "<b>Fewer bits</b> (%1 \u2192 %2) halve its bytes: every point moves right by 2\u00d7, and "
+            "the roof rises where the device runs %2-bit faster.")
                      .arg(c.bits)
                      .arg(c.bits / 2);
     return moves;
@@ -321,7 +343,8 @@ QString explainLayer(const Report& report, int device, int layer, const Network&
         html += costLines(v);
     html += intensityLine(v) + timeLines(v);
     if (const QStringList m = moves(v, layer, model); !m.isEmpty())
-        html += QStringLiteral("<h4>What would move it</h4><ul><li>%1</li></ul>").arg(m.join(QStringLiteral("</li><li>")));
+        html += QStringLiteral("<h4>What would move it</h4><ul><li>%1</li></ul>")
+                    .arg(m.join(QStringLiteral("</li><li>")));
     return html;
 }
 

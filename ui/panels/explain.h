@@ -15,7 +15,8 @@ class OnnxModel;
 /// report.results[device].layers; `network` is the network the report was computed from; `model`, the
 /// imported model it was built from (the workspace's; null for built-in networks): what its file
 /// fixes (the batch) is not offered as a move.
-QString explainLayer(const Report& report, int device, int layer, const Network& network, const OnnxModel* model = nullptr);
+QString explainLayer(
+    const Report& report, int device, int layer, const Network& network, const OnnxModel* model = nullptr);
 
 /// The text shown when no layer is selected: how to read the chart, with the device's own ceilings.
 QString explainOverview(const Report& report, int device);
@@ -23,7 +24,8 @@ QString explainOverview(const Report& report, int device);
 /// The guided tour of the roofline model, one page at a time, with the device's numbers; `overlay`:
 /// the chart draws every device's roofs (the device's roof is one of several, not the top line);
 /// `model` as for explainLayer().
-QStringList tourPages(const Report& report, int device, bool overlay = false, const OnnxModel* model = nullptr, bool languageModel = false);
+QStringList tourPages(const Report& report, int device, bool overlay = false, const OnnxModel* model = nullptr,
+    bool languageModel = false);
 /// The layer the tour's last page rings: the one that takes the most time (-1 if none).
 int tourLayer(const Report& report, int device);
 

@@ -19,7 +19,8 @@ QString flopFormula(const Layer& l)
         // A 3-D convolution: the spatial extents are D x H x W, the kernel Kd x Kh x Kw.
         const bool conv = l.op == Op::Conv;
         const Shape& at = conv ? o : in;
-        return QStringLiteral("2%1N%1C%2%1(D%1H%1W)%3%1(C%4/groups)%1K<sub>d</sub>%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%5%1%6%1%7%1%8%1%9%1%10%1%11%12")
+        return QStringLiteral("2%1N%1C%2%1(D%1H%1W)%3%1(C%4/groups)%1K<sub>d</sub>%1K<sub>h</sub>%1K<sub>w</sub> = "
+                              "2%1%5%1%6%1%7%1%8%1%9%1%10%1%11%12")
             .arg(dot(), conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
                 conv ? QStringLiteral("<sub>out</sub>") : QStringLiteral("<sub>in</sub>"),
                 conv ? QStringLiteral("<sub>in</sub>") : QStringLiteral("<sub>out</sub>"))
@@ -34,7 +35,8 @@ QString flopFormula(const Layer& l)
     }
     switch (l.op) {
     case Op::Conv:
-        f = QStringLiteral("2%1N%1C<sub>out</sub>%1H<sub>out</sub>%1W<sub>out</sub>%1(C<sub>in</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8")
+        f = QStringLiteral("2%1N%1C<sub>out</sub>%1H<sub>out</sub>%1W<sub>out</sub>%1(C<sub>in</sub>/groups)%1K<sub>h</"
+                           "sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8")
                 .arg(dot())
                 .arg(o.n)
                 .arg(o.c)
@@ -45,7 +47,8 @@ QString flopFormula(const Layer& l)
                 .arg(l.kw);
         break;
     case Op::ConvTranspose:
-        f = QStringLiteral("2%1N%1C<sub>in</sub>%1H<sub>in</sub>%1W<sub>in</sub>%1(C<sub>out</sub>/groups)%1K<sub>h</sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8 (counted at input positions)")
+        f = QStringLiteral("2%1N%1C<sub>in</sub>%1H<sub>in</sub>%1W<sub>in</sub>%1(C<sub>out</sub>/groups)%1K<sub>h</"
+                           "sub>%1K<sub>w</sub> = 2%1%2%1%3%1%4%1%5%1%6%1%7%1%8 (counted at input positions)")
                 .arg(dot())
                 .arg(in.n)
                 .arg(in.c)
@@ -56,7 +59,10 @@ QString flopFormula(const Layer& l)
                 .arg(l.kw);
         break;
     case Op::MaxPool:
-        f = QStringLiteral("(k\u00b2 \u2212 1)%1outputs = %2%1%3").arg(dot()).arg(l.kh * l.kw - 1).arg(count(double(o.elements())));
+        f = QStringLiteral("(k\u00b2 \u2212 1)%1outputs = %2%1%3")
+                .arg(dot())
+                .arg(l.kh * l.kw - 1)
+                .arg(count(double(o.elements())));
         break;
     case Op::Concat:
         f = QStringLiteral("0 (data movement only)");
@@ -130,7 +136,9 @@ QString bytesArithmetic(const Layer& l, double elementBytes, bool asInFile)
         return {};
     QStringList inputs;
     for (size_t i = 0; i < l.inShapes.size(); ++i)
-        inputs << QStringLiteral("%1%2%3 B").arg(count(double(l.inShapes[i].elements())), dot(), width(at(i < l.inBits.size() ? l.inBits[i] : 0)));
+        inputs << QStringLiteral("%1%2%3 B")
+                      .arg(count(double(l.inShapes[i].elements())), dot(),
+                          width(at(i < l.inBits.size() ? l.inBits[i] : 0)));
     const double runs = runsOnce(l) ? 1 : l.repeats;
     // A language model's row stores every block's parameters and reads one block's weights a run
     // (Layer::weightBytes); other rows read their parameters at the weights' width.
@@ -145,7 +153,9 @@ QString bytesArithmetic(const Layer& l, double elementBytes, bool asInFile)
         weightTerm = qsRich(formatBytes(weights)); // cached keys and values read as the row's stored bytes
     const double out = double(l.out.elements());
     const double perRun = w.inputBytes + weights + out * w.output;
-    const QString in = inputs.isEmpty() ? QStringLiteral("0") : inputs.size() == 1 ? inputs.front() : QStringLiteral("(%1)").arg(inputs.join(QStringLiteral(" + ")));
+    const QString in = inputs.isEmpty() ? QStringLiteral("0")
+        : inputs.size() == 1            ? inputs.front()
+                                        : QStringLiteral("(%1)").arg(inputs.join(QStringLiteral(" + ")));
     return QStringLiteral("inputs %1 + weights %2 + outputs %3%4%5 B = %6")
         .arg(in, weightTerm, count(out), dot(), width(w.output),
             timesRuns(l, qsRich(formatBytes(perRun)), qsRich(formatBytes(perRun * runs))));

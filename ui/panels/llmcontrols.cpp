@@ -69,11 +69,13 @@ LlmControls::LlmControls(QWidget* parent)
                "throughput grows with B until compute binds, while each sequence's KV cache adds memory.")));
 
     m_weights = new QComboBox;
-    m_weights->setToolTip(tr("The weights' width. Decode reads every weight each step, so its time falls with it; "
-                             "int4 carries an fp16 scale per 128 weights; MXFP4 shares an 8-bit scale among 32 4-bit "
-                             "numbers, 4.25 bits a weight. \"As in the file\" takes each tensor's own type (GGUF, "
-                             "safetensors); \"as published\" the publisher's (gpt-oss: MXFP4 experts, the rest 16-bit)."));
-    for (const auto& [label, bits] : { std::pair { "fp32", 32.0 }, { "fp16", 16.0 }, { "8-bit", 8.0 }, { "4-bit", 4.0 }, { "MXFP4", kMxfp4Bits } })
+    m_weights->setToolTip(
+        tr("The weights' width. Decode reads every weight each step, so its time falls with it; "
+           "int4 carries an fp16 scale per 128 weights; MXFP4 shares an 8-bit scale among 32 4-bit "
+           "numbers, 4.25 bits a weight. \"As in the file\" takes each tensor's own type (GGUF, "
+           "safetensors); \"as published\" the publisher's (gpt-oss: MXFP4 experts, the rest 16-bit)."));
+    for (const auto& [label, bits] :
+        { std::pair { "fp32", 32.0 }, { "fp16", 16.0 }, { "8-bit", 8.0 }, { "4-bit", 4.0 }, { "MXFP4", kMxfp4Bits } })
         m_weights->addItem(QString::fromLatin1(label), bits);
     form->addRow(tr("Weights"), m_weights);
     m_kv = new QComboBox;
@@ -122,11 +124,16 @@ void LlmControls::sayCorrection(QWidget* box, const QString& message)
     m_correction->showUnder(box, message.toHtmlEscaped());
 }
 
-QString LlmControls::correctionText() const { return m_correction && m_correction->isVisible() ? m_correction->text() : QString(); }
+QString LlmControls::correctionText() const
+{
+    return m_correction && m_correction->isVisible() ? m_correction->text() : QString();
+}
 
 QWidget* LlmControls::fieldFor(const std::string& field) const
 {
-    return field == "prompt" ? static_cast<QWidget*>(m_promptSpin) : field == "tp" ? static_cast<QWidget*>(m_tensorParallel) : nullptr;
+    return field == "prompt" ? static_cast<QWidget*>(m_promptSpin)
+        : field == "tp"      ? static_cast<QWidget*>(m_tensorParallel)
+                             : nullptr;
 }
 
 void LlmControls::applyFix(const std::string& field, int value)
@@ -135,7 +142,8 @@ void LlmControls::applyFix(const std::string& field, int value)
         box->setValue(value); // its edit goes to the workspace as a typed one does
 }
 
-QWidget* LlmControls::sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip)
+QWidget* LlmControls::sliderRow(
+    QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip)
 {
     // One slider step per power of two (a prompt of 100 and one of 100,000 both in reach); the box
     // beside it takes any value.
@@ -166,8 +174,8 @@ void LlmControls::show(const WorkspaceState& s)
     // An ONNX decoder is analysed as its graph stores it: the widths, the attention kernel and the split
     // over GPUs are the file's, so those controls are off and say why.
     const bool graph = s.llmModel && s.llmModel->onnx;
-    for (QWidget* w : { static_cast<QWidget*>(m_weights), static_cast<QWidget*>(m_kv), static_cast<QWidget*>(m_attention),
-             static_cast<QWidget*>(m_tensorParallel) }) {
+    for (QWidget* w : { static_cast<QWidget*>(m_weights), static_cast<QWidget*>(m_kv),
+             static_cast<QWidget*>(m_attention), static_cast<QWidget*>(m_tensorParallel) }) {
         if (!w->property("rfxTip").isValid())
             w->setProperty("rfxTip", w->toolTip());
         w->setEnabled(!graph);
@@ -178,19 +186,21 @@ void LlmControls::show(const WorkspaceState& s)
     // The prompt and generation sliders end at the model's longest context (max_position_embeddings), a
     // power of two at or under it: past it the model was never trained (the boxes still take any value,
     // and the problem note says why one does not work).
-    const std::int64_t longest = s.llmModel && s.llmModel->arch.maxContext > 0 ? s.llmModel->arch.maxContext : std::int64_t(1) << 17;
+    const std::int64_t longest
+        = s.llmModel && s.llmModel->arch.maxContext > 0 ? s.llmModel->arch.maxContext : std::int64_t(1) << 17;
     const int top = int(std::floor(std::log2(double(std::min<std::int64_t>(longest, std::int64_t(1) << 17)))));
     m_promptSlider->setMaximum(std::max(top, 1));
     m_generateSlider->setMaximum(std::max(std::min(top, 15), 1));
-    for (auto [slider, spin, value] : { std::tuple { m_promptSlider, m_promptSpin, t.prompt }, { m_generateSlider, m_generateSpin, t.generate },
-             { m_batchSlider, m_batchSpin, t.batch } }) {
+    for (auto [slider, spin, value] : { std::tuple { m_promptSlider, m_promptSpin, t.prompt },
+             { m_generateSlider, m_generateSpin, t.generate }, { m_batchSlider, m_batchSpin, t.batch } }) {
         if (spin->value() != value)
             spin->setValue(value);
         slider->setValue(std::min(powerPosition(value), slider->maximum()));
     }
     // "As in the file" where the file says each tensor's type (GGUF, safetensors).
     // "As published" for a built-in model whose publisher's checkpoint the tool knows (gpt-oss's MXFP4 experts).
-    const QString fileLabel = s.llmModel && !s.llmModel->storage && !s.llmModel->onnx ? tr("as published") : tr("as in the file");
+    const QString fileLabel
+        = s.llmModel && !s.llmModel->storage && !s.llmModel->onnx ? tr("as published") : tr("as in the file");
     if (const int file = m_weights->findData(0.0); fileTypes && file < 0)
         m_weights->insertItem(0, fileLabel, 0.0);
     else if (!fileTypes && file >= 0)
@@ -201,7 +211,8 @@ void LlmControls::show(const WorkspaceState& s)
     // an ONNX decoder's cache is as its past inputs store it (fp32 in a PyTorch export), not the setting
     selectData(m_kv, graph && s.llmAnalysis ? s.llmAnalysis->settings.kvBits : t.kvBits);
     for (size_t i = 0; i < kArithmetic.size(); ++i)
-        if (kArithmetic[i].bits == t.actBits && kArithmetic[i].type == t.actType && m_activations->currentIndex() != int(i))
+        if (kArithmetic[i].bits == t.actBits && kArithmetic[i].type == t.actType
+            && m_activations->currentIndex() != int(i))
             m_activations->setCurrentIndex(int(i));
     selectData(m_attention, int(t.attention));
     if (m_tensorParallel->value() != t.tensorParallel)
@@ -224,7 +235,8 @@ void LlmControls::emitEdit()
     if (m_weights->currentIndex() >= 0)
         t.weightBits = m_weights->currentData().toDouble();
     t.kvBits = m_kv->currentData().toInt();
-    const Arithmetic& a = kArithmetic[size_t(std::clamp(m_activations->currentIndex(), 0, int(kArithmetic.size()) - 1))];
+    const Arithmetic& a
+        = kArithmetic[size_t(std::clamp(m_activations->currentIndex(), 0, int(kArithmetic.size()) - 1))];
     t.actBits = a.bits;
     t.actType = a.type;
     t.attention = LlmAttention(m_attention->currentData().toInt());
@@ -232,7 +244,8 @@ void LlmControls::emitEdit()
     if (w == m_work)
         return;
     m_work = w;
-    const bool held = m_promptSlider->isSliderDown() || m_generateSlider->isSliderDown() || m_batchSlider->isSliderDown();
+    const bool held
+        = m_promptSlider->isSliderDown() || m_generateSlider->isSliderDown() || m_batchSlider->isSliderDown();
     emit edited(w, held ? m_drags : 0);
 }
 

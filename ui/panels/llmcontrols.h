@@ -51,7 +51,8 @@ signals:
 private:
     void show(const WorkspaceState& state);
     void emitEdit();
-    QWidget* sliderRow(QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip);
+    QWidget* sliderRow(
+        QSlider*& slider, QSpinBox*& spin, int max, int sliderMax, const QString& what, const QString& tip);
     /// Says a typed value's correction under its box, until the next edit (the network's controls do).
     void sayCorrection(QWidget* box, const QString& message);
 

@@ -39,8 +39,8 @@ ModelInputsBox::ModelInputsBox(QWidget* parent)
     hide();
 }
 
-void ModelInputsBox::setModel(const std::shared_ptr<const OnnxModel>& model, const std::map<std::string, double>& values,
-    const std::map<std::string, bool>& branches)
+void ModelInputsBox::setModel(const std::shared_ptr<const OnnxModel>& model,
+    const std::map<std::string, double>& values, const std::map<std::string, bool>& branches)
 {
     m_values = values;
     m_branches = branches;
@@ -70,7 +70,8 @@ void ModelInputsBox::setModel(const std::shared_ptr<const OnnxModel>& model, con
             edit->setPlaceholderText(tr("not known before the run"));
             edit->setClearButtonEnabled(true);
             edit->setToolTip(tr("A value for input '%1' (%2). Empty: unbound.")
-                                 .arg(QString::fromStdString(in.name), in.floating ? tr("a number") : tr("a whole number or a flag, 0 or 1")));
+                                 .arg(QString::fromStdString(in.name),
+                                     in.floating ? tr("a number") : tr("a whole number or a flag, 0 or 1")));
             if (auto it = values.find(in.name); it != values.end())
                 edit->setText(QLocale().toString(it->second, 'g', 12));
             connect(edit, &QLineEdit::editingFinished, this, [this, edit] {
@@ -100,9 +101,10 @@ void ModelInputsBox::setModel(const std::shared_ptr<const OnnxModel>& model, con
             auto* combo = new QComboBox;
             combo->setObjectName(QString::fromStdString(node));
             combo->addItems({ tr("Heavier branch"), tr("Then"), tr("Else") });
-            combo->setToolTip(tr("If '%1' tests the data, so which branch runs is not known before the run. The heavier one is "
-                                 "counted unless you choose (the CLI's --branch %1=then|else).")
-                                  .arg(QString::fromStdString(node)));
+            combo->setToolTip(
+                tr("If '%1' tests the data, so which branch runs is not known before the run. The heavier one is "
+                   "counted unless you choose (the CLI's --branch %1=then|else).")
+                    .arg(QString::fromStdString(node)));
             combo->setCurrentIndex(branchIndex(branches, node));
             connect(combo, &QComboBox::currentIndexChanged, this, [this, combo](int index) {
                 const std::string name = combo->objectName().toStdString();

@@ -13,10 +13,7 @@ namespace rfx {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("rfx::ServingTable", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("rfx::ServingTable", text); }
 
 QTableWidgetItem* cell(const QString& text, bool number)
 {

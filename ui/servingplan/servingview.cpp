@@ -100,10 +100,7 @@ ServingView::ServingView(QWidget* parent)
     redraw();
 }
 
-void ServingView::follow(Workspace* workspace)
-{
-    m_planner->follow(workspace);
-}
+void ServingView::follow(Workspace* workspace) { m_planner->follow(workspace); }
 
 void ServingView::showEvent(QShowEvent* event)
 {
@@ -117,15 +114,9 @@ void ServingView::hideEvent(QHideEvent* event)
     m_planner->setActive(false);
 }
 
-QChart* ServingView::chart() const
-{
-    return m_view->chart();
-}
+QChart* ServingView::chart() const { return m_view->chart(); }
 
-QString ServingView::message() const
-{
-    return m_body->isHidden() ? m_message->text() : QString();
-}
+QString ServingView::message() const { return m_body->isHidden() ? m_message->text() : QString(); }
 
 void ServingView::setTargets(double ttftMs, double tpotMs, int users)
 {

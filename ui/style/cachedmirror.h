@@ -8,8 +8,8 @@
 #include "style/paintcache.h"
 
 #include <QColor>
-#include <QMetaObject>
 #include <QGraphicsItem>
+#include <QMetaObject>
 #include <QRectF>
 
 class QGraphicsTextItem;

@@ -8,7 +8,8 @@
 
 namespace rfx {
 
-int labelStride(const std::vector<double>& centres, const std::vector<double>& extents, const std::vector<int>& index, double gap)
+int labelStride(
+    const std::vector<double>& centres, const std::vector<double>& extents, const std::vector<int>& index, double gap)
 {
     const int count = int(centres.size());
     for (int n = 1; n < std::max(2, count); ++n) {

@@ -15,8 +15,8 @@ namespace rfx {
 /// the smallest stride n such that labelling every n-th tick (the ticks whose `index` is a multiple
 /// of n) leaves at least `gap` pixels between neighbouring labels. Every tick is labelled (1) when
 /// they fit; never more than the tick count.
-int labelStride(const std::vector<double>& centres, const std::vector<double>& extents, const std::vector<int>& index,
-    double gap);
+int labelStride(
+    const std::vector<double>& centres, const std::vector<double>& extents, const std::vector<int>& index, double gap);
 
 /// The first of `forms` (longest first) whose width in `fm` is at most `room`; the last form when
 /// none fits and `allowNone` is false, else an empty string.
@@ -39,7 +39,8 @@ inline bool overlaps(const QRectF& a, const QRectF& b)
 /// QRectF::contains(QRectF) for boxes of positive size, inline (the same hot loop).
 inline bool encloses(const QRectF& outer, const QRectF& inner)
 {
-    return outer.left() <= inner.left() && inner.right() <= outer.right() && outer.top() <= inner.top() && inner.bottom() <= outer.bottom();
+    return outer.left() <= inner.left() && inner.right() <= outer.right() && outer.top() <= inner.top()
+        && inner.bottom() <= outer.bottom();
 }
 
 } // namespace rfx

@@ -86,7 +86,8 @@ void ChartPointLabels::place()
         item->setFont(m_font);
         item->setText(m_labels[i].text);
         item->setBrush(m_labels[i].color);
-        const QPointF at = m_labels[i].series ? m_chart->mapToPosition(m_labels[i].value, m_labels[i].series) : QPointF();
+        const QPointF at
+            = m_labels[i].series ? m_chart->mapToPosition(m_labels[i].value, m_labels[i].series) : QPointF();
         anchors.push_back(at);
         double radius = 4;
         if (auto* xy = qobject_cast<QXYSeries*>(m_labels[i].series))

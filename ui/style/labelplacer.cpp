@@ -13,7 +13,8 @@ namespace {
 // The obstacles that can touch a box whose edge lies at most `reach` from `anchor` (a box of w x h kept
 // 2 px clear): every box tried around one anchor lies inside that square, so the others are passed
 // over once here rather than once per spot tried (a chart's every marker, for every label).
-std::vector<QRectF> obstaclesNear(const std::vector<QRectF>& obstacles, const QPointF& anchor, double reach, const QSizeF& size)
+std::vector<QRectF> obstaclesNear(
+    const std::vector<QRectF>& obstacles, const QPointF& anchor, double reach, const QSizeF& size)
 {
     const double far = reach + size.width() + size.height() + 4;
     const QRectF square(anchor - QPointF(far, far), QSizeF(2 * far, 2 * far));
@@ -37,8 +38,9 @@ const std::array<QPointF, 24> kDirections = [] {
 }();
 } // namespace
 
-std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests, const std::vector<QRectF>& obstacles,
-    const QRectF& bounds, const std::vector<QLineF>& lines, const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
+std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>& requests,
+    const std::vector<QRectF>& obstacles, const QRectF& bounds, const std::vector<QLineF>& lines,
+    const std::function<bool(const QRectF& box, const QPointF& anchor)>& accept)
 {
     std::vector<std::optional<QPointF>> out;
     std::vector<QRectF> placed;
@@ -62,7 +64,8 @@ std::vector<std::optional<QPointF>> placeLabels(const std::vector<LabelRequest>&
             if (!encloses(bounds, box))
                 continue;
             const QRectF clear = box.adjusted(-2, -2, 2, 2);
-            auto hits = [&](const QRectF& o) { return overlaps(o, clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
+            auto hits
+                = [&](const QRectF& o) { return overlaps(o, clear); }; // 2 px apart: "6.9 %dec4.conv1" ran together
             auto crossed = [&](const QLineF& l) { return crosses(l, box); };
             if (std::any_of(nearby.begin(), nearby.end(), hits) || std::any_of(placed.begin(), placed.end(), hits)
                 || std::any_of(lines.begin(), lines.end(), crossed) || (accept && !accept(box, a)))

@@ -10,7 +10,8 @@ namespace rfx {
 bool PaintCache::paint(QPainter* painter, const QRectF& box, const std::function<void(QPainter*)>& draw)
 {
     const QTransform world = painter->worldTransform();
-    if (!painter->paintEngine() || painter->paintEngine()->type() != QPaintEngine::Raster || world.type() > QTransform::TxTranslate) {
+    if (!painter->paintEngine() || painter->paintEngine()->type() != QPaintEngine::Raster
+        || world.type() > QTransform::TxTranslate) {
         draw(painter);
         return false;
     }
@@ -18,7 +19,8 @@ bool PaintCache::paint(QPainter* painter, const QRectF& box, const std::function
     if (m_image.isNull() || m_image.devicePixelRatio() != dpr || m_box != box) {
         m_box = box;
         const QRectF area = box.adjusted(-kMargin, -kMargin, kMargin, kMargin);
-        QImage image(QSize(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr))), QImage::Format_ARGB32_Premultiplied);
+        QImage image(QSize(int(std::ceil(area.width() * dpr)), int(std::ceil(area.height() * dpr))),
+            QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         image.fill(Qt::transparent);
         QPainter p(&image);

@@ -22,29 +22,34 @@ namespace rfx {
 QStringList SweepCharts::titles(LlmSweepAxis axis)
 {
     return axis == LlmSweepAxis::Context
-        ? QStringList { tr("Tokens/s per sequence against the context"), tr("Tokens/s against context"), tr("Context sweep") }
+        ? QStringList { tr("Tokens/s per sequence against the context"), tr("Tokens/s against context"),
+              tr("Context sweep") }
         : QStringList { tr("Per sequence against the whole batch"), tr("Per sequence vs batch"), tr("Batch sweep") };
 }
 
-QString SweepCharts::pointText(const LlmSweep& sweep, const LlmSweepLine& line, const LlmSweepPoint& p, const QString& device)
+QString SweepCharts::pointText(
+    const LlmSweep& sweep, const LlmSweepLine& line, const LlmSweepPoint& p, const QString& device)
 {
     const bool byContext = sweep.axis == LlmSweepAxis::Context;
     const qint64 b = byContext ? sweep.batch : p.x;
     const qint64 c = byContext ? p.x : sweep.context;
-    QString text = tr("<b>%1</b><br>context %2 tokens, batch %3<br>TPOT %4: %5 tokens/s per sequence, %6 for the batch<br>"
-                      "memory %7 of %8")
-                       .arg(device.toHtmlEscaped(), qs(formatCount(c)), qs(formatCount(b)), qs(formatTime(p.tpot)),
-                           qs(formatNumber3(p.tokensPerSecond)), qs(formatNumber3(p.batchTokensPerSecond)),
-                           qs(formatMemory(p.memoryBytes)), qs(formatMemory(line.capacity)));
+    QString text
+        = tr("<b>%1</b><br>context %2 tokens, batch %3<br>TPOT %4: %5 tokens/s per sequence, %6 for the batch<br>"
+             "memory %7 of %8")
+              .arg(device.toHtmlEscaped(), qs(formatCount(c)), qs(formatCount(b)), qs(formatTime(p.tpot)),
+                  qs(formatNumber3(p.tokensPerSecond)), qs(formatNumber3(p.batchTokensPerSecond)),
+                  qs(formatMemory(p.memoryBytes)), qs(formatMemory(line.capacity)));
     if (p.x == sweep.current)
         text += tr("<br>the settings' own %1").arg(byContext ? tr("context") : tr("batch"));
     if (p.x == line.limit)
-        text += line.limitedByModel ? tr("<br>the model's longest context (max_position_embeddings)")
-                                    : tr("<br><b>the last that fits</b>: one more %1 does not").arg(byContext ? tr("token") : tr("sequence"));
+        text += line.limitedByModel
+            ? tr("<br>the model's longest context (max_position_embeddings)")
+            : tr("<br><b>the last that fits</b>: one more %1 does not").arg(byContext ? tr("token") : tr("sequence"));
     return text;
 }
 
-void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& devices, PointTexts& texts, double fontPx)
+void SweepCharts::fill(
+    QChart* chart, const LlmSweep& sweep, const QStringList& devices, PointTexts& texts, double fontPx)
 {
     EnergyCharts::clear(chart);
     texts.clear();
@@ -97,8 +102,9 @@ void SweepCharts::fill(QChart* chart, const LlmSweep& sweep, const QStringList& 
         }
         series.insert(series.end(), { s, ring, end });
     }
-    auto* x = EnergyChartFit::decadeAxis(byContext ? QStringList { tr("Context (tokens per sequence)"), tr("Context (tokens)"), tr("Context") }
-                                   : QStringList { tr("Tokens/s, whole batch"), tr("Batch tokens/s") },
+    auto* x = EnergyChartFit::decadeAxis(byContext
+            ? QStringList { tr("Context (tokens per sequence)"), tr("Context (tokens)"), tr("Context") }
+            : QStringList { tr("Tokens/s, whole batch"), tr("Batch tokens/s") },
         xlo, xhi);
     auto* y = EnergyChartFit::decadeAxis({ tr("Tokens/s per sequence"), tr("Tokens/s") }, ylo, yhi);
     chart->addAxis(x, Qt::AlignBottom);
@@ -128,12 +134,12 @@ QString SweepCharts::legendHtml(const LlmSweep& sweep, const QStringList& device
     for (size_t i = 0; i < sweep.lines.size(); ++i) {
         const QString name = i < size_t(devices.size()) ? devices[int(i)] : qs(sweep.lines[i].device);
         const LlmSweepLine& line = sweep.lines[i];
-        entries.append(EnergyCharts::legendEntry(QStringLiteral("\u2014"), deviceColor(i),
-            line.points.empty() ? tr("%1: does not fit").arg(name) : name));
+        entries.append(EnergyCharts::legendEntry(
+            QStringLiteral("\u2014"), deviceColor(i), line.points.empty() ? tr("%1: does not fit").arg(name) : name));
         anyEnd = anyEnd || (!line.points.empty() && !line.limitedByModel);
     }
     entries.append(EnergyCharts::legendEntry(QStringLiteral("\u25cb"), ink,
-        !ringText.isEmpty()                 ? ringText
+        !ringText.isEmpty()                       ? ringText
             : sweep.axis == LlmSweepAxis::Context ? tr("the settings' context")
                                                   : tr("the settings' batch")));
     if (anyEnd)

@@ -31,14 +31,16 @@ public:
 
     /// Fills `chart` (emptied first) with `sweep`; `devices` are the lines' device names, in order.
     /// `fontPx` > 0: the print style's type (an exported figure), else the chart's own.
-    static void fill(QChart* chart, const LlmSweep& sweep, const QStringList& devices, PointTexts& texts, double fontPx = 0);
+    static void fill(
+        QChart* chart, const LlmSweep& sweep, const QStringList& devices, PointTexts& texts, double fontPx = 0);
     /// The chart's title for the axis ("Tokens/s against the context").
     static QStringList titles(LlmSweepAxis axis);
     /// One legend for the sweep, as rich text: each device's colour and name ("does not fit" where it
     /// holds not one sequence), the ring and the square.
     static QString legendHtml(const LlmSweep& sweep, const QStringList& devices, const QString& ringText = QString());
     /// A point's text: device, context and batch, TPOT, tokens per second, memory of the device's.
-    static QString pointText(const LlmSweep& sweep, const LlmSweepLine& line, const LlmSweepPoint& point, const QString& device);
+    static QString pointText(
+        const LlmSweep& sweep, const LlmSweepLine& line, const LlmSweepPoint& point, const QString& device);
 };
 
 } // namespace rfx

@@ -1,8 +1,8 @@
 #include "sweep/sweepfigure.h"
 
+#include "panels/energycharts.h"
 #include "style/style.h"
 #include "style/text.h"
-#include "panels/energycharts.h"
 #include "sweep/sweepcharts.h"
 
 #include <QChartView>
@@ -17,19 +17,20 @@ QStringList sweepDeviceNames(const std::vector<Device>& devices)
     return names;
 }
 
-std::unique_ptr<ChartPage> sweepPage(
-    const LlmSweep& sweep, const QStringList& devices, const FigureSpec& spec, const QString& title, const QString& caption)
+std::unique_ptr<ChartPage> sweepPage(const LlmSweep& sweep, const QStringList& devices, const FigureSpec& spec,
+    const QString& title, const QString& caption)
 {
     auto fill = [&sweep, &devices](QChart* chart, double fontPx) {
         SweepCharts::PointTexts texts; // a figure has no hover
         SweepCharts::fill(chart, sweep, devices, texts, fontPx);
     };
-    return std::make_unique<ChartPage>(std::unique_ptr<QChartView>(EnergyCharts::makeView(SweepCharts::titles(sweep.axis))),
-        fill, SweepCharts::legendHtml(sweep, devices), spec, title, caption);
+    return std::make_unique<ChartPage>(
+        std::unique_ptr<QChartView>(EnergyCharts::makeView(SweepCharts::titles(sweep.axis))), fill,
+        SweepCharts::legendHtml(sweep, devices), spec, title, caption);
 }
 
-RenderResult renderSweepFigure(const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices,
-    const FigureSpec& spec)
+RenderResult renderSweepFigure(
+    const LlmModel& model, const LlmAnalysis& analysis, const std::vector<Device>& devices, const FigureSpec& spec)
 {
     RenderResult r;
     if (!spec.llm || !spec.sweep) {
@@ -41,7 +42,8 @@ RenderResult renderSweepFigure(const LlmModel& model, const LlmAnalysis& analysi
         r.error = qs(spec.file) + QStringLiteral(": ") + qs(sweep.error);
         return r;
     }
-    const QString title = qs(analysis.model) + QStringLiteral(": ") + SweepCharts::titles(*spec.sweep).front().toLower();
+    const QString title
+        = qs(analysis.model) + QStringLiteral(": ") + SweepCharts::titles(*spec.sweep).front().toLower();
     const auto page = sweepPage(sweep, sweepDeviceNames(devices), spec, title, qs(sweepCaption(spec, analysis.model)));
     return writeFigure(*page, spec, qs(sweepCaption(spec, analysis.model)), qs(figureToJson(spec)));
 }

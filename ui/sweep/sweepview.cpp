@@ -39,19 +39,19 @@ SweepView::SweepView(QWidget* parent)
         const int i = int(axis);
         QChartView* v = EnergyCharts::makeView(SweepCharts::titles(axis));
         m_views[i] = v;
-        new PointHover(
-            v, PointHover::allSeries(v),
-            [this, i](const PointHover::Hit& hit) {
-                const auto it = m_texts[i].find(hit.series);
-                if (it == m_texts[i].end() || hit.index < 0 || size_t(hit.index) >= it->second.size())
-                    return QString();
-                const SweepCharts::PointRef at = it->second[size_t(hit.index)];
-                return pointText(LlmSweepAxis(i), int(at.line), int(at.point));
-            });
+        new PointHover(v, PointHover::allSeries(v), [this, i](const PointHover::Hit& hit) {
+            const auto it = m_texts[i].find(hit.series);
+            if (it == m_texts[i].end() || hit.index < 0 || size_t(hit.index) >= it->second.size())
+                return QString();
+            const SweepCharts::PointRef at = it->second[size_t(hit.index)];
+            return pointText(LlmSweepAxis(i), int(at.line), int(at.point));
+        });
         row->addWidget(v, 1);
-        m_export[i] = new QPushButton(axis == LlmSweepAxis::Context ? tr("Export context sweep...") : tr("Export batch sweep..."));
-        m_export[i]->setToolTip(tr("Writes this chart as a PNG, SVG or PDF figure with its caption and, if asked, a sidecar "
-                                   "that roofline-cli reproduce draws again"));
+        m_export[i] = new QPushButton(
+            axis == LlmSweepAxis::Context ? tr("Export context sweep...") : tr("Export batch sweep..."));
+        m_export[i]->setToolTip(
+            tr("Writes this chart as a PNG, SVG or PDF figure with its caption and, if asked, a sidecar "
+               "that roofline-cli reproduce draws again"));
         connect(m_export[i], &QPushButton::clicked, this, [this, axis] { emit exportRequested(axis); });
     }
     top->addWidget(m_export[int(LlmSweepAxis::Context)], 0, Qt::AlignTop);
@@ -137,9 +137,10 @@ void SweepView::update()
         return say(QString());
     const WorkspaceState& s = m_workspace->state();
     if (!s.languageModel() || !s.llmAnalysis || !s.llmModel)
-        return say(tr("The sweeps are a language model's: choose one in the Network selector (Llama-3.1 8B, Mistral 7B, ...) "
-                      "or open its config.json, GGUF or safetensors file. Then this view draws its tokens per second against the "
-                      "context and against the batch on every checked device."));
+        return say(tr(
+            "The sweeps are a language model's: choose one in the Network selector (Llama-3.1 8B, Mistral 7B, ...) "
+            "or open its config.json, GGUF or safetensors file. Then this view draws its tokens per second against the "
+            "context and against the batch on every checked device."));
     const std::vector<Device> devices = m_workspace->checkedDevices();
     m_names = sweepDeviceNames(devices);
     const QStringList& names = m_names;

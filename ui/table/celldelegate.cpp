@@ -24,14 +24,15 @@ void CellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
     const QWidget* widget = option.widget;
     const QStyle* style = widget ? widget->style() : QApplication::style();
     const QPalette::ColorGroup group = !(option.state & QStyle::State_Enabled) ? QPalette::Disabled
-        : (option.state & QStyle::State_Active)                              ? QPalette::Normal
-                                                                              : QPalette::Inactive;
+        : (option.state & QStyle::State_Active)                                ? QPalette::Normal
+                                                                               : QPalette::Inactive;
     if (option.state & QStyle::State_Selected)
         painter->fillRect(option.rect, option.palette.brush(group, QPalette::Highlight));
     if (option.state & QStyle::State_HasFocus) {
         QStyleOptionFocusRect focus;
         focus.QStyleOption::operator=(option);
-        focus.backgroundColor = option.palette.color(group, (option.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
+        focus.backgroundColor = option.palette.color(
+            group, (option.state & QStyle::State_Selected) ? QPalette::Highlight : QPalette::Window);
         style->drawPrimitive(QStyle::PE_FrameFocusRect, &focus, painter, widget);
     }
 
@@ -171,7 +172,8 @@ CellDelegate::Entry& CellDelegate::entry(const QString& text, const QFont& font)
     return *it;
 }
 
-const QImage& CellDelegate::rendered(Entry& e, const QString& text, const QFont& font, const QColor& color, qreal dpr) const
+const QImage& CellDelegate::rendered(
+    Entry& e, const QString& text, const QFont& font, const QColor& color, qreal dpr) const
 {
     if (e.image.isNull() || e.color != color.rgba() || e.image.devicePixelRatio() != dpr) {
         if (e.line && dpr == 1.0) {
@@ -189,8 +191,9 @@ const QImage& CellDelegate::rendered(Entry& e, const QString& text, const QFont&
         // as drawing the glyphs there (dst * (1 - coverage) + colour * coverage), through the raster engine's
         // SIMD blend rather than its per-pixel glyph blit (qt_alphamapblit: 2,200 instructions a glyph).
         const QSizeF size = e.size;
-        QImage image(QSize(int(std::ceil((size.width() + 2 * kImageMargin) * dpr)), int(std::ceil(size.height() * dpr))),
-                     QImage::Format_ARGB32_Premultiplied);
+        QImage image(
+            QSize(int(std::ceil((size.width() + 2 * kImageMargin) * dpr)), int(std::ceil(size.height() * dpr))),
+            QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         image.fill(Qt::transparent);
         QPainter p(&image);

@@ -22,9 +22,9 @@ namespace rfx {
 /// Cells here are one line: each distinct text is laid out once (kept in a bounded cache; names, shapes
 /// and parameter counts do not change while a slider moves), rendered once in its colour into a small
 /// image that each repaint blends in (composed from glyph images by GlyphStamp, or drawn by Qt where
-/// the text needs its text engine), and elided only when it does not fit. Background, selection and focus are still drawn by the style. The delegate
-/// also draws the grid (one-pixel fills on each cell's right and bottom edge): its view turns its own
-/// grid off (setShowGrid(false)), which strokes every line through the slow cosmetic-pen path.
+/// the text needs its text engine), and elided only when it does not fit. Background, selection and focus are still
+/// drawn by the style. The delegate also draws the grid (one-pixel fills on each cell's right and bottom edge): its
+/// view turns its own grid off (setShowGrid(false)), which strokes every line through the slow cosmetic-pen path.
 class CellDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:

@@ -52,7 +52,8 @@ bool LayerFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
 bool LayerFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
     const LayerTableModel* model = m_table;
-    if (!model || model->lines().blocks().empty() || left.row() >= model->lines().count() || right.row() >= model->lines().count())
+    if (!model || model->lines().blocks().empty() || left.row() >= model->lines().count()
+        || right.row() >= model->lines().count())
         return QSortFilterProxyModel::lessThan(left, right); // a network: rows alone, sorted as they always were
     const LayerRows& rows = model->lines();
     const LayerRows::Line& l = rows.line(left.row());

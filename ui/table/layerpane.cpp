@@ -9,8 +9,8 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSpinBox>
 #include <QResizeEvent>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -78,18 +78,19 @@ LayerPane::LayerPane(QWidget* parent)
     };
     connect(m_convOnly, &QCheckBox::toggled, this, onFilter);
     connect(m_topN, &QSpinBox::valueChanged, this, onFilter);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid()) // a block's line selects no row (-1)
-            emit layerActivated(current.data(LayerTableModel::LayerIndexRole).toInt());
-    });
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (current.isValid()) // a block's line selects no row (-1)
+                emit layerActivated(current.data(LayerTableModel::LayerIndexRole).toInt());
+        });
     connect(m_model, &LayerTableModel::foldChanged, m_proxy, &LayerFilterProxy::refresh);
 }
 
 int LayerPane::oneLineWidth() const
 {
     const int spacing = std::max(0, m_bar->spacing());
-    return m_deviceLabel->sizeHint().width() + m_device->sizeHint().width() + 16
-        + m_filters->sizeHint().width() + 4 * spacing;
+    return m_deviceLabel->sizeHint().width() + m_device->sizeHint().width() + 16 + m_filters->sizeHint().width()
+        + 4 * spacing;
 }
 
 bool LayerPane::filtersOnTheirOwnLine() const { return m_secondLine->indexOf(m_filters) >= 0; }
@@ -173,7 +174,9 @@ void LayerPane::updateLevelColumns()
     // and two empty columns said nothing).
     const DeviceResult* shown = m_model->deviceResult();
     auto any = [&](double LayerResult::*traffic) {
-        return shown && std::any_of(shown->layers.begin(), shown->layers.end(), [&](const LayerResult& l) { return l.*traffic > 0; });
+        return shown && std::any_of(shown->layers.begin(), shown->layers.end(), [&](const LayerResult& l) {
+            return l.*traffic > 0;
+        });
     };
     setColumnShown(LayerTableModel::IntensityL2, shown && shown->l2Bandwidth > 0 && any(&LayerResult::l2Bytes));
     setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0 && any(&LayerResult::l1Bytes));
@@ -239,7 +242,8 @@ void LayerPane::selectLayer(int layer)
     m_model->unfoldTo(layer); // a row picked on a chart shows, its block unfolded
     const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_model->rowOfLayer(layer), 0));
     if (proxyIndex.isValid()) {
-        m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->selectionModel()->setCurrentIndex(
+            proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_table->scrollTo(proxyIndex);
     }
 }

@@ -60,7 +60,8 @@ void LayerTable::paintEvent(QPaintEvent* event)
     if (!model() || model()->rowCount(rootIndex()) == 0)
         return;
     const QRect room = viewport()->rect();
-    const int firstRow = std::max(0, rowAt(room.top())), lastRow = rowAt(room.bottom()) < 0 ? model()->rowCount(rootIndex()) - 1 : rowAt(room.bottom());
+    const int firstRow = std::max(0, rowAt(room.top())),
+              lastRow = rowAt(room.bottom()) < 0 ? model()->rowCount(rootIndex()) - 1 : rowAt(room.bottom());
     const int top = rowViewportPosition(firstRow), bottom = rowViewportPosition(lastRow) + rowHeight(lastRow);
     int left = room.right() + 1, right = room.left() - 1;
     QStyleOptionViewItem option;
@@ -101,12 +102,14 @@ void LayerTable::fitLastColumn()
     // Stretched, the last section took whatever width was left, down to Qt's minimum: at 1440 x 900
     // the share's "%" was cut. It stretches while the others leave it its preferred 140 px (a bar
     // and "12.3 %"), takes what is left down to what its text needs, and only then scrolls.
-    const int content = std::max(sizeHintForColumn(LayerTableModel::Share), horizontalHeader()->sectionSizeHint(LayerTableModel::Share));
+    const int content = std::max(
+        sizeHintForColumn(LayerTableModel::Share), horizontalHeader()->sectionSizeHint(LayerTableModel::Share));
     const int preferred = std::max(content, 140);
     // The width there will be: less the vertical scroll bar that the rows are about to bring (the
     // view lays out its columns before the bar appears, and no resize event follows it).
     int room = viewport()->width();
-    if (!verticalScrollBar()->isVisible() && model()->rowCount() * verticalHeader()->defaultSectionSize() > viewport()->height())
+    if (!verticalScrollBar()->isVisible()
+        && model()->rowCount() * verticalHeader()->defaultSectionSize() > viewport()->height())
         room -= style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
     int others = 0;
     for (int c = 0; c < model()->columnCount(); ++c)
@@ -164,8 +167,7 @@ QString LayerTable::selectionAsText() const
     lines.append(cells.join(QLatin1Char('\t')));
     for (int r : rows) {
         cells.clear();
-        for (int c : columns)
-        {
+        for (int c : columns) {
             const QModelIndex cell = m->index(r, c);
             const QVariant copy = cell.data(LayerTableModel::CopyRole); // a block's row: its whole name
             cells.append(withoutGlyphs(copy.isValid() ? copy.toString() : cell.data(Qt::DisplayRole).toString()));
@@ -244,8 +246,10 @@ void LayerTable::keyPressEvent(QKeyEvent* event)
         if (key == Qt::Key_Left && block.isValid())
             for (int r = current.row() - 1; r >= 0; --r) {
                 const QModelIndex above = model()->index(r, LayerTableModel::Name);
-                if (above.data(LayerTableModel::FoldRole).isValid() && above.data(LayerTableModel::BlockRole) == block) {
-                    selectionModel()->setCurrentIndex(above, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                if (above.data(LayerTableModel::FoldRole).isValid()
+                    && above.data(LayerTableModel::BlockRole) == block) {
+                    selectionModel()->setCurrentIndex(
+                        above, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
                     scrollTo(above);
                     event->accept();
                     return;

@@ -122,7 +122,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case Name:
             // a block's row under its line, indented, without the block's name
             return line.block < 0 ? qs(l.name)
-                                  : QString(QStringLiteral("\u2003\u2003") + qs(l.name.substr(std::min(l.name.size(), l.block.size() + 1))));
+                                  : QString(QStringLiteral("\u2003\u2003")
+                                      + qs(l.name.substr(std::min(l.name.size(), l.block.size() + 1))));
         case Op:
             // An operator the tool does not count is marked, never a quiet zero.
             return l.op == rfx::Op::Uncounted ? QStringLiteral("\u26a0 uncounted") : qs(std::string(opName(l.op)));
@@ -131,7 +132,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                 return {};
             // A requested algorithm that did not apply is marked, not silently replaced.
             return QString(qs(std::string(algorithmName(l.algorithm)))
-                + (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? QString() : QStringLiteral(" \u26a0")));
+                + (l.algorithmNote.empty() || l.algorithmNote.starts_with("auto") ? QString()
+                                                                                  : QStringLiteral(" \u26a0")));
         case OutputShape:
             return shapeText(l.out);
         case Extra:
@@ -154,8 +156,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             // Text and a glyph, so the bound reads without colour: a down-slope for memory, a roof for compute.
             // An inner level names itself ("L2"), so a hierarchical row says which ceiling binds.
             if (l.bound == rfx::Bound::Memory)
-                return l.level == MemoryLevel::Dram ? QStringLiteral("\u25e2 memory")
-                                                    : QStringLiteral("\u25e2 %1").arg(qs(std::string(memoryLevelName(l.level))));
+                return l.level == MemoryLevel::Dram
+                    ? QStringLiteral("\u25e2 memory")
+                    : QStringLiteral("\u25e2 %1").arg(qs(std::string(memoryLevelName(l.level))));
             return QStringLiteral("\u25ac compute");
         case Time:
             // A calibrated time outside the sizes its fit saw is marked (issue 51), the tooltip says why.
@@ -172,7 +175,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             if (index.column() == Measured)
                 return qs(formatTime(m->measured, true));
             if (index.column() == OfBound)
-                return QString(qs(formatPercent(m->efficiency)) + (m->aboveRoof ? QStringLiteral(" \u26a0") : QString()));
+                return QString(
+                    qs(formatPercent(m->efficiency)) + (m->aboveRoof ? QStringLiteral(" \u26a0") : QString()));
             // With calibrated times shown, the error is the calibrated prediction's against the measured time.
             const double e = d->timesCalibrated && m->calibrated >= 0 ? m->calibratedError : m->error;
             return qs(formatSignedPercent(e, true));
@@ -252,7 +256,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         const QString where = l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram && d->cacheAware
             ? QStringLiteral("limited by %1 bandwidth: its working set (%2) fits the %1 (%3), read at %4")
                   .arg(qs(std::string(memoryLevelName(l.level))), qs(formatBytes(l.workingSet)),
-                      qs(formatBytes(l.level == MemoryLevel::L1 ? d->l1Capacity : l.level == MemoryLevel::L2 ? d->l2Capacity : d->l3Capacity)),
+                      qs(formatBytes(l.level == MemoryLevel::L1 ? d->l1Capacity
+                              : l.level == MemoryLevel::L2      ? d->l2Capacity
+                                                                : d->l3Capacity)),
                       qs(formatSI(cacheSupply(*d, l.workingSet).bandwidth, "B/s"))) // with the smaller level's share
             : l.bound == rfx::Bound::Memory && l.level != MemoryLevel::Dram
             ? QStringLiteral("limited by %1 bandwidth: %2 at %1, intensity %3 FLOP/B there")
@@ -273,14 +279,16 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                 note = QStringLiteral("\u26a0 FLOPs not counted: %1<br>").arg(qs(o.uncounted).toHtmlEscaped());
         }
         if (d->timesCalibrated && l.calibrationExtrapolated)
-            note += tr("\u26a0 Calibrated time extrapolated: the row's %1 lie more than twice outside those of the rows "
-                       "the %2 fit was fitted on; measure rows of this size to calibrate it<br>")
-                        .arg(l.bound == rfx::Bound::Compute ? tr("FLOPs") : tr("bytes"), qs(std::string(l.calibratedBy)));
-        return QVariant(note + QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
-                              "time bound max(F/P, Q/B) = %7, %8 of the network")
-            .arg(qs(l.name).toHtmlEscaped(), op, qs(formatSI(l.flops, "FLOP")),
-                qs(formatBytes(l.bytes)), qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)),
-                qs(formatPercent(l.share)))
+            note
+                += tr("\u26a0 Calibrated time extrapolated: the row's %1 lie more than twice outside those of the rows "
+                      "the %2 fit was fitted on; measure rows of this size to calibrate it<br>")
+                       .arg(
+                           l.bound == rfx::Bound::Compute ? tr("FLOPs") : tr("bytes"), qs(std::string(l.calibratedBy)));
+        return QVariant(note
+            + QStringLiteral("<b>%1</b> (%2)<br>FLOPs %3, DRAM bytes %4<br>intensity %5 FLOP/B, %6<br>"
+                             "time bound max(F/P, Q/B) = %7, %8 of the network")
+                  .arg(qs(l.name).toHtmlEscaped(), op, qs(formatSI(l.flops, "FLOP")), qs(formatBytes(l.bytes)),
+                      qs(formatNumber3(l.intensity)), where, qs(formatTime(l.time, true)), qs(formatPercent(l.share)))
             + (line.block >= 0 ? blockRowNote(l, line.block) : QString()));
     }
     default:

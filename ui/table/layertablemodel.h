@@ -18,11 +18,26 @@ class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Name, Op, Algorithm, OutputShape, Params, Flops, Bytes, Extra, Workspace, Intensity,
-        IntensityL2, IntensityL1, ///< per-level intensities; shown when the table's device models the level
-        Bound, Time,
-        Measured, OfBound, Error, ///< from imported measurements; shown only with them
-        Energy, Share, ColumnCount
+        Name,
+        Op,
+        Algorithm,
+        OutputShape,
+        Params,
+        Flops,
+        Bytes,
+        Extra,
+        Workspace,
+        Intensity,
+        IntensityL2,
+        IntensityL1, ///< per-level intensities; shown when the table's device models the level
+        Bound,
+        Time,
+        Measured,
+        OfBound,
+        Error, ///< from imported measurements; shown only with them
+        Energy,
+        Share,
+        ColumnCount
     };
     enum Role {
         SortRole = Qt::UserRole,

@@ -13,7 +13,10 @@ namespace rfx {
 
 namespace {
 
-QString blockTitle(const RowBlock& b) { return qs(b.name) + QStringLiteral(" \u00d7 ") + qs(formatCount(std::llround(b.repeats))); }
+QString blockTitle(const RowBlock& b)
+{
+    return qs(b.name) + QStringLiteral(" \u00d7 ") + qs(formatCount(std::llround(b.repeats)));
+}
 
 } // namespace
 
@@ -59,7 +62,8 @@ QVariant LayerTableModel::blockData(int block, int column, int role) const
     case Qt::DisplayRole:
         switch (column) {
         case Name:
-            return QString((m_rows.folded(block) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) + blockTitle(b));
+            return QString(
+                (m_rows.folded(block) ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be ")) + blockTitle(b));
         case Op:
             return tr("blocks");
         case OutputShape:
@@ -99,7 +103,8 @@ QVariant LayerTableModel::blockData(int block, int column, int role) const
                 return qs(formatTime(m.measured, true));
             if (column == OfBound)
                 return qs(formatPercent(m.bound / m.measured));
-            return qs(formatSignedPercent(d->timesCalibrated ? m.calibrated / m.measured - 1 : m.measured / m.bound - 1, true));
+            return qs(formatSignedPercent(
+                d->timesCalibrated ? m.calibrated / m.measured - 1 : m.measured / m.bound - 1, true));
         }
         case Share:
             return qs(formatPercent(t.share));

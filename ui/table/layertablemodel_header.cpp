@@ -103,8 +103,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Intensity at L1 = FLOPs / bytes read from L1/shared memory into registers (tiled traffic "
                       "model; register tile 8 x 8, or 64 x 64 per warp with tensor cores)");
         case Bound:
-            return tr("Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound; "
-                      "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
+            return tr(
+                "Memory-bound if the intensity is left of the ridge point (peak / bandwidth), else compute-bound; "
+                "L2 or L1 when that level's traffic sets the time (tiled traffic model)");
         case Time:
             if (calibrated())
                 return tr("Calibrated time: overhead + bound / efficiency, fitted per operator class and bound side on "

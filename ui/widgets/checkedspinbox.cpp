@@ -59,11 +59,13 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const
         return QValidator::Intermediate;
     // A letter or a sign the box does not take is not typed, and it says why (issue 73 item 6: typed
     // letters were dropped without a word).
-    const auto odd = std::find_if(t.begin(), t.end(), [](QChar c) { return !c.isDigit() && c != QLatin1Char('-') && c != QLatin1Char('+'); });
+    const auto odd = std::find_if(
+        t.begin(), t.end(), [](QChar c) { return !c.isDigit() && c != QLatin1Char('-') && c != QLatin1Char('+'); });
     if (odd != t.end()) {
         const QString what = m_what.isEmpty() ? tr("This box") : m_what.at(0).toUpper() + m_what.mid(1);
         m_lastCorrection = tr("%1 takes whole numbers from %2 to %3: '%4' is not typed")
-                               .arg(what, QString::fromStdString(formatCount(minimum())), QString::fromStdString(formatCount(maximum())), QString(*odd));
+                               .arg(what, QString::fromStdString(formatCount(minimum())),
+                                   QString::fromStdString(formatCount(maximum())), QString(*odd));
         auto* self = const_cast<CheckedSpinBox*>(this);
         const QString message = m_lastCorrection;
         QTimer::singleShot(0, self, [self, message] { self->say(message, self->value()); });
@@ -92,7 +94,8 @@ void CheckedSpinBox::fixup(QString& input) const
     const int value = typed > maximum() ? maximum() : minimum();
     const QString what = m_what.isEmpty() ? tr("value") : m_what;
     // With thousands separators, as the summaries write numbers (issue 73: "65536" beside "131,072").
-    const QString typedText = QString::fromStdString(formatCount(typed)), valueText = QString::fromStdString(formatCount(value));
+    const QString typedText = QString::fromStdString(formatCount(typed)),
+                  valueText = QString::fromStdString(formatCount(value));
     m_lastCorrection = typed > maximum()
         ? tr("%1 is more than the largest %2, %3: set to %3").arg(typedText, what, valueText)
         : tr("%1 is less than the smallest %2, %3: set to %3").arg(typedText, what, valueText);

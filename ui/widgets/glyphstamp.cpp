@@ -1,13 +1,13 @@
 #include "widgets/glyphstamp.h"
 
-#include <QGlyphRun>
 #include <QAbstractTextDocumentLayout>
+#include <QGlyphRun>
 #include <QPainter>
-#include <QtMath>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QTextLayout>
+#include <QtMath>
 
 #include <algorithm>
 #include <cmath>
@@ -217,7 +217,8 @@ GlyphStamp::Target GlyphStamp::targetOf(QImage& image)
     return { reinterpret_cast<quint32*>(image.bits()), image.bytesPerLine() / 4, image.width(), image.height() };
 }
 
-void GlyphStamp::blend(const Target& target, Face& f, Glyphs& cache, quint32 index, double x, double y, const QColor& color)
+void GlyphStamp::blend(
+    const Target& target, Face& f, Glyphs& cache, quint32 index, double x, double y, const QColor& color)
 {
     // The raster engine's placement (QRasterPaintEngine::drawCachedGlyphs): the glyph image of the
     // pen's sub-pixel fraction at the pen's whole pixel, the baseline rounded. Positions are whole
@@ -294,7 +295,8 @@ bool GlyphStamp::compose(QImage& target, const QTextDocument& document, QPointF 
             const QBrush brush = format.foreground();
             if (format.fontUnderline() || format.fontStrikeOut() || format.fontOverline() || format.isAnchor()
                 || format.isImageFormat() || format.background().style() != Qt::NoBrush
-                || format.textOutline().style() != Qt::NoPen || (brush.style() != Qt::NoBrush && brush.style() != Qt::SolidPattern))
+                || format.textOutline().style() != Qt::NoPen
+                || (brush.style() != Qt::NoBrush && brush.style() != Qt::SolidPattern))
                 return false;
             const QColor color = brush.style() == Qt::SolidPattern ? brush.color() : textColor;
             // A fragment's glyph runs are in its block's layout coordinates; the layout sits at its

@@ -13,8 +13,8 @@
 // and common symbols, every glyph in the font itself. Anything else gets std::nullopt, and the caller
 // draws it through Qt as before (a fallback font's glyph, Arabic, a combining accent, a tab).
 #include <QColor>
-#include <QGlyphRun>
 #include <QFont>
+#include <QGlyphRun>
 #include <QImage>
 #include <QList>
 #include <QRawFont>
@@ -24,8 +24,8 @@ class QTextDocument;
 
 #include <array>
 #include <memory>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 

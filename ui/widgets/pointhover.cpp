@@ -4,8 +4,8 @@
 #include <QChartView>
 #include <QEvent>
 #include <QHelpEvent>
-#include <QMouseEvent>
 #include <QLineSeries>
+#include <QMouseEvent>
 #include <QScatterSeries>
 #include <QToolTip>
 

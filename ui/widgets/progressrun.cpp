@@ -11,7 +11,8 @@
 
 namespace rfx {
 
-bool runWithProgress(QWidget* parent, const QString& title, const QString& label, const std::function<void(const ProgressReport&)>& work)
+bool runWithProgress(
+    QWidget* parent, const QString& title, const QString& label, const std::function<void(const ProgressReport&)>& work)
 {
     QProgressDialog dialog(label + QStringLiteral("\u2026"), QObject::tr("Cancel"), 0, 1000, parent);
     dialog.setWindowTitle(title);

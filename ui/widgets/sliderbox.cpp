@@ -11,8 +11,8 @@ namespace rfx {
 
 int powerPosition(int value) { return int(std::lround(std::log2(std::max(value, 1)))); }
 
-QWidget* sliderBoxRow(QSlider* slider, QSpinBox* box, int min, int max, int sliderMax, bool powersOfTwo, const QString& tip,
-    bool* updating, QWidget* context, const std::function<void()>& edited)
+QWidget* sliderBoxRow(QSlider* slider, QSpinBox* box, int min, int max, int sliderMax, bool powersOfTwo,
+    const QString& tip, bool* updating, QWidget* context, const std::function<void()>& edited)
 {
     auto* row = new QWidget;
     auto* h = new QHBoxLayout(row);

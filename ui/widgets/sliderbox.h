@@ -19,7 +19,7 @@ int powerPosition(int value);
 /// while `*updating` is set (the owner's flag, which also quiets the owner's own writes), then
 /// `edited` runs. Both take `tip`; the row (returned) holds them. Used by the configuration's and the
 /// language-model mode's panels.
-QWidget* sliderBoxRow(QSlider* slider, QSpinBox* box, int min, int max, int sliderMax, bool powersOfTwo, const QString& tip,
-    bool* updating, QWidget* context, const std::function<void()>& edited);
+QWidget* sliderBoxRow(QSlider* slider, QSpinBox* box, int min, int max, int sliderMax, bool powersOfTwo,
+    const QString& tip, bool* updating, QWidget* context, const std::function<void()>& edited);
 
 } // namespace rfx

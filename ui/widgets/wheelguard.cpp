@@ -38,8 +38,8 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::Polish) {
         // Scroll bars are sliders too, but they exist to take the wheel: they are left alone.
-        if (QWidget* control = guardedControl(watched); control == watched && control->focusPolicy() == Qt::WheelFocus
-            && !control->inherits("QScrollBar"))
+        if (QWidget* control = guardedControl(watched);
+            control == watched && control->focusPolicy() == Qt::WheelFocus && !control->inherits("QScrollBar"))
             control->setFocusPolicy(Qt::StrongFocus);
         return false;
     }
@@ -56,8 +56,8 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
             QWidget* viewport = area->viewport();
             const auto* wheel = static_cast<QWheelEvent*>(event);
             const QPointF pos = viewport->mapFromGlobal(wheel->globalPosition());
-            QWheelEvent forwarded(pos, wheel->globalPosition(), wheel->pixelDelta(), wheel->angleDelta(), wheel->buttons(),
-                wheel->modifiers(), wheel->phase(), wheel->inverted(), wheel->source());
+            QWheelEvent forwarded(pos, wheel->globalPosition(), wheel->pixelDelta(), wheel->angleDelta(),
+                wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(), wheel->source());
             QCoreApplication::sendEvent(viewport, &forwarded);
             event->accept();
             return true;

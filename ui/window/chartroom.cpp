@@ -3,10 +3,10 @@
 #include "chart/chartarea.h"
 #include "chart/rooflinechart.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QEvent>
 #include <QMainWindow>
-#include <QAction>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
@@ -17,7 +17,8 @@
 
 namespace rfx {
 
-ChartRoom::ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter)
+ChartRoom::ChartRoom(
+    QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter)
     : QObject(window)
     , m_window(window)
     , m_area(area)
@@ -82,7 +83,8 @@ bool ChartRoom::eventFilter(QObject* watched, QEvent* event)
         m_kept.clear(); // a new size or type: the rule decides again
         m_tableKept = false;
     }
-    if (t == QEvent::Resize || t == QEvent::LayoutRequest || t == QEvent::ApplicationFontChange || t == QEvent::FontChange)
+    if (t == QEvent::Resize || t == QEvent::LayoutRequest || t == QEvent::ApplicationFontChange
+        || t == QEvent::FontChange)
         schedule();
     return QObject::eventFilter(watched, event);
 }
@@ -112,7 +114,11 @@ std::vector<QDockWidget*> ChartRoom::hiddenDocks() const
 
 QString ChartRoom::surroundings() const
 {
-    QString key = QStringLiteral("%1x%2 %3%4").arg(m_window->width()).arg(m_window->height()).arg(m_charts->charts().size()).arg(m_charts->overlay() ? 'o' : 'g');
+    QString key = QStringLiteral("%1x%2 %3%4")
+                      .arg(m_window->width())
+                      .arg(m_window->height())
+                      .arg(m_charts->charts().size())
+                      .arg(m_charts->overlay() ? 'o' : 'g');
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
         if (std::find(m_giveWay.begin(), m_giveWay.end(), d) == m_giveWay.end() && d->isVisible())
             key += QLatin1Char(' ') + d->objectName() + d->windowTitle();
@@ -169,12 +175,14 @@ void ChartRoom::check()
             QStringList where;
             for (const QString& n : names)
                 where << tr("View \u25b8 %1").arg(n);
-            m_dockMessage = names.size() == 1
-                ? tr("%1 hidden to give the chart room at this size: %2 brings it back").arg(names.front(), where.front())
-                : tr("%1 hidden to give the chart room at this size: %2 bring them back").arg(names.join(tr(" and ")), where.join(tr(" and ")));
+            m_dockMessage = names.size() == 1 ? tr("%1 hidden to give the chart room at this size: %2 brings it back")
+                                                    .arg(names.front(), where.front())
+                                              : tr("%1 hidden to give the chart room at this size: %2 bring them back")
+                                                    .arg(names.join(tr(" and ")), where.join(tr(" and ")));
             emit message(m_dockMessage);
         }
-    } else if (!m_hidden.empty() && !m_docksStay && room.width() - m_freed >= m_charts->usefulWidthIn(room - QSize(m_freed, 0))) {
+    } else if (!m_hidden.empty() && !m_docksStay
+        && room.width() - m_freed >= m_charts->usefulWidthIn(room - QSize(m_freed, 0))) {
         for (const auto& d : m_hidden)
             if (d)
                 d->show();
@@ -191,7 +199,8 @@ void ChartRoom::fitHeight(const QSize& full, const QSize& compact)
     const int frame = 2 * m_area->frameWidth();
     QWidget* table = m_splitter && m_splitter->count() == 2 ? m_splitter->widget(1) : nullptr;
     const bool tableShown = table && !table->isHidden();
-    const int total = m_splitter ? m_splitter->height() - (tableShown ? m_splitter->handleWidth() : 0) : m_area->height();
+    const int total
+        = m_splitter ? m_splitter->height() - (tableShown ? m_splitter->handleWidth() : 0) : m_area->height();
     const int tableMin = table ? table->minimumSizeHint().height() : 0;
     auto give = [&](int charts) { // the splitter's first part to `charts` pixels, the table the rest
         if (!m_splitByUser && m_splitter->sizes().value(0) < charts)
@@ -214,9 +223,11 @@ void ChartRoom::fitHeight(const QSize& full, const QSize& compact)
         m_tableAction->setChecked(false);
         m_tableHidden = true;
         m_tableStay = m_tableReturned;
-        m_tableMessage = tr("Layer table hidden to give the chart room at this size: View \u25b8 Layer table (Ctrl+Shift+T) brings it back");
+        m_tableMessage = tr("Layer table hidden to give the chart room at this size: View \u25b8 Layer table "
+                            "(Ctrl+Shift+T) brings it back");
         emit message(m_tableMessage);
-    } else if (!tableShown && m_tableHidden && !m_tableStay && total - tableMin - m_splitter->handleWidth() - frame >= compact.height()) {
+    } else if (!tableShown && m_tableHidden && !m_tableStay
+        && total - tableMin - m_splitter->handleWidth() - frame >= compact.height()) {
         m_tableAction->setChecked(true);
         m_tableHidden = false;
         m_tableReturned = true;

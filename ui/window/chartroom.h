@@ -28,7 +28,8 @@ class ChartRoom : public QObject {
     Q_OBJECT
 public:
     /// `area` holds `charts` and is the first of `splitter`'s two parts; the table is the second.
-    ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter);
+    ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay,
+        QSplitter* splitter);
     /// The View menu's table action, through which the table steps aside and returns.
     void setTableAction(QAction* action);
     /// A first start's choice before the column gives way: `instead` puts every device on one chart
@@ -67,7 +68,8 @@ private:
     QPointer<QAction> m_tableAction;
     bool m_tableHidden = false; ///< the table stepped aside for the charts
     bool m_tableKept = false; ///< shown again by the user
-    bool m_splitByUser = false; ///< the user moved the splitter: theirs now (the charts scroll rather than take it back)
+    bool m_splitByUser
+        = false; ///< the user moved the splitter: theirs now (the charts scroll rather than take it back)
     std::vector<QPointer<QDockWidget>> m_giveWay;
     std::vector<QPointer<QDockWidget>> m_hidden;
     std::vector<QPointer<QDockWidget>> m_kept; ///< shown again by the user: left alone

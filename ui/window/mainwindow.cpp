@@ -75,7 +75,8 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     QScrollArea* controlsScroll = scrolled(m_controls);
     // As needed, not off: in presentation mode at 1280 x 720 the spin boxes were cut off at the right.
     controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    QDockWidget* configDock = addDock(tr("Configuration"), QStringLiteral("configurationDock"), controlsScroll, Qt::LeftDockWidgetArea);
+    QDockWidget* configDock
+        = addDock(tr("Configuration"), QStringLiteral("configurationDock"), controlsScroll, Qt::LeftDockWidgetArea);
     configDock->setMinimumWidth(m_controls->sizeHint().width() + 24);
     m_configDock = configDock;
     m_deviceDock = addDock(tr("Devices"), QStringLiteral("devicesDock"), m_picker, Qt::LeftDockWidgetArea);
@@ -107,8 +108,9 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
         if (cramped)
             QTimer::singleShot(300, this, [this] {
                 if (m_charts->cramped() && !m_charts->overlay())
-                    showStatus(tr("The charts are small at this size: View \u25b8 Overlay devices on one chart (Ctrl+L) "
-                                  "draws every device on one larger chart"),
+                    showStatus(
+                        tr("The charts are small at this size: View \u25b8 Overlay devices on one chart (Ctrl+L) "
+                           "draws every device on one larger chart"),
                         10000);
             });
     });
@@ -121,31 +123,36 @@ MainWindow::MainWindow(const GuiOptions& options, QWidget* parent)
     m_teaching = new Teaching({ this, m_workspace, m_charts, m_controls, configDock }); // the Explain dock
     m_sessions = new SessionController(m_workspace,
         { [this] { return currentSession(); }, [this](const Session& session) { showSession(session); } }, this);
-    m_export = new ExportController(m_workspace, [this] { return currentFigure(); }, this);
+    m_export = new ExportController(
+        m_workspace, [this] { return currentFigure(); }, this);
     m_energy = new EnergyView;
     m_energy->follow(m_workspace);
     // Scrolled: in large type its charts' and controls' least height pushed a 720-line window 37 px past
     // the screen's bottom, status bar and legend with it, and it stayed there (issue 52).
-    m_energyDock = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), scrolled(m_energy), Qt::BottomDockWidgetArea);
+    m_energyDock
+        = addDock(tr("Energy and tuning"), QStringLiteral("energyDock"), scrolled(m_energy), Qt::BottomDockWidgetArea);
     m_energyDock->hide();
     m_energyDock->toggleViewAction()->setShortcut(QKeySequence(Qt::Key_F10));
     m_sweeps = new SweepView;
     m_sweeps->follow(m_workspace);
     connect(m_sweeps, &SweepView::exportRequested, m_export, &ExportController::exportSweepInteractive);
-    m_sweepDock = addDock(tr("Language-model sweeps"), QStringLiteral("sweepDock"), scrolled(m_sweeps), Qt::BottomDockWidgetArea);
+    m_sweepDock = addDock(
+        tr("Language-model sweeps"), QStringLiteral("sweepDock"), scrolled(m_sweeps), Qt::BottomDockWidgetArea);
     m_sweepDock->hide();
     m_sweepDock->toggleViewAction()->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F10));
     m_serving = new ServingView;
     m_serving->follow(m_workspace);
     connect(m_serving, &ServingView::exportRequested, m_export, &ExportController::exportServingInteractive);
-    m_servingDock = addDock(tr("Serving plan"), QStringLiteral("servingDock"), scrolled(m_serving), Qt::BottomDockWidgetArea);
+    m_servingDock
+        = addDock(tr("Serving plan"), QStringLiteral("servingDock"), scrolled(m_serving), Qt::BottomDockWidgetArea);
     m_servingDock->hide();
     m_servingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F10));
     // Opened at a height their charts can be read at (a new dock gets its least height).
     for (QDockWidget* dock : { m_sweepDock, m_servingDock })
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool shown) {
             if (shown && !dock->isFloating() && dock->height() < height() * 2 / 5)
-                QTimer::singleShot(0, this, [this, dock] { resizeDocks({ dock }, { height() * 9 / 20 }, Qt::Vertical); });
+                QTimer::singleShot(
+                    0, this, [this, dock] { resizeDocks({ dock }, { height() * 9 / 20 }, Qt::Vertical); });
         });
 
     setStatusBar(new ElidingStatusBar); // its messages end with "…" where they do not fit
@@ -203,7 +210,8 @@ void MainWindow::connectParts()
     // A message and the analysis line never drawn over each other: QStatusBar hides its normal widgets
     // only if they are visible when the message comes, and a presentation-mode switch (the type
     // changing under the status bar) left both drawn. The line steps aside for every message.
-    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) { m_status->setVisible(message.isEmpty()); });
+    connect(statusBar(), &QStatusBar::messageChanged, this,
+        [this](const QString& message) { m_status->setVisible(message.isEmpty()); });
 
     // The view settings on the View menu's checks (the views follow the workspace themselves); a
     // network file the workspace refuses is said in a dialog (the selector forgets it by itself).
@@ -220,7 +228,8 @@ void MainWindow::connectParts()
     });
 
     for (QDockWidget* dock : { m_energyDock, m_sweepDock, m_servingDock })
-        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
+        connect(dock, &QDockWidget::visibilityChanged, this,
+            [this](bool) { QTimer::singleShot(0, this, &MainWindow::keepOnScreen); });
     connect(m_status, &AnalysisLine::notesRequested, this, [this] {
         // The notes live beside the devices: show that panel and its list.
         m_deviceDock->show();

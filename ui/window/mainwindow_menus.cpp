@@ -27,8 +27,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
-#include <QSignalBlocker>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QUndoStack>
@@ -48,32 +48,41 @@ void MainWindow::buildFileMenu()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open session\u2026"), QKeySequence::Open, m_sessions, &SessionController::openInteractive);
-    file->addAction(tr("Open &model file\u2026"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] { m_opener->chooseAndOpen(); })
-        ->setToolTip(tr("Analyse your own network: an ONNX model (.onnx) or a JSON layer list. You can also drop the file on the window."));
+    file->addAction(
+            tr("Open &model file\u2026"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] { m_opener->chooseAndOpen(); })
+        ->setToolTip(tr("Analyse your own network: an ONNX model (.onnx) or a JSON layer list. You can also drop the "
+                        "file on the window."));
     m_sessions->setRecentMenu(file->addMenu(tr("Open &recent")));
-    file->addAction(tr("&Save session"), QKeySequence::Save, m_sessions, [this] { m_sessions->saveInteractive(false); });
-    file->addAction(tr("Save session &as\u2026"), QKeySequence::SaveAs, m_sessions, [this] { m_sessions->saveInteractive(true); });
+    file->addAction(
+        tr("&Save session"), QKeySequence::Save, m_sessions, [this] { m_sessions->saveInteractive(false); });
+    file->addAction(
+        tr("Save session &as\u2026"), QKeySequence::SaveAs, m_sessions, [this] { m_sessions->saveInteractive(true); });
     file->addSeparator();
-    file->addAction(tr("&Export chart\u2026"), QKeySequence(tr("Ctrl+E")), m_export, &ExportController::exportChartInteractive);
-    file->addAction(tr("Export &table\u2026"), QKeySequence(tr("Ctrl+Shift+E")), m_export, &ExportController::exportTableInteractive);
+    file->addAction(
+        tr("&Export chart\u2026"), QKeySequence(tr("Ctrl+E")), m_export, &ExportController::exportChartInteractive);
+    file->addAction(tr("Export &table\u2026"), QKeySequence(tr("Ctrl+Shift+E")), m_export,
+        &ExportController::exportTableInteractive);
     file->addAction(tr("&Copy chart"), QKeySequence(tr("Ctrl+Shift+C")), m_export, &ExportController::copyChart);
     file->addSeparator();
     file->addAction(tr("Import &measurements\u2026"), QKeySequence(tr("Ctrl+I")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import measurements"), QString(),
-            tr("Measurements (*.csv *.json);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import measurements"), QString(), tr("Measurements (*.csv *.json);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !m_measured->import(path, &error))
             QMessageBox::warning(this, tr("Import measurements"), error);
     });
     file->addAction(tr("C&lear measurements"), m_measured, &MeasurementsView::clear);
-    file->addAction(tr("Open c&alibration\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open calibration"),
-            QFileInfo(CalibrationView::defaultPath(QStringLiteral("x"))).absolutePath(),
-            tr("Calibrations (*.cal.json *.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !m_calibration->open(path, &error))
-            QMessageBox::warning(this, tr("Open calibration"), error);
-    })->setToolTip(tr("Times calibrated to a machine's measured kernels (from Tools \u25b8 Calibrate or roofline-cli calibrate)"));
+    file->addAction(tr("Open c&alibration\u2026"), this,
+            [this] {
+                const QString path = QFileDialog::getOpenFileName(this, tr("Open calibration"),
+                    QFileInfo(CalibrationView::defaultPath(QStringLiteral("x"))).absolutePath(),
+                    tr("Calibrations (*.cal.json *.json);;All files (*)"));
+                QString error;
+                if (!path.isEmpty() && !m_calibration->open(path, &error))
+                    QMessageBox::warning(this, tr("Open calibration"), error);
+            })
+        ->setToolTip(tr("Times calibrated to a machine's measured kernels (from Tools \u25b8 Calibrate or roofline-cli "
+                        "calibrate)"));
     file->addSeparator();
     file->addAction(tr("&Reload device files"), QKeySequence::Refresh, this, &MainWindow::reloadDevices);
     file->addSeparator();
@@ -112,28 +121,38 @@ void MainWindow::buildToolsMenu()
             showStatus(summary, 10000);
     });
 
-    tools->addAction(tr("Measure this &network on this machine\u2026"), this, [this] {
-        QString summary;
-        const QString title = m_workspace->state().languageModel() ? tr("Measure this language model") : tr("Measure this network");
-        const QString path = measureThisNetwork(LayerBenchOptions::fullMode(), MicrobenchOptions {}, raplPackageWatts(), &summary);
-        if (!path.isEmpty())
-            QMessageBox::information(this, title, summary);
-        else if (!summary.isEmpty())
-            QMessageBox::warning(this, title, summary);
-    })->setToolTip(tr("Run every row of the network (a language model: its prefill and a decode step) alone on this CPU "
-                      "(oneDNN) and show the measured times under this machine's roofline"));
-    tools->addAction(tr("&Calibrate from the measurements\u2026"), this, [this] {
-        QString summary, error;
-        if (!calibrateInteractive(&summary, &error)) {
-            if (!error.isEmpty())
-                QMessageBox::warning(this, tr("Calibrate"), error);
-            return;
-        }
-        QMessageBox box(QMessageBox::Information, tr("Calibrate"), summary.section(QLatin1Char('\n'), 0, 0), QMessageBox::Ok, this);
-        box.setDetailedText(summary);
-        box.exec();
-    })->setToolTip(tr("Fit how far this machine's kernels fall below the roofline (overhead + bound / efficiency per "
-                      "operator class) from the imported measurements, save it, and show calibrated times"));
+    tools
+        ->addAction(tr("Measure this &network on this machine\u2026"), this,
+            [this] {
+                QString summary;
+                const QString title = m_workspace->state().languageModel() ? tr("Measure this language model")
+                                                                           : tr("Measure this network");
+                const QString path = measureThisNetwork(
+                    LayerBenchOptions::fullMode(), MicrobenchOptions {}, raplPackageWatts(), &summary);
+                if (!path.isEmpty())
+                    QMessageBox::information(this, title, summary);
+                else if (!summary.isEmpty())
+                    QMessageBox::warning(this, title, summary);
+            })
+        ->setToolTip(
+            tr("Run every row of the network (a language model: its prefill and a decode step) alone on this CPU "
+               "(oneDNN) and show the measured times under this machine's roofline"));
+    tools
+        ->addAction(tr("&Calibrate from the measurements\u2026"), this,
+            [this] {
+                QString summary, error;
+                if (!calibrateInteractive(&summary, &error)) {
+                    if (!error.isEmpty())
+                        QMessageBox::warning(this, tr("Calibrate"), error);
+                    return;
+                }
+                QMessageBox box(QMessageBox::Information, tr("Calibrate"), summary.section(QLatin1Char('\n'), 0, 0),
+                    QMessageBox::Ok, this);
+                box.setDetailedText(summary);
+                box.exec();
+            })
+        ->setToolTip(tr("Fit how far this machine's kernels fall below the roofline (overhead + bound / efficiency per "
+                        "operator class) from the imported measurements, save it, and show calibrated times"));
 }
 
 void MainWindow::buildViewMenu()
@@ -144,11 +163,14 @@ void MainWindow::buildViewMenu()
     m_overlayAction->setShortcut(QKeySequence(tr("Ctrl+L")));
     // View settings are the workspace's (kept in sessions and figures, undone as edits are): each action
     // edits them there, and showView() sets the charts and the actions' checks from what it holds.
-    connect(m_overlayAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.overlay = on; }); });
+    connect(m_overlayAction, &QAction::toggled, this,
+        [this](bool on) { editView([on](ViewSettings& v) { v.overlay = on; }); });
     m_sharedAction = view->addAction(tr("&Shared axes across devices"));
     m_sharedAction->setCheckable(true);
-    m_sharedAction->setToolTip(tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
-    connect(m_sharedAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.sharedAxes = on; }); });
+    m_sharedAction->setToolTip(
+        tr("Every device's chart with the same ranges and unit, so that devices compare by eye"));
+    connect(m_sharedAction, &QAction::toggled, this,
+        [this](bool on) { editView([on](ViewSettings& v) { v.sharedAxes = on; }); });
     m_labelsAction = view->addAction(tr("&Name the layers that take 5 % of the time or more"));
     m_labelsAction->setCheckable(true);
     m_labelsAction->setChecked(true);
@@ -156,7 +178,8 @@ void MainWindow::buildViewMenu()
         [this](bool on) { editView([on](ViewSettings& v) { v.layerLabels = on ? ViewSettings {}.layerLabels : 0; }); });
     m_powersAction = view->addAction(tr("Tick labels as &powers of ten"));
     m_powersAction->setCheckable(true);
-    connect(m_powersAction, &QAction::toggled, this, [this](bool on) { editView([on](ViewSettings& v) { v.powerTicks = on; }); });
+    connect(m_powersAction, &QAction::toggled, this,
+        [this](bool on) { editView([on](ViewSettings& v) { v.powerTicks = on; }); });
     view->addAction(tr("&Fit axes (and reset zoom)"), QKeySequence(tr("Ctrl+0")), m_charts, &ChartArea::fitAxes);
     view->addAction(m_calibration->toggleAction());
     QAction* conv = view->addAction(tr("Only &convolutions"));
@@ -173,7 +196,8 @@ void MainWindow::buildViewMenu()
     tableAction->setChecked(true);
     tableAction->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
     tableAction->setToolTip(tr("Show or hide the layer table (hidden, the charts take the whole height)"));
-    tableAction->setObjectName(QStringLiteral("tableAction")); // for tests and accessibility; the code holds the pointer
+    tableAction->setObjectName(
+        QStringLiteral("tableAction")); // for tests and accessibility; the code holds the pointer
     m_room->setTableAction(tableAction);
     m_teaching->setTableAction(tableAction);
     connect(tableAction, &QAction::toggled, m_pane, &QWidget::setVisible);
@@ -197,13 +221,14 @@ void MainWindow::buildHelpMenu()
 {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Conventions"), QKeySequence::HelpContents, this, [this] { showConventions(this); });
-    help->addAction(tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), m_teaching, &Teaching::showTour);
+    help->addAction(
+        tr("Guided &tour of the roofline model"), QKeySequence(tr("Shift+F1")), m_teaching, &Teaching::showTour);
     help->addAction(tr("Device &problems\u2026"), this, [this] {
         QString text;
         for (const Diagnostic& d : m_workspace->library().diagnostics)
             text += qs(toString(d)) + QLatin1Char('\n');
-        QMessageBox::information(this, tr("Device files"),
-            text.isEmpty() ? tr("Every device file loaded without problems.") : text);
+        QMessageBox::information(
+            this, tr("Device files"), text.isEmpty() ? tr("Every device file loaded without problems.") : text);
     });
     help->addAction(tr("&About Roofline Explorer"), this, [this] { showAbout(this); });
 }

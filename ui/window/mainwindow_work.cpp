@@ -7,17 +7,17 @@
 #include "features/calibrationview.h"
 #include "features/exportcontroller.h"
 #include "features/measurementsview.h"
-#include "features/thismachine.h"
 #include "features/thislanguagemodel.h"
+#include "features/thismachine.h"
 #include "features/thisnetwork.h"
 #include "panels/algorithmmenu.h"
 #include "panels/controlpanel.h"
 #include "panels/devicepicker.h"
+#include "panels/energyview.h"
 #include "style/text.h"
 #include "table/layerpane.h"
 #include "window/chartroom.h"
 #include "window/teaching.h"
-#include "panels/energyview.h"
 #include "workspace/modelopener.h"
 #include "workspace/presets.h"
 #include "workspace/sessioncontroller.h"
@@ -31,9 +31,9 @@
 
 #include <QCloseEvent>
 #include <QCoreApplication>
-#include <QDragEnterEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -48,7 +48,6 @@
 #include <cmath>
 
 namespace rfx {
-
 
 // The window fits the screen it opens on: first start at 1440 x 900 where there is room, else the
 // screen's free area less the room a window manager's frame takes (a 1280 x 720 or 1024 x 640 screen
@@ -138,7 +137,8 @@ void MainWindow::restoreSettings(const GuiOptions& o)
     // --model llama-3.1-8b: a language model, in its own mode, over the network the session had; so is
     // an ONNX decoder with past keys and values, as when it is opened from the File menu.
     std::string languageModel;
-    if (isLanguageModelChoice(config.model) || (isOnnxFile(config.model) && isOnnxDecoder(cachedOnnxModel(config.model).model.get()))) {
+    if (isLanguageModelChoice(config.model)
+        || (isOnnxFile(config.model) && isOnnxDecoder(cachedOnnxModel(config.model).model.get()))) {
         languageModel = config.model;
         config.model = m_workspace->config().model.empty() || isLanguageModelChoice(m_workspace->config().model)
             ? std::string("unet")
@@ -238,7 +238,9 @@ void MainWindow::showSession(const Session& session)
     else if (!session.calibrated)
         m_calibration->toggleAction()->setChecked(false); // loaded, its times not shown
     if (!unread.isEmpty())
-        showStatus(tr("\u26a0 The session's %1 could not be read: %2").arg(unread.size() == 1 ? tr("file") : tr("files"), unread.join(QStringLiteral(", "))), 15000);
+        showStatus(tr("\u26a0 The session's %1 could not be read: %2")
+                       .arg(unread.size() == 1 ? tr("file") : tr("files"), unread.join(QStringLiteral(", "))),
+            15000);
 }
 
 FigureSpec MainWindow::currentFigure() const { return figureOf(m_workspace->state()); }
@@ -248,8 +250,9 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
     const WorkspaceState& w = m_workspace->state();
     if (!w.measurements || !w.report) {
         if (error)
-            *error = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
-                        "on this machine): the calibration is fitted on them.");
+            *error
+                = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
+                     "on this machine): the calibration is fitted on them.");
         return false;
     }
     // A language model's measurement with a network shown: its rows are not the network's (mapped by
@@ -267,10 +270,12 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
         std::string why;
         if (const auto h = llmMeasureHeader(w.measurements->configuration, why);
             h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size()) {
-            const LlmProbeSplit split = splitLlmProbes(*w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
+            const LlmProbeSplit split = splitLlmProbes(
+                *w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
             return m_calibration->calibrate(split.rows, both, w.tableDeviceIndex, path, summary, error, split.probes);
         }
-        return m_calibration->calibrate(withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error);
+        return m_calibration->calibrate(
+            withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error);
     }
     return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
@@ -278,21 +283,24 @@ bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary
 bool MainWindow::calibrateInteractive(QString* summary, QString* error)
 {
     const WorkspaceState& w = m_workspace->state();
-    if (!w.measurements || !w.report || w.tableDeviceIndex < 0 || (!w.languageModel() && w.measurements->ofLanguageModel()))
+    if (!w.measurements || !w.report || w.tableDeviceIndex < 0
+        || (!w.languageModel() && w.measurements->ofLanguageModel()))
         return calibrateFromMeasurements(QString(), summary, error); // says what is missing, or what does not fit
     const QString id = w.tableDevice;
     // The proposed folder must exist: a file dialog opened on a missing one falls back to the working
     // directory, and the calibration landed there (seen in a real window under Xvfb).
     const QString proposed = CalibrationView::defaultPath(id);
     QDir().mkpath(QFileInfo(proposed).absolutePath());
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the calibration"), proposed, tr("Calibrations (*.cal.json)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save the calibration"), proposed, tr("Calibrations (*.cal.json)"));
     return !path.isEmpty() && calibrateFromMeasurements(path, summary, error);
 }
 
 QMenu* MainWindow::layerAlgorithmMenu(int layer)
 {
-    return rfx::layerAlgorithmMenu(m_workspace->report(), m_workspace->config(), layer,
-        [this](const Config& c) { m_workspace->setConfig(c); }, this);
+    return rfx::layerAlgorithmMenu(
+        m_workspace->report(), m_workspace->config(), layer, [this](const Config& c) { m_workspace->setConfig(c); },
+        this);
 }
 
 QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double tdpWatts, QString* summary)
@@ -308,8 +316,8 @@ QString MainWindow::measureThisMachine(const MicrobenchOptions& options, double 
     return id;
 }
 
-QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts,
-    QString* summary)
+QString MainWindow::measureThisNetwork(
+    const LayerBenchOptions& options, const MicrobenchOptions& ceilings, double tdpWatts, QString* summary)
 {
     const QString machine = QStringLiteral("this-machine");
     const WorkspaceState& w = m_workspace->state();
@@ -319,7 +327,8 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
     std::optional<NetworkRun> run;
     std::optional<QString> refused;
     if (w.languageModel()) {
-        refused = w.llmModel ? languageModelMeasurementRefusal(*w.llmModel, w.llm.settings) : tr("The language model is not read yet.");
+        refused = w.llmModel ? languageModelMeasurementRefusal(*w.llmModel, w.llm.settings)
+                             : tr("The language model is not read yet.");
     } else {
         run = NetworkRun::prepare(m_workspace->config());
         if (!run->ready())
@@ -338,8 +347,9 @@ QString MainWindow::measureThisNetwork(const LayerBenchOptions& options, const M
         m_workspace->setDevices(m_workspace->deviceIds() + QStringList { machine });
     // The state again: adding this machine recomputed it (the language model stays the one read).
     const WorkspaceState& now = m_workspace->state();
-    const QString path = run ? rfx::measureThisNetwork(this, *run, options, summary)
-                             : measureThisLanguageModel(this, *now.llmModel, now.llm.model, now.llm.settings, options, summary);
+    const QString path = run
+        ? rfx::measureThisNetwork(this, *run, options, summary)
+        : measureThisLanguageModel(this, *now.llmModel, now.llm.model, now.llm.settings, options, summary);
     QString error;
     if (path.isEmpty() || !m_measured->import(path, &error)) {
         if (!error.isEmpty() && summary)
@@ -371,7 +381,8 @@ void MainWindow::reloadDevices()
     std::vector<std::filesystem::path> extra;
     for (const QString& d : m_options.deviceDirs)
         extra.emplace_back(d.toStdString());
-    m_workspace->setLibrary(loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra)));
+    m_workspace->setLibrary(
+        loadDeviceLibrary(deviceSearchPath(QCoreApplication::applicationDirPath().toStdString(), extra)));
 }
 
 } // namespace rfx

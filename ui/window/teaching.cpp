@@ -5,22 +5,22 @@
 #include "llm/llm_both.h"
 #include "llm/llm_phase.h"
 #include "model/networks.h"
-#include "panels/explain_llm.h"
 #include "open/build_network.h"
 #include "panels/controlpanel.h"
 #include "panels/explain.h"
+#include "panels/explain_llm.h"
 #include "panels/tourpanel.h"
 #include "workspace/workspace.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QEvent>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTextBrowser>
-#include <QEvent>
 #include <QTimer>
 
 #include <algorithm>
@@ -93,7 +93,8 @@ void Teaching::updateExplain()
         const LlmAnalysis& a = *s.llmAnalysis;
         const PhaseRow row = phaseRow(a, s.llm.phase, s.selectedLayer); // both phases shown: which one's row
         const bool prefill = row.phase == LlmPhase::Prefill;
-        const LlmPhaseBuild built = buildLlmPhase(*s.llmModel, a.settings, row.phase, prefill ? a.settings.prompt : a.context);
+        const LlmPhaseBuild built
+            = buildLlmPhase(*s.llmModel, a.settings, row.phase, prefill ? a.settings.prompt : a.context);
         if (built.network)
             m_explain->setHtml(explainLayer(prefill ? a.prefill : a.decode, device, row.row, *built.network)
                 + explainLlmRow(a, s.llmModel->arch, row.phase, device, row.row));
@@ -144,8 +145,8 @@ bool Teaching::eventFilter(QObject* watched, QEvent* event)
 {
     // A window made smaller keeps the tour at a quarter of it at most: opened on a 1920-pixel window the
     // tour took 480 pixels, and kept them at 1280, where the charts then had to scroll in presentation.
-    if (watched == m_frame && event->type() == QEvent::Resize && m_tourDock && m_tourDock->isVisible() && !m_tourDock->isFloating()
-        && m_tourDock->width() > tourWidth() + 8)
+    if (watched == m_frame && event->type() == QEvent::Resize && m_tourDock && m_tourDock->isVisible()
+        && !m_tourDock->isFloating() && m_tourDock->width() > tourWidth() + 8)
         QTimer::singleShot(0, this, [this] {
             if (m_tourDock && m_tourDock->isVisible() && m_tourDock->width() > tourWidth() + 8)
                 m_frame->resizeDocks({ m_tourDock }, { tourWidth() }, Qt::Horizontal);
@@ -161,7 +162,8 @@ int Teaching::tourDevice() const
 
 void Teaching::updateTourHighlight()
 {
-    const bool on = m_tour && m_tourDock->isVisible() && m_parts.workspace->report() && !m_parts.workspace->report()->results.empty();
+    const bool on = m_tour && m_tourDock->isVisible() && m_parts.workspace->report()
+        && !m_parts.workspace->report()->results.empty();
     const std::vector<RooflineChart*> charts = m_parts.charts->charts();
     const size_t target = m_parts.charts->overlay() ? 0 : size_t(tourDevice());
     for (size_t i = 0; i < charts.size(); ++i) {
@@ -171,13 +173,15 @@ void Teaching::updateTourHighlight()
             // The roofline's four pages, then the language-model mode's: decode on the slope, batching
             // (the largest row), the KV cache (the attention row), prefill against the ridge.
             using H = RooflineChart::Highlight;
-            static constexpr H kPages[] = { H::Slope, H::Roof, H::Ridge, H::Layer, H::Slope, H::Layer, H::Layer, H::Ridge };
+            static constexpr H kPages[]
+                = { H::Slope, H::Roof, H::Ridge, H::Layer, H::Slope, H::Layer, H::Layer, H::Ridge };
             const int page = std::clamp(m_tour->page(), 0, int(std::size(kPages)) - 1);
             what = kPages[page];
             if (page == 6) {
                 const auto& rows = m_parts.workspace->report()->results[size_t(tourDevice())].layers;
                 for (size_t r = 0; r < rows.size(); ++r)
-                    if (rows[r].name.find("attention") != std::string::npos || rows[r].name.find("attn_context") != std::string::npos)
+                    if (rows[r].name.find("attention") != std::string::npos
+                        || rows[r].name.find("attn_context") != std::string::npos)
                         layer = int(r);
             }
         }
@@ -218,7 +222,8 @@ void Teaching::setPresentationMode(bool on)
     QTimer::singleShot(0, this, [this] {
         if (QDockWidget* dock = m_parts.controlsDock) {
             // The panel, its vertical scroll bar and the dock's frame, so that no horizontal bar appears.
-            const int extra = m_frame->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * m_frame->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
+            const int extra = m_frame->style()->pixelMetric(QStyle::PM_ScrollBarExtent)
+                + 2 * m_frame->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth) + 12;
             const int wanted = std::min(m_parts.controls->sizeHint().width() + extra, m_frame->width() / 2);
             dock->setMinimumWidth(std::max(wanted, 200));
             m_frame->resizeDocks({ dock }, { wanted }, Qt::Horizontal);

@@ -32,7 +32,8 @@ ModelOpener::ModelOpener(Workspace* workspace, QWidget* window)
 bool ModelOpener::isModelPath(const QString& path)
 {
     const QString lower = path.toLower();
-    return lower.endsWith(QLatin1String(".onnx")) || (lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".rfx.json")))
+    return lower.endsWith(QLatin1String(".onnx"))
+        || (lower.endsWith(QLatin1String(".json")) && !lower.endsWith(QLatin1String(".rfx.json")))
         || isLanguageModelChoice(path.toStdString());
 }
 
@@ -52,8 +53,9 @@ void ModelOpener::open(const QString& pathIn)
     if (m_busy)
         return;
     if (!isModelPath(path)) {
-        m_workspace->refuseModel(path, tr("not a model file: the window opens ONNX models (.onnx), network layer lists (.json) "
-                                          "and language models (.gguf, .safetensors, a config.json or its directory)"));
+        m_workspace->refuseModel(path,
+            tr("not a model file: the window opens ONNX models (.onnx), network layer lists (.json) "
+               "and language models (.gguf, .safetensors, a config.json or its directory)"));
         return;
     }
     if (isLanguageModelChoice(path.toStdString())) {
@@ -73,7 +75,8 @@ void ModelOpener::open(const QString& pathIn)
     auto progress = std::make_shared<std::atomic<int>>(0);
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     auto result = std::make_shared<OnnxLoad>();
-    auto* dialog = new QProgressDialog(tr("Reading %1\u2026").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, m_window);
+    auto* dialog
+        = new QProgressDialog(tr("Reading %1\u2026").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, m_window);
     dialog->setObjectName(QStringLiteral("modelProgress"));
     dialog->setWindowTitle(tr("Open model file"));
     dialog->setWindowModality(Qt::WindowModal);
@@ -121,13 +124,16 @@ void ModelOpener::showError(QWidget* window, const QString& path, const QString&
     // starts a sentence, and what opens is said without a command line.
     const bool languageModel = isLanguageModelChoice(path.toStdString());
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open model file"),
-        (languageModel ? tr("%1 cannot be used as a language model.") : tr("%1 cannot be used as a network.")).arg(QFileInfo(path).fileName()),
+        (languageModel ? tr("%1 cannot be used as a language model.") : tr("%1 cannot be used as a network."))
+            .arg(QFileInfo(path).fileName()),
         QMessageBox::Ok, window);
     box->setObjectName(QStringLiteral("networkFileError"));
     // Wide enough for its title in the window manager's bar ("Cannot open model ..." was cut).
-    box->setStyleSheet(QStringLiteral("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 26em; }"));
+    box->setStyleSheet(
+        QStringLiteral("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 26em; }"));
     const QString format = path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)
-        ? tr("ONNX models of opsets 7 to 23 open, as exporters write them; the manual's ONNX page lists the operators counted.")
+        ? tr("ONNX models of opsets 7 to 23 open, as exporters write them; the manual's ONNX page lists the operators "
+             "counted.")
         : languageModel
         ? tr("Language models open from a GGUF file, a safetensors file beside its config.json, a Hugging Face "
              "config.json or its directory.")
@@ -135,11 +141,13 @@ void ModelOpener::showError(QWidget* window, const QString& path, const QString&
     // A sentence starts with a capital; a field's name ("layers[0] (a): ...") keeps its spelling.
     QString said = reason;
     const QString firstWord = said.section(QLatin1Char(' '), 0, 0);
-    if (!firstWord.isEmpty() && std::all_of(firstWord.begin(), firstWord.end(), [](QChar c) { return c.isLower() && c.isLetter(); }))
+    if (!firstWord.isEmpty()
+        && std::all_of(firstWord.begin(), firstWord.end(), [](QChar c) { return c.isLower() && c.isLetter(); }))
         said[0] = said[0].toUpper();
     if (!said.isEmpty() && !said.endsWith(QLatin1Char('.')))
         said += QLatin1Char('.');
-    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4").arg(said, QDir::toNativeSeparators(path), stillShown, format));
+    box->setInformativeText(tr("%1\n\nFile: %2\n\nThe window still shows %3. %4")
+                                .arg(said, QDir::toNativeSeparators(path), stillShown, format));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // not exec(): no event loop nested inside an analysis
 }

@@ -16,7 +16,8 @@ Preset studyPreset(int which)
         c.unet.padding = Padding::Same;
         c.batch = 16;
         c.bits = 32;
-        p.devices = { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"), QStringLiteral("rtx-2060-super") };
+        p.devices = { QStringLiteral("geforce-mx230"), QStringLiteral("geforce-940mx-ddr3"),
+            QStringLiteral("rtx-2060-super") };
     } else if (which == 2) {
         // Castro et al., CCPE 2018 (doi 10.1002/cpe.4786): training a ResNet and an AlexNet-class network
         // on two Maxwell and two Pascal Titan X, batch 64, 128 and 256, PCIe 3.0. ResNet-50 at 224 x 224

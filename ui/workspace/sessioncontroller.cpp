@@ -104,27 +104,30 @@ void SessionController::openFromUser(const QString& path)
         return;
     QString error;
     if (!open(path, &error))
-        QMessageBox::warning(m_window, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+        QMessageBox::warning(
+            m_window, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
 }
 
 void SessionController::openInteractive()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"), lastDirectory(),
-        tr("Roofline Explorer sessions (*.rfx.json);;JSON (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Open session"), lastDirectory(), tr("Roofline Explorer sessions (*.rfx.json);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString error;
     if (!open(path, &error))
-        QMessageBox::warning(m_window, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
+        QMessageBox::warning(
+            m_window, tr("Cannot open session"), tr("%1\n\nYour current work is unchanged.").arg(error));
 }
 
 bool SessionController::saveInteractive(bool saveAs)
 {
     QString path = this->path();
     if (saveAs || path.isEmpty()) {
-        path = QFileDialog::getSaveFileName(m_window, tr("Save session"), QDir(lastDirectory()).filePath(QStringLiteral("roofline.rfx.json")),
+        path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
+            QDir(lastDirectory()).filePath(QStringLiteral("roofline.rfx.json")),
             tr("Roofline Explorer sessions (*.rfx.json)"));
         if (path.isEmpty())
             return false;
@@ -159,12 +162,15 @@ void SessionController::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
     for (const QString& path : recent) {
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (ModelOpener::isModelPath(path))
-                emit recentModelChosen(path); // a model file: it joins the current work (undo takes it back)
-            else
-                openFromUser(path);
-        })->setToolTip(path);
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                [this, path] {
+                    if (ModelOpener::isModelPath(path))
+                        emit recentModelChosen(path); // a model file: it joins the current work (undo takes it back)
+                    else
+                        openFromUser(path);
+                })
+            ->setToolTip(path);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }

@@ -5,12 +5,12 @@
 
 #include "base/diagnostic.h"
 #include "base/format.h"
-#include "model/networks.h"
-#include "onnx/onnx_model.h"
-#include "llm/llm_files.h"
 #include "io/llm_measure_header.h"
 #include "io/llm_probes.h"
+#include "llm/llm_files.h"
 #include "measure/llm_measure.h"
+#include "model/networks.h"
+#include "onnx/onnx_model.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -172,7 +172,8 @@ void Workspace::recompute(Parts parts)
     takeModel();
     AnalysisOutcome outcome = analyzeConfig(m_state.config, checkedDevices());
     const Report* shown = m_state.report.get();
-    if (!outcome.report && isNetworkFile(m_state.config.model) && (!shown || shown->config.model != m_state.config.model)) {
+    if (!outcome.report && isNetworkFile(m_state.config.model)
+        && (!shown || shown->config.model != m_state.config.model)) {
         // A file just chosen that cannot be used: back to what was shown (nothing shown yet, as on a
         // start on this file: the U-Net with the rest as given).
         const QString path = qs(m_state.config.model);
@@ -256,9 +257,9 @@ void Workspace::compare()
         const std::optional<LlmMeasureHeader> h = llmMeasureHeader(set.configuration, error);
         const LlmSettings& w = m_state.llm.settings;
         const auto same = [&w](const LlmSettings& f) { // what the rows' shapes and widths depend on
-            return f.prompt == w.prompt && decodeContext(f) == decodeContext(w) && f.batch == w.batch && f.actBits == w.actBits
-                && f.kvBits == w.kvBits && (w.weightBits == 0 || f.weightBits == w.weightBits) && f.attention == w.attention
-                && f.tensorParallel == w.tensorParallel;
+            return f.prompt == w.prompt && decodeContext(f) == decodeContext(w) && f.batch == w.batch
+                && f.actBits == w.actBits && f.kvBits == w.kvBits && (w.weightBits == 0 || f.weightBits == w.weightBits)
+                && f.attention == w.attention && f.tensorParallel == w.tensorParallel;
         };
         if (!h || h->model != m_state.llm.model || !same(h->settings))
             return;
@@ -344,16 +345,19 @@ QString measurementsLine(const WorkspaceState& s)
                              qs(formatSignedPercent(c.calibratedTotal / c.measuredTotal - 1, true)), qs(r.calibration));
     // The file's own verdict on its run (measure's "# noisy:" line) beside its name, where a line cut
     // short at the window's edge still shows it; the reason is in the tooltip.
-    const QString noisy = s.measurements->noise.empty() ? QString() : Workspace::tr(", \u26a0 measured while the machine was noisy");
+    const QString noisy
+        = s.measurements->noise.empty() ? QString() : Workspace::tr(", \u26a0 measured while the machine was noisy");
     return Workspace::tr("Measured: %1 (%2):%3 %4 layers mapped %5 onto %6; %7 of the bound reached%8")
-        .arg(QFileInfo(qs(s.measurements->file)).fileName(), qs(std::string(measurementFormatName(s.measurements->format))) + noisy,
-            calibrated)
-        .arg(c.layers.size())
-        .arg(qs(c.mapping), qs(r.device.name), qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
-            c.unmatched.empty() ? QString() : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
-        + (c.withinTensorRoof > 0 ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
-                                  : QString());
+               .arg(QFileInfo(qs(s.measurements->file)).fileName(),
+                   qs(std::string(measurementFormatName(s.measurements->format))) + noisy, calibrated)
+               .arg(c.layers.size())
+               .arg(qs(c.mapping), qs(r.device.name),
+                   qs(formatPercent(c.measuredTotal > 0 ? c.boundTotal / c.measuredTotal : 0)),
+                   c.unmatched.empty() ? QString()
+                                       : Workspace::tr("; %n row(s) did not map", "", int(c.unmatched.size())))
+        + (c.withinTensorRoof > 0
+                ? Workspace::tr("; %n row(s) faster than the vector roof: try tensor cores", "", c.withinTensorRoof)
+                : QString());
 }
-
 
 } // namespace rfx

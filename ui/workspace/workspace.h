@@ -222,7 +222,6 @@ private:
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(Workspace::Parts)
 
-
 /// The work as a session (its projection: what a .rfx.json keeps).
 Session sessionOf(const WorkspaceState& state);
 /// What the window shows, in a sentence's words: a language model by its name and phase ("Llama-3.1

@@ -134,8 +134,8 @@ void Workspace::record()
         return;
     // Only an edit of the configuration alone, or of the language model's settings alone, has a key to
     // merge by.
-    const bool workOnly = now.devices == m_recorded.devices && now.view == m_recorded.view
-        && now.tableDevice == m_recorded.tableDevice;
+    const bool workOnly
+        = now.devices == m_recorded.devices && now.view == m_recorded.view && now.tableDevice == m_recorded.tableDevice;
     const bool configOnly = workOnly && now.llm == m_recorded.llm;
     const bool llmOnly = workOnly && now.config == m_recorded.config;
     const QString key = configOnly ? changedFields(m_recorded.config, now.config)

@@ -20,13 +20,11 @@ bool isLanguageModelChoice(const std::string& spec)
 {
     if (!isLanguageModelSpec(spec) || isOnnxFile(spec))
         return false;
-    return !isNetworkFile(spec) || QFileInfo(qs(spec)).fileName().compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0;
+    return !isNetworkFile(spec)
+        || QFileInfo(qs(spec)).fileName().compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0;
 }
 
-bool isOnnxDecoder(const OnnxModel* model)
-{
-    return model && model->decoder() && !model->decoder()->past.empty();
-}
+bool isOnnxDecoder(const OnnxModel* model) { return model && model->decoder() && !model->decoder()->past.empty(); }
 
 void Workspace::setLlm(const LlmWork& work, int drag)
 {
@@ -107,13 +105,15 @@ void Workspace::recomputeLanguageModel(Parts parts, qint64 started)
     // The phase's report shares the analysis that holds it (no copy of its rows on a slider step)
     // unless calibrated times are shown in it; both phases' rows are a report of their own.
     if (m_state.llm.phase == LlmPhase::Both || calibrated) {
-        Report shown = m_state.llm.phase == LlmPhase::Both ? bothPhases(*analysis)
-                                                           : (m_state.llm.phase == LlmPhase::Prefill ? analysis->prefill : analysis->decode);
+        Report shown = m_state.llm.phase == LlmPhase::Both
+            ? bothPhases(*analysis)
+            : (m_state.llm.phase == LlmPhase::Prefill ? analysis->prefill : analysis->decode);
         if (calibrated)
             showCalibratedTimes(shown);
         m_state.report = std::make_shared<const Report>(std::move(shown));
     } else
-        m_state.report = std::shared_ptr<const Report>(analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
+        m_state.report = std::shared_ptr<const Report>(
+            analysis, m_state.llm.phase == LlmPhase::Prefill ? &analysis->prefill : &analysis->decode);
     m_state.llmAnalysis = std::move(analysis);
     m_state.analysisNs = started + timer.nsecsElapsed();
     m_state.notes = workNotes(*m_state.report, m_library);

@@ -49,7 +49,8 @@ void Workspace::showSession(const Session& session)
 QString shownWorkTitle(const WorkspaceState& w)
 {
     if (w.languageModel() && w.llmAnalysis)
-        return QStringLiteral("%1, %2").arg(qs(w.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(w.llm.phase))));
+        return QStringLiteral("%1, %2").arg(
+            qs(w.llmAnalysis->model).section(QStringLiteral(" ("), 0, 0), qs(std::string(llmPhaseName(w.llm.phase))));
     return w.report ? qs(reportTitle(*w.report)) : QString();
 }
 

@@ -25,7 +25,8 @@ namespace {
 bool declared(Padding v)
 {
     switch (v) {
-    case Padding::Valid: case Padding::Same:
+    case Padding::Valid:
+    case Padding::Same:
         return true;
     }
     return false;
@@ -34,7 +35,8 @@ bool declared(Padding v)
 bool declared(Downsample v)
 {
     switch (v) {
-    case Downsample::MaxPool: case Downsample::Strided:
+    case Downsample::MaxPool:
+    case Downsample::Strided:
         return true;
     }
     return false;
@@ -43,7 +45,8 @@ bool declared(Downsample v)
 bool declared(ConvType v)
 {
     switch (v) {
-    case ConvType::Standard: case ConvType::Separable:
+    case ConvType::Standard:
+    case ConvType::Separable:
         return true;
     }
     return false;
@@ -52,7 +55,8 @@ bool declared(ConvType v)
 bool declared(Mode v)
 {
     switch (v) {
-    case Mode::Inference: case Mode::Training:
+    case Mode::Inference:
+    case Mode::Training:
         return true;
     }
     return false;
@@ -61,7 +65,9 @@ bool declared(Mode v)
 bool declared(Optimizer v)
 {
     switch (v) {
-    case Optimizer::Sgd: case Optimizer::Momentum: case Optimizer::Adam:
+    case Optimizer::Sgd:
+    case Optimizer::Momentum:
+    case Optimizer::Adam:
         return true;
     }
     return false;
@@ -70,7 +76,12 @@ bool declared(Optimizer v)
 bool declared(ConvAlgorithm v)
 {
     switch (v) {
-    case ConvAlgorithm::Direct: case ConvAlgorithm::Im2col: case ConvAlgorithm::Fft: case ConvAlgorithm::Winograd2: case ConvAlgorithm::Winograd4: case ConvAlgorithm::Auto:
+    case ConvAlgorithm::Direct:
+    case ConvAlgorithm::Im2col:
+    case ConvAlgorithm::Fft:
+    case ConvAlgorithm::Winograd2:
+    case ConvAlgorithm::Winograd4:
+    case ConvAlgorithm::Auto:
         return true;
     }
     return false;
@@ -79,7 +90,10 @@ bool declared(ConvAlgorithm v)
 bool declared(TrafficModel v)
 {
     switch (v) {
-    case TrafficModel::Compulsory: case TrafficModel::Fused: case TrafficModel::Naive: case TrafficModel::Tiled:
+    case TrafficModel::Compulsory:
+    case TrafficModel::Fused:
+    case TrafficModel::Naive:
+    case TrafficModel::Tiled:
         return true;
     }
     return false;
@@ -88,7 +102,9 @@ bool declared(TrafficModel v)
 bool declared(CacheAware v)
 {
     switch (v) {
-    case CacheAware::Auto: case CacheAware::On: case CacheAware::Off:
+    case CacheAware::Auto:
+    case CacheAware::On:
+    case CacheAware::Off:
         return true;
     }
     return false;
@@ -97,7 +113,9 @@ bool declared(CacheAware v)
 bool declared(Objective v)
 {
     switch (v) {
-    case Objective::Time: case Objective::Energy: case Objective::Edp:
+    case Objective::Time:
+    case Objective::Energy:
+    case Objective::Edp:
         return true;
     }
     return false;
@@ -106,7 +124,8 @@ bool declared(Objective v)
 bool declared(Bound v)
 {
     switch (v) {
-    case Bound::Memory: case Bound::Compute:
+    case Bound::Memory:
+    case Bound::Compute:
         return true;
     }
     return false;
@@ -115,7 +134,10 @@ bool declared(Bound v)
 bool declared(MemoryLevel v)
 {
     switch (v) {
-    case MemoryLevel::Dram: case MemoryLevel::L2: case MemoryLevel::L1: case MemoryLevel::L3:
+    case MemoryLevel::Dram:
+    case MemoryLevel::L2:
+    case MemoryLevel::L1:
+    case MemoryLevel::L3:
         return true;
     }
     return false;
@@ -124,7 +146,10 @@ bool declared(MemoryLevel v)
 bool declared(OverheadSource v)
 {
     switch (v) {
-    case OverheadSource::Rows: case OverheadSource::Parent: case OverheadSource::None: case OverheadSource::Joint:
+    case OverheadSource::Rows:
+    case OverheadSource::Parent:
+    case OverheadSource::None:
+    case OverheadSource::Joint:
         return true;
     }
     return false;
@@ -133,7 +158,9 @@ bool declared(OverheadSource v)
 bool declared(LlmPhase v)
 {
     switch (v) {
-    case LlmPhase::Prefill: case LlmPhase::Decode: case LlmPhase::Both:
+    case LlmPhase::Prefill:
+    case LlmPhase::Decode:
+    case LlmPhase::Both:
         return true;
     }
     return false;
@@ -142,7 +169,8 @@ bool declared(LlmPhase v)
 bool declared(LlmAttention v)
 {
     switch (v) {
-    case LlmAttention::Flash: case LlmAttention::Naive:
+    case LlmAttention::Flash:
+    case LlmAttention::Naive:
         return true;
     }
     return false;
@@ -151,7 +179,9 @@ bool declared(LlmAttention v)
 bool declared(MeasurementFormat v)
 {
     switch (v) {
-    case MeasurementFormat::PlainCsv: case MeasurementFormat::NsightCompute: case MeasurementFormat::PyTorchTrace:
+    case MeasurementFormat::PlainCsv:
+    case MeasurementFormat::NsightCompute:
+    case MeasurementFormat::PyTorchTrace:
         return true;
     }
     return false;
@@ -160,7 +190,9 @@ bool declared(MeasurementFormat v)
 bool declared(FigureSpec::Format v)
 {
     switch (v) {
-    case FigureSpec::Format::Png: case FigureSpec::Format::Svg: case FigureSpec::Format::Pdf:
+    case FigureSpec::Format::Png:
+    case FigureSpec::Format::Svg:
+    case FigureSpec::Format::Pdf:
         return true;
     }
     return false;
@@ -169,15 +201,29 @@ bool declared(FigureSpec::Format v)
 bool declared(Op v)
 {
     switch (v) {
-    case Op::Conv: case Op::ConvTranspose: case Op::MaxPool: case Op::Concat: case Op::Bias: case Op::BatchNorm: case Op::ReLU: case Op::Optimizer: case Op::Linear: case Op::AvgPool: case Op::Add: case Op::MatMul: case Op::Eltwise: case Op::Reduce: case Op::Copy: case Op::Uncounted:
+    case Op::Conv:
+    case Op::ConvTranspose:
+    case Op::MaxPool:
+    case Op::Concat:
+    case Op::Bias:
+    case Op::BatchNorm:
+    case Op::ReLU:
+    case Op::Optimizer:
+    case Op::Linear:
+    case Op::AvgPool:
+    case Op::Add:
+    case Op::MatMul:
+    case Op::Eltwise:
+    case Op::Reduce:
+    case Op::Copy:
+    case Op::Uncounted:
         return true;
     }
     return false;
 }
 
 /// The largest value that is an enumerator (scanned over 0 .. 255: every enum here is small).
-template <class E>
-int lastDeclared()
+template <class E> int lastDeclared()
 {
     int last = -1;
     for (int i = 0; i < 256; ++i)
@@ -188,8 +234,7 @@ int lastDeclared()
 
 /// Every enumerator has one name; names are distinct; parse(name(v)) == v; no word names a value past
 /// the last enumerator.
-template <class E, std::size_t N>
-bool complete(const EnumWord<E> (&words)[N], std::string& why)
+template <class E, std::size_t N> bool complete(const EnumWord<E> (&words)[N], std::string& why)
 {
     const int last = lastDeclared<E>();
     std::set<std::string_view> names;
@@ -254,8 +299,10 @@ private slots:
         QCOMPARE(parseAlgorithm("Winograd"), std::optional<ConvAlgorithm>());
         QCOMPARE(std::string(memoryLevelName(MemoryLevel::Dram)), std::string("DRAM"));
         QCOMPARE(std::string(opName(Op::ConvTranspose)), std::string("conv_transpose"));
-        QCOMPARE(std::string(measurementFormatName(MeasurementFormat::NsightCompute)), std::string("Nsight Compute CSV"));
-        QCOMPARE(enumChoices(kAlgorithmWords), std::string("direct, im2col, fft, winograd2, winograd4 (= winograd), auto"));
+        QCOMPARE(
+            std::string(measurementFormatName(MeasurementFormat::NsightCompute)), std::string("Nsight Compute CSV"));
+        QCOMPARE(
+            enumChoices(kAlgorithmWords), std::string("direct, im2col, fft, winograd2, winograd4 (= winograd), auto"));
         QCOMPARE(enumChoices(kPaddingWords), std::string("valid, same"));
         QCOMPARE(enumChoices(kCacheAwareWords), std::string("auto, on, off"));
     }

@@ -16,14 +16,22 @@ private slots:
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("unit");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("zero") << 0.0 << "B" << "0 B";
-        QTest::newRow("mega") << 3.74e8 << "FLOP" << "374 MFLOP";
-        QTest::newRow("tera") << 7.181e12 << "FLOP/s" << "7.18 TFLOP/s";
-        QTest::newRow("giga 2 digits") << 23.8e9 << "FLOP" << "23.8 GFLOP";
-        QTest::newRow("round up to next prefix") << 999.96e6 << "FLOP" << "1.00 GFLOP";
-        QTest::newRow("plain") << 12.0 << "W" << "12.0 W";
-        QTest::newRow("milli") << 0.0123 << "W" << "12.3 mW";
-        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << "B" << "n/a";
+        QTest::newRow("zero") << 0.0 << "B"
+                              << "0 B";
+        QTest::newRow("mega") << 3.74e8 << "FLOP"
+                              << "374 MFLOP";
+        QTest::newRow("tera") << 7.181e12 << "FLOP/s"
+                              << "7.18 TFLOP/s";
+        QTest::newRow("giga 2 digits") << 23.8e9 << "FLOP"
+                                       << "23.8 GFLOP";
+        QTest::newRow("round up to next prefix") << 999.96e6 << "FLOP"
+                                                 << "1.00 GFLOP";
+        QTest::newRow("plain") << 12.0 << "W"
+                               << "12.0 W";
+        QTest::newRow("milli") << 0.0123 << "W"
+                               << "12.3 mW";
+        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << "B"
+                             << "n/a";
     }
     void si()
     {

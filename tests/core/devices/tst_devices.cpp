@@ -86,7 +86,9 @@ private slots:
         QCOMPARE(dirs[1], std::filesystem::path(home.path().toStdString()) / "roofline-explorer" / "devices");
         QCOMPARE(dirs[2], std::filesystem::path("/extra/a"));
         QCOMPARE(dirs[3], std::filesystem::path("/extra/b"));
-        auto restore = [](const char* name, const QByteArray& value) { value.isNull() ? qunsetenv(name) : qputenv(name, value); };
+        auto restore = [](const char* name, const QByteArray& value) {
+            value.isNull() ? qunsetenv(name) : qputenv(name, value);
+        };
         restore("XDG_DATA_HOME", oldData);
         restore("ROOFLINE_DEVICES_DIR", oldShipped);
     }
@@ -146,9 +148,12 @@ private slots:
         QTest::newRow("MX230") << "geforce-mx230" << 783.9 << 12.25 << 48.06 << 2.0 << 10.0 << 256.0 << 1531.0;
         QTest::newRow("940MX DDR3") << "geforce-940mx-ddr3" << 953.9 << 0.0 << 16.02 << 2.0 << 23.0 << 384.0 << 1242.0;
         QTest::newRow("940MX GDDR5") << "geforce-940mx-gddr5" << 913.2 << 0.0 << 40.1 << 2.0 << 23.0 << 384.0 << 1189.0;
-        QTest::newRow("RTX 2060 Super") << "rtx-2060-super" << 7181.0 << 14360.0 << 448.0 << 8.0 << 175.0 << 2176.0 << 1650.0;
-        QTest::newRow("Titan X Maxwell") << "titan-x-maxwell" << 6605.0 << 0.0 << 336.5 << 12.0 << 250.0 << 3072.0 << 1075.0;
-        QTest::newRow("Titan X Pascal") << "titan-x-pascal" << 10974.0 << 171.5 << 480.0 << 12.0 << 250.0 << 3584.0 << 1531.0;
+        QTest::newRow("RTX 2060 Super") << "rtx-2060-super" << 7181.0 << 14360.0 << 448.0 << 8.0 << 175.0 << 2176.0
+                                        << 1650.0;
+        QTest::newRow("Titan X Maxwell") << "titan-x-maxwell" << 6605.0 << 0.0 << 336.5 << 12.0 << 250.0 << 3072.0
+                                         << 1075.0;
+        QTest::newRow("Titan X Pascal") << "titan-x-pascal" << 10974.0 << 171.5 << 480.0 << 12.0 << 250.0 << 3584.0
+                                        << 1531.0;
     }
     void studyDeviceFigures()
     {
@@ -227,42 +232,53 @@ private slots:
                                             << "not valid JSON: number 1e999 is too large for a double";
         QTest::newRow("unknown precision")
             << QString::fromStdString(deviceJson("peak", "{\"fp32_tflops\": 10, \"fp12_tflops\": 3}"))
-            << "peak.fp12_tflops" << "unknown precision \"fp12\"";
+            << "peak.fp12_tflops"
+            << "unknown precision \"fp12\"";
         QTest::newRow("peak not object") << QString::fromStdString(deviceJson("peak", "10")) << "peak"
                                          << "must be an object";
         QTest::newRow("no fp32") << QString::fromStdString(deviceJson("peak", "{\"fp16_tflops\": 10}"))
-                                 << "peak.fp32_tflops" << "required field is missing";
+                                 << "peak.fp32_tflops"
+                                 << "required field is missing";
         QTest::newRow("idle above tdp") << QString::fromStdString(deviceJson("idle_w", "150")) << "idle_w"
                                         << "must be below tdp_w";
         QTest::newRow("L2 slower than DRAM") << QString::fromStdString(deviceJson("l2_gbs", "50")) << "l2_gbs"
                                              << "must be at least dram_gbs (100 GB/s), got 50";
-        QTest::newRow("L1 slower than L2")
-            << QString::fromStdString(deviceJson("l2_gbs", "400").substr(0, deviceJson("l2_gbs", "400").size() - 3)
-                   + ",\n  \"l1_gbs\": 300\n}\n")
-            << "l1_gbs" << "must be at least l2_gbs (400 GB/s), got 300";
-        QTest::newRow("L3 bandwidth without its size") << QString::fromStdString(deviceJson("l3_gbs", "200")) << "l3_gbs"
-                                                       << "is given but l3_mib is not";
+        QTest::newRow("L1 slower than L2") << QString::fromStdString(
+            deviceJson("l2_gbs", "400").substr(0, deviceJson("l2_gbs", "400").size() - 3) + ",\n  \"l1_gbs\": 300\n}\n")
+                                           << "l1_gbs"
+                                           << "must be at least l2_gbs (400 GB/s), got 300";
+        QTest::newRow("L3 bandwidth without its size")
+            << QString::fromStdString(deviceJson("l3_gbs", "200")) << "l3_gbs"
+            << "is given but l3_mib is not";
         const std::string withL3 = deviceJson("l3_mib", "32");
         const std::string withL3Body = withL3.substr(0, withL3.size() - 3);
-        QTest::newRow("L3 slower than DRAM") << QString::fromStdString(withL3Body + ",\n  \"l3_gbs\": 60\n}\n") << "l3_gbs"
-                                             << "must be at least dram_gbs (100 GB/s), got 60";
+        QTest::newRow("L3 slower than DRAM")
+            << QString::fromStdString(withL3Body + ",\n  \"l3_gbs\": 60\n}\n") << "l3_gbs"
+            << "must be at least dram_gbs (100 GB/s), got 60";
         QTest::newRow("L2 slower than L3")
             << QString::fromStdString(withL3Body + ",\n  \"l3_gbs\": 300,\n  \"l2_gbs\": 200\n}\n") << "l2_gbs"
             << "must be at least l3_gbs (300 GB/s), got 200";
         QTest::newRow("negative L1") << QString::fromStdString(deviceJson("l1_gbs", "-1")) << "l1_gbs"
                                      << "must be a positive number, got -1";
-        QTest::newRow("unknown scale-up link") << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink9\"")) << "scale_up_link"
-                                               << "unknown interconnect 'nvlink9'";
-        QTest::newRow("a link without its GPUs") << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink4\"")) << "scale_up_gpus"
-                                                 << "give scale_up_link and scale_up_gpus together";
+        QTest::newRow("unknown scale-up link")
+            << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink9\"")) << "scale_up_link"
+            << "unknown interconnect 'nvlink9'";
+        QTest::newRow("a link without its GPUs")
+            << QString::fromStdString(deviceJson("scale_up_link", "\"nvlink4\"")) << "scale_up_gpus"
+            << "give scale_up_link and scale_up_gpus together";
         const std::string withLink = deviceJson("scale_up_link", "\"nvlink4\"");
-        QTest::newRow("half a GPU") << QString::fromStdString(withLink.substr(0, withLink.size() - 3) + ",\n  \"scale_up_gpus\": 1.5\n}\n")
-                                    << "scale_up_gpus" << "must be a whole number from 1 to 1,024";
-        QTest::newRow("a price without its source") << QString::fromStdString(deviceJson("price_per_hour_usd", "2.99")) << "price_source"
-                                                    << "give where and when the price was quoted";
-        QTest::newRow("a price per rack") << QString::fromStdString(deviceJson("price_per_hour_usd", "2990")) << "price_per_hour_usd"
-                                          << "must be at most 1,000";
-        QTest::newRow("a free GPU") << QString::fromStdString(deviceJson("price_per_hour_usd", "0")) << "price_per_hour_usd"
+        QTest::newRow("half a GPU") << QString::fromStdString(
+            withLink.substr(0, withLink.size() - 3) + ",\n  \"scale_up_gpus\": 1.5\n}\n")
+                                    << "scale_up_gpus"
+                                    << "must be a whole number from 1 to 1,024";
+        QTest::newRow("a price without its source")
+            << QString::fromStdString(deviceJson("price_per_hour_usd", "2.99")) << "price_source"
+            << "give where and when the price was quoted";
+        QTest::newRow("a price per rack")
+            << QString::fromStdString(deviceJson("price_per_hour_usd", "2990")) << "price_per_hour_usd"
+            << "must be at most 1,000";
+        QTest::newRow("a free GPU") << QString::fromStdString(deviceJson("price_per_hour_usd", "0"))
+                                    << "price_per_hour_usd"
                                     << "must be a positive number";
         QTest::newRow("bad id") << QString::fromStdString(deviceJson("id", "\"My GPU\"")) << "id"
                                 << "must be lower-case letters";
@@ -272,10 +288,18 @@ private slots:
                                     << "non-empty list";
         QTest::newRow("future schema") << QString::fromStdString(deviceJson("schema", "2")) << "schema"
                                        << "unsupported schema version 2";
-        QTest::newRow("not JSON") << "{ \"id\": \"x\", " << "" << "not valid JSON";
-        QTest::newRow("empty") << "" << "" << "file is empty";
-        QTest::newRow("whitespace") << "  \n " << "" << "file is empty";
-        QTest::newRow("array") << "[1, 2]" << "" << "expected a JSON object, got an array";
+        QTest::newRow("not JSON") << "{ \"id\": \"x\", "
+                                  << ""
+                                  << "not valid JSON";
+        QTest::newRow("empty") << ""
+                               << ""
+                               << "file is empty";
+        QTest::newRow("whitespace") << "  \n "
+                                    << ""
+                                    << "file is empty";
+        QTest::newRow("array") << "[1, 2]"
+                               << ""
+                               << "expected a JSON object, got an array";
     }
     void malformed()
     {
@@ -324,7 +348,9 @@ private slots:
         QVERIFY(d);
         QCOMPARE(d->name, std::string("My tuned 2060 Super"));
         QVERIFY(d->userDevice);
-        QCOMPARE(std::count_if(lib.devices.begin(), lib.devices.end(), [](const Device& x) { return x.id == "rtx-2060-super"; }), 1);
+        QCOMPARE(std::count_if(
+                     lib.devices.begin(), lib.devices.end(), [](const Device& x) { return x.id == "rtx-2060-super"; }),
+            1);
         QCOMPARE(lib.diagnostics.size(), size_t(1));
         QCOMPARE(lib.diagnostics[0].severity, Severity::Info);
     }

@@ -23,8 +23,11 @@ private slots:
         const CeilingChoice slow = chooseCeiling(mx, 16, true);
         QCOMPARE(slow.key, std::string("fp16"));
         QVERIFY(std::abs(mx.peak.at("fp32") / slow.flops - 64.0) < 0.01); // 783.9 / 12.25 in the device file
-        QVERIFY2(slow.note.find("has no tensor FP16 ceiling; using its FP16 ceiling, 64.0x slower than its FP32 ceiling "
-                                "(12.2 GFLOP/s against 784 GFLOP/s)") != std::string::npos, slow.note.c_str());
+        QVERIFY2(
+            slow.note.find("has no tensor FP16 ceiling; using its FP16 ceiling, 64.0x slower than its FP32 ceiling "
+                           "(12.2 GFLOP/s against 784 GFLOP/s)")
+                != std::string::npos,
+            slow.note.c_str());
         // A fallback less than 2x slower says no ratio.
         Device round = rfx::test::roundDevice(10e12);
         round.peak["fp16"] = 6e12; // 1.67x: under 2x, no ratio
@@ -48,9 +51,11 @@ private slots:
         QVERIFY2(cpu32.note.empty(), cpu32.note.c_str());
         QVERIFY(!ryzen.peak.count("bf16")); // Zen 3: no AVX512-BF16
         const CeilingChoice cpuBf16 = chooseCeiling(ryzen, NumberType::Bf16, true);
-        QVERIFY2(cpuBf16.note.find("has no BF16 ceiling; using its FP32 ceiling") != std::string::npos, cpuBf16.note.c_str());
+        QVERIFY2(cpuBf16.note.find("has no BF16 ceiling; using its FP32 ceiling") != std::string::npos,
+            cpuBf16.note.c_str());
         const CeilingChoice cpuFp8 = chooseCeiling(ryzen, NumberType::Fp8, true); // fp8 weights on a CPU: said as FP8
-        QVERIFY2(cpuFp8.note.find("has no tensor FP8 ceiling; using its FP32 ceiling") != std::string::npos, cpuFp8.note.c_str());
+        QVERIFY2(cpuFp8.note.find("has no tensor FP8 ceiling; using its FP32 ceiling") != std::string::npos,
+            cpuFp8.note.c_str());
         // a CPU file that gives its matrix units (AMX as tensor_bf16) has them chosen, without a note
         Device amx = ryzen;
         amx.peak["tensor_bf16"] = 100e12;
@@ -73,7 +78,8 @@ private slots:
         const CeilingChoice fp8 = chooseCeiling(a100, NumberType::Fp8, true); // no FP8: the next wider float
         QCOMPARE(fp8.key, std::string("tensor_fp16"));
         QCOMPARE(fp8.flops, 312e12);
-        QVERIFY2(fp8.note.find("has no tensor FP8 ceiling; using its tensor FP16 ceiling") != std::string::npos, fp8.note.c_str());
+        QVERIFY2(fp8.note.find("has no tensor FP8 ceiling; using its tensor FP16 ceiling") != std::string::npos,
+            fp8.note.c_str());
         QCOMPARE(chooseCeiling(a100, NumberType::Bf16, true).key, std::string("tensor_bf16"));
         QCOMPARE(chooseCeiling(a100, NumberType::Bf16, false).flops, 39e12);
 
@@ -93,14 +99,16 @@ private slots:
         const CeilingChoice bf16 = chooseCeiling(t4, NumberType::Bf16, true); // never FP16's tensor cores
         QCOMPARE(bf16.key, std::string("fp32"));
         QCOMPARE(bf16.flops, 8.141e12);
-        QVERIFY2(bf16.note.find("has no tensor BF16 ceiling; using its FP32 ceiling") != std::string::npos, bf16.note.c_str());
+        QVERIFY2(bf16.note.find("has no tensor BF16 ceiling; using its FP32 ceiling") != std::string::npos,
+            bf16.note.c_str());
 
         // The bits overload is the type of those bits.
         for (int bits : { 8, 16, 32, 64 })
             QCOMPARE(chooseCeiling(a100, bits, true).key, chooseCeiling(a100, numberTypeOfBits(bits), true).key);
         QCOMPARE(numberTypeOfBits(4), NumberType::Int8);
         QCOMPARE(numberTypeOfBits(24), NumberType::Fp32);
-        for (NumberType t : { NumberType::Int8, NumberType::Fp8, NumberType::Fp16, NumberType::Bf16, NumberType::Fp32, NumberType::Fp64 })
+        for (NumberType t : { NumberType::Int8, NumberType::Fp8, NumberType::Fp16, NumberType::Bf16, NumberType::Fp32,
+                 NumberType::Fp64 })
             QCOMPARE(parseNumberType(numberWord(t)), std::optional<NumberType>(t));
         QCOMPARE(parseNumberType("BF16"), std::optional<NumberType>(NumberType::Bf16));
         QVERIFY(!parseNumberType("fp4"));

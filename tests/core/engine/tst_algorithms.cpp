@@ -110,7 +110,8 @@ private slots:
         const LayerResult& down = *std::find_if(r.results[0].layers.begin(), r.results[0].layers.end(),
             [](const LayerResult& l) { return l.name == "enc2.conv1"; });
         QCOMPARE(down.algorithm, ConvAlgorithm::Direct);
-        QVERIFY2(down.algorithmNote.find("needs an ungrouped 3x3 kernel at stride 1; computed direct") != std::string::npos,
+        QVERIFY2(
+            down.algorithmNote.find("needs an ungrouped 3x3 kernel at stride 1; computed direct") != std::string::npos,
             down.algorithmNote.c_str());
     }
 
@@ -197,7 +198,8 @@ private slots:
         c.traffic = TrafficModel::Naive;
         const Report r = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super") }).report;
         const auto& rows = r.results[0].layers;
-        const auto fc1 = std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "classifier.fc1"; });
+        const auto fc1
+            = std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "classifier.fc1"; });
         QVERIFY(fc1 != rows.end());
         QCOMPARE(fc1->flops, 2 * 37'748'736.0);
         QCOMPARE(fc1->bytes, 302'006'272.0);
@@ -221,7 +223,8 @@ private slots:
         QCOMPARE(d.l2Bandwidth, a100.l2Bandwidth);
         QCOMPARE(d.l1Bandwidth, a100.l1Bandwidth);
         auto row = [&](const DeviceResult& dr, const char* name) {
-            return *std::find_if(dr.layers.begin(), dr.layers.end(), [&](const LayerResult& l) { return l.name == name; });
+            return *std::find_if(
+                dr.layers.begin(), dr.layers.end(), [&](const LayerResult& l) { return l.name == name; });
         };
         Config compulsory;
         const LayerResult plain = row(analyzeConfig(compulsory, { a100 }).report->results[0], "enc1.conv2");
@@ -234,7 +237,8 @@ private slots:
         // Every row's time is its largest term, and a memory-bound row names the level that sets it.
         int innerBound = 0;
         for (const LayerResult& l : d.layers) {
-            const double terms[] = { l.flops / l.peak, l.bytes / d.bandwidth, l.l2Bytes / d.l2Bandwidth, l.l1Bytes / d.l1Bandwidth };
+            const double terms[]
+                = { l.flops / l.peak, l.bytes / d.bandwidth, l.l2Bytes / d.l2Bandwidth, l.l1Bytes / d.l1Bandwidth };
             RFX_COMPARE_REL(l.time, *std::max_element(std::begin(terms), std::end(terms)), 1e-12);
             QVERIFY(l.l1Bytes >= l.l2Bytes && l.l2Bytes >= l.bytes);
             if (l.bound == Bound::Memory && l.level != MemoryLevel::Dram) {
@@ -310,8 +314,8 @@ private slots:
         c.algorithm = ConvAlgorithm::Auto;
         const Device d = test::shippedDevice("rtx-2060-super");
         const Report r = *analyzeConfig(c, { d }).report;
-        for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft, ConvAlgorithm::Winograd2,
-                 ConvAlgorithm::Winograd4 }) {
+        for (ConvAlgorithm a : { ConvAlgorithm::Direct, ConvAlgorithm::Im2col, ConvAlgorithm::Fft,
+                 ConvAlgorithm::Winograd2, ConvAlgorithm::Winograd4 }) {
             Config fixed = c;
             fixed.algorithm = a;
             const Report f = *analyzeConfig(fixed, { d }).report;
@@ -343,9 +347,12 @@ private slots:
         typo.layerAlgorithms["enc1.conv9"] = ConvAlgorithm::Fft;
         const Report t = *analyzeConfig(typo, { test::roundDevice() }).report;
         QCOMPARE(t.diagnostics.size(), size_t(1));
-        QCOMPARE(t.diagnostics[0].message, std::string("no convolution or linear layer named 'enc1.conv9' in U-Net; its algorithm choice is ignored"));
+        QCOMPARE(t.diagnostics[0].message,
+            std::string("no convolution or linear layer named 'enc1.conv9' in U-Net; its algorithm choice is ignored"));
         QVERIFY(!parseConfigArgs({ "--layer-algorithm", "enc1.conv2" }, again, error));
-        QCOMPARE(error, std::string("--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got 'enc1.conv2'"));
+        QCOMPARE(error,
+            std::string(
+                "--layer-algorithm: expected LAYER=direct|im2col|fft|winograd2|winograd4|auto, got 'enc1.conv2'"));
         QVERIFY(!parseConfigArgs({ "--traffic", "lazy" }, again, error));
         QVERIFY2(error.find("compulsory, fused, naive, tiled") != std::string::npos, error.c_str());
     }
@@ -382,7 +389,6 @@ private slots:
         QCOMPARE(conv.bytes, (2 * 11'893'211'136.0 / 64 + 20'647'936) * 4);
         QCOMPARE(r.results[0].onchipBytes, 48 * 1024.0);
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestAlgorithms)

@@ -57,8 +57,8 @@ private slots:
             s.runs = runs;
             return s;
         };
-        const CalibrationGroup g = fitGroup({ run(16 * 10e-6, 400e-6, 16), run(8e-6, 21e-6, 1), run(16 * 1e-3, 32.08e-3, 16),
-            run(4e-3, 8.005e-3, 1) });
+        const CalibrationGroup g = fitGroup(
+            { run(16 * 10e-6, 400e-6, 16), run(8e-6, 21e-6, 1), run(16 * 1e-3, 32.08e-3, 16), run(4e-3, 8.005e-3, 1) });
         QCOMPARE(g.overheadSource, OverheadSource::Rows);
         QCOMPARE(g.overheadRows, 2);
         RFX_COMPARE_REL(g.overhead, 5e-6, 1e-9);
@@ -79,7 +79,8 @@ private slots:
         std::vector<CalibrationSample> s;
         for (double b : { 1e-3, 2e-3, 4e-3 })
             s.push_back(sample("matrix", Bound::Compute, b, b / 0.8));
-        for (auto [b, arithmetic, m] : { std::tuple { 10e-3, 2e-3, 22.5e-3 }, { 10e-3, 8e-3, 30e-3 }, { 20e-3, 0.0, 40e-3 } }) {
+        for (auto [b, arithmetic, m] :
+            { std::tuple { 10e-3, 2e-3, 22.5e-3 }, { 10e-3, 8e-3, 30e-3 }, { 20e-3, 0.0, 40e-3 } }) {
             CalibrationSample x = sample("matrix", Bound::Memory, b, m);
             x.computeTime = arithmetic;
             s.push_back(x);
@@ -166,7 +167,8 @@ private slots:
     // = sqrt(37/450).
     void noSmallRowNoOverhead()
     {
-        const CalibrationGroup g = fitGroup({ sample("pool", Bound::Memory, 1, 1), sample("pool", Bound::Memory, 2, 3) });
+        const CalibrationGroup g
+            = fitGroup({ sample("pool", Bound::Memory, 1, 1), sample("pool", Bound::Memory, 2, 3) });
         QCOMPARE(g.overhead, 0.0);
         QCOMPARE(g.overheadSource, OverheadSource::None);
         RFX_COMPARE_REL(g.efficiency, 5.0 / 7.0, 1e-12);
@@ -180,7 +182,8 @@ private slots:
     // Lent a parent's measured 0.5 ms: 1/efficiency = (1*1.5 + 100*109.5) / 10001 = 10951.5/10001.
     void largeRowsAloneGiveNoOverhead()
     {
-        const std::vector<CalibrationSample> rows { sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 0.1, 0.11) };
+        const std::vector<CalibrationSample> rows { sample("conv", Bound::Compute, 1e-3, 2e-3),
+            sample("conv", Bound::Compute, 0.1, 0.11) };
         CalibrationGroup g = fitGroup(rows);
         QCOMPARE(g.overhead, 0.0);
         QCOMPARE(g.overheadSource, OverheadSource::None);
@@ -199,9 +202,9 @@ private slots:
     // have made the overhead 3.67 us).
     void overheadFromSmallRowsEfficiencyFromLarge()
     {
-        const CalibrationGroup g = fitGroup({ sample("conv1x1", Bound::Compute, 1e-6, 5e-6), sample("conv1x1", Bound::Compute, 2e-6, 7e-6),
-            sample("conv1x1", Bound::Compute, 4e-6, 13e-6), sample("conv1x1", Bound::Compute, 100e-6, 203e-6),
-            sample("conv1x1", Bound::Compute, 1000e-6, 2003e-6) });
+        const CalibrationGroup g = fitGroup({ sample("conv1x1", Bound::Compute, 1e-6, 5e-6),
+            sample("conv1x1", Bound::Compute, 2e-6, 7e-6), sample("conv1x1", Bound::Compute, 4e-6, 13e-6),
+            sample("conv1x1", Bound::Compute, 100e-6, 203e-6), sample("conv1x1", Bound::Compute, 1000e-6, 2003e-6) });
         QCOMPARE(g.overheadSource, OverheadSource::Rows);
         QCOMPARE(g.overheadRows, 3);
         RFX_COMPARE_REL(g.overhead, 3e-6, 1e-6);
@@ -347,8 +350,9 @@ private slots:
 
     void unusableRowsAreIgnoredAndNoneIsAnError()
     {
-        const CalibrationGroup g = fitGroup({ sample("conv", Bound::Compute, 1e-6, 2e-6), sample("conv", Bound::Compute, 0, 1),
-            sample("conv", Bound::Compute, 1e-6, std::nan("")), sample("conv", Bound::Compute, 1e-6, 0) });
+        const CalibrationGroup g
+            = fitGroup({ sample("conv", Bound::Compute, 1e-6, 2e-6), sample("conv", Bound::Compute, 0, 1),
+                sample("conv", Bound::Compute, 1e-6, std::nan("")), sample("conv", Bound::Compute, 1e-6, 0) });
         QCOMPARE(g.samples, 1);
         RFX_COMPARE_REL(g.efficiency, 0.5, 1e-12);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitCalibration({ sample("conv", Bound::Compute, 0, 0) }));
@@ -360,15 +364,16 @@ private slots:
     void groupsAndFallbacks()
     {
         // Fewer than kMinClassSamples rows make no fit of their own: they count in the pooled fit.
-        const Calibration few = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
-            sample("conv1x1", Bound::Compute, 1e-3, 4e-3) });
+        const Calibration few = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3),
+            sample("conv", Bound::Compute, 2e-3, 4e-3), sample("conv1x1", Bound::Compute, 1e-3, 4e-3) });
         QVERIFY(few.ownGroup("conv1x1", Bound::Compute) == nullptr && few.ownGroup("conv", Bound::Compute) == nullptr);
         QCOMPARE(few.groupFor("conv1x1", Bound::Compute)->opClass, std::string("all"));
         QCOMPARE(few.groupFor("conv1x1", Bound::Compute)->samples, 3);
 
-        const Calibration c = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
-            sample("conv", Bound::Compute, 3e-3, 6e-3), sample("matrix", Bound::Compute, 1e-3, 4e-3),
-            sample("matrix", Bound::Compute, 2e-3, 8e-3), sample("matrix", Bound::Compute, 4e-3, 16e-3) });
+        const Calibration c
+            = fitCalibration({ sample("conv", Bound::Compute, 1e-3, 2e-3), sample("conv", Bound::Compute, 2e-3, 4e-3),
+                sample("conv", Bound::Compute, 3e-3, 6e-3), sample("matrix", Bound::Compute, 1e-3, 4e-3),
+                sample("matrix", Bound::Compute, 2e-3, 8e-3), sample("matrix", Bound::Compute, 4e-3, 16e-3) });
         const CalibrationGroup* conv = c.groupFor("conv", Bound::Compute);
         QVERIFY(conv && conv->opClass == "conv");
         RFX_COMPARE_REL(conv->efficiency, 0.5, 1e-9);

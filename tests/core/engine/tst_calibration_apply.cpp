@@ -88,7 +88,12 @@ private slots:
             matrix += isMatrix;
             const double runs = l.block.empty() ? 1 : 16;
             QCOMPARE(l.repeats, runs);
-            const double overhead = isAttention ? 3e-6 : isMatrix ? 2e-6 : 1e-6, efficiency = isAttention ? 0.2 : isMatrix ? 0.8 : 0.5;
+            const double overhead = isAttention ? 3e-6
+                : isMatrix                      ? 2e-6
+                                                : 1e-6,
+                         efficiency = isAttention ? 0.2
+                : isMatrix                        ? 0.8
+                                                  : 0.5;
             const double expected = runs * overhead + l.time / efficiency;
             QVERIFY2(std::abs(l.calibratedTime - expected) <= 1e-12 * expected, l.name.c_str());
             QCOMPARE(l.opClass == "attention", isAttention);
@@ -123,7 +128,9 @@ private slots:
         QCOMPARE(training.diagnostics.size(), trainingBefore + 2);
         QVERIFY(training.diagnostics[trainingBefore].message.find("training rows") != std::string::npos);
         QCOMPARE(training.diagnostics[trainingBefore + 1].field, std::string("fitted_on"));
-        QVERIFY(training.diagnostics[trainingBefore + 1].message.find("fitted on 32-bit kernels, applied to 16-bit rows") != std::string::npos);
+        QVERIFY(
+            training.diagnostics[trainingBefore + 1].message.find("fitted on 32-bit kernels, applied to 16-bit rows")
+            != std::string::npos);
     }
 
     // An overhead moves time towards the many small rows: 1 ms on each of the U-Net's rows.

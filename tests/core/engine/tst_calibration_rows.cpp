@@ -121,7 +121,8 @@ private slots:
                 continue;
             const bool weights = l.opClass == "matrix";
             QCOMPARE(matrixRowsOf(l.out), weights ? 4.0 : 0.0);
-            QVERIFY2(std::abs(l.calibratedTime - l.time / (weights ? 0.8 : 0.5)) <= 1e-12 * l.calibratedTime, l.name.c_str());
+            QVERIFY2(std::abs(l.calibratedTime - l.time / (weights ? 0.8 : 0.5)) <= 1e-12 * l.calibratedTime,
+                l.name.c_str());
             products += weights;
             attention += !weights;
         }
@@ -139,7 +140,8 @@ private slots:
     {
         QCOMPARE(llmProbeBatch("probe.b4.blk0-15.q_proj"), 4);
         QCOMPARE(llmProbeBatch("probe.b16.lm_head"), 16);
-        for (const char* not_ : { "decode.lm_head", "probe.b.lm_head", "probe.b4", "probe.b0.lm_head", "probe.bx.lm_head", "probe.b4x.q" })
+        for (const char* not_ :
+            { "decode.lm_head", "probe.b.lm_head", "probe.b4", "probe.b0.lm_head", "probe.bx.lm_head", "probe.b4x.q" })
             QVERIFY2(llmProbeBatch(not_) == 0, not_);
         QCOMPARE(llmProbePrefix(8), std::string("probe.b8."));
 
@@ -148,9 +150,10 @@ private slots:
         const Device d = test::shippedDevice("h100-sxm");
         MeasurementSet set;
         set.file = "m.csv";
-        const std::pair<const char*, double> named[] = { { "decode.lm_head", 1e-3 }, { "probe.b4.blk0-15.q_proj", 2e-3 },
-            { "probe.b4.lm_head", 3e-3 }, { "probe.b2.lm_head", 9e-3 }, { "probe.b8.blk0-15.up_proj", 4e-3 },
-            { "probe.b100000.lm_head", 1 } }; // past measure --llm's batches: not analysed
+        const std::pair<const char*, double> named[]
+            = { { "decode.lm_head", 1e-3 }, { "probe.b4.blk0-15.q_proj", 2e-3 }, { "probe.b4.lm_head", 3e-3 },
+                  { "probe.b2.lm_head", 9e-3 }, { "probe.b8.blk0-15.up_proj", 4e-3 },
+                  { "probe.b100000.lm_head", 1 } }; // past measure --llm's batches: not analysed
         for (const auto& [name, time] : named) {
             Measurement r;
             r.name = name;
@@ -169,7 +172,8 @@ private slots:
             if (p.layer == "probe.b4.lm_head") {
                 QCOMPARE(p.measured, 3e-3);
                 const auto& rows = at4.analysis->decode.results[0].layers;
-                const auto it = std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "lm_head"; });
+                const auto it
+                    = std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "lm_head"; });
                 QVERIFY(it != rows.end());
                 QCOMPARE(p.boundTime, it->time);
             }

@@ -205,7 +205,8 @@ private slots:
         for (; i < args.size(); ++i)
             QCOMPARE(applyConfigOption(args, i, o, error), OptionStatus::Consumed);
         TuneRanges r { 16, 256, 1, 2, 100, 100, 5 };
-        const TuneOutcome t = tune(o.config, { test::shippedDevice("titan-x-maxwell"), test::shippedDevice("titan-x-pascal") }, r);
+        const TuneOutcome t
+            = tune(o.config, { test::shippedDevice("titan-x-maxwell"), test::shippedDevice("titan-x-pascal") }, r);
         QVERIFY2(t.error.empty(), t.error.c_str());
         const TuneResult& maxwell = t.results[0];
         const TuneResult& pascal = t.results[1];
@@ -214,7 +215,8 @@ private slots:
         for (size_t k = 0; k < maxwell.points.size(); ++k) {
             const TunePoint &m = maxwell.points[k], &p = pascal.points[k];
             QCOMPARE(m.batch, p.batch);
-            QVERIFY2(p.e.energyPerImage < 0.8 * m.e.energyPerImage, tunePointLabel(p).c_str()); // Pascal: over 20 % less
+            QVERIFY2(
+                p.e.energyPerImage < 0.8 * m.e.energyPerImage, tunePointLabel(p).c_str()); // Pascal: over 20 % less
             if (k >= 2 && m.fits && m.gpus == 1) {
                 QVERIFY2(m.e.energyPerImage < maxwell.points[k - 2].e.energyPerImage, tunePointLabel(m).c_str());
                 QVERIFY2(p.e.energyPerImage < pascal.points[k - 2].e.energyPerImage, tunePointLabel(p).c_str());
@@ -252,7 +254,8 @@ private slots:
             for (const TunePoint& p : res.points)
                 QVERIFY(!(p.fits && p.e.timePerImage < f.e.timePerImage && p.e.energyPerImage < f.e.energyPerImage));
         }
-        auto onFront = [&](std::size_t k) { return std::find(res.front.begin(), res.front.end(), k) != res.front.end(); };
+        auto onFront
+            = [&](std::size_t k) { return std::find(res.front.begin(), res.front.end(), k) != res.front.end(); };
         QVERIFY(onFront(*res.bestTime));
         QVERIFY(onFront(*res.bestEnergy));
         QVERIFY(onFront(*res.bestEdp));

@@ -103,18 +103,22 @@ private slots:
             for (const DeviceResult& d : r.results) {
                 double shares = 0;
                 for (const LayerResult& l : d.layers) {
-                    check.expect(finiteNonNegative(l.flops) && finiteNonNegative(l.bytes) && finiteNonNegative(l.intensity) && finiteNonNegative(l.time)
-                            && finiteNonNegative(l.share) && finiteNonNegative(l.attainable),
+                    check.expect(finiteNonNegative(l.flops) && finiteNonNegative(l.bytes)
+                            && finiteNonNegative(l.intensity) && finiteNonNegative(l.time) && finiteNonNegative(l.share)
+                            && finiteNonNegative(l.attainable),
                         QStringLiteral("non-finite row %1: %2").arg(QString::fromStdString(l.name), describe(c)));
                     // Never faster than the roofline allows.
-                    check.expect(l.time >= l.flops / l.peak * (1 - 1e-12) && l.time >= l.bytes / d.bandwidth * (1 - 1e-12),
+                    check.expect(
+                        l.time >= l.flops / l.peak * (1 - 1e-12) && l.time >= l.bytes / d.bandwidth * (1 - 1e-12),
                         QStringLiteral("row beats its bound: ") + describe(c));
                     check.expect(l.attainable <= l.peak * (1 + 1e-12), QStringLiteral("attainable above peak"));
                     shares += l.share;
                 }
-                check.expect(std::abs(shares - 1) < 1e-9, QStringLiteral("shares add to %1: ").arg(shares) + describe(c));
+                check.expect(
+                    std::abs(shares - 1) < 1e-9, QStringLiteral("shares add to %1: ").arg(shares) + describe(c));
                 const Totals& t = d.totals;
-                check.expect(finiteNonNegative(t.time) && t.time > 0 && finiteNonNegative(t.throughput) && finiteNonNegative(t.memory.total()),
+                check.expect(finiteNonNegative(t.time) && t.time > 0 && finiteNonNegative(t.throughput)
+                        && finiteNonNegative(t.memory.total()),
                     QStringLiteral("non-finite totals: ") + describe(c));
                 check.expect(t.peakShare <= 1 + 1e-12, QStringLiteral("attained above peak: ") + describe(c));
                 check.expect(t.memory.total() >= t.memory.weights, QStringLiteral("memory below weights"));
@@ -127,13 +131,17 @@ private slots:
                 const std::optional<SweepModel> model = sweepModel(c);
                 check.expect(bool(model), QStringLiteral("sweep model refused: ") + describe(c));
                 for (size_t k = 0; model && k < m_devices.size(); ++k) {
-                    const SweepModel::Point p = model->evaluate(SweepModel::ceilings(m_devices[k], c.bits, c.tensorCores), c.batch);
+                    const SweepModel::Point p
+                        = model->evaluate(SweepModel::ceilings(m_devices[k], c.bits, c.tensorCores), c.batch);
                     const Totals& t = r.results[k].totals;
-                    auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); };
+                    auto same = [](double a, double b) {
+                        return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
+                    };
                     check.expect(same(p.time, t.time) && same(p.flops, t.flops) && same(p.bytes, t.bytes)
                             && same(p.memory, t.memory.total()) && p.fits == t.fits && p.largestBatch == t.largestBatch
                             && same(p.memoryBoundTimeShare, t.memoryBoundTimeShare) && same(p.throughput, t.throughput),
-                        QStringLiteral("sweep model differs from the engine (%1 s vs %2 s): ").arg(p.time).arg(t.time) + describe(c));
+                        QStringLiteral("sweep model differs from the engine (%1 s vs %2 s): ").arg(p.time).arg(t.time)
+                            + describe(c));
                 }
             }
 
@@ -150,11 +158,13 @@ private slots:
                 for (size_t k = 0; k < eo.figures.size(); ++k) {
                     const EnergyFigures& f = eo.figures[k];
                     const Device& d = m_devices[k];
-                    check.expect(finiteNonNegative(f.energy) && finiteNonNegative(f.energyPerImage) && finiteNonNegative(f.edp)
-                            && f.averagePower >= d.idleWatts * (1 - 1e-9) && f.averagePower <= std::max(d.tdpWatts, d.idleWatts) * (1 + 1e-9)
+                    check.expect(finiteNonNegative(f.energy) && finiteNonNegative(f.energyPerImage)
+                            && finiteNonNegative(f.edp) && f.averagePower >= d.idleWatts * (1 - 1e-9)
+                            && f.averagePower <= std::max(d.tdpWatts, d.idleWatts) * (1 + 1e-9)
                             && f.speedup <= e.gpus * (1 + 1e-12) && f.efficiency > 0 && f.efficiency <= 1 + 1e-12
                             && f.stepTime >= f.time,
-                        QStringLiteral("energy figures out of bounds on %1: ").arg(QString::fromStdString(d.id)) + describe(e));
+                        QStringLiteral("energy figures out of bounds on %1: ").arg(QString::fromStdString(d.id))
+                            + describe(e));
                 }
                 ConfigOptions back;
                 std::string error;
@@ -166,9 +176,11 @@ private slots:
             Config more = c;
             more.batch = c.batch + 1;
             const Report rb = *analyzeConfig(more, { m_devices[0] }).report;
-            check.expect(rb.results[0].totals.flops > flops, QStringLiteral("FLOPs did not grow with batch: ") + describe(c));
+            check.expect(
+                rb.results[0].totals.flops > flops, QStringLiteral("FLOPs did not grow with batch: ") + describe(c));
             if (c.mode == Mode::Inference)
-                check.expect(std::abs(rb.results[0].totals.flops / more.batch - flops / c.batch) <= 1e-9 * flops / c.batch,
+                check.expect(
+                    std::abs(rb.results[0].totals.flops / more.batch - flops / c.batch) <= 1e-9 * flops / c.batch,
                     QStringLiteral("FLOPs not linear in batch: ") + describe(c));
 
             // Bytes halve from 32 to 16 bits (and double from 32 to 64).
@@ -176,7 +188,8 @@ private slots:
                 Config half = c;
                 half.bits = 16;
                 const double b16 = analyzeConfig(half, { m_devices[0] }).report->results[0].totals.bytes;
-                check.expect(std::abs(b16 - bytes / 2) <= 1e-12 * bytes, QStringLiteral("bytes did not halve: ") + describe(c));
+                check.expect(
+                    std::abs(b16 - bytes / 2) <= 1e-12 * bytes, QStringLiteral("bytes did not halve: ") + describe(c));
             }
 
             // FLOPs grow with the image: the next working size up.
@@ -206,7 +219,8 @@ private slots:
         }
         qInfo("analysed %d random configurations", analysed);
         QVERIFY(analysed > cases * 9 / 10); // nearly every random configuration is one that works
-        QVERIFY2(check.failures == 0, qPrintable(QStringLiteral("%1 failures; first: %2").arg(check.failures).arg(check.first)));
+        QVERIFY2(check.failures == 0,
+            qPrintable(QStringLiteral("%1 failures; first: %2").arg(check.failures).arg(check.first)));
     }
 
     void sweepModelSaysWhatItCovers()

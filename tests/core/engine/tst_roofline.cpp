@@ -1,12 +1,12 @@
 // The roofline engine against hand-worked examples on a device with round numbers
 // (10 TFLOP/s FP32, 100 GB/s: ridge 100 FLOP/byte) and against the shipped RTX 2060 Super.
+#include "core/engine/roofline_nets.h"
 #include "engine/roof_at.h"
 #include "engine/roofline.h"
 #include "io/report_writer.h"
 #include "model/unet.h"
-#include "testutils.h"
-#include "core/engine/roofline_nets.h"
 #include "open/analyses.h"
+#include "testutils.h"
 
 #include <cmath>
 
@@ -186,7 +186,8 @@ private slots:
         QCOMPARE(rep.results[0].ceiling.flops, 10e12);
         QCOMPARE(rep.diagnostics.size(), size_t(1));
         QCOMPARE(rep.diagnostics[0].severity, Severity::Warning);
-        QVERIFY2(rep.diagnostics[0].message.find("no INT8 ceiling") != std::string::npos, rep.diagnostics[0].message.c_str());
+        QVERIFY2(rep.diagnostics[0].message.find("no INT8 ceiling") != std::string::npos,
+            rep.diagnostics[0].message.c_str());
     }
 
     void zeroFlopRowsHaveNoNaN()
@@ -237,11 +238,11 @@ private slots:
         // up-convolutions 2 * Cin * Hin * Win * Cout * 4 and the 1x1 head, at batch 1 (shapes: Fig. 1).
         auto c3 = [](double cin, double cout, double out) { return 2 * cout * out * out * cin * 9; };
         auto up = [](double cin, double cout, double in) { return 2 * cin * in * in * cout * 4; };
-        const double convs = c3(1, 64, 570) + c3(64, 64, 568) + c3(64, 128, 282) + c3(128, 128, 280)
-            + c3(128, 256, 138) + c3(256, 256, 136) + c3(256, 512, 66) + c3(512, 512, 64) + c3(512, 1024, 30)
-            + c3(1024, 1024, 28) + up(1024, 512, 28) + c3(1024, 512, 54) + c3(512, 512, 52) + up(512, 256, 52)
-            + c3(512, 256, 102) + c3(256, 256, 100) + up(256, 128, 100) + c3(256, 128, 198) + c3(128, 128, 196)
-            + up(128, 64, 196) + c3(128, 64, 390) + c3(64, 64, 388) + 2.0 * 2 * 388 * 388 * 64;
+        const double convs = c3(1, 64, 570) + c3(64, 64, 568) + c3(64, 128, 282) + c3(128, 128, 280) + c3(128, 256, 138)
+            + c3(256, 256, 136) + c3(256, 512, 66) + c3(512, 512, 64) + c3(512, 1024, 30) + c3(1024, 1024, 28)
+            + up(1024, 512, 28) + c3(1024, 512, 54) + c3(512, 512, 52) + up(512, 256, 52) + c3(512, 256, 102)
+            + c3(256, 256, 100) + up(256, 128, 100) + c3(256, 128, 198) + c3(128, 128, 196) + up(128, 64, 196)
+            + c3(128, 64, 390) + c3(64, 64, 388) + 2.0 * 2 * 388 * 388 * 64;
         BuildResult b = buildUNet(UNetParams {}, 1, false);
         double engine = 0;
         for (const Layer& l : b.network->layers) {

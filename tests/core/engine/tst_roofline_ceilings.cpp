@@ -1,12 +1,12 @@
 // The roofline engine's ceilings per row: cache-aware bounds, tensor cores for convolutions only, the
 // launch overhead per kernel, the optimizer row in training, memory against capacity; each worked by hand.
+#include "core/engine/roofline_nets.h"
 #include "engine/roof_at.h"
 #include "engine/roofline.h"
 #include "io/report_writer.h"
 #include "model/unet.h"
-#include "testutils.h"
-#include "core/engine/roofline_nets.h"
 #include "open/analyses.h"
+#include "testutils.h"
 
 #include <cmath>
 
@@ -69,7 +69,8 @@ private slots:
     // Without the rule (off) every row takes W / 50e9.
     void cacheAwareBounds()
     {
-        const Network net = reluChain({ { 1, 8, 32, 32 }, { 1, 64, 56, 56 }, { 1, 64, 256, 256 }, { 1, 64, 512, 512 } });
+        const Network net
+            = reluChain({ { 1, 8, 32, 32 }, { 1, 64, 56, 56 }, { 1, 64, 256, 256 }, { 1, 64, 512, 512 } });
         const Report rep = analyze(net, Config {}, { cacheCpu() });
         const DeviceResult& d = rep.results[0];
         QVERIFY(d.cacheAware); // auto: a CPU with cache bandwidths

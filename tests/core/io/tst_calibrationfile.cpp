@@ -20,7 +20,8 @@ Calibration example()
     c.fittedOn = "--image 128 --padding same";
     c.created = "2026-12-01";
     c.tool = "Roofline Explorer test";
-    c.groups.push_back({ "conv", Bound::Compute, 2e-5, 0.62, 18, 0.12, 0.97, 1e-5, 2e-3, 4e6, 9e8, 1e5, 2e7, OverheadSource::Rows, 4 });
+    c.groups.push_back({ "conv", Bound::Compute, 2e-5, 0.62, 18, 0.12, 0.97, 1e-5, 2e-3, 4e6, 9e8, 1e5, 2e7,
+        OverheadSource::Rows, 4 });
     c.groups.push_back({ "all", Bound::Compute, 2e-5, 0.6, 20, 0.15, 0.95, 1e-5, 2e-3 });
     c.groups.push_back({ "all", Bound::Memory, 4e-6, 2, 50, 0.35, 0.88, 1e-6, 1e-4 });
     c.groups.push_back({ "matrix", Bound::Memory, 0, 0.6, 9, 0.05, 0.9, 1e-5, 2e-2 });
@@ -85,7 +86,9 @@ private slots:
         QVERIFY2(table.find("matrix         memory*") != std::string::npos
                 && table.find("memory-bound rows marked * also pay their arithmetic") != std::string::npos,
             table.c_str());
-        QVERIFY2(table.find("matrix memory-bound, by the products' rows M (batch probes; used for M up to 8): M 1 45 %, M 4 70 %\n")
+        QVERIFY2(
+            table.find(
+                "matrix memory-bound, by the products' rows M (batch probes; used for M up to 8): M 1 45 %, M 4 70 %\n")
                 != std::string::npos,
             table.c_str());
 
@@ -93,7 +96,8 @@ private slots:
         // extrapolated), and an overhead it holds was fitted jointly.
         nlohmann::json old = nlohmann::json::parse(calibrationToJson(c));
         for (auto& g : old["groups"])
-            for (const char* key : { "min_flops", "max_flops", "min_bytes", "max_bytes", "overhead_from", "overhead_rows" })
+            for (const char* key :
+                { "min_flops", "max_flops", "min_bytes", "max_bytes", "overhead_from", "overhead_rows" })
                 g.erase(key);
         const CalibrationLoad before = parseCalibration(old.dump(), "old.cal.json");
         QVERIFY2(before.calibration, before.diagnostics.empty() ? "" : before.diagnostics[0].message.c_str());
@@ -108,28 +112,78 @@ private slots:
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("why");
-        QTest::newRow("schema") << "\"schema\": 1" << "\"schema\": 7" << "schema" << "version 7 is not supported";
-        QTest::newRow("kind") << "roofline-explorer calibration" << "session" << "kind" << "must be";
-        QTest::newRow("device") << "\"device\": \"this-machine\"" << "\"device\": \"\"" << "device" << "must name the device";
-        QTest::newRow("class") << "\"class\": \"conv\"" << "\"class\": \"convolution\"" << "groups[0].class"
+        QTest::newRow("schema") << "\"schema\": 1"
+                                << "\"schema\": 7"
+                                << "schema"
+                                << "version 7 is not supported";
+        QTest::newRow("kind") << "roofline-explorer calibration"
+                              << "session"
+                              << "kind"
+                              << "must be";
+        QTest::newRow("device") << "\"device\": \"this-machine\""
+                                << "\"device\": \"\""
+                                << "device"
+                                << "must name the device";
+        QTest::newRow("class") << "\"class\": \"conv\""
+                               << "\"class\": \"convolution\""
+                               << "groups[0].class"
                                << "'convolution' is not a class";
-        QTest::newRow("bound") << "\"bound\": \"compute\"" << "\"bound\": \"dram\"" << "groups[0].bound" << "must be \"memory\" or \"compute\"";
-        QTest::newRow("efficiency 0") << "\"efficiency\": 0.62" << "\"efficiency\": 0" << "groups[0].efficiency" << "above 0";
-        QTest::newRow("efficiency text") << "\"efficiency\": 0.62" << "\"efficiency\": \"high\"" << "groups[0].efficiency"
+        QTest::newRow("bound") << "\"bound\": \"compute\""
+                               << "\"bound\": \"dram\""
+                               << "groups[0].bound"
+                               << "must be \"memory\" or \"compute\"";
+        QTest::newRow("efficiency 0") << "\"efficiency\": 0.62"
+                                      << "\"efficiency\": 0"
+                                      << "groups[0].efficiency"
+                                      << "above 0";
+        QTest::newRow("efficiency text") << "\"efficiency\": 0.62"
+                                         << "\"efficiency\": \"high\""
+                                         << "groups[0].efficiency"
                                          << "must be a number";
-        QTest::newRow("overhead") << "\"overhead_s\": 2e-05" << "\"overhead_s\": -1" << "groups[0].overhead_s" << "from 0";
-        QTest::newRow("missing") << "\"samples\": 18," << "" << "groups[0].samples" << "missing";
-        QTest::newRow("overhead from") << "\"overhead_from\": \"rows\"" << "\"overhead_from\": \"guessed\"" << "groups[0].overhead_from"
+        QTest::newRow("overhead") << "\"overhead_s\": 2e-05"
+                                  << "\"overhead_s\": -1"
+                                  << "groups[0].overhead_s"
+                                  << "from 0";
+        QTest::newRow("missing") << "\"samples\": 18,"
+                                 << ""
+                                 << "groups[0].samples"
+                                 << "missing";
+        QTest::newRow("overhead from") << "\"overhead_from\": \"rows\""
+                                       << "\"overhead_from\": \"guessed\""
+                                       << "groups[0].overhead_from"
                                        << "'guessed' is not one of rows, parent, none, joint";
-        QTest::newRow("range") << "\"min_flops\": 4000000.0" << "\"min_flops\": 4e12" << "groups[0].min_flops" << "larger than its maximum";
-        QTest::newRow("twice") << "\"class\": \"conv\"" << "\"class\": \"all\"" << "groups[1].class" << "a second fit for all";
-        QTest::newRow("no pooled") << "\"class\": \"all\",\n      \"bound\": \"memory\"" << "\"class\": \"pool\",\n      \"bound\": \"memory\""
-                                   << "groups" << "no pooled fit";
-        QTest::newRow("by_rows list") << "\"by_rows\": [" << "\"by_rows\": 2, \"x\": [" << "groups[3].by_rows" << "a list of 2 to 64 points";
-        QTest::newRow("by_rows order") << "\"rows\": 4.0" << "\"rows\": 1.0" << "groups[3].by_rows[1].rows" << "larger than the point's before it";
-        QTest::newRow("by_rows M") << "\"rows\": 4.0" << "\"rows\": 65" << "groups[3].by_rows[1].rows" << "at most 64";
-        QTest::newRow("by_rows point") << "\"rows\": 4.0," << "" << "groups[3].by_rows[1].rows" << "missing";
-        QTest::newRow("syntax") << "\"groups\": [" << "\"groups\": [," << "" << "not valid JSON: line";
+        QTest::newRow("range") << "\"min_flops\": 4000000.0"
+                               << "\"min_flops\": 4e12"
+                               << "groups[0].min_flops"
+                               << "larger than its maximum";
+        QTest::newRow("twice") << "\"class\": \"conv\""
+                               << "\"class\": \"all\""
+                               << "groups[1].class"
+                               << "a second fit for all";
+        QTest::newRow("no pooled") << "\"class\": \"all\",\n      \"bound\": \"memory\""
+                                   << "\"class\": \"pool\",\n      \"bound\": \"memory\""
+                                   << "groups"
+                                   << "no pooled fit";
+        QTest::newRow("by_rows list") << "\"by_rows\": ["
+                                      << "\"by_rows\": 2, \"x\": ["
+                                      << "groups[3].by_rows"
+                                      << "a list of 2 to 64 points";
+        QTest::newRow("by_rows order") << "\"rows\": 4.0"
+                                       << "\"rows\": 1.0"
+                                       << "groups[3].by_rows[1].rows"
+                                       << "larger than the point's before it";
+        QTest::newRow("by_rows M") << "\"rows\": 4.0"
+                                   << "\"rows\": 65"
+                                   << "groups[3].by_rows[1].rows"
+                                   << "at most 64";
+        QTest::newRow("by_rows point") << "\"rows\": 4.0,"
+                                       << ""
+                                       << "groups[3].by_rows[1].rows"
+                                       << "missing";
+        QTest::newRow("syntax") << "\"groups\": ["
+                                << "\"groups\": [,"
+                                << ""
+                                << "not valid JSON: line";
     }
     void malformedFilesSayWhere()
     {
@@ -161,7 +215,8 @@ private slots:
     {
         const Report report = *analyzeConfig(Config {}, { test::shippedDevice("rtx-2060-super") }).report;
         const DeviceResult& r = report.results[0];
-        const MeasurementSet set = parseMeasurements("layer,time_s\nenc1.conv1,0.001\nenc1.pool,0.0005\nenc1.conv1.relu,1e-6\n", "m.csv");
+        const MeasurementSet set
+            = parseMeasurements("layer,time_s\nenc1.conv1,0.001\nenc1.pool,0.0005\nenc1.conv1.relu,1e-6\n", "m.csv");
         QVERIFY(set.ok());
         Comparison c = compareMeasurements(set, r);
         c.layers[1].measured = 0; // a row measured as nothing is left out

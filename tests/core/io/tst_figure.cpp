@@ -4,8 +4,8 @@
 #include "io/report_writer.h"
 #include "llm/llm_analysis.h"
 
-#include <algorithm>
 #include "testutils.h"
+#include <algorithm>
 
 #include <QtTest>
 
@@ -106,18 +106,30 @@ private slots:
     {
         QTest::addColumn<QString>("args");
         QTest::addColumn<QString>("error");
-        QTest::newRow("no output") << "--width-in 7" << "export: give the output as --png FILE";
-        QTest::newRow("two formats") << "--png a.png --svg a.svg" << "give one of --png, --svg or --pdf";
-        QTest::newRow("missing file") << "--png" << "--png: missing value";
-        QTest::newRow("bad dpi") << "--png a.png --dpi 5" << "dpi must be between 50 and 2400, got 5";
-        QTest::newRow("dpi text") << "--png a.png --dpi high" << "--dpi: expected a number, got 'high'";
-        QTest::newRow("too many pixels") << "--png a.png --width-in 40 --dpi 2400" << "width x dpi gives 96000 pixels";
-        QTest::newRow("half a pixel size") << "--png a.png --width-px 800" << "give both --width-px and --height-px";
-        QTest::newRow("tiny") << "--png a.png --width-px 10 --height-px 10" << "pixel sizes must be between 64 and 20000";
-        QTest::newRow("narrow") << "--png a.png --width-in 0.2" << "width must be between 1 and 40 inches";
-        QTest::newRow("unknown") << "--png a.png --colour red" << "export: unknown option '--colour'";
-        QTest::newRow("bad config") << "--png a.png --bits 12" << "bits must be 8, 16, 32 or 64, got 12";
-        QTest::newRow("flag value") << "--png a.png --overlay=yes" << "--overlay takes no value";
+        QTest::newRow("no output") << "--width-in 7"
+                                   << "export: give the output as --png FILE";
+        QTest::newRow("two formats") << "--png a.png --svg a.svg"
+                                     << "give one of --png, --svg or --pdf";
+        QTest::newRow("missing file") << "--png"
+                                      << "--png: missing value";
+        QTest::newRow("bad dpi") << "--png a.png --dpi 5"
+                                 << "dpi must be between 50 and 2400, got 5";
+        QTest::newRow("dpi text") << "--png a.png --dpi high"
+                                  << "--dpi: expected a number, got 'high'";
+        QTest::newRow("too many pixels") << "--png a.png --width-in 40 --dpi 2400"
+                                         << "width x dpi gives 96000 pixels";
+        QTest::newRow("half a pixel size") << "--png a.png --width-px 800"
+                                           << "give both --width-px and --height-px";
+        QTest::newRow("tiny") << "--png a.png --width-px 10 --height-px 10"
+                              << "pixel sizes must be between 64 and 20000";
+        QTest::newRow("narrow") << "--png a.png --width-in 0.2"
+                                << "width must be between 1 and 40 inches";
+        QTest::newRow("unknown") << "--png a.png --colour red"
+                                 << "export: unknown option '--colour'";
+        QTest::newRow("bad config") << "--png a.png --bits 12"
+                                    << "bits must be 8, 16, 32 or 64, got 12";
+        QTest::newRow("flag value") << "--png a.png --overlay=yes"
+                                    << "--overlay takes no value";
     }
     void parseErrors()
     {
@@ -216,8 +228,9 @@ private slots:
         QVERIFY2(parseExportArgs(args, parsed, error), error.c_str());
         QCOMPARE(parsed.serving->tpot, 0.0);
         const std::string caption = servingCaption(back.value(), "Llama-3.1 70B (Meta, 2024)");
-        QVERIFY2(caption.find("2,000 tokens in and 300 out a request; targets TTFT <= 500 ms, TPOT <= 20.0 ms; 200 users "
-                              "at once. Devices: h100-sxm, mi300x.")
+        QVERIFY2(
+            caption.find("2,000 tokens in and 300 out a request; targets TTFT <= 500 ms, TPOT <= 20.0 ms; 200 users "
+                         "at once. Devices: h100-sxm, mi300x.")
                 != std::string::npos,
             caption.c_str());
         FigureSpec bad;
@@ -225,7 +238,8 @@ private slots:
         QVERIFY2(error.find("--serving: only with --language-model") == 0, error.c_str());
         QVERIFY(!parseExportArgs({ "--png", "x.png", "--language-model", "gpt2", "--tpot", "20ms" }, bad, error));
         QVERIFY2(error.find("add --serving") != std::string::npos, error.c_str());
-        QVERIFY(!parseExportArgs({ "--png", "x.png", "--language-model", "gpt2", "--serving", "--ttft", "soon" }, bad, error));
+        QVERIFY(!parseExportArgs(
+            { "--png", "x.png", "--language-model", "gpt2", "--serving", "--ttft", "soon" }, bad, error));
         QVERIFY2(error.find("--ttft soon: give a time above 0") == 0, error.c_str());
         std::string json = figureToJson(s);
         json.replace(json.find("\"users\": 200"), 12, "\"users\": -1");
@@ -237,15 +251,20 @@ private slots:
     {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("error");
-        QTest::newRow("not json") << "{" << "not a JSON object";
-        QTest::newRow("schema") << "{\"schema\": 2}" << "schema: expected 1";
-        QTest::newRow("schema too large for an int") << "{\"schema\": 1444444444444444444444444}" << "schema: expected 1"; // fuzz_figure: UB before
+        QTest::newRow("not json") << "{"
+                                  << "not a JSON object";
+        QTest::newRow("schema") << "{\"schema\": 2}"
+                                << "schema: expected 1";
+        QTest::newRow("schema too large for an int") << "{\"schema\": 1444444444444444444444444}"
+                                                     << "schema: expected 1"; // fuzz_figure: UB before
         QTest::newRow("missing") << "{\"schema\": 1, \"config_args\": [], \"devices\": [\"t4\"], \"view\": {}}"
                                  << "export: missing";
-        QTest::newRow("wrong type") << "{\"schema\": 1, \"config_args\": \"--batch 2\"}" << "config_args: wrong type";
-        QTest::newRow("bad arg") << "{\"schema\": 1, \"config_args\": [\"--bits\", \"x\"], \"devices\": [], \"view\": {}, "
-                                    "\"export\": {}}"
-                                 << "config_args: --bits: expected a whole number";
+        QTest::newRow("wrong type") << "{\"schema\": 1, \"config_args\": \"--batch 2\"}"
+                                    << "config_args: wrong type";
+        QTest::newRow("bad arg")
+            << "{\"schema\": 1, \"config_args\": [\"--bits\", \"x\"], \"devices\": [], \"view\": {}, "
+               "\"export\": {}}"
+            << "config_args: --bits: expected a whole number";
     }
     void sidecarErrors()
     {
@@ -294,8 +313,9 @@ private slots:
         m.arch = *findLanguageModel("llama-3.2-1b");
         const Device& gpu = test::shippedDevice("h100-sxm");
         const Device& cpu = test::shippedDevice("ryzen-9-5950x");
-        for (const auto& [devices, says] : { std::pair { std::vector<Device> { cpu }, false }, std::pair { std::vector<Device> { gpu }, true },
-                 std::pair { std::vector<Device> { cpu, gpu }, true } }) {
+        for (const auto& [devices, says] :
+            { std::pair { std::vector<Device> { cpu }, false }, std::pair { std::vector<Device> { gpu }, true },
+                std::pair { std::vector<Device> { cpu, gpu }, true } }) {
             const LlmOutcome o = analyzeLlm(m, LlmSettings {}, devices, false);
             QVERIFY2(o.analysis, o.error.c_str());
             QVERIFY(o.analysis->decode.config.tensorCores);

@@ -11,10 +11,7 @@ namespace {
 
 std::string fixture(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/measurements/" + name; }
 
-Report defaultUNet()
-{
-    return *analyzeConfig(Config {}, { test::shippedDevice("rtx-2060-super") }).report;
-}
+Report defaultUNet() { return *analyzeConfig(Config {}, { test::shippedDevice("rtx-2060-super") }).report; }
 
 std::size_t layerIndex(const DeviceResult& r, const std::string& name)
 {
@@ -65,8 +62,10 @@ private slots:
         QVERIFY2(table.find("ABOVE THE ROOF") != std::string::npos, table.c_str());
         QVERIFY(table.find("1 measured row(s) did not map: enc1.conv9 (line 7)") != std::string::npos);
         const std::string csv = comparisonToCsv(c, r);
-        QVERIFY(csv.starts_with("layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources\n"));
-        QVERIFY(csv.find("enc1.conv2,0.0066200000000000005,") != std::string::npos || csv.find("enc1.conv2,0.00662,") != std::string::npos);
+        QVERIFY(csv.starts_with(
+            "layer,measured_s,bound_s,efficiency,error,above_roof,measured_flops,measured_bytes,sources\n"));
+        QVERIFY(csv.find("enc1.conv2,0.0066200000000000005,") != std::string::npos
+            || csv.find("enc1.conv2,0.00662,") != std::string::npos);
     }
 
     // A network measurement names the implementation that ran; a row timed on a reference kernel
@@ -94,7 +93,9 @@ private slots:
         QVERIFY(c.layers[0].referenceKernel.empty());
         QCOMPARE(c.layers[1].referenceKernel, std::string("pooling (simple_nchw:any)"));
         const std::string table = comparisonToTable(c, r, set);
-        QVERIFY2(table.find("REFERENCE KERNEL: pooling (simple_nchw:any) is not what a framework runs") != std::string::npos, table.c_str());
+        QVERIFY2(
+            table.find("REFERENCE KERNEL: pooling (simple_nchw:any) is not what a framework runs") != std::string::npos,
+            table.c_str());
     }
 
     // A row faster than its bound by more than its own runs' spread is not a neighbour's pause: the
@@ -105,12 +106,13 @@ private slots:
     {
         const Report report = defaultUNet();
         const DeviceResult& r = report.results[0];
-        const double a = r.layers[layerIndex(r, "enc1.conv2")].time / 1.25, b = r.layers[layerIndex(r, "dec1.conv2")].time / 1.25;
+        const double a = r.layers[layerIndex(r, "enc1.conv2")].time / 1.25,
+                     b = r.layers[layerIndex(r, "dec1.conv2")].time / 1.25;
         const std::string csv = "layer,time_s,best_s,median_s,spread,runs,reorder_s,primitive\n"
                                 "enc1.conv2,"
-            + std::to_string(a) + "," + std::to_string(a) + "," + std::to_string(a) + ",0.1,25,0,convolution (brg:avx512_core)\n"
-            + "dec1.conv2," + std::to_string(b) + "," + std::to_string(b) + "," + std::to_string(b)
-            + ",0.4,25,0,convolution (brg:avx512_core)\n";
+            + std::to_string(a) + "," + std::to_string(a) + "," + std::to_string(a)
+            + ",0.1,25,0,convolution (brg:avx512_core)\n" + "dec1.conv2," + std::to_string(b) + "," + std::to_string(b)
+            + "," + std::to_string(b) + ",0.4,25,0,convolution (brg:avx512_core)\n";
         const MeasurementSet set = parseMeasurements(csv, "m.csv");
         QVERIFY(set.ok());
         const Comparison c = compareMeasurements(set, r);
@@ -119,7 +121,8 @@ private slots:
         QCOMPARE(c.layers[0].spread, 0.1);
         QVERIFY(c.layers[1].aboveRoof && !c.layers[1].beyondSpread);
         const std::string table = comparisonToTable(c, r, set);
-        QVERIFY2(table.find("ABOVE THE ROOF by more than its runs' spread (10 %): the ceiling is low, check the device file's figures")
+        QVERIFY2(table.find("ABOVE THE ROOF by more than its runs' spread (10 %): the ceiling is low, check the device "
+                            "file's figures")
                 != std::string::npos,
             table.c_str());
         QVERIFY2(table.find("ABOVE THE ROOF: check units") != std::string::npos, table.c_str()); // dec1.conv2
@@ -134,13 +137,15 @@ private slots:
     // or a file without one: none. A hand-made line of thousands of characters is kept in part.
     void theFilesOwnNoiseVerdict()
     {
-        const std::string header = "# Measured by roofline-cli measure --llm with oneDNN 2.6.3\n"
-                                   "# clock under load: 3.47 GHz before the rows, 3.59 GHz after\n"
-                                   "# noisy: the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again\n"
-                                   "layer,time_s\nenc1.conv1,0.0004\n";
+        const std::string header
+            = "# Measured by roofline-cli measure --llm with oneDNN 2.6.3\n"
+              "# clock under load: 3.47 GHz before the rows, 3.59 GHz after\n"
+              "# noisy: the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again\n"
+              "layer,time_s\nenc1.conv1,0.0004\n";
         MeasurementSet set = parseMeasurements(header, "m.csv");
         QVERIFY(set.ok());
-        QCOMPARE(set.noise, std::string("the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again"));
+        QCOMPARE(
+            set.noise, std::string("the clock moved from 3.47 GHz to 3.59 GHz during the measurement: measure again"));
         QVERIFY(parseMeasurements("layer,time_s\nenc1.conv1,0.0004\n", "m.csv").noise.empty());
         set = parseMeasurements("# noisy: " + std::string(5000, 'x') + "\nlayer,time_s\nenc1.conv1,0.0004\n", "m.csv");
         QCOMPARE(set.noise, std::string(300, 'x') + "...");
@@ -182,8 +187,8 @@ private slots:
     // tensor-core roof nothing is above it and nothing is said.
     void fp16RowsAboveTheVectorRoofPointToTheTensorCores()
     {
-        const MeasurementSet set
-            = loadMeasurements(std::string(ROOFLINE_TEST_SOURCE_DIR) + "/tests/gpu/measured/h200/unet572-valid-b1-fp16.csv");
+        const MeasurementSet set = loadMeasurements(
+            std::string(ROOFLINE_TEST_SOURCE_DIR) + "/tests/gpu/measured/h200/unet572-valid-b1-fp16.csv");
         QVERIFY(set.ok());
         Config config;
         config.bits = 16;
@@ -196,8 +201,9 @@ private slots:
         QCOMPARE(c.withinTensorRoof, 14);
         QCOMPARE(c.tensorPeak, 989.4e12); // devices/h200-sxm.json tensor_fp16
         const std::string hint = tensorRoofHint(c, vector.results[0]);
-        QVERIFY2(hint.starts_with("14 rows beat the FP16 roof of the vector units (134 TFLOP/s) but not the tensor cores' "
-                                  "(989 TFLOP/s)"),
+        QVERIFY2(
+            hint.starts_with("14 rows beat the FP16 roof of the vector units (134 TFLOP/s) but not the tensor cores' "
+                             "(989 TFLOP/s)"),
             hint.c_str());
         QVERIFY(hint.find("--tensor-cores") != std::string::npos);
         QVERIFY(comparisonToTable(c, vector.results[0], set).find(hint) != std::string::npos);
@@ -229,49 +235,93 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        QTest::newRow("empty") << "" << "" << "file is empty";
-        QTest::newRow("comments only") << "# nothing\n\n" << "" << "file is empty";
-        QTest::newRow("no time column") << "layer,flops\nenc1.conv1,1\n" << "line 1: time_s" << "required column is missing";
-        QTest::newRow("unknown column") << "layer,time_ms\n" << "line 1: time_ms" << "unknown column";
-        QTest::newRow("negative time") << "layer,time_s\nenc1.conv1,-1\n" << "line 2: time_s" << "must be a positive number of seconds, got '-1'";
-        QTest::newRow("words for time") << "layer,time_s\nenc1.conv1,fast\n" << "line 2: time_s" << "got 'fast'";
-        QTest::newRow("NaN time") << "layer,time_s\nenc1.conv1,nan\n" << "line 2: time_s" << "got 'nan'";
-        QTest::newRow("field count") << "layer,time_s\nenc1.conv1,1,2\n" << "line 2" << "has 3 fields, the header 2";
-        QTest::newRow("open quote") << "layer,time_s\n\"enc1.conv1,1\n" << "line 2" << "unterminated quoted field";
-        QTest::newRow("empty name") << "layer,time_s\n,0.1\n" << "line 2: layer" << "must not be empty";
-        QTest::newRow("header only") << "layer,time_s\n" << "line 1" << "no measurement rows";
-        QTest::newRow("bad flops") << "layer,time_s,flops\nx,0.1,-3\n" << "line 2: flops" << "must be a non-negative number";
-        QTest::newRow("ncu missing column") << "\"ID\",\"Metric Name\",\"Metric Value\"\n" << "line 1"
-                                            << "needs the columns ID, Kernel Name, Metric Name, Metric Unit and Metric Value";
+        QTest::newRow("empty") << ""
+                               << ""
+                               << "file is empty";
+        QTest::newRow("comments only") << "# nothing\n\n"
+                                       << ""
+                                       << "file is empty";
+        QTest::newRow("no time column") << "layer,flops\nenc1.conv1,1\n"
+                                        << "line 1: time_s"
+                                        << "required column is missing";
+        QTest::newRow("unknown column") << "layer,time_ms\n"
+                                        << "line 1: time_ms"
+                                        << "unknown column";
+        QTest::newRow("negative time") << "layer,time_s\nenc1.conv1,-1\n"
+                                       << "line 2: time_s"
+                                       << "must be a positive number of seconds, got '-1'";
+        QTest::newRow("words for time") << "layer,time_s\nenc1.conv1,fast\n"
+                                        << "line 2: time_s"
+                                        << "got 'fast'";
+        QTest::newRow("NaN time") << "layer,time_s\nenc1.conv1,nan\n"
+                                  << "line 2: time_s"
+                                  << "got 'nan'";
+        QTest::newRow("field count") << "layer,time_s\nenc1.conv1,1,2\n"
+                                     << "line 2"
+                                     << "has 3 fields, the header 2";
+        QTest::newRow("open quote") << "layer,time_s\n\"enc1.conv1,1\n"
+                                    << "line 2"
+                                    << "unterminated quoted field";
+        QTest::newRow("empty name") << "layer,time_s\n,0.1\n"
+                                    << "line 2: layer"
+                                    << "must not be empty";
+        QTest::newRow("header only") << "layer,time_s\n"
+                                     << "line 1"
+                                     << "no measurement rows";
+        QTest::newRow("bad flops") << "layer,time_s,flops\nx,0.1,-3\n"
+                                   << "line 2: flops"
+                                   << "must be a non-negative number";
+        QTest::newRow("ncu missing column")
+            << "\"ID\",\"Metric Name\",\"Metric Value\"\n"
+            << "line 1"
+            << "needs the columns ID, Kernel Name, Metric Name, Metric Unit and Metric Value";
         QTest::newRow("ncu unit") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                      "\"0\",\"k\",\"gpu__time_duration.sum\",\"fortnight\",\"1\"\n"
-                                  << "line 2: gpu__time_duration.sum" << "unknown time unit 'fortnight'";
+                                  << "line 2: gpu__time_duration.sum"
+                                  << "unknown time unit 'fortnight'";
         QTest::newRow("ncu no duration") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                             "\"0\",\"k\",\"dram__bytes.sum\",\"byte\",\"10\"\n"
-                                         << "line 2: k" << "kernel has no gpu__time_duration.sum";
+                                         << "line 2: k"
+                                         << "kernel has no gpu__time_duration.sum";
         QTest::newRow("ncu bad value") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                           "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"n/a\"\n"
-                                       << "line 2: gpu__time_duration.sum" << "must be a non-negative number, got 'n/a'";
+                                       << "line 2: gpu__time_duration.sum"
+                                       << "must be a non-negative number, got 'n/a'";
         // Found by fuzz_measurements: figures that overflow once scaled or summed are refused.
-        QTest::newRow("time in ms as s") << "layer,time_s\nenc1.conv1,3500000\n" << "line 2: time_s"
+        QTest::newRow("time in ms as s") << "layer,time_s\nenc1.conv1,3500000\n"
+                                         << "line 2: time_s"
                                          << "3500000 is more than 1e6 s (11.6 days) for one layer";
-        QTest::newRow("huge bytes") << "layer,time_s,bytes\nx,0.1,1e300\n" << "line 2: bytes" << "is more than 1e24";
+        QTest::newRow("huge bytes") << "layer,time_s,bytes\nx,0.1,1e300\n"
+                                    << "line 2: bytes"
+                                    << "is more than 1e24";
         QTest::newRow("ncu huge Gbyte") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                            "\"0\",\"k\",\"dram__bytes.sum\",\"Gbyte\",\"1e300\"\n"
-                                        << "line 2: dram__bytes.sum" << "1e300 Gbyte is more than 1e24";
+                                        << "line 2: dram__bytes.sum"
+                                        << "1e300 Gbyte is more than 1e24";
         QTest::newRow("ncu huge second") << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
                                             "\"0\",\"k\",\"gpu__time_duration.sum\",\"msecond\",\"1e300\"\n"
-                                         << "line 2: gpu__time_duration.sum" << "is more than 1e6 s";
-        QTest::newRow("trace huge dur") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 1e300} ] }"
-                                        << "traceEvents[0].dur" << "is more than 1e6 s";
+                                         << "line 2: gpu__time_duration.sum"
+                                         << "is more than 1e6 s";
+        QTest::newRow("trace huge dur")
+            << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 1e300} ] }"
+            << "traceEvents[0].dur"
+            << "is more than 1e6 s";
         QTest::newRow("trace ph number") << "{ \"traceEvents\": [ {\"ph\": 0, \"cat\": \"kernel\", \"dur\": 3} ] }"
-                                         << "traceEvents" << "no GPU kernel events"; // found by fuzz_measurements: it threw
-        QTest::newRow("trace not JSON") << "{ \"traceEvents\": [" << "" << "not valid JSON";
-        QTest::newRow("trace no events") << "{ \"schemaVersion\": 1 }" << "traceEvents" << "a PyTorch profiler trace has";
+                                         << "traceEvents"
+                                         << "no GPU kernel events"; // found by fuzz_measurements: it threw
+        QTest::newRow("trace not JSON") << "{ \"traceEvents\": ["
+                                        << ""
+                                        << "not valid JSON";
+        QTest::newRow("trace no events") << "{ \"schemaVersion\": 1 }"
+                                         << "traceEvents"
+                                         << "a PyTorch profiler trace has";
         QTest::newRow("trace no kernels") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"cpu_op\", \"dur\": 3} ] }"
-                                          << "traceEvents" << "no GPU kernel events";
-        QTest::newRow("trace bad dur") << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": \"long\"} ] }"
-                                       << "traceEvents[0].dur" << "non-negative duration";
+                                          << "traceEvents"
+                                          << "no GPU kernel events";
+        QTest::newRow("trace bad dur")
+            << "{ \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": \"long\"} ] }"
+            << "traceEvents[0].dur"
+            << "non-negative duration";
     }
     void malformed()
     {
@@ -290,12 +340,13 @@ private slots:
     {
         // Found by fuzz_measurements: a metric that only starts like a DRAM one ("dram__bytes_read.sum.per_second")
         // once reached the FLOP branch and threw out_of_range. Metrics the model does not use are skipped.
-        const MeasurementSet set = parseMeasurements("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-                                                     "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"12.5\"\n"
-                                                     "\"0\",\"k\",\"dram__bytes_read.sum.per_second\",\"Gbyte/second\",\"300\"\n"
-                                                     "\"0\",\"k\",\"dram__bytes\",\"byte\",\"7\"\n"
-                                                     "\"0\",\"k\",\"smsp__sass_thread_inst_executed_op_\",\"inst\",\"9\"\n",
-            "m.csv");
+        const MeasurementSet set
+            = parseMeasurements("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                "\"0\",\"k\",\"gpu__time_duration.sum\",\"usecond\",\"12.5\"\n"
+                                "\"0\",\"k\",\"dram__bytes_read.sum.per_second\",\"Gbyte/second\",\"300\"\n"
+                                "\"0\",\"k\",\"dram__bytes\",\"byte\",\"7\"\n"
+                                "\"0\",\"k\",\"smsp__sass_thread_inst_executed_op_\",\"inst\",\"9\"\n",
+                "m.csv");
         QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics[0]).c_str());
         QCOMPARE(set.rows.size(), size_t(1));
         RFX_COMPARE_REL(set.rows[0].time, 12.5e-6, 1e-12);

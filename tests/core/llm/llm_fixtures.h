@@ -77,7 +77,6 @@ inline std::string safetensorsFile(const std::string& headerJson, std::uint64_t 
     return b + headerJson + std::string(size_t(dataBytes), '\0');
 }
 
-
 // A two-block Llama: hidden 256, 4 heads and 2 KV heads of 64, MLP 512, vocabulary 1024, untied head. The
 // ONNX decoders tests/data/onnx/wild/tiny_llama_past.onnx and tiny_llama_genai.onnx are the same model
 // (make_fixtures.py's TINY_LLAMA).
@@ -161,7 +160,8 @@ inline std::string tinyGguf(TinyMix mix, double* weightBytes = nullptr)
             if (embedding) {
                 type = 8;
                 bytes = double(n) / 32 * 34;
-            } else if (t.gguf.ends_with("attn_v.weight") || t.gguf.ends_with("ffn_down.weight") || t.gguf == "output.weight") {
+            } else if (t.gguf.ends_with("attn_v.weight") || t.gguf.ends_with("ffn_down.weight")
+                || t.gguf == "output.weight") {
                 type = 14;
                 bytes = double(n) / 256 * 210;
             }

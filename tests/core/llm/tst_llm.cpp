@@ -2,9 +2,9 @@
 // Sources: each built-in's config.json on the Hugging Face Hub (LlmArch::source) and the parameter
 // count its publisher gives; the rows' formulas are DESIGN.md "Language models".
 #include "engine/row_blocks.h"
+#include "io/llm_options.h"
 #include "llm/llm_analysis.h"
 #include "llm/llm_both.h"
-#include "io/llm_options.h"
 #include "llm/llm_files.h"
 #include "testutils.h"
 
@@ -117,8 +117,8 @@ private slots:
         QCOMPARE(row(g, "blk1-41/2.attention").inShapes[1].h, std::int64_t(8192));
     }
 
-    // Mixtral-8x7B: every token runs 2 experts, each reading the token's hidden state; the weights read are the distinct experts the batch's
-    // tokens touch, 8 (1 - (6/8)^N): 2 at batch 1, 7.99999992 at batch 64.
+    // Mixtral-8x7B: every token runs 2 experts, each reading the token's hidden state; the weights read are the
+    // distinct experts the batch's tokens touch, 8 (1 - (6/8)^N): 2 at batch 1, 7.99999992 at batch 64.
     void mixtralExpertsReadWhatTheTokensTouch()
     {
         QCOMPARE(expectedExpertsTouched(8, 2, 1), 2.0);
@@ -132,7 +132,9 @@ private slots:
         s.batch = 64;
         const Network n64 = phase("mixtral-8x7b", LlmPhase::Decode, 512, s);
         const Layer& b64 = row(n64, "blk0-31.experts.gate_proj");
-        QVERIFY(qAbs(rowBytes(b64) - 32 * (expectedExpertsTouched(8, 2, 64) * expert + 128 * 4096 * 2.0 + 128 * 14336 * 2.0)) < 1);
+        QVERIFY(qAbs(rowBytes(b64)
+                    - 32 * (expectedExpertsTouched(8, 2, 64) * expert + 128 * 4096 * 2.0 + 128 * 14336 * 2.0))
+            < 1);
         QCOMPARE(rowFlops(b64), 32 * 2.0 * 128 * 4096 * 14336);
         QCOMPARE(b64.storedParams, std::int64_t(32) * 8 * 4096 * 14336);
     }
@@ -279,7 +281,9 @@ private slots:
         auto fix = llmSettingsFix(a, s);
         QVERIFY(fix);
         QCOMPARE(fix->field, std::string("prompt"));
-        QCOMPARE(fix->message, std::string("Llama-3.1 8B reads at most 131,072 tokens: a prompt of 200,000 and 128 generated make 200,128."));
+        QCOMPARE(fix->message,
+            std::string(
+                "Llama-3.1 8B reads at most 131,072 tokens: a prompt of 200,000 and 128 generated make 200,128."));
         QCOMPARE(fix->values, std::vector<int> { 130944 });
         s.prompt = 512;
         for (const auto& [gpus, below, above] : { std::tuple { 3, 2, 4 }, { 5, 4, 8 }, { 12, 8, 16 } }) {
@@ -290,7 +294,8 @@ private slots:
             QCOMPARE(fix->values, (std::vector<int> { below, above }));
         }
         s.tensorParallel = 3;
-        QCOMPARE(llmSettingsFix(a, s)->message, std::string("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
+        QCOMPARE(llmSettingsFix(a, s)->message,
+            std::string("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
     }
 
     void blocksGroupTheirRows()
@@ -306,7 +311,8 @@ private slots:
         QCOMPARE(blocks[0].repeats, 32.0);
         const BlockTotals t = blockTotals(rows, blocks[0]);
         QCOMPARE(t.params, std::int64_t(6'979'584'000));
-        QCOMPARE(t.params + rows.front().params + rows[rows.size() - 2].params + rows.back().params, std::int64_t(8'030'261'248));
+        QCOMPARE(t.params + rows.front().params + rows[rows.size() - 2].params + rows.back().params,
+            std::int64_t(8'030'261'248));
         double time = 0, flops = 0, bytes = 0;
         for (int i = blocks[0].first; i < blocks[0].first + blocks[0].count; ++i) {
             time += rows[size_t(i)].time;
@@ -336,7 +342,8 @@ private slots:
     // totals are the two together; each phase's block is a block of its own.
     void bothPhasesAreOneReport()
     {
-        const LlmOutcome o = analyzeLlm(builtin("llama-3.1-8b"), {}, { test::shippedDevice("h100-sxm"), test::shippedDevice("rtx-4090") }, false);
+        const LlmOutcome o = analyzeLlm(
+            builtin("llama-3.1-8b"), {}, { test::shippedDevice("h100-sxm"), test::shippedDevice("rtx-4090") }, false);
         QVERIFY(o.analysis);
         const LlmAnalysis& a = *o.analysis;
         const Report both = bothPhases(a);

@@ -42,7 +42,8 @@ private slots:
     // Both phases, worked by hand: measured at e_m = 1/2 and e_c = 2/5, the decode step takes
     // 10 / 0.5 + 1 / 0.4 = 22.5 ms (1 / 0.0225 = 44.44 tokens/s) and the prefill 20 / 0.5 + 100 / 0.4
     // = 290 ms (100 / 0.29 = 344.8 tokens/s). The 2 x 2 system gives them back:
-    //   det = 10 x 100 - 1 x 20 = 980; 1/e_m = (22.5 x 100 - 1 x 290) / 980 = 2; 1/e_c = (10 x 290 - 22.5 x 20) / 980 = 2.5.
+    //   det = 10 x 100 - 1 x 20 = 980; 1/e_m = (22.5 x 100 - 1 x 290) / 980 = 2; 1/e_c = (10 x 290 - 22.5 x 20) / 980
+    //   = 2.5.
     void bothPhasesGiveBothSides()
     {
         const ThroughputFit f = calibrationFromThroughput(madeUp(), 0, 1 / 0.0225, 100 / 0.29);
@@ -71,7 +72,8 @@ private slots:
         QVERIFY(f.notes.back().find("faster than the roofline's bound (220 % of it)") != std::string::npos);
         f = calibrationFromThroughput(madeUp(), 0, 1 / 0.002, 0); // 2 ms where the bound is 11: 5.5 times, refused
         QVERIFY(!f.calibration);
-        QVERIFY2(f.error.find("the measured throughput is 5.50 times what the roofline's bound allows on cpu") != std::string::npos,
+        QVERIFY2(f.error.find("the measured throughput is 5.50 times what the roofline's bound allows on cpu")
+                != std::string::npos,
             f.error.c_str());
         f = calibrationFromThroughput(madeUp(), 0, 0, 0);
         QVERIFY(!f.calibration);

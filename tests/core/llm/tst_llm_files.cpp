@@ -33,7 +33,10 @@ std::optional<std::vector<StoredTensor>> safetensorsFromBytes(const std::string&
     return readSafetensors(in, bytes.size(), "model.safetensors", error);
 }
 
-double phaseFlops(const LlmAnalysis& a, bool prefill) { return (prefill ? a.prefill : a.decode).results[0].totals.flops; }
+double phaseFlops(const LlmAnalysis& a, bool prefill)
+{
+    return (prefill ? a.prefill : a.decode).results[0].totals.flops;
+}
 
 } // namespace
 
@@ -51,35 +54,36 @@ private slots:
             int elements, bytes; // per block, by hand below
         };
         const Known known[] = {
-            { 0, "F32", 1, 4 }, { 1, "F16", 1, 2 }, { 30, "BF16", 1, 2 }, { 28, "F64", 1, 8 },
-            { 24, "I8", 1, 1 }, { 25, "I16", 1, 2 }, { 26, "I32", 1, 4 }, { 27, "I64", 1, 8 },
-            { 2, "Q4_0", 32, 2 + 32 / 2 },            // d; qs[QK4_0 / 2]
-            { 3, "Q4_1", 32, 2 * 2 + 32 / 2 },        // d, m; qs[16]
-            { 6, "Q5_0", 32, 2 + 4 + 32 / 2 },        // d; qh[4]; qs[16]
-            { 7, "Q5_1", 32, 2 * 2 + 4 + 32 / 2 },    // d, m; qh[4]; qs[16]
-            { 8, "Q8_0", 32, 2 + 32 },                // d; qs[32]
-            { 9, "Q8_1", 32, 2 * 2 + 32 },            // d, s; qs[32]
-            { 10, "Q2_K", 256, 256 / 16 + 256 / 4 + 2 * 2 },        // scales[16]; qs[64]; d, dmin: 84
-            { 11, "Q3_K", 256, 256 / 8 + 256 / 4 + 12 + 2 },         // hmask[32]; qs[64]; scales[12]; d: 110
-            { 12, "Q4_K", 256, 2 * 2 + 12 + 256 / 2 },               // d, dmin; scales[12]; qs[128]: 144
-            { 13, "Q5_K", 256, 2 * 2 + 12 + 256 / 8 + 256 / 2 },     // + qh[32]: 176
-            { 14, "Q6_K", 256, 256 / 2 + 256 / 4 + 256 / 16 + 2 },   // ql[128]; qh[64]; scales[16]; d: 210
-            { 15, "Q8_K", 256, 4 + 256 + 256 / 16 * 2 },             // float d; qs[256]; int16 bsums[16]: 292
-            { 16, "IQ2_XXS", 256, 2 + 256 / 8 * 2 },                 // d; uint16 qs[32]: 66
-            { 17, "IQ2_XS", 256, 2 + 256 / 8 * 2 + 256 / 32 },       // + scales[8]: 74
+            { 0, "F32", 1, 4 }, { 1, "F16", 1, 2 }, { 30, "BF16", 1, 2 }, { 28, "F64", 1, 8 }, { 24, "I8", 1, 1 },
+            { 25, "I16", 1, 2 }, { 26, "I32", 1, 4 }, { 27, "I64", 1, 8 },
+            { 2, "Q4_0", 32, 2 + 32 / 2 }, // d; qs[QK4_0 / 2]
+            { 3, "Q4_1", 32, 2 * 2 + 32 / 2 }, // d, m; qs[16]
+            { 6, "Q5_0", 32, 2 + 4 + 32 / 2 }, // d; qh[4]; qs[16]
+            { 7, "Q5_1", 32, 2 * 2 + 4 + 32 / 2 }, // d, m; qh[4]; qs[16]
+            { 8, "Q8_0", 32, 2 + 32 }, // d; qs[32]
+            { 9, "Q8_1", 32, 2 * 2 + 32 }, // d, s; qs[32]
+            { 10, "Q2_K", 256, 256 / 16 + 256 / 4 + 2 * 2 }, // scales[16]; qs[64]; d, dmin: 84
+            { 11, "Q3_K", 256, 256 / 8 + 256 / 4 + 12 + 2 }, // hmask[32]; qs[64]; scales[12]; d: 110
+            { 12, "Q4_K", 256, 2 * 2 + 12 + 256 / 2 }, // d, dmin; scales[12]; qs[128]: 144
+            { 13, "Q5_K", 256, 2 * 2 + 12 + 256 / 8 + 256 / 2 }, // + qh[32]: 176
+            { 14, "Q6_K", 256, 256 / 2 + 256 / 4 + 256 / 16 + 2 }, // ql[128]; qh[64]; scales[16]; d: 210
+            { 15, "Q8_K", 256, 4 + 256 + 256 / 16 * 2 }, // float d; qs[256]; int16 bsums[16]: 292
+            { 16, "IQ2_XXS", 256, 2 + 256 / 8 * 2 }, // d; uint16 qs[32]: 66
+            { 17, "IQ2_XS", 256, 2 + 256 / 8 * 2 + 256 / 32 }, // + scales[8]: 74
             { 22, "IQ2_S", 256, 2 + 256 / 4 + 256 / 32 + 256 / 32 }, // d; qs[64]; qh[8]; scales[8]: 82
-            { 18, "IQ3_XXS", 256, 2 + 3 * 256 / 8 },                 // d; qs[96]: 98
-            { 21, "IQ3_S", 256, 2 + 256 / 4 + 256 / 32 + 256 / 8 + 256 / 64 }, // d; qs[64]; qh[8]; signs[32]; scales[4]: 110
-            { 19, "IQ1_S", 256, 2 + 256 / 8 + 256 / 32 * 2 },        // d; qs[32]; uint16 qh[8]: 50
-            { 29, "IQ1_M", 256, 256 / 8 + 256 / 16 + 256 / 32 },     // qs[32]; qh[16]; scales[8]: 56
-            { 20, "IQ4_NL", 32, 2 + 32 / 2 },                        // d; qs[16]: 18
-            { 23, "IQ4_XS", 256, 2 + 2 + 256 / 64 + 256 / 2 },       // d; scales_h; scales_l[4]; qs[128]: 136
+            { 18, "IQ3_XXS", 256, 2 + 3 * 256 / 8 }, // d; qs[96]: 98
+            { 21, "IQ3_S", 256,
+                2 + 256 / 4 + 256 / 32 + 256 / 8 + 256 / 64 }, // d; qs[64]; qh[8]; signs[32]; scales[4]: 110
+            { 19, "IQ1_S", 256, 2 + 256 / 8 + 256 / 32 * 2 }, // d; qs[32]; uint16 qh[8]: 50
+            { 29, "IQ1_M", 256, 256 / 8 + 256 / 16 + 256 / 32 }, // qs[32]; qh[16]; scales[8]: 56
+            { 20, "IQ4_NL", 32, 2 + 32 / 2 }, // d; qs[16]: 18
+            { 23, "IQ4_XS", 256, 2 + 2 + 256 / 64 + 256 / 2 }, // d; scales_h; scales_l[4]; qs[128]: 136
             { 34, "TQ1_0", 256, (256 - 4 * 256 / 64) / 5 + 256 / 64 + 2 }, // qs[48]; qh[4]; d: 54
-            { 35, "TQ2_0", 256, 256 / 4 + 2 },                       // qs[64]; d: 66
-            { 39, "MXFP4", 32, 1 + 32 / 2 },                         // e (E8M0); qs[16]: 17
-            { 40, "NVFP4", 64, 64 / 16 + 64 / 2 },                   // d[4] (UE4M3); qs[32]: 36
-            { 41, "Q1_0", 128, 2 + 128 / 8 },                        // d; qs[16]: 18
-            { 42, "Q2_0", 64, 2 + 64 / 4 },                          // d; qs[16]: 18
+            { 35, "TQ2_0", 256, 256 / 4 + 2 }, // qs[64]; d: 66
+            { 39, "MXFP4", 32, 1 + 32 / 2 }, // e (E8M0); qs[16]: 17
+            { 40, "NVFP4", 64, 64 / 16 + 64 / 2 }, // d[4] (UE4M3); qs[32]: 36
+            { 41, "Q1_0", 128, 2 + 128 / 8 }, // d; qs[16]: 18
+            { 42, "Q2_0", 64, 2 + 64 / 4 }, // d; qs[16]: 18
         };
         for (const Known& k : known) {
             const GgufType* t = ggufType(k.id);
@@ -173,7 +177,8 @@ private slots:
         QVERIFY2(load.model, load.error.c_str());
         QCOMPARE(load.model->storage->totalBytes, 4197048320.0);
         QCOMPARE(llmParameterCount(load.model->arch), std::int64_t(6738415616)); // Llama-2-7B's own count
-        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 50 * 1024, std::to_string(after.ru_maxrss - before.ru_maxrss).c_str());
+        QVERIFY2(
+            after.ru_maxrss - before.ru_maxrss < 50 * 1024, std::to_string(after.ru_maxrss - before.ru_maxrss).c_str());
         // a byte short of the last tensor's data: refused, naming the file
         std::filesystem::resize_file(path, header.size() + 4197048320ull - 1);
         const LlmLoad cut = loadLanguageModel(path);
@@ -236,14 +241,16 @@ private slots:
         QElapsedTimer opening; // said, not held: speed is the benchmarks' to judge
         opening.start();
         const LlmLoad load = loadLanguageModel(dir.path().toStdString());
-        qInfo("opened %s (%.2f GB) in %.1f ms", path.c_str(), double(head.size() + offset) / 1e9, double(opening.nsecsElapsed()) / 1e6);
+        qInfo("opened %s (%.2f GB) in %.1f ms", path.c_str(), double(head.size() + offset) / 1e9,
+            double(opening.nsecsElapsed()) / 1e6);
         rusage after {};
         getrusage(RUSAGE_SELF, &after);
         QVERIFY2(load.model && load.model->storage, load.error.c_str());
         QCOMPARE(load.model->storage->totalParams, std::int64_t(2'008'660'992));
         QCOMPARE(load.model->storage->totalBytes, 4017321984.0);
         QCOMPARE(llmParameterCount(load.model->arch), std::int64_t(2'008'660'992)); // the config's count agrees
-        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 50 * 1024, std::to_string(after.ru_maxrss - before.ru_maxrss).c_str());
+        QVERIFY2(
+            after.ru_maxrss - before.ru_maxrss < 50 * 1024, std::to_string(after.ru_maxrss - before.ru_maxrss).c_str());
         // a byte short of the last tensor's data: refused, naming the file
         std::filesystem::resize_file(path, head.size() + offset - 1);
         const LlmLoad cut = loadLanguageModel(dir.path().toStdString());
@@ -292,17 +299,20 @@ private slots:
     {
         const LlmLoad llama = parseHfConfig(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
             "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, "vocab_size": 32000,
-            "max_position_embeddings": 4096, "tie_word_embeddings": false})", "Llama-2-7b-hf/config.json");
+            "max_position_embeddings": 4096, "tie_word_embeddings": false})",
+            "Llama-2-7b-hf/config.json");
         QVERIFY2(llama.model, llama.error.c_str());
         QCOMPARE(llmParameterCount(llama.model->arch), std::int64_t(6'738'415'616));
         const LlmLoad gemma = parseHfConfig(R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42,
             "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 256, "intermediate_size": 14336,
-            "vocab_size": 256000, "max_position_embeddings": 8192, "sliding_window": 4096})", "gemma-2-9b/config.json");
+            "vocab_size": 256000, "max_position_embeddings": 8192, "sliding_window": 4096})",
+            "gemma-2-9b/config.json");
         QVERIFY2(gemma.model, gemma.error.c_str());
         QCOMPARE(llmParameterCount(gemma.model->arch), std::int64_t(9'241'705'984));
         QCOMPARE(gemma.model->arch.slidingPeriod, 2);
         const LlmLoad gpt2 = parseHfConfig(R"({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12,
-            "n_positions": 1024, "vocab_size": 50257, "n_inner": null})", "gpt2/config.json");
+            "n_positions": 1024, "vocab_size": 50257, "n_inner": null})",
+            "gpt2/config.json");
         QVERIFY2(gpt2.model, gpt2.error.c_str());
         QCOMPARE(llmParameterCount(gpt2.model->arch), std::int64_t(124'439'808));
         const LlmLoad mixtral = parseHfConfig(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32,
@@ -338,7 +348,8 @@ private slots:
         };
         QVERIFY(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("cannot fit in the file") != std::string::npos);
         // The count in three digits, as people read it (it was "1152921504606846976.000000 elements").
-        QVERIFY2(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("tensor x: 1,152,921,504,606,846,976 elements cannot fit") != std::string::npos,
+        QVERIFY2(with({ { "x", { 1ull << 60 }, 0, 0 } }).find("tensor x: 1,152,921,504,606,846,976 elements cannot fit")
+                != std::string::npos,
             with({ { "x", { 1ull << 60 }, 0, 0 } }).c_str());
         QVERIFY(with({ { "x", { 32 }, 4, 0 } }).find("type 4 is not a ggml type") != std::string::npos);
         QVERIFY(with({ { "x", { 100 }, 2, 0 } }).find("not whole blocks of 32") != std::string::npos);
@@ -357,17 +368,16 @@ private slots:
         std::string huge(8, '\xff');
         QVERIFY(!safetensorsFromBytes(huge + "{}", error));
         QVERIFY2(error.find("runs past the end") != std::string::npos, error.c_str());
-        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
-                                          R"({"w": {"dtype": "F16", "shape": [4], "data_offsets": [0, 800]}})", 8),
-            error));
+        QVERIFY(!safetensorsFromBytes(
+            test::safetensorsFile(R"({"w": {"dtype": "F16", "shape": [4], "data_offsets": [0, 800]}})", 8), error));
         QVERIFY2(error.find("tensor w: data_offsets [0, 800] lie outside") != std::string::npos, error.c_str());
-        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
-                                          R"({"w": {"dtype": "F16", "shape": [1152921504606846976], "data_offsets": [0, 8]}})", 8),
+        QVERIFY(!safetensorsFromBytes(
+            test::safetensorsFile(
+                R"({"w": {"dtype": "F16", "shape": [1152921504606846976], "data_offsets": [0, 8]}})", 8),
             error));
         QVERIFY2(error.find("shape and dtype make") != std::string::npos, error.c_str());
-        QVERIFY(!safetensorsFromBytes(test::safetensorsFile(
-                                          R"({"w": {"dtype": "Q4", "shape": [4], "data_offsets": [0, 8]}})", 8),
-            error));
+        QVERIFY(!safetensorsFromBytes(
+            test::safetensorsFile(R"({"w": {"dtype": "Q4", "shape": [4], "data_offsets": [0, 8]}})", 8), error));
         QVERIFY2(error.find("dtype: \"Q4\"") != std::string::npos, error.c_str());
         QVERIFY(!safetensorsFromBytes("abc", error));
         QVERIFY(error.starts_with("model.safetensors: shorter than"));

@@ -56,8 +56,9 @@ private slots:
         QCOMPARE(llmParameterCount(large), std::int64_t(116'829'156'672));
         QCOMPARE(llmActiveParameterCount(large), std::int64_t(5'132'849'472));
         // the card's figures, to their printed hundredths of a billion
-        for (auto [count, card] : { std::pair { llmParameterCount(small), 20.91e9 }, { llmActiveParameterCount(small), 3.61e9 },
-                 { llmParameterCount(large), 116.83e9 }, { llmActiveParameterCount(large), 5.13e9 } })
+        for (auto [count, card] :
+            { std::pair { llmParameterCount(small), 20.91e9 }, { llmActiveParameterCount(small), 3.61e9 },
+                { llmParameterCount(large), 116.83e9 }, { llmActiveParameterCount(large), 5.13e9 } })
             QVERIFY2(std::abs(double(count) - card) <= 0.005e9, qPrintable(QString::number(count)));
     }
 
@@ -71,7 +72,8 @@ private slots:
         LlmSettings s;
         s.weightBits = 0;
         const std::vector<Device> d { shippedDevice("h100-sxm") };
-        const LlmOutcome small = analyzeLlm(builtin("gpt-oss-20b"), s, d), large = analyzeLlm(builtin("gpt-oss-120b"), s, d);
+        const LlmOutcome small = analyzeLlm(builtin("gpt-oss-20b"), s, d),
+                         large = analyzeLlm(builtin("gpt-oss-120b"), s, d);
         QVERIFY2(small.analysis && large.analysis, small.error.c_str());
         QCOMPARE(small.analysis->figures[0].weightsBytes, 13'761'264'768.0);
         QCOMPARE(large.analysis->figures[0].weightsBytes, 65'248'815'744.0);
@@ -135,19 +137,21 @@ private slots:
         kv.kvU32("gpt-oss.expert_used_count", 2);
         kv.kvU32("gpt-oss.expert_feed_forward_length", 32);
         kv.kvU32("gpt-oss.attention.sliding_window", 128);
-        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 }, { "output.weight", { 64, 100 }, 1, 6400 * 2 },
-            { "output_norm.weight", { 64 }, 0, 64 * 4 } };
+        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 },
+            { "output.weight", { 64, 100 }, 1, 6400 * 2 }, { "output_norm.weight", { 64 }, 0, 64 * 4 } };
         double expertBytes = 0;
         for (int b = 0; b < 2; ++b) {
             const std::string p = "blk." + std::to_string(b) + ".";
-            for (auto [name, in, out] : { std::tuple { "attn_q", 64u, 64u }, { "attn_k", 64u, 32u }, { "attn_v", 64u, 32u }, { "attn_output", 64u, 64u } }) {
+            for (auto [name, in, out] : { std::tuple { "attn_q", 64u, 64u }, { "attn_k", 64u, 32u },
+                     { "attn_v", 64u, 32u }, { "attn_output", 64u, 64u } }) {
                 t.push_back({ p + name + ".weight", { in, out }, 1, std::uint64_t(in) * out * 2 });
                 t.push_back({ p + name + ".bias", { out }, 0, std::uint64_t(out) * 4 });
             }
             t.push_back({ p + "attn_sinks.weight", { 4 }, 0, 16 });
             t.push_back({ p + "ffn_gate_inp.weight", { 64, 4 }, 0, 256 * 4 });
             t.push_back({ p + "ffn_gate_inp.bias", { 4 }, 0, 16 });
-            for (auto [name, in, out] : { std::tuple { "ffn_gate_exps", 64u, 32u }, { "ffn_up_exps", 64u, 32u }, { "ffn_down_exps", 32u, 64u } }) {
+            for (auto [name, in, out] : { std::tuple { "ffn_gate_exps", 64u, 32u }, { "ffn_up_exps", 64u, 32u },
+                     { "ffn_down_exps", 32u, 64u } }) {
                 t.push_back({ p + name + ".weight", { in, out, 4 }, 39, std::uint64_t(in) * out * 4 / 32 * 17 });
                 t.push_back({ p + name + ".bias", { out, 4 }, 0, std::uint64_t(out) * 4 * 4 });
                 expertBytes += double(in) * out * 4 / 32 * 17 + double(out) * 16;

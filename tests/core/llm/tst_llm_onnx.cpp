@@ -8,8 +8,8 @@
 #include "llm/llm_onnx.h"
 #include "llm_fixtures.h"
 #include "model/networks.h"
-#include "open/build_network.h"
 #include "onnx/onnx_model.h"
+#include "open/build_network.h"
 #include "testpaths.h"
 #include "testutils.h"
 
@@ -35,7 +35,8 @@ Sums sums(const Network& n)
         s.flops += f;
         const std::int64_t params = layerParams(l);
         if (params > 0)
-            s.weightBytes += (l.weightBytes >= 0 ? l.weightBytes : double(params) * rowWidths(l, 2, true).weight) * l.repeats;
+            s.weightBytes
+                += (l.weightBytes >= 0 ? l.weightBytes : double(params) * rowWidths(l, 2, true).weight) * l.repeats;
         if (l.op == Op::MatMul)
             (params > 0 ? s.weighted : s.attention) += f;
         if (l.name.ends_with("rope"))
@@ -92,7 +93,8 @@ private slots:
         QVERIFY(cnn.model && !cnn.model->decoder());
         const LlmLoad refused = loadLanguageModel(std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/resnet50.onnx");
         QVERIFY(!refused.model);
-        QVERIFY2(refused.error.find("not a decoder with past keys and values") != std::string::npos, refused.error.c_str());
+        QVERIFY2(
+            refused.error.find("not a decoder with past keys and values") != std::string::npos, refused.error.c_str());
         QVERIFY2(refused.error.find("roofline-cli analyze --model") != std::string::npos, refused.error.c_str());
     }
 
@@ -161,8 +163,8 @@ private slots:
         // the times: the same matrix rows; the graph's SiLU is Sigmoid, Mul, Mul (three rows through memory
         // where the engine has one) and its norms carry the residual sum: within 10 %, never faster
         const LlmDeviceFigures &fe = a.analysis->figures[0], &fg = b.analysis->figures[0];
-        qInfo("TTFT %.4g vs %.4g s (%.3f), TPOT %.4g vs %.4g s (%.3f)", fe.ttft, fg.ttft, fg.ttft / fe.ttft, fe.tpot, fg.tpot,
-            fg.tpot / fe.tpot);
+        qInfo("TTFT %.4g vs %.4g s (%.3f), TPOT %.4g vs %.4g s (%.3f)", fe.ttft, fg.ttft, fg.ttft / fe.ttft, fe.tpot,
+            fg.tpot, fg.tpot / fe.tpot);
         QVERIFY(fg.ttft >= fe.ttft * 0.99 && fg.ttft <= fe.ttft * 1.10);
         QVERIFY(fg.tpot >= fe.tpot * 0.99 && fg.tpot <= fe.tpot * 1.10);
     }
@@ -194,7 +196,8 @@ private slots:
         s.attention = LlmAttention::Naive;
         s.allLogits = true;
         const std::vector<Device> d { shippedDevice("h100-sxm") };
-        const LlmOutcome a = analyzeLlm(*st.model, s, d), b = analyzeLlm(*gg.model, s, d), c = analyzeLlm(*ox.model, s, d);
+        const LlmOutcome a = analyzeLlm(*st.model, s, d), b = analyzeLlm(*gg.model, s, d),
+                         c = analyzeLlm(*ox.model, s, d);
         QVERIFY(a.analysis && b.analysis);
         QVERIFY2(c.analysis, c.error.c_str());
         QCOMPARE(a.analysis->parameters, kTinyParams);
@@ -207,7 +210,8 @@ private slots:
             QCOMPARE(o->analysis->figures[0].kvBytesPerToken, 2048.0);
         for (LlmPhase p : { LlmPhase::Prefill, LlmPhase::Decode }) {
             const int C = p == LlmPhase::Prefill ? 100 : 120;
-            const Sums x = sums(phase(*st.model, s, p, C)), y = sums(phase(*gg.model, s, p, C)), z = sums(phase(*ox.model, s, p, C));
+            const Sums x = sums(phase(*st.model, s, p, C)), y = sums(phase(*gg.model, s, p, C)),
+                       z = sums(phase(*ox.model, s, p, C));
             QCOMPARE(y.weighted, x.weighted);
             QCOMPARE(z.weighted, x.weighted);
             QCOMPARE(z.attention, x.attention);
@@ -220,7 +224,8 @@ private slots:
             LlmSettings v = s;
             v.decodeTokens = 5;
             const Sums one = sums(phase(*st.model, s, LlmPhase::Decode, 120));
-            const Sums x = sums(phase(*st.model, v, LlmPhase::Decode, 120)), z = sums(phase(*ox.model, v, LlmPhase::Decode, 120));
+            const Sums x = sums(phase(*st.model, v, LlmPhase::Decode, 120)),
+                       z = sums(phase(*ox.model, v, LlmPhase::Decode, 120));
             QCOMPARE(z.weighted, x.weighted);
             QCOMPARE(z.attention, x.attention);
             QCOMPARE(x.weighted, 5 * one.weighted);
@@ -230,8 +235,8 @@ private slots:
         // the graph moves more than the rows: the cache concatenated, each KV head expanded to the query
         // heads, K transposed, the rotary embedding and the norms in pieces (at most 3x here)
         const LlmDeviceFigures &fe = a.analysis->figures[0], &fg = c.analysis->figures[0];
-        qInfo("TTFT %.4g vs %.4g s (%.3f), TPOT %.4g vs %.4g s (%.3f)", fe.ttft, fg.ttft, fg.ttft / fe.ttft, fe.tpot, fg.tpot,
-            fg.tpot / fe.tpot);
+        qInfo("TTFT %.4g vs %.4g s (%.3f), TPOT %.4g vs %.4g s (%.3f)", fe.ttft, fg.ttft, fg.ttft / fe.ttft, fe.tpot,
+            fg.tpot, fg.tpot / fe.tpot);
         QVERIFY(fg.ttft > fe.ttft && fg.ttft < 3 * fe.ttft);
         QVERIFY(fg.tpot > fe.tpot && fg.tpot < 3 * fe.tpot);
     }
@@ -257,7 +262,8 @@ private slots:
         QVERIFY2(o.analysis, o.error.c_str());
         QCOMPARE(o.analysis->parameters, std::int64_t(2754816));
         QCOMPARE(o.analysis->figures[0].kvBytesPerToken, 2048.0);
-        const Sums prefill = sums(phase(*ox.model, s, LlmPhase::Prefill, 100)), decode = sums(phase(*ox.model, s, LlmPhase::Decode, 120));
+        const Sums prefill = sums(phase(*ox.model, s, LlmPhase::Prefill, 100)),
+                   decode = sums(phase(*ox.model, s, LlmPhase::Decode, 120));
         QCOMPARE(prefill.attention, 40960000.0);
         QCOMPARE(prefill.weighted, 498073600.0);
         QCOMPARE(decode.attention, 491520.0);

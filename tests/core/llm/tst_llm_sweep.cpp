@@ -37,7 +37,8 @@ private slots:
         const LlmDeviceFigures& rtx = o.analysis->figures[1];
         QCOMPARE(rtx.weightsBytes, 16060522496.0);
         const double perToken = 4.0 * 2 * 32 * 8 * 128 * 2;
-        const auto byHand = std::int64_t(std::floor((24.0 * (1 << 30) - rtx.weightsBytes - rtx.activationBytes) / perToken));
+        const auto byHand
+            = std::int64_t(std::floor((24.0 * (1 << 30) - rtx.weightsBytes - rtx.activationBytes) / perToken));
         const LlmSweepLine& line = sweep.lines[1];
         QCOMPARE(line.limit, byHand);
         QCOMPARE(line.points.back().x, byHand);
@@ -101,7 +102,8 @@ private slots:
             QCOMPARE(line.limit, o.analysis->figures[d].largestBatch);
             QCOMPARE(line.points.back().x, line.limit);
             QCOMPARE(line.points.front().x, std::int64_t(1));
-            QVERIFY(std::any_of(line.points.begin(), line.points.end(), [](const LlmSweepPoint& p) { return p.x == 3; }));
+            QVERIFY(
+                std::any_of(line.points.begin(), line.points.end(), [](const LlmSweepPoint& p) { return p.x == 3; }));
             for (size_t i = 1; i < line.points.size(); ++i) {
                 QVERIFY(line.points[i].tokensPerSecond <= line.points[i - 1].tokensPerSecond);
                 QVERIFY(line.points[i].batchTokensPerSecond > line.points[i - 1].batchTokensPerSecond);

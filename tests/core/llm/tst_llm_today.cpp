@@ -23,7 +23,10 @@ namespace {
 LlmModel builtin(const char* id) { return test::builtinModel(id); }
 
 /// Within the card's printed precision: "3.3B" is 3.25-3.35 B.
-bool withinPrinted(double count, double printed, double lastDigit) { return std::abs(count - printed) <= lastDigit / 2 + 1e-9 * printed; }
+bool withinPrinted(double count, double printed, double lastDigit)
+{
+    return std::abs(count - printed) <= lastDigit / 2 + 1e-9 * printed;
+}
 
 double sumOf(const Network& n, std::string_view part, double (*what)(const Layer&))
 {
@@ -134,11 +137,13 @@ private slots:
         const double expertBytes = 2.0 * 4'718'592;
         const LlmPhaseBuild decode = buildLlmPhase(builtin("qwen3-30b-a3b"), s, LlmPhase::Decode, 1024);
         QVERIFY2(decode.network, decode.error.c_str());
-        const double read = sumOf(*decode.network, ".experts.", [](const Layer& l) { return l.weightBytes * l.repeats; });
+        const double read
+            = sumOf(*decode.network, ".experts.", [](const Layer& l) { return l.weightBytes * l.repeats; });
         QCOMPARE(read, 48 * 8 * expertBytes);
         s.batch = 8; // 128 (1 - (1 - 8/128)^8) = 51.62 experts a layer
         const LlmPhaseBuild batch8 = buildLlmPhase(builtin("qwen3-30b-a3b"), s, LlmPhase::Decode, 1024);
-        const double read8 = sumOf(*batch8.network, ".experts.", [](const Layer& l) { return l.weightBytes * l.repeats; });
+        const double read8
+            = sumOf(*batch8.network, ".experts.", [](const Layer& l) { return l.weightBytes * l.repeats; });
         QVERIFY(std::abs(read8 / (48 * expertBytes) - 128 * (1 - std::pow(120.0 / 128, 8))) < 1e-9 * read8);
         QVERIFY(std::abs(128 * (1 - std::pow(120.0 / 128, 8)) - 51.62) < 0.005);
     }
@@ -153,7 +158,9 @@ private slots:
         // its KV cache: keys and values, 48 layers x 4 KV heads x 128 at 2 bytes = 98,304 bytes a token
         QCOMPARE(moe.analysis->figures.front().kvBytesPerToken, 2.0 * 48 * 4 * 128 * 2);
         const std::string table = llmToTable(*moe.analysis);
-        QVERIFY2(table.find("30,532,122,624 parameters, 3,353,032,704 active a token (8 of 128 experts)") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("30,532,122,624 parameters, 3,353,032,704 active a token (8 of 128 experts)")
+                != std::string::npos,
+            table.c_str());
         const LlmOutcome dense = analyzeLlm(builtin("qwen3-8b"), LlmSettings {}, { shippedDevice("h100-sxm") });
         QVERIFY(dense.analysis);
         QVERIFY(llmToTable(*dense.analysis).find("active") == std::string::npos);
@@ -238,7 +245,9 @@ private slots:
         dense.replace(dense.find("\"mlp_only_layers\": []"), 21, "\"mlp_only_layers\": [0]");
         const LlmLoad refused = parseHfConfig(dense, "x/config.json");
         QVERIFY(!refused.model);
-        QVERIFY2(refused.error.find("x/config.json: mlp_only_layers: [0] names dense layers among the experts, which the tool does not model yet") != std::string::npos,
+        QVERIFY2(refused.error.find("x/config.json: mlp_only_layers: [0] names dense layers among the experts, which "
+                                    "the tool does not model yet")
+                != std::string::npos,
             refused.error.c_str());
     }
 
@@ -264,10 +273,11 @@ private slots:
             { "output.weight", { 64, 100 }, 1, 6400 * 2 }, { "output_norm.weight", { 64 }, 0, 64 * 4 } };
         for (int b = 0; b < 2; ++b) {
             const std::string p = "blk." + std::to_string(b) + ".";
-            for (auto [name, dims] : std::vector<std::pair<const char*, std::vector<std::uint64_t>>> { { "attn_q.weight", { 64, 128 } },
-                     { "attn_k.weight", { 64, 64 } }, { "attn_v.weight", { 64, 64 } }, { "attn_output.weight", { 128, 64 } },
-                     { "ffn_gate_inp.weight", { 64, 8 } }, { "ffn_gate_exps.weight", { 64, 48, 8 } },
-                     { "ffn_up_exps.weight", { 64, 48, 8 } }, { "ffn_down_exps.weight", { 48, 64, 8 } } }) {
+            for (auto [name, dims] : std::vector<std::pair<const char*, std::vector<std::uint64_t>>> {
+                     { "attn_q.weight", { 64, 128 } }, { "attn_k.weight", { 64, 64 } }, { "attn_v.weight", { 64, 64 } },
+                     { "attn_output.weight", { 128, 64 } }, { "ffn_gate_inp.weight", { 64, 8 } },
+                     { "ffn_gate_exps.weight", { 64, 48, 8 } }, { "ffn_up_exps.weight", { 64, 48, 8 } },
+                     { "ffn_down_exps.weight", { 48, 64, 8 } } }) {
                 std::uint64_t n = 1;
                 for (auto d : dims)
                     n *= d;
@@ -303,12 +313,13 @@ private slots:
     {
         GgufWriter kv;
         kv.kvStr("general.architecture", "deepseek2");
-        for (auto [key, value] : std::vector<std::pair<const char*, std::uint32_t>> { { "block_count", 2 }, { "embedding_length", 64 },
-                 { "feed_forward_length", 96 }, { "attention.head_count", 4 }, { "attention.head_count_kv", 4 },
-                 { "attention.key_length", 24 }, { "attention.value_length", 16 }, { "attention.q_lora_rank", 32 },
-                 { "attention.kv_lora_rank", 16 }, { "rope.dimension_count", 8 }, { "context_length", 4096 },
-                 { "expert_count", 4 }, { "expert_used_count", 2 }, { "expert_shared_count", 1 },
-                 { "expert_feed_forward_length", 24 }, { "leading_dense_block_count", 1 } })
+        for (auto [key, value] :
+            std::vector<std::pair<const char*, std::uint32_t>> { { "block_count", 2 }, { "embedding_length", 64 },
+                { "feed_forward_length", 96 }, { "attention.head_count", 4 }, { "attention.head_count_kv", 4 },
+                { "attention.key_length", 24 }, { "attention.value_length", 16 }, { "attention.q_lora_rank", 32 },
+                { "attention.kv_lora_rank", 16 }, { "rope.dimension_count", 8 }, { "context_length", 4096 },
+                { "expert_count", 4 }, { "expert_used_count", 2 }, { "expert_shared_count", 1 },
+                { "expert_feed_forward_length", 24 }, { "leading_dense_block_count", 1 } })
             kv.kvU32(std::string("deepseek2.") + key, value);
         std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 },
             { "output.weight", { 64, 100 }, 1, 6400 * 2 }, { "output_norm.weight", { 64 }, 0, 64 * 4 } };

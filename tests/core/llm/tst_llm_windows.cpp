@@ -1,6 +1,7 @@
 // Language models whose layers attend locally and globally (issue 75): Llama 4's three chunked layers to
-// one global (below), Gemma 3's five sliding-window layers to one global, against the Gemma 3 Technical Report (arXiv:2503.19786), Table 1 "Parameter
-// counts for the Gemma 3 models": vision encoder / embedding / non-embedding parameters
+// one global (below), Gemma 3's five sliding-window layers to one global, against the Gemma 3 Technical Report
+// (arXiv:2503.19786), Table 1 "Parameter counts for the Gemma 3 models": vision encoder / embedding / non-embedding
+// parameters
 //   1B: 0 / 302M / 698M;  4B: 417M / 675M / 3,209M;  12B: 417M / 1,012M / 10,759M;  27B: 417M / 1,416M / 25,600M.
 // The tool counts the text decoder (the vision encoder is the multimodal models' own); the report's
 // embedding figure holds the projector from the vision encoder's 1,152 features as well (27B: 262,208 x
@@ -24,7 +25,8 @@ namespace {
 // google/gemma-3-4b-pt's config.json as the Hub has it: the text decoder's keys in text_config, only
 // those that differ from transformers' Gemma3TextConfig defaults (heads 8, KV heads 4, head_dim 256,
 // vocabulary 262,208), the vision encoder's in vision_config.
-constexpr const char* kGemma3_4bConfig = R"({"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+constexpr const char* kGemma3_4bConfig
+    = R"({"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
   "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144, "initializer_range": 0.02,
   "mm_tokens_per_image": 256, "model_type": "gemma3",
   "text_config": {"hidden_size": 2560, "intermediate_size": 10240, "model_type": "gemma3_text", "num_hidden_layers": 34,
@@ -40,7 +42,10 @@ constexpr const char* kGemma3_1bConfig = R"({"architectures": ["Gemma3ForCausalL
   "num_key_value_heads": 1, "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000,
   "rope_theta": 1000000, "sliding_window": 512, "sliding_window_pattern": 6, "vocab_size": 262144})";
 
-bool withinPrinted(double count, double printed, double lastDigit) { return std::abs(count - printed) <= lastDigit / 2; }
+bool withinPrinted(double count, double printed, double lastDigit)
+{
+    return std::abs(count - printed) <= lastDigit / 2;
+}
 
 // meta-llama/Llama-4-Maverick-17B-128E's config.json, text_config (the keys the reader uses; vision_config
 // and the rest left out).
@@ -137,7 +142,8 @@ private slots:
         odd.replace(odd.find("\"use_qk_norm\""), 13, "\"moe_layers\": [0, 2], \"use_qk_norm\"");
         const LlmLoad refused = parseHfConfig(odd, "y/config.json");
         QVERIFY(!refused.model);
-        QVERIFY2(refused.error.find("y/config.json: moe_layers: [0,2] is not every interleave_moe_layer_step-th layer") == 0,
+        QVERIFY2(
+            refused.error.find("y/config.json: moe_layers: [0,2] is not every interleave_moe_layer_step-th layer") == 0,
             refused.error.c_str());
     }
 
@@ -149,22 +155,25 @@ private slots:
     {
         GgufWriter kv;
         kv.kvStr("general.architecture", "llama4");
-        for (auto [key, v] : { std::pair { "block_count", 4u }, { "embedding_length", 64u }, { "feed_forward_length", 96u },
-                 { "attention.head_count", 4u }, { "attention.head_count_kv", 2u }, { "context_length", 8192u }, { "expert_count", 4u },
-                 { "expert_used_count", 1u }, { "expert_feed_forward_length", 32u }, { "interleave_moe_layer_step", 2u } })
+        for (auto [key, v] : { std::pair { "block_count", 4u }, { "embedding_length", 64u },
+                 { "feed_forward_length", 96u }, { "attention.head_count", 4u }, { "attention.head_count_kv", 2u },
+                 { "context_length", 8192u }, { "expert_count", 4u }, { "expert_used_count", 1u },
+                 { "expert_feed_forward_length", 32u }, { "interleave_moe_layer_step", 2u } })
             kv.kvU32(std::string("llama4.") + key, v);
-        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 12800 }, { "output.weight", { 64, 100 }, 1, 12800 },
-            { "output_norm.weight", { 64 }, 0, 256 } };
+        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 12800 },
+            { "output.weight", { 64, 100 }, 1, 12800 }, { "output_norm.weight", { 64 }, 0, 256 } };
         for (int b = 0; b < 4; ++b) {
             const std::string p = "blk." + std::to_string(b) + ".";
-            std::vector<std::pair<std::string, std::vector<std::uint64_t>>> w { { "attn_q", { 64, 64 } }, { "attn_k", { 64, 32 } },
-                { "attn_v", { 64, 32 } }, { "attn_output", { 64, 64 } } };
+            std::vector<std::pair<std::string, std::vector<std::uint64_t>>> w { { "attn_q", { 64, 64 } },
+                { "attn_k", { 64, 32 } }, { "attn_v", { 64, 32 } }, { "attn_output", { 64, 64 } } };
             if (b % 2 == 0)
                 w.insert(w.end(), { { "ffn_gate", { 64, 96 } }, { "ffn_up", { 64, 96 } }, { "ffn_down", { 96, 64 } } });
             else
-                w.insert(w.end(), { { "ffn_gate_inp", { 64, 4 } }, { "ffn_gate_exps", { 64, 32, 4 } }, { "ffn_up_exps", { 64, 32, 4 } },
-                                      { "ffn_down_exps", { 32, 64, 4 } }, { "ffn_gate_shexp", { 64, 32 } }, { "ffn_up_shexp", { 64, 32 } },
-                                      { "ffn_down_shexp", { 32, 64 } } });
+                w.insert(w.end(),
+                    { { "ffn_gate_inp", { 64, 4 } }, { "ffn_gate_exps", { 64, 32, 4 } },
+                        { "ffn_up_exps", { 64, 32, 4 } }, { "ffn_down_exps", { 32, 64, 4 } },
+                        { "ffn_gate_shexp", { 64, 32 } }, { "ffn_up_shexp", { 64, 32 } },
+                        { "ffn_down_shexp", { 32, 64 } } });
             for (const auto& [name, dims] : w) {
                 std::uint64_t n = 1;
                 for (auto d : dims)
@@ -284,8 +293,10 @@ private slots:
         odd.replace(odd.find("\"sliding_attention\""), 19, "\"full_attention\"");
         const LlmLoad refused = parseHfConfig(odd, "x/config.json");
         QVERIFY(!refused.model);
-        QVERIFY2(refused.error.find("x/config.json: layer_types: layer 1 is \"sliding_attention\", out of the pattern the first full "
-                                    "layer sets (0 sliding layers, then a full one, repeating)") == 0,
+        QVERIFY2(refused.error.find(
+                     "x/config.json: layer_types: layer 1 is \"sliding_attention\", out of the pattern the first full "
+                     "layer sets (0 sliding layers, then a full one, repeating)")
+                == 0,
             refused.error.c_str());
         QVERIFY2(refused.error.find("(Gemma 3's: 5 sliding, 1 full)") != std::string::npos, refused.error.c_str());
         std::string allFull = listed; // every layer global: no window anywhere
@@ -300,7 +311,8 @@ private slots:
         QVERIFY(!missing.model);
         QVERIFY2(missing.error.find("y/config.json: text_config: missing") == 0, missing.error.c_str());
         const LlmLoad text = parseHfConfig(R"({"model_type": "gemma3", "text_config": "oops"})", "z/config.json");
-        QVERIFY2(!text.model && text.error.find("z/config.json: text_config: must be an object, got \"oops\"") == 0, text.error.c_str());
+        QVERIFY2(!text.model && text.error.find("z/config.json: text_config: must be an object, got \"oops\"") == 0,
+            text.error.c_str());
     }
 
     // A GGUF as llama.cpp writes a Gemma 3 (architecture "gemma3", the head tied, no pattern key: every
@@ -321,14 +333,17 @@ private slots:
         kv.kvU32("gemma3.attention.key_length", 16);
         kv.kvU32("gemma3.context_length", 8192);
         kv.kvU32("gemma3.attention.sliding_window", 32);
-        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 }, { "output_norm.weight", { 64 }, 0, 64 * 4 } };
+        std::vector<GgufWriter::Tensor> t { { "token_embd.weight", { 64, 100 }, 1, 6400 * 2 },
+            { "output_norm.weight", { 64 }, 0, 64 * 4 } };
         for (int b = 0; b < 6; ++b) {
             const std::string p = "blk." + std::to_string(b) + ".";
-            for (auto [name, dims] : std::vector<std::pair<const char*, std::vector<std::uint64_t>>> { { "attn_q.weight", { 64, 64 } },
-                     { "attn_k.weight", { 64, 32 } }, { "attn_v.weight", { 64, 32 } }, { "attn_output.weight", { 64, 64 } },
-                     { "ffn_gate.weight", { 64, 96 } }, { "ffn_up.weight", { 64, 96 } }, { "ffn_down.weight", { 96, 64 } } })
+            for (auto [name, dims] : std::vector<std::pair<const char*, std::vector<std::uint64_t>>> {
+                     { "attn_q.weight", { 64, 64 } }, { "attn_k.weight", { 64, 32 } }, { "attn_v.weight", { 64, 32 } },
+                     { "attn_output.weight", { 64, 64 } }, { "ffn_gate.weight", { 64, 96 } },
+                     { "ffn_up.weight", { 64, 96 } }, { "ffn_down.weight", { 96, 64 } } })
                 t.push_back({ p + name, dims, 1, dims[0] * dims[1] * 2 });
-            for (const char* norm : { "attn_norm.weight", "post_attention_norm.weight", "ffn_norm.weight", "post_ffw_norm.weight" })
+            for (const char* norm :
+                { "attn_norm.weight", "post_attention_norm.weight", "ffn_norm.weight", "post_ffw_norm.weight" })
                 t.push_back({ p + norm, { 64 }, 0, 64 * 4 });
             for (const char* norm : { "attn_q_norm.weight", "attn_k_norm.weight" })
                 t.push_back({ p + norm, { 16 }, 0, 16 * 4 });

@@ -35,18 +35,21 @@ private slots:
         QCOMPARE(r.kernels.dramStreams, 22.8e9);
         const auto lines = kernelRateLines(r);
         QCOMPARE(lines.size(), size_t(2));
-        QCOMPARE(lines[0], std::string("oneDNN's convolution (brgconv:avx512_core), a 3x3 convolution of 512 channels: 354 GFLOP/s, "
-                                       "now the FP32 peak (the FMA chains reached 345 GFLOP/s)"));
-        QCOMPARE(lines[1], std::string("oneDNN's inner_product (brgemm:avx512_core) over 269 MB of weights: 25.4 GB/s, now the DRAM "
-                                       "roof (the streams reached 22.8 GB/s)"));
+        QCOMPARE(lines[0],
+            std::string("oneDNN's convolution (brgconv:avx512_core), a 3x3 convolution of 512 channels: 354 GFLOP/s, "
+                        "now the FP32 peak (the FMA chains reached 345 GFLOP/s)"));
+        QCOMPARE(lines[1],
+            std::string("oneDNN's inner_product (brgemm:avx512_core) over 269 MB of weights: 25.4 GB/s, now the DRAM "
+                        "roof (the streams reached 22.8 GB/s)"));
         r.cores = 2;
         r.threads = 2;
         r.fp64.best = 176e9;
         r.l1.best = 366e9;
         r.l2.best = 195e9;
         const std::string json = microbenchDeviceJson(r, "this-machine", "Test CPU (measured)", 65);
-        QVERIFY2(json.find("FP32 is oneDNN's 3x3 convolution (convolution (brgconv:avx512_core), 512 channels on 28 x 28, no "
-                           "padding) at 354 GFLOP/s, faster than the FMA chains' 345 GFLOP/s")
+        QVERIFY2(json.find(
+                     "FP32 is oneDNN's 3x3 convolution (convolution (brgconv:avx512_core), 512 channels on 28 x 28, no "
+                     "padding) at 354 GFLOP/s, faster than the FMA chains' 345 GFLOP/s")
                 != std::string::npos,
             json.c_str());
         QVERIFY2(json.find("\"dram_gbs\": 25.42") != std::string::npos, json.c_str());
@@ -62,7 +65,8 @@ private slots:
         QCOMPARE(z.dram.best, 67.2e9);
         QCOMPARE(z.kernels.fp32Chains, 0.0);
         QCOMPARE(z.kernels.dramStreams, 0.0);
-        QVERIFY2(kernelRateLines(z)[0].ends_with(": 391 GFLOP/s, 93 % of the FP32 peak"), kernelRateLines(z)[0].c_str());
+        QVERIFY2(
+            kernelRateLines(z)[0].ends_with(": 391 GFLOP/s, 93 % of the FP32 peak"), kernelRateLines(z)[0].c_str());
         QVERIFY2(kernelRateLines(z)[1].ends_with(": 48.5 GB/s, 72 % of the DRAM roof"), kernelRateLines(z)[1].c_str());
     }
 
@@ -77,7 +81,8 @@ private slots:
         QCOMPARE(zen5->fmaLatency, 4); // measured on this project's VM: 3.97 cycles of the integer clock a link
         QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x17, 0x31 })->fmaLatency, 5); // Zen 2 (Agner Fog's tables)
         QCOMPARE(cycleFiguresFor({ "GenuineIntel", 6, 0x6A })->fmaLatency, 4); // Ice Lake-SP
-        QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x19, 0x11 })->microarchitecture, std::string("AMD Zen 4")); // EPYC 9004
+        QCOMPARE(
+            cycleFiguresFor({ "AuthenticAMD", 0x19, 0x11 })->microarchitecture, std::string("AMD Zen 4")); // EPYC 9004
         QCOMPARE(cycleFiguresFor({ "AuthenticAMD", 0x19, 0x11 })->fp32Flop, 32.0); // AVX-512 in two 256-bit halves
         QCOMPARE(cycleFiguresFor({ "GenuineIntel", 6, 0x8F })->microarchitecture, std::string("Intel Sapphire Rapids"));
         QVERIFY(!cycleFiguresFor({ "AuthenticAMD", 0x1A, 0x24 })); // Zen 5 mobile: 256-bit data paths, not in the table
@@ -122,7 +127,8 @@ private slots:
         QVERIFY(!doubts.empty());
         QCOMPARE(doubts[0].figure, std::string("vector clock"));
         QVERIFY(!doubts[0].suspect);
-        QVERIFY2(doubts[0].text.find("ran at 4.35 GHz at 4 cycles a link, above the clock under load (3.48 GHz)") != std::string::npos,
+        QVERIFY2(doubts[0].text.find("ran at 4.35 GHz at 4 cycles a link, above the clock under load (3.48 GHz)")
+                != std::string::npos,
             doubts[0].text.c_str());
         r.vectorClockHz = 0; // not measured: the integer clock
         QCOMPARE(r.expectationClockHz(), 3.48e9);

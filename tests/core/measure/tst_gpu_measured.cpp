@@ -65,9 +65,8 @@ Csv readCsv(const std::string& path)
 // The benchmark's model names, as roofline-cli loads them.
 LlmModel model(const std::string& name)
 {
-    const std::string spec = name == "llama-3.2-1b"
-        ? ROOFLINE_TEST_SOURCE_DIR "/tests/gpu/models/llama-3.2-1b/config.json"
-        : name;
+    const std::string spec
+        = name == "llama-3.2-1b" ? ROOFLINE_TEST_SOURCE_DIR "/tests/gpu/models/llama-3.2-1b/config.json" : name;
     LlmLoad load = loadLanguageModel(spec);
     if (!load.model)
         qFatal("%s: %s", spec.c_str(), load.error.c_str());
@@ -183,8 +182,8 @@ private slots:
                     const std::string key = std::string(name) + "." + phase + "." + row.name;
                     QVERIFY2(measured.count(key), ("not measured: " + key).c_str());
                     ++rows;
-                    const std::string what = key + ": measured " + std::to_string(measured[key] * 1e6)
-                        + " us, bound " + std::to_string(row.time * 1e6) + " us";
+                    const std::string what = key + ": measured " + std::to_string(measured[key] * 1e6) + " us, bound "
+                        + std::to_string(row.time * 1e6) + " us";
                     QVERIFY2(measured[key] >= row.time * (1 - csv.spread), what.c_str());
                     if (measured[key] < row.time)
                         ++withinSpread;

@@ -71,10 +71,11 @@ private slots:
     {
         const Network net = smallNet();
         std::vector<double> fractions;
-        const NetworkMeasurement m = measureNetwork(net, Config {}, LayerBenchOptions::quickMode(), [&](double f, const std::string&) {
-            fractions.push_back(f);
-            return true;
-        });
+        const NetworkMeasurement m
+            = measureNetwork(net, Config {}, LayerBenchOptions::quickMode(), [&](double f, const std::string&) {
+                  fractions.push_back(f);
+                  return true;
+              });
         QVERIFY2(m.error.empty(), m.error.c_str());
         QVERIFY(!m.cancelled);
         expectEveryRowAccounted(net, m);
@@ -118,7 +119,8 @@ private slots:
         // AVX-512 server or VM reads at 5 GB/s at the very least, 2 TB/s at the most)
         QVERIFY2(m.dramBefore > 5e9 && m.dramBefore < 2e12 && m.dramAfter > 5e9 && m.dramAfter < 2e12,
             (std::to_string(m.dramBefore) + " " + std::to_string(m.dramAfter)).c_str());
-        QVERIFY(csv.find("\n# memory read under load: " + formatSI(m.dramBefore, "B/s") + " before the rows, ") != std::string::npos);
+        QVERIFY(csv.find("\n# memory read under load: " + formatSI(m.dramBefore, "B/s") + " before the rows, ")
+            != std::string::npos);
         const MeasurementSet set = parseMeasurements(csv, "m.csv");
         QVERIFY2(set.ok(), set.diagnostics.empty() ? "" : toString(set.diagnostics.front()).c_str());
         QCOMPARE(int(set.rows.size()), m.measuredCount());
@@ -168,9 +170,8 @@ private slots:
     {
         int calls = 0;
         const Network net = smallNet();
-        const NetworkMeasurement m = measureNetwork(net, Config {}, LayerBenchOptions::quickMode(), [&](double, const std::string&) {
-            return ++calls < 3;
-        });
+        const NetworkMeasurement m = measureNetwork(
+            net, Config {}, LayerBenchOptions::quickMode(), [&](double, const std::string&) { return ++calls < 3; });
         QVERIFY(m.cancelled);
         QVERIFY(m.rows.size() < net.layers.size());
         for (const RowMeasurement& r : m.rows)
@@ -182,7 +183,8 @@ private slots:
         const Network net = smallNet();
         Config training;
         training.mode = Mode::Training;
-        QVERIFY(measureNetwork(net, training, LayerBenchOptions::quickMode()).error.find("training is not measured") != std::string::npos);
+        QVERIFY(measureNetwork(net, training, LayerBenchOptions::quickMode()).error.find("training is not measured")
+            != std::string::npos);
         Config c;
         c.bits = 64;
         const NetworkMeasurement m = measureNetwork(net, c, LayerBenchOptions::quickMode());
@@ -197,7 +199,9 @@ private slots:
         Config c;
         c.bits = 8;
         if (const auto why = measurementRefusal(c)) {
-            QVERIFY2(why->find("8-bit numbers are measured as int8, which oneDNN runs on CPUs with AVX2") != std::string::npos, why->c_str());
+            QVERIFY2(why->find("8-bit numbers are measured as int8, which oneDNN runs on CPUs with AVX2")
+                    != std::string::npos,
+                why->c_str());
             QSKIP("this CPU has no AVX2: int8 is refused, as checked");
         }
         const Network net = smallNet();
@@ -229,10 +233,10 @@ private slots:
     }
 
     // Item 5 of issue 27: the same measurement twice agrees within 5 % on the total and 10 % on every
-    // row over 1 % of the time (or its runs' spread, where wider), in quick mode. A machine too busy to measure says so (the noise
-    // verdict) and the test is skipped with its words; a pair that disagrees gets one more
-    // measurement, which must agree with the second (the first can catch a clock still settling).
-    // Optimised builds only: sanitizers and -O0 time the instrumentation.
+    // row over 1 % of the time (or its runs' spread, where wider), in quick mode. A machine too busy to measure says so
+    // (the noise verdict) and the test is skipped with its words; a pair that disagrees gets one more measurement,
+    // which must agree with the second (the first can catch a clock still settling). Optimised builds only: sanitizers
+    // and -O0 time the instrumentation.
     void twoMeasurementsAgree()
     {
 #if !defined(__OPTIMIZE__) || RFX_TEST_SANITIZED
@@ -243,7 +247,8 @@ private slots:
         c.unet.padding = Padding::Same;
         const BuildResult built = buildNetwork(c);
         QVERIFY(built.network);
-        auto disagreement = [](const NetworkMeasurement& a, const NetworkMeasurement& b, bool best = false) -> std::string {
+        auto disagreement
+            = [](const NetworkMeasurement& a, const NetworkMeasurement& b, bool best = false) -> std::string {
             const auto time = [best](const RowMeasurement& r) { return best ? r.best : r.median; };
             double ta = 0, tb = 0;
             for (size_t i = 0; i < a.rows.size(); ++i) {
@@ -260,8 +265,9 @@ private slots:
             for (size_t i = 0; i < a.rows.size(); ++i) {
                 const double tolerance = std::max({ 0.10, a.rows[i].spread, b.rows[i].spread });
                 if (time(a.rows[i]) > 0.01 * ta && std::abs(time(b.rows[i]) / time(a.rows[i]) - 1) > tolerance)
-                    return a.rows[i].layer + ": " + std::to_string(time(a.rows[i])) + " s and " + std::to_string(time(b.rows[i]))
-                        + " s (their runs' spreads " + std::to_string(a.rows[i].spread) + " and " + std::to_string(b.rows[i].spread) + ")";
+                    return a.rows[i].layer + ": " + std::to_string(time(a.rows[i])) + " s and "
+                        + std::to_string(time(b.rows[i])) + " s (their runs' spreads "
+                        + std::to_string(a.rows[i].spread) + " and " + std::to_string(b.rows[i].spread) + ")";
             }
             return {};
         };
@@ -289,13 +295,14 @@ private slots:
             }
             if (high > 1.03 * low)
                 QSKIP(("the clock under load moved between the measurements, " + std::to_string(low / 1e9) + " to "
-                          + std::to_string(high / 1e9) + " GHz: the machine changed under the test")
+                    + std::to_string(high / 1e9) + " GHz: the machine changed under the test")
                           .c_str());
             // Medians apart while the fastest runs agree: the same kernels, slowed by another tenant's
             // load for minutes at a time (this project's VM, 2026-12-06: the same decode weights at one
             // batch took 1.13-1.25 times as long between files measured minutes apart), said, not failed.
             if (disagreement(runs[runs.size() - 2], runs.back(), true).empty())
-                QSKIP(("the medians moved (" + apart + ") while the fastest runs agree: another tenant's load").c_str());
+                QSKIP(
+                    ("the medians moved (" + apart + ") while the fastest runs agree: another tenant's load").c_str());
         }
         QVERIFY2(apart.empty(), apart.c_str());
     }
@@ -314,7 +321,8 @@ private slots:
         m.clockBefore = 3.9e9, m.clockAfter = 4.0e9;
         QVERIFY(noiseVerdict(m).empty());
         m.clockAfter = 4.1e9;
-        QVERIFY2(noiseVerdict(m).find("the clock moved from 3.90 GHz to 4.10 GHz") != std::string::npos, noiseVerdict(m).c_str());
+        QVERIFY2(noiseVerdict(m).find("the clock moved from 3.90 GHz to 4.10 GHz") != std::string::npos,
+            noiseVerdict(m).c_str());
         m.clockAfter = 4.0e9;
         m.rows[0].best = 8e-3;
         m.rows[1].best = 0.5e-3;
@@ -330,12 +338,14 @@ private slots:
         m.dramBefore = 30e9, m.dramAfter = 32.5e9;
         QVERIFY(noiseVerdict(m).empty());
         m.dramAfter = 34e9;
-        QCOMPARE(noiseVerdict(m), std::string("the memory's read bandwidth moved from 30.0 GB/s to 34.0 GB/s during the measurement: "
-                                              "the machine was busy or changed its clock, measure again"));
+        QCOMPARE(noiseVerdict(m),
+            std::string("the memory's read bandwidth moved from 30.0 GB/s to 34.0 GB/s during the measurement: "
+                        "the machine was busy or changed its clock, measure again"));
         m.dramAfter = 26e9;
         m.clockAfter = 4.1e9;
-        QVERIFY2(noiseVerdict(m).starts_with("the clock moved from 3.90 GHz to 4.10 GHz during the measurement; the memory's read "
-                                             "bandwidth moved from 30.0 GB/s to 26.0 GB/s"),
+        QVERIFY2(noiseVerdict(m).starts_with(
+                     "the clock moved from 3.90 GHz to 4.10 GHz during the measurement; the memory's read "
+                     "bandwidth moved from 30.0 GB/s to 26.0 GB/s"),
             noiseVerdict(m).c_str());
         m.dramBefore = 0; // not measured
         QVERIFY(noiseVerdict(m).find("memory") == std::string::npos);
@@ -361,7 +371,8 @@ private slots:
     {
         const MeasurementSet set = parseMeasurements("layer,time_s,best_s\nconv1,0.001,-2\n", "m.csv");
         QVERIFY(!set.ok());
-        QCOMPARE(toString(set.diagnostics.front()), std::string("error: m.csv: line 2: best_s: must be a number from 0 to 1e6, got '-2'"));
+        QCOMPARE(toString(set.diagnostics.front()),
+            std::string("error: m.csv: line 2: best_s: must be a number from 0 to 1e6, got '-2'"));
     }
 };
 

@@ -104,9 +104,11 @@ private slots:
         QVERIFY2(back && back->model == "llama-3.2-1b" && back->settings == s, error.c_str());
         for (const auto& [line, says] : std::vector<std::pair<std::vector<std::string>, std::string>> {
                  { { "--model", "x" }, "not a language model's measurement" },
-                 { { "--llm", "--model", "x", "--prompt", "128", "--context", "2000000", "--batch", "1", "--bits", "32" },
+                 { { "--llm", "--model", "x", "--prompt", "128", "--context", "2000000", "--batch", "1", "--bits",
+                       "32" },
                      "a context past the prompt (at most 1048576 tokens)" },
-                 { { "--llm", "--model", "x", "--prompt", "12x" }, "'--prompt 12x' is not an option measure --llm writes" },
+                 { { "--llm", "--model", "x", "--prompt", "12x" },
+                     "'--prompt 12x' is not an option measure --llm writes" },
                  { { "--llm", "--model", "x", "--image", "4" }, "'--image 4' is not an option" } }) {
             error.clear();
             QVERIFY(!llmMeasureHeader(line, error));
@@ -180,26 +182,35 @@ private slots:
             const RowMeasurement* r = rowNamed(meas, name);
             return r ? QString::fromStdString(r->primitive) : QStringLiteral("(no row %1)").arg(QLatin1String(name));
         };
-        QVERIFY2(primitive("prefill.blk0-1.attn_norm").startsWith(QStringLiteral("layer_normalization")), qPrintable(primitive("prefill.blk0-1.attn_norm")));
-        QVERIFY2(primitive("decode.blk0-1.attn_softmax").startsWith(QStringLiteral("softmax")), qPrintable(primitive("decode.blk0-1.attn_softmax")));
-        QVERIFY2(primitive("decode.blk0-1.act_mul").startsWith(QStringLiteral("binary_mul with swish")), qPrintable(primitive("decode.blk0-1.act_mul")));
-        QVERIFY2(primitive("prefill.blk0-1.rope").startsWith(QStringLiteral("eltwise")), qPrintable(primitive("prefill.blk0-1.rope")));
-        QVERIFY2(primitive("prefill.blk0-1.mlp_residual").startsWith(QStringLiteral("binary")), qPrintable(primitive("prefill.blk0-1.mlp_residual")));
-        QVERIFY2(primitive("decode.blk0-1.attn_scores").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.blk0-1.attn_scores")));
-        QVERIFY2(primitive("decode.lm_head").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.lm_head")));
+        QVERIFY2(primitive("prefill.blk0-1.attn_norm").startsWith(QStringLiteral("layer_normalization")),
+            qPrintable(primitive("prefill.blk0-1.attn_norm")));
+        QVERIFY2(primitive("decode.blk0-1.attn_softmax").startsWith(QStringLiteral("softmax")),
+            qPrintable(primitive("decode.blk0-1.attn_softmax")));
+        QVERIFY2(primitive("decode.blk0-1.act_mul").startsWith(QStringLiteral("binary_mul with swish")),
+            qPrintable(primitive("decode.blk0-1.act_mul")));
+        QVERIFY2(primitive("prefill.blk0-1.rope").startsWith(QStringLiteral("eltwise")),
+            qPrintable(primitive("prefill.blk0-1.rope")));
+        QVERIFY2(primitive("prefill.blk0-1.mlp_residual").startsWith(QStringLiteral("binary")),
+            qPrintable(primitive("prefill.blk0-1.mlp_residual")));
+        QVERIFY2(primitive("decode.blk0-1.attn_scores").startsWith(QStringLiteral("matmul")),
+            qPrintable(primitive("decode.blk0-1.attn_scores")));
+        QVERIFY2(
+            primitive("decode.lm_head").startsWith(QStringLiteral("matmul")), qPrintable(primitive("decode.lm_head")));
         // A block row's cache comes from memory, as in a pass: copies enough to stream what the pass
         // streams between two of its runs (all weights, about 2 MB here, over 16 KB of V cache a block
         // run), not one per block (2), which an L3 holds between runs.
         const QString context = primitive("decode.blk0-1.attn_context");
         const int copies = context.section(QStringLiteral(", "), 1).section(u' ', 0, 0).toInt();
-        QVERIFY2(context.contains(QStringLiteral(" copies of its weights in turn")) && copies > 32, qPrintable(context));
+        QVERIFY2(
+            context.contains(QStringLiteral(" copies of its weights in turn")) && copies > 32, qPrintable(context));
         const std::string csv = networkMeasurementCsv(meas, llmMeasureArgs("tiny", s), "2026-12-06T08:00Z");
         QVERIFY(csv.starts_with("# Measured by roofline-cli measure --llm with oneDNN"));
         const MeasurementSet all = parseMeasurements(csv, "tiny.csv");
         QVERIFY(all.ok());
         QCOMPARE(all.rows.size(), meas.rows.size());
         for (size_t i = 0; i < all.rows.size(); ++i)
-            QVERIFY2(std::abs(all.rows[i].time - meas.rows[i].best) <= 1e-5 * meas.rows[i].best, meas.rows[i].layer.c_str());
+            QVERIFY2(
+                std::abs(all.rows[i].time - meas.rows[i].best) <= 1e-5 * meas.rows[i].best, meas.rows[i].layer.c_str());
         const MeasurementSet set = withoutLlmProbes(all);
         // time_s is each row's fastest run (another tenant only slows a run), and the header says so.
         QVERIFY(csv.find("# time_s: the fastest timed run") != std::string::npos);
@@ -211,7 +222,8 @@ private slots:
         // the head: 15 kernels), the attention's products (scores, context: 4), the rest (norms, RoPE, the
         // softmax, the cache write, the residuals, SiLU x up in 2 blocks, the embedding and the final
         // norm: 18), as the calibration's classes take them
-        const std::vector<LlmMeasuredGroup> groups = measuredByGroup(c, both.results[0].layers, size_t(both.parts[1].first));
+        const std::vector<LlmMeasuredGroup> groups
+            = measuredByGroup(c, both.results[0].layers, size_t(both.parts[1].first));
         QCOMPARE(groups.size(), size_t(6));
         int rows = 0;
         for (size_t g = 0; g < groups.size(); ++g) {
@@ -245,7 +257,8 @@ private slots:
         m.noise = "the clock moved from 3.00 GHz to 3.50 GHz during the measurement";
         QVERIFY(keepFastest(m, earlier, passesIn(before)).empty());
         // the verdict on noise is this pass's, of the three the file now holds: said so
-        QCOMPARE(m.noise, std::string("the last of 3 passes: the clock moved from 3.00 GHz to 3.50 GHz during the measurement"));
+        QCOMPARE(m.noise,
+            std::string("the last of 3 passes: the clock moved from 3.00 GHz to 3.50 GHz during the measurement"));
         QCOMPARE(m.rows[0].best, 2e-3);
         QCOMPARE(m.rows[0].median, 2.5e-3);
         QCOMPARE(m.rows[0].runs, 15);
@@ -265,9 +278,11 @@ private slots:
         QVERIFY2(e.starts_with("before.csv: has no row 'decode.blk0-1.k_proj'"), e.c_str());
         other.rows[0].layer = "probe.b4.blk0-1.q_proj"; // a file from before the batch probes: said so
         const std::string probe = keepFastest(other, earlier, 2);
-        QVERIFY2(probe.starts_with("before.csv: has no row 'probe.b4.blk0-1.q_proj': it was measured before measure --llm ran its batch probes"),
+        QVERIFY2(probe.starts_with("before.csv: has no row 'probe.b4.blk0-1.q_proj': it was measured before measure "
+                                   "--llm ran its batch probes"),
             probe.c_str());
-        const MeasurementSet plain = parseMeasurements("layer,time_s\ndecode.blk0-1.q_proj,1e-3\ndecode.lm_head,1e-3\n", "plain.csv");
+        const MeasurementSet plain
+            = parseMeasurements("layer,time_s\ndecode.blk0-1.q_proj,1e-3\ndecode.lm_head,1e-3\n", "plain.csv");
         const std::string p = keepFastest(m, plain, 1);
         QVERIFY2(p.starts_with("plain.csv: line 2: row 'decode.blk0-1.q_proj' has no best_s"), p.c_str());
     }

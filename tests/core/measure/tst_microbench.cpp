@@ -44,11 +44,13 @@ private slots:
         // peak than its 3x3 convolution (issue 72): a ceiling bounds every kernel the machine runs.
         QVERIFY(r->kernels.matrixFlops > 0 && r->kernels.streamBytes > 0);
         QVERIFY(r->kernels.streamWeightBytes >= 256.0 * 1024 * 1024);
-        QVERIFY2(r->kernels.matrixKernel.starts_with("convolution (") && r->kernels.streamKernel.find('(') != std::string::npos,
+        QVERIFY2(r->kernels.matrixKernel.starts_with("convolution (")
+                && r->kernels.streamKernel.find('(') != std::string::npos,
             (r->kernels.matrixKernel + " / " + r->kernels.streamKernel).c_str());
         QCOMPARE(r->dram.best, std::max({ r->dramRead.best, r->dramTriad.best, r->kernels.streamBytes }));
         QVERIFY(r->fp32.best >= r->kernels.matrixFlops);
-        QCOMPARE(r->kernels.fp32Chains > 0, r->fp32.best == r->kernels.matrixFlops && r->fp32.best > r->kernels.fp32Chains);
+        QCOMPARE(
+            r->kernels.fp32Chains > 0, r->fp32.best == r->kernels.matrixFlops && r->fp32.best > r->kernels.fp32Chains);
         QCOMPARE(kernelRateLines(*r).size(), size_t(2));
         QVERIFY(r->cores >= 1 && r->cores <= r->threads);
         // The vector units' clock where the core's FMA latency is known: within 3 % of the integer
@@ -107,13 +109,15 @@ private slots:
         d.boostClockHz = 3.4e9;
         QVERIFY(!ceilingsOutOfDate(&d, 3.5e9));
         QCOMPARE(ceilingsOutOfDate(&d, 3.55e9),
-            std::optional<std::string>("the clock under load is 3.55 GHz, this-machine's ceilings were measured at 3.40 GHz: "
-                                       "measuring them again"));
+            std::optional<std::string>(
+                "the clock under load is 3.55 GHz, this-machine's ceilings were measured at 3.40 GHz: "
+                "measuring them again"));
         QVERIFY(ceilingsOutOfDate(&d, 3.29e9));
         QVERIFY(!ceilingsOutOfDate(&d, 0));
         d.boostClockHz = 0;
         QVERIFY(!ceilingsOutOfDate(&d, 3.55e9));
-        QCOMPARE(ceilingsOutOfDate(nullptr, 0), std::optional<std::string>("no device 'this-machine' yet: measuring this CPU's ceilings first"));
+        QCOMPARE(ceilingsOutOfDate(nullptr, 0),
+            std::optional<std::string>("no device 'this-machine' yet: measuring this CPU's ceilings first"));
     }
 
     // A ceiling that halves is said, in words: the Zen 2 run of issue 39 (FP32 98.8 GFLOP/s where 2 cores
@@ -201,7 +205,8 @@ private slots:
             const auto above = ceilingDoubts(low);
             QVERIFY(!above.empty());
             QCOMPARE(above.front().figure, std::string("clock"));
-            QVERIFY2(above.front().suspect && above.front().text.find("is too low for FP64 62.9 GFLOP/s (131 % of what") != std::string::npos,
+            QVERIFY2(above.front().suspect
+                    && above.front().text.find("is too low for FP64 62.9 GFLOP/s (131 % of what") != std::string::npos,
                 above.front().text.c_str());
         }
         r.doubts = doubts;
@@ -247,8 +252,8 @@ private slots:
                 const bool disturbed = clockDisturbed || f.occupancy < band.undisturbed;
                 const std::string why = std::string(what) + ": " + std::to_string(ratio * 100) + " % of expected at "
                     + std::to_string(r->expectationClockHz() / 1e9) + " GHz (integer clock "
-                    + std::to_string(r->measuredClockHz / 1e9) + ", vector " + std::to_string(r->vectorClockHz / 1e9) + ")"
-                    + (disturbed ? " (disturbed run)" : "");
+                    + std::to_string(r->measuredClockHz / 1e9) + ", vector " + std::to_string(r->vectorClockHz / 1e9)
+                    + ")" + (disturbed ? " (disturbed run)" : "");
                 qInfo("run %d: %s", attempt + 1, why.c_str());
                 if ((ratio < low || ratio > high) && !disturbed)
                     outside.push_back(why);

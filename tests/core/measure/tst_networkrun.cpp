@@ -69,7 +69,8 @@ private slots:
         const auto none = ceilingsFirst(nullptr);
         QVERIFY(none);
         QCOMPARE(*none, std::string("no device 'this-machine' yet: measuring this CPU's ceilings first"));
-        QCOMPARE(*ceilingsFirst(nullptr, "mine"), std::string("no device 'mine' yet: measuring this CPU's ceilings first"));
+        QCOMPARE(
+            *ceilingsFirst(nullptr, "mine"), std::string("no device 'mine' yet: measuring this CPU's ceilings first"));
         Device d;
         d.id = "this-machine";
         d.boostClockHz = 0; // no clock recorded: nothing to hold it to
@@ -79,7 +80,9 @@ private slots:
         d.boostClockHz = 1e6; // 1 MHz: no clock under load today is within 3 % of it
         const auto again = ceilingsFirst(&d);
         QVERIFY(again);
-        QVERIFY2(again->find("this-machine's ceilings were measured at 1.00 MHz: measuring them again") != std::string::npos, again->c_str());
+        QVERIFY2(
+            again->find("this-machine's ceilings were measured at 1.00 MHz: measuring them again") != std::string::npos,
+            again->c_str());
     }
 
     // The sentence the CLI and the window say of a measurement, worked by hand.
@@ -106,8 +109,10 @@ private slots:
         QVERIFY2(m.error.empty(), m.error.c_str());
         QCOMPARE(m.rows.size(), run.network->layers.size());
         const std::string csv = run.csv(m);
-        QVERIFY2(csv.find("--image 32") != std::string::npos || csv.find("--height 32") != std::string::npos, csv.substr(0, 600).c_str());
-        QVERIFY2(std::regex_search(csv, std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]Z")), csv.substr(0, 600).c_str());
+        QVERIFY2(csv.find("--image 32") != std::string::npos || csv.find("--height 32") != std::string::npos,
+            csv.substr(0, 600).c_str());
+        QVERIFY2(std::regex_search(csv, std::regex("20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]Z")),
+            csv.substr(0, 600).c_str());
         const MeasurementSet set = parseMeasurements(csv, "run.csv");
         QVERIFY(set.ok());
         QCOMPARE(int(set.rows.size()), m.measuredCount());

@@ -29,8 +29,6 @@ namespace {
 
 Shape imagenet(int batch = 1) { return Shape { batch, 3, 224, 224 }; }
 
-
-
 Network build(const std::string& model, bool fusion = false)
 {
     Config c;
@@ -131,7 +129,8 @@ private slots:
         const Network net = build(model.toStdString());
         QCOMPARE(::params(net), std::int64_t(params));
         // The table rounds to two decimals: agree to within its rounding.
-        QVERIFY2(std::abs(macs(net) / 1e9 - gmac) <= 0.005 + 1e-9, qPrintable(QString::number(macs(net) / 1e9, 'f', 4)));
+        QVERIFY2(
+            std::abs(macs(net) / 1e9 - gmac) <= 0.005 + 1e-9, qPrintable(QString::number(macs(net) / 1e9, 'f', 4)));
         QCOMPARE(net.output(), (Shape { 1, 1000, 1, 1 }));
         // Fusion folds rows but changes no count.
         const Network fused = build(model.toStdString(), true);
@@ -169,10 +168,13 @@ private slots:
         QCOMPARE(test::layerNamed(net, "layer4.2.add").out, (Shape { 1, 2048, 7, 7 }));
         QCOMPARE(test::layerNamed(net, "avgpool").out, (Shape { 1, 2048, 1, 1 }));
         QCOMPARE(forwardFlops(test::layerNamed(net, "avgpool")), 49.0 * 2048); // 7x7 window per output
-        QCOMPARE(layerParams(test::layerNamed(net, "fc")) + layerParams(test::layerNamed(net, "fc.bias")), std::int64_t(2'049'000));
+        QCOMPARE(layerParams(test::layerNamed(net, "fc")) + layerParams(test::layerNamed(net, "fc.bias")),
+            std::int64_t(2'049'000));
         // 53 convolutions (49 + 4 shortcuts) and the fc.
-        QCOMPARE(std::count_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Conv; }), 53L);
-        QCOMPARE(std::count_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Add; }), 16L);
+        QCOMPARE(
+            std::count_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Conv; }), 53L);
+        QCOMPARE(
+            std::count_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Add; }), 16L);
     }
 
     // AlexNet by hand: conv1 11x11 stride 4 padding 2: (224 + 4 - 11) / 4 + 1 = 55; pool 3/2: 27;
@@ -186,7 +188,8 @@ private slots:
         QCOMPARE(test::layerNamed(net, "features.pool5").out, (Shape { 1, 256, 6, 6 }));
         QVERIFY(std::none_of(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::AvgPool; }));
         const Layer& fc1 = test::layerNamed(net, "classifier.fc1");
-        QCOMPARE(layerParams(fc1) + layerParams(test::layerNamed(net, "classifier.fc1.bias")), std::int64_t(37'752'832));
+        QCOMPARE(
+            layerParams(fc1) + layerParams(test::layerNamed(net, "classifier.fc1.bias")), std::int64_t(37'752'832));
         QCOMPARE(forwardFlops(fc1), 2.0 * 9'216 * 4'096);
     }
 
@@ -202,7 +205,8 @@ private slots:
         QVERIFY2(QString::fromStdString(b.error).startsWith(QStringLiteral("features.")), b.error.c_str());
         QVERIFY2(b.error.find("use a larger image") != std::string::npos, b.error.c_str());
         QVERIFY(!buildResNet(42, imagenet(), 1000, false).network);
-        QCOMPARE(buildResNet(42, imagenet(), 1000, false).error, std::string("ResNet depth must be 18, 34, 50, 101 or 152, got 42"));
+        QCOMPARE(buildResNet(42, imagenet(), 1000, false).error,
+            std::string("ResNet depth must be 18, 34, 50, 101 or 152, got 42"));
     }
 
     void modelOptionBringsPublishedInput()
@@ -260,7 +264,8 @@ private slots:
         const Network& net = *b.network;
         QCOMPARE(net.name, std::string("Small CNN"));
         QCOMPARE(forwardFlops(test::layerNamed(net, "conv1")), 884'736.0);
-        QCOMPARE(layerParams(test::layerNamed(net, "conv1")) + layerParams(test::layerNamed(net, "conv1.bias")), std::int64_t(448));
+        QCOMPARE(layerParams(test::layerNamed(net, "conv1")) + layerParams(test::layerNamed(net, "conv1.bias")),
+            std::int64_t(448));
         QCOMPARE(forwardFlops(test::layerNamed(net, "pool1")), 12'288.0);
         QCOMPARE(layerParams(test::layerNamed(net, "conv2.bn")), std::int64_t(32));
         QCOMPARE(forwardFlops(test::layerNamed(net, "res")), 4'096.0);
@@ -279,7 +284,8 @@ private slots:
         QCOMPARE(out.report->input, (Shape { 4, 3, 32, 32 }));
 
         // Edited on disk: read again (cached by modification time and size).
-        write(QStringLiteral("small.json"), QByteArray(R"({ "schema": 1, "name": "Smaller", "input": { "channels": 1, "height": 8, "width": 8 },
+        write(QStringLiteral("small.json"),
+            QByteArray(R"({ "schema": 1, "name": "Smaller", "input": { "channels": 1, "height": 8, "width": 8 },
           "layers": [ { "name": "c", "op": "conv", "out_channels": 2, "kernel": 3 } ] })"));
         b = loadNetworkFile(file.toStdString(), 1, false);
         QVERIFY2(b.network, b.error.c_str());
@@ -290,40 +296,56 @@ private slots:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("message");
-        const QByteArray head = R"({ "schema": 1, "name": "n", "input": { "channels": 3, "height": 32, "width": 32 }, "layers": )";
+        const QByteArray head
+            = R"({ "schema": 1, "name": "n", "input": { "channels": 3, "height": 32, "width": 32 }, "layers": )";
         QTest::newRow("not json") << QByteArray("{ nope") << "bad.json: not valid JSON";
-        QTest::newRow("number overflow") << QByteArray(R"({ "schema": 1, "name": 1e999 })") << "bad.json: not valid JSON";
+        QTest::newRow("number overflow") << QByteArray(R"({ "schema": 1, "name": 1e999 })")
+                                         << "bad.json: not valid JSON";
         QTest::newRow("array") << QByteArray("[]") << "bad.json: expected a JSON object";
         QTest::newRow("no schema") << QByteArray(R"({ "name": "n" })") << "bad.json: schema: missing";
-        QTest::newRow("future schema") << QByteArray(R"({ "schema": 2 })") << "bad.json: schema: this version reads schema 1, got 2";
-        QTest::newRow("unknown top field") << QByteArray(R"({ "schema": 1, "layer": [] })") << "bad.json: layer: unknown field";
-        QTest::newRow("no input") << QByteArray(R"({ "schema": 1, "name": "n", "layers": [] })") << "bad.json: input: missing";
-        QTest::newRow("input height zero") << QByteArray(R"({ "schema": 1, "name": "n", "input": { "channels": 3, "height": 0, "width": 32 }, "layers": [] })")
+        QTest::newRow("future schema") << QByteArray(R"({ "schema": 2 })")
+                                       << "bad.json: schema: this version reads schema 1, got 2";
+        QTest::newRow("unknown top field")
+            << QByteArray(R"({ "schema": 1, "layer": [] })") << "bad.json: layer: unknown field";
+        QTest::newRow("no input") << QByteArray(R"({ "schema": 1, "name": "n", "layers": [] })")
+                                  << "bad.json: input: missing";
+        QTest::newRow("input height zero") << QByteArray(
+            R"({ "schema": 1, "name": "n", "input": { "channels": 3, "height": 0, "width": 32 }, "layers": [] })")
                                            << "bad.json: input.height: must be from 8 to 16384, got 0";
-        QTest::newRow("empty layers") << head + "[] }" << "bad.json: layers: missing, not an array, or empty";
-        QTest::newRow("layer without op") << head + R"([ { "name": "a" } ] })" << "bad.json: layers[0] (a): op: missing";
+        QTest::newRow("empty layers") << head + "[] }"
+                                      << "bad.json: layers: missing, not an array, or empty";
+        QTest::newRow("layer without op") << head + R"([ { "name": "a" } ] })"
+                                          << "bad.json: layers[0] (a): op: missing";
         QTest::newRow("unknown op") << head + R"([ { "name": "a", "op": "convolution" } ] })"
                                     << "bad.json: layers[0] (a): op: unknown 'convolution'";
-        QTest::newRow("typo in a field") << head + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernal": 3 } ] })"
+        QTest::newRow("typo in a field") << head
+                + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernal": 3 } ] })"
                                          << "bad.json: layers[0] (a): kernal: not a field of conv";
-        QTest::newRow("kernel not a number") << head + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernel": "3" } ] })"
-                                             << "bad.json: layers[0] (a): kernel: expected a whole number from 1 to 1024, got \"3\"";
-        QTest::newRow("fractional channels") << head + R"([ { "name": "a", "op": "conv", "out_channels": 8.5, "kernel": 3 } ] })"
-                                             << "bad.json: layers[0] (a): out_channels: expected a whole number";
+        QTest::newRow("kernel not a number")
+            << head + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernel": "3" } ] })"
+            << "bad.json: layers[0] (a): kernel: expected a whole number from 1 to 1024, got \"3\"";
+        QTest::newRow("fractional channels")
+            << head + R"([ { "name": "a", "op": "conv", "out_channels": 8.5, "kernel": 3 } ] })"
+            << "bad.json: layers[0] (a): out_channels: expected a whole number";
         QTest::newRow("missing out_channels") << head + R"([ { "name": "a", "op": "conv", "kernel": 3 } ] })"
                                               << "bad.json: layers[0] (a): out_channels: missing";
-        QTest::newRow("duplicate name") << head + R"([ { "name": "a", "op": "relu" }, { "name": "a", "op": "relu" } ] })"
+        QTest::newRow("duplicate name") << head
+                + R"([ { "name": "a", "op": "relu" }, { "name": "a", "op": "relu" } ] })"
                                         << "bad.json: layers[1] (a): name: used before, by layers[0]";
         QTest::newRow("unknown input") << head + R"([ { "name": "a", "op": "relu", "inputs": ["b"] } ] })"
                                        << "bad.json: layers[0] (a): inputs: 'b' is not an earlier layer";
         QTest::newRow("add with one input") << head + R"([ { "name": "a", "op": "add" } ] })"
                                             << "bad.json: layers[0] (a): inputs: add takes exactly two inputs";
-        QTest::newRow("shapes do not add") << head + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernel": 3 }, { "name": "s", "op": "add", "inputs": ["input", "a"] } ] })"
-                                           << "bad.json: layers[1] (s): adds tensors of different shapes, 1x3x32x32 and 1x8x30x30";
-        QTest::newRow("kernel larger than map") << head + R"([ { "name": "big", "op": "conv", "out_channels": 8, "kernel": 33 } ] })"
-                                                << "bad.json: layers[0] (big): the map has shrunk to 32 pixels, smaller than the 33x33 window";
-        QTest::newRow("groups do not divide") << head + R"([ { "name": "g", "op": "conv", "out_channels": 8, "kernel": 3, "groups": 2 } ] })"
-                                              << "bad.json: layers[0] (g): groups 2 must divide the input channels (3)";
+        QTest::newRow("shapes do not add")
+            << head
+                + R"([ { "name": "a", "op": "conv", "out_channels": 8, "kernel": 3 }, { "name": "s", "op": "add", "inputs": ["input", "a"] } ] })"
+            << "bad.json: layers[1] (s): adds tensors of different shapes, 1x3x32x32 and 1x8x30x30";
+        QTest::newRow("kernel larger than map")
+            << head + R"([ { "name": "big", "op": "conv", "out_channels": 8, "kernel": 33 } ] })"
+            << "bad.json: layers[0] (big): the map has shrunk to 32 pixels, smaller than the 33x33 window";
+        QTest::newRow("groups do not divide")
+            << head + R"([ { "name": "g", "op": "conv", "out_channels": 8, "kernel": 3, "groups": 2 } ] })"
+            << "bad.json: layers[0] (g): groups 2 must divide the input channels (3)";
     }
     void malformedNetworks()
     {

@@ -3,9 +3,9 @@
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "model/networks.h"
+#include "onnx/onnx_model.h"
 #include "open/analyses.h"
 #include "open/build_network.h"
-#include "onnx/onnx_model.h"
 #include "testpaths.h"
 #include "testutils.h"
 
@@ -85,8 +85,9 @@ private slots:
         // which explains the 26,560 parameters (scale and shift of 13,280 channels) it lacks. AlexNet
         // never had batch norm and keeps its layers' names: no such note.
         auto folded = [](const Network& n) {
-            return std::any_of(n.diagnostics.begin(), n.diagnostics.end(),
-                [](const Diagnostic& d) { return d.message.find("folded batch norm into 53 of the 53 convolutions") != std::string::npos; });
+            return std::any_of(n.diagnostics.begin(), n.diagnostics.end(), [](const Diagnostic& d) {
+                return d.message.find("folded batch norm into 53 of the 53 convolutions") != std::string::npos;
+            });
         };
         QVERIFY(folded(net));
         QCOMPARE(25'557'032 - 25'530'472, 2 * 13'280);
@@ -118,7 +119,8 @@ private slots:
         const OnnxLoad load = cachedOnnxModel(fixture("alexnet.onnx"));
         QVERIFY(load.model->batchBound());
         QVERIFY(!load.model->imageBound());
-        QCOMPARE(load.model->imageFixedReason(), std::string("the model file fixes the image size (input 'input' is batchx3x224x224)"));
+        QCOMPARE(load.model->imageFixedReason(),
+            std::string("the model file fixes the image size (input 'input' is batchx3x224x224)"));
         QCOMPARE(load.model->batchFixedReason(), std::string());
         QCOMPARE(macs(built(onnxConfig("alexnet.onnx", 1, 320))), 714'188'480.0); // 320 does not apply
     }
@@ -163,8 +165,15 @@ private slots:
     {
         const Network net = built(onnxConfig("video3d.onnx", 1, 32));
         const std::vector<std::pair<const char*, double>> rows {
-            { "conv", 10'616'832 }, { "bias", 65'536 }, { "relu", 65'536 }, { "maxpool", 57'344 },
-            { "conv", 1'806'336 }, { "bias", 12'544 }, { "avgpool", 12'544 }, { "linear", 320 }, { "bias", 10 },
+            { "conv", 10'616'832 },
+            { "bias", 65'536 },
+            { "relu", 65'536 },
+            { "maxpool", 57'344 },
+            { "conv", 1'806'336 },
+            { "bias", 12'544 },
+            { "avgpool", 12'544 },
+            { "linear", 320 },
+            { "bias", 10 },
         };
         QCOMPARE(net.layers.size(), rows.size());
         for (size_t i = 0; i < rows.size(); ++i) {
@@ -212,8 +221,9 @@ private slots:
         QVERIFY(out.report->results[0].totals.time > 0);
         QCOMPARE(out.report->uncountedRows, 0);
         // The missing weight file is a warning, not an error.
-        QVERIFY(std::any_of(out.report->diagnostics.begin(), out.report->diagnostics.end(),
-            [](const Diagnostic& d) { return d.severity == Severity::Warning && d.message.find("resnet50.weights") != std::string::npos; }));
+        QVERIFY(std::any_of(out.report->diagnostics.begin(), out.report->diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Warning && d.message.find("resnet50.weights") != std::string::npos;
+        }));
     }
 
     // Every refusal the fuzz corpus reaches (each seed, and each cut short at sixteenths of its length or
@@ -262,7 +272,8 @@ private slots:
             QVERIFY2(e.starts_with(file + ": "), e.c_str());
             const std::string rest = e.substr(file.size() + 2);
             const std::string first = rest.substr(0, rest.find(". "));
-            for (const char* onnxWords : { "Error]", "Your model", "must be topologically", "Unrecognized", "is not a registered" })
+            for (const char* onnxWords :
+                { "Error]", "Your model", "must be topologically", "Unrecognized", "is not a registered" })
                 QVERIFY2(first.find(onnxWords) == std::string::npos, e.c_str());
         }
     }

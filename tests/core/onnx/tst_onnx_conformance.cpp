@@ -66,7 +66,8 @@ bool sameAtIr10(const fs::path& file, const OnnxLoad& original)
     Config c;
     c.model = file.string();
     c.unet.height = c.unet.width = original.model->defaultImageSize();
-    if (restamped.model->defaultImageSize() != c.unet.height || restamped.model->parameters() != original.model->parameters())
+    if (restamped.model->defaultImageSize() != c.unet.height
+        || restamped.model->parameters() != original.model->parameters())
         return false;
     const BuildResult a = original.model->build(c), b = restamped.model->build(c);
     if (bool(a.network) != bool(b.network))
@@ -75,7 +76,8 @@ bool sameAtIr10(const fs::path& file, const OnnxLoad& original)
         if (a.network->layers.size() != b.network->layers.size())
             return false;
         for (size_t i = 0; i < a.network->layers.size(); ++i)
-            if (!(a.network->layers[i].out == b.network->layers[i].out) || a.network->layers[i].opsPerElement != b.network->layers[i].opsPerElement)
+            if (!(a.network->layers[i].out == b.network->layers[i].out)
+                || a.network->layers[i].opsPerElement != b.network->layers[i].opsPerElement)
                 return false;
     }
     try {
@@ -136,7 +138,8 @@ private slots:
                             runTime = d.message;
                 bool same = true;
                 for (size_t i = 0; i < outputs.size(); ++i) {
-                    const auto expected = expectedDims(dir / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb"));
+                    const auto expected
+                        = expectedDims(dir / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb"));
                     if (!expected)
                         continue;
                     if (!outputs[i].second && !runTime.empty()) {
@@ -151,20 +154,23 @@ private slots:
                             got += std::to_string(d) + " ";
                         for (auto d : *expected)
                             want += std::to_string(d) + " ";
-                        problems.push_back(name + ": output '" + outputs[i].first + "' is [" + got + "], expected [" + want + "]");
+                        problems.push_back(
+                            name + ": output '" + outputs[i].first + "' is [" + got + "], expected [" + want + "]");
                     }
                 }
                 equal += same;
             }
         }
-        qInfo("ONNX conformance data: %d models; %d opened with every output's shape equal; %d the same re-stamped IR 10",
+        qInfo(
+            "ONNX conformance data: %d models; %d opened with every output's shape equal; %d the same re-stamped IR 10",
             models, equal, sameRestamped);
         for (const auto& [kind, count] : refused)
             qInfo("  refused, %s: %d", kind.c_str(), count);
         for (const auto& p : problems)
             qWarning("  %s", p.c_str());
         QVERIFY(models > 900);
-        QVERIFY2(problems.empty(), (std::to_string(problems.size()) + " models refused for another reason or shaped wrongly").c_str());
+        QVERIFY2(problems.empty(),
+            (std::to_string(problems.size()) + " models refused for another reason or shaped wrongly").c_str());
     }
 };
 

@@ -3,8 +3,8 @@
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "model/networks.h"
-#include "open/build_network.h"
 #include "onnx/onnx_model.h"
+#include "open/build_network.h"
 #include "testpaths.h"
 
 #include <QTest>
@@ -110,7 +110,8 @@ private slots:
         add("globalaveragepool", { { "avgpool", 64 * 4, 0 } });
         add("globalmaxpool", { { "maxpool", 63 * 4, 0 } });
         add("concat", { { "relu", 256, 0 }, { "concat", 0, 0 } });
-        for (const char* op : { "split", "slice", "pad", "transpose", "gather", "expand", "tile", "resize_nearest", "upsample" })
+        for (const char* op :
+            { "split", "slice", "pad", "transpose", "gather", "expand", "tile", "resize_nearest", "upsample" })
             add(op, { { "copy", 0, 0 } });
         // Linear resize of two axes to [1,4,16,16] = 1,024 outputs: 3 per axis (a + t (b - a)) = 6,144.
         add("resize_linear", { { "eltwise", 6'144, 0 } });
@@ -154,8 +155,8 @@ private slots:
         c.unet.height = c.unet.width = 10;
         const BuildResult b = buildNetwork(c);
         QVERIFY2(b.network, b.error.c_str());
-        const std::vector<std::tuple<Op, double, std::int64_t>> rows {
-            { Op::Copy, 0, 1'600 }, { Op::MatMul, 10'240, 256 }, { Op::Eltwise, 320, 16 }, { Op::Eltwise, 1'600, 0 } };
+        const std::vector<std::tuple<Op, double, std::int64_t>> rows { { Op::Copy, 0, 1'600 },
+            { Op::MatMul, 10'240, 256 }, { Op::Eltwise, 320, 16 }, { Op::Eltwise, 1'600, 0 } };
         QCOMPARE(b.network->layers.size(), rows.size());
         for (size_t i = 0; i < rows.size(); ++i) {
             QCOMPARE(b.network->layers[i].op, std::get<0>(rows[i]));
@@ -179,8 +180,9 @@ private slots:
         QVERIFY(o.uncounted.find("domain 'com.example'") != std::string::npos);
         QVERIFY(o.uncounted.find("assumed shaped as its input") != std::string::npos);
         QCOMPARE(layerCost(l, 4).bytesForward, (256.0 + 256.0) * 4);
-        QVERIFY(std::any_of(net.diagnostics.begin(), net.diagnostics.end(),
-            [](const Diagnostic& d) { return d.field == "node 'frob' (com.example:Frobnicate)" && d.severity == Severity::Warning; }));
+        QVERIFY(std::any_of(net.diagnostics.begin(), net.diagnostics.end(), [](const Diagnostic& d) {
+            return d.field == "node 'frob' (com.example:Frobnicate)" && d.severity == Severity::Warning;
+        }));
         Config c;
         c.model = std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/ops/unknown.onnx";
         c.unet.height = c.unet.width = 224;

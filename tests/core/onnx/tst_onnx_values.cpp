@@ -27,48 +27,52 @@ private slots:
         QTest::addColumn<std::vector<std::int64_t>>("dims");
         QTest::addColumn<std::vector<double>>("data");
         int row = 0; // the case's index into the node builders: counted afresh on every run (-repeat)
-        for (const auto& [name, dims, data] : std::vector<std::tuple<const char*, std::vector<std::int64_t>, std::vector<double>>> {
-                 // Split [1..8] into 2, 2, 4 (the split input), second piece: [3, 4] (the TF Pad amounts' case).
-                 { "Split", { 2 }, { 3, 4 } },
-                 // Split-18 num_outputs 3 of 7 elements: ceil(7/3) = 3, 3, 1; the last: [7].
-                 { "Split-18", { 1 }, { 7 } },
-                 // Range(1, 10, 3) = [1, 4, 7] (numpy.arange).
-                 { "Range", { 3 }, { 1, 4, 7 } },
-                 // Where([[1,0],[0,1]], 9, [[1,2],[3,4]]) broadcasting the scalar: [[9,2],[3,9]].
-                 { "Where", { 2, 2 }, { 9, 2, 3, 9 } },
-                 // Expand([[1],[2]], [2, 3]): [[1,1,1],[2,2,2]].
-                 { "Expand", { 2, 3 }, { 1, 1, 1, 2, 2, 2 } },
-                 // Tile([[1,2]], [2, 2]): [[1,2,1,2],[1,2,1,2]].
-                 { "Tile", { 2, 4 }, { 1, 2, 1, 2, 1, 2, 1, 2 } },
-                 // CumSum([1,2,3]) = [1,3,6]; exclusive = [0,1,3]; reverse = [6,5,3]; both = [5,3,0] (the docs' examples).
-                 { "CumSum", { 3 }, { 1, 3, 6 } },
-                 { "CumSum-exclusive-reverse", { 3 }, { 5, 3, 0 } },
-                 // Mod fmod=0 takes the divisor's sign: [-4, 7, 5] mod [3, -3, 2] = [2, -2, 1] (the docs' mixed-sign example).
-                 { "Mod", { 3 }, { 2, -2, 1 } },
-                 // Mod fmod=1 (C's fmod) keeps the dividend's: [-4, 7, 5.5] fmod [3, -3, 2] = [-1, 1, 1.5].
-                 { "Mod-fmod", { 3 }, { -1, 1, 1.5 } },
-                 // Min of three broadcast: min([1,5,3], 4, [2,2,2]) = [1,2,2]; Max [4,5,4].
-                 { "Min", { 3 }, { 1, 2, 2 } },
-                 { "Max", { 3 }, { 4, 5, 4 } },
-                 { "And", { 4 }, { 0, 0, 0, 1 } },
-                 { "Or", { 4 }, { 0, 1, 1, 1 } },
-                 { "Xor", { 4 }, { 0, 1, 1, 0 } },
-                 { "Not", { 2 }, { 0, 1 } },
-                 // [1, 2, 3] against 2.
-                 { "Less", { 3 }, { 1, 0, 0 } },
-                 { "Greater", { 3 }, { 0, 0, 1 } },
-                 { "LessOrEqual", { 3 }, { 1, 1, 0 } },
-                 { "GreaterOrEqual", { 3 }, { 0, 1, 1 } },
-                 // Reductions of [[1,2,3],[4,5,6]] over axis 1, keepdims 1: [[6],[15]], [[6],[120]], [[1],[4]], [[3],[6]].
-                 { "ReduceSum", { 2, 1 }, { 6, 15 } },
-                 { "ReduceProd", { 2, 1 }, { 6, 120 } },
-                 { "ReduceMin", { 2, 1 }, { 1, 4 } },
-                 { "ReduceMax", { 2, 1 }, { 3, 6 } },
-                 // ReduceProd over all axes, keepdims 0: 720, a scalar.
-                 { "ReduceProd-all", {}, { 720 } },
-                 // NonZero([[1,0],[1,1]]) = [[0,1,1],[0,0,1]] (the docs' example).
-                 { "NonZero", { 2, 3 }, { 0, 1, 1, 0, 0, 1 } },
-             }) {
+        for (const auto& [name, dims, data] :
+            std::vector<std::tuple<const char*, std::vector<std::int64_t>, std::vector<double>>> {
+                // Split [1..8] into 2, 2, 4 (the split input), second piece: [3, 4] (the TF Pad amounts' case).
+                { "Split", { 2 }, { 3, 4 } },
+                // Split-18 num_outputs 3 of 7 elements: ceil(7/3) = 3, 3, 1; the last: [7].
+                { "Split-18", { 1 }, { 7 } },
+                // Range(1, 10, 3) = [1, 4, 7] (numpy.arange).
+                { "Range", { 3 }, { 1, 4, 7 } },
+                // Where([[1,0],[0,1]], 9, [[1,2],[3,4]]) broadcasting the scalar: [[9,2],[3,9]].
+                { "Where", { 2, 2 }, { 9, 2, 3, 9 } },
+                // Expand([[1],[2]], [2, 3]): [[1,1,1],[2,2,2]].
+                { "Expand", { 2, 3 }, { 1, 1, 1, 2, 2, 2 } },
+                // Tile([[1,2]], [2, 2]): [[1,2,1,2],[1,2,1,2]].
+                { "Tile", { 2, 4 }, { 1, 2, 1, 2, 1, 2, 1, 2 } },
+                // CumSum([1,2,3]) = [1,3,6]; exclusive = [0,1,3]; reverse = [6,5,3]; both = [5,3,0] (the docs'
+                // examples).
+                { "CumSum", { 3 }, { 1, 3, 6 } },
+                { "CumSum-exclusive-reverse", { 3 }, { 5, 3, 0 } },
+                // Mod fmod=0 takes the divisor's sign: [-4, 7, 5] mod [3, -3, 2] = [2, -2, 1] (the docs' mixed-sign
+                // example).
+                { "Mod", { 3 }, { 2, -2, 1 } },
+                // Mod fmod=1 (C's fmod) keeps the dividend's: [-4, 7, 5.5] fmod [3, -3, 2] = [-1, 1, 1.5].
+                { "Mod-fmod", { 3 }, { -1, 1, 1.5 } },
+                // Min of three broadcast: min([1,5,3], 4, [2,2,2]) = [1,2,2]; Max [4,5,4].
+                { "Min", { 3 }, { 1, 2, 2 } },
+                { "Max", { 3 }, { 4, 5, 4 } },
+                { "And", { 4 }, { 0, 0, 0, 1 } },
+                { "Or", { 4 }, { 0, 1, 1, 1 } },
+                { "Xor", { 4 }, { 0, 1, 1, 0 } },
+                { "Not", { 2 }, { 0, 1 } },
+                // [1, 2, 3] against 2.
+                { "Less", { 3 }, { 1, 0, 0 } },
+                { "Greater", { 3 }, { 0, 0, 1 } },
+                { "LessOrEqual", { 3 }, { 1, 1, 0 } },
+                { "GreaterOrEqual", { 3 }, { 0, 1, 1 } },
+                // Reductions of [[1,2,3],[4,5,6]] over axis 1, keepdims 1: [[6],[15]], [[6],[120]], [[1],[4]],
+                // [[3],[6]].
+                { "ReduceSum", { 2, 1 }, { 6, 15 } },
+                { "ReduceProd", { 2, 1 }, { 6, 120 } },
+                { "ReduceMin", { 2, 1 }, { 1, 4 } },
+                { "ReduceMax", { 2, 1 }, { 3, 6 } },
+                // ReduceProd over all axes, keepdims 0: 720, a scalar.
+                { "ReduceProd-all", {}, { 720 } },
+                // NonZero([[1,0],[1,1]]) = [[0,1,1],[0,0,1]] (the docs' example).
+                { "NonZero", { 2, 3 }, { 0, 1, 1, 0, 0, 1 } },
+            }) {
             QTest::newRow(name) << row++ << dims << data;
         }
     }
@@ -102,7 +106,8 @@ private slots:
             break;
         case 3:
             c.node = node("Where", { "a", "b", "c" });
-            c.values = { { "a", tensor({ 2, 2 }, { 1, 0, 0, 1 }) }, { "b", scalar(9) }, { "c", tensor({ 2, 2 }, { 1, 2, 3, 4 }) } };
+            c.values = { { "a", tensor({ 2, 2 }, { 1, 0, 0, 1 }) }, { "b", scalar(9) },
+                { "c", tensor({ 2, 2 }, { 1, 2, 3, 4 }) } };
             break;
         case 4:
             c.node = node("Expand", { "a", "b" });
@@ -159,7 +164,8 @@ private slots:
         case 22:
         case 23: {
             const char* ops[] = { "ReduceSum", "ReduceProd", "ReduceMin", "ReduceMax" };
-            c.node = node(ops[which - 20], which == 20 ? std::vector<std::string> { "a", "axes" } : std::vector<std::string> { "a" });
+            c.node = node(ops[which - 20],
+                which == 20 ? std::vector<std::string> { "a", "axes" } : std::vector<std::string> { "a" });
             if (which != 20)
                 setInts(c.node, "axes", { 1 });
             c.values = { { "a", abcd }, { "axes", tensor({ 1 }, { 1 }) } };
@@ -205,8 +211,9 @@ private slots:
         std::int64_t budget = 5'000;
         QVERIFY(!run(c, &budget).at(0)); // 10,000 elements against a budget of 5,000
         // A Loop of more trips than are run for values: unknown.
-        onnx::GraphProto body2 = graph({ named(node("Identity", { "c" }), { "c_out" }), named(node("Identity", { "s" }), { "s_out" }) },
-            { "i", "c", "s" }, { "c_out", "s_out" });
+        onnx::GraphProto body2
+            = graph({ named(node("Identity", { "c" }), { "c_out" }), named(node("Identity", { "s" }), { "s_out" }) },
+                { "i", "c", "s" }, { "c_out", "s_out" });
         c.node = node("Loop", { "m", "", "s0" });
         auto* a = c.node.add_attribute();
         a->set_name("body");
@@ -219,17 +226,18 @@ private slots:
         // ScatterND with reduction: add.
         c.node = node("ScatterND", { "a", "b", "c" });
         setString(c.node, "reduction", "add");
-        c.values = { { "a", tensor({ 3 }, { 1, 1, 1 }) }, { "b", tensor({ 2, 1 }, { 0, 0 }) }, { "c", tensor({ 2 }, { 5, 6 }) } };
+        c.values = { { "a", tensor({ 3 }, { 1, 1, 1 }) }, { "b", tensor({ 2, 1 }, { 0, 0 }) },
+            { "c", tensor({ 2 }, { 5, 6 }) } };
         QCOMPARE(run(c).at(0)->data, (std::vector<double> { 12, 1, 1 }));
     }
 
     void theListIsWhatIsComputed()
     {
         // Each operator the issue names is in the list the README and notes quote.
-        for (const char* op : { "Split", "Range", "Where", "Expand", "Tile", "CumSum", "Mod", "Min", "Max", "And", "Or", "Xor", "Not",
-                 "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "ReduceProd", "ReduceSum", "ReduceMin", "ReduceMax", "NonZero",
-                 "GatherElements", "ScatterND", "Trilu", "CastLike", "OneHot", "Loop", "SequenceEmpty", "SequenceInsert", "SequenceAt",
-                 "ConcatFromSequence", "SplitToSequence" }) {
+        for (const char* op : { "Split", "Range", "Where", "Expand", "Tile", "CumSum", "Mod", "Min", "Max", "And", "Or",
+                 "Xor", "Not", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "ReduceProd", "ReduceSum",
+                 "ReduceMin", "ReduceMax", "NonZero", "GatherElements", "ScatterND", "Trilu", "CastLike", "OneHot",
+                 "Loop", "SequenceEmpty", "SequenceInsert", "SequenceAt", "ConcatFromSequence", "SplitToSequence" }) {
             const auto& ops = evaluatedOperators();
             QVERIFY2(std::find(ops.begin(), ops.end(), op) != ops.end(), op);
         }

@@ -8,7 +8,6 @@
 
 #include <cmath>
 
-
 Q_DECLARE_METATYPE(std::vector<double>)
 Q_DECLARE_METATYPE(std::vector<std::int64_t>)
 
@@ -24,43 +23,46 @@ private slots:
         QTest::addColumn<std::vector<std::int64_t>>("dims");
         QTest::addColumn<std::vector<double>>("data");
         int row = 26; // cases 0-25: tst_onnx_values; the index into the node builders, counted afresh each run
-        for (const auto& [name, dims, data] : std::vector<std::tuple<const char*, std::vector<std::int64_t>, std::vector<double>>> {
-                 // GatherElements([[1,2],[3,4]], [[0,0],[1,0]], axis 1) = [[1,1],[4,3]] (the docs' example).
-                 { "GatherElements", { 2, 2 }, { 1, 1, 4, 3 } },
-                 // ScatterND([1..8], [[4],[3],[1],[7]], [9,10,11,12]) = [1,11,3,10,9,6,7,12] (the docs' example 1).
-                 { "ScatterND", { 8 }, { 1, 11, 3, 10, 9, 6, 7, 12 } },
-                 // Trilu upper of a 3 x 3 of ones, k = 0: [[1,1,1],[0,1,1],[0,0,1]]; lower k = -1: [[0,0,0],[1,0,0],[1,1,0]].
-                 { "Trilu", { 3, 3 }, { 1, 1, 1, 0, 1, 1, 0, 0, 1 } },
-                 { "Trilu-lower", { 3, 3 }, { 0, 0, 0, 1, 0, 0, 1, 1, 0 } },
-                 // CastLike([1.7, -2.2], an int32 tensor) = [1, -2] (truncation, as numpy's astype).
-                 { "CastLike", { 2 }, { 1, -2 } },
-                 // OneHot([1, 3, -1], depth 4, values [0, 5]), axis -1: [[0,5,0,0],[0,0,0,5],[0,0,0,5]] (negative: depth - 1).
-                 { "OneHot", { 3, 4 }, { 0, 5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 5 } },
-                 // Gather on axis 1 of [[1,2,3],[4,5,6]] at [2, 0]: [[3,1],[6,4]].
-                 { "Gather-axis1", { 2, 2 }, { 3, 1, 6, 4 } },
-                 // Concat on axis 1 of [[1],[2]] and [[3,4],[5,6]]: [[1,3,4],[2,5,6]].
-                 { "Concat-axis1", { 2, 3 }, { 1, 3, 4, 2, 5, 6 } },
-                 // Reshape [1..6] to [0, -1] of a [2, 3]-shaped source: 0 copies 2, -1 is 3.
-                 { "Reshape", { 2, 3 }, { 1, 2, 3, 4, 5, 6 } },
-                 // Unsqueeze-13 axes [0, 2] of [5, 6]: [1, 2, 1].
-                 { "Unsqueeze", { 1, 2, 1 }, { 5, 6 } },
-                 // Add broadcast [[1],[2]] + [10, 20]: [[11,21],[12,22]].
-                 { "Add-broadcast", { 2, 2 }, { 11, 21, 12, 22 } },
-                 // Integer Div truncates toward zero: [-7, 7] / 2 = [-3, 3] (numpy divide, then astype).
-                 { "Div-integer", { 2 }, { -3, 3 } },
-                 // Sequences: Insert 1 then [2, 3] into an empty sequence, ConcatFromSequence axis 0: [1, 2, 3].
-                 { "ConcatFromSequence", { 3 }, { 1, 2, 3 } },
-                 // SplitToSequence([1..5], split 2): [1,2], [3,4], [5]; SequenceAt -1: [5].
-                 { "SplitToSequence+SequenceAt", { 1 }, { 5 } },
-                 // If on a known condition: the else branch's Constant 7.
-                 { "If", {}, { 7 } },
-                 // Loop of 4 trips carrying s = s * 2 + i from 1: 2, 5, 12, 27; scan output i * i stacked: [0, 1, 4, 9].
-                 { "Loop-carried", {}, { 27 } },
-                 { "Loop-scan", { 4 }, { 0, 1, 4, 9 } },
-                 // torchlib's as_strided, size [2, 3], stride [1, 2]: indices[i][j] = i + 2 j = [[0,2,4],[1,3,5]], built
-                 // by a Loop of 2 trips over a sequence of ones (SequenceEmpty, SequenceInsert, ConcatFromSequence).
-                 { "Loop-as-strided", { 2, 3 }, { 0, 2, 4, 1, 3, 5 } },
-             }) {
+        for (const auto& [name, dims, data] :
+            std::vector<std::tuple<const char*, std::vector<std::int64_t>, std::vector<double>>> {
+                // GatherElements([[1,2],[3,4]], [[0,0],[1,0]], axis 1) = [[1,1],[4,3]] (the docs' example).
+                { "GatherElements", { 2, 2 }, { 1, 1, 4, 3 } },
+                // ScatterND([1..8], [[4],[3],[1],[7]], [9,10,11,12]) = [1,11,3,10,9,6,7,12] (the docs' example 1).
+                { "ScatterND", { 8 }, { 1, 11, 3, 10, 9, 6, 7, 12 } },
+                // Trilu upper of a 3 x 3 of ones, k = 0: [[1,1,1],[0,1,1],[0,0,1]]; lower k = -1:
+                // [[0,0,0],[1,0,0],[1,1,0]].
+                { "Trilu", { 3, 3 }, { 1, 1, 1, 0, 1, 1, 0, 0, 1 } },
+                { "Trilu-lower", { 3, 3 }, { 0, 0, 0, 1, 0, 0, 1, 1, 0 } },
+                // CastLike([1.7, -2.2], an int32 tensor) = [1, -2] (truncation, as numpy's astype).
+                { "CastLike", { 2 }, { 1, -2 } },
+                // OneHot([1, 3, -1], depth 4, values [0, 5]), axis -1: [[0,5,0,0],[0,0,0,5],[0,0,0,5]] (negative: depth
+                // - 1).
+                { "OneHot", { 3, 4 }, { 0, 5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 5 } },
+                // Gather on axis 1 of [[1,2,3],[4,5,6]] at [2, 0]: [[3,1],[6,4]].
+                { "Gather-axis1", { 2, 2 }, { 3, 1, 6, 4 } },
+                // Concat on axis 1 of [[1],[2]] and [[3,4],[5,6]]: [[1,3,4],[2,5,6]].
+                { "Concat-axis1", { 2, 3 }, { 1, 3, 4, 2, 5, 6 } },
+                // Reshape [1..6] to [0, -1] of a [2, 3]-shaped source: 0 copies 2, -1 is 3.
+                { "Reshape", { 2, 3 }, { 1, 2, 3, 4, 5, 6 } },
+                // Unsqueeze-13 axes [0, 2] of [5, 6]: [1, 2, 1].
+                { "Unsqueeze", { 1, 2, 1 }, { 5, 6 } },
+                // Add broadcast [[1],[2]] + [10, 20]: [[11,21],[12,22]].
+                { "Add-broadcast", { 2, 2 }, { 11, 21, 12, 22 } },
+                // Integer Div truncates toward zero: [-7, 7] / 2 = [-3, 3] (numpy divide, then astype).
+                { "Div-integer", { 2 }, { -3, 3 } },
+                // Sequences: Insert 1 then [2, 3] into an empty sequence, ConcatFromSequence axis 0: [1, 2, 3].
+                { "ConcatFromSequence", { 3 }, { 1, 2, 3 } },
+                // SplitToSequence([1..5], split 2): [1,2], [3,4], [5]; SequenceAt -1: [5].
+                { "SplitToSequence+SequenceAt", { 1 }, { 5 } },
+                // If on a known condition: the else branch's Constant 7.
+                { "If", {}, { 7 } },
+                // Loop of 4 trips carrying s = s * 2 + i from 1: 2, 5, 12, 27; scan output i * i stacked: [0, 1, 4, 9].
+                { "Loop-carried", {}, { 27 } },
+                { "Loop-scan", { 4 }, { 0, 1, 4, 9 } },
+                // torchlib's as_strided, size [2, 3], stride [1, 2]: indices[i][j] = i + 2 j = [[0,2,4],[1,3,5]], built
+                // by a Loop of 2 trips over a sequence of ones (SequenceEmpty, SequenceInsert, ConcatFromSequence).
+                { "Loop-as-strided", { 2, 3 }, { 0, 2, 4, 1, 3, 5 } },
+            }) {
             QTest::newRow(name) << row++ << dims << data;
         }
     }
@@ -175,9 +177,10 @@ private slots:
         case 42: {
             // body(i, cond, s): s' = s * 2 + i; out cond; scan i * i.
             c.node = node("Loop", { "m", "", "s0" }, 2);
-            onnx::GraphProto body = graph({ named(node("Mul", { "s", "two" }), { "s2" }), named(node("Add", { "s2", "i" }), { "s3" }),
-                                              named(node("Mul", { "i", "i" }), { "sq" }), named(node("Identity", { "c" }), { "c_out" }) },
-                { "i", "c", "s" }, { "c_out", "s3", "sq" });
+            onnx::GraphProto body
+                = graph({ named(node("Mul", { "s", "two" }), { "s2" }), named(node("Add", { "s2", "i" }), { "s3" }),
+                            named(node("Mul", { "i", "i" }), { "sq" }), named(node("Identity", { "c" }), { "c_out" }) },
+                    { "i", "c", "s" }, { "c_out", "s3", "sq" });
             auto* a = c.node.add_attribute();
             a->set_name("body");
             a->set_type(onnx::AttributeProto::GRAPH);
@@ -210,17 +213,18 @@ private slots:
             setInt(concatOnes, "axis", 0);
             onnx::NodeProto shape = named(node("Concat", { "size_j", "ones_t" }), { "shape" });
             setInt(shape, "axis", 0);
-            onnx::GraphProto body = graph({ named(node("Sub", { "rank_m1", "i" }), { "j" }), constant("neg1", { 1 }, { -1 }),
-                                              constant("rank1", { 1 }, { 2 }), reshapeJ, gatherSize, sliceSize, gatherStride,
-                                              named(node("Expand", { "idx", "size_after" }), { "idx_e" }),
-                                              named(node("Squeeze", { "size_j" }), { "size_s" }), constant("zero", {}, { 0 }),
-                                              constant("one", {}, { 1 }), named(node("Range", { "zero", "size_s", "one" }), { "r" }),
-                                              named(node("Mul", { "r", "stride_j" }), { "add" }), concatOnes, shape,
-                                              named(node("Reshape", { "add", "shape" }), { "add_r" }),
-                                              named(node("Add", { "idx_e", "add_r" }), { "idx2" }), constant("one1", { 1 }, { 1 }),
-                                              named(node("SequenceInsert", { "ones", "one1" }), { "ones2" }),
-                                              named(node("Identity", { "c" }), { "c_out" }) },
-                { "i", "c", "idx", "ones" }, { "c_out", "idx2", "ones2" });
+            onnx::GraphProto body
+                = graph({ named(node("Sub", { "rank_m1", "i" }), { "j" }), constant("neg1", { 1 }, { -1 }),
+                            constant("rank1", { 1 }, { 2 }), reshapeJ, gatherSize, sliceSize, gatherStride,
+                            named(node("Expand", { "idx", "size_after" }), { "idx_e" }),
+                            named(node("Squeeze", { "size_j" }), { "size_s" }), constant("zero", {}, { 0 }),
+                            constant("one", {}, { 1 }), named(node("Range", { "zero", "size_s", "one" }), { "r" }),
+                            named(node("Mul", { "r", "stride_j" }), { "add" }), concatOnes, shape,
+                            named(node("Reshape", { "add", "shape" }), { "add_r" }),
+                            named(node("Add", { "idx_e", "add_r" }), { "idx2" }), constant("one1", { 1 }, { 1 }),
+                            named(node("SequenceInsert", { "ones", "one1" }), { "ones2" }),
+                            named(node("Identity", { "c" }), { "c_out" }) },
+                    { "i", "c", "idx", "ones" }, { "c_out", "idx2", "ones2" });
             // The first trip's sequence of ones is empty, and ConcatFromSequence of nothing is not a value: start
             // it with none but concatenate only what there is (as the If in torchlib does): here, seed it with
             // an empty 1-D tensor, which Concat joins to anything.
@@ -232,8 +236,8 @@ private slots:
             Value ones;
             ones.sequence = true;
             ones.items.push_back(tensor({ 0 }, {}));
-            c.values = { { "m", scalar(2) }, { "idx0", scalar(0) }, { "ones0", ones }, { "size", tensor({ 2 }, { 2, 3 }) },
-                { "stride", tensor({ 2 }, { 1, 2 }) }, { "rank_m1", scalar(1) } };
+            c.values = { { "m", scalar(2) }, { "idx0", scalar(0) }, { "ones0", ones },
+                { "size", tensor({ 2 }, { 2, 3 }) }, { "stride", tensor({ 2 }, { 1, 2 }) }, { "rank_m1", scalar(1) } };
             break;
         }
         default:

@@ -1,13 +1,13 @@
 // ONNX files as converters, quantizers and newer exporters write them (tests/data/onnx/wild/, made by
 // make_fixtures.py's wild()): each against a count worked by hand here. x is [N, 4, 8, 8] = 256
 // elements at batch 1 unless the case says otherwise.
+#include "core/onnx/wildmodels.h"
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "model/networks.h"
-#include "open/build_network.h"
 #include "onnx/onnx_model.h"
+#include "open/build_network.h"
 #include "testpaths.h"
-#include "core/onnx/wildmodels.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -154,7 +154,8 @@ private slots:
         // Opset 18: ReduceMean over axes [2,3] given as an input: 64 x 4 = 256; Split into num_outputs 3
         // (8 rows: 3, 3, 2) a copy; Pad of the last piece by 1 on axis 2 only ([1,4,3,8]) a copy; the Add of
         // two [1,4,3,8] tensors 96; the Mul by the [1,4,1,1] mean 96.
-        add("opset18", { { "reduce", 256, 0 }, { "copy", 0, 0 }, { "copy", 0, 0 }, { "add", 96, 0 }, { "eltwise", 96, 0 } });
+        add("opset18",
+            { { "reduce", 256, 0 }, { "copy", 0, 0 }, { "copy", 0, 0 }, { "add", 96, 0 }, { "eltwise", 96, 0 } });
         // Opset 23 on x [N,5,8] = 40: RMSNormalization 4 an element (160), its scale 8; Gelu 5 (200);
         // Attention, 2 heads of 4: 1 x 2 x 5 x 5 = 50 scores x (2 x 4 + 1 + 5 + 2 x 4) = 1,100.
         add("opset23", { { "eltwise", 160, 8 }, { "eltwise", 200, 0 }, { "matmul", 1'100, 0 } });
@@ -166,7 +167,8 @@ private slots:
         add("qdq", { { "eltwise", 768, 0 }, { "conv", 36'864, 288 }, { "bias", 512, 8 }, { "eltwise", 1'024, 0 } });
         // DynamicQuantizeLinear 5 x 256; ConvInteger as a convolution, its int8 weight 288; Cast a copy;
         // the Mul by the scale 512.
-        add("convinteger", { { "eltwise", 1'280, 0 }, { "conv", 36'864, 288 }, { "copy", 0, 0 }, { "eltwise", 512, 0 } });
+        add("convinteger",
+            { { "eltwise", 1'280, 0 }, { "conv", 36'864, 288 }, { "copy", 0, 0 }, { "eltwise", 512, 0 } });
         // MatMulNBits: [1,5,32] x (16 x 32 in 4 bits) = 80 outputs x 64 = 5,120; 512 weights, not 256 bytes.
         add("matmulnbits", { { "matmul", 5'120, 512 } });
         // The fp16 converter's output: the Casts at the edges are copies; the Conv and its bias as ever.
@@ -259,24 +261,27 @@ private slots:
         const BuildResult b = build(wild("scalar_vectors"));
         QVERIFY2(b.network, b.error.c_str());
         const Network& net = *b.network;
-        const auto conv = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Conv; });
+        const auto conv
+            = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.op == Op::Conv; });
         QVERIFY(conv != net.layers.end());
         QCOMPARE(forwardFlops(*conv), 36'864.0);
         QCOMPARE(layerParams(*conv), std::int64_t { 288 });
         QCOMPARE(conv->out, (Shape { 1, 8, 8, 8 }));
-        const auto add = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.name == "add"; });
+        const auto add
+            = std::find_if(net.layers.begin(), net.layers.end(), [](const Layer& l) { return l.name == "add"; });
         QVERIFY(add != net.layers.end());
         QCOMPARE(forwardFlops(*add), 256.0);
-        for (const char* node : { "(Range): inputs 'zero', 'size', 'one'", "(HannWindow): input 'wsize'", "(Dropout): inputs 'ratio', 'training'" })
+        for (const char* node : { "(Range): inputs 'zero', 'size', 'one'", "(HannWindow): input 'wsize'",
+                 "(Dropout): inputs 'ratio', 'training'" })
             QVERIFY2(says(net, node), node);
         QVERIFY(says(net, "read as the scalar, as ONNX Runtime does"));
         // The signal operators, each fed [1] tensors (scalar_vectors_signal): all six relaxed and said;
         // the STFT of 64 samples, 16-point frames every 8 gives (64 - 16) / 8 + 1 = 7 frames of 16 bins.
         const BuildResult signal = build(wild("scalar_vectors_signal"));
         QVERIFY2(signal.network, signal.error.c_str());
-        for (const char* node : { "(HannWindow): input 'wsize'", "(HammingWindow): input 'wsize'",
-                 "(BlackmanWindow): input 'wsize'", "(STFT): input 'flen'", "(DFT): input 'flen'",
-                 "(MelWeightMatrix): inputs 'bins', 'flen'" })
+        for (const char* node :
+            { "(HannWindow): input 'wsize'", "(HammingWindow): input 'wsize'", "(BlackmanWindow): input 'wsize'",
+                "(STFT): input 'flen'", "(DFT): input 'flen'", "(MelWeightMatrix): inputs 'bins', 'flen'" })
             QVERIFY2(says(*signal.network, node), node);
         const auto stft = std::find_if(signal.network->layers.begin(), signal.network->layers.end(),
             [](const Layer& l) { return l.name == "stft"; });
@@ -343,10 +348,10 @@ private slots:
         QVERIFY2(load.model, load.error.c_str());
         QCOMPARE(load.model->parameters(), std::int64_t { 4096 } * 6144);
         const long grewKiB = after.ru_maxrss - before.ru_maxrss; // the peak, in KiB (Linux)
-        QVERIFY2(grewKiB < 24 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB reading a 96 MiB model").arg(grewKiB)));
+        QVERIFY2(grewKiB < 24 * 1024,
+            qPrintable(QStringLiteral("peak memory grew by %1 KiB reading a 96 MiB model").arg(grewKiB)));
     }
 };
-
 
 QTEST_GUILESS_MAIN(TestOnnxWild)
 #include "tst_onnx_wild.moc"

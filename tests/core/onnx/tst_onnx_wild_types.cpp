@@ -1,13 +1,13 @@
 // ONNX files as converters, quantizers and newer exporters write them (tests/data/onnx/wild/): the
 // precision as the file gives it, low-bit elements, recurrent layers as PyTorch writes them, IR versions
 // and graph names of today's exporters, rank six, control flow; each against a count worked by hand.
+#include "core/onnx/wildmodels.h"
 #include "engine/cost.h"
 #include "engine/roofline.h"
 #include "model/networks.h"
-#include "open/build_network.h"
 #include "onnx/onnx_model.h"
+#include "open/build_network.h"
 #include "testpaths.h"
-#include "core/onnx/wildmodels.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -91,7 +91,8 @@ private slots:
         QTest::addColumn<QStringList>("types");
         QTest::newRow("fp8") << QStringLiteral("fp8_qdq") << std::vector<double> { 1e12, 16e12, 1e12 }
                              << QStringList { "fp32", "fp8", "fp32" };
-        QTest::newRow("bf16") << QStringLiteral("bf16") << std::vector<double> { 6e12, 1.5e12 } << QStringList { "bf16", "bf16" };
+        QTest::newRow("bf16") << QStringLiteral("bf16") << std::vector<double> { 6e12, 1.5e12 }
+                              << QStringList { "bf16", "bf16" };
     }
     void arithmeticTypesAsInTheFile()
     {
@@ -100,8 +101,8 @@ private slots:
         QFETCH(QStringList, types);
         Device d;
         d.id = d.name = "test";
-        d.peak = { { "fp32", 1e12 }, { "bf16", 1.5e12 }, { "fp16", 2e12 }, { "tensor_fp16", 4e12 }, { "tensor_bf16", 6e12 },
-            { "tensor_int8", 8e12 }, { "tensor_fp8", 16e12 } };
+        d.peak = { { "fp32", 1e12 }, { "bf16", 1.5e12 }, { "fp16", 2e12 }, { "tensor_fp16", 4e12 },
+            { "tensor_bf16", 6e12 }, { "tensor_int8", 8e12 }, { "tensor_fp8", 16e12 } };
         d.dramBandwidth = 1e11;
         d.memoryBytes = 1e9;
         Config c;
@@ -206,10 +207,10 @@ private slots:
     // PyTorch's exporter (1.13, opset 15): nn.LSTM(16, 32) and nn.GRU(16, 32) after x.squeeze(1), a Conv1d
     // and permute(2, 0, 1); T = the image height (572, the configuration's default). Per step an LSTM does
     // 2 x 4 x 32 x (16 + 32) = 12,288 FLOP and 2 x 4 x 32 = 256 for the biases: x 572 = 7,175,168; a GRU
-    // 2 x 3 x 32 x 48 + 2 x 3 x 32 = 9,408 a step: 5,381,376. Parameters as PyTorch counts them: 4 x 32 x 48 + 8 x 32 = 6,400
-    // and 3 x 32 x 48 + 6 x 32 = 4,800; the Conv1d 768 + 16, the Linear's weight 32 and its one-element
-    // bias, added after the MatMul (issue 48: it was taken for a constant): 7,217 and 5,617, as PyTorch's
-    // sum(p.numel() for p in model.parameters()) gives.
+    // 2 x 3 x 32 x 48 + 2 x 3 x 32 = 9,408 a step: 5,381,376. Parameters as PyTorch counts them: 4 x 32 x 48 + 8 x 32 =
+    // 6,400 and 3 x 32 x 48 + 6 x 32 = 4,800; the Conv1d 768 + 16, the Linear's weight 32 and its one-element bias,
+    // added after the MatMul (issue 48: it was taken for a constant): 7,217 and 5,617, as PyTorch's sum(p.numel() for p
+    // in model.parameters()) gives.
     void recurrentLayersAsPyTorchWritesThem_data()
     {
         QTest::addColumn<QString>("model");
@@ -320,7 +321,8 @@ private slots:
         std::ifstream in(path, std::ios::binary);
         onnx::ModelProto m;
         QVERIFY(m.ParseFromIstream(&in));
-        for (const char* name : { "Model from PaddlePaddle.", "main_graph", "MXNet_converted_model", "CNTKGraph", "merged" }) {
+        for (const char* name :
+            { "Model from PaddlePaddle.", "main_graph", "MXNet_converted_model", "CNTKGraph", "merged" }) {
             m.mutable_graph()->set_name(name);
             const OnnxLoad load = parseOnnxModel(m.SerializeAsString(), path);
             QVERIFY2(load.model, load.error.c_str());
@@ -389,7 +391,6 @@ private slots:
         QCOMPARE(b.network->layers[0].out.elements(), std::int64_t { 256 });
     }
 };
-
 
 QTEST_GUILESS_MAIN(TestOnnxWildTypes)
 #include "tst_onnx_wild_types.moc"

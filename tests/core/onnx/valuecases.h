@@ -12,7 +12,10 @@ namespace rfx::valuetest {
 
 using namespace rfx::onnximport;
 
-inline Value tensor(std::vector<std::int64_t> dims, std::vector<double> data, bool integer = true) { return Value(std::move(dims), std::move(data), integer); }
+inline Value tensor(std::vector<std::int64_t> dims, std::vector<double> data, bool integer = true)
+{
+    return Value(std::move(dims), std::move(data), integer);
+}
 inline Value scalar(double x, bool integer = true) { return Value({}, { x }, integer); }
 
 struct NodeCase {
@@ -69,14 +72,17 @@ inline std::vector<std::optional<Value>> run(const NodeCase& c, std::int64_t* bu
         auto it = c.values.find(name);
         return it == c.values.end() ? nullptr : &it->second.dims;
     };
-    s.elemType = [](const std::string& name) { return name == "like_int" ? int(onnx::TensorProto::INT32) : int(onnx::TensorProto::FLOAT); };
+    s.elemType = [](const std::string& name) {
+        return name == "like_int" ? int(onnx::TensorProto::INT32) : int(onnx::TensorProto::FLOAT);
+    };
     s.opset = c.opset;
     s.budget = budget;
     return evaluateNode(c.node, s);
 }
 
 // A body or branch graph from nodes, its inputs and outputs by name.
-inline onnx::GraphProto graph(std::vector<onnx::NodeProto> nodes, std::vector<std::string> inputs, std::vector<std::string> outputs)
+inline onnx::GraphProto graph(
+    std::vector<onnx::NodeProto> nodes, std::vector<std::string> inputs, std::vector<std::string> outputs)
 {
     onnx::GraphProto g;
     for (auto& n : nodes)

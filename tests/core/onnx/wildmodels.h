@@ -10,7 +10,10 @@
 
 namespace rfx::wildtest {
 
-inline std::string wild(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/wild/" + name + ".onnx"; }
+inline std::string wild(const char* name)
+{
+    return std::string(ROOFLINE_TEST_DATA_DIR) + "/onnx/wild/" + name + ".onnx";
+}
 
 inline BuildResult build(const std::string& path, int batch = 1, std::map<std::string, double> values = {})
 {

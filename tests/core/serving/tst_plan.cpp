@@ -81,8 +81,8 @@ private slots:
         s.gpusPerNode = 1;
         s.calibration = &half;
         s.calibrationLabel = "half.json";
-        const Plan plan = planServing(test::builtinModel("llama-3.1-8b"), s,
-            { test::shippedDevice("h100-sxm"), test::shippedDevice("mi300x") });
+        const Plan plan = planServing(
+            test::builtinModel("llama-3.1-8b"), s, { test::shippedDevice("h100-sxm"), test::shippedDevice("mi300x") });
         QVERIFY(plan.error.empty());
         QCOMPARE(plan.calibrated.size(), size_t(1));
         QCOMPARE(plan.calibration, std::string("half.json"));

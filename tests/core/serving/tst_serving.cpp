@@ -13,10 +13,7 @@ using namespace rfx;
 
 namespace {
 
-LlmModel builtin(const char* id)
-{
-    return test::builtinModel(id);
-}
+LlmModel builtin(const char* id) { return test::builtinModel(id); }
 
 const MixedRow& row(const MixedStep& s, const std::string& name)
 {

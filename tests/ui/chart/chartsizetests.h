@@ -14,7 +14,8 @@
 
 namespace rfx::chartsizetest {
 
-inline const QStringList kThree { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"), QStringLiteral("geforce-mx230") };
+inline const QStringList kThree { QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"),
+    QStringLiteral("geforce-mx230") };
 
 // What is wrong with the texts of one chart, as sentences (empty: legible).
 // `leaders` (point to label): none may cross a text other than the label it ends on, nor another
@@ -24,7 +25,13 @@ inline QStringList problems(const std::vector<std::pair<QString, QRectF>>& texts
     const std::vector<QLineF>& leaders = {})
 {
     QStringList out;
-    auto box = [](const QRectF& r) { return QStringLiteral("(%1,%2 %3x%4)").arg(r.x(), 0, 'f', 0).arg(r.y(), 0, 'f', 0).arg(r.width(), 0, 'f', 0).arg(r.height(), 0, 'f', 0); };
+    auto box = [](const QRectF& r) {
+        return QStringLiteral("(%1,%2 %3x%4)")
+            .arg(r.x(), 0, 'f', 0)
+            .arg(r.y(), 0, 'f', 0)
+            .arg(r.width(), 0, 'f', 0)
+            .arg(r.height(), 0, 'f', 0);
+    };
     for (size_t i = 0; i < texts.size(); ++i) {
         const auto& [text, r] = texts[i];
         if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("...")))
@@ -34,7 +41,8 @@ inline QStringList problems(const std::vector<std::pair<QString, QRectF>>& texts
         for (size_t j = i + 1; j < texts.size(); ++j) {
             const QRectF a = r.adjusted(0.5, 0.5, -0.5, -0.5), b = texts[j].second.adjusted(0.5, 0.5, -0.5, -0.5);
             if (a.intersects(b))
-                out << QStringLiteral("'%1' %2 overlaps '%3' %4").arg(text, box(r), texts[j].first, box(texts[j].second));
+                out << QStringLiteral("'%1' %2 overlaps '%3' %4")
+                           .arg(text, box(r), texts[j].first, box(texts[j].second));
         }
     }
     for (const auto& [text, r] : layerLabels)
@@ -51,15 +59,25 @@ inline QStringList problems(const std::vector<std::pair<QString, QRectF>>& texts
                 continue; // its own label, where it ends
             if (crosses(l, r.adjusted(0.5, 0.5, -0.5, -0.5)))
                 out << QStringLiteral("a leader (%1,%2)-(%3,%4) runs through '%5' %6")
-                           .arg(l.x1(), 0, 'f', 0).arg(l.y1(), 0, 'f', 0).arg(l.x2(), 0, 'f', 0).arg(l.y2(), 0, 'f', 0).arg(text, box(r));
+                           .arg(l.x1(), 0, 'f', 0)
+                           .arg(l.y1(), 0, 'f', 0)
+                           .arg(l.x2(), 0, 'f', 0)
+                           .arg(l.y2(), 0, 'f', 0)
+                           .arg(text, box(r));
         }
         for (size_t j = i + 1; j < leaders.size(); ++j) {
             QPointF at;
             if (QLineF(l.p1(), l.p2()).intersects(leaders[j], &at) == QLineF::BoundedIntersection
                 && QLineF(at, l.p1()).length() > kMeet && QLineF(at, leaders[j].p1()).length() > kMeet)
                 out << QStringLiteral("leaders (%1,%2)-(%3,%4) and (%5,%6)-(%7,%8) cross")
-                           .arg(l.x1(), 0, 'f', 0).arg(l.y1(), 0, 'f', 0).arg(l.x2(), 0, 'f', 0).arg(l.y2(), 0, 'f', 0)
-                           .arg(leaders[j].x1(), 0, 'f', 0).arg(leaders[j].y1(), 0, 'f', 0).arg(leaders[j].x2(), 0, 'f', 0).arg(leaders[j].y2(), 0, 'f', 0);
+                           .arg(l.x1(), 0, 'f', 0)
+                           .arg(l.y1(), 0, 'f', 0)
+                           .arg(l.x2(), 0, 'f', 0)
+                           .arg(l.y2(), 0, 'f', 0)
+                           .arg(leaders[j].x1(), 0, 'f', 0)
+                           .arg(leaders[j].y1(), 0, 'f', 0)
+                           .arg(leaders[j].x2(), 0, 'f', 0)
+                           .arg(leaders[j].y2(), 0, 'f', 0);
         }
     }
     return out;

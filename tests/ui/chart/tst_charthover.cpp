@@ -18,11 +18,11 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHelpEvent>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QHelpEvent>
 #include <QToolTip>
 
 using namespace rfx;
@@ -79,13 +79,16 @@ private slots:
         QVERIFY(answered > 20);
         // One layer by name, with its own figures.
         const LayerResult& l = d.layers[loneLayer(d)];
-        const QString tip = hoverAt(chart, chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale())));
+        const QString tip
+            = hoverAt(chart, chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale())));
         QVERIFY2(tip.contains(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(l.name))), qPrintable(tip));
         QVERIFY2(tip.contains(QString::fromStdString(formatSI(l.flops, "FLOP"))), qPrintable(tip));
         QVERIFY2(tip.contains(QString::fromStdString(shapeString(l.out))), qPrintable(tip));
         QVERIFY2(tip.contains(QString::fromStdString(formatBytes(l.bytes))), qPrintable(tip));
         // Away from every point: no tooltip.
-        QVERIFY(chart->hover()->pointAt(chart->viewportPosition(QPointF(l.intensity * 30, l.attainable / chart->yScale() / 300))).series
+        QVERIFY(chart->hover()
+                    ->pointAt(chart->viewportPosition(QPointF(l.intensity * 30, l.attainable / chart->yScale() / 300)))
+                    .series
             == nullptr);
     }
 
@@ -117,7 +120,8 @@ private slots:
         RooflineChart* chart = w.chartArea()->charts()[0];
         const DeviceResult& h100 = w.workspace().report()->results[1];
         const LayerResult& l = h100.layers[loneLayer(h100)];
-        const QString tip = hoverAt(chart, chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale())));
+        const QString tip
+            = hoverAt(chart, chart->viewportPosition(QPointF(l.intensity, l.attainable / chart->yScale())));
         QVERIFY2(tip.contains(QString::fromStdString(h100.device.name)), qPrintable(tip));
         QVERIFY2(tip.contains(QString::fromStdString(l.name)), qPrintable(tip));
     }
@@ -137,8 +141,10 @@ private slots:
         int asLevel = 0;
         for (const QPointF& p : l2) {
             const QString tip = hoverAt(chart, chart->viewportPosition(p));
-            QVERIFY2(tip.contains(QStringLiteral("FLOPs")) && tip.contains(QStringLiteral("intensity")), qPrintable(tip));
-            asLevel += tip.contains(QStringLiteral(" at L2 on ")) && tip.contains(QStringLiteral("this level alone would allow"));
+            QVERIFY2(
+                tip.contains(QStringLiteral("FLOPs")) && tip.contains(QStringLiteral("intensity")), qPrintable(tip));
+            asLevel += tip.contains(QStringLiteral(" at L2 on "))
+                && tip.contains(QStringLiteral("this level alone would allow"));
         }
         QVERIFY2(asLevel >= int(l2.size()) / 2, qPrintable(QStringLiteral("%1 of %2").arg(asLevel).arg(l2.size())));
     }
@@ -158,7 +164,8 @@ private slots:
         for (const QPointF& p : measured) {
             const QString tip = hoverAt(chart, chart->viewportPosition(p));
             QVERIFY2(tip.contains(QStringLiteral("measured")), qPrintable(tip));
-            named += tip.contains(QStringLiteral("<b>enc1.conv2</b> measured on")) && tip.contains(QStringLiteral("6.62 ms"));
+            named += tip.contains(QStringLiteral("<b>enc1.conv2</b> measured on"))
+                && tip.contains(QStringLiteral("6.62 ms"));
         }
         QCOMPARE(named, 1);
     }

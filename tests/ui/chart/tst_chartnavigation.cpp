@@ -11,11 +11,11 @@
 #include "testutils.h"
 #include "window/mainwindow.h"
 
-#include <QSpinBox>
 #include <QChart>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QWheelEvent>
 
@@ -60,7 +60,8 @@ private slots:
         QCOMPARE_LT(decades(after.xlo, after.xhi), decades(before.xlo, before.xhi) / 1.5);
         // The value under the cursor stays under it.
         const QPoint again = chart->viewportPosition(QPointF(10, 1000));
-        QVERIFY2((again - at).manhattanLength() <= 2, qPrintable(QStringLiteral("%1,%2").arg(again.x()).arg(again.y())));
+        QVERIFY2(
+            (again - at).manhattanLength() <= 2, qPrintable(QStringLiteral("%1,%2").arg(again.x()).arg(again.y())));
         // The zoom is kept while the analysis changes, and drawn as a fresh chart would draw it.
         w.controls()->batchSpin()->setValue(8);
         QCoreApplication::processEvents();
@@ -130,20 +131,21 @@ private slots:
         int cornerTaken = 0;
         for (const QPointF& p : points)
             for (double above : { 1.06, 1.25 }) {
-            chart->setView({ p.x() / 1.25, p.x() * 300, p.y() / 300, p.y() * above });
-            QCoreApplication::processEvents();
-            const auto labels = chart->layerLabels();
-            // The same pixel every time (the view moves with the point): moved away first, or no move.
-            const QPoint middle = chart->viewportPosition(QPointF(p.x() * 15, p.y() / 15));
-            QTest::mouseMove(chart->viewport(), middle + QPoint(5, 5));
-            QTest::mouseMove(chart->viewport(), middle);
-            const QRectF readout = chart->readoutBox();
-            QVERIFY(!chart->readoutShown().isEmpty() && !readout.isEmpty());
-            const QRectF topLeft(chart->chart()->plotArea().topLeft() + QPointF(4, 4), readout.size());
-            for (const auto& [text, box] : labels) {
-                QVERIFY2(!box.intersects(readout), qPrintable(QStringLiteral("the read-out covers \"%1\"").arg(text)));
-                cornerTaken += box.intersects(topLeft);
-            }
+                chart->setView({ p.x() / 1.25, p.x() * 300, p.y() / 300, p.y() * above });
+                QCoreApplication::processEvents();
+                const auto labels = chart->layerLabels();
+                // The same pixel every time (the view moves with the point): moved away first, or no move.
+                const QPoint middle = chart->viewportPosition(QPointF(p.x() * 15, p.y() / 15));
+                QTest::mouseMove(chart->viewport(), middle + QPoint(5, 5));
+                QTest::mouseMove(chart->viewport(), middle);
+                const QRectF readout = chart->readoutBox();
+                QVERIFY(!chart->readoutShown().isEmpty() && !readout.isEmpty());
+                const QRectF topLeft(chart->chart()->plotArea().topLeft() + QPointF(4, 4), readout.size());
+                for (const auto& [text, box] : labels) {
+                    QVERIFY2(
+                        !box.intersects(readout), qPrintable(QStringLiteral("the read-out covers \"%1\"").arg(text)));
+                    cornerTaken += box.intersects(topLeft);
+                }
             }
         chart->resetView();
         QVERIFY2(cornerTaken > 0, "no label came to the top-left corner: the test proves nothing");
@@ -168,7 +170,8 @@ private slots:
             QVERIFY2(!chart->readoutShown().isEmpty(), what); // shown before: the test can fail
             change();
             QCoreApplication::processEvents();
-            QVERIFY2(chart->readoutShown().isEmpty(), qPrintable(QString::fromUtf8(what) + QStringLiteral(": ") + chart->readoutShown()));
+            QVERIFY2(chart->readoutShown().isEmpty(),
+                qPrintable(QString::fromUtf8(what) + QStringLiteral(": ") + chart->readoutShown()));
         }
         QTest::mouseMove(chart->viewport(), QPoint(2, 2)); // away: the next test's first move is a move
     }
@@ -184,7 +187,8 @@ private slots:
         // I = 1 (448 x 1.004 = 450): within 1 %.
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 100)));
         // (The cursor sits on a whole pixel: the intensity under it is 1 to a few parts in a thousand.)
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the memory slope \\((44[4-9]|45[0-2]) GFLOP/s there\\)"))),
+        QVERIFY2(chart->readoutShown().contains(QRegularExpression(
+                     QStringLiteral("under the memory slope \\((44[4-9]|45[0-2]) GFLOP/s there\\)"))),
             qPrintable(chart->readoutShown()));
         QVERIFY(chart->readoutShown().startsWith(QStringLiteral("I 1")));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2000)));
@@ -192,14 +196,16 @@ private slots:
         // A point drawn on the slope, with the cursor two pixels above the line: on that roof.
         const QPoint onSlope = chart->viewportPosition(QPointF(1, 448)) - QPoint(0, 2);
         QTest::mouseMove(chart->viewport(), onSlope);
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("on the memory slope \\((44[4-9]|45[0-2]) GFLOP/s\\)"))),
+        QVERIFY2(chart->readoutShown().contains(
+                     QRegularExpression(QStringLiteral("on the memory slope \\((44[4-9]|45[0-2]) GFLOP/s\\)"))),
             qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 1000)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the compute roof (7.18 TFLOP/s there)")),
             qPrintable(chart->readoutShown()));
         // Two pixels above the compute roof: on it (issue 38: "P 7.23 TFLOP/s: under ... (7.18 TFLOP/s there)").
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(100, 7180)) - QPoint(0, 2));
-        QVERIFY2(chart->readoutShown().contains(QStringLiteral("on the compute roof (7.18 TFLOP/s)")), qPrintable(chart->readoutShown()));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("on the compute roof (7.18 TFLOP/s)")),
+            qPrintable(chart->readoutShown()));
         // Cache-aware bounds draw the caches' slopes, and the read-out names them as the points' tooltips
         // do ("L2-bound"; issue 38: it said "above the roof, not attainable" there). H100: DRAM 3.35 TB/s,
         // L2 10.1 TB/s, L1 33.5 TB/s, FP32 66.9 TFLOP/s; at I = 1, 5 TFLOP/s is above the DRAM slope and
@@ -213,7 +219,8 @@ private slots:
         chart = w.chartArea()->charts()[0];
         QCOMPARE(chart->yScale(), 1e12);
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 5)));
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under the L2 slope \\(10\\.[0-2] TFLOP/s there\\)"))),
+        QVERIFY2(chart->readoutShown().contains(
+                     QRegularExpression(QStringLiteral("under the L2 slope \\(10\\.[0-2] TFLOP/s there\\)"))),
             qPrintable(chart->readoutShown()));
         // The L1 slope is drawn, and named, only where the cache-aware model uses the level: a GPU's
         // L1 is left out of it (its file's "cores" count CUDA cores, not SMs, so all L1s together are
@@ -223,7 +230,8 @@ private slots:
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("above the roof, not attainable")),
             qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 2)));
-        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under the DRAM slope")), qPrintable(chart->readoutShown()));
+        QVERIFY2(
+            chart->readoutShown().contains(QStringLiteral("under the DRAM slope")), qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 40)));
         QVERIFY2(chart->readoutShown().contains(QStringLiteral("not attainable")), qPrintable(chart->readoutShown()));
         aware.cacheAware = before;
@@ -236,9 +244,11 @@ private slots:
         QCoreApplication::processEvents();
         chart = w.chartArea()->charts()[0];
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 100)));
-        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under RTX 2060 Super's memory slope")), qPrintable(chart->readoutShown()));
+        QVERIFY2(chart->readoutShown().contains(QStringLiteral("under RTX 2060 Super's memory slope")),
+            qPrintable(chart->readoutShown()));
         QTest::mouseMove(chart->viewport(), chart->viewportPosition(QPointF(1, 20)));
-        QVERIFY2(chart->readoutShown().contains(QRegularExpression(QStringLiteral("under MX230's memory slope \\(4[78]\\.\\d GFLOP/s there\\)"))),
+        QVERIFY2(chart->readoutShown().contains(
+                     QRegularExpression(QStringLiteral("under MX230's memory slope \\(4[78]\\.\\d GFLOP/s there\\)"))),
             qPrintable(chart->readoutShown()));
     }
 
@@ -270,7 +280,9 @@ private slots:
             const QRectF ring = chart->selectionRect();
             QVERIFY(ring.isValid());
             for (const auto& [text, box] : chart->layerLabels())
-                QVERIFY2(!toViewport(chart, box).intersects(ring), qPrintable(QStringLiteral("%1 under the ring of %2").arg(text, QString::fromStdString(layers[i].name))));
+                QVERIFY2(!toViewport(chart, box).intersects(ring),
+                    qPrintable(
+                        QStringLiteral("%1 under the ring of %2").arg(text, QString::fromStdString(layers[i].name))));
         }
         chart->setLayerLabels(0);
         QVERIFY(chart->layerLabels().empty());
@@ -307,7 +319,8 @@ private slots:
         spots = placeLabels({ { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, { QRectF(60, 40, 5, 20) }, bounds);
         QCOMPARE(*spots[0], QPointF(23, 45));
         // A second label for the same point takes the next free spot (left), never the first one.
-        spots = placeLabels({ { QPointF(50, 50), QSizeF(20, 10), 3, 4 }, { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, {}, bounds);
+        spots = placeLabels(
+            { { QPointF(50, 50), QSizeF(20, 10), 3, 4 }, { QPointF(50, 50), QSizeF(20, 10), 3, 4 } }, {}, bounds);
         QCOMPARE(*spots[0], QPointF(57, 45));
         QCOMPARE(*spots[1], QPointF(23, 45));
         // Nowhere to go inside the bounds: left out.

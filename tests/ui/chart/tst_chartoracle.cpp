@@ -107,7 +107,8 @@ private slots:
         auto ranges = [&] {
             std::vector<std::array<double, 4>> out;
             for (RooflineChart* c : w.chartArea()->charts())
-                out.push_back({ c->xRange().x(), c->xRange().y(), c->yRange().x() * c->yScale(), c->yRange().y() * c->yScale() });
+                out.push_back(
+                    { c->xRange().x(), c->xRange().y(), c->yRange().x() * c->yScale(), c->yRange().y() * c->yScale() });
             return out;
         };
         QVERIFY(ranges()[0] != ranges()[1]);

@@ -14,9 +14,9 @@
 #include "chart/rooflinechart.h"
 #include "chart/summaryview.h"
 #include "guitestutils.h"
-#include "ui/chart/chartsizetests.h"
 #include "style/chartfit.h"
 #include "testutils.h"
+#include "ui/chart/chartsizetests.h"
 
 #include <QDockWidget>
 #include <QRegularExpression>
@@ -45,7 +45,10 @@ QString docks(const QMainWindow& w)
     QStringList out;
     for (const QDockWidget* d : w.findChildren<QDockWidget*>())
         if (d->isVisible())
-            out << QStringLiteral("%1 %2 (min %3)").arg(d->objectName()).arg(d->width()).arg(d->minimumSizeHint().width());
+            out << QStringLiteral("%1 %2 (min %3)")
+                       .arg(d->objectName())
+                       .arg(d->width())
+                       .arg(d->minimumSizeHint().width());
     return QStringLiteral(" [docks: ") + out.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
@@ -102,8 +105,12 @@ private slots:
                 for (const QSize& size : sizes) {
                     w.resize(size);
                     settle();
-                    const QString where = QStringLiteral("%1 %2x%3%4%5").arg(mode).arg(size.width()).arg(size.height())
-                                              .arg(presentation ? QStringLiteral(" presentation") : QString(), tour ? QStringLiteral(" tour") : QString());
+                    const QString where = QStringLiteral("%1 %2x%3%4%5")
+                                              .arg(mode)
+                                              .arg(size.width())
+                                              .arg(size.height())
+                                              .arg(presentation ? QStringLiteral(" presentation") : QString(),
+                                                  tour ? QStringLiteral(" tour") : QString());
                     const auto charts = w.chartArea()->charts();
                     if (charts.empty()) {
                         failures << where + QStringLiteral(": no chart");
@@ -111,27 +118,43 @@ private slots:
                     }
                     for (const RooflineChart* c : charts) {
                         ++checked;
-                        for (const QString& p : problems(c->textBoxes(), QRectF(c->rect()), labelsInView(c), c->roofLines(), c->leaderLines()))
+                        for (const QString& p : problems(
+                                 c->textBoxes(), QRectF(c->rect()), labelsInView(c), c->roofLines(), c->leaderLines()))
                             failures << where + QStringLiteral(": ") + p;
                         const QSize min = c->minimumSizeHint();
                         if (c->width() < min.width() || c->height() < min.height())
-                            failures << where + QStringLiteral(": chart %1x%2 under its minimum %3x%4").arg(c->width()).arg(c->height()).arg(min.width()).arg(min.height());
+                            failures << where
+                                    + QStringLiteral(": chart %1x%2 under its minimum %3x%4")
+                                          .arg(c->width())
+                                          .arg(c->height())
+                                          .arg(min.width())
+                                          .arg(min.height());
                     }
                     // The Configuration panel's controls whole, never behind a horizontal scroll bar
                     // (presentation at 1024 x 640 cut every spin box): long rows wrap instead.
-                    if (auto* config = w.findChild<QDockWidget*>(QStringLiteral("configurationDock")); config && config->isVisible())
-                        if (auto* scroll = qobject_cast<QScrollArea*>(config->widget()); scroll && scroll->horizontalScrollBar()->isVisible())
-                            failures << where + QStringLiteral(": the Configuration panel scrolls sideways (%1 px of controls in %2)")
-                                                    .arg(scroll->widget()->width()).arg(scroll->viewport()->width());
+                    if (auto* config = w.findChild<QDockWidget*>(QStringLiteral("configurationDock"));
+                        config && config->isVisible())
+                        if (auto* scroll = qobject_cast<QScrollArea*>(config->widget());
+                            scroll && scroll->horizontalScrollBar()->isVisible())
+                            failures << where
+                                    + QStringLiteral(
+                                        ": the Configuration panel scrolls sideways (%1 px of controls in %2)")
+                                          .arg(scroll->widget()->width())
+                                          .arg(scroll->viewport()->width());
                     // One chart (or the overlay) whole in view from 1280 x 720: the window made room.
                     if (!mode.endsWith(QLatin1String("grid")) && size.width() >= 1280) {
                         auto* scroll = qobject_cast<QScrollArea*>(w.chartArea()->parentWidget()->parentWidget());
                         if (scroll && w.chartArea()->height() > scroll->viewport()->height() + 1)
-                            failures << where + QStringLiteral(": the charts (%1 px; chart %3, its minimum %4; summary %5; %6 px wide) need scrolling in %2 px")
-                                                    .arg(w.chartArea()->height()).arg(scroll->viewport()->height())
-                                                    .arg(charts.front()->height()).arg(charts.front()->minimumSizeHint().height())
-                                                    .arg(w.chartArea()->summaries().front()->height()).arg(w.chartArea()->width())
-                                          + docks(w);
+                            failures << where
+                                    + QStringLiteral(": the charts (%1 px; chart %3, its minimum %4; summary %5; %6 px "
+                                                     "wide) need scrolling in %2 px")
+                                          .arg(w.chartArea()->height())
+                                          .arg(scroll->viewport()->height())
+                                          .arg(charts.front()->height())
+                                          .arg(charts.front()->minimumSizeHint().height())
+                                          .arg(w.chartArea()->summaries().front()->height())
+                                          .arg(w.chartArea()->width())
+                                    + docks(w);
                     }
                 }
             }
@@ -156,9 +179,13 @@ private slots:
             const QFont title = charts.front()->chart()->titleFont();
             for (const RooflineChart* c : charts) {
                 if (c->chart()->titleFont() != title)
-                    return where + QStringLiteral(": title type %1 against %2").arg(c->chart()->titleFont().pointSizeF()).arg(title.pointSizeF());
+                    return where
+                        + QStringLiteral(": title type %1 against %2")
+                              .arg(c->chart()->titleFont().pointSizeF())
+                              .arg(title.pointSizeF());
                 if (std::abs(c->width() - charts.front()->width()) > 2)
-                    return where + QStringLiteral(": cells %1 and %2 px wide").arg(c->width()).arg(charts.front()->width());
+                    return where
+                        + QStringLiteral(": cells %1 and %2 px wide").arg(c->width()).arg(charts.front()->width());
             }
             return {};
         };
@@ -192,7 +219,10 @@ private slots:
                 settle();
                 QTest::qWait(400); // the note on small charts waits for the layout to settle
                 settle();
-                const QString where = QStringLiteral("%1x%2%3").arg(size.width()).arg(size.height()).arg(presentation ? QStringLiteral(" presentation") : QString());
+                const QString where = QStringLiteral("%1x%2%3")
+                                          .arg(size.width())
+                                          .arg(size.height())
+                                          .arg(presentation ? QStringLiteral(" presentation") : QString());
                 ChartArea* area = w.chartArea();
                 const auto charts = area->charts();
                 if (charts.size() != 3) {
@@ -201,24 +231,39 @@ private slots:
                 }
                 const int line = area->fontMetrics().lineSpacing();
                 const int columns = area->columns();
-                qInfo("%s: area %dx%d, %d columns, plots %.0f px high, charts %dx%d (min %dx%d), line %d, cramped %d", qPrintable(where), area->width(), area->height(), columns,
+                qInfo("%s: area %dx%d, %d columns, plots %.0f px high, charts %dx%d (min %dx%d), line %d, cramped %d",
+                    qPrintable(where), area->width(), area->height(), columns,
                     charts.front()->chart()->plotArea().height(), charts.front()->width(), charts.front()->height(),
-                    charts.front()->minimumSizeHint().width(), charts.front()->minimumSizeHint().height(), line, int(area->cramped()));
+                    charts.front()->minimumSizeHint().width(), charts.front()->minimumSizeHint().height(), line,
+                    int(area->cramped()));
                 for (const RooflineChart* c : charts) {
                     const double plot = c->chart()->plotArea().height();
                     if (plot < 4 * line && !area->cramped())
-                        failures << where + QStringLiteral(": a plot %1 px high (type %2 px a line), %3 columns, and nothing said")
-                                                .arg(plot, 0, 'f', 0).arg(line).arg(columns);
+                        failures << where
+                                + QStringLiteral(
+                                    ": a plot %1 px high (type %2 px a line), %3 columns, and nothing said")
+                                      .arg(plot, 0, 'f', 0)
+                                      .arg(line)
+                                      .arg(columns);
                 }
-                if (area->cramped() && !w.statusBar()->currentMessage().contains(QStringLiteral("Overlay devices on one chart")))
-                    failures << where + QStringLiteral(": small charts, but the status line says '%1'").arg(w.statusBar()->currentMessage());
+                if (area->cramped()
+                    && !w.statusBar()->currentMessage().contains(QStringLiteral("Overlay devices on one chart")))
+                    failures << where
+                            + QStringLiteral(": small charts, but the status line says '%1'")
+                                  .arg(w.statusBar()->currentMessage());
                 // Every cell of a row of charts the same width, and no cell empty unless one row can't hold them.
                 for (const RooflineChart* c : charts)
                     if (std::abs(c->width() - charts.front()->width()) > 2)
-                        failures << where + QStringLiteral(": cells %1 and %2 px wide").arg(c->width()).arg(charts.front()->width());
+                        failures << where
+                                + QStringLiteral(": cells %1 and %2 px wide")
+                                      .arg(c->width())
+                                      .arg(charts.front()->width());
                 settle();
                 if (area->columns() != columns)
-                    failures << where + QStringLiteral(": the grid went from %1 to %2 columns without a resize").arg(columns).arg(area->columns());
+                    failures << where
+                            + QStringLiteral(": the grid went from %1 to %2 columns without a resize")
+                                  .arg(columns)
+                                  .arg(area->columns());
             }
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
@@ -250,7 +295,8 @@ private slots:
         const auto charts = area.charts();
         QCOMPARE(charts.size(), size_t(3));
         for (const RooflineChart* chart : charts) // one row: every chart the area's height, a third of its width
-            QVERIFY2(chart->geometry().top() < 10 && chart->width() > 500, qPrintable(QStringLiteral("%1 px wide").arg(chart->width())));
+            QVERIFY2(chart->geometry().top() < 10 && chart->width() > 500,
+                qPrintable(QStringLiteral("%1 px wide").arg(chart->width())));
         scroll.resize(1000, 800);
         settle();
         QCOMPARE(area.columns(), 2);

@@ -13,9 +13,9 @@
 #include "chart/rooflinechart.h"
 #include "chart/summaryview.h"
 #include "guitestutils.h"
-#include "ui/chart/chartsizetests.h"
 #include "style/chartfit.h"
 #include "testutils.h"
+#include "ui/chart/chartsizetests.h"
 
 #include <QDockWidget>
 #include <QGraphicsTextItem>
@@ -129,7 +129,8 @@ private slots:
             s.llm->phase = LlmPhase::Both;
             const FigureGeometry both = figureGeometry(bothPhases(*o.analysis), s);
             for (size_t i = 0; i < both.chartLayerLabels.size(); ++i)
-                QVERIFY2(!both.chartLayerLabels[i].empty(), qPrintable(QStringLiteral("chart %1 names no layer").arg(i)));
+                QVERIFY2(
+                    !both.chartLayerLabels[i].empty(), qPrintable(QStringLiteral("chart %1 names no layer").arg(i)));
             failures += figureProblems(both);
             QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 12).join(QLatin1Char('\n'))));
         }
@@ -178,11 +179,15 @@ private slots:
             showInPrint(chart, report, width);
             QString drawn;
             for (QGraphicsItem* item : chart.chart()->childItems())
-                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->toPlainText().contains(QStringLiteral("EPYC")))
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+                    text && text->toPlainText().contains(QStringLiteral("EPYC")))
                     drawn = text->toPlainText();
-            QVERIFY2(!drawn.contains(QStringLiteral("...")) && !drawn.contains(QChar(0x2026)), qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
-            QVERIFY2(drawn.contains(QStringLiteral("2026-12-06)")) && drawn.contains(QStringLiteral("TFLOP/s")), qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
-            wrapped += drawn.contains(QStringLiteral("EPYC Zen 4 VM\n(LLM set")) || drawn.contains(QStringLiteral("EPYC Zen 4 VM\u2029(LLM set"));
+            QVERIFY2(!drawn.contains(QStringLiteral("...")) && !drawn.contains(QChar(0x2026)),
+                qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
+            QVERIFY2(drawn.contains(QStringLiteral("2026-12-06)")) && drawn.contains(QStringLiteral("TFLOP/s")),
+                qPrintable(QString::number(width) + QStringLiteral(" px: ") + drawn));
+            wrapped += drawn.contains(QStringLiteral("EPYC Zen 4 VM\n(LLM set"))
+                || drawn.contains(QStringLiteral("EPYC Zen 4 VM\u2029(LLM set"));
         }
         QVERIFY(wrapped > 0); // the narrow ones took the two-line name
     }
@@ -220,8 +225,11 @@ private slots:
         QCOMPARE(int(named.size()) + int(unnamed.size()), int(over.size()));
         for (const QString& layer : over) {
             const QString prefix = layer + QLatin1Char(' ');
-            const bool onPlot = std::any_of(named.begin(), named.end(), [&](const auto& l) { return QString(l.first).replace(QLatin1Char('\n'), QLatin1Char(' ')).startsWith(prefix); });
-            const bool counted = std::any_of(unnamed.begin(), unnamed.end(), [&](const QString& u) { return u.startsWith(prefix); });
+            const bool onPlot = std::any_of(named.begin(), named.end(), [&](const auto& l) {
+                return QString(l.first).replace(QLatin1Char('\n'), QLatin1Char(' ')).startsWith(prefix);
+            });
+            const bool counted
+                = std::any_of(unnamed.begin(), unnamed.end(), [&](const QString& u) { return u.startsWith(prefix); });
             QVERIFY2(onPlot != counted, qPrintable(layer));
         }
         const QRectF more = chart.moreLabelBox();
@@ -231,7 +239,8 @@ private slots:
         if (!unnamed.isEmpty()) {
             const auto texts = chart.textBoxes();
             const QString note = QStringLiteral("+%1 more over 5 %").arg(unnamed.size());
-            QVERIFY2(std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.first == note; }), qPrintable(note));
+            QVERIFY2(std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.first == note; }),
+                qPrintable(note));
             QVERIFY(chart.chart()->plotArea().contains(more));
             for (const auto& [text, box] : named)
                 QVERIFY2(!box.intersects(more), qPrintable(text));
@@ -250,9 +259,12 @@ private slots:
         const Report three = *analyzeConfig(c, devices).report;
         const FigureLayout figure(three, s);
         const QString caption = QString(figure.caption()).remove(QChar(0x2060));
-        QVERIFY2(caption.contains(QStringLiteral("not named on the plots for lack of room: RTX 2060 Super: ")), qPrintable(caption));
-        QVERIFY2(caption.contains(QStringLiteral(" %; H100 SXM5 80 GB: ")), qPrintable(caption)); // one group per device
-        QVERIFY2(caption.contains(QRegularExpression(QStringLiteral("\\. Roofline Explorer [0-9.]+$"))), qPrintable(caption)); // the stamp last
+        QVERIFY2(caption.contains(QStringLiteral("not named on the plots for lack of room: RTX 2060 Super: ")),
+            qPrintable(caption));
+        QVERIFY2(
+            caption.contains(QStringLiteral(" %; H100 SXM5 80 GB: ")), qPrintable(caption)); // one group per device
+        QVERIFY2(caption.contains(QRegularExpression(QStringLiteral("\\. Roofline Explorer [0-9.]+$"))),
+            qPrintable(caption)); // the stamp last
     }
 };
 

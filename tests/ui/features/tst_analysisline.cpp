@@ -29,7 +29,8 @@ private slots:
         AnalysisLine line;
         line.follow(&ws);
         start(ws);
-        QVERIFY2(line.text().startsWith(QStringLiteral("U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference")), qPrintable(line.text()));
+        QVERIFY2(line.text().startsWith(QStringLiteral("U-Net 572x572x1 -> 388x388x2, batch 1, 32-bit, inference")),
+            qPrintable(line.text()));
         QVERIFY2(line.text().contains(QStringLiteral("31,030,658 parameters")), qPrintable(line.text()));
     }
 
@@ -40,16 +41,18 @@ private slots:
         line.follow(&ws);
         start(ws);
         ws.showModel("llama-3.1-8b");
-        QCOMPARE(line.text(), QStringLiteral("Llama-3.1 8B \u00b7 decode at context 576, batch 1 \u00b7 weights fp16, KV cache fp16, "
-                                             "activations fp16 \u00b7 8.03 G parameters"));
+        QCOMPARE(line.text(),
+            QStringLiteral("Llama-3.1 8B \u00b7 decode at context 576, batch 1 \u00b7 weights fp16, KV cache fp16, "
+                           "activations fp16 \u00b7 8.03 G parameters"));
         QVERIFY(line.toolTip().contains(QStringLiteral("prompt 512, generate 128 (decode at context 576)")));
         LlmWork w = ws.state().llm;
         w.phase = LlmPhase::Prefill;
         w.settings.batch = 4;
         w.settings.kvBits = 8;
         ws.setLlm(w, 0);
-        QCOMPARE(line.text(), QStringLiteral("Llama-3.1 8B \u00b7 prefill of 512 tokens, batch 4 \u00b7 weights fp16, KV cache 8-bit, "
-                                             "activations fp16 \u00b7 8.03 G parameters"));
+        QCOMPARE(line.text(),
+            QStringLiteral("Llama-3.1 8B \u00b7 prefill of 512 tokens, batch 4 \u00b7 weights fp16, KV cache 8-bit, "
+                           "activations fp16 \u00b7 8.03 G parameters"));
         w.phase = LlmPhase::Both;
         ws.setLlm(w, 0);
         QVERIFY(line.text().contains(QStringLiteral("prefill of 512 tokens and decode at context 576, batch 4")));

@@ -42,7 +42,8 @@ bool writeSynthetic(const Report& report, const QString& path)
 {
     QByteArray csv = "layer,time_s\n";
     for (const LayerResult& l : report.results[0].layers)
-        csv += QByteArray::fromStdString(l.name) + ',' + QByteArray::number(10e-6 + boundTimeOf(l) / 0.5, 'g', 17) + '\n';
+        csv += QByteArray::fromStdString(l.name) + ',' + QByteArray::number(10e-6 + boundTimeOf(l) / 0.5, 'g', 17)
+            + '\n';
     return test::writeFile(path, csv);
 }
 
@@ -71,7 +72,8 @@ private slots:
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
         w.workspace().setConfig(unet128(1));
-        const QString quiet = m_dir.filePath(QStringLiteral("quiet.csv")), noisy = m_dir.filePath(QStringLiteral("noisy.csv"));
+        const QString quiet = m_dir.filePath(QStringLiteral("quiet.csv")),
+                      noisy = m_dir.filePath(QStringLiteral("noisy.csv"));
         QVERIFY(writeSynthetic(*w.workspace().report(), quiet));
         QFile in(quiet);
         QVERIFY(in.open(QIODevice::ReadOnly));
@@ -81,13 +83,18 @@ private slots:
         QVERIFY(w.measurements().import(quiet, &error));
         QVERIFY2(!w.measurements().status().contains(QStringLiteral("noisy")), qPrintable(w.measurements().status()));
         QVERIFY(w.measurements().import(noisy, &error));
-        QVERIFY2(w.measurements().status().startsWith(QStringLiteral("Measured: noisy.csv (plain CSV, \u26a0 measured while the machine was noisy): ")),
+        QVERIFY2(w.measurements().status().startsWith(
+                     QStringLiteral("Measured: noisy.csv (plain CSV, \u26a0 measured while the machine was noisy): ")),
             qPrintable(w.measurements().status()));
-        QVERIFY2(w.measurements().label()->toolTip().contains(QStringLiteral("by the file's own header: ") + QString::fromUtf8(why)),
+        QVERIFY2(w.measurements().label()->toolTip().contains(
+                     QStringLiteral("by the file's own header: ") + QString::fromUtf8(why)),
             qPrintable(w.measurements().label()->toolTip()));
-        QVERIFY2(w.calibrateFromMeasurements(m_dir.filePath(QStringLiteral("noisy.cal.json")), &summary, &error), qPrintable(error));
-        QVERIFY2(summary.startsWith(QStringLiteral("Warning: noisy.csv was measured while the machine was noisy, by its own header (\u201c")
-                     + QString::fromUtf8(why)),
+        QVERIFY2(w.calibrateFromMeasurements(m_dir.filePath(QStringLiteral("noisy.cal.json")), &summary, &error),
+            qPrintable(error));
+        QVERIFY2(
+            summary.startsWith(
+                QStringLiteral("Warning: noisy.csv was measured while the machine was noisy, by its own header (\u201c")
+                + QString::fromUtf8(why)),
             qPrintable(summary));
     }
 
@@ -137,15 +144,20 @@ private slots:
             if (d.layers[i].flops > 0) // the point sits at the calibrated rate, under the roof
                 RFX_COMPARE_REL(plottedRate(d.layers[i]), d.layers[i].flops / d.layers[i].time, 1e-12);
         }
-        QVERIFY2(exact > int(d.layers.size()) / 2, qPrintable(QString::number(exact))); // the bias, ReLU, pool and concat rows
+        QVERIFY2(exact > int(d.layers.size()) / 2,
+            qPrintable(QString::number(exact))); // the bias, ReLU, pool and concat rows
         const QModelIndex time = w.tableModel()->index(0, LayerTableModel::Time);
         QCOMPARE(w.tableModel()->data(time, LayerTableModel::SortRole).toDouble(), d.layers[0].time);
         QVERIFY(w.currentFigure().calibration == cal.toStdString());
-        QVERIFY(figureCaption(w.currentFigure(), reportTitle(*w.workspace().report())).find("Times calibrated with rtx-2060-super-") != std::string::npos);
+        QVERIFY(figureCaption(w.currentFigure(), reportTitle(*w.workspace().report()))
+                    .find("Times calibrated with rtx-2060-super-")
+            != std::string::npos);
         // The summary's one-line form (a short window) gives the calibrated time and says so.
         w.chartArea()->setCompactSummaries(true);
         const QString line = w.chartArea()->summaries()[0]->plainText();
-        QVERIFY2(line.startsWith(QStringLiteral("calibrated ") + QString::fromStdString(formatTime(d.totals.time, true))), qPrintable(line));
+        QVERIFY2(
+            line.startsWith(QStringLiteral("calibrated ") + QString::fromStdString(formatTime(d.totals.time, true))),
+            qPrintable(line));
         w.chartArea()->setCompactSummaries(false);
 
         // Held out: a batch of 4, measured the same way, against the calibration fitted on batch 1.
@@ -155,7 +167,8 @@ private slots:
         QVERIFY(writeSynthetic(b4Bounds, b4));
         QVERIFY(w.measurements().import(b4, &error));
         const QString status = w.measurements().status();
-        QVERIFY2(status.contains(QStringLiteral("(plain CSV): calibrated ")) && status.contains(QStringLiteral(" measured ("))
+        QVERIFY2(status.contains(QStringLiteral("(plain CSV): calibrated "))
+                && status.contains(QStringLiteral(" measured ("))
                 && status.contains(QStringLiteral(", rtx-2060-super-")),
             qPrintable(status));
         // On the status bar it ends in "…" where the window is short of room (at 1280 px it ran off
@@ -166,11 +179,14 @@ private slots:
         // Exact but for the classes with no row under 20 us (the 3x3 convolutions, about 0.6 GFLOP each,
         // and the up-convolutions): no overhead is measured there, so the 10 us each of their rows spent
         // went into the slope at batch 1, and batch 4's four-times-larger rows are predicted 1.6 % slow.
-        const Comparison held = compareMeasurements(loadMeasurements(b4.toStdString()), w.workspace().report()->results[0]);
+        const Comparison held
+            = compareMeasurements(loadMeasurements(b4.toStdString()), w.workspace().report()->results[0]);
         QVERIFY(held.calibratedTotal > 0);
-        QVERIFY2(held.calibratedTotal / held.measuredTotal - 1 > 0.005 && held.calibratedTotal / held.measuredTotal - 1 < 0.03,
+        QVERIFY2(held.calibratedTotal / held.measuredTotal - 1 > 0.005
+                && held.calibratedTotal / held.measuredTotal - 1 < 0.03,
             qPrintable(QString::number(held.calibratedTotal / held.measuredTotal - 1)));
-        const QModelIndex err = w.tableModel()->index(1, LayerTableModel::Error); // enc1.conv1.bias: its overhead measured
+        const QModelIndex err
+            = w.tableModel()->index(1, LayerTableModel::Error); // enc1.conv1.bias: its overhead measured
         QCOMPARE(w.tableModel()->data(err, Qt::DisplayRole).toString(), QStringLiteral("0 %"));
         const QModelIndex conv = w.tableModel()->index(3, LayerTableModel::Error); // enc1.conv2: none to measure, slow
         QVERIFY(w.tableModel()->data(conv, Qt::DisplayRole).toString().startsWith(QLatin1Char('+')));
@@ -181,7 +197,11 @@ private slots:
             const QModelIndex t = w.tableModel()->index(int(i), LayerTableModel::Time);
             const bool mark = w.tableModel()->data(t, Qt::DisplayRole).toString().endsWith(QStringLiteral(" \u26a0"));
             QCOMPARE(mark, d4.layers[i].calibrationExtrapolated);
-            QCOMPARE(w.tableModel()->data(t, Qt::ToolTipRole).toString().contains(QStringLiteral("Calibrated time extrapolated")), mark);
+            QCOMPARE(w.tableModel()
+                         ->data(t, Qt::ToolTipRole)
+                         .toString()
+                         .contains(QStringLiteral("Calibrated time extrapolated")),
+                mark);
             marked += mark;
         }
         QVERIFY(marked > 0);
@@ -201,14 +221,17 @@ private slots:
     {
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
-        const std::vector<std::string> args { "--llm", "--model", "llama-3.2-1b", "--prompt", "128", "--context", "512", "--batch", "2", "--bits", "32" };
+        const std::vector<std::string> args { "--llm", "--model", "llama-3.2-1b", "--prompt", "128", "--context", "512",
+            "--batch", "2", "--bits", "32" };
         std::string why;
         const auto h = llmMeasureHeader(args, why);
         QVERIFY2(h, why.c_str());
         LlmModel m;
         m.arch = *findLanguageModel("llama-3.2-1b");
-        const Device device = w.workspace().report()->results[size_t(std::max(0, w.workspace().state().tableDeviceIndex))].device;
-        QByteArray csv = "# configuration: --llm --model llama-3.2-1b --prompt 128 --context 512 --batch 2 --bits 32\nlayer,time_s\n";
+        const Device device
+            = w.workspace().report()->results[size_t(std::max(0, w.workspace().state().tableDeviceIndex))].device;
+        QByteArray csv = "# configuration: --llm --model llama-3.2-1b --prompt 128 --context 512 --batch 2 --bits "
+                         "32\nlayer,time_s\n";
         for (const int batch : { 2, 1, 4 }) {
             LlmSettings at = h->settings;
             at.batch = batch;
@@ -218,7 +241,12 @@ private slots:
             for (const LayerResult& l : (batch == 2 ? both : o.analysis->decode).results[0].layers)
                 if (batch == 2 || (l.opClass == "matrix" && l.bound == Bound::Memory))
                     csv += QByteArray::fromStdString((batch == 2 ? "" : llmProbePrefix(batch)) + l.name) + ','
-                        + QByteArray::number(boundTimeOf(l) / (batch == 2 ? 0.5 : batch == 1 ? 0.4 : 0.8), 'g', 17) + '\n';
+                        + QByteArray::number(boundTimeOf(l)
+                                / (batch == 2        ? 0.5
+                                        : batch == 1 ? 0.4
+                                                     : 0.8),
+                            'g', 17)
+                        + '\n';
         }
         const QString file = m_dir.filePath(QStringLiteral("llm-probes.csv"));
         QVERIFY(test::writeFile(file, csv));
@@ -229,7 +257,8 @@ private slots:
         QVERIFY(w.workspace().state().comparison->unmatched.empty()); // the probes are not the phases' rows
         const QString cal = m_dir.filePath(QStringLiteral("llm.cal.json"));
         QVERIFY2(w.calibrateFromMeasurements(cal, &summary, &error), qPrintable(error));
-        QVERIFY2(summary.contains(QStringLiteral("by the products' rows M (batch probes; used for M up to 8): M 1 40 %, M 2 50 %, M 4 80 %")),
+        QVERIFY2(summary.contains(QStringLiteral(
+                     "by the products' rows M (batch probes; used for M up to 8): M 1 40 %, M 2 50 %, M 4 80 %")),
             qPrintable(summary));
         const auto fitted = loadCalibration(cal.toStdString()).calibration;
         QVERIFY(fitted);
@@ -242,7 +271,8 @@ private slots:
         QVERIFY(!w.workspace().state().languageModel() && !w.workspace().state().comparison);
         const QString onUnet = m_dir.filePath(QStringLiteral("unet-from-llm.cal.json"));
         QVERIFY(!w.calibrateFromMeasurements(onUnet, &summary, &error));
-        QVERIFY2(error.startsWith(QStringLiteral("llm-probes.csv is a language model's measurement (measure --llm): its rows are not ")),
+        QVERIFY2(error.startsWith(QStringLiteral(
+                     "llm-probes.csv is a language model's measurement (measure --llm): its rows are not ")),
             qPrintable(error));
         QVERIFY(!QFileInfo::exists(onUnet));
     }
@@ -252,10 +282,12 @@ private slots:
         MainWindow w(test::freshWindow());
         QVERIFY(test::showAtDesktopSize(w));
         const QString bad = m_dir.filePath(QStringLiteral("bad.cal.json"));
-        QVERIFY(test::writeFile(bad, "{\"schema\": 1, \"kind\": \"roofline-explorer calibration\", \"device\": \"x\", \"groups\": 3}"));
+        QVERIFY(test::writeFile(
+            bad, "{\"schema\": 1, \"kind\": \"roofline-explorer calibration\", \"device\": \"x\", \"groups\": 3}"));
         QString error;
         QVERIFY(!w.calibrationView()->open(bad, &error));
-        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("groups: must be a non-empty list")), qPrintable(error));
+        QVERIFY2(error.contains(bad) && error.contains(QStringLiteral("groups: must be a non-empty list")),
+            qPrintable(error));
         QVERIFY(!w.calibrationView()->calibration());
         QVERIFY(!w.calibrationView()->toggleAction()->isEnabled());
         QVERIFY(!w.workspace().report()->results[0].timesCalibrated);

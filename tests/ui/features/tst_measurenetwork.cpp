@@ -75,7 +75,8 @@ private slots:
         QVERIFY2(cancelledAt.elapsed() < 1000, qPrintable(QString::number(cancelledAt.elapsed()))); // within a second
         QVERIFY(QDir(measurementFolder()).entryList(QDir::Files).isEmpty());
         QVERIFY(w.measurements().status().isEmpty());
-        QCOMPARE(w.workspace().report()->results.size(), devicesBefore + 1); // this machine joined: its ceilings were measured
+        QCOMPARE(w.workspace().report()->results.size(),
+            devicesBefore + 1); // this machine joined: its ceilings were measured
     }
 
     void theLayersLandUnderThisMachinesRoofline()
@@ -84,14 +85,17 @@ private slots:
         QVERIFY(test::showAtDesktopSize(w));
         w.workspace().setConfig(smallUNet());
         QString summary;
-        const QString path = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
+        const QString path
+            = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
         QVERIFY2(!path.isEmpty(), qPrintable(summary));
         QVERIFY(path.startsWith(measurementFolder()));
         QVERIFY(QFileInfo::exists(path));
         const size_t rows = w.workspace().report()->results.front().layers.size();
-        QVERIFY2(summary.startsWith(QStringLiteral("%1 of %1 rows measured with oneDNN 2.").arg(rows)), qPrintable(summary));
+        QVERIFY2(
+            summary.startsWith(QStringLiteral("%1 of %1 rows measured with oneDNN 2.").arg(rows)), qPrintable(summary));
         // Shown at once: the status line, the table's measured column, the diamonds on this machine's chart.
-        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped").arg(rows)), qPrintable(w.measurements().status()));
+        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped").arg(rows)),
+            qPrintable(w.measurements().status()));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
         const Report& r = *w.workspace().report();
         int machine = -1;
@@ -102,7 +106,8 @@ private slots:
         QCOMPARE(w.workspace().state().tableDeviceIndex, machine);
         const std::vector<RooflineChart*> charts = w.chartArea()->charts();
         const auto& layers = r.results[size_t(machine)].layers; // zero-FLOP rows (concat) have no place on the chart
-        const auto plotted = size_t(std::count_if(layers.begin(), layers.end(), [](const LayerResult& l) { return l.flops > 0; }));
+        const auto plotted
+            = size_t(std::count_if(layers.begin(), layers.end(), [](const LayerResult& l) { return l.flops > 0; }));
         QVERIFY(plotted < rows);
         QCOMPARE(charts[size_t(machine)]->measuredPoints().size(), plotted);
         for (const QPointF& p : charts[size_t(machine)]->measuredPoints())
@@ -140,11 +145,14 @@ private slots:
         ws.setLlm(work);
         const LlmSettings measured = measurableLlmSettings(ws.state().llm.settings);
         QCOMPARE(measured.context, 24); // the generation's middle: 16 + 16 / 2
-        const QString path = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
+        const QString path
+            = w.measureThisNetwork(LayerBenchOptions::quickMode(), test::quickMicrobench(), 65, &summary);
         QVERIFY2(!path.isEmpty(), qPrintable(summary));
         QVERIFY2(QFileInfo(path).fileName().startsWith(QStringLiteral("tiny-llama-p16-c24-b2-")), qPrintable(path));
         const QString width = measured.actBits == 16 ? QStringLiteral("bf16") : QStringLiteral("fp32");
-        QVERIFY2(summary.startsWith(QStringLiteral("Measured at prompt 16, context 24, batch 2, %1 throughout").arg(width)), qPrintable(summary));
+        QVERIFY2(
+            summary.startsWith(QStringLiteral("Measured at prompt 16, context 24, batch 2, %1 throughout").arg(width)),
+            qPrintable(summary));
         const WorkspaceState& s = ws.state();
         QCOMPARE(s.llm.phase, LlmPhase::Both);
         QCOMPARE(s.llm.settings.actBits, measured.actBits);
@@ -153,7 +161,8 @@ private slots:
         QVERIFY(s.comparison);
         const size_t rows = s.report->results[size_t(s.tableDeviceIndex)].layers.size();
         QCOMPARE(s.comparison->layers.size(), rows);
-        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped by name").arg(rows)), qPrintable(w.measurements().status()));
+        QVERIFY2(w.measurements().status().contains(QStringLiteral("%1 layers mapped by name").arg(rows)),
+            qPrintable(w.measurements().status()));
     }
 };
 

@@ -93,19 +93,25 @@ private slots:
         FigureSpec spec = resnetSpec(widthIn, overlay);
         const Report report = reportFor(spec);
         const FigureGeometry g = figureGeometry(report, spec);
-        qInfo("%.1f in %s: page %.0f x %.0f pt, smallest text %.2f pt (%d text items), %zu markers, %zu legend entries", widthIn,
-            overlay ? "overlay" : "grid", g.widthPt, g.heightPt, g.smallestTextPt, g.textItems, g.markers.size(), g.legends.size());
+        qInfo("%.1f in %s: page %.0f x %.0f pt, smallest text %.2f pt (%d text items), %zu markers, %zu legend entries",
+            widthIn, overlay ? "overlay" : "grid", g.widthPt, g.heightPt, g.smallestTextPt, g.textItems,
+            g.markers.size(), g.legends.size());
         QCOMPARE(std::lround(g.widthPt), std::lround(widthIn * 72));
         QVERIFY2(g.smallestTextPt >= 7.0, qPrintable(QString::number(g.smallestTextPt)));
-        QVERIFY2(g.textItems >= 8 * int(g.charts.size()), qPrintable(QString::number(g.textItems))); // ticks and titles were measured
+        QVERIFY2(g.textItems >= 8 * int(g.charts.size()),
+            qPrintable(QString::number(g.textItems))); // ticks and titles were measured
         QVERIFY(g.markers.size() > 50);
         QVERIFY(!g.legends.empty());
         for (const QRectF& legend : g.legends)
             for (const QRectF& marker : g.markers)
                 QVERIFY2(!legend.intersects(marker),
                     qPrintable(QStringLiteral("legend (%1, %2, %3 x %4) over a marker at (%5, %6)")
-                                   .arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())
-                                   .arg(marker.center().x()).arg(marker.center().y())));
+                                   .arg(legend.x())
+                                   .arg(legend.y())
+                                   .arg(legend.width())
+                                   .arg(legend.height())
+                                   .arg(marker.center().x())
+                                   .arg(marker.center().y())));
         // Each chart keeps a readable size: at least 3.2 in wide and 1.9 in high (the grid stacks
         // and the page grows rather than shrinking charts).
         for (const QRectF& c : g.charts)
@@ -116,7 +122,8 @@ private slots:
             // Each chart labels its ridge: at 7 in the A100's and the RTX 4090's cells had 20 px above
             // their roofs and none (the axis now grows for the label as for a marker).
             for (size_t c = 0; c < g.chartTexts.size(); ++c)
-                QVERIFY2(std::any_of(g.chartTexts[c].begin(), g.chartTexts[c].end(), [](const auto& t) { return t.first.startsWith(QStringLiteral("ridge")); }),
+                QVERIFY2(std::any_of(g.chartTexts[c].begin(), g.chartTexts[c].end(),
+                             [](const auto& t) { return t.first.startsWith(QStringLiteral("ridge")); }),
                     qPrintable(QStringLiteral("chart %1 at %2 in has no ridge label").arg(c).arg(widthIn)));
         }
 
@@ -182,8 +189,11 @@ private slots:
         QCOMPARE(g.plots.size(), overlay ? size_t(1) : size_t(devices));
         // No marker cut by a frame: each lies whole inside a plot.
         for (const QRectF& m : g.markers)
-            QVERIFY2(std::any_of(g.plots.begin(), g.plots.end(), [&](const QRectF& p) { return p.adjusted(-0.01, -0.01, 0.01, 0.01).contains(m); }),
-                qPrintable(QStringLiteral("a marker at (%1, %2) pt crosses its plot's frame").arg(m.center().x()).arg(m.center().y())));
+            QVERIFY2(std::any_of(g.plots.begin(), g.plots.end(),
+                         [&](const QRectF& p) { return p.adjusted(-0.01, -0.01, 0.01, 0.01).contains(m); }),
+                qPrintable(QStringLiteral("a marker at (%1, %2) pt crosses its plot's frame")
+                               .arg(m.center().x())
+                               .arg(m.center().y())));
         for (size_t c = 0; c < g.chartTexts.size(); ++c) {
             QStringList texts;
             for (const auto& [text, box] : g.chartTexts[c])
@@ -191,7 +201,8 @@ private slots:
             const QString all = texts.join(QStringLiteral(" | "));
             QVERIFY2(!all.contains(QStringLiteral("e+")), qPrintable(all)); // ticks written out, never "1e+06"
             if (!overlay) { // an overlay's legend names each roof with its value
-                QVERIFY2(all.contains(QStringLiteral("GB/s")) && all.contains(QStringLiteral("FLOP/s, ")), qPrintable(all));
+                QVERIFY2(
+                    all.contains(QStringLiteral("GB/s")) && all.contains(QStringLiteral("FLOP/s, ")), qPrintable(all));
                 QVERIFY2(all.contains(QStringLiteral("ridge")), qPrintable(all));
             }
             QVERIFY2(!g.chartLayerLabels[c].empty(), qPrintable(all));
@@ -263,7 +274,8 @@ private slots:
                     roof = l;
             QVERIFY(std::abs(roof.dx()) > 40);
             const int y = int(std::lround((origin.y() + roof.y1()) * s));
-            const int x0 = int((origin.x() + std::min(roof.x1(), roof.x2())) * s) + 4, x1 = int((origin.x() + std::max(roof.x1(), roof.x2())) * s) - 4;
+            const int x0 = int((origin.x() + std::min(roof.x1(), roof.x2())) * s) + 4,
+                      x1 = int((origin.x() + std::max(roof.x1(), roof.x2())) * s) - 4;
             QStringList gaps;
             for (int x = x0; x < x1; ++x) {
                 bool line = false;
@@ -274,9 +286,13 @@ private slots:
                 if (!line)
                     gaps << QString::number(x);
             }
-            QVERIFY2(gaps.isEmpty(), qPrintable(QStringLiteral("%1: the roof at y %2 is broken at x %3 of %4-%5")
-                                                     .arg(QString::fromStdString(spec.devices[c])).arg(y)
-                                                     .arg(gaps.mid(0, 8).join(QLatin1Char(' '))).arg(x0).arg(x1)));
+            QVERIFY2(gaps.isEmpty(),
+                qPrintable(QStringLiteral("%1: the roof at y %2 is broken at x %3 of %4-%5")
+                               .arg(QString::fromStdString(spec.devices[c]))
+                               .arg(y)
+                               .arg(gaps.mid(0, 8).join(QLatin1Char(' ')))
+                               .arg(x0)
+                               .arg(x1)));
         }
     }
 
@@ -290,7 +306,8 @@ private slots:
         const Report report = reportFor(spec);
         const FigureGeometry g = figureGeometry(report, spec);
         QCOMPARE(g.measuredPoints, 3);
-        QVERIFY(QString::fromStdString(figureCaption(spec, "U-Net")).contains(QStringLiteral("Diamonds: measured (unet-plain.csv)")));
+        QVERIFY(QString::fromStdString(figureCaption(spec, "U-Net"))
+                    .contains(QStringLiteral("Diamonds: measured (unet-plain.csv)")));
         QVERIFY(!g.legends.empty() && !g.markers.empty());
         for (const QRectF& legend : g.legends)
             for (const QRectF& marker : g.markers)
@@ -306,7 +323,8 @@ private slots:
         spec.file = m_dir.filePath(QStringLiteral("not-written.png")).toStdString();
         const RenderResult r = renderFigure(report, spec);
         QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")),
+            qPrintable(r.error));
         QVERIFY(!QFile::exists(QString::fromStdString(spec.file)));
     }
 
@@ -340,7 +358,9 @@ private slots:
         auto* note = d.findChild<QLabel*>(QStringLiteral("sizeNote"));
         QVERIFY(note && d.sizeText().contains(QStringLiteral(".caption.txt")));
         QVERIFY2(note->height() >= note->heightForWidth(note->width()),
-            qPrintable(QStringLiteral("%1 px of a note %2 px high").arg(note->height()).arg(note->heightForWidth(note->width()))));
+            qPrintable(QStringLiteral("%1 px of a note %2 px high")
+                           .arg(note->height())
+                           .arg(note->heightForWidth(note->width()))));
     }
 };
 

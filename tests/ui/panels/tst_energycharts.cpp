@@ -14,9 +14,9 @@
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsScene>
-#include <QLabel>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -133,8 +133,10 @@ private slots:
                 QCOMPARE(reusedTexts.at(x).text(i), freshTexts.at(y).text(i));
             QVERIFY(reusedTexts.at(x).text(int(x->points().size())).isEmpty()); // past the end: nothing
         }
-        QCOMPARE(rangeOf(reused->chart()->axes(Qt::Horizontal).first()), rangeOf(fresh->chart()->axes(Qt::Horizontal).first()));
-        QCOMPARE(rangeOf(reused->chart()->axes(Qt::Vertical).first()), rangeOf(fresh->chart()->axes(Qt::Vertical).first()));
+        QCOMPARE(rangeOf(reused->chart()->axes(Qt::Horizontal).first()),
+            rangeOf(fresh->chart()->axes(Qt::Horizontal).first()));
+        QCOMPARE(
+            rangeOf(reused->chart()->axes(Qt::Vertical).first()), rangeOf(fresh->chart()->axes(Qt::Vertical).first()));
         // The stars' labels, the same texts in the same order.
         auto texts = [](QChart* c) {
             QStringList out;
@@ -147,7 +149,8 @@ private slots:
 
         // Another device set: a new layout, built anew.
         reusedTexts.clear();
-        EnergyCharts::fillPareto(reused->chart(), outcome(32, devices({ "h100-sxm" })), Objective::Energy, objective, reusedTexts);
+        EnergyCharts::fillPareto(
+            reused->chart(), outcome(32, devices({ "h100-sxm" })), Objective::Energy, objective, reusedTexts);
         QCOMPARE(reused->chart()->series().size(), 3);
         QVERIFY(qobject_cast<QXYSeries*>(reused->chart()->series().front())->name().contains(QStringLiteral("H100")));
     }
@@ -212,7 +215,8 @@ private slots:
             for (const QRectF& p : points)
                 QVERIFY2(!p.intersects(box), qPrintable(QStringLiteral("%1 over a point").arg(text)));
             for (size_t j = i + 1; j < shown.size(); ++j)
-                QVERIFY2(!shown[j].second.intersects(box), qPrintable(text + QStringLiteral(" over ") + shown[j].first));
+                QVERIFY2(
+                    !shown[j].second.intersects(box), qPrintable(text + QStringLiteral(" over ") + shown[j].first));
         }
         // The projector's type reaches the labels.
         if (scale > 1) {
@@ -220,7 +224,8 @@ private slots:
             QVERIFY(desk.pointSizeF() > 0);
             int checked = 0;
             for (QGraphicsItem* item : chart->childItems())
-                if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text().contains(QStringLiteral(" @"))) {
+                if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+                    t && t->isVisible() && t->text().contains(QStringLiteral(" @"))) {
                     QCOMPARE(t->font().pointSizeF(), desk.pointSizeF() * scale);
                     ++checked;
                 }
@@ -299,15 +304,31 @@ private slots:
             if (l->text().contains(QStringLiteral("recommended")))
                 legend = l;
         QVERIFY(legend);
-        for (const char* name : { "RTX 2060 Super", "L4", "H100 SXM5 80 GB", "does not fit in memory", "step time", "step energy" })
-            QVERIFY2(legend->text().contains(QString::fromUtf8(name).toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))), name);
+        for (const char* name :
+            { "RTX 2060 Super", "L4", "H100 SXM5 80 GB", "does not fit in memory", "step time", "step energy" })
+            QVERIFY2(legend->text().contains(
+                         QString::fromUtf8(name).toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))),
+                name);
         QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()),
-            qPrintable(QStringLiteral("the legend %1 px high shows %2 px of lines").arg(legend->height()).arg(legend->heightForWidth(legend->width()))));
+            qPrintable(QStringLiteral("the legend %1 px high shows %2 px of lines")
+                           .arg(legend->height())
+                           .arg(legend->heightForWidth(legend->width()))));
         for (QChartView* v : view->findChildren<QChartView*>()) {
-            const QRect chart(v->mapTo(view, QPoint(0, 0)), v->size()), below(legend->mapTo(view, QPoint(0, 0)), legend->size());
-            QVERIFY2(!chart.intersects(below), qPrintable(v->chart()->title() + QStringLiteral(" under the legend (chart %1,%2 %3x%4, legend at %5 %6 high; the view %7x%8, its least %9)")
-                .arg(chart.x()).arg(chart.y()).arg(chart.width()).arg(chart.height()).arg(below.y()).arg(below.height())
-                .arg(view->width()).arg(view->height()).arg(view->minimumSizeHint().height())));
+            const QRect chart(v->mapTo(view, QPoint(0, 0)), v->size()),
+                below(legend->mapTo(view, QPoint(0, 0)), legend->size());
+            QVERIFY2(!chart.intersects(below),
+                qPrintable(v->chart()->title()
+                    + QStringLiteral(
+                        " under the legend (chart %1,%2 %3x%4, legend at %5 %6 high; the view %7x%8, its least %9)")
+                          .arg(chart.x())
+                          .arg(chart.y())
+                          .arg(chart.width())
+                          .arg(chart.height())
+                          .arg(below.y())
+                          .arg(below.height())
+                          .arg(view->width())
+                          .arg(view->height())
+                          .arg(view->minimumSizeHint().height())));
         }
         // The full forms where there is room: the desk at 1920 wide keeps every word.
         if (scale == 1.0 && size.width() > 1800) {

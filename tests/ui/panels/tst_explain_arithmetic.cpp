@@ -52,7 +52,10 @@ double secondsOf(const QString& text)
     const QString t = text.trimmed();
     const double v = valueOf(t.section(QLatin1Char(' '), 0, 0));
     const QString unit = t.section(QLatin1Char(' '), 1, 1);
-    return unit == QStringLiteral("ms") ? v * 1e-3 : (unit == QStringLiteral("\u00b5s") || unit == QStringLiteral("us")) ? v * 1e-6 : unit == QStringLiteral("min") ? v * 60 : v;
+    return unit == QStringLiteral("ms")                                       ? v * 1e-3
+        : (unit == QStringLiteral("\u00b5s") || unit == QStringLiteral("us")) ? v * 1e-6
+        : unit == QStringLiteral("min")                                       ? v * 60
+                                                                              : v;
 }
 
 bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
@@ -71,9 +74,12 @@ void checkRow(const QString& html, const LayerResult& row, Checked& out)
     QTextDocument doc;
     doc.setHtml(html);
     const QString text = doc.toPlainText();
-    auto fail = [&](const QString& line, const QString& why) { out.wrong << QString::fromStdString(row.name) + ": " + why + " in: " + line; };
+    auto fail = [&](const QString& line, const QString& why) {
+        out.wrong << QString::fromStdString(row.name) + ": " + why + " in: " + line;
+    };
     for (const QString& line : text.split(QLatin1Char('\n'))) {
-        const bool flops = line.startsWith(QStringLiteral("FLOPs = ")), bytes = line.startsWith(QStringLiteral("Bytes = "));
+        const bool flops = line.startsWith(QStringLiteral("FLOPs = ")),
+                   bytes = line.startsWith(QStringLiteral("Bytes = "));
         if (!flops && !bytes)
             continue;
         QStringList parts = line.split(QStringLiteral(" = "));
@@ -89,7 +95,8 @@ void checkRow(const QString& html, const LayerResult& row, Checked& out)
         // "X a block \u00d7 32 blocks": X times the runs is the total.
         double perRun = total;
         const QString& beforeLast = parts[parts.size() - 2];
-        if (beforeLast.contains(QStringLiteral(" a block \u00d7 ")) || beforeLast.contains(QStringLiteral(" a run \u00d7 "))) {
+        if (beforeLast.contains(QStringLiteral(" a block \u00d7 "))
+            || beforeLast.contains(QStringLiteral(" a run \u00d7 "))) {
             perRun = valueOf(beforeLast.section(QStringLiteral(" a "), 0, 0));
             const double runs = valueOf(beforeLast.section(QStringLiteral(" \u00d7 "), 1, 1));
             if (!near(perRun * runs, total, 2 * kShown))
@@ -157,7 +164,8 @@ private slots:
         QVERIFY(llama.outcome.analysis);
         const LlmAnalysis& a = *llama.outcome.analysis;
         const bool prefill = LlmPhase(phase) == LlmPhase::Prefill;
-        const LlmPhaseBuild built = buildLlmPhase(llama.model, a.settings, LlmPhase(phase), prefill ? a.settings.prompt : a.context);
+        const LlmPhaseBuild built
+            = buildLlmPhase(llama.model, a.settings, LlmPhase(phase), prefill ? a.settings.prompt : a.context);
         QVERIFY(built.network);
         const Report& r = prefill ? a.prefill : a.decode;
         Checked checked;
@@ -179,16 +187,21 @@ private slots:
         const Llama llama("h100-sxm", 1);
         const LlmOutcome& o = llama.outcome;
         QVERIFY(o.analysis);
-        const LlmPhaseBuild built = buildLlmPhase(llama.model, o.analysis->settings, LlmPhase::Decode, o.analysis->context);
+        const LlmPhaseBuild built
+            = buildLlmPhase(llama.model, o.analysis->settings, LlmPhase::Decode, o.analysis->context);
         const auto& rows = o.analysis->decode.results[0].layers;
-        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.q_proj"; }) - rows.begin());
+        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) {
+            return l.name == "blk0-31.q_proj";
+        }) - rows.begin());
         QTextDocument doc;
         doc.setHtml(explainLayer(o.analysis->decode, 0, q, *built.network));
         const QString text = doc.toPlainText();
-        QVERIFY2(text.contains(QStringLiteral("FLOPs = 2K\u00b7outputs = 8192\u00b74,096 = 33.6 MFLOP a block \u00d7 32 blocks = 1.07 GFLOP")),
+        QVERIFY2(text.contains(QStringLiteral(
+                     "FLOPs = 2K\u00b7outputs = 8192\u00b74,096 = 33.6 MFLOP a block \u00d7 32 blocks = 1.07 GFLOP")),
             qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("Bytes = inputs 4,096\u00b72 B + weights 16,777,216\u00b72 B + outputs 4,096\u00b72 B = 33.6 MB a "
-                                              "block \u00d7 32 blocks = 1.07 GB")),
+        QVERIFY2(text.contains(QStringLiteral(
+                     "Bytes = inputs 4,096\u00b72 B + weights 16,777,216\u00b72 B + outputs 4,096\u00b72 B = 33.6 MB a "
+                     "block \u00d7 32 blocks = 1.07 GB")),
             qPrintable(text));
     }
 
@@ -214,12 +227,14 @@ private slots:
         QTextDocument doc;
         doc.setHtml(llmTourPages(*o.analysis, llama.model.arch, 0).front());
         const QString page = doc.toPlainText();
-        static const QRegularExpression least(QStringLiteral("KV cache: (.+) over (.+) is (.+) at the least\\. TPOT, the time per output token, is (.+) on the"));
+        static const QRegularExpression least(QStringLiteral(
+            "KV cache: (.+) over (.+) is (.+) at the least\\. TPOT, the time per output token, is (.+) on the"));
         const QRegularExpressionMatch m = least.match(page);
         QVERIFY2(m.hasMatch(), qPrintable(page));
-        QVERIFY2(m.captured(1).endsWith(QStringLiteral(" GB")) && m.captured(2).endsWith(QStringLiteral("B/s")), qPrintable(page));
-        const double bytes = valueOf(m.captured(1)), bandwidth = valueOf(m.captured(2)), atLeast = secondsOf(m.captured(3)),
-                     tpot = secondsOf(m.captured(4));
+        QVERIFY2(m.captured(1).endsWith(QStringLiteral(" GB")) && m.captured(2).endsWith(QStringLiteral("B/s")),
+            qPrintable(page));
+        const double bytes = valueOf(m.captured(1)), bandwidth = valueOf(m.captured(2)),
+                     atLeast = secondsOf(m.captured(3)), tpot = secondsOf(m.captured(4));
         QVERIFY2(near(bytes / bandwidth, atLeast, 2 * kShown), qPrintable(page));
         QVERIFY2(atLeast <= tpot, qPrintable(page));
         RFX_COMPARE_REL(tpot, o.analysis->figures[0].tpot, kShown);
@@ -240,9 +255,12 @@ private slots:
         QTextDocument doc;
         doc.setHtml(tourPages(both, 0, false, nullptr)[3]);
         const QString page = doc.toPlainText();
-        QVERIFY2(page.contains(QStringLiteral("on the NVIDIA GeForce RTX 4090, one prefill and one decode step together: ") + QString::fromStdString(d.verdict)),
+        QVERIFY2(
+            page.contains(QStringLiteral("on the NVIDIA GeForce RTX 4090, one prefill and one decode step together: ")
+                + QString::fromStdString(d.verdict)),
             qPrintable(page));
-        static const QRegularExpression ring(QStringLiteral("The ringed point is (\\S+), (.+) of (a decode step's|the prefill's) time and (.+) of the two together"));
+        static const QRegularExpression ring(QStringLiteral(
+            "The ringed point is (\\S+), (.+) of (a decode step's|the prefill's) time and (.+) of the two together"));
         const QRegularExpressionMatch m = ring.match(page);
         QVERIFY2(m.hasMatch(), qPrintable(page));
         const int row = tourLayer(both, 0);
@@ -266,12 +284,14 @@ private slots:
         const LlmOutcome ds = analyzeLlm(deepseek, LlmSettings {}, { test::shippedDevice("h200-sxm") });
         QVERIFY(ds.analysis);
         const QStringList latent = llmTourPages(*ds.analysis, deepseek.arch, 0);
-        QVERIFY2(latent[2].contains(QStringLiteral("61 blocks \u00d7 (512 + 64) \u00d7 2 bytes = <b>68.6 KiB per token</b>"))
+        QVERIFY2(
+            latent[2].contains(QStringLiteral("61 blocks \u00d7 (512 + 64) \u00d7 2 bytes = <b>68.6 KiB per token</b>"))
                 && latent[2].contains(QStringLiteral("where 128 heads' keys and values would take 40,960")),
             qPrintable(latent[2]));
         // The roofline's own pages before them speak of the model, not of "this network".
         const QStringList roofline = tourPages(ds.analysis->decode, 0, false, nullptr, true);
-        QVERIFY2(roofline[3].contains(QStringLiteral("For this model on the NVIDIA")) && !roofline[3].contains(QStringLiteral("network")),
+        QVERIFY2(roofline[3].contains(QStringLiteral("For this model on the NVIDIA"))
+                && !roofline[3].contains(QStringLiteral("network")),
             qPrintable(roofline[3]));
     }
 

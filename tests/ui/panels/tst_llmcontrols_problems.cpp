@@ -39,10 +39,12 @@ private slots:
         ProblemNote* note = workNote(p.panel);
         QVERIFY(note);
         QVERIFY(note->field() && note->field()->isAncestorOf(c->promptSpin())); // the prompt's row: its slider and box
-        QVERIFY2(note->text().contains(QStringLiteral("Llama-3.1 8B reads at most 131,072 tokens: a prompt of 200,000 and 128 generated make 200,128."))
+        QVERIFY2(note->text().contains(QStringLiteral(
+                     "Llama-3.1 8B reads at most 131,072 tokens: a prompt of 200,000 and 128 generated make 200,128."))
                 && !note->text().contains(QStringLiteral("--prompt")),
             qPrintable(note->text()));
-        QVERIFY2(note->text().contains(QStringLiteral("<a href=\"llm:prompt:130944\">Use 130,944</a>")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("<a href=\"llm:prompt:130944\">Use 130,944</a>")),
+            qPrintable(note->text()));
         emit note->linkActivated(QStringLiteral("llm:prompt:130944"));
         QCOMPARE(p.ws.state().llm.settings.prompt, 130944);
         QVERIFY(p.ws.state().problem.isEmpty());
@@ -56,11 +58,13 @@ private slots:
         LlmControls* c = p.panel.llmControls();
         c->tensorParallelSpin()->setValue(3);
         // The charts' banner and the status line say it in the same words, not the CLI's "--tp 3: ...".
-        QCOMPARE(p.ws.state().problem, QStringLiteral("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
+        QCOMPARE(
+            p.ws.state().problem, QStringLiteral("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."));
         ProblemNote* note = workNote(p.panel);
         QVERIFY(note);
         QCOMPARE(note->field(), static_cast<QWidget*>(c->tensorParallelSpin()));
-        QVERIFY2(note->text().contains(QStringLiteral("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."))
+        QVERIFY2(
+            note->text().contains(QStringLiteral("Llama-3.1 8B: its 32 attention heads do not divide among 3 GPUs."))
                 && note->text().contains(QStringLiteral("Use 2")) && note->text().contains(QStringLiteral("Use 4"))
                 && !note->text().contains(QStringLiteral("--tp")),
             qPrintable(note->text()));
@@ -82,7 +86,8 @@ private slots:
         QTest::keyClick(batch, Qt::Key_Return);
         QCOMPARE(p.ws.state().llm.settings.batch, 65536);
         QCoreApplication::processEvents(); // the box says its correction after its own edit
-        QVERIFY2(c->correctionText().contains(QStringLiteral("99,999,999")) && c->correctionText().contains(QStringLiteral("batch"))
+        QVERIFY2(c->correctionText().contains(QStringLiteral("99,999,999"))
+                && c->correctionText().contains(QStringLiteral("batch"))
                 && c->correctionText().contains(QStringLiteral("65,536")),
             qPrintable(c->correctionText()));
         auto* said = c->findChild<ProblemNote*>();
@@ -106,7 +111,8 @@ private slots:
         QTest::keyClicks(batch, QStringLiteral("4x"));
         QCoreApplication::processEvents();
         QCOMPARE(batch->text(), QStringLiteral("4"));
-        QVERIFY2(c->correctionText() == QStringLiteral("Batch takes whole numbers from 1 to 65,536: 'x' is not typed"), qPrintable(c->correctionText()));
+        QVERIFY2(c->correctionText() == QStringLiteral("Batch takes whole numbers from 1 to 65,536: 'x' is not typed"),
+            qPrintable(c->correctionText()));
         auto* said = c->findChild<ProblemNote*>();
         QVERIFY(said && said->isVisible() && said->field() && said->field()->isAncestorOf(batch));
         QTest::keyClick(batch, Qt::Key_Return);

@@ -55,7 +55,8 @@ private slots:
         view.resize(1200, 500);
         view.show();
         view.flush();
-        QVERIFY2(view.message().contains(QStringLiteral("choose one in the Network selector")), qPrintable(view.message()));
+        QVERIFY2(
+            view.message().contains(QStringLiteral("choose one in the Network selector")), qPrintable(view.message()));
         ws.showModel("llama-3.1-8b");
         LlmWork w = ws.state().llm;
         w.settings.batch = 4;
@@ -83,7 +84,8 @@ private slots:
         QCOMPARE(rtx->at(0).y(), context.lines[1].points[0].tokensPerSecond);
         QVERIFY(!lineOf(view.chart(LlmSweepAxis::Context), QStringLiteral("MX230"))); // not even the weights fit
         const QString last = view.pointText(LlmSweepAxis::Context, 1, rtx->count() - 1);
-        QVERIFY2(last.contains(QStringLiteral("context 18,182 tokens, batch 4")) && last.contains(QStringLiteral("the last that fits")),
+        QVERIFY2(last.contains(QStringLiteral("context 18,182 tokens, batch 4"))
+                && last.contains(QStringLiteral("the last that fits")),
             qPrintable(last));
         // The batch sweep: per sequence against the batch's total, from batch 1.
         const QLineSeries* h100 = lineOf(view.chart(LlmSweepAxis::Batch), QStringLiteral("H100 SXM5 80 GB"));
@@ -107,7 +109,8 @@ private slots:
         Workspace ws;
         startWorkspace(ws);
         ws.showModel("mistral-7b");
-        ExportController exporter(&ws, [] { return FigureSpec {}; }, nullptr);
+        ExportController exporter(
+            &ws, [] { return FigureSpec {}; }, nullptr);
         FigureSpec spec;
         spec.file = m_dir.filePath(QStringLiteral("batch.png")).toStdString();
         spec.widthIn = 3.5;
@@ -116,7 +119,8 @@ private slots:
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(r.size.widthPx, 1050);
         const QString caption = QImageReader(QString::fromStdString(spec.file)).text(QStringLiteral("Description"));
-        QVERIFY2(caption.startsWith(QStringLiteral("Mistral-7B v0.1")) && caption.contains(QStringLiteral("against the whole batch's"))
+        QVERIFY2(caption.startsWith(QStringLiteral("Mistral-7B v0.1"))
+                && caption.contains(QStringLiteral("against the whole batch's"))
                 && caption.contains(QStringLiteral("Devices: h100-sxm, rtx-4090, geforce-mx230")),
             qPrintable(caption));
         QFile side(QString::fromStdString(spec.file) + QStringLiteral(".json"));

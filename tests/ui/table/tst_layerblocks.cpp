@@ -41,7 +41,10 @@ struct Rows {
 };
 
 QString name(const QAbstractItemModel& m, int row) { return m.index(row, LayerTableModel::Name).data().toString(); }
-int layerOf(const QAbstractItemModel& m, int row) { return m.index(row, 0).data(LayerTableModel::LayerIndexRole).toInt(); }
+int layerOf(const QAbstractItemModel& m, int row)
+{
+    return m.index(row, 0).data(LayerTableModel::LayerIndexRole).toInt();
+}
 
 } // namespace
 
@@ -72,7 +75,8 @@ private slots:
         QVERIFY(!model.index(0, 0).data(LayerTableModel::BlockRole).isValid());
         QCOMPARE(name(model, model.rowCount() - 1), QStringLiteral("lm_head"));
         // a language model's rows are sequences of tokens of features, not images
-        QCOMPARE(model.headerData(LayerTableModel::OutputShape, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Output B\u00d7T\u00d7d"));
+        QCOMPARE(model.headerData(LayerTableModel::OutputShape, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Output B\u00d7T\u00d7d"));
         QCOMPARE(model.rowOfLayer(int(layers.size()) - 1), model.rowCount() - 1);
         // the sums: time and share of the 15 rows; decode at batch 1 is on the slope, every row
         double time = 0, share = 0;
@@ -84,12 +88,17 @@ private slots:
         QCOMPARE(model.index(1, LayerTableModel::Share).data(LayerTableModel::ShareRole).toDouble(), share);
         QCOMPARE(model.index(1, LayerTableModel::Bound).data().toString(), QStringLiteral("\u25e2 memory"));
         const QString tip = model.index(1, 0).data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("32 identical blocks")) && tip.contains(QStringLiteral("One block")), qPrintable(tip));
-        QVERIFY(model.index(5, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("run once in each of its 32 blocks")));
+        QVERIFY2(tip.contains(QStringLiteral("32 identical blocks")) && tip.contains(QStringLiteral("One block")),
+            qPrintable(tip));
+        QVERIFY(model.index(5, 0)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("run once in each of its 32 blocks")));
         // prefill of 512 tokens: the matrix rows are compute-bound, the norms and adds not: mixed
         model.setReport(llama().prefill, 0);
         const QString bound = model.index(1, LayerTableModel::Bound).data().toString();
-        QVERIFY2(bound.startsWith(QStringLiteral("\u25ac compute ")) && bound.endsWith(QLatin1Char('%')), qPrintable(bound));
+        QVERIFY2(
+            bound.startsWith(QStringLiteral("\u25ac compute ")) && bound.endsWith(QLatin1Char('%')), qPrintable(bound));
     }
 
     // Sorted by time, either way, the block's line comes before its rows, which sort among themselves;
@@ -115,7 +124,8 @@ private slots:
             for (int r = line + 1; r < line + 16; ++r) {
                 QVERIFY(!layers[size_t(layerOf(proxy, r))].block.empty());
                 if (r > line + 1) {
-                    const double before = layers[size_t(layerOf(proxy, r - 1))].time, now = layers[size_t(layerOf(proxy, r))].time;
+                    const double before = layers[size_t(layerOf(proxy, r - 1))].time,
+                                 now = layers[size_t(layerOf(proxy, r))].time;
                     QVERIFY(order == Qt::DescendingOrder ? before >= now : before <= now);
                 }
             }
@@ -174,13 +184,17 @@ private slots:
         QCOMPARE(proxy.rowCount(), all - 15);
         QTest::keyClick(&table, Qt::Key_Right);
         QCOMPARE(proxy.rowCount(), all);
-        QTest::mouseDClick(table.viewport(), Qt::LeftButton, {}, table.visualRect(proxy.index(1, LayerTableModel::Time)).center());
+        QTest::mouseDClick(
+            table.viewport(), Qt::LeftButton, {}, table.visualRect(proxy.index(1, LayerTableModel::Time)).center());
         QCOMPARE(proxy.rowCount(), all - 15);
-        QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, table.visualRect(proxy.index(1, 0)).topLeft() + QPoint(6, 4));
+        QTest::mouseClick(
+            table.viewport(), Qt::LeftButton, {}, table.visualRect(proxy.index(1, 0)).topLeft() + QPoint(6, 4));
         QCOMPARE(proxy.rowCount(), all); // the mark
-        table.selectionModel()->select(proxy.index(5, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table.selectionModel()->select(
+            proxy.index(5, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const QStringList copied = table.selectionAsText().split(QLatin1Char('\n'));
-        QVERIFY2(copied.value(1).startsWith(QStringLiteral("blk0-31.") + name(proxy, 5).trimmed() + QLatin1Char('\t')), qPrintable(copied.value(1)));
+        QVERIFY2(copied.value(1).startsWith(QStringLiteral("blk0-31.") + name(proxy, 5).trimmed() + QLatin1Char('\t')),
+            qPrintable(copied.value(1)));
     }
 };
 

@@ -51,7 +51,8 @@ QStringList cutCells(LayerTable* table, bool inViewOnly = false)
                                .arg(has));
         }
         // The header's text too.
-        if (table->horizontalHeader()->sectionSizeHint(c) > has && c != table->horizontalHeader()->logicalIndex(m->columnCount() - 1))
+        if (table->horizontalHeader()->sectionSizeHint(c) > has
+            && c != table->horizontalHeader()->logicalIndex(m->columnCount() - 1))
             cut.append(QStringLiteral("header %1").arg(m->headerData(c, Qt::Horizontal).toString()));
     }
     return cut;
@@ -109,7 +110,9 @@ private slots:
                 QCoreApplication::processEvents();
                 w.table()->viewport()->repaint();
                 cut = cutCells(w.table(), true);
-                QVERIFY2(cut.isEmpty(), qPrintable(id + QStringLiteral(" at batch 200, rows from %1: ").arg(rows->value()) + cut.join(QStringLiteral("; "))));
+                QVERIFY2(cut.isEmpty(),
+                    qPrintable(id + QStringLiteral(" at batch 200, rows from %1: ").arg(rows->value())
+                        + cut.join(QStringLiteral("; "))));
                 if (at >= rows->maximum())
                     break;
             }
@@ -139,7 +142,8 @@ private slots:
         const QStringList first = lines[1].split(QLatin1Char('\t'));
         QCOMPARE(first.size(), header.size());
         QCOMPARE(first[0], QStringLiteral("enc1.conv1"));
-        QVERIFY2(first[bound] == QStringLiteral("compute") || first[bound] == QStringLiteral("memory"), qPrintable(first[bound]));
+        QVERIFY2(first[bound] == QStringLiteral("compute") || first[bound] == QStringLiteral("memory"),
+            qPrintable(first[bound]));
         QVERIFY(!lines.join(QString()).contains(QChar(0x25e2)));
         QVERIFY(!lines.join(QString()).contains(QChar(0x25ac)));
     }
@@ -172,7 +176,8 @@ private slots:
             table->scrollTo(table->model()->index(0, column));
             QCoreApplication::processEvents();
             QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
-                QPoint(header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2));
+                QPoint(
+                    header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2));
         };
         click(LayerTableModel::Time);
         QCOMPARE(header->sortIndicatorSection(), int(LayerTableModel::Time));

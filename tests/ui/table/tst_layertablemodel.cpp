@@ -16,8 +16,8 @@ class TestLayerTableModel : public QObject {
 private slots:
     void initTestCase()
     {
-        AnalysisOutcome out = analyzeConfig(Config {}, { rfx::test::shippedDevice("rtx-2060-super"),
-                                                          rfx::test::shippedDevice("geforce-mx230") });
+        AnalysisOutcome out = analyzeConfig(
+            Config {}, { rfx::test::shippedDevice("rtx-2060-super"), rfx::test::shippedDevice("geforce-mx230") });
         QVERIFY(out.report);
         m_report = *out.report;
     }
@@ -49,13 +49,15 @@ private slots:
         const LayerResult& first = m_report.results[0].layers[0];
         QCOMPARE(model.index(0, LayerTableModel::Name).data().toString(), QStringLiteral("enc1.conv1"));
         QCOMPARE(model.index(0, LayerTableModel::Op).data().toString(), QStringLiteral("conv"));
-        QCOMPARE(model.index(0, LayerTableModel::OutputShape).data().toString(), QStringLiteral("1\u00d764\u00d7570\u00d7570"));
+        QCOMPARE(model.index(0, LayerTableModel::OutputShape).data().toString(),
+            QStringLiteral("1\u00d764\u00d7570\u00d7570"));
         QCOMPARE(model.index(0, LayerTableModel::Params).data().toString(), QStringLiteral("576"));
         QCOMPARE(model.index(0, LayerTableModel::Flops).data().toString(), QStringLiteral("374 MFLOP"));
         QCOMPARE(model.index(0, LayerTableModel::Flops).data(LayerTableModel::SortRole).toDouble(), first.flops);
         QCOMPARE(model.index(0, LayerTableModel::Time).data(LayerTableModel::SortRole).toDouble(), first.time);
         QVERIFY(model.index(0, LayerTableModel::Bound).data().toString().contains(QStringLiteral("memory")));
-        QVERIFY(model.index(0, LayerTableModel::Bound).data(Qt::ToolTipRole).toString().contains(QStringLiteral("ridge")));
+        QVERIFY(
+            model.index(0, LayerTableModel::Bound).data(Qt::ToolTipRole).toString().contains(QStringLiteral("ridge")));
         QVERIFY(!model.headerData(LayerTableModel::Intensity, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
     }
 

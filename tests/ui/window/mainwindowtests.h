@@ -28,10 +28,12 @@ inline QStringList cutComboTexts(const QWidget& w)
         QStyleOptionComboBox option;
         option.initFrom(box);
         option.editable = box->isEditable();
-        const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box);
+        const QRect field
+            = box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box);
         const int need = box->fontMetrics().horizontalAdvance(box->currentText());
         if (need > field.width())
-            cut.append(QStringLiteral("%1 (shown in %2 of %3 px)").arg(box->currentText()).arg(field.width()).arg(need));
+            cut.append(
+                QStringLiteral("%1 (shown in %2 of %3 px)").arg(box->currentText()).arg(field.width()).arg(need));
     }
     return cut;
 }

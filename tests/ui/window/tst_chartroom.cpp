@@ -1,9 +1,9 @@
 // The charts' room in the window (ChartRoom): the left column gives way when the charts cannot be
 // legible beside it, and a panel the user brings back stays.
+#include "chart/chartarea.h"
 #include "guitestutils.h"
 #include "widgets/elidingstatusbar.h"
 #include "widgets/steadyscrollarea.h"
-#include "chart/chartarea.h"
 #include "window/mainwindow.h"
 #include "window/teaching.h"
 #include "workspace/workspace.h"
@@ -55,7 +55,8 @@ void windowSizes(std::initializer_list<QSize> sizes)
 
 /// A window of the three devices at the row's size and mode: `on`, then `off`, each settled; the
 /// Configuration and Devices panels end as they began.
-void panelsComeBack(const char* what, const std::function<void(MainWindow&)>& on, const std::function<void(MainWindow&)>& off)
+void panelsComeBack(
+    const char* what, const std::function<void(MainWindow&)>& on, const std::function<void(MainWindow&)>& off)
 {
     QFETCH(bool, languageModel);
     QFETCH(QSize, size);
@@ -175,7 +176,10 @@ private slots:
     // F9 twice (Explain on, then off) left Configuration and Devices hidden (issue 73 item 5, seen at
     // 1280 x 720 under openbox): at a size where the column is shown and gives way to Explain, it must
     // come back when Explain closes.
-    void explainOnAndOffGivesThePanelsBack_data() { windowSizes({ QSize(1280, 720), QSize(1440, 810), QSize(1600, 900) }); }
+    void explainOnAndOffGivesThePanelsBack_data()
+    {
+        windowSizes({ QSize(1280, 720), QSize(1440, 810), QSize(1600, 900) });
+    }
     void explainOnAndOffGivesThePanelsBack()
     {
         auto toggle = [](MainWindow& w) {
@@ -199,7 +203,8 @@ private slots:
     }
     void presentationOnAndOffGivesThePanelsBack()
     {
-        panelsComeBack("presentation type", [](MainWindow& w) { w.teaching().setPresentationMode(true); },
+        panelsComeBack(
+            "presentation type", [](MainWindow& w) { w.teaching().setPresentationMode(true); },
             [](MainWindow& w) { w.teaching().setPresentationMode(false); });
     }
 
@@ -215,7 +220,8 @@ private slots:
             QVERIFY(d);
             d->toggleViewAction()->trigger();
         };
-        panelsComeBack("the energy view and presentation type",
+        panelsComeBack(
+            "the energy view and presentation type",
             [&](MainWindow& w) {
                 energy(w);
                 settle();
@@ -240,7 +246,8 @@ private slots:
     void tooLittleRoomScrollsDownNotSideways()
     {
         QFETCH(bool, languageModel);
-        MainWindow w(test::freshWindow({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
+        MainWindow w(test::freshWindow(
+            { QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
         QVERIFY(test::showAtDesktopSize(w, QSize(1024, 640)));
         if (languageModel)
             w.workspace().showModel("llama-3.1-8b");
@@ -253,7 +260,9 @@ private slots:
         QVERIFY(area);
         QVERIFY2(!area->horizontalScrollBar()->isVisible(),
             qPrintable(QStringLiteral("the charts (%1 px, %2 columns) scroll sideways in %3 px")
-                           .arg(w.chartArea()->width()).arg(w.chartArea()->columns()).arg(area->viewport()->width())));
+                           .arg(w.chartArea()->width())
+                           .arg(w.chartArea()->columns())
+                           .arg(area->viewport()->width())));
         w.teaching().setPresentationMode(false);
     }
 
@@ -283,8 +292,13 @@ private slots:
             QVERIFY2(w.deviceDock()->isVisible(), "Devices hidden on a first start");
             QCOMPARE(w.workspace().state().view.overlay, overlaid);
             if (overlaid)
-                QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Ctrl+L")), qPrintable(w.statusBar()->currentMessage()));
-            w.workspace().setView([&] { ViewSettings v = w.workspace().state().view; v.overlay = false; return v; }());
+                QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Ctrl+L")),
+                    qPrintable(w.statusBar()->currentMessage()));
+            w.workspace().setView([&] {
+                ViewSettings v = w.workspace().state().view;
+                v.overlay = false;
+                return v;
+            }());
             settle();
             w.close(); // saves: the next start is not a first one
         }
@@ -307,7 +321,8 @@ private slots:
     void theSweepsLegendAndButtonsAreInView()
     {
         QFETCH(bool, presentation);
-        MainWindow w(test::freshWindow({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
+        MainWindow w(test::freshWindow(
+            { QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
         QVERIFY(test::showAtDesktopSize(w, QSize(1280, 720)));
         w.workspace().showModel("llama-3.1-8b");
         w.teaching().setPresentationMode(presentation);
@@ -323,7 +338,8 @@ private slots:
         QStringList outside;
         for (QWidget* part : area->widget()->findChildren<QWidget*>()) {
             const bool button = qobject_cast<QPushButton*>(part);
-            const bool legend = qobject_cast<QLabel*>(part) && qobject_cast<QLabel*>(part)->text().contains(QStringLiteral("H100"));
+            const bool legend
+                = qobject_cast<QLabel*>(part) && qobject_cast<QLabel*>(part)->text().contains(QStringLiteral("H100"));
             if ((!button && !legend) || !part->isVisible())
                 continue;
             const QRect at(part->mapToGlobal(QPoint(0, 0)), part->size());
@@ -340,15 +356,17 @@ private slots:
     void aLongMessageEndsBeforeTheLink()
     {
         // The CPU has no FP16 ceiling: the language model's analysis has a note, and its link shows.
-        MainWindow w(test::freshWindow({ QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
+        MainWindow w(test::freshWindow(
+            { QStringLiteral("h100-sxm"), QStringLiteral("rtx-4090"), QStringLiteral("ryzen-9-5950x") }));
         QVERIFY(test::showAtDesktopSize(w, QSize(1024, 640)));
         w.workspace().showModel("llama-3.1-8b");
         w.teaching().setPresentationMode(true);
         settle();
         auto* bar = qobject_cast<ElidingStatusBar*>(w.statusBar());
         QVERIFY(bar);
-        const QString message = QStringLiteral("The charts are small at this size: View \u25b8 Overlay devices on one chart "
-                                               "(Ctrl+L) draws every device on one larger chart");
+        const QString message
+            = QStringLiteral("The charts are small at this size: View \u25b8 Overlay devices on one chart "
+                             "(Ctrl+L) draws every device on one larger chart");
         bar->showMessage(message, 10000);
         QCOMPARE(bar->currentMessage(), message);
         const QString shown = bar->shownMessage();

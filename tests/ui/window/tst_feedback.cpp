@@ -19,19 +19,19 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QListWidget>
-#include <QToolButton>
 #include <QFile>
-#include <QMessageBox>
-#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
 #include <QScrollArea>
-#include <QSplitter>
-#include <QStatusBar>
 #include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -81,7 +81,8 @@ private slots:
         QSpinBox* batch = c->batchSpin();
         QSlider* image = c->imageSlider();
         w.setFocus();
-        for (QWidget* control : { static_cast<QWidget*>(algorithm), static_cast<QWidget*>(batch), static_cast<QWidget*>(image) }) {
+        for (QWidget* control :
+            { static_cast<QWidget*>(algorithm), static_cast<QWidget*>(batch), static_cast<QWidget*>(image) }) {
             QVERIFY(!control->hasFocus());
             QCOMPARE(control->focusPolicy(), Qt::StrongFocus);
             scroll->ensureWidgetVisible(control);
@@ -143,8 +144,10 @@ private slots:
                 QWidget* under = c->correctionNote()->field(); // the form row's field: the spin box or its row
                 QVERIFY(under == spin || under->isAncestorOf(spin));
                 const QString note = c->correctionNote()->text();
-                // the numbers as the window writes them: "99,999,999 is more than the largest batch, 65,536: set to 65,536"
-                const QString typed = QString::fromStdString(formatCount(k.typed)), expected = QString::fromStdString(formatCount(k.expected));
+                // the numbers as the window writes them: "99,999,999 is more than the largest batch, 65,536: set to
+                // 65,536"
+                const QString typed = QString::fromStdString(formatCount(k.typed)),
+                              expected = QString::fromStdString(formatCount(k.expected));
                 QVERIFY2(note.startsWith(typed + QLatin1Char(' ')) && note.contains(QLatin1String(k.word))
                         && note.endsWith(QStringLiteral("set to %1").arg(expected)),
                     qPrintable(note));
@@ -156,7 +159,8 @@ private slots:
             }
             ++checked;
         }
-        QVERIFY2(checked >= 8, qPrintable(QString::number(checked))); // image, filters, stride, depth, channels, classes, batch, ...
+        QVERIFY2(checked >= 8,
+            qPrintable(QString::number(checked))); // image, filters, stride, depth, channels, classes, batch, ...
 
         // Another network ends the note too (seen staying under Depth after a switch to ResNet-18).
         QSpinBox* box = c->findChildren<CheckedSpinBox*>().at(0);
@@ -201,8 +205,12 @@ private slots:
         // In the viewport: the note's rectangle, in the viewport's coordinates, lies inside it.
         const QRect inViewport(note->mapTo(scroll->viewport(), QPoint(0, 0)), note->size());
         QVERIFY2(scroll->viewport()->rect().contains(inViewport),
-            qPrintable(QStringLiteral("note at %1,%2 %3x%4, viewport %5x%6").arg(inViewport.x()).arg(inViewport.y())
-                           .arg(inViewport.width()).arg(inViewport.height()).arg(scroll->viewport()->width())
+            qPrintable(QStringLiteral("note at %1,%2 %3x%4, viewport %5x%6")
+                           .arg(inViewport.x())
+                           .arg(inViewport.y())
+                           .arg(inViewport.width())
+                           .arg(inViewport.height())
+                           .arg(scroll->viewport()->width())
                            .arg(scroll->viewport()->height())));
         // Right under the image size row.
         const QRect imageRow(image->parentWidget()->mapTo(c, QPoint(0, 0)), image->parentWidget()->size());
@@ -307,14 +315,24 @@ private slots:
         QVERIFY(!w.table()->isVisible());
         QScrollArea* scroll = panelScroll(w);
         QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0); // the panel is as wide as its controls
-        for (QWidget* control : { static_cast<QWidget*>(w.controls()->batchSpin()), static_cast<QWidget*>(w.controls()->imageSpin()),
-                 static_cast<QWidget*>(w.controls()->algorithmCombo()) }) {
+        for (QWidget* control :
+            { static_cast<QWidget*>(w.controls()->batchSpin()), static_cast<QWidget*>(w.controls()->imageSpin()),
+                static_cast<QWidget*>(w.controls()->algorithmCombo()) }) {
             QCoreApplication::processEvents(); // the larger type's layout settles first
             // The whole control (ensureWidgetVisible() brings only a spin box's text cursor into view).
             const QRect inPanel(control->mapTo(w.controls(), QPoint(0, 0)), control->size());
-            scroll->ensureVisible(inPanel.center().x(), inPanel.center().y(), inPanel.width() / 2 + 1, inPanel.height() / 2 + 1);
+            scroll->ensureVisible(
+                inPanel.center().x(), inPanel.center().y(), inPanel.width() / 2 + 1, inPanel.height() / 2 + 1);
             const QRect r(control->mapTo(scroll->viewport(), QPoint(0, 0)), control->size());
-            QVERIFY2(scroll->viewport()->rect().contains(r), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in %6x%7").arg(QString::fromLatin1(control->metaObject()->className())).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(scroll->viewport()->width()).arg(scroll->viewport()->height())));
+            QVERIFY2(scroll->viewport()->rect().contains(r),
+                qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in %6x%7")
+                               .arg(QString::fromLatin1(control->metaObject()->className()))
+                               .arg(r.x())
+                               .arg(r.y())
+                               .arg(r.width())
+                               .arg(r.height())
+                               .arg(scroll->viewport()->width())
+                               .arg(scroll->viewport()->height())));
         }
         const QString html = w.chartArea()->summaries().front()->html();
         QVERIFY2(html.contains(QStringLiteral("\u00a0TFLOP/\u2060s")), qPrintable(html));
@@ -338,7 +356,8 @@ private slots:
         w.resize(w.size() - QSize(0, 1)); // and a layout pass after it
         for (int i = 0; i < 4; ++i)
             QCoreApplication::processEvents();
-        QVERIFY2(splitter->sizes().value(1) >= before + 80, qPrintable(QStringLiteral("table %1 px, was %2").arg(splitter->sizes().value(1)).arg(before)));
+        QVERIFY2(splitter->sizes().value(1) >= before + 80,
+            qPrintable(QStringLiteral("table %1 px, was %2").arg(splitter->sizes().value(1)).arg(before)));
         w.teaching().setPresentationMode(false);
         QCoreApplication::processEvents();
     }
@@ -364,7 +383,6 @@ private slots:
         QCOMPARE(slider->value(), 8); // at its end
     }
 };
-
 
 QTEST_MAIN(TestFeedback)
 #include "tst_feedback.moc"

@@ -16,19 +16,19 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QListWidget>
-#include <QToolButton>
 #include <QFile>
-#include <QMessageBox>
-#include <QTemporaryDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
 #include <QScrollArea>
-#include <QSplitter>
-#include <QStatusBar>
 #include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -48,9 +48,12 @@ private slots:
     void deviceProblemsBesideTheDevices()
     {
         QTemporaryDir devices;
-        for (const QString& name : QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).entryList({ QStringLiteral("*.json") }))
-            QVERIFY(QFile::copy(QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).filePath(name), devices.filePath(name)));
-        QVERIFY(test::writeFile(devices.filePath(QStringLiteral("zz-broken.json")), "{\"schema\": 1, \"id\": \"broken\",}"));
+        for (const QString& name :
+            QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).entryList({ QStringLiteral("*.json") }))
+            QVERIFY(
+                QFile::copy(QDir(QStringLiteral(ROOFLINE_TEST_DEVICES_DIR)).filePath(name), devices.filePath(name)));
+        QVERIFY(test::writeFile(
+            devices.filePath(QStringLiteral("zz-broken.json")), "{\"schema\": 1, \"id\": \"broken\",}"));
         qputenv("ROOFLINE_DEVICES_DIR", devices.path().toUtf8());
         MainWindow w(test::freshWindow());
         qputenv("ROOFLINE_DEVICES_DIR", ROOFLINE_TEST_DEVICES_DIR);
@@ -116,11 +119,12 @@ private slots:
     {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<QStringList>("devices");
-        QTest::newRow("MX230 tensor FP16, 1280x800") << QSize(1280, 800) << QStringList { QStringLiteral("geforce-mx230") };
+        QTest::newRow("MX230 tensor FP16, 1280x800")
+            << QSize(1280, 800) << QStringList { QStringLiteral("geforce-mx230") };
         QTest::newRow("4 devices, 1600x1000")
             << QSize(1600, 1000)
-            << QStringList { QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm"),
-                   QStringLiteral("a100-sxm-80gb") };
+            << QStringList { QStringLiteral("geforce-mx230"), QStringLiteral("rtx-2060-super"),
+                   QStringLiteral("h100-sxm"), QStringLiteral("a100-sxm-80gb") };
     }
     void summariesAreNeverCut()
     {
@@ -134,7 +138,8 @@ private slots:
         QCoreApplication::processEvents();
         for (SummaryText* s : w.chartArea()->summaries()) {
             const int need = int(std::ceil(s->document()->size().height()));
-            QVERIFY2(s->height() >= need, qPrintable(QStringLiteral("%1 px shown of %2: %3").arg(s->height()).arg(need).arg(s->plainText())));
+            QVERIFY2(s->height() >= need,
+                qPrintable(QStringLiteral("%1 px shown of %2: %3").arg(s->height()).arg(need).arg(s->plainText())));
             QCOMPARE(s->document()->textWidth(), qreal(std::max(40, s->width() - 12)));
         }
     }

@@ -21,34 +21,34 @@
 #include "testutils.h"
 #include "ui/window/mainwindowtests.h"
 
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLineSeries>
-#include <QListView>
-#include <QScatterSeries>
-#include <QApplication>
-#include <QAction>
 #include <QAbstractAxis>
+#include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
-#include <QMessageBox>
-#include <QMenu>
-#include <QUndoStack>
 #include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScatterSeries>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionViewItem>
-#include <QScrollBar>
 #include <QTableView>
-#include <QDockWidget>
-#include <QFileInfo>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include <functional>
 #include <utility>
@@ -71,13 +71,17 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QRect free = w.screen()->availableGeometry();
-        auto box = [](const QRect& r) { return QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()); };
-        QVERIFY2(free.contains(w.frameGeometry()), qPrintable(box(w.frameGeometry()) + QStringLiteral(" on ") + box(free)));
+        auto box = [](const QRect& r) {
+            return QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+        };
+        QVERIFY2(
+            free.contains(w.frameGeometry()), qPrintable(box(w.frameGeometry()) + QStringLiteral(" on ") + box(free)));
         if (free.width() >= 1440 + 16 && free.height() >= 900 + 48)
             QCOMPARE(w.size(), QSize(1440, 900));
         for (QWidget* part : { static_cast<QWidget*>(w.statusBar()), static_cast<QWidget*>(w.chartArea()) }) {
             const QRect where(part->mapToGlobal(QPoint(0, 0)), part->size());
-            QVERIFY2(part->isVisible() && free.contains(where), qPrintable(box(where) + QStringLiteral(" on ") + box(free)));
+            QVERIFY2(
+                part->isVisible() && free.contains(where), qPrintable(box(where) + QStringLiteral(" on ") + box(free)));
         }
         // No box cuts its text: at 1024 x 640 "Layers on" read "RTX 2060 Supe" (issue 52 item 7).
         QVERIFY2(cutComboTexts(w).isEmpty(), qPrintable(cutComboTexts(w).join(QStringLiteral("; "))));
@@ -98,11 +102,15 @@ private slots:
         for (const auto& [what, step] : steps) {
             step();
             QTest::qWait(50);
-            QVERIFY2(free.contains(w.frameGeometry()), qPrintable(QString::fromUtf8(what) + QStringLiteral(": ")
-                                                                  + box(w.frameGeometry()) + QStringLiteral(" on ") + box(free)));
+            QVERIFY2(free.contains(w.frameGeometry()),
+                qPrintable(QString::fromUtf8(what) + QStringLiteral(": ") + box(w.frameGeometry())
+                    + QStringLiteral(" on ") + box(free)));
             const QRect bar(w.statusBar()->mapToGlobal(QPoint(0, 0)), w.statusBar()->size());
-            QVERIFY2(w.statusBar()->isVisible() && free.contains(bar), qPrintable(QString::fromUtf8(what) + QStringLiteral(": status bar ") + box(bar)));
-            QVERIFY2(cutComboTexts(w).isEmpty(), qPrintable(QString::fromUtf8(what) + QStringLiteral(": ") + cutComboTexts(w).join(QStringLiteral("; "))));
+            QVERIFY2(w.statusBar()->isVisible() && free.contains(bar),
+                qPrintable(QString::fromUtf8(what) + QStringLiteral(": status bar ") + box(bar)));
+            QVERIFY2(cutComboTexts(w).isEmpty(),
+                qPrintable(
+                    QString::fromUtf8(what) + QStringLiteral(": ") + cutComboTexts(w).join(QStringLiteral("; "))));
             // The energy view never squeezed under its least size (its legend was drawn over the charts'
             // axes at 1024 x 640 in presentation): its dock scrolls instead.
             // (The view draws on a timer and its labels ask for their lines' height after that: the
@@ -113,8 +121,12 @@ private slots:
                     const QSize least = w.energyView()->minimumSizeHint(), got = w.energyView()->size();
                     return got.width() >= least.width() && got.height() >= least.height()
                         ? QString()
-                        : QStringLiteral("%1: the energy view %2x%3 under its least %4x%5").arg(stepName)
-                              .arg(got.width()).arg(got.height()).arg(least.width()).arg(least.height());
+                        : QStringLiteral("%1: the energy view %2x%3 under its least %4x%5")
+                              .arg(stepName)
+                              .arg(got.width())
+                              .arg(got.height())
+                              .arg(least.width())
+                              .arg(least.height());
                 };
                 QTRY_VERIFY2_WITH_TIMEOUT(squeezed().isEmpty(), qPrintable(squeezed()), 3000);
             }
@@ -123,7 +135,8 @@ private slots:
         // Presentation hid the layer table (a window under 1000 px) and said so; back out, the message is
         // gone, not left up for its ten seconds. (Whether the table shows then is the room's: at 1024 x 640
         // the charts keep their least size and the table steps aside, saying so in its own words.)
-        QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("hidden for the presentation")), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("hidden for the presentation")),
+            qPrintable(w.statusBar()->currentMessage()));
     }
 
     // Presentation mode enlarges the energy view's type as it does the roofline's, 1.5 times, also in a
@@ -147,7 +160,8 @@ private slots:
         QVERIFY(energyDesk > 0 && roofDesk > 0);
         presentation->setChecked(true);
         QCOMPARE(labels(roof), roofDesk * 1.5);
-        for (QChart* c : { w.energyView()->energyChart(), w.energyView()->scalingChart(), w.energyView()->paretoChart() })
+        for (QChart* c :
+            { w.energyView()->energyChart(), w.energyView()->scalingChart(), w.energyView()->paretoChart() })
             QCOMPARE(labels(c), energyDesk * 1.5);
         QCOMPARE(w.energyView()->paretoChart()->titleFont().pointSizeF(), titleDesk * 1.5);
         TuneRanges r = w.energyView()->ranges(); // the charts drawn again, new axes: still large
@@ -222,7 +236,8 @@ private slots:
         QCOMPARE(w.chartArea()->summaries().size(), size_t(1));
         SummaryText* summary = w.chartArea()->summaries()[0];
         // The CLI's figures for the default U-Net on the RTX 2060 Super.
-        QVERIFY2(summary->plainText().startsWith(QStringLiteral("47.7 ms per batch of 1")), qPrintable(summary->plainText()));
+        QVERIFY2(summary->plainText().startsWith(QStringLiteral("47.7 ms per batch of 1")),
+            qPrintable(summary->plainText()));
         QVERIFY(summary->plainText().contains(QStringLiteral("memory 310 MiB of 8.00 GiB (fits; up to batch 42)")));
         const int height = summary->height();
         QVERIFY(height >= 3 * summary->fontMetrics().height()); // three lines, none cut off
@@ -355,7 +370,6 @@ private slots:
         QCOMPARE(QApplication::font().pointSizeF(), before);
     }
 };
-
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

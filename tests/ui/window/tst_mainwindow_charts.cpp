@@ -20,34 +20,34 @@
 #include "testutils.h"
 #include "ui/window/mainwindowtests.h"
 
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLineSeries>
-#include <QListView>
-#include <QScatterSeries>
-#include <QApplication>
-#include <QAction>
 #include <QAbstractAxis>
+#include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
-#include <QMessageBox>
-#include <QMenu>
-#include <QUndoStack>
 #include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScatterSeries>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionViewItem>
-#include <QScrollBar>
 #include <QTableView>
-#include <QDockWidget>
-#include <QFileInfo>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include <functional>
 #include <utility>
@@ -100,7 +100,8 @@ private slots:
         QCOMPARE(l2[0].y(), first.attainable / chart->yScale());
         QVERIFY(chart->chart()->title().contains(QStringLiteral("L2 7.22 TB/s")));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::IntensityL2));
-        QCOMPARE(cell(w, 0, LayerTableModel::IntensityL1), QString::fromStdString(formatNumber3(first.flops / first.l1Bytes)));
+        QCOMPARE(cell(w, 0, LayerTableModel::IntensityL1),
+            QString::fromStdString(formatNumber3(first.flops / first.l1Bytes)));
         // FP16 tensor cores on the H100: enc1.conv2 is L2-bound (tst_algorithms works it out), and says so.
         w.workspace().setDevices({ QStringLiteral("h100-sxm") });
         Config fp16 = w.workspace().report()->config;
@@ -191,7 +192,8 @@ private slots:
                 visible.append(text);
         // One entry per bound, not one per marker size; the roof is described in the title. The
         // chart's own legend (Qt's is off: it elided entries in a narrow chart).
-        QCOMPARE(visible, (QStringList { QStringLiteral("memory-bound layer"), QStringLiteral("compute-bound layer") }));
+        QCOMPARE(
+            visible, (QStringList { QStringLiteral("memory-bound layer"), QStringLiteral("compute-bound layer") }));
         QVERIFY(!w.chartArea()->charts()[0]->chart()->legend()->isVisible());
     }
 
@@ -289,7 +291,8 @@ private slots:
         int cpus = 0, nvidia = 0;
         for (const Device& d : w.workspace().library().devices) {
             cpus += d.kind == "cpu";
-            nvidia += QString::fromStdString(d.vendor + " " + d.name).contains(QStringLiteral("nvidia"), Qt::CaseInsensitive);
+            nvidia += QString::fromStdString(d.vendor + " " + d.name)
+                          .contains(QStringLiteral("nvidia"), Qt::CaseInsensitive);
         }
         QVERIFY(cpus >= 2 && nvidia >= 8);
         picker->searchField()->setText(QStringLiteral("cpu"));
@@ -316,7 +319,6 @@ private slots:
         QVERIFY(image.height() > 800);
     }
 };
-
 
 QTEST_MAIN(TestMainWindowCharts)
 #include "tst_mainwindow_charts.moc"

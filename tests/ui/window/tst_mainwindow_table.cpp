@@ -20,34 +20,34 @@
 #include "testutils.h"
 #include "ui/window/mainwindowtests.h"
 
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLineSeries>
-#include <QListView>
-#include <QScatterSeries>
-#include <QApplication>
-#include <QAction>
 #include <QAbstractAxis>
+#include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
-#include <QMessageBox>
-#include <QMenu>
-#include <QUndoStack>
 #include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScatterSeries>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionViewItem>
-#include <QScrollBar>
 #include <QTableView>
-#include <QDockWidget>
-#include <QFileInfo>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include <functional>
 #include <utility>
@@ -79,7 +79,8 @@ private slots:
         QVERIFY(!table->showGrid());
         QStyleOptionViewItem option;
         option.initFrom(table);
-        const QColor grid = QColor::fromRgba(QRgb(table->style()->styleHint(QStyle::SH_Table_GridLineColor, &option, table)));
+        const QColor grid
+            = QColor::fromRgba(QRgb(table->style()->styleHint(QStyle::SH_Table_GridLineColor, &option, table)));
         auto check = [&](int row) {
             const QModelIndex cell = table->model()->index(row, LayerTableModel::Params);
             const QRect r = table->visualRect(cell);
@@ -107,12 +108,15 @@ private slots:
         QVERIFY(table->verticalScrollBar()->isVisible());
         QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
         QVERIFY2(table->columnViewportPosition(share) + table->columnWidth(share) <= table->viewport()->width(),
-            qPrintable(QStringLiteral("share column ends at %1 of %2").arg(table->columnViewportPosition(share) + table->columnWidth(share)).arg(table->viewport()->width())));
+            qPrintable(QStringLiteral("share column ends at %1 of %2")
+                           .arg(table->columnViewportPosition(share) + table->columnWidth(share))
+                           .arg(table->viewport()->width())));
         // Its values whole: "6.9 %" needs its width.
         auto* delegate = qobject_cast<CellDelegate*>(table->itemDelegate());
         for (int row = 0; row < table->model()->rowCount(); ++row) {
             const QModelIndex index = table->model()->index(row, share);
-            QVERIFY(QFontMetricsF(delegate->cellFont(table->font(), index)).horizontalAdvance(index.data().toString()) < table->columnWidth(share));
+            QVERIFY(QFontMetricsF(delegate->cellFont(table->font(), index)).horizontalAdvance(index.data().toString())
+                < table->columnWidth(share));
         }
     }
 
@@ -157,7 +161,8 @@ private slots:
         SummaryText* summary = w.chartArea()->summaries().front();
         auto* delegate = qobject_cast<CellDelegate*>(table->itemDelegate());
         QVERIFY(delegate);
-        auto cellFont = [&] { return delegate->cellFont(table->font(), table->model()->index(0, LayerTableModel::Params)); };
+        auto cellFont
+            = [&] { return delegate->cellFont(table->font(), table->model()->index(0, LayerTableModel::Params)); };
         const QFont cell = cellFont();
         QVERIFY(cell.styleStrategy() & QFont::PreferNoShaping);
         QVERIFY(summary->document()->defaultFont().styleStrategy() & QFont::PreferNoShaping);
@@ -203,10 +208,10 @@ private slots:
         QCOMPARE(w.workspace().report()->results[0].totals.time, direct.report->results[0].totals.time);
         const int rows = w.table()->model()->rowCount();
         QCOMPARE(rows, int(direct.report->results[0].layers.size()));
-        QCOMPARE(w.table()->model()->index(rows - 1, LayerTableModel::Op).data().toString(), QStringLiteral("optimizer"));
+        QCOMPARE(
+            w.table()->model()->index(rows - 1, LayerTableModel::Op).data().toString(), QStringLiteral("optimizer"));
     }
 };
-
 
 QTEST_MAIN(TestMainWindowTable)
 #include "tst_mainwindow_table.moc"

@@ -1,4 +1,5 @@
-// The live window's work, offscreen: choosing networks and algorithms, the study presets, imported measurements, measuring this machine, settings kept between runs.
+// The live window's work, offscreen: choosing networks and algorithms, the study presets, imported measurements,
+// measuring this machine, settings kept between runs.
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "features/measurementsview.h"
@@ -18,34 +19,34 @@
 #include "testutils.h"
 #include "ui/window/mainwindowtests.h"
 
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLabel>
-#include <QLineEdit>
-#include <QLineSeries>
-#include <QListView>
-#include <QScatterSeries>
-#include <QApplication>
-#include <QAction>
 #include <QAbstractAxis>
+#include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
-#include <QMessageBox>
-#include <QMenu>
-#include <QUndoStack>
 #include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScatterSeries>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionViewItem>
-#include <QScrollBar>
 #include <QTableView>
-#include <QDockWidget>
-#include <QFileInfo>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include <functional>
 #include <utility>
@@ -253,7 +254,8 @@ private slots:
         QString error;
         QVERIFY2(w.measurements().import(dir + QStringLiteral("unet-plain.csv"), &error), qPrintable(error));
         QVERIFY(!w.table()->isColumnHidden(LayerTableModel::Measured));
-        QVERIFY2(w.measurements().status().contains(QStringLiteral("3 layers mapped by name onto NVIDIA GeForce RTX 2060 Super")),
+        QVERIFY2(w.measurements().status().contains(
+                     QStringLiteral("3 layers mapped by name onto NVIDIA GeForce RTX 2060 Super")),
             qPrintable(w.measurements().status()));
         QVERIFY(w.measurements().status().contains(QStringLiteral("1 row(s) did not map")));
         int conv2 = -1, pool = -1;
@@ -268,15 +270,17 @@ private slots:
             w.table()->model()->index(conv2, 0).data(LayerTableModel::LayerIndexRole).toInt())];
         QCOMPARE(cell(w, conv2, LayerTableModel::OfBound), QString::fromStdString(formatPercent(model.time / 0.00662)));
         QVERIFY(cell(w, pool, LayerTableModel::OfBound).endsWith(QStringLiteral("\u26a0"))); // beats the roof
-        QVERIFY(cell(w, 0, LayerTableModel::Measured).isEmpty() == (cell(w, 0, LayerTableModel::Name) != QStringLiteral("enc1.conv1")));
+        QVERIFY(cell(w, 0, LayerTableModel::Measured).isEmpty()
+            == (cell(w, 0, LayerTableModel::Name) != QStringLiteral("enc1.conv1")));
         RooflineChart* chart = w.chartArea()->charts()[0];
         const auto measured = chart->measuredPoints();
         QCOMPARE(measured.size(), size_t(3));
         // enc1.conv2 measured with its own FLOPs and bytes: x = 23,786,422,272 / 166e6, y = F / 6.62 ms.
         bool found = false;
         for (const QPointF& p : measured)
-            found = found || (std::abs(p.x() - 23786422272.0 / 166e6) < 1e-9 * p.x()
-                                 && std::abs(p.y() - 23786422272.0 / 0.00662 / chart->yScale()) < 1e-9 * p.y());
+            found = found
+                || (std::abs(p.x() - 23786422272.0 / 166e6) < 1e-9 * p.x()
+                    && std::abs(p.y() - 23786422272.0 / 0.00662 / chart->yScale()) < 1e-9 * p.y());
         QVERIFY(found);
         // Still there after a slider step (recomputed against the new bounds).
         w.controls()->batchSpin()->setValue(2);
@@ -286,7 +290,8 @@ private slots:
         const QString bad = tmp.filePath(QStringLiteral("bad.csv"));
         QVERIFY(test::writeFile(bad, "layer,time_s\nenc1.conv1,-2\n"));
         QVERIFY(!w.measurements().import(bad, &error));
-        QVERIFY2(error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("bad.csv: line 2: time_s: must be a positive number of seconds")),
+            qPrintable(error));
         QCOMPARE(chart->measuredPoints().size(), size_t(3));
         w.measurements().clear();
         QVERIFY(chart->measuredPoints().empty());
@@ -348,8 +353,9 @@ private slots:
         {
             QSettings s;
             s.remove(QStringLiteral("work/session"));
-            s.setValue(QStringLiteral("analysis/configArgs"), QStringList { QStringLiteral("--image"), QStringLiteral("128"),
-                                                               QStringLiteral("--padding"), QStringLiteral("same") });
+            s.setValue(QStringLiteral("analysis/configArgs"),
+                QStringList { QStringLiteral("--image"), QStringLiteral("128"), QStringLiteral("--padding"),
+                    QStringLiteral("same") });
             s.setValue(QStringLiteral("analysis/devices"), QStringList { QStringLiteral("t4") });
             s.setValue(QStringLiteral("view/overlay"), true);
         }
@@ -365,7 +371,6 @@ private slots:
         QVERIFY(s.contains(QStringLiteral("work/session")) && !s.contains(QStringLiteral("analysis/configArgs")));
     }
 };
-
 
 QTEST_MAIN(TestMainWindowWork)
 #include "tst_mainwindow_work.moc"

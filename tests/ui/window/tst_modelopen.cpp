@@ -12,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
@@ -19,7 +20,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QLabel>
 #include <QTableView>
 #include <QUndoStack>
 #include <QUrl>
@@ -116,7 +116,8 @@ private slots:
         QVERIFY(openAndWait(w, fixture("wild/if_flag.onnx")));
         QCOMPARE(w.workspace().config().inputValues.at("flag"), 0.0);
         QCOMPARE(w.workspace().report()->results.front().layers.front().op, Op::ReLU);
-        QCOMPARE(w.controls()->modelInputs()->findChild<QLineEdit*>(QStringLiteral("flag"))->text(), QStringLiteral("0"));
+        QCOMPARE(
+            w.controls()->modelInputs()->findChild<QLineEdit*>(QStringLiteral("flag"))->text(), QStringLiteral("0"));
     }
 
     // An If on the data (rnn_in_if: LSTM or GRU): the box offers the branch by node; Else counts the GRU
@@ -171,7 +172,8 @@ private slots:
         ControlPanel* c = w.controls();
         QVERIFY(!c->imageSpin()->isEnabled());
         QCOMPARE(c->imageSpin()->value(), 224); // the size the file fixes, not the one shown before
-        QVERIFY2(c->imageSpin()->toolTip().contains(QStringLiteral("the model file fixes the image size (input 'input' is batchx3x224x224)")),
+        QVERIFY2(c->imageSpin()->toolTip().contains(
+                     QStringLiteral("the model file fixes the image size (input 'input' is batchx3x224x224)")),
             qPrintable(c->imageSpin()->toolTip()));
         QVERIFY(c->batchSpin()->isEnabled());
         // Back on the U-Net, the controls work again and the reason is gone.
@@ -207,7 +209,9 @@ private slots:
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
         QVERIFY(box && box->isVisible());
         const QString said = box->text() + QLatin1Char('\n') + box->informativeText();
-        QVERIFY2(said.contains(QStringLiteral("cycle.onnx")) && said.contains(QStringLiteral("a cycle, a node out of order")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("cycle.onnx"))
+                && said.contains(QStringLiteral("a cycle, a node out of order")),
+            qPrintable(said));
         QCOMPARE(w.workspace().report()->network, std::string("alexnet"));
         QVERIFY(w.controls()->config().model.ends_with("alexnet.onnx"));
         box->close();

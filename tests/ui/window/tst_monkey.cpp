@@ -1,7 +1,7 @@
 // A monkey at the controls: 400 random changes to every slider, spin box, combo box and check box,
-// the device list, overlay and filters, with the energy view open for 40 of them. No crash, no Qt warning, no NaN, and the window always shows
-// either a valid analysis or an explanation of the problem; after every step each chart draws exactly
-// what a chart built fresh from its state draws (tests/chartoracle.h).
+// the device list, overlay and filters, with the energy view open for 40 of them. No crash, no Qt warning, no NaN, and
+// the window always shows either a valid analysis or an explanation of the problem; after every step each chart draws
+// exactly what a chart built fresh from its state draws (tests/chartoracle.h).
 #include "chart/chartarea.h"
 #include "chart/rooflinechart.h"
 #include "chartoracle.h"
@@ -13,13 +13,13 @@
 
 #include <QAbstractSlider>
 
-#include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListView>
 #include <QSpinBox>
+#include <algorithm>
 
 #include <cmath>
 #include <random>
@@ -32,7 +32,8 @@ QStringList g_warnings;
 void collectWarnings(QtMsgType type, const QMessageLogContext&, const QString& message)
 {
     // The offscreen platform's own notes are not the application's warnings.
-    if (message.contains(QLatin1String("propagateSizeHints")) || message.contains(QLatin1String("does not support raise"))
+    if (message.contains(QLatin1String("propagateSizeHints"))
+        || message.contains(QLatin1String("does not support raise"))
         || message.startsWith(QLatin1String("QStandardPaths:")))
         return;
     if (type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg)
@@ -56,7 +57,9 @@ private slots:
         const auto previous = qInstallMessageHandler(collectWarnings);
 
         // ROOFLINE_MONKEY_SEED runs another monkey (CI keeps 7, so a failure can be replayed).
-        std::mt19937 rng(qEnvironmentVariableIsSet("ROOFLINE_MONKEY_SEED") ? unsigned(qEnvironmentVariableIntValue("ROOFLINE_MONKEY_SEED")) : 7u);
+        std::mt19937 rng(qEnvironmentVariableIsSet("ROOFLINE_MONKEY_SEED")
+                ? unsigned(qEnvironmentVariableIntValue("ROOFLINE_MONKEY_SEED"))
+                : 7u);
         auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
         const auto sliders = w.controls()->findChildren<QAbstractSlider*>();
         const auto spins = w.controls()->findChildren<QSpinBox*>();
@@ -138,7 +141,8 @@ private slots:
             for (RooflineChart* c : w.chartArea()->charts()) {
                 for (const QPointF& p : c->layerPoints())
                     QVERIFY(std::isfinite(p.x()) && std::isfinite(p.y()) && p.x() > 0 && p.y() > 0);
-                const QString stale = rfx::test::chartDiffersFromFresh(c, QStringLiteral("monkey-step%1-chart%2").arg(step).arg(chart++));
+                const QString stale = rfx::test::chartDiffersFromFresh(
+                    c, QStringLiteral("monkey-step%1-chart%2").arg(step).arg(chart++));
                 QVERIFY2(stale.isEmpty(), qPrintable(stale));
             }
         }

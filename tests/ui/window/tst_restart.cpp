@@ -9,8 +9,8 @@
 #include "workspace/workspace.h"
 
 #include "guitestutils.h"
-#include "testutils.h"
 #include "testpaths.h"
+#include "testutils.h"
 #include "ui/window/mainwindowtests.h"
 
 #include <QComboBox>
@@ -105,7 +105,8 @@ private slots:
         QVERIFY(box);
         QCOMPARE(box->text(), QStringLiteral("x.onnx cannot be used as a network."));
         const QString reason = box->informativeText();
-        QVERIFY2(reason.startsWith(QStringLiteral("The file is empty")) && reason.contains(QStringLiteral("opsets 7 to 23"))
+        QVERIFY2(reason.startsWith(QStringLiteral("The file is empty"))
+                && reason.contains(QStringLiteral("opsets 7 to 23"))
                 && !reason.contains(QStringLiteral("roofline-cli")),
             qPrintable(reason));
         box->close();
@@ -159,7 +160,8 @@ private slots:
         QCoreApplication::processEvents();
         auto* box = w.findChild<QMessageBox*>(QStringLiteral("networkFileError"));
         QVERIFY(box);
-        QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")), qPrintable(box->informativeText()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("layers[0] (a): out_channels: missing")),
+            qPrintable(box->informativeText()));
         QVERIFY(box->text().contains(QStringLiteral("broken.json")));
         QVERIFY(w.workspace().report());
         QCOMPARE(w.workspace().report()->config.model, std::string("unet"));

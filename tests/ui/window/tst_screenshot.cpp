@@ -61,9 +61,9 @@ private slots:
         QProcess p;
         p.setProcessEnvironment(offscreenIn(dir));
         p.start(QStringLiteral(ROOFLINE_GUI_PATH),
-            { QStringLiteral("--screenshot"), file, QStringLiteral("--size"), QStringLiteral("1280x720"), QStringLiteral("--presentation"),
-                QStringLiteral("--model"), model, QStringLiteral("--device"), QStringLiteral("h100-sxm"), QStringLiteral("--device"),
-                QStringLiteral("rtx-4090") });
+            { QStringLiteral("--screenshot"), file, QStringLiteral("--size"), QStringLiteral("1280x720"),
+                QStringLiteral("--presentation"), QStringLiteral("--model"), model, QStringLiteral("--device"),
+                QStringLiteral("h100-sxm"), QStringLiteral("--device"), QStringLiteral("rtx-4090") });
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QImage(file).size(), QSize(1280, 720));

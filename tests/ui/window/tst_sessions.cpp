@@ -22,20 +22,19 @@
 #include "model/unet.h"
 #include "testutils.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QImage>
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
-#include <QTextDocument>
 #include <QTemporaryDir>
-#include <QTextDocument>
 #include <QTextBrowser>
-#include <QAction>
+#include <QTextDocument>
 #include <QUndoStack>
 
 using namespace rfx;
@@ -303,13 +302,19 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("marker");
-        QTest::newRow("csv") << "t.csv" << "device,layer,op";
-        QTest::newRow("json") << "t.json" << "\"results\"";
-        QTest::newRow("markdown") << "t.md" << "| Layer | Op |";
-        QTest::newRow("latex") << "t.tex" << "\\toprule";
+        QTest::newRow("csv") << "t.csv"
+                             << "device,layer,op";
+        QTest::newRow("json") << "t.json"
+                              << "\"results\"";
+        QTest::newRow("markdown") << "t.md"
+                                  << "| Layer | Op |";
+        QTest::newRow("latex") << "t.tex"
+                               << "\\toprule";
         // The plain-text table, as the CLI's default --format table: from the same list of formats.
-        QTest::newRow("text") << "t.txt" << "layer ";
-        QTest::newRow("upper-case suffix") << "T.MD" << "| Layer | Op |";
+        QTest::newRow("text") << "t.txt"
+                              << "layer ";
+        QTest::newRow("upper-case suffix") << "T.MD"
+                                           << "| Layer | Op |";
     }
     void tableExports()
     {
@@ -349,23 +354,29 @@ private slots:
         const FigureSize z = figureSize(report, full);
         QCOMPARE(z.widthPx, 2100);
         QVERIFY(z.heightPx > 1000);
-        QVERIFY2(d.sizeText() == QStringLiteral("2100x%1 px, 300 dpi, 7.00 x %2 in").arg(z.heightPx).arg(z.heightIn, 0, 'f', 2),
+        QVERIFY2(d.sizeText()
+                == QStringLiteral("2100x%1 px, 300 dpi, 7.00 x %2 in").arg(z.heightPx).arg(z.heightIn, 0, 'f', 2),
             qPrintable(d.sizeText()));
         const auto spins = d.findChildren<QSpinBox*>();
         QVERIFY(std::any_of(spins.begin(), spins.end(), [&](QSpinBox* b) { return b->value() == z.heightPx; }));
         d.setFile(path("fig.pdf"));
-        QVERIFY2(d.sizeText().startsWith(QStringLiteral("7.00 x ")) && d.sizeText().contains(QStringLiteral(" in, 504 x ")), qPrintable(d.sizeText()));
+        QVERIFY2(
+            d.sizeText().startsWith(QStringLiteral("7.00 x ")) && d.sizeText().contains(QStringLiteral(" in, 504 x ")),
+            qPrintable(d.sizeText()));
         QVERIFY(!d.sizeText().contains(QStringLiteral("caption")));
         // Four devices in a 3.5-inch column: the caption goes beside the figure, within 9 in (issue 73 item 8).
-        const Report four = *analyzeConfig(Config {}, { rfx::test::shippedDevice("rtx-2060-super"), rfx::test::shippedDevice("h100-sxm"),
-            rfx::test::shippedDevice("a100-sxm-80gb"), rfx::test::shippedDevice("rtx-4090") }).report;
+        const Report four = *analyzeConfig(Config {},
+            { rfx::test::shippedDevice("rtx-2060-super"), rfx::test::shippedDevice("h100-sxm"),
+                rfx::test::shippedDevice("a100-sxm-80gb"), rfx::test::shippedDevice("rtx-4090") })
+                                 .report;
         d.setMeasure([&](const FigureSpec& spec) {
             FigureSpec all = spec;
             all.devices = { "rtx-2060-super", "h100-sxm", "a100-sxm-80gb", "rtx-4090" };
             all.widthIn = 3.5;
             return figureSize(four, all);
         });
-        QVERIFY2(d.sizeText().contains(QStringLiteral("The caption goes to a .caption.txt file beside it")) && d.sizeText().contains(QStringLiteral("3.50 x 9.00 in")),
+        QVERIFY2(d.sizeText().contains(QStringLiteral("The caption goes to a .caption.txt file beside it"))
+                && d.sizeText().contains(QStringLiteral("3.50 x 9.00 in")),
             qPrintable(d.sizeText()));
     }
 };

@@ -4,8 +4,8 @@
 #include "base/format.h"
 #include "chart/chartarea.h"
 #include "devices/device_loader.h"
-#include "features/exportcontroller.h"
 #include "features/calibrationview.h"
+#include "features/exportcontroller.h"
 #include "features/exportdialog.h"
 #include "features/measurementsview.h"
 #include "figure/figurerenderer.h"
@@ -26,18 +26,17 @@
 
 #include <QApplication>
 #include <QClipboard>
-#include <QImage>
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTextDocument>
 #include <QTemporaryDir>
-#include <QTextDocument>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QUndoStack>
 
 namespace {
@@ -92,7 +91,8 @@ private slots:
             w.workspace().setConfig(c);
             QByteArray csv = "layer,time_s\n";
             for (const LayerResult& l : w.workspace().report()->results[0].layers)
-                csv += QByteArray::fromStdString(l.name) + ',' + QByteArray::number(10e-6 + boundTimeOf(l) / 0.5, 'g', 17) + '\n';
+                csv += QByteArray::fromStdString(l.name) + ','
+                    + QByteArray::number(10e-6 + boundTimeOf(l) / 0.5, 'g', 17) + '\n';
             QVERIFY(test::writeFile(measured, csv));
             QString error, summary;
             QVERIFY(w.measurements().import(measured, &error));
@@ -108,7 +108,8 @@ private slots:
             QVERIFY2(w.sessions().save(session, &error), qPrintable(error));
             saved = sessionOf(w.workspace().state());
         }
-        QVERIFY(saved.view.sharedAxes && saved.view.powerTicks && saved.view.layerLabels == 0 && saved.view.filter.topN == 6);
+        QVERIFY(saved.view.sharedAxes && saved.view.powerTicks && saved.view.layerLabels == 0
+            && saved.view.filter.topN == 6);
         QCOMPARE(saved.tableDevice, std::string("h100-sxm"));
         QVERIFY(!saved.selectedLayer.empty() && saved.measurements == measured.toStdString() && saved.calibrated);
         MainWindow w(fresh());
@@ -166,12 +167,14 @@ private slots:
         QVERIFY(wHtml.contains(QStringLiteral("6.64 GFLOP")));
         QVERIFY(wHtml.contains(QStringLiteral("tiled traffic, reuse in 48 KiB of shared memory")));
         const QString head = plainExplain(w, 0, int(w.results[0].layers.size()) - 2, net); // head.conv, 1x1
-        QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")), qPrintable(head));
+        QVERIFY2(head.contains(QStringLiteral("needs an ungrouped 3x3 kernel at stride 1; computed direct")),
+            qPrintable(head));
 
         // Cache-aware, on the shipped EPYC: U-Net 128's enc1.conv1.relu, W = 8,388,608 B, an L3 row whose
         // first 2 MiB the L2 holds: 25 % at 368 GB/s, 75 % at 219 GB/s, B = 1 / (0.25 / 368e9 + 0.75 /
         // 219e9) = 244 GB/s, t = 8,388,608 / 244e9 = 34.4 us (README "Cache-aware ceilings").
-        const DeviceLoad epyc = loadDeviceFile(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/device/epyc-2vcpu-vm.json");
+        const DeviceLoad epyc
+            = loadDeviceFile(ROOFLINE_TEST_SOURCE_DIR "/resources/measurements/device/epyc-2vcpu-vm.json");
         QVERIFY(epyc.device);
         Config small;
         small.unet.height = small.unet.width = 128;
@@ -247,10 +250,15 @@ private slots:
         QVERIFY(afterGemm > 0);
         QTextDocument doc;
         doc.setHtml(plainExplain(r, 0, tiny, net));
-        QVERIFY2(doc.toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QStringLiteral("<0.1 % of the network's")), qPrintable(doc.toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' '))));
+        QVERIFY2(doc.toPlainText()
+                     .remove(QChar(0x2060))
+                     .replace(QChar(0x00a0), QLatin1Char(' '))
+                     .contains(QStringLiteral("<0.1 % of the network's")),
+            qPrintable(doc.toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' '))));
         doc.setHtml(plainExplain(r, 0, afterGemm, net));
         const QString fused = doc.toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' '));
-        QVERIFY2(fused.contains(QStringLiteral("its FLOPs join %1 (linear)").arg(QString::fromStdString(r.results[0].layers[size_t(afterGemm) - 1].name))),
+        QVERIFY2(fused.contains(QStringLiteral("its FLOPs join %1 (linear)")
+                                    .arg(QString::fromStdString(r.results[0].layers[size_t(afterGemm) - 1].name))),
             qPrintable(fused));
         QVERIFY(!fused.contains(QStringLiteral("join the convolution")));
         // Tour, AlexNet file: no filters slider to move; no dashed line without tensor cores.
@@ -284,8 +292,10 @@ private slots:
         QVERIFY2(conv.contains(QStringLiteral("the <b>matrix roof</b> (tensor INT8)")), qPrintable(conv));
         QVERIFY2(elementwise.contains(QStringLiteral("the <b>vector roof</b>")), qPrintable(elementwise));
         QVERIFY(elementwise.contains(QStringLiteral("the chart's dashed roof")));
-        QVERIFY(conv.contains(QString::fromStdString(formatNumber3(d.ceiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
-        QVERIFY(elementwise.contains(QString::fromStdString(formatNumber3(d.vectorCeiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
+        QVERIFY(conv.contains(
+            QString::fromStdString(formatNumber3(d.ceiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
+        QVERIFY(elementwise.contains(
+            QString::fromStdString(formatNumber3(d.vectorCeiling.flops / d.bandwidth)) + QStringLiteral(" FLOP/B")));
         QVERIFY(conv.contains(QStringLiteral("OP/s"))); // integer rates
     }
 
@@ -301,15 +311,24 @@ private slots:
         QVERIFY(toggle);
         toggle->trigger();
         QVERIFY(w.teaching().explainView()->isVisible());
-        QVERIFY(w.teaching().explainView()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QStringLiteral("Reading the roofline")));
-        w.table()->selectionModel()->setCurrentIndex(w.table()->model()->index(3, 0),
-            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        QVERIFY(w.teaching().explainView()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QStringLiteral("enc1.conv2")));
+        QVERIFY(w.teaching()
+                    .explainView()
+                    ->toPlainText()
+                    .remove(QChar(0x2060))
+                    .replace(QChar(0x00a0), QLatin1Char(' '))
+                    .contains(QStringLiteral("Reading the roofline")));
+        w.table()->selectionModel()->setCurrentIndex(
+            w.table()->model()->index(3, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(w.teaching()
+                    .explainView()
+                    ->toPlainText()
+                    .remove(QChar(0x2060))
+                    .replace(QChar(0x00a0), QLatin1Char(' '))
+                    .contains(QStringLiteral("enc1.conv2")));
         if (qEnvironmentVariableIsSet("RFX_SAVE_GRABS"))
             w.grab().save(QDir::temp().filePath(QStringLiteral("rfx-explain.png")));
     }
 };
-
 
 QTEST_MAIN(TestSessionsExplain)
 #include "tst_sessions_explain.moc"

@@ -54,7 +54,8 @@ private slots:
         QVERIFY(w.workspace().state().problem.isEmpty());
         page = w.teaching().tourPanel()->pages().at(3);
         QVERIFY2(!page.contains(QStringLiteral("batch")), qPrintable(page));
-        QVERIFY2(page.contains(QStringLiteral("Change the device")), qPrintable(page)); // its own precision: no slider left
+        QVERIFY2(
+            page.contains(QStringLiteral("Change the device")), qPrintable(page)); // its own precision: no slider left
     }
 
     // Issue 52 item 7: overlaid, step 2 said the roof is "the flat line at the top" while the device
@@ -63,14 +64,17 @@ private slots:
     {
         Config c;
         c.model = "unet";
-        const Report report = *analyzeConfig(c, { test::shippedDevice("rtx-2060-super"), test::shippedDevice("l4"),
-                                                    test::shippedDevice("h100-sxm") }).report;
+        const Report report = *analyzeConfig(
+            c, { test::shippedDevice("rtx-2060-super"), test::shippedDevice("l4"), test::shippedDevice("h100-sxm") })
+                                   .report;
         const QString alone = tourPages(report, 1).at(1), overlaid = tourPages(report, 1, true).at(1);
         QVERIFY2(alone.contains(QStringLiteral("the flat line at the top")), qPrintable(alone));
         QVERIFY2(!overlaid.contains(QStringLiteral("at the top")), qPrintable(overlaid));
-        QVERIFY2(overlaid.contains(QStringLiteral("the flat part of the NVIDIA L4's roof, in its colour")), qPrintable(overlaid));
+        QVERIFY2(overlaid.contains(QStringLiteral("the flat part of the NVIDIA L4's roof, in its colour")),
+            qPrintable(overlaid));
         // The window passes the overlay on: the tour opened over overlaid charts says it.
-        GuiOptions o = test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("l4"), QStringLiteral("h100-sxm") });
+        GuiOptions o
+            = test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("l4"), QStringLiteral("h100-sxm") });
         o.overlay = true;
         MainWindow w(o);
         QVERIFY(test::showAtDesktopSize(w));
@@ -118,11 +122,20 @@ private slots:
         auto pos = [&](double x, double y) { return chart->chart()->mapToPosition(QPointF(x, y / s), roof); };
         const QPointF ridge = pos(d.ridge, d.ceiling.flops);
         // The mark is drawn inside the plot only: a ring at its edge covered a tick label (issue 73 item 8).
-        auto inPlot = [&] { return chart->chart()->plotArea().adjusted(-0.5, -0.5, 0.5, 0.5).contains(chart->highlightDrawnRect()); };
+        auto inPlot = [&] {
+            return chart->chart()->plotArea().adjusted(-0.5, -0.5, 0.5, 0.5).contains(chart->highlightDrawnRect());
+        };
         auto drawn = [&] {
             const QRectF a = chart->highlightDrawnRect(), p = chart->chart()->plotArea();
-            return QStringLiteral("mark drawn at %1,%2 %3x%4, plot %5,%6 %7x%8").arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height())
-                .arg(p.x()).arg(p.y()).arg(p.width()).arg(p.height());
+            return QStringLiteral("mark drawn at %1,%2 %3x%4, plot %5,%6 %7x%8")
+                .arg(a.x())
+                .arg(a.y())
+                .arg(a.width())
+                .arg(a.height())
+                .arg(p.x())
+                .arg(p.y())
+                .arg(p.width())
+                .arg(p.height());
         };
 
         // 1. The memory slope: from the left to the ridge, through a point of the slope.
@@ -134,7 +147,11 @@ private slots:
         QVERIFY(r.right() <= ridge.x() + 2); // nothing right of the ridge
         shot(w, 0);
         QVERIFY2(inPlot(), qPrintable(drawn()));
-        QVERIFY(tour->text()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QStringLiteral("448 GB/s")));
+        QVERIFY(tour->text()
+                    ->toPlainText()
+                    .remove(QChar(0x2060))
+                    .replace(QChar(0x00a0), QLatin1Char(' '))
+                    .contains(QStringLiteral("448 GB/s")));
 
         // 2. The roof: from the ridge to the right, flat at P.
         tour->setPage(1);
@@ -162,7 +179,11 @@ private slots:
         const LayerResult& l = d.layers[size_t(top)];
         r = chart->highlightRect();
         QVERIFY((r.center() - pos(l.intensity, l.attainable)).manhattanLength() < 1);
-        QVERIFY(tour->text()->toPlainText().remove(QChar(0x2060)).replace(QChar(0x00a0), QLatin1Char(' ')).contains(QString::fromStdString(l.name)));
+        QVERIFY(tour->text()
+                    ->toPlainText()
+                    .remove(QChar(0x2060))
+                    .replace(QChar(0x00a0), QLatin1Char(' '))
+                    .contains(QString::fromStdString(l.name)));
         shot(w, 3);
         QVERIFY2(inPlot(), qPrintable(drawn()));
 

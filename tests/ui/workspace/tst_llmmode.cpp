@@ -97,21 +97,28 @@ private slots:
         const int heading = network->findText(QStringLiteral("Language models"));
         QVERIFY(heading > 0 && heading < network->findData(QString::fromStdString(builtinLanguageModels().front().id)));
         QCOMPARE(network->itemData(heading - 1, Qt::AccessibleDescriptionRole).toString(), QStringLiteral("separator"));
-        QVERIFY(!(network->model()->flags(network->model()->index(heading, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
+        QVERIFY(!(
+            network->model()->flags(network->model()->index(heading, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
         QVERIFY(!network->itemData(heading).isValid()); // no model id
         // and each family under its own name, once, that cannot be chosen either (issue 75 item 4)
-        const int deepseek = network->findData(QStringLiteral("deepseek-v3")), qwen = network->findText(QStringLiteral("Qwen (Alibaba)"));
+        const int deepseek = network->findData(QStringLiteral("deepseek-v3")),
+                  qwen = network->findText(QStringLiteral("Qwen (Alibaba)"));
         QCOMPARE(network->itemText(deepseek - 1), QStringLiteral("DeepSeek"));
         QVERIFY(qwen > heading && network->itemData(qwen + 1).toString() == QStringLiteral("qwen2.5-0.5b"));
-        QVERIFY(!(network->model()->flags(network->model()->index(qwen, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
-        QCOMPARE(network->findText(QStringLiteral("Llama (Meta)")), network->findData(QStringLiteral("llama-2-7b")) - 1);
+        QVERIFY(
+            !(network->model()->flags(network->model()->index(qwen, 0)) & (Qt::ItemIsEnabled | Qt::ItemIsSelectable)));
+        QCOMPARE(
+            network->findText(QStringLiteral("Llama (Meta)")), network->findData(QStringLiteral("llama-2-7b")) - 1);
         std::set<QString> families; // each heading once: Llama 4 and Gemma 3, last of the built-ins, had a second
         for (int i = heading + 1; i < network->count(); ++i)
-            QVERIFY(network->itemData(i).isValid() || network->itemText(i).isEmpty() || families.insert(network->itemText(i)).second);
+            QVERIFY(network->itemData(i).isValid() || network->itemText(i).isEmpty()
+                || families.insert(network->itemText(i)).second);
         // Each model's tooltip: its whole title and parameters, a mixture's active ones beside (issue 75).
         QCOMPARE(network->itemData(network->findData(QStringLiteral("qwen3-30b-a3b")), Qt::ToolTipRole).toString(),
-            QStringLiteral("Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8): 30,532,122,624 parameters, 3,353,032,704 active a token"));
-        QCOMPARE(network->itemData(llama, Qt::ToolTipRole).toString(), QStringLiteral("Llama-3.1 8B (Meta, 2024): 8,030,261,248 parameters"));
+            QStringLiteral("Qwen3 30B-A3B (Alibaba, 2025; 128 experts, top 8): 30,532,122,624 parameters, "
+                           "3,353,032,704 active a token"));
+        QCOMPARE(network->itemData(llama, Qt::ToolTipRole).toString(),
+            QStringLiteral("Llama-3.1 8B (Meta, 2024): 8,030,261,248 parameters"));
         network->setCurrentIndex(llama);
         emit network->activated(llama);
         QVERIFY(ws.state().languageModel());
@@ -123,7 +130,9 @@ private slots:
         QCOMPARE(summaries.size(), size_t(2));
         const QString h100 = summaries[0]->plainText(), mx230 = summaries[1]->plainText();
         QVERIFY2(h100.startsWith(QStringLiteral("TTFT ")) && h100.contains(QStringLiteral("TPOT ")), qPrintable(h100));
-        QVERIFY2(h100.contains(QStringLiteral("tokens/s per sequence")) && h100.contains(QStringLiteral("(fits; up to batch")), qPrintable(h100));
+        QVERIFY2(h100.contains(QStringLiteral("tokens/s per sequence"))
+                && h100.contains(QStringLiteral("(fits; up to batch")),
+            qPrintable(h100));
         QVERIFY2(h100.contains(QStringLiteral("decode: memory-bound")), qPrintable(h100));
         QVERIFY2(mx230.contains(QStringLiteral("does not fit")), qPrintable(mx230));
         // The memory bar, a cell per 1/32 of the device's memory: on the H100 (79.6 GiB) Llama-3.1 8B's
@@ -134,11 +143,15 @@ private slots:
         // device: 32 x 2.147 / 16.2 = 4.2, so 4 cells of weights and 28 red (it had 32 + 16 red cells and
         // a "+", wider than the summary: its red cells wrapped onto the next line, issue 73 item 9).
         QCOMPARE(h100.count(QChar(0x2588)), 32);
-        QVERIFY2(summaries[0]->html().contains(QStringLiteral("color:#3b6fb6\">\u2588\u2588\u2588\u2588\u2588\u2588</span>")), qPrintable(summaries[0]->html()));
-        QVERIFY(summaries[0]->html().contains(QStringLiteral("color:#c8c8c8\">") + QString(24, QChar(0x2588)) + QStringLiteral("</span>")));
+        QVERIFY2(summaries[0]->html().contains(
+                     QStringLiteral("color:#3b6fb6\">\u2588\u2588\u2588\u2588\u2588\u2588</span>")),
+            qPrintable(summaries[0]->html()));
+        QVERIFY(summaries[0]->html().contains(
+            QStringLiteral("color:#c8c8c8\">") + QString(24, QChar(0x2588)) + QStringLiteral("</span>")));
         QCOMPARE(mx230.count(QChar(0x2588)), 32);
-        QVERIFY2(summaries[1]->html().contains(QStringLiteral("color:#3b6fb6\">") + QString(4, QChar(0x2588)) + QStringLiteral("</span>")
-                     + QStringLiteral("<span style=\"color:#d00000\">") + QString(28, QChar(0x2588)) + QStringLiteral("</span>")),
+        QVERIFY2(summaries[1]->html().contains(QStringLiteral("color:#3b6fb6\">") + QString(4, QChar(0x2588))
+                     + QStringLiteral("</span>") + QStringLiteral("<span style=\"color:#d00000\">")
+                     + QString(28, QChar(0x2588)) + QStringLiteral("</span>")),
             qPrintable(summaries[1]->html()));
         QVERIFY(summaries[1]->html().contains(QStringLiteral("\u26a0\u00a0does\u00a0not\u00a0fit")));
         // The prompt's slider ends at the model's longest context (Llama-3.1: 131,072 = 2^17); a prompt
@@ -147,7 +160,8 @@ private slots:
         QCOMPARE(panel.llmControls()->promptSlider()->maximum(), 17);
         panel.llmControls()->promptSpin()->setValue(200000);
         QVERIFY(!ws.state().problem.isEmpty());
-        QVERIFY2(panel.problemText().contains(QStringLiteral("reads at most 131,072 tokens")) && panel.problemText().contains(QStringLiteral("Use 130,944"))
+        QVERIFY2(panel.problemText().contains(QStringLiteral("reads at most 131,072 tokens"))
+                && panel.problemText().contains(QStringLiteral("Use 130,944"))
                 && !panel.problemText().contains(QStringLiteral("href=\"5")),
             qPrintable(panel.problemText()));
         panel.llmControls()->promptSpin()->setValue(512);
@@ -162,7 +176,8 @@ private slots:
         QVERIFY(!ws.state().languageModel());
         QVERIFY(!panel.llmControls()->isVisible());
         QVERIFY(panel.imageSpin()->isVisible());
-        QVERIFY2(charts.summaries()[0]->plainText().contains(QStringLiteral("images/s")), qPrintable(charts.summaries()[0]->plainText()));
+        QVERIFY2(charts.summaries()[0]->plainText().contains(QStringLiteral("images/s")),
+            qPrintable(charts.summaries()[0]->plainText()));
     }
 
     // Files as the window opens them (File > Open model file, a drop, the recent files): a Hugging
@@ -206,7 +221,8 @@ private slots:
         opener.open(bad);
         QCOMPARE(refused.count(), 1);
         QCOMPARE(refused.back().at(0).toString(), bad);
-        QVERIFY2(refused.back().at(1).toString().contains(QStringLiteral("hidden_size")), qPrintable(refused.back().at(1).toString()));
+        QVERIFY2(refused.back().at(1).toString().contains(QStringLiteral("hidden_size")),
+            qPrintable(refused.back().at(1).toString()));
         const QString notGguf = dir.filePath(QStringLiteral("model.gguf"));
         QFile g(notGguf);
         QVERIFY(g.open(QIODevice::WriteOnly));
@@ -274,25 +290,36 @@ private slots:
         const LlmOutcome o = analyzeLlm(llama, LlmSettings {}, { test::shippedDevice("h100-sxm") });
         QVERIFY(o.analysis);
         const auto& rows = o.analysis->decode.results[0].layers;
-        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.q_proj"; }) - rows.begin());
+        const int q = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) {
+            return l.name == "blk0-31.q_proj";
+        }) - rows.begin());
         QVERIFY(q < int(rows.size()));
         // q_proj: 32 blocks x 4096 x 4096 = 536,870,912 weights at 2 bytes, 2 FLOPs per weight for 1 token.
         const QString decode = explainLlmRow(*o.analysis, llama.arch, LlmPhase::Decode, 0, q);
-        QVERIFY2(decode.contains(QStringLiteral("536,870,912 parameters at 2 bytes")) && decode.contains(QStringLiteral("= <b>1.00 FLOP/B</b>"))
-                && decode.contains(QStringLiteral("left of the ridge (295 FLOP/B)")) && decode.contains(QStringLiteral("about 296 tokens per step")),
+        QVERIFY2(decode.contains(QStringLiteral("536,870,912 parameters at 2 bytes"))
+                && decode.contains(QStringLiteral("= <b>1.00 FLOP/B</b>"))
+                && decode.contains(QStringLiteral("left of the ridge (295 FLOP/B)"))
+                && decode.contains(QStringLiteral("about 296 tokens per step")),
             qPrintable(decode));
         const QString prefill = explainLlmRow(*o.analysis, llama.arch, LlmPhase::Prefill, 0, q);
-        QVERIFY2(prefill.contains(QStringLiteral("512 tokens pass through every row")) && prefill.contains(QStringLiteral("= <b>512 FLOP/B</b>"))
+        QVERIFY2(prefill.contains(QStringLiteral("512 tokens pass through every row"))
+                && prefill.contains(QStringLiteral("= <b>512 FLOP/B</b>"))
                 && prefill.contains(QStringLiteral("right of the ridge")),
             qPrintable(prefill));
-        const int attention = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.name == "blk0-31.attention"; }) - rows.begin());
-        QVERIFY(explainLlmRow(*o.analysis, llama.arch, LlmPhase::Decode, 0, attention).contains(QStringLiteral("reads the KV cache")));
+        const int attention = int(std::find_if(rows.begin(), rows.end(), [](const LayerResult& l) {
+            return l.name == "blk0-31.attention";
+        }) - rows.begin());
+        QVERIFY(explainLlmRow(*o.analysis, llama.arch, LlmPhase::Decode, 0, attention)
+                    .contains(QStringLiteral("reads the KV cache")));
         const QStringList pages = llmTourPages(*o.analysis, llama.arch, 0);
         QCOMPARE(pages.size(), 4);
-        QVERIFY2(pages[0].contains(QStringLiteral("Why decode sits on the slope")) && pages[0].contains(QStringLiteral("about 1.00 FLOP/B at batch 1")),
+        QVERIFY2(pages[0].contains(QStringLiteral("Why decode sits on the slope"))
+                && pages[0].contains(QStringLiteral("about 1.00 FLOP/B at batch 1")),
             qPrintable(pages[0]));
         // 2 x 32 blocks x 8 KV heads x 128 x 2 bytes = 131,072 bytes per token.
-        QVERIFY2(pages[2].contains(QStringLiteral("2 \u00d7 32 blocks \u00d7 8 KV heads \u00d7 128 \u00d7 2 bytes = <b>128 KiB per token</b>")), qPrintable(pages[2]));
+        QVERIFY2(pages[2].contains(QStringLiteral(
+                     "2 \u00d7 32 blocks \u00d7 8 KV heads \u00d7 128 \u00d7 2 bytes = <b>128 KiB per token</b>")),
+            qPrintable(pages[2]));
         QVERIFY(pages[3].contains(QStringLiteral("compute-bound")));
     }
 

@@ -12,14 +12,14 @@
 #include "base/format.h"
 #include "engine/calibration.h"
 #include "io/figure.h"
-#include "io/report_writer.h"
 #include "io/measurements.h"
+#include "io/report_writer.h"
 #include "llm/llm_both.h"
 #include "workspace/workspace.h"
 
 #include <QComboBox>
-#include <QSignalSpy>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <algorithm>
@@ -80,7 +80,8 @@ private slots:
                 }
             }
         auto plotted = [](const std::vector<LayerResult>& rows) {
-            return int(std::count_if(rows.begin(), rows.end(), [](const LayerResult& l) { return l.intensity > 0 && l.attainable > 0; }));
+            return int(std::count_if(
+                rows.begin(), rows.end(), [](const LayerResult& l) { return l.intensity > 0 && l.attainable > 0; }));
         };
         QCOMPARE(open, plotted(a.prefill.results[0].layers));
         QCOMPARE(filled, plotted(a.decode.results[0].layers));
@@ -91,7 +92,9 @@ private slots:
             qPrintable(legend.join(QStringLiteral(" | "))));
         // the summaries give each phase's verdict
         const QString h100 = charts.summaries()[0]->plainText();
-        QVERIFY2(h100.contains(QStringLiteral("prefill: compute-bound")) && h100.contains(QStringLiteral("decode: memory-bound")), qPrintable(h100));
+        QVERIFY2(h100.contains(QStringLiteral("prefill: compute-bound"))
+                && h100.contains(QStringLiteral("decode: memory-bound")),
+            qPrintable(h100));
         // a row of the decode part is the decode's row to Explain
         const PhaseRow row = phaseRow(a, LlmPhase::Both, int(prefillRows) + 3);
         QCOMPARE(row.phase, LlmPhase::Decode);
@@ -111,7 +114,8 @@ private slots:
         startWorkspace(ws);
         ws.showModel("llama-3.1-8b");
         auto set = std::make_shared<MeasurementSet>(parseMeasurements(
-            "layer,time_s\nprefill.blk0-31.q_proj,0.25\ndecode.blk0-31.q_proj,0.004\ndecode.lm_head,0.002\n", "llm.csv"));
+            "layer,time_s\nprefill.blk0-31.q_proj,0.25\ndecode.blk0-31.q_proj,0.004\ndecode.lm_head,0.002\n",
+            "llm.csv"));
         QVERIFY(set->ok());
         ws.setMeasurements(set);
         LlmWork work = ws.state().llm;
@@ -128,7 +132,8 @@ private slots:
         ws.setLlm(work);
         QVERIFY(ws.state().comparison);
         QCOMPARE(ws.state().comparison->layers.size(), size_t(3));
-        ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements("layer,time_s\nconv1,0.001\nconv2,0.002\n", "unet.csv")));
+        ws.setMeasurements(std::make_shared<MeasurementSet>(
+            parseMeasurements("layer,time_s\nconv1,0.001\nconv2,0.002\n", "unet.csv")));
         QVERIFY(!ws.state().comparison);
         // A measure --llm file's header brings its model and settings, both phases shown, so that its
         // rows meet their own bounds: Llama-3.2 1B at fp32, prompt 128, context 512, batch 2.
@@ -153,8 +158,9 @@ private slots:
         ws.setLlm(other);
         QVERIFY(!st.comparison);
         // said in the status line, not gone without a word
-        QVERIFY2(measurementsLine(st).contains(QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
-                                                              "not shown at these settings")),
+        QVERIFY2(measurementsLine(st).contains(
+                     QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
+                                    "not shown at these settings")),
             qPrintable(measurementsLine(st)));
         other.settings.batch = 2;
         ws.setLlm(other);
@@ -170,8 +176,9 @@ private slots:
         ws.showModel("unet");
         QVERIFY(!st.languageModel());
         QVERIFY(!st.comparison);
-        QVERIFY2(measurementsLine(st).contains(QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
-                                                              "not shown on a network's rows")),
+        QVERIFY2(measurementsLine(st).contains(
+                     QStringLiteral("llm.csv holds llama-3.2-1b at prompt 128, decode context 512, batch 2: "
+                                    "not shown on a network's rows")),
             qPrintable(measurementsLine(st)));
     }
 
@@ -197,26 +204,30 @@ private slots:
         QCOMPARE(ws.state().llm.phase, LlmPhase::Decode);
         const DeviceResult& decode = ws.state().report->results[0];
         QVERIFY(decode.timesCalibrated);
-        const auto q = std::find_if(decode.layers.begin(), decode.layers.end(), [](const LayerResult& l) { return l.name == "blk0-15.q_proj"; });
+        const auto q = std::find_if(decode.layers.begin(), decode.layers.end(),
+            [](const LayerResult& l) { return l.name == "blk0-15.q_proj"; });
         QVERIFY(q != decode.layers.end());
         // 16 blocks' runs at 2 us each, and the bound at half speed: the table's time is this.
         RFX_COMPARE_REL(q->time, 16 * 2e-6 + q->boundTime / 0.5, 1e-12);
         RFX_COMPARE_REL(decode.totals.time, decode.totals.calibratedTime, 1e-12);
         const LlmAnalysis& a = *ws.state().llmAnalysis; // until the next recompute
-        const double ttft = a.prefill.results[0].totals.calibratedTime, tpot = a.decode.results[0].totals.calibratedTime;
+        const double ttft = a.prefill.results[0].totals.calibratedTime,
+                     tpot = a.decode.results[0].totals.calibratedTime;
         QVERIFY(ttft > a.figures[0].ttft && tpot > a.figures[0].tpot); // slower than the bounds, which stay
         const QString summary = panes.charts.summaries()[0]->plainText();
-        const QString expected = QStringLiteral("calibrated (llama.cal.json): TTFT %1 \u00b7 TPOT %2")
-                                     .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)));
+        const QString expected
+            = QStringLiteral("calibrated (llama.cal.json): TTFT %1 \u00b7 TPOT %2")
+                  .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)));
         QVERIFY2(summary.contains(expected), qPrintable(summary + QStringLiteral(" / ") + expected));
         QVERIFY2(summary.startsWith(QStringLiteral("bound: TTFT ")), qPrintable(summary));
         // The one-line form (a short window, the overlay's device lines) gives the times the chart
         // shows, the calibrated ones, and says so (it gave the bounds, unsaid).
         panes.charts.setCompactSummaries(true);
         const QString line = panes.charts.summaries()[0]->plainText();
-        const QString expectedLine = QStringLiteral("calibrated TTFT %1 \u00b7 TPOT %2 \u00b7 %3 tokens/s")
-                                         .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)),
-                                             QString::fromStdString(formatNumber3(1 / tpot)));
+        const QString expectedLine
+            = QStringLiteral("calibrated TTFT %1 \u00b7 TPOT %2 \u00b7 %3 tokens/s")
+                  .arg(QString::fromStdString(formatTime(ttft, true)), QString::fromStdString(formatTime(tpot, true)),
+                      QString::fromStdString(formatNumber3(1 / tpot)));
         QVERIFY2(line.startsWith(expectedLine), qPrintable(line + QStringLiteral(" / ") + expectedLine));
         panes.charts.setCompactSummaries(false);
         // Both phases: the sum of the two calibrated phases.
@@ -226,8 +237,8 @@ private slots:
         RFX_COMPARE_REL(ws.state().report->results[0].totals.calibratedTime, ttft + tpot, 1e-12);
         RFX_COMPARE_REL(ws.state().report->results[0].totals.time, ttft + tpot, 1e-12);
         // A measurement of two rows: measured against the calibrated prediction of those two rows.
-        ws.setMeasurements(std::make_shared<MeasurementSet>(parseMeasurements(
-            "layer,time_s\nprefill.blk0-15.q_proj,0.05\ndecode.blk0-15.q_proj,0.006\n", "llm.csv")));
+        ws.setMeasurements(std::make_shared<MeasurementSet>(
+            parseMeasurements("layer,time_s\nprefill.blk0-15.q_proj,0.05\ndecode.blk0-15.q_proj,0.006\n", "llm.csv")));
         QVERIFY(ws.state().comparison);
         const auto& rows = ws.state().report->results[0].layers;
         const auto calibratedOf = [&](const std::string& name) {
@@ -241,7 +252,8 @@ private slots:
                                      .arg(QString::fromStdString(formatTime(decodeQ, true)),
                                          QString::fromStdString(formatSignedPercent(decodeQ / 0.006 - 1, true)))
                                      .arg(ws.state().llmAnalysis->decode.results[0].layers.size());
-        QVERIFY2(measured.contains(QStringLiteral("measured: TTFT 50.0 ms (calibrated ")) && measured.contains(tpotLine),
+        QVERIFY2(
+            measured.contains(QStringLiteral("measured: TTFT 50.0 ms (calibrated ")) && measured.contains(tpotLine),
             qPrintable(measured + QStringLiteral(" / ") + tpotLine));
         // Without the calibration: the bound's share reached instead, and the bounds in the table.
         ws.setCalibration(nullptr, false);
@@ -249,7 +261,8 @@ private slots:
         QVERIFY2(panes.charts.summaries()[0]->plainText().contains(QStringLiteral("of the bound reached, 1 of")),
             qPrintable(panes.charts.summaries()[0]->plainText()));
         panes.charts.setCompactSummaries(true);
-        QVERIFY2(panes.charts.summaries()[0]->plainText().startsWith(QStringLiteral("TTFT ")), qPrintable(panes.charts.summaries()[0]->plainText()));
+        QVERIFY2(panes.charts.summaries()[0]->plainText().startsWith(QStringLiteral("TTFT ")),
+            qPrintable(panes.charts.summaries()[0]->plainText()));
     }
 
     void aLanguageModelIsShownInBothPhases()
@@ -281,16 +294,19 @@ private slots:
         const FigureSpec figure = figureOf(s);
         QCOMPARE(figure.config, s.report->config);
         const std::string caption = figureCaption(figure, reportTitle(*s.report), false);
-        QVERIFY2(caption.find("Llama-3.1 8B") != std::string::npos && caption.find("U-Net") == std::string::npos, caption.c_str());
+        QVERIFY2(caption.find("Llama-3.1 8B") != std::string::npos && caption.find("U-Net") == std::string::npos,
+            caption.c_str());
         // ... and the settings (the sidecar's language_model reproduces the phase through roofline-cli).
         QVERIFY(figure.llm && *figure.llm == s.llm);
-        QVERIFY2(caption.find("Prompt 512, generate 128 (decode at context 576), batch 1") != std::string::npos, caption.c_str());
+        QVERIFY2(caption.find("Prompt 512, generate 128 (decode at context 576), batch 1") != std::string::npos,
+            caption.c_str());
         // The prefill's rows: the whole prompt per row.
         LlmWork w = s.llm;
         w.phase = LlmPhase::Prefill;
         ws.setLlm(w);
         QCOMPARE(ws.state().report->results[0].totals.time, direct.analysis->prefill.results[0].totals.time);
-        QVERIFY(ws.state().report->results[0].layers[1].flops > 100 * direct.analysis->decode.results[0].layers[1].flops);
+        QVERIFY(
+            ws.state().report->results[0].layers[1].flops > 100 * direct.analysis->decode.results[0].layers[1].flops);
     }
 };
 

@@ -12,8 +12,8 @@
 #include "panels/devicepicker.h"
 #include "table/layerpane.h"
 #include "table/layertablemodel.h"
-#include "widgets/problemnote.h"
 #include "testutils.h"
+#include "widgets/problemnote.h"
 #include "window/mainwindow.h"
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
@@ -21,8 +21,8 @@
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QUndoStack>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 using namespace rfx;
@@ -320,7 +320,8 @@ private slots:
         MainWindow w(test::freshWindow({ QStringLiteral("rtx-2060-super"), QStringLiteral("h100-sxm") }));
         QVERIFY(test::showAtDesktopSize(w));
         QString error;
-        const QString csv = writeMeasurements(m_dir.filePath(QStringLiteral("w.csv")), w.workspace().report()->results[0]);
+        const QString csv
+            = writeMeasurements(m_dir.filePath(QStringLiteral("w.csv")), w.workspace().report()->results[0]);
         QVERIFY2(w.measurements().import(csv, &error), qPrintable(error));
         const std::vector<RooflineChart*> charts = w.chartArea()->charts();
         QCOMPARE(charts.size(), size_t(2));
