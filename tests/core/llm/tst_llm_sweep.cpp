@@ -114,9 +114,9 @@ private slots:
                     QCOMPARE(p.tpot, o.analysis->figures[d].tpot);
             // One more sequence of P + G = 1,200 tokens would not fit: Mistral 7B's 2 x 32 layers x 8 KV
             // heads x 128 x 2 bytes = 131,072 bytes per token.
-            const double perSequence = 1200.0 * 131072 + o.analysis->figures[d].activationBytes / 3;
+            const double oneMoreSequence = 1200.0 * 131072 + o.analysis->figures[d].activationBytes / 3;
             QVERIFY(line.points.back().memoryBytes <= line.capacity);
-            QVERIFY(line.points.back().memoryBytes + perSequence > line.capacity);
+            QVERIFY(line.points.back().memoryBytes + oneMoreSequence > line.capacity);
         }
     }
 };
