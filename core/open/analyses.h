@@ -31,6 +31,19 @@ std::optional<ClockChoice> optimalClock(const Config& config, const Device& devi
 /// Tuning over batch, GPUs and clock (engine/tuning.h), the network built at each batch.
 TuneOutcome tune(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges);
 
+/// The window's energy study of a configuration: the whole grid of `ranges` (batch x GPUs x clock),
+/// the batch range at the configuration's GPUs and clock, the GPU counts (1 to at least 2) at its
+/// batch and clock, and the clock with the least energy per image on the first device (at or above
+/// ranges.clockMin; 0 when none). `error` is the first of the three sweeps' errors.
+struct EnergyStudy {
+    TuneOutcome grid;
+    TuneOutcome byBatch;
+    TuneOutcome byGpus;
+    int optimalClockPercent = 0;
+    std::string error;
+};
+EnergyStudy studyEnergy(const Config& config, const std::vector<Device>& devices, const TuneRanges& ranges);
+
 /// The closed-form sweep model of `config`'s network (engine/sweep.h).
 std::optional<SweepModel> sweepModel(const Config& config, std::string* error = nullptr);
 

@@ -1,5 +1,7 @@
 #include "panels/energyview.h"
 
+#include "workspace/energystudyrunner.h"
+
 #include "open/analyses.h"
 #include "style/text.h"
 #include "widgets/checkedspinbox.h"
@@ -50,6 +52,7 @@ namespace {
 
 EnergyView::EnergyView(QWidget* parent)
     : QWidget(parent)
+    , m_runner(new EnergyStudyRunner(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
@@ -60,7 +63,7 @@ EnergyView::EnergyView(QWidget* parent)
         s->setSuffix(suffix);
         s->setKeyboardTracking(false);
         s->setToolTip(tip);
-        connect(s, &QSpinBox::valueChanged, this, &EnergyView::schedule);
+        connect(s, &QSpinBox::valueChanged, this, [this] { m_runner->setRanges(ranges()); });
         return s;
     };
     m_batchMin = spin(kBatchRange.min, kBatchRange.max, 1, QString(),
@@ -74,7 +77,7 @@ EnergyView::EnergyView(QWidget* parent)
     m_objective->addItem(tr("least time"), int(Objective::Time));
     m_objective->addItem(tr("least energy \u00d7 delay"), int(Objective::Edp));
     m_objective->setToolTip(tr("Which configuration the view recommends; all three are listed"));
-    connect(m_objective, &QComboBox::currentIndexChanged, this, &EnergyView::schedule);
+    connect(m_objective, &QComboBox::currentIndexChanged, this, &EnergyView::showStudy); // the same study, another pick
     controls->addWidget(new QLabel(tr("Batch")));
     controls->addWidget(m_batchMin);
     controls->addWidget(new QLabel(QStringLiteral("\u2013")));
@@ -147,32 +150,20 @@ EnergyView::EnergyView(QWidget* parent)
                 QStringLiteral("<p style='color:#b00'>%1</p>").arg(error.toHtmlEscaped()) + recommendationsHtml());
     });
 
-    m_timer.setSingleShot(true);
-    m_timer.setInterval(40);
-    connect(&m_timer, &QTimer::timeout, this, &EnergyView::update);
+    m_runner->setRanges(ranges());
+    connect(m_runner, &EnergyStudyRunner::studied, this, &EnergyView::showStudy);
 }
 
 void EnergyView::setInputs(const Config& config, const std::vector<Device>& devices)
 {
-    m_config = config;
-    m_devices = devices;
-    schedule();
+    m_runner->setInputs(config, devices);
 }
 
-void EnergyView::schedule()
-{
-    // Throttled, not debounced: a slider drag sends a step every few milliseconds, and a sweep costs a
-    // few more; at most one sweep per 40 ms keeps the drag smooth and the view live while it moves.
-    m_pending = true;
-    if (!m_timer.isActive())
-        m_timer.start();
-}
+void EnergyView::flush() { m_runner->flush(); }
 
-void EnergyView::flush()
-{
-    if (m_pending)
-        update();
-}
+const TuneOutcome& EnergyView::outcome() const { return m_runner->study().grid; }
+
+int EnergyView::optimalClockPercent() const { return m_runner->study().optimalClockPercent; }
 
 TuneRanges EnergyView::ranges() const
 {
@@ -194,7 +185,7 @@ void EnergyView::setRanges(const TuneRanges& r)
     m_batchMax->setValue(r.batchMax);
     m_gpusMax->setValue(r.gpusMax);
     m_clockMin->setValue(r.clockMin);
-    schedule();
+    m_runner->setRanges(ranges());
 }
 
 Objective EnergyView::objective() const { return Objective(m_objective->currentData().toInt()); }
@@ -213,11 +204,8 @@ void EnergyView::setFontScale(double scale)
 
 void EnergyView::follow(Workspace* workspace)
 {
-    m_workspace = workspace;
-    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState& s, Workspace::Parts parts) {
-        if (parts & Workspace::Analysis && s.problem.isEmpty() && s.report)
-            takeInputs();
-    });
+    m_runner->follow(workspace);
+    m_runner->setActive(isVisible());
     connect(this, &EnergyView::clockRequested, workspace, [workspace](int percent) {
         Config c = workspace->config();
         c.clockPercent = percent;
@@ -225,16 +213,16 @@ void EnergyView::follow(Workspace* workspace)
     });
 }
 
-void EnergyView::takeInputs()
-{
-    if (m_workspace && isVisible())
-        setInputs(m_workspace->config(), m_workspace->checkedDevices());
-}
-
 void EnergyView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    takeInputs(); // what changed while it was hidden
+    m_runner->setActive(true); // what changed while it was hidden
+}
+
+void EnergyView::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    m_runner->setActive(isVisible()); // a minimised window stays visible
 }
 
 void EnergyView::resizeEvent(QResizeEvent* event)
@@ -256,39 +244,21 @@ QChart* EnergyView::energyChart() const { return m_energyView->chart(); }
 QChart* EnergyView::scalingChart() const { return m_scalingView->chart(); }
 QChart* EnergyView::paretoChart() const { return m_paretoView->chart(); }
 
-void EnergyView::update()
+void EnergyView::fillCharts(QChart* energy, QChart* scaling, QChart* pareto)
 {
-    m_pending = false;
-    m_timer.stop();
-    m_error.clear();
+    const EnergyStudy& study = m_runner->study();
+    EnergyCharts::fillEnergy(energy, study.byBatch, m_pointText);
+    EnergyCharts::fillScaling(scaling, study.byGpus, m_runner->config().batch, m_pointText);
+    EnergyCharts::fillPareto(pareto, study.grid, objective(), m_objective->currentText(), m_pointText);
+}
+
+void EnergyView::showStudy()
+{
+    const EnergyStudy& study = m_runner->study();
     m_pointText.clear(); // the charts' series are made anew below
-    m_tune = {};
-    m_optimal = 0;
-    if (m_devices.empty()) {
-        m_error = tr("Check a device to see its energy.");
-    } else {
-        const TuneRanges r = ranges();
-        m_tune = tune(m_config, m_devices, r);
-        TuneRanges byBatch = r;
-        byBatch.gpusMin = byBatch.gpusMax = m_config.gpus;
-        byBatch.clockMin = byBatch.clockMax = m_config.clockPercent;
-        TuneRanges byGpus = r;
-        byGpus.batchMin = byGpus.batchMax = m_config.batch;
-        byGpus.gpusMax = std::max(r.gpusMax, 2);
-        byGpus.clockMin = byGpus.clockMax = m_config.clockPercent;
-        m_byBatch = tune(m_config, m_devices, byBatch);
-        m_byGpus = tune(m_config, m_devices, byGpus);
-        m_error = qs(!m_tune.error.empty() ? m_tune.error
-                : !m_byBatch.error.empty() ? m_byBatch.error
-                                           : m_byGpus.error);
-        if (m_error.isEmpty()) {
-            if (auto c = optimalClock(m_config, m_devices.front(), m_clockMin->value()))
-                m_optimal = c->percent;
-            EnergyCharts::fillEnergy(m_energyView->chart(), m_byBatch, m_pointText);
-            EnergyCharts::fillScaling(m_scalingView->chart(), m_byGpus, m_config.batch, m_pointText);
-            EnergyCharts::fillPareto(
-                m_paretoView->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
-        }
+    m_error = m_runner->devices().empty() ? tr("Check a device to see its energy.") : qs(study.error);
+    if (m_error.isEmpty()) {
+        fillCharts(m_energyView->chart(), m_scalingView->chart(), m_paretoView->chart());
     }
     if (!m_error.isEmpty()) {
         for (QChartView* v : { m_energyView, m_scalingView, m_paretoView })
@@ -298,18 +268,19 @@ void EnergyView::update()
         m_text->setHtml(QStringLiteral("<p><b>%1</b></p>").arg(m_error.toHtmlEscaped()));
         return;
     }
-    const Interconnect* link = findInterconnect(m_config.interconnect);
-    m_legend->setText(EnergyCharts::legendHtml(m_byBatch));
+    const Config& config = m_runner->config();
+    const Interconnect* link = findInterconnect(config.interconnect);
+    m_legend->setText(EnergyCharts::legendHtml(study.byBatch));
     m_caption->setText(
         tr("%1, %2-bit %3; batch per GPU; %4 clock unless swept; %5 GPU(s) over %6%7. Power: idle + "
            "compute share \u00d7 utilisation \u00d7 f\u00b7V\u00b2 + DRAM share \u00d7 utilisation "
            "(README \u201cEnergy, clocks and multi-GPU\u201d); GPU boards only. Batches that do not fit "
            "in memory: hollow markers, and left out of the Pareto chart. Roofline Explorer %8")
-            .arg(qs(m_config.model), QString::number(m_config.bits),
-                m_config.mode == Mode::Training ? tr("training") : tr("inference"),
-                QStringLiteral("%1 %").arg(m_config.clockPercent), QString::number(m_config.gpus),
-                link ? qs(link->name) : qs(m_config.interconnect),
-                m_config.overlap ? tr(", all-reduce overlapped") : tr(", all-reduce after the backward pass"),
+            .arg(qs(config.model), QString::number(config.bits),
+                config.mode == Mode::Training ? tr("training") : tr("inference"),
+                QStringLiteral("%1 %").arg(config.clockPercent), QString::number(config.gpus),
+                link ? qs(link->name) : qs(config.interconnect),
+                config.overlap ? tr(", all-reduce overlapped") : tr(", all-reduce after the backward pass"),
                 QString::fromLatin1(kVersion)));
     m_text->setHtml(recommendationsHtml());
     fitLabelHeights();
@@ -319,7 +290,7 @@ QString EnergyView::recommendationsHtml() const
 {
     QString html;
     const Objective objective = this->objective();
-    for (const TuneResult& t : m_tune.results) {
+    for (const TuneResult& t : m_runner->study().grid.results) {
         html += QStringLiteral("<h3>%1</h3>").arg(qs(t.device.name).toHtmlEscaped());
         const auto fitting = std::count_if(t.points.begin(), t.points.end(), [](const TunePoint& p) { return p.fits; });
         html += tr("<p>%1 of %2 configurations fit in %3 per GPU.</p>")
@@ -350,12 +321,14 @@ QString EnergyView::recommendationsHtml() const
             html += QStringLiteral("<li>%1</li>").arg(qs(why).toHtmlEscaped());
         html += QStringLiteral("</ul>");
     }
-    if (m_optimal > 0 && !m_devices.empty())
+    const int optimal = m_runner->study().optimalClockPercent;
+    const std::vector<Device>& devices = m_runner->devices();
+    if (optimal > 0 && !devices.empty())
         html += tr("<p>Energy-optimal clock for the current configuration on %1: <b>%2 %</b> (the voltage floor is "
                    "assumed at the base clock, %3 % of boost). <a href='clock:%2'>Use it</a></p>")
-                    .arg(qs(m_devices.front().name).toHtmlEscaped())
-                    .arg(m_optimal)
-                    .arg(int(std::lround(100 * voltageKnee(m_devices.front()))));
+                    .arg(qs(devices.front().name).toHtmlEscaped())
+                    .arg(optimal)
+                    .arg(int(std::lround(100 * voltageKnee(devices.front()))));
     return html;
 }
 

@@ -5,7 +5,6 @@
 #include "panels/energycharts.h"
 
 #include <QStringList>
-#include <QTimer>
 
 #include <QWidget>
 #include <map>
@@ -20,14 +19,15 @@ class QXYSeries;
 
 namespace rfx {
 
+class EnergyStudyRunner;
 class Workspace;
 
 /// Energy, clocks and multi-GPU tuning, live: energy per image against batch; step time and energy
 /// against GPU count; the Pareto chart of time against energy per image over the swept batches, GPU
 /// counts and clocks, with the least time, least energy and least energy-delay configurations marked
-/// and their reasons in words. Inputs come from the workspace it follows (or setInputs); the sweep
-/// ranges and the objective are this view's own. Work is throttled: while inputs keep changing, at most one sweep per
-/// 40 ms.
+/// and their reasons in words. The study is its EnergyStudyRunner's (ui/workspace), which takes the
+/// workspace's inputs while the view is shown (or setInputs); the sweep ranges and the objective are
+/// this view's own: another objective picks from the same study.
 class EnergyView : public QWidget {
     Q_OBJECT
 public:
@@ -44,11 +44,11 @@ public:
 
     /// Runs a pending update now (tests, exports).
     void flush();
-    const TuneOutcome& outcome() const { return m_tune; }
+    const TuneOutcome& outcome() const;
     QString recommendationsHtml() const;
     QString errorText() const;
     /// The energy-optimal clock of the current configuration on the first device, percent (0 = none).
-    int optimalClockPercent() const { return m_optimal; }
+    int optimalClockPercent() const;
 
     /// Writes the three charts and the recommendation as PNG, SVG or PDF (by suffix), atomically.
     bool exportCharts(const QString& path, QString* error);
@@ -67,30 +67,24 @@ signals:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
-    /// The followed workspace's inputs, when shown.
-    void takeInputs();
-    Workspace* m_workspace = nullptr;
+    /// Works out the study: the view shows it, and says when it is shown.
+    EnergyStudyRunner* m_runner;
     /// The wrapped labels (legend, caption) as tall as their lines at their width: a layout asks a
     /// label only its one-line least height, and the scroll area around the view knows no other, so
     /// a legend of two lines was drawn over the charts' axes (1024 x 640, presentation type).
     void fitLabelHeights();
 
-    void update();
-    void schedule();
+    /// The runner's study in the charts, the caption and the recommendation, by the objective chosen.
+    void showStudy();
+    /// The study's three charts, in these (the view's own, or an export's).
+    void fillCharts(QChart* energy, QChart* scaling, QChart* pareto);
 
-    Config m_config;
-    std::vector<Device> m_devices;
-    TuneOutcome m_tune; ///< batch x GPUs x clock
-    TuneOutcome m_byBatch; ///< the configuration's GPUs and clock, over the batch range
-    TuneOutcome m_byGpus; ///< the configuration's batch and clock, over GPU counts
     QString m_error;
-    int m_optimal = 0;
     /// The tooltip of each point of the three charts, by series (PointHover).
     EnergyCharts::PointTexts m_pointText;
-    QTimer m_timer;
-    bool m_pending = false;
 
     QSpinBox* m_batchMin;
     QSpinBox* m_batchMax;

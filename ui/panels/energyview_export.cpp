@@ -5,9 +5,11 @@
 #include "panels/energychartfit.h"
 #include "panels/energycharts.h"
 #include "panels/energyview.h"
+
 #include "style/text.h"
 #include "widgets/checkedspinbox.h"
 #include "widgets/pointhover.h"
+#include "workspace/energystudyrunner.h"
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -66,9 +68,7 @@ bool EnergyView::exportCharts(const QString& path, QString* error)
         view->chart()->setTheme(QChart::ChartThemeLight);
         h->addWidget(view);
     }
-    EnergyCharts::fillEnergy(views[0]->chart(), m_byBatch, m_pointText);
-    EnergyCharts::fillScaling(views[1]->chart(), m_byGpus, m_config.batch, m_pointText);
-    EnergyCharts::fillPareto(views[2]->chart(), m_tune, objective(), m_objective->currentText(), m_pointText);
+    fillCharts(views[0]->chart(), views[1]->chart(), views[2]->chart());
     v->addLayout(h, 1);
     auto* legend = new QLabel(m_legend->text());
     legend->setAlignment(Qt::AlignHCenter);
@@ -83,7 +83,7 @@ bool EnergyView::exportCharts(const QString& path, QString* error)
     bool ok = out.open(QIODevice::WriteOnly);
     QString why = out.errorString();
     if (ok) {
-        const QString title = tr("Energy and tuning: %1").arg(qs(m_config.model));
+        const QString title = tr("Energy and tuning: %1").arg(qs(m_runner->config().model));
         if (suffix == QLatin1String("png")) {
             QImage image(page.size() * 2, QImage::Format_ARGB32);
             image.fill(Qt::white);

@@ -186,6 +186,53 @@ private slots:
         QVERIFY(choice->figures.timePerImage > choice->atBoost.timePerImage);
     }
 
+    // The Energy view's study (open/analyses.h studyEnergy) over batch 1-8, one GPU, clocks 80-100 % in
+    // steps of 10, for VGG-16 at batch 64 (2 GPUs, 90 % clock) on the RTX 2060 Super, counted by hand:
+    // the grid is batches {1, 2, 4, 8} x GPUs {1} x clocks {100, 90, 80} = 12 points; by batch, the
+    // configuration's 2 GPUs and 90 % at each of the 4 batches; by GPUs, its batch 64 at 1 and 2 GPUs
+    // (the range's 1 widened to 2); the optimal clock as optimalClock says, at or above 80 %
+    // (energyOptimalClock: 89 %); a range upside down is the study's error.
+    void energyStudy()
+    {
+        const Device d = test::shippedDevice("rtx-2060-super");
+        Config c;
+        c.model = "vgg16";
+        c.unet.height = c.unet.width = 224;
+        c.unet.inChannels = 3;
+        c.unet.classes = 1000;
+        c.batch = 64;
+        c.gpus = 2;
+        c.clockPercent = 90;
+        TuneRanges r;
+        r.batchMin = 1;
+        r.batchMax = 8;
+        r.gpusMin = r.gpusMax = 1;
+        r.clockMin = 80;
+        r.clockMax = 100;
+        r.clockStep = 10;
+        const EnergyStudy study = studyEnergy(c, { d }, r);
+        QVERIFY2(study.error.empty(), study.error.c_str());
+        QCOMPARE(study.grid.results.size(), size_t(1));
+        QCOMPARE(study.grid.results[0].points.size(), size_t(12));
+        const auto& byBatch = study.byBatch.results.at(0).points;
+        QCOMPARE(byBatch.size(), size_t(4));
+        for (size_t i = 0; i < byBatch.size(); ++i) {
+            QCOMPARE(byBatch[i].batch, 1 << i);
+            QCOMPARE(byBatch[i].gpus, 2);
+            QCOMPARE(byBatch[i].clockPercent, 90);
+        }
+        const auto& byGpus = study.byGpus.results.at(0).points;
+        QCOMPARE(byGpus.size(), size_t(2));
+        QCOMPARE(byGpus[0].gpus, 1);
+        QCOMPARE(byGpus[1].gpus, 2);
+        QCOMPARE(byGpus[1].batch, 64);
+        c.clockPercent = 100;
+        QCOMPARE(studyEnergy(c, { d }, r).optimalClockPercent, int(std::floor(100 * 1470.0 / 1650)));
+        r.batchMin = 16;
+        QCOMPARE(studyEnergy(c, { d }, r).error,
+            std::string("batch range must lie within 1..65536 with the low end first, got 16..8"));
+    }
+
     // The study's setting: Titan X Maxwell and Pascal, ResNet- and AlexNet-class networks, batch 64..256,
     // one or two GPUs. Its findings: Pascal needs less energy for the same work; larger batches lower
     // the energy per image.
