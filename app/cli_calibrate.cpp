@@ -75,7 +75,7 @@ std::optional<int> configurationOfMeasurement(
         return ExitUsage;
     }
     if (words) {
-        std::vector<std::string> args = *words;
+        const std::vector<std::string>& args = *words;
         for (size_t i = 0; i < args.size(); ++i)
             if (auto code = takeOption(args, i, options, common, "calibrate", err)) {
                 err << "roofline-cli: calibrate: " << file

@@ -161,7 +161,7 @@ private:
         return name;
     }
 
-    int push(Layer l, const onnx::NodeProto& n, std::vector<std::string> outputs)
+    int push(Layer l, const onnx::NodeProto& n, const std::vector<std::string>& outputs)
     {
         l.repeats = m_step->repeats;
         m_net.layers.push_back(std::move(l));

@@ -175,8 +175,7 @@ void searchConfiguration(const DeviceSearch& x, ServingSettings s, const Widths&
     auto at = [&](int n) {
         s.users = n;
         const std::optional<ServingPhase> decode = servingDecode(x.model, s, device);
-        const ServingOutcome o
-            = servingPoint(x.model, s, device, prefill ? &*prefill : nullptr, decode ? &*decode : nullptr);
+        ServingOutcome o = servingPoint(x.model, s, device, prefill ? &*prefill : nullptr, decode ? &*decode : nullptr);
         if (x.settings.disaggregated && decode && o.point) { // the decode pool's step, beside
             ServingSettings only = s;
             only.decodeOnly = true;

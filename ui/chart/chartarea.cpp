@@ -69,7 +69,7 @@ void ChartArea::setReport(const Report& report, const Comparison* measured, int 
     setReport(std::make_shared<const Report>(report), measured, measuredDevice);
 }
 
-void ChartArea::setReport(std::shared_ptr<const Report> shared, const Comparison* measured, int measuredDevice)
+void ChartArea::setReport(const std::shared_ptr<const Report>& shared, const Comparison* measured, int measuredDevice)
 {
     const Report& report = *shared;
     if (measured && measuredDevice >= 0 && measuredDevice < int(report.results.size())) {

@@ -35,7 +35,8 @@ public:
     /// drawn on that device's chart: each chart is rebuilt once.
     void setReport(const Report& report, const Comparison* measured = nullptr, int measuredDevice = -1);
     /// The same, sharing the window's report with every chart (no copies on a slider step).
-    void setReport(std::shared_ptr<const Report> report, const Comparison* measured = nullptr, int measuredDevice = -1);
+    void setReport(
+        const std::shared_ptr<const Report>& report, const Comparison* measured = nullptr, int measuredDevice = -1);
     /// A language model's analysis (null: a network): the summaries give its figures (TTFT, TPOT,
     /// memory) for the report's devices, which are then `shown`'s rows. Set before setReport().
     void setLanguageModel(std::shared_ptr<const LlmAnalysis> analysis, LlmPhase shown);

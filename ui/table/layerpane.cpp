@@ -182,7 +182,7 @@ void LayerPane::updateLevelColumns()
     setColumnShown(LayerTableModel::IntensityL1, shown && shown->l1Bandwidth > 0 && any(&LayerResult::l1Bytes));
 }
 
-void LayerPane::setReport(std::shared_ptr<const Report> shared)
+void LayerPane::setReport(const std::shared_ptr<const Report>& shared)
 {
     const Report& report = *shared;
     updateDevices(report);

@@ -50,7 +50,7 @@ public:
 
     /// A new analysis: the device list, the rows, and the columns that say something for it (the
     /// algorithm columns once an algorithm is chosen; L2 / L1 intensities where the device has them).
-    void setReport(std::shared_ptr<const Report> report);
+    void setReport(const std::shared_ptr<const Report>& report);
     /// The rows of the table's device again (another device chosen).
     void showDevice(std::shared_ptr<const Report> report);
     /// The measured, of-bound and error columns, shown with measurements only.

@@ -17,8 +17,8 @@
 
 namespace rfx {
 
-ChartRoom::ChartRoom(
-    QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay, QSplitter* splitter)
+ChartRoom::ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts,
+    const std::vector<QDockWidget*>& giveWay, QSplitter* splitter)
     : QObject(window)
     , m_window(window)
     , m_area(area)

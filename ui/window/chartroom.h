@@ -28,7 +28,7 @@ class ChartRoom : public QObject {
     Q_OBJECT
 public:
     /// `area` holds `charts` and is the first of `splitter`'s two parts; the table is the second.
-    ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, std::vector<QDockWidget*> giveWay,
+    ChartRoom(QMainWindow* window, QScrollArea* area, ChartArea* charts, const std::vector<QDockWidget*>& giveWay,
         QSplitter* splitter);
     /// The View menu's table action, through which the table steps aside and returns.
     void setTableAction(QAction* action);
