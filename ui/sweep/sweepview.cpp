@@ -4,6 +4,7 @@
 #include "style/text.h"
 #include "sweep/sweepfigure.h"
 #include "widgets/pointhover.h"
+#include "workspace/llmsweeprunner.h"
 #include "workspace/workspace.h"
 
 #include <QChart>
@@ -18,6 +19,7 @@ namespace rfx {
 
 SweepView::SweepView(QWidget* parent)
     : QWidget(parent)
+    , m_runner(new LlmSweepRunner(this))
 {
     auto* layout = new QVBoxLayout(this);
     m_message = new QLabel;
@@ -60,48 +62,31 @@ SweepView::SweepView(QWidget* parent)
     column->addLayout(top);
     column->addLayout(row, 1);
     layout->addWidget(m_charts, 1);
-    m_timer.setSingleShot(true);
-    m_timer.setInterval(40);
-    connect(&m_timer, &QTimer::timeout, this, [this] {
-        if (m_pending)
-            update();
-    });
-    update();
+    connect(m_runner, &LlmSweepRunner::swept, this, &SweepView::showSweeps);
+    showSweeps();
 }
 
 void SweepView::follow(Workspace* workspace)
 {
-    m_workspace = workspace;
-    connect(workspace, &Workspace::changed, this, [this](const WorkspaceState&, Workspace::Parts parts) {
-        if (parts & (Workspace::Analysis | Workspace::Library))
-            schedule();
-    });
-    schedule();
-}
-
-void SweepView::schedule()
-{
-    m_pending = true;
-    if (!isVisible())
-        return; // done when shown
-    if (!m_timer.isActive()) {
-        update(); // the first change at once, then at most one per interval while they keep coming
-        m_timer.start();
-    }
+    m_runner->setActive(isVisible());
+    m_runner->follow(workspace);
 }
 
 void SweepView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_pending)
-        update();
+    m_runner->setActive(true);
 }
 
-void SweepView::flush()
+void SweepView::hideEvent(QHideEvent* event)
 {
-    m_timer.stop();
-    update();
+    QWidget::hideEvent(event);
+    m_runner->setActive(isVisible()); // a minimised window stays visible
 }
+
+void SweepView::flush() { m_runner->flush(); }
+
+const LlmSweep& SweepView::sweep(LlmSweepAxis axis) const { return m_runner->sweep(axis); }
 
 QChart* SweepView::chart(LlmSweepAxis axis) const { return m_views[int(axis)]->chart(); }
 
@@ -109,7 +94,7 @@ QString SweepView::message() const { return m_charts->isHidden() ? m_message->te
 
 QString SweepView::pointText(LlmSweepAxis axis, int line, int point) const
 {
-    const LlmSweep& s = m_sweeps[int(axis)];
+    const LlmSweep& s = m_runner->sweep(axis);
     if (line < 0 || size_t(line) >= s.lines.size() || point < 0 || size_t(point) >= s.lines[size_t(line)].points.size())
         return {};
     return SweepCharts::pointText(s, s.lines[size_t(line)], s.lines[size_t(line)].points[size_t(point)],
@@ -123,35 +108,31 @@ void SweepView::setFontScale(double scale)
         EnergyCharts::setFontScale(v->chart(), scale);
 }
 
-void SweepView::update()
+void SweepView::showSweeps()
 {
-    m_pending = false;
     auto say = [this](const QString& text) {
         m_message->setText(text);
         m_message->show();
         m_charts->hide();
-        for (LlmSweep& s : m_sweeps)
-            s = {};
     };
-    if (!m_workspace)
+    switch (m_runner->outcome()) {
+    case LlmSweepRunner::Outcome::NoWorkspace:
         return say(QString());
-    const WorkspaceState& s = m_workspace->state();
-    if (!s.languageModel() || !s.llmAnalysis || !s.llmModel)
+    case LlmSweepRunner::Outcome::NoLanguageModel:
         return say(tr(
             "The sweeps are a language model's: choose one in the Network selector (Llama-3.1 8B, Mistral 7B, ...) "
             "or open its config.json, GGUF or safetensors file. Then this view draws its tokens per second against the "
             "context and against the batch on every checked device."));
-    const std::vector<Device> devices = m_workspace->checkedDevices();
-    m_names = sweepDeviceNames(devices);
-    const QStringList& names = m_names;
-    for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch }) {
-        LlmSweep sweep = sweepLlm(*s.llmModel, *s.llmAnalysis, devices, axis);
-        if (!sweep.error.empty())
-            return say(tr("No sweep: %1").arg(qs(sweep.error)));
-        m_sweeps[int(axis)] = std::move(sweep);
-        SweepCharts::fill(m_views[int(axis)]->chart(), m_sweeps[int(axis)], names, m_texts[int(axis)]);
+    case LlmSweepRunner::Outcome::Refused:
+        return say(tr("No sweep: %1").arg(qs(m_runner->error())));
+    case LlmSweepRunner::Outcome::Swept:
+        break;
     }
-    m_legend->setText(SweepCharts::legendHtml(m_sweeps[0], names, tr("the settings' context and batch")));
+    m_names = sweepDeviceNames(m_runner->devices());
+    for (LlmSweepAxis axis : { LlmSweepAxis::Context, LlmSweepAxis::Batch })
+        SweepCharts::fill(m_views[int(axis)]->chart(), m_runner->sweep(axis), m_names, m_texts[int(axis)]);
+    m_legend->setText(SweepCharts::legendHtml(
+        m_runner->sweep(LlmSweepAxis::Context), m_names, tr("the settings' context and batch")));
     m_message->hide();
     m_charts->show();
 }

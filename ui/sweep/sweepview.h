@@ -2,7 +2,6 @@
 
 #include "sweep/sweepcharts.h"
 
-#include <QTimer>
 #include <QWidget>
 
 class QChart;
@@ -12,13 +11,14 @@ class QPushButton;
 
 namespace rfx {
 
+class LlmSweepRunner;
 class Workspace;
 
 /// The language-model mode's sweeps, live (issue 36 item 5): tokens per second per sequence against
 /// the context, and against the whole batch's, one line per checked device, each ending where the
-/// device's memory runs out, the settings' own value ringed; hover gives a point's figures. Follows
-/// the workspace while shown (the two sweeps are some twenty decode analyses: at most one per 40 ms
-/// while the settings keep changing); with a network shown it says how to choose a language model.
+/// device's memory runs out, the settings' own value ringed; hover gives a point's figures. The sweeps
+/// are its LlmSweepRunner's (ui/workspace), which follows the workspace while the view is shown; with a
+/// network shown it says how to choose a language model.
 class SweepView : public QWidget {
     Q_OBJECT
 public:
@@ -27,7 +27,7 @@ public:
 
     /// Runs a pending update now (tests, exports).
     void flush();
-    const LlmSweep& sweep(LlmSweepAxis axis) const { return m_sweeps[int(axis)]; }
+    const LlmSweep& sweep(LlmSweepAxis axis) const;
     QChart* chart(LlmSweepAxis axis) const;
     /// What the view says in place of the charts ("" while they are shown).
     QString message() const;
@@ -42,21 +42,19 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
-    void schedule();
-    void update();
-    Workspace* m_workspace = nullptr;
+    /// The runner's sweeps in the charts, or what it says in their place.
+    void showSweeps();
+    LlmSweepRunner* m_runner; ///< works the sweeps out; the view shows them and says when it is shown
     QChartView* m_views[2] {};
     QPushButton* m_export[2] {};
     QWidget* m_charts = nullptr;
     QLabel* m_legend = nullptr;
     QLabel* m_message = nullptr;
-    LlmSweep m_sweeps[2];
     SweepCharts::PointTexts m_texts[2];
     QStringList m_names; ///< the lines' device names, as drawn
-    QTimer m_timer;
-    bool m_pending = false;
     double m_fontScale = 1;
 };
 
