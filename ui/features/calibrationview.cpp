@@ -5,6 +5,9 @@
 #include "base/format.h"
 #include "devices/device_loader.h"
 #include "io/calibration_file.h"
+#include "io/llm_measure_header.h"
+#include "io/llm_probes.h"
+#include "llm/llm_both.h"
 #include "workspace/workspace.h"
 
 #include <QAction>
@@ -159,6 +162,40 @@ void CalibrationView::updateAction()
                   .arg(qs(m_calibration->deviceName.empty() ? m_calibration->deviceId : m_calibration->deviceName),
                       file())
             : tr("No calibration yet: Tools \u25b8 Calibrate from the measurements, or File \u25b8 Open calibration"));
+}
+
+bool CalibrationView::calibrateFromMeasurements(const QString& path, QString* summary, QString* error)
+{
+    const WorkspaceState& w = m_workspace->state();
+    if (!w.measurements || !w.report) {
+        if (error)
+            *error
+                = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
+                     "on this machine): the calibration is fitted on them.");
+        return false;
+    }
+    // A language model's measurement with a network shown: its rows are not the network's (mapped by
+    // order, a Llama file was fitted onto U-Net's rows and saved, seen in the window).
+    if (!w.languageModel() && w.measurements->ofLanguageModel()) {
+        if (error)
+            *error = tr("%1 is a language model's measurement (measure --llm): its rows are not %2's. Choose its model "
+                        "under Network to calibrate on it, or import a measurement of this network.")
+                         .arg(QFileInfo(qs(w.measurements->file)).fileName(), qs(w.report->network));
+        return false;
+    }
+    if (w.languageModel() && w.llmAnalysis) { // both phases' rows, whichever is shown: a measure --llm file has both
+        const Report both = bothPhases(*w.llmAnalysis);
+        // its batch probes against each probed batch's decode step, at the settings the file names
+        std::string why;
+        if (const auto h = llmMeasureHeader(w.measurements->configuration, why);
+            h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size()) {
+            const LlmProbeSplit split = splitLlmProbes(
+                *w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
+            return calibrate(split.rows, both, w.tableDeviceIndex, path, summary, error, split.probes);
+        }
+        return calibrate(withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error);
+    }
+    return calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
 }
 
 } // namespace rfx

@@ -35,6 +35,11 @@ public:
     /// batch probes (llmProbeSamples), for the matrix fit's efficiency by batch.
     bool calibrate(const MeasurementSet& set, const Report& report, int device, const QString& path, QString* summary,
         QString* error, const std::vector<CalibrationSample>& probes = {});
+    /// Fits the workspace's measurements as calibrate() does, against the table's device: a language
+    /// model's both phases (a measure --llm file holds both), its batch probes split off by the settings
+    /// the file names; a network's report otherwise. False and `error` in the user's words when there is
+    /// nothing to fit or the measurements are not of what is shown.
+    bool calibrateFromMeasurements(const QString& path, QString* summary, QString* error);
     /// No calibration (a session without one): calibrated times off.
     void close();
     /// View > Calibrated times is on (and a calibration is loaded).

@@ -23,9 +23,6 @@
 #include "workspace/sessioncontroller.h"
 #include "workspace/windowsettings.h"
 
-#include "io/llm_measure_header.h"
-#include "io/llm_probes.h"
-#include "llm/llm_both.h"
 #include "model/networks.h"
 #include "onnx/onnx_model.h"
 
@@ -247,37 +244,7 @@ FigureSpec MainWindow::currentFigure() const { return figureOf(m_workspace->stat
 
 bool MainWindow::calibrateFromMeasurements(const QString& path, QString* summary, QString* error)
 {
-    const WorkspaceState& w = m_workspace->state();
-    if (!w.measurements || !w.report) {
-        if (error)
-            *error
-                = tr("Import measurements first (File \u25b8 Import measurements, or Tools \u25b8 Measure this network "
-                     "on this machine): the calibration is fitted on them.");
-        return false;
-    }
-    // A language model's measurement with a network shown: its rows are not the network's (mapped by
-    // order, a Llama file was fitted onto U-Net's rows and saved, seen in the window).
-    if (!w.languageModel() && w.measurements->ofLanguageModel()) {
-        if (error)
-            *error = tr("%1 is a language model's measurement (measure --llm): its rows are not %2's. Choose its model "
-                        "under Network to calibrate on it, or import a measurement of this network.")
-                         .arg(QFileInfo(qs(w.measurements->file)).fileName(), qs(w.report->network));
-        return false;
-    }
-    if (w.languageModel() && w.llmAnalysis) { // both phases' rows, whichever is shown: a measure --llm file has both
-        const Report both = bothPhases(*w.llmAnalysis);
-        // its batch probes against each probed batch's decode step, at the settings the file names
-        std::string why;
-        if (const auto h = llmMeasureHeader(w.measurements->configuration, why);
-            h && w.llmModel && w.tableDeviceIndex >= 0 && size_t(w.tableDeviceIndex) < both.results.size()) {
-            const LlmProbeSplit split = splitLlmProbes(
-                *w.measurements, *w.llmModel, h->settings, both.results[size_t(w.tableDeviceIndex)].device);
-            return m_calibration->calibrate(split.rows, both, w.tableDeviceIndex, path, summary, error, split.probes);
-        }
-        return m_calibration->calibrate(
-            withoutLlmProbes(*w.measurements), both, w.tableDeviceIndex, path, summary, error);
-    }
-    return m_calibration->calibrate(*w.measurements, *w.report, w.tableDeviceIndex, path, summary, error);
+    return m_calibration->calibrateFromMeasurements(path, summary, error);
 }
 
 bool MainWindow::calibrateInteractive(QString* summary, QString* error)
