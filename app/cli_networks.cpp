@@ -118,6 +118,88 @@ int describeModel(const std::string& path, std::ostream& out, std::ostream& err,
 
 } // namespace
 
+namespace {
+
+// The built-in networks as table rows and JSON entries: each built at its published input, with its
+// parameters and the multiply-accumulates of its convolutions and linear layers. False (and why, on
+// `err`) where one does not build.
+bool listNetworks(std::ostream& table, nlohmann::json& list, std::ostream& err)
+{
+    int idWidth = 11, nameWidth = 34; // each column as wide as its longest entry, and a gap
+    for (const ModelInfo& m : builtinModels()) {
+        idWidth = std::max(idWidth, int(m.id.size()) + 2);
+        nameWidth = std::max(nameWidth, int(m.title.size()) + 2);
+    }
+    table << std::left << std::setw(idWidth) << "model" << std::setw(nameWidth) << "network" << std::setw(16) << "input"
+          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC"
+          << "\n";
+    for (const ModelInfo& m : builtinModels()) {
+        Config c;
+        c.model = std::string(m.id);
+        c.unet.height = m.height;
+        c.unet.width = m.width;
+        c.unet.inChannels = m.channels;
+        c.unet.classes = m.classes;
+        const BuildResult built = buildNetwork(c);
+        if (!built.network) {
+            err << "roofline-cli: " << m.id << ": " << built.error << "\n";
+            return false;
+        }
+        std::int64_t params = 0;
+        double macs = 0;
+        for (const Layer& l : built.network->layers) {
+            params += layerParams(l);
+            if (runsOnMatrixUnits(l.op))
+                macs += forwardFlops(l) / 2;
+        }
+        const std::string input
+            = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
+        list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" },
+            { "input", { m.channels, m.height, m.width } }, { "classes", m.classes }, { "params", params },
+            { "macs", macs } });
+        const std::string gmac = gmacText(macs);
+        table << std::left << std::setw(idWidth) << m.id << std::setw(nameWidth) << m.title << std::setw(16) << input
+              << std::right << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
+    }
+    return true;
+}
+
+// The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.
+void listLanguageModels(std::ostream& llms, nlohmann::json& list)
+{
+    int llmWidth = 11, titleWidth = 34;
+    for (const LlmArch& a : builtinLanguageModels()) {
+        llmWidth = std::max(llmWidth, int(a.id.size()) + 2);
+        titleWidth = std::max(titleWidth, int(a.title.size()) + 2);
+    }
+    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(titleWidth) << "language model" << std::setw(16)
+         << "blocks x hidden" << std::right << std::setw(17) << "parameters" << std::setw(10) << "context"
+         << "\n";
+    for (const LlmArch& a : builtinLanguageModels()) {
+        const std::int64_t params = llmParameterCount(a);
+        std::string attention = std::to_string(a.heads) + " heads";
+        if (a.kvHeads != a.heads)
+            attention += ", " + std::to_string(a.kvHeads) + " KV";
+        nlohmann::json entry
+            = { { "id", a.id }, { "name", a.title }, { "kind", "language model" }, { "family", a.family },
+                  { "layers", a.layers }, { "hidden", a.hidden }, { "heads", a.heads }, { "kv_heads", a.kvHeads },
+                  { "head_dim", a.headDim }, { "ffn", a.ffn }, { "vocab", a.vocab }, { "context", a.maxContext },
+                  { "params", params }, { "published_params", a.publishedParams }, { "source", a.source } };
+        if (a.experts > 0) {
+            entry["experts"] = a.experts;
+            entry["experts_per_token"] = a.expertsPerToken;
+            entry["expert_ffn"] = a.expertWidth();
+            entry["active_params"] = llmActiveParameterCount(a);
+        }
+        list.push_back(std::move(entry));
+        llms << std::left << std::setw(llmWidth) << a.id << std::setw(titleWidth) << a.title << std::setw(16)
+             << (std::to_string(a.layers) + " x " + std::to_string(a.hidden)) << std::right << std::setw(17)
+             << formatCount(params) << std::setw(10) << a.maxContext << "\n";
+    }
+}
+
+} // namespace
+
 int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     std::string format = "table";
@@ -164,74 +246,10 @@ int runNetworks(const std::vector<std::string>& args, std::ostream& out, std::os
             out << list.dump(2) << "\n";
         return ExitOk;
     }
-    std::ostringstream table;
-    int idWidth = 11, nameWidth = 34; // each column as wide as its longest entry, and a gap
-    for (const ModelInfo& m : builtinModels()) {
-        idWidth = std::max(idWidth, int(m.id.size()) + 2);
-        nameWidth = std::max(nameWidth, int(m.title.size()) + 2);
-    }
-    table << std::left << std::setw(idWidth) << "model" << std::setw(nameWidth) << "network" << std::setw(16) << "input"
-          << std::right << std::setw(13) << "parameters" << std::setw(10) << "GMAC"
-          << "\n";
-    for (const ModelInfo& m : builtinModels()) {
-        Config c;
-        c.model = std::string(m.id);
-        c.unet.height = m.height;
-        c.unet.width = m.width;
-        c.unet.inChannels = m.channels;
-        c.unet.classes = m.classes;
-        const BuildResult built = buildNetwork(c);
-        if (!built.network) {
-            err << "roofline-cli: " << m.id << ": " << built.error << "\n";
-            return ExitFailure;
-        }
-        std::int64_t params = 0;
-        double macs = 0;
-        for (const Layer& l : built.network->layers) {
-            params += layerParams(l);
-            if (runsOnMatrixUnits(l.op))
-                macs += forwardFlops(l) / 2;
-        }
-        const std::string input
-            = std::to_string(m.channels) + "x" + std::to_string(m.height) + "x" + std::to_string(m.width);
-        list.push_back({ { "id", m.id }, { "name", m.title }, { "kind", "network" },
-            { "input", { m.channels, m.height, m.width } }, { "classes", m.classes }, { "params", params },
-            { "macs", macs } });
-        const std::string gmac = gmacText(macs);
-        table << std::left << std::setw(idWidth) << m.id << std::setw(nameWidth) << m.title << std::setw(16) << input
-              << std::right << std::setw(13) << formatCount(params) << std::setw(10) << gmac << "\n";
-    }
-    // The language models 'roofline-cli llm' takes, each with the count its publisher gives beside ours.
-    int llmWidth = 11, titleWidth = 34;
-    for (const LlmArch& a : builtinLanguageModels()) {
-        llmWidth = std::max(llmWidth, int(a.id.size()) + 2);
-        titleWidth = std::max(titleWidth, int(a.title.size()) + 2);
-    }
-    std::ostringstream llms;
-    llms << std::left << std::setw(llmWidth) << "llm" << std::setw(titleWidth) << "language model" << std::setw(16)
-         << "blocks x hidden" << std::right << std::setw(17) << "parameters" << std::setw(10) << "context"
-         << "\n";
-    for (const LlmArch& a : builtinLanguageModels()) {
-        const std::int64_t params = llmParameterCount(a);
-        std::string attention = std::to_string(a.heads) + " heads";
-        if (a.kvHeads != a.heads)
-            attention += ", " + std::to_string(a.kvHeads) + " KV";
-        nlohmann::json entry
-            = { { "id", a.id }, { "name", a.title }, { "kind", "language model" }, { "family", a.family },
-                  { "layers", a.layers }, { "hidden", a.hidden }, { "heads", a.heads }, { "kv_heads", a.kvHeads },
-                  { "head_dim", a.headDim }, { "ffn", a.ffn }, { "vocab", a.vocab }, { "context", a.maxContext },
-                  { "params", params }, { "published_params", a.publishedParams }, { "source", a.source } };
-        if (a.experts > 0) {
-            entry["experts"] = a.experts;
-            entry["experts_per_token"] = a.expertsPerToken;
-            entry["expert_ffn"] = a.expertWidth();
-            entry["active_params"] = llmActiveParameterCount(a);
-        }
-        list.push_back(std::move(entry));
-        llms << std::left << std::setw(llmWidth) << a.id << std::setw(titleWidth) << a.title << std::setw(16)
-             << (std::to_string(a.layers) + " x " + std::to_string(a.hidden)) << std::right << std::setw(17)
-             << formatCount(params) << std::setw(10) << a.maxContext << "\n";
-    }
+    std::ostringstream table, llms;
+    if (!listNetworks(table, list, err))
+        return ExitFailure;
+    listLanguageModels(llms, list);
     if (format == "json")
         out << list.dump(2) << "\n";
     else

@@ -30,7 +30,6 @@ STILL_OVER = {  # 'path:function': its length when listed (2026-12-07; measured 
     'ui/table/layertablemodel_header.cpp:LayerTableModel::headerData': 126,
     'core/llm/gguf.cpp:readGguf': 131,
     'core/onnx/onnx_evaluate_flow.cpp:Eval::sequenceOps': 121,
-    'app/cli_networks.cpp:runNetworks': 127,
     'core/io/calibration_file.cpp:parseCalibration': 124,
     'core/engine/roofline.cpp:analyze': 121,
     'ui/window/mainwindow.cpp:MainWindow::MainWindow': 124,
