@@ -14,6 +14,8 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 
 namespace rfx {
@@ -111,45 +113,108 @@ void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std
     report << " --device " << deviceId << " --calibration " << output << "\n";
 }
 
-int runCalibrate(
-    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
-{
-    for (const std::string& a : args) // a language model's throughput, measured elsewhere: no file to read
-        if (a.starts_with("--measured-tokens-per-s") || a.starts_with("--measured-prefill-tokens-per-s"))
-            return runCalibrateThroughput(args, out, err, exeDir);
+namespace {
+
+// calibrate's command line: the measurement file, any further ones, --output and the configuration.
+struct CalibrateArgs {
     ConfigOptions options;
     CommonOptions common;
     std::string file, output;
-    std::vector<std::string> extra; // further measurement files, each of the configuration its header names
+    std::vector<std::string> extra; ///< further measurement files, each of the configuration its header names
+};
+
+std::optional<int> readCalibrateArgs(const std::vector<std::string>& args, CalibrateArgs& a, std::ostream& err)
+{
     for (size_t i = 0; i < args.size(); ++i) {
-        if (!args[i].starts_with("--") && file.empty()) {
-            file = args[i];
+        if (!args[i].starts_with("--") && a.file.empty()) {
+            a.file = args[i];
             continue;
         }
         if (!args[i].starts_with("--")) {
-            extra.push_back(args[i]);
+            a.extra.push_back(args[i]);
             continue;
         }
         const SplitOption split = splitOption(args[i]);
         if (split.name == "--output") {
             if (!split.value && i + 1 >= args.size())
                 return usageError(err, "--output: missing value");
-            output = split.value ? *split.value : args[++i];
+            a.output = split.value ? *split.value : args[++i];
             continue;
         }
-        if (auto code = takeOption(args, i, options, common, "calibrate", err))
+        if (auto code = takeOption(args, i, a.options, a.common, "calibrate", err))
             return *code;
     }
-    if (file.empty())
+    if (a.file.empty())
         return usageError(err,
             "calibrate: which measurement file? (roofline-cli calibrate MEASUREMENTS [MORE...] --device ID --output "
             "CAL.json)");
-    if (output.empty())
+    if (a.output.empty())
         return usageError(
             err, "calibrate: --output: where to write the calibration (a file, or - for standard output)");
-    if (options.devices.empty())
+    if (a.options.devices.empty())
         return usageError(
             err, "calibrate: --device: which device's roofline the measurements ran on (for this CPU: this-machine)");
+    return std::nullopt;
+}
+
+// Further files (the class probes beside a network, README "Calibration"): each analysed in the
+// configuration its "# configuration:" line names, on the same device; all rows fitted together.
+std::optional<int> fitWithMoreFiles(const CalibrateArgs& a, const MeasuredRun& run, const std::filesystem::path& exeDir,
+    std::ostream& err, const std::function<void(const std::string&, const MeasurementSet&)>& sayNoise, Calibration& cal)
+{
+    std::vector<CalibrationSample> samples = calibrationSamples(run.comparison, run.report.results.front());
+    for (const std::string& more : a.extra) {
+        ConfigOptions its;
+        its.devices = a.options.devices;
+        CommonOptions itsCommon = a.common;
+        if (auto code = configurationOfMeasurement(more, its, itsCommon, err))
+            return *code;
+        MeasuredRun other;
+        if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
+            return *code;
+        sayNoise(more, other.set);
+        const std::vector<CalibrationSample> itsSamples
+            = calibrationSamples(other.comparison, other.report.results.front());
+        samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
+        cal.measurements += " + " + more;
+    }
+    cal.groups = fitCalibration(samples).groups;
+    return std::nullopt;
+}
+
+// The fit, and how it does on the rows it was fitted on (held-out work: compare --calibration).
+void reportFit(std::ostream& report, const Calibration& cal, const MeasuredRun& run, const std::string& output)
+{
+    report << calibrationToTable(cal);
+    Report calibrated = run.report;
+    applyCalibration(calibrated, cal, output == "-" ? "the fit" : output);
+    const Comparison fitted = compareMeasurements(run.set, calibrated.results.front());
+    const Comparison& c = run.comparison;
+    if (fitted.measuredTotal > 0)
+        report << "on the rows fitted (" << fitted.layers.size() << " of " << run.report.results.front().layers.size()
+               << "): measured " << formatTime(fitted.measuredTotal) << ", bound " << formatTime(fitted.boundTotal)
+               << " (" << formatPercent(fitted.boundTotal / fitted.measuredTotal) << " of it reached), calibrated "
+               << formatTime(fitted.calibratedTotal) << " ("
+               << formatSignedPercent(fitted.calibratedTotal / fitted.measuredTotal - 1) << ")\n";
+    if (!c.unmatched.empty())
+        report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
+}
+
+} // namespace
+
+int runCalibrate(
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const std::filesystem::path& exeDir)
+{
+    for (const std::string& a : args) // a language model's throughput, measured elsewhere: no file to read
+        if (a.starts_with("--measured-tokens-per-s") || a.starts_with("--measured-prefill-tokens-per-s"))
+            return runCalibrateThroughput(args, out, err, exeDir);
+    CalibrateArgs a;
+    if (auto code = readCalibrateArgs(args, a, err))
+        return *code;
+    const ConfigOptions& options = a.options;
+    const CommonOptions& common = a.common;
+    const std::string &file = a.file, &output = a.output;
+    const std::vector<std::string>& extra = a.extra;
     MeasuredRun run;
     std::string llmError;
     const std::optional<LlmMeasureHeader> llm = llmMeasurementOf(file, llmError);
@@ -192,42 +257,14 @@ int runCalibrate(
     }
     // Further files (the class probes beside a network, README "Calibration"): each analysed in the
     // configuration its "# configuration:" line names, on the same device; all rows fitted together.
-    if (!extra.empty()) {
-        std::vector<CalibrationSample> samples = calibrationSamples(c, r);
-        for (const std::string& more : extra) {
-            ConfigOptions its;
-            its.devices = options.devices;
-            CommonOptions itsCommon = common;
-            if (auto code = configurationOfMeasurement(more, its, itsCommon, err))
-                return *code;
-            MeasuredRun other;
-            if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
-                return *code;
-            sayNoise(more, other.set);
-            const std::vector<CalibrationSample> itsSamples
-                = calibrationSamples(other.comparison, other.report.results.front());
-            samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
-            cal.measurements += " + " + more;
-        }
-        cal.groups = fitCalibration(samples).groups;
-    }
+    if (!extra.empty())
+        if (auto code = fitWithMoreFiles(a, run, exeDir, err, sayNoise, cal))
+            return *code;
     std::ostream* written = writeCalibration(cal, output, out, err);
     if (!written)
         return ExitFailure;
-    // The fit, and how it does on the rows it was fitted on (held-out work: compare --calibration).
     std::ostream& report = *written;
-    report << calibrationToTable(cal);
-    Report calibrated = run.report;
-    applyCalibration(calibrated, cal, output == "-" ? "the fit" : output);
-    const Comparison fitted = compareMeasurements(set, calibrated.results.front());
-    if (fitted.measuredTotal > 0)
-        report << "on the rows fitted (" << fitted.layers.size() << " of " << r.layers.size() << "): measured "
-               << formatTime(fitted.measuredTotal) << ", bound " << formatTime(fitted.boundTotal) << " ("
-               << formatPercent(fitted.boundTotal / fitted.measuredTotal) << " of it reached), calibrated "
-               << formatTime(fitted.calibratedTotal) << " ("
-               << formatSignedPercent(fitted.calibratedTotal / fitted.measuredTotal - 1) << ")\n";
-    if (!c.unmatched.empty())
-        report << c.unmatched.size() << " measured row(s) did not map to a layer and were not fitted\n";
+    reportFit(report, cal, run, output);
     if (llm)
         sayHowToApplyLlm(report, output, llm->model, llm->settings, cal.deviceId);
     else if (output != "-")
