@@ -13,6 +13,18 @@ using namespace rfx;
 
 namespace {
 
+// VGG-16 at its published input (224 x 224 x 3, 1,000 classes), batch 64: compute-bound on a GPU.
+Config vgg16AtBatch64()
+{
+    Config c;
+    c.model = "vgg16";
+    c.unet.height = c.unet.width = 224;
+    c.unet.inChannels = 3;
+    c.unet.classes = 1000;
+    c.batch = 64;
+    return c;
+}
+
 // Two rows on a made-up GPU: TDP 250 W, idle 10 W (dynamic budget 240 W: memory 0.3 x 240 = 72 W,
 // compute 168 W), base 1,000 / boost 1,250 MHz (voltage knee 0.8), 10 TFLOP/s, 500 GB/s.
 //   conv: 1 TFLOP, 10 GB -> compute 100 ms, DRAM 20 ms: t = 100 ms
@@ -173,12 +185,7 @@ private slots:
     void energyOptimalClock()
     {
         const Device d = test::shippedDevice("rtx-2060-super");
-        Config c;
-        c.model = "vgg16";
-        c.unet.height = c.unet.width = 224;
-        c.unet.inChannels = 3;
-        c.unet.classes = 1000;
-        c.batch = 64;
+        Config c = vgg16AtBatch64();
         const auto choice = optimalClock(c, d);
         QVERIFY(choice);
         QCOMPARE(choice->percent, int(std::floor(100 * 1470.0 / 1650)));
@@ -195,12 +202,7 @@ private slots:
     void energyStudy()
     {
         const Device d = test::shippedDevice("rtx-2060-super");
-        Config c;
-        c.model = "vgg16";
-        c.unet.height = c.unet.width = 224;
-        c.unet.inChannels = 3;
-        c.unet.classes = 1000;
-        c.batch = 64;
+        Config c = vgg16AtBatch64();
         c.gpus = 2;
         c.clockPercent = 90;
         TuneRanges r;
