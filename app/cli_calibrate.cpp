@@ -14,7 +14,6 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
-#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -115,6 +114,15 @@ void sayHowToApplyLlm(std::ostream& report, const std::string& output, const std
 
 namespace {
 
+// A fit carries the noise of the runs it is fitted on into every prediction made from it.
+void warnIfNoisy(std::ostream& err, const std::string& measured, const MeasurementSet& its, bool llm)
+{
+    if (!its.noise.empty())
+        err << "warning: " << measured << ": measured while the machine was noisy, by its own header (\"" << its.noise
+            << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
+            << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
+}
+
 // calibrate's command line: the measurement file, any further ones, --output and the configuration.
 struct CalibrateArgs {
     ConfigOptions options;
@@ -160,7 +168,7 @@ std::optional<int> readCalibrateArgs(const std::vector<std::string>& args, Calib
 // Further files (the class probes beside a network, README "Calibration"): each analysed in the
 // configuration its "# configuration:" line names, on the same device; all rows fitted together.
 std::optional<int> fitWithMoreFiles(const CalibrateArgs& a, const MeasuredRun& run, const std::filesystem::path& exeDir,
-    std::ostream& err, const std::function<void(const std::string&, const MeasurementSet&)>& sayNoise, Calibration& cal)
+    std::ostream& err, Calibration& cal)
 {
     std::vector<CalibrationSample> samples = calibrationSamples(run.comparison, run.report.results.front());
     for (const std::string& more : a.extra) {
@@ -172,7 +180,7 @@ std::optional<int> fitWithMoreFiles(const CalibrateArgs& a, const MeasuredRun& r
         MeasuredRun other;
         if (auto code = compareMeasurementFile(more, its, itsCommon, {}, exeDir, err, other))
             return *code;
-        sayNoise(more, other.set);
+        warnIfNoisy(err, more, other.set, false);
         const std::vector<CalibrationSample> itsSamples
             = calibrationSamples(other.comparison, other.report.results.front());
         samples.insert(samples.end(), itsSamples.begin(), itsSamples.end());
@@ -237,15 +245,7 @@ int runCalibrate(
         err << "warning: " << file << ": the measured rows' names are not the layers of " << run.report.network
             << ", so they were mapped by order; check that the measurement is of this configuration (a measurement"
                " CSV names it in its '# configuration:' line)\n";
-    // A fit carries the noise of the runs it is fitted on into every prediction made from it.
-    const auto sayNoise = [&err, llm = llm.has_value()](const std::string& measured, const MeasurementSet& its) {
-        if (!its.noise.empty())
-            err << "warning: " << measured << ": measured while the machine was noisy, by its own header (\""
-                << its.noise
-                << "\"): the fit carries that into every prediction; measure it again when the machine is quiet"
-                << (llm ? " (measure --llm --keep-fastest adds a pass to the file)" : "") << "\n";
-    };
-    sayNoise(file, set);
+    warnIfNoisy(err, file, set, llm.has_value());
     Calibration cal;
     try {
         cal = calibrateFrom(c, r, options.config, set.configuration, file, utcNow("%Y-%m-%d"), run.probeSamples);
@@ -258,7 +258,7 @@ int runCalibrate(
     // Further files (the class probes beside a network, README "Calibration"): each analysed in the
     // configuration its "# configuration:" line names, on the same device; all rows fitted together.
     if (!extra.empty())
-        if (auto code = fitWithMoreFiles(a, run, exeDir, err, sayNoise, cal))
+        if (auto code = fitWithMoreFiles(a, run, exeDir, err, cal))
             return *code;
     std::ostream* written = writeCalibration(cal, output, out, err);
     if (!written)

@@ -62,12 +62,12 @@ std::optional<int> takePlanValue(const std::string& name, const std::string& v, 
             return usageError(err, "--rate " + v + ": give requests per second above 0");
         plan.rate = *r;
     } else if (name == "--price") {
-        const size_t eq = v.find('=');
-        const std::optional<double> usd = eq == std::string::npos ? std::nullopt : parsePositive(v.substr(eq + 1));
-        if (!usd || *usd > 1000 || eq == 0)
+        const auto price = splitAssignment(v);
+        const std::optional<double> usd = price ? parsePositive(price->value) : std::nullopt;
+        if (!usd || *usd > 1000)
             return usageError(err,
                 "--price " + v + ": give ID=USD, a device id and US dollars for one GPU an hour (e.g. h100-sxm=2.99)");
-        plan.prices[v.substr(0, eq)] = *usd;
+        plan.prices[price->name] = *usd;
     } else if (name == "--kv-link") {
         if (auto e = interconnectError(v))
             return usageError(err, "--kv-link: " + *e);

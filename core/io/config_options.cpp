@@ -65,21 +65,9 @@ OptionStatus setClock(const ConfigIn& in)
         "--clock: expected a fraction of the boost clock (0.1 to 1) or a percentage (80%), got '" + in.value + "'");
 }
 
-// NAME=VALUE options: the name before the last '=', never empty; the value after it, or nothing.
-struct Assignment {
-    std::string name, value;
-};
-std::optional<Assignment> assignment(const std::string& text)
-{
-    const std::size_t eq = text.rfind('=');
-    if (eq == std::string::npos || eq == 0)
-        return std::nullopt;
-    return Assignment { text.substr(0, eq), text.substr(eq + 1) };
-}
-
 OptionStatus setLayerAlgorithm(const ConfigIn& in)
 {
-    const auto a = assignment(in.value);
+    const auto a = splitAssignment(in.value);
     const auto algorithm = a ? parseAlgorithm(a->value) : std::nullopt;
     if (!algorithm)
         return in.fail(
@@ -90,7 +78,7 @@ OptionStatus setLayerAlgorithm(const ConfigIn& in)
 
 OptionStatus setInputValue(const ConfigIn& in) // NAME=V: a value for a one-element input of an ONNX model
 {
-    const auto a = assignment(in.value);
+    const auto a = splitAssignment(in.value);
     const auto v = a ? parseDecimal(a->value) : std::nullopt;
     if (!v)
         return in.fail(
@@ -102,7 +90,7 @@ OptionStatus setInputValue(const ConfigIn& in) // NAME=V: a value for a one-elem
 
 OptionStatus setDim(const ConfigIn& in) // NAME=N: an extent for a symbolic dimension of an ONNX model's inputs
 {
-    const auto a = assignment(in.value);
+    const auto a = splitAssignment(in.value);
     const auto v = a ? parseWholeNumber(a->value) : std::nullopt;
     // At most 2^24, 16,777,216: two extents of 2^31 summed by a Concat wrapped to a negative one in
     // shape inference.
@@ -117,7 +105,7 @@ OptionStatus setDim(const ConfigIn& in) // NAME=N: an extent for a symbolic dime
 
 OptionStatus setBranch(const ConfigIn& in) // NODE=then|else: the branch an If on the data takes
 {
-    const auto a = assignment(in.value);
+    const auto a = splitAssignment(in.value);
     if (!a || (a->value != "then" && a->value != "else"))
         return in.fail(
             "--branch: expected NODE=then or NODE=else (an If node of the model, as the note about it names it), got '"

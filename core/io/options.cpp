@@ -9,6 +9,14 @@
 
 namespace rfx {
 
+std::optional<Assignment> splitAssignment(const std::string& text)
+{
+    const std::size_t eq = text.rfind('=');
+    if (eq == std::string::npos || eq == 0)
+        return std::nullopt;
+    return Assignment { text.substr(0, eq), text.substr(eq + 1) };
+}
+
 SplitOption splitOption(const std::string& arg)
 {
     if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos)

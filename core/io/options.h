@@ -44,6 +44,13 @@ struct SplitOption {
 };
 SplitOption splitOption(const std::string& arg);
 
+/// A NAME=VALUE option's value ("enc1.conv1=fft", "h100-sxm=2.99"): the name before the last '=',
+/// never empty, and the text after it; nothing without a name and an '='.
+struct Assignment {
+    std::string name, value;
+};
+std::optional<Assignment> splitAssignment(const std::string& text);
+
 /// Applies args[i] (and its value) to `options`.
 OptionStatus applyConfigOption(
     const std::vector<std::string>& args, std::size_t& i, ConfigOptions& options, std::string& error);
